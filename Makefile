@@ -1,0 +1,218 @@
+# tracerd — one entry point. See README.md.
+#   make [all] | check | check-be | check-abi | install | uninstall | demo | fuzz | bench | clean
+# Variables: CC, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, LIBDIR, INCLUDEDIR, PKGCONFIGDIR, MANDIR,
+#   DESTDIR, SAN=1 (ASan + UBSan), WERROR=1 (warnings are errors, as in CI), B (build folder).
+
+CC ?= cc
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DESTDIR ?=
+
+# The version lives in include/tracerd/core.h only.
+VERSION_LINE = $(shell sed -n 's/^\#define TRACERD_VERSION_$(1) \([0-9]*\).*/\1/p' include/tracerd/core.h)
+MAJOR := $(call VERSION_LINE,MAJOR)
+MINOR := $(call VERSION_LINE,MINOR)
+PATCH := $(call VERSION_LINE,PATCH)
+VERSION := $(MAJOR).$(MINOR).$(PATCH)
+
+ifeq ($(SAN),1)
+B ?= build-san
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+B ?= build
+SANFLAGS :=
+endif
+
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wcast-qual -Wstrict-prototypes \
+        -Wmissing-prototypes -Wno-sign-conversion
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+OPT ?= -O2 -g
+BASE_CFLAGS := -std=c11 $(WARN) $(OPT) -fvisibility=hidden -fPIC $(SANFLAGS)
+BASE_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude
+ALL_CFLAGS = $(BASE_CPPFLAGS) $(CPPFLAGS) $(BASE_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+
+CHECK_CFLAGS ?= $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS ?= $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -pthread)
+
+LIB_SRC := $(sort $(wildcard libtracerd/*/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+CLI_SRC := $(sort $(wildcard tools/tracerd/*.c))
+CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
+CLI_FORMATS := $(patsubst tools/tracerd/fmt_%.c,%,$(wildcard tools/tracerd/fmt_*.c))
+SUPPORT_SRC := $(sort $(wildcard tests/support/*.c))
+SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(B)/%.o)
+SUITES := $(patsubst tests/check_%.c,%,$(filter-out tests/check_main.c,$(wildcard tests/check_*.c)))
+TEST_SRC := tests/check_main.c $(SUITES:%=tests/check_%.c)
+TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
+FUZZ_TARGETS := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_SUPPORT := $(filter-out fuzz/driver.c $(wildcard fuzz/fuzz_*.c),$(wildcard fuzz/*.c))
+BENCHES := $(patsubst bench/bench_%.c,%,$(wildcard bench/bench_*.c))
+EXAMPLES := $(patsubst examples/%.c,%,$(wildcard examples/*.c))
+HEADERS := $(wildcard include/tracerd/*.h)
+
+STATIC_LIB := $(B)/libtracerd.a
+SHARED_LIB := $(B)/libtracerd.so.$(VERSION)
+SONAME := libtracerd.so.$(MAJOR)
+CLI := $(B)/tracerd
+
+.PHONY: all lib check check-unit check-headers check-replay check-pkgconfig check-abi check-be \
+        check-examples demo fuzz fuzz-replay bench install uninstall clean format format-check deps-check
+
+all: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
+lib: $(STATIC_LIB) $(SHARED_LIB)
+
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(STATIC_LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(SHARED_LIB): $(LIB_OBJ) libtracerd/libtracerd.map
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=libtracerd/libtracerd.map \
+	    $(ALL_LDFLAGS) -o $@ $(LIB_OBJ)
+	ln -sf libtracerd.so.$(VERSION) $(B)/$(SONAME)
+	ln -sf libtracerd.so.$(VERSION) $(B)/libtracerd.so
+
+# Generated lists, rewritten only when the set of files changes.
+define WRITE_IF_CHANGED
+	@mkdir -p $(@D)
+	@printf '%s\n' $(2) > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+endef
+$(B)/gen/formats.h: FORCE
+	$(call WRITE_IF_CHANGED,$@,$(foreach f,$(CLI_FORMATS),'X($(f))'))
+$(B)/gen/suites.h: FORCE
+	$(call WRITE_IF_CHANGED,$@,$(foreach s,$(SUITES),'X($(s))'))
+FORCE:
+
+$(CLI_OBJ): $(B)/gen/formats.h
+$(B)/tools/%.o: ALL_CFLAGS += -I$(B)/gen
+$(CLI): $(CLI_OBJ) $(STATIC_LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(STATIC_LIB) -lm
+
+# ---- tests ------------------------------------------------------------------
+$(B)/tests/%.o: ALL_CFLAGS += $(CHECK_CFLAGS) -Itests -Wno-missing-prototypes
+$(B)/tests/check_main.o: $(B)/gen/suites.h
+$(B)/tests/check_main.o: ALL_CFLAGS += -I$(B)/gen
+$(B)/check_tracerd: $(TEST_OBJ) $(SUPPORT_OBJ) $(STATIC_LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(TEST_OBJ) $(SUPPORT_OBJ) $(STATIC_LIB) $(CHECK_LIBS) -lm
+
+deps-check:
+	@sh tools/deps.sh check
+
+check: deps-check
+	@$(MAKE) --no-print-directory check-unit check-headers check-replay check-examples check-abi check-pkgconfig
+
+check-unit: all $(B)/check_tracerd
+	TRACERD_CLI=$(CLI) $(B)/check_tracerd
+
+# One translation unit per public header (self-containment), and a C++ compile of the umbrella.
+check-headers:
+	@mkdir -p $(B)/headers
+	@for h in $(HEADERS); do n=$$(basename $$h .h); \
+	  printf '#include <tracerd/%s.h>\n' $$n > $(B)/headers/$$n.c; \
+	  $(CC) $(BASE_CPPFLAGS) $(BASE_CFLAGS) -c $(B)/headers/$$n.c -o $(B)/headers/$$n.o || exit 1; done
+	@if command -v g++ >/dev/null; then printf '#include <tracerd/tracerd.h>\nint main(){return tracerd_version_number()==0;}\n' > $(B)/headers/cxx.cc; \
+	  g++ -std=c++11 -Wall -Wextra -Werror -Iinclude -c $(B)/headers/cxx.cc -o $(B)/headers/cxx.o; fi
+	@echo "headers: $(words $(HEADERS)) self-contained"
+
+# Replay every fuzz corpus through the targets built with $(CC) and the plain driver.
+FUZZ_REPLAY_BINS := $(FUZZ_TARGETS:%=$(B)/fuzz/replay_%)
+$(B)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/driver.c $(FUZZ_SUPPORT) $(STATIC_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -o $@ $< fuzz/driver.c $(FUZZ_SUPPORT) $(STATIC_LIB) $(ALL_LDFLAGS) -lm
+check-replay: $(FUZZ_REPLAY_BINS)
+	@for t in $(FUZZ_TARGETS); do $(B)/fuzz/replay_$$t fuzz/corpus/$$t || exit 1; done
+
+EXAMPLE_BINS := $(EXAMPLES:%=$(B)/examples/%)
+$(B)/examples/%: examples/%.c $(STATIC_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC_LIB) $(ALL_LDFLAGS) -lm
+check-examples: $(EXAMPLE_BINS)
+
+check-abi: $(SHARED_LIB)
+	@bad=$$(nm -D --defined-only $(SHARED_LIB) | awk '{print $$3}' | grep -v '^tracerd_' | grep -v '^TRACERD_'; \
+	        nm -D --defined-only $(SHARED_LIB) | awk '{print $$3}' | grep '^tracerd__'); \
+	if [ -n "$$bad" ]; then echo "check-abi: unexpected exported symbols:"; echo "$$bad"; exit 1; fi; \
+	echo "check-abi: $$(nm -D --defined-only $(SHARED_LIB) | grep -c ' T tracerd_') exported functions, all tracerd_*"
+
+check-pkgconfig: all
+	@sh tests/pkgconfig_test.sh "$(MAKE)" "$(CC)" "$(SANFLAGS)"
+
+# Big-endian host: the unit suite cross-compiled for s390x and run under qemu-user.
+check-be:
+	@sh tools/deps.sh be
+	@sh tools/check-be.sh "$(MAKE)"
+
+# ---- demo -------------------------------------------------------------------
+DEMO_TRACES := $(sort $(wildcard tests/data/*/demo*))
+demo:
+	@sh tools/deps.sh build
+	@$(MAKE) --no-print-directory all
+	@for t in $(DEMO_TRACES); do \
+	  echo "== tracerd info $$t"; $(CLI) info $$t || exit 1; \
+	  echo "== tracerd dump $$t | head -n 12"; $(CLI) dump $$t | head -n 12; done
+
+# ---- fuzz (clang + libFuzzer) -------------------------------------------------
+FUZZ_CC ?= clang
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+$(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SUPPORT) $(LIB_SRC)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=c11 $(BASE_CPPFLAGS) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SUPPORT) $(LIB_SRC) -lm
+fuzz: $(FUZZ_BINS)
+	@echo "fuzz targets: $(FUZZ_BINS)"
+	@echo "run one: $(B)/fuzz/fuzz_<target> fuzz/corpus/<target> -max_total_time=60"
+
+# ---- bench ------------------------------------------------------------------
+BENCH_BINS := $(BENCHES:%=$(B)/bench/bench_%)
+$(B)/bench/bench_%: bench/bench_%.c $(wildcard bench/*.h) $(STATIC_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -O3 -march=native -Wno-missing-prototypes -o $@ $< $(STATIC_LIB) $(ALL_LDFLAGS) -lm
+bench: $(BENCH_BINS)
+	@for b in $(BENCHES); do echo "== bench $$b"; $(B)/bench/bench_$$b || exit 1; done
+
+# ---- install ----------------------------------------------------------------
+$(B)/tracerd.pc: pkgconfig/tracerd.pc.in include/tracerd/core.h
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+install: all $(B)/tracerd.pc
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/tracerd $(DESTDIR)$(PKGCONFIGDIR) \
+	    $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf libtracerd.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf libtracerd.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libtracerd.so
+	install -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/tracerd/
+	install -m 644 $(B)/tracerd.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/
+	for m in $(wildcard doc/*.1); do install -m 644 $$m $(DESTDIR)$(MANDIR)/man1/; done
+	for m in $(wildcard doc/*.3); do install -m 644 $$m $(DESTDIR)$(MANDIR)/man3/; done
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libtracerd.a $(DESTDIR)$(LIBDIR)/libtracerd.so* \
+	    $(DESTDIR)$(PKGCONFIGDIR)/tracerd.pc $(DESTDIR)$(BINDIR)/tracerd
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/tracerd
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard doc/*.1))) \
+	      $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(wildcard doc/*.3)))
+
+format:
+	clang-format -i $(LIB_SRC) $(wildcard libtracerd/*/*.h) $(HEADERS) $(CLI_SRC)
+format-check:
+	clang-format --dry-run --Werror $(LIB_SRC) $(wildcard libtracerd/*/*.h) $(HEADERS) $(CLI_SRC)
+
+clean:
+	rm -rf build build-san build-be
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

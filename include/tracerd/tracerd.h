@@ -1,0 +1,11 @@
+/**
+ * @file tracerd.h
+ * The one header users include: every reader of libtracerd.
+ */
+#ifndef TRACERD_TRACERD_H
+#define TRACERD_TRACERD_H
+
+#include <tracerd/core.h>
+#include <tracerd/xray.h>
+
+#endif /* TRACERD_TRACERD_H */

@@ -1,0 +1,228 @@
+/**
+ * @file xray.h
+ * Streaming reader for LLVM XRay traces: flight-data-recorder (FDR) mode,
+ * versions 1-5, and basic ("naive") mode, versions 1-3, in either byte order.
+ *
+ * Feed bytes in chunks of any size; the reader reconstructs absolute TSCs,
+ * nanoseconds, thread, process and CPU for every record and calls the
+ * callbacks. See doc/api.md for the contract and doc/formats/xray.md for the
+ * byte-level reading.
+ */
+#ifndef TRACERD_XRAY_H
+#define TRACERD_XRAY_H
+
+#include <tracerd/core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque reader. */
+typedef struct tracerd_xray_reader tracerd_xray_reader_t;
+
+/** File type (header bytes 2-3). */
+typedef enum tracerd_xray_type {
+    TRACERD_XRAY_TYPE_BASIC = 0,
+    TRACERD_XRAY_TYPE_FDR = 1
+} tracerd_xray_type_t;
+
+/** Function record kinds (FDR and basic). */
+typedef enum tracerd_xray_kind {
+    TRACERD_XRAY_ENTER = 0,
+    TRACERD_XRAY_EXIT = 1,
+    TRACERD_XRAY_TAIL_EXIT = 2,
+    TRACERD_XRAY_ENTER_ARGS = 3
+} tracerd_xray_kind_t;
+
+/** FDR metadata record kinds (byte 0 = 1 | kind << 1 on little-endian files). */
+typedef enum tracerd_xray_meta_kind {
+    TRACERD_XRAY_META_NEW_BUFFER = 0,
+    TRACERD_XRAY_META_END_OF_BUFFER = 1,
+    TRACERD_XRAY_META_NEW_CPU = 2,
+    TRACERD_XRAY_META_TSC_WRAP = 3,
+    TRACERD_XRAY_META_WALLTIME = 4,
+    TRACERD_XRAY_META_CUSTOM_EVENT = 5,
+    TRACERD_XRAY_META_CALL_ARGUMENT = 6,
+    TRACERD_XRAY_META_BUFFER_EXTENTS = 7,
+    TRACERD_XRAY_META_TYPED_EVENT = 8,
+    TRACERD_XRAY_META_PID = 9
+} tracerd_xray_meta_kind_t;
+
+/** Span field ids for payload fragments. */
+#define TRACERD_XRAY_FIELD_CUSTOM_PAYLOAD 1u
+#define TRACERD_XRAY_FIELD_TYPED_PAYLOAD 2u
+
+/** The 32-byte file header. */
+typedef struct tracerd_xray_header {
+    uint16_t version;
+    tracerd_xray_type_t type;
+    uint32_t flags;               /**< raw bitfield word; only bits 0-1 are meaningful */
+    bool constant_tsc;            /**< flags bit 0 */
+    bool nonstop_tsc;             /**< flags bit 1 */
+    uint64_t cycle_frequency;     /**< Hz; 0 means nanoseconds are unavailable */
+    uint64_t buffer_size;         /**< FDR v1: bytes per thread buffer; else as written */
+    tracerd_byte_order_t byte_order; /**< LITTLE or BIG, as detected or configured */
+} tracerd_xray_header_t;
+
+/** Start of a thread buffer (FDR), reported once its preamble is read. */
+typedef struct tracerd_xray_buffer {
+    uint64_t offset;        /**< absolute offset of its first record (BufferExtents, or NewBuffer in v1) */
+    uint64_t size;          /**< v2+: bytes after BufferExtents; v1: the header's buffer size */
+    int32_t tid;            /**< from NewBuffer */
+    int32_t pid;            /**< from PIDEntry (v3+); 0 when has_pid is false */
+    bool has_pid;
+    bool has_walltime;
+    uint64_t wall_seconds;  /**< from WalltimeMarker */
+    uint32_t wall_micros;
+} tracerd_xray_buffer_t;
+
+/** A function entry or exit, with everything reconstructed. */
+typedef struct tracerd_xray_function {
+    uint64_t offset;        /**< absolute offset of the function record */
+    tracerd_xray_kind_t kind;
+    int32_t function_id;
+    uint64_t tsc;           /**< absolute TSC */
+    uint64_t ns;            /**< tsc in nanoseconds (0 when the frequency is 0) */
+    uint32_t delta;         /**< FDR TSC delta as written (0 in basic mode) */
+    int32_t tid;
+    int32_t pid;            /**< 0 when unknown (FDR v1-2, basic v1-2) */
+    uint16_t cpu;
+    uint32_t nargs;         /**< arguments attached to an entry (CallArgument records) */
+    const uint64_t *args;   /**< borrowed; valid until the callback returns */
+} tracerd_xray_function_t;
+
+/** A custom or typed event (FDR), or its header when fragmented. */
+typedef struct tracerd_xray_event {
+    uint64_t offset;        /**< absolute offset of the marker record */
+    bool typed;             /**< TypedEventMarker (else CustomEventMarker) */
+    uint16_t event_type;    /**< typed events only */
+    uint64_t tsc;           /**< absolute TSC of the event */
+    uint64_t ns;
+    int32_t tid;
+    int32_t pid;
+    uint16_t cpu;
+    uint32_t size;          /**< payload bytes */
+    /** The whole payload when size <= the stitch bound (a view into the
+     * caller's chunk, or into the reader's stitch buffer when it straddled
+     * chunks); borrowed, valid until the callback returns. When size is
+     * larger, payload.data is NULL and the payload follows in
+     * on_event_fragment calls (zero-copy pieces of the caller's chunks). */
+    tracerd_bytes_t payload;
+} tracerd_xray_event_t;
+
+/** Any FDR metadata record other than event markers, decoded. */
+typedef struct tracerd_xray_metadata {
+    uint64_t offset;
+    tracerd_xray_meta_kind_t kind;
+    int32_t tid;            /**< NEW_BUFFER */
+    int32_t pid;            /**< PID */
+    uint16_t cpu;           /**< NEW_CPU */
+    uint64_t tsc;           /**< NEW_CPU, TSC_WRAP: the absolute TSC */
+    uint64_t seconds;       /**< WALLTIME */
+    uint32_t micros;        /**< WALLTIME */
+    uint64_t argument;      /**< CALL_ARGUMENT */
+    uint64_t extent;        /**< BUFFER_EXTENTS */
+} tracerd_xray_metadata_t;
+
+/** The end of a thread buffer (FDR): EndOfBuffer in v1, the extent in v2+. */
+typedef struct tracerd_xray_buffer_end {
+    uint64_t offset;        /**< absolute offset just past the buffer (after any v1 filler) */
+    uint64_t filler_bytes;  /**< v1: bytes skipped after EndOfBuffer */
+} tracerd_xray_buffer_end_t;
+
+typedef int (*tracerd_xray_header_cb)(void *user, const tracerd_xray_header_t *h);
+typedef int (*tracerd_xray_buffer_cb)(void *user, const tracerd_xray_buffer_t *b);
+typedef int (*tracerd_xray_buffer_end_cb)(void *user, const tracerd_xray_buffer_end_t *e);
+typedef int (*tracerd_xray_function_cb)(void *user, const tracerd_xray_function_t *f);
+typedef int (*tracerd_xray_event_cb)(void *user, const tracerd_xray_event_t *e);
+typedef int (*tracerd_xray_metadata_cb)(void *user, const tracerd_xray_metadata_t *m);
+
+/** Callbacks; any may be NULL ("not interested"). Zero the struct, then set. */
+typedef struct tracerd_xray_callbacks {
+    tracerd_xray_header_cb on_header;
+    tracerd_xray_buffer_cb on_buffer;         /**< FDR buffer start */
+    tracerd_xray_buffer_end_cb on_buffer_end; /**< FDR buffer end */
+    tracerd_xray_function_cb on_function;
+    tracerd_xray_event_cb on_event;
+    tracerd_span_cb on_event_fragment;        /**< pieces of payloads above the stitch bound */
+    tracerd_xray_metadata_cb on_metadata;     /**< every other metadata record, raw facts */
+    tracerd_warning_cb on_warning;            /**< lenient skips */
+} tracerd_xray_callbacks_t;
+
+/** Reader options. Initialise with tracerd_xray_config_init. */
+typedef struct tracerd_xray_config {
+    tracerd_byte_order_t byte_order; /**< AUTO (default): from the header's version and type */
+    size_t stitch_bytes;   /**< reassembly bound for event payloads (default 4096, min 64) */
+    uint32_t max_args;     /**< CallArguments per entry before E_LIMIT (default 64) */
+    uint32_t max_event_bytes; /**< largest custom/typed event payload (default 1 GiB) */
+    /** Lenient: skip a damaged FDR v2+ buffer by its extent, report it to
+     * on_warning and go on (default false: stop with the error). Risk: the
+     * skipped buffer's records are lost. */
+    bool lenient_skip_buffers;
+} tracerd_xray_config_t;
+
+/** Fills *cfg with the defaults. */
+TRACERD_API void tracerd_xray_config_init(tracerd_xray_config_t *cfg);
+
+/**
+ * Creates a reader.
+ * @param cfg   options (NULL: defaults); copied.
+ * @param cbs   callbacks (NULL: none, a validator); copied.
+ * @param user  passed to every callback.
+ * @param alloc allocator (NULL: libc); must outlive the reader.
+ * @param out   receives the reader; NULL on failure.
+ * @return TRACERD_OK, TRACERD_E_INVALID (bad option), TRACERD_E_NOMEM.
+ * All memory is allocated here (tracerd_xray_memory_bound).
+ */
+TRACERD_API tracerd_status_t tracerd_xray_new(const tracerd_xray_config_t *cfg,
+                                              const tracerd_xray_callbacks_t *cbs, void *user,
+                                              const tracerd_allocator_t *alloc,
+                                              tracerd_xray_reader_t **out);
+
+/**
+ * Feeds the next bytes. Records wholly inside `data` are delivered as views
+ * into it; a record straddling chunks is reassembled internally.
+ * @param consumed receives how many bytes were used: len on TRACERD_OK; the
+ *        position right after the record whose callback paused on
+ *        TRACERD_PAUSED (call _resume, then feed the rest); the error point on
+ *        an error.
+ * @return TRACERD_OK, TRACERD_PAUSED, or an error (sticky until _reset).
+ * Not callable from a callback (TRACERD_E_INVALID).
+ */
+TRACERD_API tracerd_status_t tracerd_xray_feed(tracerd_xray_reader_t *r, const void *data,
+                                               size_t len, size_t *consumed);
+/** Clears a pause; then feed the unconsumed bytes. TRACERD_E_INVALID if not paused. */
+TRACERD_API tracerd_status_t tracerd_xray_resume(tracerd_xray_reader_t *r);
+/**
+ * Declares the end of input: delivers a pending function record and fails
+ * with TRACERD_E_TRUNCATED if the input ended inside a record, header or
+ * (v2+) buffer extent. May return TRACERD_PAUSED (resume, then call again).
+ */
+TRACERD_API tracerd_status_t tracerd_xray_finish(tracerd_xray_reader_t *r);
+/** Returns the reader to its state after _new (options and callbacks kept). */
+TRACERD_API void tracerd_xray_reset(tracerd_xray_reader_t *r);
+/** Frees the reader and everything it owns. NULL is allowed. */
+TRACERD_API void tracerd_xray_free(tracerd_xray_reader_t *r);
+
+/** Absolute offset of the next byte the reader expects. Callable from callbacks. */
+TRACERD_API uint64_t tracerd_xray_offset(const tracerd_xray_reader_t *r);
+/** Absolute offset of the record being delivered, or of the record at fault after an error. */
+TRACERD_API uint64_t tracerd_xray_record_offset(const tracerd_xray_reader_t *r);
+/** NUL-terminated reason of the last error ("" if none); owned by the reader until _reset/_free. */
+TRACERD_API const char *tracerd_xray_error_reason(const tracerd_xray_reader_t *r);
+/** The negative value a callback returned, after TRACERD_E_CALLBACK. */
+TRACERD_API int tracerd_xray_callback_error(const tracerd_xray_reader_t *r);
+/** Copies the header once it has been read; returns false before. */
+TRACERD_API bool tracerd_xray_get_header(const tracerd_xray_reader_t *r, tracerd_xray_header_t *h);
+/** Upper bound of the memory a reader with these options allocates, in bytes. */
+TRACERD_API size_t tracerd_xray_memory_bound(const tracerd_xray_config_t *cfg);
+
+/** Name of a function kind ("enter", "exit", "tail-exit", "enter-args"). */
+TRACERD_API const char *tracerd_xray_kind_name(tracerd_xray_kind_t kind);
+/** Name of a metadata kind ("new-buffer", ...). */
+TRACERD_API const char *tracerd_xray_meta_kind_name(tracerd_xray_meta_kind_t kind);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TRACERD_XRAY_H */

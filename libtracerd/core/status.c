@@ -1,0 +1,125 @@
+/* Status names and messages, versions, byte-order names, time conversion. */
+#include <stdio.h>
+
+#include "internal.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+unsigned tracerd_version_number(void)
+{
+    return TRACERD_VERSION_NUMBER;
+}
+
+const char *tracerd_version_string(void)
+{
+    return STR(TRACERD_VERSION_MAJOR) "." STR(TRACERD_VERSION_MINOR) "." STR(
+        TRACERD_VERSION_PATCH);
+}
+
+const char *tracerd_status_name(tracerd_status_t s)
+{
+    switch (s) {
+#define NAME_(name, value, text)                                                                   \
+    case TRACERD_##name:                                                                           \
+        return #name;
+        TRACERD_STATUS_LIST(NAME_)
+#undef NAME_
+    }
+    return "UNKNOWN";
+}
+
+const char *tracerd_status_message(tracerd_status_t s)
+{
+    switch (s) {
+#define MSG_(name, value, text)                                                                    \
+    case TRACERD_##name:                                                                           \
+        return text;
+        TRACERD_STATUS_LIST(MSG_)
+#undef MSG_
+    }
+    return "unknown status";
+}
+
+const char *tracerd_byte_order_name(tracerd_byte_order_t order)
+{
+    switch (order) {
+    case TRACERD_BYTE_ORDER_LITTLE:
+        return "little";
+    case TRACERD_BYTE_ORDER_BIG:
+        return "big";
+    case TRACERD_BYTE_ORDER_AUTO:
+        break;
+    }
+    return "auto";
+}
+
+void tracerd__error_clear(struct tracerd__error *e)
+{
+    e->status = TRACERD_OK;
+    e->offset = 0;
+    e->callback_value = 0;
+    e->reason[0] = '\0';
+}
+
+tracerd_status_t tracerd__error_set(struct tracerd__error *e, tracerd_status_t st, uint64_t offset,
+                                    const char *fmt, ...)
+{
+    va_list ap;
+    e->status = st;
+    e->offset = offset;
+    va_start(ap, fmt);
+    vsnprintf(e->reason, sizeof e->reason, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+void tracerd__format(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+}
+
+/* 64x64 -> 128 multiply, as two halves. */
+static void mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+    uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+    *lo = (mid << 32) | (uint32_t)ll;
+    *hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+
+uint64_t tracerd__muldiv64(uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t hi, lo;
+    if (c == 0)
+        return 0;
+    mul128(a, b, &hi, &lo);
+    if (hi == 0)
+        return lo / c;
+    if (hi >= c)
+        return UINT64_MAX; /* the quotient does not fit */
+    /* Long division of (hi:lo) by c, one bit at a time; hi < c throughout. */
+    uint64_t q = 0;
+    for (int i = 63; i >= 0; i--) {
+        bool carry = (hi >> 63) != 0;
+        hi = (hi << 1) | (lo >> 63);
+        lo <<= 1;
+        q <<= 1;
+        if (carry || hi >= c) {
+            hi -= c;
+            q |= 1;
+        }
+    }
+    return q;
+}
+
+uint64_t tracerd_ticks_to_ns(uint64_t ticks, uint64_t freq_hz)
+{
+    if (freq_hz == 1000000000u)
+        return ticks;
+    return tracerd__muldiv64(ticks, 1000000000u, freq_hz);
+}

@@ -1,0 +1,133 @@
+/* Core: status tables, version, byte loads, stitch buffer, hash map, time. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracerd/tracerd.h>
+
+#include "../libtracerd/core/internal.h"
+#include "support/driver.h"
+
+START_TEST(test_status_names)
+{
+    ck_assert_str_eq(tracerd_status_name(TRACERD_OK), "OK");
+    ck_assert_str_eq(tracerd_status_name(TRACERD_E_TRUNCATED), "E_TRUNCATED");
+    ck_assert_str_eq(tracerd_status_name((tracerd_status_t)-999), "UNKNOWN");
+    ck_assert_str_eq(tracerd_status_message(TRACERD_E_NOMEM), "memory allocation failed");
+    /* Pinned values are ABI. */
+    ck_assert_int_eq(TRACERD_PAUSED, 1);
+    ck_assert_int_eq(TRACERD_E_CALLBACK, -8);
+    ck_assert_int_eq(TRACERD_E_IO, -16);
+}
+END_TEST
+
+START_TEST(test_version)
+{
+    ck_assert_uint_eq(tracerd_version_number(), TRACERD_VERSION_NUMBER);
+    char want[32];
+    snprintf(want, sizeof want, "%d.%d.%d", TRACERD_VERSION_MAJOR, TRACERD_VERSION_MINOR,
+             TRACERD_VERSION_PATCH);
+    ck_assert_str_eq(tracerd_version_string(), want);
+}
+END_TEST
+
+START_TEST(test_bytes)
+{
+    const uint8_t b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    ck_assert_uint_eq(tracerd__le16(b), 0x0201);
+    ck_assert_uint_eq(tracerd__be16(b), 0x0102);
+    ck_assert_uint_eq(tracerd__le32(b), 0x04030201u);
+    ck_assert_uint_eq(tracerd__be32(b), 0x01020304u);
+    ck_assert_uint_eq(tracerd__le64(b), 0x0807060504030201ull);
+    ck_assert_uint_eq(tracerd__be64(b), 0x0102030405060708ull);
+    uint8_t s[8];
+    tracerd__st64(true, s, 0x0102030405060708ull);
+    ck_assert_mem_eq(s, b, 8);
+    tracerd__st32(false, s, 0x04030201u);
+    ck_assert_mem_eq(s, b, 4);
+}
+END_TEST
+
+START_TEST(test_stitch)
+{
+    tracerd_allocator_t a;
+    tracerd__allocator_init(&a, NULL);
+    struct tracerd__stitch s;
+    ck_assert_int_eq(tracerd__stitch_init(&s, &a, 16), TRACERD_OK);
+    const uint8_t data[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    const uint8_t *pos = data, *end = data + 10;
+    const uint8_t *r = tracerd__gather(&s, &pos, end, 4); /* zero copy */
+    ck_assert_ptr_eq(r, data);
+    ck_assert_ptr_eq(pos, data + 4);
+    r = tracerd__gather(&s, &pos, end, 8); /* only 6 left: kept */
+    ck_assert_ptr_null(r);
+    ck_assert_ptr_eq(pos, end);
+    const uint8_t more[4] = {10, 11, 12, 13};
+    pos = more;
+    r = tracerd__gather(&s, &pos, more + 4, 8);
+    ck_assert_ptr_eq(r, s.buf);
+    const uint8_t want[8] = {4, 5, 6, 7, 8, 9, 10, 11};
+    ck_assert_mem_eq(r, want, 8);
+    ck_assert_ptr_eq(pos, more + 2);
+    tracerd__stitch_free(&s, &a);
+}
+END_TEST
+
+START_TEST(test_hmap)
+{
+    drv_alloc_t fa;
+    drv_alloc_init(&fa, 0);
+    struct tracerd__hmap m;
+    tracerd__hmap_init(&m);
+    for (uint64_t k = 0; k < 1000; k++)
+        ck_assert_int_eq(tracerd__hmap_put(&m, &fa.a, k * 7919, k), TRACERD_OK);
+    uint64_t v;
+    for (uint64_t k = 0; k < 1000; k++) {
+        ck_assert(tracerd__hmap_get(&m, k * 7919, &v));
+        ck_assert_uint_eq(v, k);
+    }
+    ck_assert(!tracerd__hmap_get(&m, 3, &v));
+    ck_assert_int_eq(tracerd__hmap_put(&m, &fa.a, 7919, 42), TRACERD_OK);
+    ck_assert(tracerd__hmap_get(&m, 7919, &v));
+    ck_assert_uint_eq(v, 42);
+    ck_assert_uint_eq(m.count, 1000);
+    tracerd__hmap_free(&m, &fa.a);
+    ck_assert_int_eq(fa.live, 0);
+    /* A failing allocation leaves the map usable and leaks nothing. */
+    drv_alloc_init(&fa, 2);
+    tracerd__hmap_init(&m);
+    ck_assert_int_eq(tracerd__hmap_put(&m, &fa.a, 1, 1), TRACERD_E_NOMEM);
+    ck_assert_int_eq(tracerd__hmap_put(&m, &fa.a, 1, 1), TRACERD_OK);
+    tracerd__hmap_free(&m, &fa.a);
+    ck_assert_int_eq(fa.live, 0);
+    ck_assert_uint_ne(tracerd__hash_bytes("a", 1), tracerd__hash_bytes("b", 1));
+}
+END_TEST
+
+START_TEST(test_ticks_to_ns)
+{
+    ck_assert_uint_eq(tracerd_ticks_to_ns(3000000000ull, 3000000000ull), 1000000000ull);
+    ck_assert_uint_eq(tracerd_ticks_to_ns(123, 1000000000ull), 123);
+    ck_assert_uint_eq(tracerd_ticks_to_ns(5, 0), 0);
+    /* Needs the 128-bit path: 2^63 ticks at 2.4 GHz. */
+    ck_assert_uint_eq(tracerd_ticks_to_ns(1ull << 63, 2400000000ull), 3843071682022823253ull);
+    ck_assert_uint_eq(tracerd_ticks_to_ns(UINT64_MAX, 1), UINT64_MAX); /* saturates */
+    ck_assert_uint_eq(tracerd__muldiv64(UINT64_MAX, UINT64_MAX, UINT64_MAX), UINT64_MAX);
+    ck_assert_uint_eq(tracerd__muldiv64(1ull << 40, 1ull << 40, 1ull << 30), 1ull << 50);
+}
+END_TEST
+
+Suite *suite_core(void)
+{
+    Suite *s = suite_create("core");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_status_names);
+    tcase_add_test(tc, test_version);
+    tcase_add_test(tc, test_bytes);
+    tcase_add_test(tc, test_stitch);
+    tcase_add_test(tc, test_hmap);
+    tcase_add_test(tc, test_ticks_to_ns);
+    suite_add_tcase(s, tc);
+    return s;
+}

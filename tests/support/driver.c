@@ -1,0 +1,284 @@
+#include "driver.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rec_ret(rec_t *rec)
+{
+    rec->ncallbacks++;
+    if (rec->abort_at != 0 && rec->ncallbacks == rec->abort_at)
+        return -7;
+    return rec->pause_every ? TRACERD_CB_PAUSE : TRACERD_CB_CONTINUE;
+}
+
+static void *fa_alloc(void *ctx, size_t size)
+{
+    drv_alloc_t *fa = ctx;
+    fa->calls++;
+    if (fa->fail_at != 0 && fa->calls == fa->fail_at)
+        return NULL;
+    void *p = malloc(size);
+    if (p != NULL) {
+        fa->live++;
+        fa->live_bytes += size;
+    }
+    return p;
+}
+
+static void fa_free(void *ctx, void *ptr, size_t size)
+{
+    drv_alloc_t *fa = ctx;
+    fa->live--;
+    fa->live_bytes -= size;
+    free(ptr);
+}
+
+void drv_alloc_init(drv_alloc_t *fa, unsigned long fail_at)
+{
+    memset(fa, 0, sizeof *fa);
+    fa->a.alloc = fa_alloc;
+    fa->a.free = fa_free;
+    fa->a.ctx = fa;
+    fa->fail_at = fail_at;
+}
+
+static void log_end(const drv_target_t *t, void *r, rec_t *rec, tracerd_status_t st)
+{
+    if (st < 0)
+        tlog_printf(&rec->log, "end %s @%llu %s\n", tracerd_status_name(st),
+                    (unsigned long long)t->record_offset(r), t->error_reason(r));
+    else
+        tlog_printf(&rec->log, "end %s\n", tracerd_status_name(st));
+}
+
+char *drv_run(const drv_target_t *t, const void *config, const uint8_t *data, size_t len,
+              const drv_plan_t *plan)
+{
+    rec_t rec;
+    memset(&rec, 0, sizeof rec);
+    rec.pause_every = plan->pause_every;
+    void *r = NULL;
+    tracerd_status_t st = t->open(config, &rec, plan->alloc, &r);
+    if (st != TRACERD_OK) {
+        tlog_printf(&rec.log, "open %s\n", tracerd_status_name(st));
+        return tlog_take(&rec.log);
+    }
+    size_t pos = 0, k = 0;
+    unsigned long pauses = 0;
+    st = TRACERD_OK;
+    while (pos < len) {
+        size_t n = len - pos;
+        if (plan->nsizes != 0) {
+            n = plan->sizes[k++ % plan->nsizes];
+            if (n == 0)
+                n = 1;
+            if (n > len - pos)
+                n = len - pos;
+        }
+        /* Feed this chunk until it is consumed, resuming after pauses. */
+        size_t off = 0;
+        while (off < n) {
+            size_t used = 0;
+            st = t->feed(r, data + pos + off, n - off, &used);
+            ck_assert_uint_le(used, n - off);
+            off += used;
+            if (st == TRACERD_PAUSED) {
+                pauses++;
+                ck_assert_uint_le(pauses, len + 1000000);
+                tracerd_status_t rs = t->resume(r);
+                ck_assert_int_eq(rs, TRACERD_OK);
+                continue;
+            }
+            if (st != TRACERD_OK)
+                break;
+            ck_assert_uint_eq(off, n); /* OK means the whole chunk was consumed */
+        }
+        if (st != TRACERD_OK)
+            break;
+        pos += n;
+    }
+    if (st == TRACERD_OK && !plan->no_finish) {
+        st = t->finish(r);
+        while (st == TRACERD_PAUSED) { /* finish may deliver buffered records */
+            ck_assert_int_eq(t->resume(r), TRACERD_OK);
+            st = t->finish(r);
+        }
+    }
+    log_end(t, r, &rec, st);
+    t->close(r);
+    return tlog_take(&rec.log);
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *s = x;
+}
+
+static void expect_same(const char *what, const char *got, const char *want)
+{
+    if (strcmp(got, want) != 0) {
+        /* Show the first differing line, which is what one needs to debug. */
+        size_t i = 0, line = 1, ls = 0;
+        while (got[i] && got[i] == want[i]) {
+            if (got[i] == '\n') {
+                line++;
+                ls = i + 1;
+            }
+            i++;
+        }
+        ck_abort_msg("%s: logs differ at line %zu:\n got: %.200s\nwant: %.200s", what, line,
+                     got + ls, want + ls);
+    }
+}
+
+static void check_plan(const drv_target_t *t, const void *config, const uint8_t *data, size_t len,
+                       const drv_plan_t *plan, const char *want, const char *what)
+{
+    char *got = drv_run(t, config, data, len, plan);
+    expect_same(what, got, want);
+    free(got);
+}
+
+char *drv_check_all(const drv_target_t *t, const void *config, const uint8_t *data, size_t len)
+{
+    drv_plan_t whole = {0};
+    char *want = drv_run(t, config, data, len, &whole);
+    char what[128];
+
+    size_t one = 1;
+    drv_plan_t bytes = {.sizes = &one, .nsizes = 1};
+    check_plan(t, config, data, len, &bytes, want, "byte by byte");
+
+    uint64_t seed = 0x9e3779b97f4a7c15u ^ len;
+    if (len <= 16384) {
+        for (size_t cut = 1; cut < len; cut++) {
+            size_t sizes[2] = {cut, len - cut};
+            drv_plan_t p = {.sizes = sizes, .nsizes = 2};
+            snprintf(what, sizeof what, "2-way split at %zu", cut);
+            check_plan(t, config, data, len, &p, want, what);
+        }
+    } else {
+        for (int i = 0; i < 64; i++) {
+            size_t cut = 1 + (size_t)(rng_next(&seed) % (len - 1));
+            size_t sizes[2] = {cut, len - cut};
+            drv_plan_t p = {.sizes = sizes, .nsizes = 2};
+            snprintf(what, sizeof what, "2-way split at %zu", cut);
+            check_plan(t, config, data, len, &p, want, what);
+        }
+    }
+    if (len < 200) {
+        for (size_t a = 1; a < len; a++)
+            for (size_t b = 1; a + b < len; b++) {
+                size_t sizes[3] = {a, b, len - a - b};
+                drv_plan_t p = {.sizes = sizes, .nsizes = 3};
+                snprintf(what, sizeof what, "3-way split %zu+%zu", a, b);
+                check_plan(t, config, data, len, &p, want, what);
+            }
+    }
+    {
+        size_t sizes[31];
+        for (size_t i = 0; i < 31; i++)
+            sizes[i] = i + 1;
+        drv_plan_t p = {.sizes = sizes, .nsizes = 31};
+        check_plan(t, config, data, len, &p, want, "chunks 1..31 cycled");
+    }
+    for (int i = 0; i < 8; i++) {
+        size_t sizes[64];
+        size_t maxc = len / 8 + 2;
+        for (size_t j = 0; j < 64; j++)
+            sizes[j] = 1 + (size_t)(rng_next(&seed) % maxc);
+        drv_plan_t p = {.sizes = sizes, .nsizes = 64};
+        snprintf(what, sizeof what, "random split #%d", i);
+        check_plan(t, config, data, len, &p, want, what);
+    }
+    {
+        drv_plan_t p = {.pause_every = true};
+        check_plan(t, config, data, len, &p, want, "pause at every callback");
+        size_t sizes[3] = {7, 1, 13};
+        drv_plan_t q = {.sizes = sizes, .nsizes = 3, .pause_every = true};
+        check_plan(t, config, data, len, &q, want, "pause at every callback, small chunks");
+    }
+    /* Allocation failures: the n-th allocation fails, for every n until none does. */
+    for (unsigned long n = 1;; n++) {
+        drv_alloc_t fa;
+        drv_alloc_init(&fa, n);
+        drv_plan_t p = {.alloc = &fa.a};
+        char *got = drv_run(t, config, data, len, &p);
+        ck_assert_msg(fa.live == 0, "alloc failure %lu: %ld allocations leaked", n, fa.live);
+        if (fa.calls < n) { /* nothing failed: must equal the normal run */
+            expect_same("allocator run", got, want);
+            free(got);
+            break;
+        }
+        ck_assert_msg(strstr(got, "open E_NOMEM") == got || strstr(got, "end E_NOMEM") != NULL,
+                      "alloc failure %lu: expected E_NOMEM, got:\n%.300s", n, got);
+        free(got);
+        ck_assert_uint_lt(n, 100000);
+    }
+    return want;
+}
+
+uint8_t *drv_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+void drv_golden(const char *path, const char *log)
+{
+    char full[1024];
+    snprintf(full, sizeof full, "tests/data/%s", path);
+    const char *upd = getenv("TRACERD_UPDATE_GOLDEN");
+    if (upd != NULL && strcmp(upd, "1") == 0) {
+        FILE *f = fopen(full, "wb");
+        ck_assert_msg(f != NULL, "cannot write %s", full);
+        fputs(log, f);
+        fclose(f);
+        return;
+    }
+    size_t n;
+    uint8_t *want = drv_read_file(full, &n);
+    ck_assert_msg(want != NULL, "golden file %s missing (TRACERD_UPDATE_GOLDEN=1 writes it)", full);
+    want = realloc(want, n + 1);
+    want[n] = '\0';
+    expect_same(full, log, (const char *)want);
+    free(want);
+}
+
+const char *drv_peer_dir(void)
+{
+    const char *d = getenv("TRACERD_PEER_DIR");
+    if (d == NULL)
+        d = "../shared/peer-tests";
+    char probe[1024];
+    snprintf(probe, sizeof probe, "%s/fxt/SOURCE.md", d);
+    FILE *f = fopen(probe, "rb");
+    if (f != NULL) {
+        fclose(f);
+        return d;
+    }
+    const char *ci = getenv("CI");
+    ck_assert_msg(ci == NULL || strcmp(ci, "true") != 0, "peer tests not found at %s (CI)", d);
+    fprintf(stderr, "note: peer tests not found at %s; skipping\n", d);
+    return NULL;
+}

@@ -1,0 +1,86 @@
+/* Shared test drivers for every reader (STYLE.md B.11): the same bytes fed
+ * whole, byte by byte, in every 2-way (and, for small inputs, 3-way) split,
+ * in cycled chunk sizes 1..31, in random splits, with a pause at every
+ * callback, and with the n-th allocation failing. All must give the same
+ * log (records, then the final status line) or a clean E_NOMEM.
+ *
+ * A format plugs in by filling a drv_target_t: open() makes a reader whose
+ * callbacks append lines to rec->log and return rec_ret(rec). */
+#ifndef TESTS_SUPPORT_DRIVER_H
+#define TESTS_SUPPORT_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tracerd/tracerd.h>
+
+#include "tlog.h"
+
+/* State shared by a format's recorder callbacks. */
+typedef struct rec {
+    tlog_t log;
+    unsigned long ncallbacks;
+    bool pause_every;     /* every callback asks to pause */
+    unsigned long abort_at; /* callback number (1-based) that returns -7; 0 = never */
+} rec_t;
+
+/* What a callback returns under the current driver mode; counts the callback. */
+int rec_ret(rec_t *rec);
+
+typedef struct drv_target {
+    const char *name;
+    /* Make a reader. `config` is the format's own (may be NULL for defaults). */
+    tracerd_status_t (*open)(const void *config, rec_t *rec, const tracerd_allocator_t *alloc,
+                             void **reader);
+    tracerd_status_t (*feed)(void *reader, const void *data, size_t len, size_t *consumed);
+    tracerd_status_t (*resume)(void *reader);
+    tracerd_status_t (*finish)(void *reader);
+    void (*close)(void *reader);
+    uint64_t (*record_offset)(const void *reader);
+    const char *(*error_reason)(const void *reader);
+} drv_target_t;
+
+/* Chunking plan: sizes cycled over the input; NULL/0 = the whole input in one feed. */
+typedef struct drv_plan {
+    const size_t *sizes;
+    size_t nsizes;
+    bool pause_every;
+    bool no_finish;             /* stop without calling finish */
+    const tracerd_allocator_t *alloc;
+} drv_plan_t;
+
+/* Feeds data by the plan and returns the log (malloc'd), ending with a line
+ * "end <STATUS> @<record_offset> <reason>" (reason only for errors). If
+ * open() fails the log is "open <STATUS>\n". */
+char *drv_run(const drv_target_t *t, const void *config, const uint8_t *data, size_t len,
+              const drv_plan_t *plan);
+
+/* Runs every chunking strategy, the pause and the allocation-failure loops and
+ * asserts (Check) that every log equals the whole-feed log. Returns that log
+ * (malloc'd). Inputs above 16 KiB get 64 random 2-way cuts and random
+ * multi-chunk splits instead of every cut. */
+char *drv_check_all(const drv_target_t *t, const void *config, const uint8_t *data, size_t len);
+
+/* Compares log with the golden file tests/data/<path>; with TRACERD_UPDATE_GOLDEN=1
+ * in the environment, writes it instead. */
+void drv_golden(const char *path, const char *log);
+
+/* Reads a whole file (malloc'd); NULL if it does not exist. */
+uint8_t *drv_read_file(const char *path, size_t *len);
+
+/* Directory of ../shared/peer-tests (env TRACERD_PEER_DIR overrides). Returns
+ * NULL when absent; under CI=true an absent directory fails the test. */
+const char *drv_peer_dir(void);
+
+/* A counting allocator that fails the n-th allocation (n from 1; 0 = never). */
+typedef struct drv_alloc {
+    tracerd_allocator_t a;
+    unsigned long fail_at;
+    unsigned long calls;
+    long live;       /* allocations not yet freed */
+    size_t live_bytes;
+} drv_alloc_t;
+void drv_alloc_init(drv_alloc_t *fa, unsigned long fail_at);
+
+#endif

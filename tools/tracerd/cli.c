@@ -1,0 +1,118 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static tracerd_status_t feed_all(cli_t *c, void *reader, cli_feed_fn feed, cli_step_fn resume,
+                                 const uint8_t *data, size_t len)
+{
+    size_t off = 0;
+    while (off < len) {
+        size_t used = 0;
+        tracerd_status_t st = feed(reader, data + off, len - off, &used);
+        off += used;
+        if (st == TRACERD_PAUSED) {
+            st = resume(reader);
+            if (st != TRACERD_OK)
+                return st;
+            continue;
+        }
+        if (st != TRACERD_OK)
+            return st;
+    }
+    (void)c;
+    return TRACERD_OK;
+}
+
+tracerd_status_t cli_pump(cli_t *c, void *reader, cli_feed_fn feed, cli_step_fn resume,
+                          cli_step_fn finish)
+{
+    tracerd_status_t st = feed_all(c, reader, feed, resume, c->head, c->head_len);
+    if (st != TRACERD_OK)
+        return st;
+    size_t cap = c->chunk ? c->chunk : (size_t)1 << 18;
+    uint8_t *buf = malloc(cap);
+    if (buf == NULL)
+        return TRACERD_E_NOMEM;
+    for (;;) {
+        ssize_t n = read(c->fd, buf, cap);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            fprintf(stderr, "%s: %s: read error: %s\n", c->prog, c->path, strerror(errno));
+            free(buf);
+            return TRACERD_E_IO;
+        }
+        if (n == 0)
+            break;
+        c->bytes_read += (uint64_t)n;
+        st = feed_all(c, reader, feed, resume, buf, (size_t)n);
+        if (st != TRACERD_OK) {
+            free(buf);
+            return st;
+        }
+    }
+    free(buf);
+    for (;;) {
+        st = finish(reader);
+        if (st != TRACERD_PAUSED)
+            return st;
+        st = resume(reader);
+        if (st != TRACERD_OK)
+            return st;
+    }
+}
+
+void cli_report(const cli_t *c, const char *format, tracerd_status_t st, uint64_t offset,
+                const char *reason)
+{
+    fprintf(stderr, "%s: %s: %s error %s at byte %llu: %s\n", c->prog, c->path, format,
+            tracerd_status_name(st), (unsigned long long)offset,
+            reason && *reason ? reason : tracerd_status_message(st));
+}
+
+void cli_json_str(FILE *f, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    fputc('"', f);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = p[i];
+        if (ch == '"' || ch == '\\') {
+            fputc('\\', f);
+            fputc(ch, f);
+        } else if (ch < 0x20 || ch == 0x7f) {
+            fprintf(f, "\\u%04x", ch);
+        } else if (ch < 0x80) {
+            fputc(ch, f);
+        } else {
+            /* Pass valid UTF-8 through; escape stray bytes as U+00XX. */
+            size_t n = ch >= 0xf0 ? 4 : ch >= 0xe0 ? 3 : ch >= 0xc0 ? 2 : 0;
+            bool ok = n != 0 && i + n <= len && ch < 0xf5;
+            for (size_t k = 1; ok && k < n; k++)
+                ok = (p[i + k] & 0xc0) == 0x80;
+            if (ok) {
+                fwrite(p + i, 1, n, f);
+                i += n - 1;
+            } else {
+                fprintf(f, "\\u%04x", ch);
+            }
+        }
+    }
+    fputc('"', f);
+}
+
+void cli_json_cstr(FILE *f, const char *s)
+{
+    cli_json_str(f, s, strlen(s));
+}
+
+void cli_json_hex(FILE *f, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    fputc('"', f);
+    for (size_t i = 0; i < len; i++)
+        fprintf(f, "%02x", p[i]);
+    fputc('"', f);
+}
