@@ -1,0 +1,310 @@
+/**
+ * @file event.h
+ * The format-neutral event view: one event struct for every trace format,
+ * an auto reader that detects the format from the first bytes and delivers
+ * events, and XRay function-name resolution from the instrumented binary.
+ *
+ * The auto reader follows the reader contract of every tracerd reader
+ * (doc/api.md): tracerd_auto_config_init / _new / _feed / _resume / _finish /
+ * _reset / _free and the accessors _offset / _record_offset / _error_reason /
+ * _callback_error. It wraps the format's own typed reader and maps each
+ * typed record onto tracerd_event_t (libtracerd/event/map_<fmt>.c); see
+ * doc/api.md, "The event view", for the mapping of each format.
+ */
+#ifndef TRACERD_EVENT_H
+#define TRACERD_EVENT_H
+
+#include <tracerd/core.h>
+#include <tracerd/xray.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Trace formats known to the event view. Values are ABI. */
+typedef enum tracerd_event_format {
+    TRACERD_EVENT_FORMAT_UNKNOWN = 0, /**< not detected yet, or detect (in a config) */
+    TRACERD_EVENT_FORMAT_XRAY = 1,
+    TRACERD_EVENT_FORMAT_FXT = 2,
+    TRACERD_EVENT_FORMAT_CTF = 3,
+    TRACERD_EVENT_FORMAT_XTRACE = 4
+} tracerd_event_format_t;
+
+/** What an event means on a timeline. Values are ABI. */
+typedef enum tracerd_event_kind {
+    TRACERD_EVENT_SPAN_BEGIN = 1,     /**< a synchronous span opens on (pid, tid) */
+    TRACERD_EVENT_SPAN_END = 2,       /**< the innermost open span of (pid, tid) closes */
+    TRACERD_EVENT_SPAN_COMPLETE = 3,  /**< a whole span: starts at ticks/ns, ends at end_ticks/end_ns */
+    TRACERD_EVENT_INSTANT = 4,        /**< a point in time */
+    TRACERD_EVENT_COUNTER = 5,        /**< numeric arguments are counter values; id names the series */
+    TRACERD_EVENT_ASYNC_BEGIN = 6,    /**< async span `id` begins */
+    TRACERD_EVENT_ASYNC_STEP = 7,     /**< async span `id` reaches a step */
+    TRACERD_EVENT_ASYNC_END = 8,      /**< async span `id` ends */
+    TRACERD_EVENT_FLOW_BEGIN = 9,     /**< flow `id` starts in the enclosing span */
+    TRACERD_EVENT_FLOW_STEP = 10,     /**< flow `id` passes through the enclosing span */
+    TRACERD_EVENT_FLOW_END = 11,      /**< flow `id` ends in the enclosing span */
+    TRACERD_EVENT_LOG = 12,           /**< a log message (`message`, `level`) */
+    TRACERD_EVENT_CONTEXT_SWITCH = 13, /**< on `cpu`, tid (outgoing) gives way to other_tid */
+    TRACERD_EVENT_WAKEUP = 14,        /**< other_tid (in other_pid) is woken on `cpu` */
+    TRACERD_EVENT_PROCESS_NAME = 15,  /**< `name` is the name of process pid */
+    TRACERD_EVENT_THREAD_NAME = 16,   /**< `name` is the name of thread (pid, tid) */
+    TRACERD_EVENT_BLOB = 17,          /**< an opaque payload (argument "data") */
+    TRACERD_EVENT_MARK = 18           /**< a format record with no timeline meaning kept for
+                                           completeness (e.g. a clock or metadata marker) */
+} tracerd_event_kind_t;
+
+/** Type of an argument value. Values are ABI. */
+typedef enum tracerd_event_arg_type {
+    TRACERD_EVENT_ARG_NULL = 0,
+    TRACERD_EVENT_ARG_INT = 1,     /**< v.i */
+    TRACERD_EVENT_ARG_UINT = 2,    /**< v.u */
+    TRACERD_EVENT_ARG_DOUBLE = 3,  /**< v.d */
+    TRACERD_EVENT_ARG_BOOL = 4,    /**< v.b */
+    TRACERD_EVENT_ARG_STRING = 5,  /**< v.str (borrowed) */
+    TRACERD_EVENT_ARG_POINTER = 6, /**< v.u: an address */
+    TRACERD_EVENT_ARG_KOID = 7,    /**< v.u: a kernel object id (FXT) */
+    TRACERD_EVENT_ARG_BYTES = 8    /**< v.bytes (borrowed) */
+} tracerd_event_arg_type_t;
+
+/** One typed argument. Every view is borrowed: valid until the callback returns. */
+typedef struct tracerd_event_arg {
+    tracerd_str_t name;
+    tracerd_event_arg_type_t type;
+    union {
+        int64_t i;
+        uint64_t u;
+        double d;
+        bool b;
+        tracerd_str_t str;
+        tracerd_bytes_t bytes;
+    } v;
+} tracerd_event_arg_t;
+
+/** Event flags. */
+#define TRACERD_EVENT_HAS_NS 0x1u      /**< ns / end_ns are valid (the trace gives a clock rate) */
+#define TRACERD_EVENT_HAS_PID 0x2u     /**< pid is known */
+#define TRACERD_EVENT_HAS_TID 0x4u     /**< tid is known */
+#define TRACERD_EVENT_HAS_CPU 0x8u     /**< cpu is known */
+#define TRACERD_EVENT_HAS_ID 0x10u     /**< id is meaningful (async, flow, counter) */
+#define TRACERD_EVENT_HAS_NAME_ID 0x20u /**< name_id is meaningful (XRay function id) */
+#define TRACERD_EVENT_TAIL 0x40u       /**< SPAN_END from a tail call exit (XRay) */
+#define TRACERD_EVENT_TRUNCATED 0x80u  /**< a payload argument was too large and is left out */
+
+/**
+ * One event of any format. Built on the reader's stack for each callback;
+ * every view (category, name, message, args and their strings) is borrowed
+ * and valid until the callback returns: copy what you keep.
+ */
+typedef struct tracerd_event {
+    uint64_t offset;               /**< absolute stream offset of the source record */
+    tracerd_event_format_t format;
+    tracerd_event_kind_t kind;
+    uint32_t flags;                /**< TRACERD_EVENT_HAS_* and friends */
+    uint64_t ticks;                /**< time in the trace's own clock ticks (absolute) */
+    uint64_t ns;                   /**< time in nanoseconds (when HAS_NS) */
+    uint64_t end_ticks;            /**< SPAN_COMPLETE: end time in ticks */
+    uint64_t end_ns;               /**< SPAN_COMPLETE: end time in ns (when HAS_NS) */
+    uint64_t pid;                  /**< process (FXT koid, XRay pid) when HAS_PID */
+    uint64_t tid;                  /**< thread when HAS_TID */
+    uint32_t cpu;                  /**< when HAS_CPU */
+    int32_t level;                 /**< LOG: severity (format's scale); CONTEXT_SWITCH: outgoing state */
+    uint64_t id;                   /**< async/flow correlation id, counter series id (HAS_ID) */
+    uint64_t name_id;              /**< format's numeric name (XRay function id) (HAS_NAME_ID) */
+    uint64_t other_pid;            /**< CONTEXT_SWITCH: incoming process; WAKEUP: woken process */
+    uint64_t other_tid;            /**< CONTEXT_SWITCH: incoming thread; WAKEUP: woken thread */
+    tracerd_str_t category;        /**< borrowed; may be empty */
+    tracerd_str_t name;            /**< borrowed; never empty for spans, instants and counters */
+    tracerd_str_t message;         /**< LOG: the text; borrowed */
+    const tracerd_event_arg_t *args; /**< borrowed array of nargs arguments */
+    uint32_t nargs;
+} tracerd_event_t;
+
+/** What the auto reader detected, reported once before the first event. */
+typedef struct tracerd_event_source {
+    tracerd_event_format_t format;
+    const char *format_name;       /**< "xray", "fxt", "ctf", "xtrace"; static */
+    uint32_t version;              /**< format version as written (0 when the format has none) */
+    tracerd_byte_order_t byte_order;
+    uint64_t ticks_per_second;     /**< 0 when the trace gives no clock rate */
+    int score;                     /**< detection confidence 0..100; 100 when forced */
+} tracerd_event_source_t;
+
+typedef int (*tracerd_event_cb)(void *user, const tracerd_event_t *ev);
+typedef int (*tracerd_event_source_cb)(void *user, const tracerd_event_source_t *src);
+
+/** Callbacks of the auto reader; any may be NULL. Same return convention as every reader. */
+typedef struct tracerd_event_callbacks {
+    tracerd_event_cb on_event;
+    tracerd_event_source_cb on_source; /**< once, when the format header has been read */
+    tracerd_warning_cb on_warning;     /**< lenient skips of the underlying reader */
+} tracerd_event_callbacks_t;
+
+/** Opaque table of XRay function names (see tracerd_xray_names_load). */
+typedef struct tracerd_xray_names tracerd_xray_names_t;
+
+/** Auto reader options. Initialise with tracerd_auto_config_init. */
+typedef struct tracerd_auto_config {
+    /** UNKNOWN (default): detect from the first bytes; else force this format. */
+    tracerd_event_format_t format;
+    /** XRay options (NULL: defaults); copied by _new. */
+    const tracerd_xray_config_t *xray;
+    /** Options of the other formats' readers, as a pointer to their own
+     * config struct (tracerd_fxt_config_t, tracerd_ctf_config_t,
+     * tracerd_xtrace_config_t), or NULL for defaults. Borrowed during _new. */
+    const void *fxt;
+    const void *ctf;
+    const void *xtrace;
+    /** XRay function names (NULL: names are "fn#<id>"). Borrowed: must
+     * outlive the reader; may be shared by any number of readers. */
+    const tracerd_xray_names_t *xray_names;
+    /** Arguments delivered per event at most; more are left out and the event
+     * gets TRACERD_EVENT_TRUNCATED (default 64). */
+    uint32_t max_args;
+} tracerd_auto_config_t;
+
+/** Opaque auto reader. */
+typedef struct tracerd_auto_reader tracerd_auto_reader_t;
+
+/** Bytes the auto reader buffers before it decides on a format. */
+#define TRACERD_AUTO_DETECT_BYTES 64u
+
+/** Fills *cfg with the defaults. */
+TRACERD_API void tracerd_auto_config_init(tracerd_auto_config_t *cfg);
+
+/**
+ * Creates an auto reader.
+ * @param cfg   options (NULL: defaults); copied (the names table stays borrowed).
+ * @param cbs   callbacks (NULL: none); copied.
+ * @param user  passed to every callback.
+ * @param alloc allocator (NULL: libc); must outlive the reader.
+ * @param out   receives the reader; NULL on failure.
+ * @return TRACERD_OK, TRACERD_E_INVALID, TRACERD_E_NOMEM.
+ * The format's own reader is created when the format is known (first feed
+ * of at least TRACERD_AUTO_DETECT_BYTES bytes in total, or _finish), so a
+ * later E_NOMEM can come from _feed or _finish.
+ */
+TRACERD_API tracerd_status_t tracerd_auto_new(const tracerd_auto_config_t *cfg,
+                                              const tracerd_event_callbacks_t *cbs, void *user,
+                                              const tracerd_allocator_t *alloc,
+                                              tracerd_auto_reader_t **out);
+
+/**
+ * Gives CTF metadata (the whole text or packetized `metadata` file of a trace
+ * directory) before the first feed of a stream file. Implies format CTF.
+ * @return TRACERD_OK; TRACERD_E_INVALID after the first feed or when the
+ *         format is forced to something else; TRACERD_E_UNSUPPORTED when
+ *         this build has no CTF event mapping; the CTF reader's errors.
+ * `data` is borrowed for the call only.
+ */
+TRACERD_API tracerd_status_t tracerd_auto_metadata(tracerd_auto_reader_t *r, const void *data,
+                                                   size_t len);
+
+/**
+ * Feeds the next bytes of the trace. Same contract as every reader's feed:
+ * @param consumed bytes used: len on TRACERD_OK; after the record whose
+ *        callback paused on TRACERD_PAUSED (call _resume, then feed the
+ *        rest); the error point on an error.
+ * @return TRACERD_OK, TRACERD_PAUSED, or an error (sticky until _reset):
+ *         TRACERD_E_MAGIC when no format matches the first bytes,
+ *         TRACERD_E_UNSUPPORTED when the detected format has no event mapping
+ *         in this build, or any error of the format's reader.
+ * The first bytes (up to TRACERD_AUTO_DETECT_BYTES) are copied for detection;
+ * after that, events are views into `data` as the format's reader gives them.
+ * Not callable from a callback (TRACERD_E_INVALID).
+ */
+TRACERD_API tracerd_status_t tracerd_auto_feed(tracerd_auto_reader_t *r, const void *data,
+                                               size_t len, size_t *consumed);
+/** Clears a pause; then feed the unconsumed bytes (or call _finish again). */
+TRACERD_API tracerd_status_t tracerd_auto_resume(tracerd_auto_reader_t *r);
+/**
+ * End of input: detects the format of a short input, delivers pending events
+ * and fails with the format reader's E_TRUNCATED if the input ended inside a
+ * record. An empty input is TRACERD_E_TRUNCATED. May return TRACERD_PAUSED
+ * (resume, then call _finish again).
+ */
+TRACERD_API tracerd_status_t tracerd_auto_finish(tracerd_auto_reader_t *r);
+/** Back to the state after _new: the format is detected again. */
+TRACERD_API void tracerd_auto_reset(tracerd_auto_reader_t *r);
+/** Frees the reader and the format reader it owns. NULL is allowed. */
+TRACERD_API void tracerd_auto_free(tracerd_auto_reader_t *r);
+
+/** Absolute offset of the next byte expected. Callable from callbacks. */
+TRACERD_API uint64_t tracerd_auto_offset(const tracerd_auto_reader_t *r);
+/** Absolute offset of the record being delivered, or at fault after an error. */
+TRACERD_API uint64_t tracerd_auto_record_offset(const tracerd_auto_reader_t *r);
+/** NUL-terminated reason of the last error ("" if none); owned by the reader until _reset/_free. */
+TRACERD_API const char *tracerd_auto_error_reason(const tracerd_auto_reader_t *r);
+/** The negative value a callback returned, after TRACERD_E_CALLBACK. */
+TRACERD_API int tracerd_auto_callback_error(const tracerd_auto_reader_t *r);
+/** The detected (or forced) format; UNKNOWN before detection. Callable from callbacks. */
+TRACERD_API tracerd_event_format_t tracerd_auto_format(const tracerd_auto_reader_t *r);
+/** Upper bound of the memory an auto reader with these options allocates (all formats). */
+TRACERD_API size_t tracerd_auto_memory_bound(const tracerd_auto_config_t *cfg);
+
+/**
+ * Detects a format from the first bytes of a trace (TRACERD_AUTO_DETECT_BYTES
+ * are enough; fewer give a less sure answer), by content only.
+ * @param score receives the confidence 0..100 (may be NULL); 0 = no match.
+ * @return the most likely format, or TRACERD_EVENT_FORMAT_UNKNOWN.
+ * CTF metadata (text "/" "* CTF" or packet magic 0x75D11D57) and CTF
+ * packets (magic 0xC1FC1FC1) are both reported as CTF.
+ */
+TRACERD_API tracerd_event_format_t tracerd_event_detect(const void *head, size_t len, int *score);
+
+/** True when this build maps `format` onto events. */
+TRACERD_API bool tracerd_event_format_supported(tracerd_event_format_t format);
+/** "xray", "fxt", "ctf", "xtrace" or "unknown". Static string. */
+TRACERD_API const char *tracerd_event_format_name(tracerd_event_format_t format);
+/** Format by name ("xray", ...); UNKNOWN for anything else. */
+TRACERD_API tracerd_event_format_t tracerd_event_format_from_name(const char *name);
+/** "span-begin", "span-end", "complete", "instant", "counter", ... Static string. */
+TRACERD_API const char *tracerd_event_kind_name(tracerd_event_kind_t kind);
+
+/* ---- XRay function names from the instrumented binary -------------------- */
+
+/**
+ * Creates an empty names table.
+ * @param alloc allocator (NULL: libc); must outlive the table.
+ * @return TRACERD_OK, TRACERD_E_NOMEM, TRACERD_E_INVALID (out NULL).
+ */
+TRACERD_API tracerd_status_t tracerd_xray_names_new(const tracerd_allocator_t *alloc,
+                                                    tracerd_xray_names_t **out);
+
+/**
+ * Loads function ids and names from an XRay-instrumented ELF executable or
+ * shared object held in memory (32 or 64 bit, either byte order): reads the
+ * `xray_instr_map` section (sled versions 0-2; version 2 addresses are
+ * PC-relative) and numbers functions the way the XRay runtime and
+ * `llvm-xray --instr_map` do (ids from 1, a new id whenever the sled's
+ * function changes), then names each function address from `.symtab` (else
+ * `.dynsym`). Names are copied: `elf` is borrowed for the call only.
+ * Replaces any table loaded before. Names are not demangled.
+ * @return TRACERD_OK; TRACERD_E_MAGIC (not ELF), TRACERD_E_VERSION (ELF class
+ *         or version), TRACERD_E_EXTENT (a table runs past the file),
+ *         TRACERD_E_BAD_RECORD (bad section or entry size),
+ *         TRACERD_E_REFERENCE (no xray_instr_map section), TRACERD_E_LIMIT
+ *         (more than 16 M sleds), TRACERD_E_NOMEM.
+ *         Reason in tracerd_xray_names_error_reason.
+ */
+TRACERD_API tracerd_status_t tracerd_xray_names_load(tracerd_xray_names_t *names, const void *elf,
+                                                     size_t len);
+/** Number of function ids loaded (ids are 1..count). */
+TRACERD_API uint32_t tracerd_xray_names_count(const tracerd_xray_names_t *names);
+/**
+ * Name of function `id`: true and *name set (borrowed, valid until the table
+ * is loaded again or freed) when the id is known and its address has a symbol;
+ * false otherwise (*name then empty).
+ */
+TRACERD_API bool tracerd_xray_names_lookup(const tracerd_xray_names_t *names, int32_t id,
+                                           tracerd_str_t *name);
+/** Entry address of function `id` (link-time address), or 0 if unknown. */
+TRACERD_API uint64_t tracerd_xray_names_address(const tracerd_xray_names_t *names, int32_t id);
+/** Reason of the last load error ("" if none); owned by the table. */
+TRACERD_API const char *tracerd_xray_names_error_reason(const tracerd_xray_names_t *names);
+/** Frees the table. NULL is allowed. */
+TRACERD_API void tracerd_xray_names_free(tracerd_xray_names_t *names);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TRACERD_EVENT_H */

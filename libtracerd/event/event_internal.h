@@ -1,0 +1,63 @@
+/* The event view's internals: the backend interface each format's mapping
+ * (libtracerd/event/map_<fmt>.c) implements, and the auto reader state the
+ * mappings emit through. Never installed.
+ *
+ * Adding a format: write map_<fmt>.c defining
+ *   const struct tracerd__event_backend tracerd__event_backend_<fmt>
+ * with detect() and, when the format's reader exists, open() and the reader
+ * operations; its callbacks fill a tracerd_event_t and return
+ * tracerd__auto_emit(a, &ev). The four backends are listed in auto.c. */
+#ifndef TRACERD_EVENT_INTERNAL_H
+#define TRACERD_EVENT_INTERNAL_H
+
+#include <tracerd/event.h>
+
+#include "../core/internal.h"
+
+struct tracerd__event_backend {
+    tracerd_event_format_t format;
+    const char *name;
+    /* Confidence 0..100 that head[0..len) starts a trace of this format. */
+    int (*detect)(const uint8_t *head, size_t len);
+    /* NULL when this build has no mapping for the format: the auto reader
+     * then reports TRACERD_E_UNSUPPORTED. Creates the format's reader with
+     * callbacks that emit through tracerd__auto_emit(a, ...). */
+    tracerd_status_t (*open)(tracerd_auto_reader_t *a, const tracerd_auto_config_t *cfg,
+                             const tracerd_allocator_t *alloc, void **reader);
+    tracerd_status_t (*feed)(void *r, const void *data, size_t len, size_t *consumed);
+    tracerd_status_t (*resume)(void *r);
+    tracerd_status_t (*finish)(void *r);
+    void (*free)(void *r);
+    uint64_t (*offset)(const void *r);
+    uint64_t (*record_offset)(const void *r);
+    const char *(*error_reason)(const void *r);
+    int (*callback_error)(const void *r);
+    /* Optional: separate metadata (CTF). */
+    tracerd_status_t (*metadata)(void *r, const void *data, size_t len);
+    /* Upper bound of the reader's memory with default options. */
+    size_t (*memory_bound)(const tracerd_auto_config_t *cfg);
+};
+
+extern const struct tracerd__event_backend tracerd__event_backend_xray;
+extern const struct tracerd__event_backend tracerd__event_backend_fxt;
+extern const struct tracerd__event_backend tracerd__event_backend_ctf;
+extern const struct tracerd__event_backend tracerd__event_backend_xtrace;
+
+/* Delivers ev (format filled in here) to the user's on_event; returns the
+ * callback's value (0 continue, 1 pause, negative abort), so a mapping's
+ * callback returns it as is. */
+int tracerd__auto_emit(tracerd_auto_reader_t *a, tracerd_event_t *ev);
+/* Reports the source once (format filled in here); returns the callback's value. */
+int tracerd__auto_source(tracerd_auto_reader_t *a, tracerd_event_source_t *src);
+/* Passes a warning of the format's reader on. */
+int tracerd__auto_warning(tracerd_auto_reader_t *a, const tracerd_warning_t *w);
+/* Scratch array of max_args arguments owned by the auto reader, and its size. */
+tracerd_event_arg_t *tracerd__auto_args(tracerd_auto_reader_t *a, uint32_t *cap);
+/* A scratch text buffer of TRACERD__AUTO_TEXT bytes owned by the auto reader,
+ * for names a mapping has to format (valid until the next emit). */
+#define TRACERD__AUTO_TEXT 64u
+char *tracerd__auto_text(tracerd_auto_reader_t *a);
+/* The XRay names table of the config (may be NULL). */
+const tracerd_xray_names_t *tracerd__auto_xray_names(const tracerd_auto_reader_t *a);
+
+#endif

@@ -1,0 +1,262 @@
+/* XRay onto events: function entries become SPAN_BEGIN (with their
+ * arguments), exits and tail exits SPAN_END (tail exits flagged), custom and
+ * typed events INSTANT with their payload; buffer and clock metadata carry
+ * no timeline meaning of their own and are not delivered (they are already
+ * folded into every event's time, thread, process and CPU). */
+#include <stdio.h>
+
+#include "event_internal.h"
+
+struct xmap {
+    tracerd_auto_reader_t *a;
+    tracerd_xray_reader_t *rd;
+    const tracerd_allocator_t *alloc;
+    bool has_ns;
+};
+
+#define ARGN(n) {"arg" #n, sizeof("arg" #n) - 1}
+static const tracerd_str_t arg_names[] = {
+    ARGN(0),  ARGN(1),  ARGN(2),  ARGN(3),  ARGN(4),  ARGN(5),  ARGN(6),  ARGN(7),
+    ARGN(8),  ARGN(9),  ARGN(10), ARGN(11), ARGN(12), ARGN(13), ARGN(14), ARGN(15),
+    ARGN(16), ARGN(17), ARGN(18), ARGN(19), ARGN(20), ARGN(21), ARGN(22), ARGN(23),
+    ARGN(24), ARGN(25), ARGN(26), ARGN(27), ARGN(28), ARGN(29), ARGN(30), ARGN(31),
+};
+#undef ARGN
+#define NARG_NAMES (sizeof arg_names / sizeof arg_names[0])
+
+static const tracerd_str_t cat_xray = {"xray", 4};
+
+static int detect(const uint8_t *h, size_t n)
+{
+    if (n < 4)
+        return 0;
+    int best = 0;
+    for (int big = 0; big < 2; big++) {
+        uint16_t version = tracerd__ld16(big != 0, h);
+        uint16_t type = tracerd__ld16(big != 0, h + 2);
+        bool fdr = type == 1 && version >= 1 && version <= 5;
+        bool basic = type == 0 && version >= 1 && version <= 3;
+        if (!fdr && !basic)
+            continue;
+        int s = 30;
+        if (n >= 16) {
+            uint64_t freq = tracerd__ld64(big != 0, h + 8);
+            if (freq != 0 && freq <= 100000000000ull)
+                s += 20;
+            else if (freq != 0)
+                s -= 20;
+        }
+        if (n == 32) {
+            s += 20; /* a header alone: an empty trace */
+        } else if (n > 32 && fdr && !big) {
+            /* The first record is metadata: NewBuffer (v1) or BufferExtents (v2+). */
+            uint8_t want = version == 1 ? 0x01 : 0x0f;
+            s += h[32] == want ? 40 : -30;
+        } else if (n > 32 && fdr) {
+            s += (h[32] & 0x81) != 0 ? 20 : 0;
+        } else if (n > 33 && basic) {
+            uint16_t rt = tracerd__ld16(big != 0, h + 32);
+            s += rt == 0 ? 30 : -30;
+        }
+        if (s > best)
+            best = s;
+    }
+    return best > 100 ? 100 : best;
+}
+
+static void fill_common(struct xmap *m, tracerd_event_t *ev, uint64_t offset, uint64_t tsc,
+                        uint64_t ns, int32_t tid, int32_t pid, uint16_t cpu)
+{
+    ev->offset = offset;
+    ev->ticks = tsc;
+    ev->ns = ns;
+    ev->flags = TRACERD_EVENT_HAS_TID | TRACERD_EVENT_HAS_CPU;
+    if (m->has_ns)
+        ev->flags |= TRACERD_EVENT_HAS_NS;
+    if (pid != 0)
+        ev->flags |= TRACERD_EVENT_HAS_PID;
+    ev->pid = (uint64_t)(uint32_t)pid;
+    ev->tid = (uint64_t)(uint32_t)tid;
+    ev->cpu = cpu;
+    ev->category = cat_xray;
+}
+
+static int on_header(void *user, const tracerd_xray_header_t *h)
+{
+    struct xmap *m = user;
+    m->has_ns = h->cycle_frequency != 0;
+    tracerd_event_source_t src;
+    memset(&src, 0, sizeof src);
+    src.version = h->version;
+    src.byte_order = h->byte_order;
+    src.ticks_per_second = h->cycle_frequency;
+    return tracerd__auto_source(m->a, &src);
+}
+
+static int on_function(void *user, const tracerd_xray_function_t *f)
+{
+    struct xmap *m = user;
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    fill_common(m, &ev, f->offset, f->tsc, f->ns, f->tid, f->pid, f->cpu);
+    bool exit = f->kind == TRACERD_XRAY_EXIT || f->kind == TRACERD_XRAY_TAIL_EXIT;
+    ev.kind = exit ? TRACERD_EVENT_SPAN_END : TRACERD_EVENT_SPAN_BEGIN;
+    if (f->kind == TRACERD_XRAY_TAIL_EXIT)
+        ev.flags |= TRACERD_EVENT_TAIL;
+    ev.name_id = (uint64_t)(uint32_t)f->function_id;
+    ev.flags |= TRACERD_EVENT_HAS_NAME_ID;
+    if (!tracerd_xray_names_lookup(tracerd__auto_xray_names(m->a), f->function_id, &ev.name)) {
+        char *t = tracerd__auto_text(m->a);
+        int k = snprintf(t, TRACERD__AUTO_TEXT, "fn#%ld", (long)f->function_id);
+        ev.name.data = t;
+        ev.name.len = k > 0 ? (size_t)k : 0;
+    }
+    if (f->nargs > 0 && f->args != NULL) {
+        uint32_t cap;
+        tracerd_event_arg_t *args = tracerd__auto_args(m->a, &cap);
+        uint32_t n = f->nargs;
+        if (n > cap || n > NARG_NAMES) {
+            n = cap < NARG_NAMES ? cap : (uint32_t)NARG_NAMES;
+            ev.flags |= TRACERD_EVENT_TRUNCATED;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            args[i].name = arg_names[i];
+            args[i].type = TRACERD_EVENT_ARG_UINT;
+            args[i].v.u = f->args[i];
+        }
+        ev.args = args;
+        ev.nargs = n;
+    }
+    return tracerd__auto_emit(m->a, &ev);
+}
+
+static int on_event(void *user, const tracerd_xray_event_t *e)
+{
+    struct xmap *m = user;
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    fill_common(m, &ev, e->offset, e->tsc, e->ns, e->tid, e->pid, e->cpu);
+    ev.kind = TRACERD_EVENT_INSTANT;
+    static const tracerd_str_t custom = {"custom-event", 12}, typed = {"typed-event", 11};
+    static const tracerd_str_t n_type = {"type", 4}, n_size = {"size", 4},
+                               n_payload = {"payload", 7};
+    ev.name = e->typed ? typed : custom;
+    uint32_t cap;
+    tracerd_event_arg_t *args = tracerd__auto_args(m->a, &cap);
+    uint32_t n = 0;
+    if (e->typed && n < cap) {
+        args[n].name = n_type;
+        args[n].type = TRACERD_EVENT_ARG_UINT;
+        args[n++].v.u = e->event_type;
+    }
+    if (n < cap) {
+        args[n].name = n_size;
+        args[n].type = TRACERD_EVENT_ARG_UINT;
+        args[n++].v.u = e->size;
+    }
+    if (e->payload.data != NULL && n < cap) {
+        args[n].name = n_payload;
+        args[n].type = TRACERD_EVENT_ARG_BYTES;
+        args[n++].v.bytes = e->payload;
+    } else if (e->size > 0) {
+        ev.flags |= TRACERD_EVENT_TRUNCATED;
+    }
+    ev.args = args;
+    ev.nargs = n;
+    return tracerd__auto_emit(m->a, &ev);
+}
+
+static int on_warning(void *user, const tracerd_warning_t *w)
+{
+    struct xmap *m = user;
+    return tracerd__auto_warning(m->a, w);
+}
+
+static tracerd_status_t x_open(tracerd_auto_reader_t *a, const tracerd_auto_config_t *cfg,
+                               const tracerd_allocator_t *alloc, void **out)
+{
+    struct xmap *m = tracerd__calloc(alloc, sizeof *m);
+    if (m == NULL)
+        return TRACERD_E_NOMEM;
+    m->a = a;
+    tracerd_xray_callbacks_t cbs;
+    memset(&cbs, 0, sizeof cbs);
+    cbs.on_header = on_header;
+    cbs.on_function = on_function;
+    cbs.on_event = on_event;
+    cbs.on_warning = on_warning;
+    tracerd_status_t st = tracerd_xray_new(cfg->xray, &cbs, m, alloc, &m->rd);
+    if (st != TRACERD_OK) {
+        tracerd__free(alloc, m, sizeof *m);
+        return st;
+    }
+    m->alloc = alloc; /* the auto reader's copy: outlives this mapping */
+    *out = m;
+    return TRACERD_OK;
+}
+
+static void x_free(void *r)
+{
+    struct xmap *m = r;
+    if (m == NULL)
+        return;
+    tracerd_xray_free(m->rd);
+    tracerd__free(m->alloc, m, sizeof *m);
+}
+
+static tracerd_status_t x_feed(void *r, const void *data, size_t len, size_t *consumed)
+{
+    return tracerd_xray_feed(((struct xmap *)r)->rd, data, len, consumed);
+}
+
+static tracerd_status_t x_resume(void *r)
+{
+    return tracerd_xray_resume(((struct xmap *)r)->rd);
+}
+
+static tracerd_status_t x_finish(void *r)
+{
+    return tracerd_xray_finish(((struct xmap *)r)->rd);
+}
+
+static uint64_t x_offset(const void *r)
+{
+    return tracerd_xray_offset(((const struct xmap *)r)->rd);
+}
+
+static uint64_t x_record_offset(const void *r)
+{
+    return tracerd_xray_record_offset(((const struct xmap *)r)->rd);
+}
+
+static const char *x_error_reason(const void *r)
+{
+    return tracerd_xray_error_reason(((const struct xmap *)r)->rd);
+}
+
+static int x_callback_error(const void *r)
+{
+    return tracerd_xray_callback_error(((const struct xmap *)r)->rd);
+}
+
+static size_t x_memory_bound(const tracerd_auto_config_t *cfg)
+{
+    return sizeof(struct xmap) + tracerd_xray_memory_bound(cfg->xray);
+}
+
+const struct tracerd__event_backend tracerd__event_backend_xray = {
+    .format = TRACERD_EVENT_FORMAT_XRAY,
+    .name = "xray",
+    .detect = detect,
+    .open = x_open,
+    .feed = x_feed,
+    .resume = x_resume,
+    .finish = x_finish,
+    .free = x_free,
+    .offset = x_offset,
+    .record_offset = x_record_offset,
+    .error_reason = x_error_reason,
+    .callback_error = x_callback_error,
+    .metadata = NULL,
+    .memory_bound = x_memory_bound,
+};
