@@ -3,10 +3,43 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress(cli_t *c)
+{
+    if (!c->progress)
+        return;
+    double t = now_seconds();
+    if (t - c->progress_last < 0.25)
+        return;
+    c->progress_last = t;
+    double mib = (double)c->bytes_read / (1024.0 * 1024.0);
+    if (c->total_size > 0)
+        fprintf(stderr, "\r%s: %s: %.1f MiB read (%.0f%%)\033[K", c->prog, c->path, mib,
+                100.0 * (double)c->bytes_read / (double)c->total_size);
+    else
+        fprintf(stderr, "\r%s: %s: %.1f MiB read\033[K", c->prog, c->path, mib);
+    c->progress_shown = true;
+}
+
+void cli_progress_done(cli_t *c)
+{
+    if (c->progress_shown) {
+        fputs("\r\033[K", stderr);
+        c->progress_shown = false;
+    }
+}
+
 static tracerd_status_t feed_all(cli_t *c, void *reader, cli_feed_fn feed, cli_step_fn resume,
-                                 const uint8_t *data, size_t len)
+                                 cli_drain_fn drain, void *ctx, const uint8_t *data, size_t len)
 {
     size_t off = 0;
     while (off < len) {
@@ -14,6 +47,8 @@ static tracerd_status_t feed_all(cli_t *c, void *reader, cli_feed_fn feed, cli_s
         tracerd_status_t st = feed(reader, data + off, len - off, &used);
         off += used;
         if (st == TRACERD_PAUSED) {
+            if (drain != NULL && drain(ctx) != 0)
+                return TRACERD_E_IO;
             st = resume(reader);
             if (st != TRACERD_OK)
                 return st;
@@ -26,10 +61,10 @@ static tracerd_status_t feed_all(cli_t *c, void *reader, cli_feed_fn feed, cli_s
     return TRACERD_OK;
 }
 
-tracerd_status_t cli_pump(cli_t *c, void *reader, cli_feed_fn feed, cli_step_fn resume,
-                          cli_step_fn finish)
+tracerd_status_t cli_pump_drain(cli_t *c, void *reader, cli_feed_fn feed, cli_step_fn resume,
+                                cli_step_fn finish, cli_drain_fn drain, void *ctx)
 {
-    tracerd_status_t st = feed_all(c, reader, feed, resume, c->head, c->head_len);
+    tracerd_status_t st = feed_all(c, reader, feed, resume, drain, ctx, c->head, c->head_len);
     if (st != TRACERD_OK)
         return st;
     size_t cap = c->chunk ? c->chunk : (size_t)1 << 18;
@@ -41,6 +76,7 @@ tracerd_status_t cli_pump(cli_t *c, void *reader, cli_feed_fn feed, cli_step_fn 
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
+            cli_progress_done(c);
             fprintf(stderr, "%s: %s: read error: %s\n", c->prog, c->path, strerror(errno));
             free(buf);
             return TRACERD_E_IO;
@@ -48,26 +84,38 @@ tracerd_status_t cli_pump(cli_t *c, void *reader, cli_feed_fn feed, cli_step_fn 
         if (n == 0)
             break;
         c->bytes_read += (uint64_t)n;
-        st = feed_all(c, reader, feed, resume, buf, (size_t)n);
+        progress(c);
+        st = feed_all(c, reader, feed, resume, drain, ctx, buf, (size_t)n);
         if (st != TRACERD_OK) {
             free(buf);
+            cli_progress_done(c);
             return st;
         }
     }
     free(buf);
+    cli_progress_done(c);
     for (;;) {
         st = finish(reader);
         if (st != TRACERD_PAUSED)
             return st;
+        if (drain != NULL && drain(ctx) != 0)
+            return TRACERD_E_IO;
         st = resume(reader);
         if (st != TRACERD_OK)
             return st;
     }
 }
 
+tracerd_status_t cli_pump(cli_t *c, void *reader, cli_feed_fn feed, cli_step_fn resume,
+                          cli_step_fn finish)
+{
+    return cli_pump_drain(c, reader, feed, resume, finish, NULL, NULL);
+}
+
 void cli_report(const cli_t *c, const char *format, tracerd_status_t st, uint64_t offset,
                 const char *reason)
 {
+    cli_progress_done((cli_t *)(uintptr_t)c);
     fprintf(stderr, "%s: %s: %s error %s at byte %llu: %s\n", c->prog, c->path, format,
             tracerd_status_name(st), (unsigned long long)offset,
             reason && *reason ? reason : tracerd_status_message(st));

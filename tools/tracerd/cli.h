@@ -18,15 +18,17 @@ enum {
     CLI_EXIT_TRACE = 1, /* the trace is malformed (or a reader error) */
     CLI_EXIT_USAGE = 2,
     CLI_EXIT_IO = 3,
-    CLI_EXIT_FORMAT = 4 /* the format was not recognised */
+    CLI_EXIT_FORMAT = 4, /* the format was not recognised */
+    CLI_EXIT_UNSUPPORTED = 5 /* recognised, but this build cannot do the command for it */
 };
 
 #define CLI_HEAD_MAX 4096
 
 typedef struct cli {
     const char *prog;
-    const char *cmd;      /* "info" or "dump" */
-    const char *path;     /* file, directory, or "-" for standard input */
+    const char *cmd;      /* "info", "dump", "json" or "stats" */
+    const char *path;     /* file, directory, "-" (standard input), tcp://HOST:PORT, or the
+                             --listen address */
     const char *metadata; /* --metadata PATH (CTF single stream), or NULL */
     const char *format;   /* --format NAME, or NULL for detection */
     FILE *out;
@@ -36,6 +38,15 @@ typedef struct cli {
     size_t head_len;            /* they are fed first by cli_pump */
     size_t chunk;               /* read size */
     uint64_t bytes_read;
+    /* Added for json/stats and the input sources; fmt_<fmt>.c files need not use them. */
+    bool quiet;               /* --quiet: no progress line, no "listening on" notice */
+    const char *listen;       /* --listen HOST:PORT, or NULL */
+    const char *instr_map;    /* --instr-map BINARY: XRay function names, or NULL */
+    unsigned top;             /* stats --top N (0 = all) */
+    uint64_t total_size;      /* size of a regular file input (0 when unknown) */
+    bool progress;            /* a progress line is drawn (stderr is a terminal, not --quiet) */
+    double progress_last;     /* monotonic seconds of the last progress update */
+    bool progress_shown;
 } cli_t;
 
 typedef tracerd_status_t (*cli_feed_fn)(void *reader, const void *data, size_t len,
@@ -48,6 +59,21 @@ typedef tracerd_status_t (*cli_step_fn)(void *reader);
 tracerd_status_t cli_pump(cli_t *c, void *reader, cli_feed_fn feed, cli_step_fn resume,
                           cli_step_fn finish);
 
+/* cli_pump with a drain hook: when the reader returns TRACERD_PAUSED (a
+ * callback asked for back-pressure, e.g. its output buffer is full), drain
+ * is called (it writes the output; may block) before the reader is resumed.
+ * drain returns 0, or -1 on an output error (the pump then returns E_IO). */
+typedef int (*cli_drain_fn)(void *ctx);
+tracerd_status_t cli_pump_drain(cli_t *c, void *reader, cli_feed_fn feed, cli_step_fn resume,
+                                cli_step_fn finish, cli_drain_fn drain, void *drain_ctx);
+
+/* Opens c->path (or accepts a connection on c->listen) into c->fd / c->is_dir
+ * and reads the head. Returns a CLI_EXIT_* code, having printed any error. */
+int cli_open_input(cli_t *c);
+
+/* Erases the progress line, if one was drawn. */
+void cli_progress_done(cli_t *c);
+
 /* Prints one line "tracerd: FILE: FORMAT error E_X at byte N: reason" to stderr. */
 void cli_report(const cli_t *c, const char *format, tracerd_status_t st, uint64_t offset,
                 const char *reason);
@@ -56,6 +82,10 @@ void cli_report(const cli_t *c, const char *format, tracerd_status_t st, uint64_
 void cli_json_str(FILE *f, const void *data, size_t len);
 void cli_json_cstr(FILE *f, const char *s);
 void cli_json_hex(FILE *f, const void *data, size_t len);
+
+/* The commands on the event view (cmd_json.c, cmd_stats.c). */
+int cli_cmd_json(cli_t *c);
+int cli_cmd_stats(cli_t *c);
 
 struct cli_format {
     const char *name;

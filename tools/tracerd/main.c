@@ -1,10 +1,10 @@
 /* tracerd: command-line front end. See doc/tracerd.1. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
+
+#include <tracerd/event.h>
 
 #include "cli.h"
 
@@ -18,58 +18,30 @@ static int usage(FILE *f, const char *prog)
 {
     fprintf(f,
             "usage: %s [options] COMMAND TRACE\n"
+            "       %s [options] COMMAND --listen HOST:PORT\n"
             "commands:\n"
             "  info    format, version, byte order, clock, record counts, threads, time span\n"
             "  dump    one JSON object per record, one per line\n"
-            "TRACE is a file, a CTF trace directory, or - for standard input.\n"
+            "  json    Chrome Trace Event Format JSON (opens in Perfetto and chrome://tracing)\n"
+            "  stats   per-thread and per-name counts, total and self time, top N\n"
+            "TRACE is a file, a CTF trace directory, - for standard input, or tcp://HOST:PORT.\n"
             "options:\n"
-            "  --format NAME     skip detection (",
-            prog);
+            "  --format NAME       skip detection (",
+            prog, prog);
     for (size_t i = 0; formats[i]; i++)
         fprintf(f, "%s%s", i ? ", " : "", formats[i]->name);
     fprintf(f, ")\n"
-               "  --metadata PATH   CTF metadata for a single stream file\n"
-               "  --chunk BYTES     read size (default 262144)\n"
-               "  --version         print the library version\n");
+               "  --metadata PATH     CTF metadata for a single stream file\n"
+               "  --listen HOST:PORT  accept one TCP connection and read the trace from it\n"
+               "  --instr-map BINARY  XRay: name functions from the instrumented binary\n"
+               "  --top N             stats: show the N names with the most time (default 20;\n"
+               "                      0 = all)\n"
+               "  --chunk BYTES       read size (default 262144)\n"
+               "  -q, --quiet         no progress line on standard error\n"
+               "  --version           print the library version\n"
+               "exit status: 0 ok, 1 bad trace, 2 usage, 3 I/O error, 4 unknown format,\n"
+               "5 format recognised but not supported by this command.\n");
     return CLI_EXIT_USAGE;
-}
-
-static int open_input(cli_t *c)
-{
-    struct stat sb;
-    if (strcmp(c->path, "-") == 0) {
-        c->fd = STDIN_FILENO;
-    } else {
-        if (stat(c->path, &sb) != 0) {
-            fprintf(stderr, "%s: %s: %s\n", c->prog, c->path, strerror(errno));
-            return CLI_EXIT_IO;
-        }
-        if (S_ISDIR(sb.st_mode)) {
-            c->is_dir = true;
-            c->fd = -1;
-            return CLI_EXIT_OK;
-        }
-        c->fd = open(c->path, O_RDONLY);
-        if (c->fd < 0) {
-            fprintf(stderr, "%s: %s: %s\n", c->prog, c->path, strerror(errno));
-            return CLI_EXIT_IO;
-        }
-    }
-    /* Read the head for detection; it is fed to the reader first. */
-    while (c->head_len < sizeof c->head) {
-        ssize_t n = read(c->fd, c->head + c->head_len, sizeof c->head - c->head_len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            fprintf(stderr, "%s: %s: read error: %s\n", c->prog, c->path, strerror(errno));
-            return CLI_EXIT_IO;
-        }
-        if (n == 0)
-            break;
-        c->head_len += (size_t)n;
-    }
-    c->bytes_read = c->head_len;
-    return CLI_EXIT_OK;
 }
 
 static const struct cli_format *pick_format(const cli_t *c)
@@ -91,6 +63,17 @@ static const struct cli_format *pick_format(const cli_t *c)
     return best;
 }
 
+static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (*s == '\0' || *s == '-' || *end != '\0' || errno != 0 || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     cli_t c;
@@ -98,48 +81,76 @@ int main(int argc, char **argv)
     c.prog = "tracerd";
     c.out = stdout;
     c.fd = -1;
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+    c.top = 20;
+    const char *pos[2];
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--version") == 0) {
+        bool has_val = i + 1 < argc;
+        unsigned long v;
+        if (a[0] != '-' || strcmp(a, "-") == 0) {
+            if (npos == 2)
+                return usage(stderr, c.prog);
+            pos[npos++] = a;
+        } else if (strcmp(a, "--version") == 0) {
             printf("tracerd %s\n", tracerd_version_string());
             return CLI_EXIT_OK;
-        } else if (strcmp(a, "--help") == 0) {
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout, c.prog);
             return CLI_EXIT_OK;
-        } else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            c.quiet = true;
+        } else if (strcmp(a, "--format") == 0 && has_val) {
             c.format = argv[++i];
-        } else if (strcmp(a, "--metadata") == 0 && i + 1 < argc) {
+        } else if (strcmp(a, "--metadata") == 0 && has_val) {
             c.metadata = argv[++i];
-        } else if (strcmp(a, "--chunk") == 0 && i + 1 < argc) {
-            char *end;
-            unsigned long v = strtoul(argv[++i], &end, 10);
-            if (*end != '\0' || v == 0 || v > (1ul << 30))
+        } else if (strcmp(a, "--listen") == 0 && has_val) {
+            c.listen = argv[++i];
+        } else if (strcmp(a, "--instr-map") == 0 && has_val) {
+            c.instr_map = argv[++i];
+        } else if (strcmp(a, "--top") == 0 && has_val) {
+            if (!parse_uint(argv[++i], 1000000, &v))
+                return usage(stderr, c.prog);
+            c.top = (unsigned)v;
+        } else if (strcmp(a, "--chunk") == 0 && has_val) {
+            if (!parse_uint(argv[++i], 1ul << 30, &v) || v == 0)
                 return usage(stderr, c.prog);
             c.chunk = v;
         } else {
+            fprintf(stderr, "%s: unknown option or missing value: %s\n", c.prog, a);
             return usage(stderr, c.prog);
         }
     }
-    if (argc - i != 2)
+    if (npos != (c.listen != NULL ? 1 : 2))
         return usage(stderr, c.prog);
-    c.cmd = argv[i];
-    c.path = argv[i + 1];
-    if (strcmp(c.cmd, "info") != 0 && strcmp(c.cmd, "dump") != 0)
+    c.cmd = pos[0];
+    c.path = c.listen != NULL ? c.listen : pos[1];
+    bool event_cmd = strcmp(c.cmd, "json") == 0 || strcmp(c.cmd, "stats") == 0;
+    if (!event_cmd && strcmp(c.cmd, "info") != 0 && strcmp(c.cmd, "dump") != 0)
         return usage(stderr, c.prog);
-    int rc = open_input(&c);
+    if (event_cmd && c.format != NULL &&
+        tracerd_event_format_from_name(c.format) == TRACERD_EVENT_FORMAT_UNKNOWN) {
+        fprintf(stderr, "%s: unknown --format name: %s\n", c.prog, c.format);
+        return CLI_EXIT_USAGE;
+    }
+    int rc = cli_open_input(&c);
     if (rc != CLI_EXIT_OK)
         return rc;
-    const struct cli_format *fmt = pick_format(&c);
-    if (fmt == NULL) {
-        fprintf(stderr, "%s: %s: %s\n", c.prog, c.path,
-                c.format ? "unknown --format name" : "not a trace format tracerd recognises");
-        rc = c.format ? CLI_EXIT_USAGE : CLI_EXIT_FORMAT;
-    } else if (strcmp(c.cmd, "info") == 0) {
-        rc = fmt->info(&c);
+    if (event_cmd) {
+        rc = strcmp(c.cmd, "json") == 0 ? cli_cmd_json(&c) : cli_cmd_stats(&c);
     } else {
-        rc = fmt->dump(&c);
+        const struct cli_format *fmt = pick_format(&c);
+        if (fmt == NULL) {
+            fprintf(stderr, "%s: %s: %s\n", c.prog, c.path,
+                    c.format ? "unknown --format name" : "not a trace format tracerd recognises");
+            rc = c.format ? CLI_EXIT_USAGE : CLI_EXIT_FORMAT;
+        } else if (strcmp(c.cmd, "info") == 0) {
+            rc = fmt->info(&c);
+        } else {
+            rc = fmt->dump(&c);
+        }
     }
+    cli_progress_done(&c);
     if (c.fd > STDIN_FILENO)
         close(c.fd);
     if (fflush(stdout) != 0 && rc == CLI_EXIT_OK)

@@ -1,0 +1,416 @@
+/* `tracerd json`: Chrome Trace Event Format, streamed as events arrive.
+ * Output goes to a bounded buffer; when it passes the high-water mark the
+ * event callback asks the reader to pause, the pump drains the buffer to
+ * standard output (blocking), then resumes: memory stays flat however long
+ * the trace, and a slow consumer stops the reading (and a TCP sender). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "evrun.h"
+
+#define OUT_HIGH (64u * 1024u)
+
+struct jw {
+    cli_t *c;
+    char *buf;
+    size_t len, cap;
+    bool oom;
+    bool first;
+    struct ev_threads threads;
+    struct ev_table pids;
+    uint32_t npids;
+    const char *fmt_name;
+    uint64_t unmatched_ends, dropped_deep;
+};
+
+static void put(struct jw *w, const void *s, size_t n)
+{
+    if (w->len + n > w->cap) {
+        size_t ncap = w->cap ? w->cap : 2 * OUT_HIGH;
+        while (ncap < w->len + n)
+            ncap *= 2;
+        char *nb = realloc(w->buf, ncap);
+        if (nb == NULL) {
+            w->oom = true;
+            return;
+        }
+        w->buf = nb;
+        w->cap = ncap;
+    }
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
+}
+
+static void puts_(struct jw *w, const char *s)
+{
+    put(w, s, strlen(s));
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void putf(struct jw *w, const char *fmt, ...)
+{
+    char tmp[128];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        put(w, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+static void put_str(struct jw *w, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    put(w, "\"", 1);
+    size_t run = 0; /* bytes copied as they are */
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = p[i];
+        bool plain = ch >= 0x20 && ch != '"' && ch != '\\' && ch < 0x7f;
+        if (plain) {
+            run++;
+            continue;
+        }
+        put(w, p + i - run, run);
+        run = 0;
+        if (ch == '"' || ch == '\\') {
+            char e[2] = {'\\', (char)ch};
+            put(w, e, 2);
+        } else if (ch < 0x20 || ch == 0x7f) {
+            putf(w, "\\u%04x", ch);
+        } else {
+            size_t n = ch >= 0xf0 ? 4 : ch >= 0xe0 ? 3 : ch >= 0xc2 ? 2 : 0;
+            bool ok = n != 0 && i + n <= len && ch < 0xf5;
+            for (size_t k = 1; ok && k < n; k++)
+                ok = (p[i + k] & 0xc0) == 0x80;
+            if (ok) {
+                put(w, p + i, n);
+                i += n - 1;
+            } else {
+                putf(w, "\\u%04x", ch); /* a stray byte, as U+00XX */
+            }
+        }
+    }
+    put(w, p + len - run, run);
+    put(w, "\"", 1);
+}
+
+static void put_ts(struct jw *w, const char *key, uint64_t ns)
+{
+    putf(w, ",\"%s\":%llu.%03u", key, (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
+}
+
+static void begin_event(struct jw *w, const char *ph, uint64_t pid, uint64_t tid)
+{
+    puts_(w, w->first ? "\n" : ",\n");
+    w->first = false;
+    putf(w, "{\"ph\":\"%s\",\"pid\":%llu,\"tid\":%llu", ph, (unsigned long long)pid,
+         (unsigned long long)tid);
+}
+
+static void put_name(struct jw *w, const tracerd_event_t *ev, const char *fallback)
+{
+    puts_(w, ",\"name\":");
+    if (ev->name.len > 0)
+        put_str(w, ev->name.data, ev->name.len);
+    else
+        put_str(w, fallback, strlen(fallback));
+    puts_(w, ",\"cat\":");
+    if (ev->category.len > 0)
+        put_str(w, ev->category.data, ev->category.len);
+    else
+        put_str(w, w->fmt_name, strlen(w->fmt_name));
+}
+
+static void put_arg_value(struct jw *w, const tracerd_event_arg_t *a)
+{
+    switch (a->type) {
+    case TRACERD_EVENT_ARG_INT:
+        putf(w, "%lld", (long long)a->v.i);
+        break;
+    case TRACERD_EVENT_ARG_UINT:
+    case TRACERD_EVENT_ARG_KOID:
+        putf(w, "%llu", (unsigned long long)a->v.u);
+        break;
+    case TRACERD_EVENT_ARG_DOUBLE:
+        if (isfinite(a->v.d))
+            putf(w, "%.17g", a->v.d);
+        else
+            putf(w, "\"%s\"", isnan(a->v.d) ? "NaN" : a->v.d > 0 ? "Infinity" : "-Infinity");
+        break;
+    case TRACERD_EVENT_ARG_BOOL:
+        puts_(w, a->v.b ? "true" : "false");
+        break;
+    case TRACERD_EVENT_ARG_STRING:
+        put_str(w, a->v.str.data, a->v.str.len);
+        break;
+    case TRACERD_EVENT_ARG_POINTER:
+        putf(w, "\"0x%llx\"", (unsigned long long)a->v.u);
+        break;
+    case TRACERD_EVENT_ARG_BYTES:
+        put(w, "\"", 1);
+        for (size_t i = 0; i < a->v.bytes.len; i++)
+            putf(w, "%02x", a->v.bytes.data[i]);
+        put(w, "\"", 1);
+        break;
+    default:
+        puts_(w, "null");
+        break;
+    }
+}
+
+static bool is_number(const tracerd_event_arg_t *a)
+{
+    return a->type == TRACERD_EVENT_ARG_INT || a->type == TRACERD_EVENT_ARG_UINT ||
+           (a->type == TRACERD_EVENT_ARG_DOUBLE && isfinite(a->v.d));
+}
+
+/* The event's arguments, plus the extra fields a kind carries. */
+static void put_args(struct jw *w, const tracerd_event_t *ev, bool numbers_only)
+{
+    puts_(w, ",\"args\":{");
+    bool first = true;
+    for (uint32_t i = 0; i < ev->nargs; i++) {
+        const tracerd_event_arg_t *a = &ev->args[i];
+        if (numbers_only && !is_number(a))
+            continue;
+        if (!first)
+            put(w, ",", 1);
+        first = false;
+        put_str(w, a->name.data, a->name.len);
+        put(w, ":", 1);
+        put_arg_value(w, a);
+    }
+    if (!numbers_only && ev->kind == TRACERD_EVENT_LOG) {
+        putf(w, "%s\"message\":", first ? "" : ",");
+        put_str(w, ev->message.data, ev->message.len);
+        putf(w, ",\"level\":%d", (int)ev->level);
+        first = false;
+    }
+    if (!numbers_only &&
+        (ev->kind == TRACERD_EVENT_CONTEXT_SWITCH || ev->kind == TRACERD_EVENT_WAKEUP)) {
+        putf(w, "%s\"other_pid\":%llu,\"other_tid\":%llu", first ? "" : ",",
+             (unsigned long long)ev->other_pid, (unsigned long long)ev->other_tid);
+        if (ev->kind == TRACERD_EVENT_CONTEXT_SWITCH)
+            putf(w, ",\"out_state\":%d", (int)ev->level);
+        first = false;
+    }
+    if (!numbers_only && (ev->flags & TRACERD_EVENT_HAS_CPU)) {
+        putf(w, "%s\"cpu\":%u", first ? "" : ",", (unsigned)ev->cpu);
+        first = false;
+    }
+    put(w, "}", 1);
+}
+
+static void end_event(struct jw *w)
+{
+    put(w, "}", 1);
+}
+
+static void meta_name(struct jw *w, const char *what, uint64_t pid, uint64_t tid, const char *name,
+                      size_t len)
+{
+    begin_event(w, "M", pid, tid);
+    putf(w, ",\"name\":\"%s\",\"args\":{\"name\":", what);
+    put_str(w, name, len);
+    puts_(w, "}}");
+}
+
+static int close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f, uint64_t end)
+{
+    struct jw *w = ctx;
+    (void)f;
+    begin_event(w, "E", t->pid, t->tid);
+    put_ts(w, "ts", end);
+    end_event(w);
+    return 0;
+}
+
+static int backpressure(struct jw *w)
+{
+    if (w->oom)
+        return -1;
+    return w->len >= OUT_HIGH ? TRACERD_CB_PAUSE : TRACERD_CB_CONTINUE;
+}
+
+static int on_source(void *user, const tracerd_event_source_t *src)
+{
+    struct jw *w = user;
+    w->fmt_name = src->format_name;
+    return 0;
+}
+
+static int on_event(void *user, const tracerd_event_t *ev)
+{
+    struct jw *w = user;
+    uint64_t ts = ev_time(ev);
+    uint64_t pid = (ev->flags & TRACERD_EVENT_HAS_PID) ? ev->pid : 0;
+    uint64_t tid = (ev->flags & TRACERD_EVENT_HAS_TID) ? ev->tid : 0;
+    struct ev_thread *t = ev_thread_of(&w->threads, ev);
+    if (t == NULL)
+        return -1;
+    if (ts > t->last_ts)
+        t->last_ts = ts;
+    bool ins;
+    ev_table_get(&w->pids, pid, 0, w->npids, &ins);
+    if (ins) {
+        char name[64];
+        int n = snprintf(name, sizeof name, "%s process %llu", w->fmt_name,
+                         (unsigned long long)pid);
+        w->npids++;
+        if (ev->kind != TRACERD_EVENT_PROCESS_NAME)
+            meta_name(w, "process_name", pid, 0, name, (size_t)n);
+    }
+    switch (ev->kind) {
+    case TRACERD_EVENT_SPAN_BEGIN:
+        if (!ev_push(t, (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? ev->name_id : 0, ts, 0)) {
+            w->dropped_deep++;
+            break;
+        }
+        begin_event(w, "B", t->pid, t->tid);
+        put_ts(w, "ts", ts);
+        put_name(w, ev, "span");
+        put_args(w, ev, false);
+        end_event(w);
+        break;
+    case TRACERD_EVENT_SPAN_END: {
+        int n = ev_pop(t, ev, ts, close_frame, w);
+        if (n == 0)
+            w->unmatched_ends++;
+        break;
+    }
+    case TRACERD_EVENT_SPAN_COMPLETE: {
+        uint64_t end = (ev->flags & TRACERD_EVENT_HAS_NS) ? ev->end_ns : ev->end_ticks;
+        begin_event(w, "X", pid, tid);
+        put_ts(w, "ts", ts);
+        put_ts(w, "dur", end >= ts ? end - ts : 0);
+        put_name(w, ev, "span");
+        put_args(w, ev, false);
+        end_event(w);
+        break;
+    }
+    case TRACERD_EVENT_COUNTER:
+        begin_event(w, "C", pid, tid);
+        put_ts(w, "ts", ts);
+        put_name(w, ev, "counter");
+        if (ev->flags & TRACERD_EVENT_HAS_ID)
+            putf(w, ",\"id\":\"0x%llx\"", (unsigned long long)ev->id);
+        put_args(w, ev, true);
+        end_event(w);
+        break;
+    case TRACERD_EVENT_ASYNC_BEGIN:
+    case TRACERD_EVENT_ASYNC_STEP:
+    case TRACERD_EVENT_ASYNC_END:
+    case TRACERD_EVENT_FLOW_BEGIN:
+    case TRACERD_EVENT_FLOW_STEP:
+    case TRACERD_EVENT_FLOW_END: {
+        static const char *const ph[] = {"b", "n", "e", "s", "t", "f"};
+        begin_event(w, ph[ev->kind - TRACERD_EVENT_ASYNC_BEGIN], pid, tid);
+        put_ts(w, "ts", ts);
+        put_name(w, ev, ev->kind >= TRACERD_EVENT_FLOW_BEGIN ? "flow" : "async");
+        putf(w, ",\"id\":\"0x%llx\"", (unsigned long long)ev->id);
+        if (ev->kind == TRACERD_EVENT_FLOW_END)
+            puts_(w, ",\"bp\":\"e\"");
+        put_args(w, ev, false);
+        end_event(w);
+        break;
+    }
+    case TRACERD_EVENT_PROCESS_NAME:
+        meta_name(w, "process_name", pid, 0, ev->name.data, ev->name.len);
+        break;
+    case TRACERD_EVENT_THREAD_NAME:
+        meta_name(w, "thread_name", pid, tid, ev->name.data, ev->name.len);
+        break;
+    default: {
+        /* Instants, logs, scheduling, blobs, marks: thread-scoped instants. */
+        const char *fallback = ev->kind == TRACERD_EVENT_LOG              ? "log"
+                               : ev->kind == TRACERD_EVENT_CONTEXT_SWITCH ? "context_switch"
+                               : ev->kind == TRACERD_EVENT_WAKEUP         ? "wakeup"
+                                                                          : "instant";
+        begin_event(w, "i", pid, tid);
+        put_ts(w, "ts", ts);
+        puts_(w, ",\"s\":\"t\"");
+        put_name(w, ev, fallback);
+        put_args(w, ev, false);
+        end_event(w);
+        break;
+    }
+    }
+    return backpressure(w);
+}
+
+static int drain(void *ctx)
+{
+    struct jw *w = ctx;
+    if (w->oom)
+        return -1;
+    fflush(w->c->out);
+    int fd = fileno(w->c->out);
+    size_t off = 0;
+    while (off < w->len) {
+        ssize_t n = write(fd, w->buf + off, w->len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            cli_progress_done(w->c);
+            fprintf(stderr, "%s: write error: %s\n", w->c->prog, strerror(errno));
+            return -1;
+        }
+        off += (size_t)n;
+    }
+    w->len = 0;
+    return 0;
+}
+
+/* Closes every span still open, so each thread's B/E pairs balance. */
+static void close_all(struct jw *w)
+{
+    for (uint32_t i = 0; i < w->threads.n; i++) {
+        struct ev_thread *t = &w->threads.v[i];
+        while (t->depth > 0) {
+            t->depth--;
+            close_frame(w, t, &t->stack[t->depth], t->last_ts);
+        }
+    }
+}
+
+int cli_cmd_json(cli_t *c)
+{
+    struct jw w;
+    memset(&w, 0, sizeof w);
+    w.c = c;
+    w.first = true;
+    w.fmt_name = "trace";
+    puts_(&w, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+    struct ev_run r;
+    memset(&r, 0, sizeof r);
+    r.c = c;
+    r.on_event = on_event;
+    r.on_source = on_source;
+    r.user = &w;
+    r.drain = drain;
+    r.drain_ctx = &w;
+    int rc = ev_run(&r);
+    if (rc == CLI_EXIT_OK || rc == CLI_EXIT_TRACE) {
+        /* A bad trace still leaves valid JSON with what was read before the error. */
+        close_all(&w);
+        puts_(&w, "\n]}\n");
+        if (drain(&w) != 0 && rc == CLI_EXIT_OK)
+            rc = CLI_EXIT_IO;
+        if (!c->quiet && (w.unmatched_ends > 0 || w.dropped_deep > 0))
+            fprintf(stderr,
+                    "%s: %s: note: %llu span ends without a begin left out, %llu spans deeper "
+                    "than %u left out\n",
+                    c->prog, c->path, (unsigned long long)w.unmatched_ends,
+                    (unsigned long long)w.dropped_deep, EV_MAX_DEPTH);
+    }
+    ev_threads_free(&w.threads);
+    ev_table_free(&w.pids);
+    free(w.buf);
+    return rc;
+}

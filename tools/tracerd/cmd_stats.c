@@ -1,0 +1,291 @@
+/* `tracerd stats`: per-thread and per-name counts, total and self time, top
+ * N, in one pass without keeping the trace: per-thread span stacks with a
+ * depth bound (EV_MAX_DEPTH), per-name aggregates in a hash table bounded by
+ * the number of distinct names (EV_MAX_NAMES; more share one entry), threads
+ * bounded by EV_MAX_THREADS. Memory grows with distinct names and threads,
+ * never with the length of the trace. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "evrun.h"
+
+struct agg {
+    char *name; /* "category/name" copy, or the name alone */
+    uint64_t count;  /* events of this name (spans: completed spans) */
+    uint64_t total;  /* inclusive time of completed spans */
+    uint64_t self;   /* total minus time in child spans */
+    uint64_t min, max;
+    bool span;
+};
+
+struct st {
+    cli_t *c;
+    struct ev_threads threads;
+    struct ev_table names;
+    struct agg *v;
+    uint32_t n, cap;
+    uint32_t other; /* index of "(other names)" or UINT32_MAX */
+    uint64_t events, spans, unmatched, deep, unclosed;
+    uint64_t first_ts, last_ts;
+    bool any_ts;
+    tracerd_event_source_t src;
+    bool has_src;
+    bool oom;
+};
+
+static uint32_t add_name(struct st *s, const char *text, size_t len)
+{
+    if (s->n == s->cap) {
+        uint32_t ncap = s->cap ? s->cap * 2 : 64;
+        struct agg *v = realloc(s->v, (size_t)ncap * sizeof *v);
+        if (v == NULL)
+            return UINT32_MAX;
+        s->v = v;
+        s->cap = ncap;
+    }
+    struct agg *a = &s->v[s->n];
+    memset(a, 0, sizeof *a);
+    a->name = malloc(len + 1);
+    if (a->name == NULL)
+        return UINT32_MAX;
+    memcpy(a->name, text, len);
+    a->name[len] = '\0';
+    a->min = UINT64_MAX;
+    return s->n++;
+}
+
+/* Index of the event's name aggregate (bounded); UINT32_MAX on no memory. */
+static uint32_t name_of(struct st *s, const tracerd_event_t *ev)
+{
+    uint64_t h = ev_hash(ev->name.data, ev->name.len, 0);
+    h = ev_hash(ev->category.data, ev->category.len, h);
+    uint64_t id = (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? ev->name_id : UINT64_MAX;
+    if (s->n >= EV_MAX_NAMES) {
+        /* Known names keep their entry; new ones share "(other names)". */
+        uint32_t i = ev_table_find(&s->names, h, id);
+        if (i != UINT32_MAX)
+            return i;
+        if (s->other == UINT32_MAX)
+            s->other = add_name(s, "(other names)", 13);
+        return s->other;
+    }
+    bool ins;
+    uint32_t i = ev_table_get(&s->names, h, id, s->n, &ins);
+    if (i == UINT32_MAX || !ins)
+        return i;
+    char buf[512];
+    size_t len = 0;
+    if (ev->category.len > 0 && ev->format != TRACERD_EVENT_FORMAT_XRAY) {
+        size_t cl = ev->category.len < 200 ? ev->category.len : 200;
+        memcpy(buf, ev->category.data, cl);
+        buf[cl] = '/';
+        len = cl + 1;
+    }
+    size_t nl = ev->name.len < sizeof buf - len ? ev->name.len : sizeof buf - len;
+    memcpy(buf + len, ev->name.data, nl);
+    len += nl;
+    return add_name(s, buf, len);
+}
+
+static int close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f, uint64_t end)
+{
+    struct st *s = ctx;
+    uint64_t d = end - f->start;
+    struct agg *a = &s->v[f->name];
+    a->span = true;
+    a->count++;
+    a->total += d;
+    a->self += d >= f->child ? d - f->child : 0;
+    if (d < a->min)
+        a->min = d;
+    if (d > a->max)
+        a->max = d;
+    t->spans++;
+    s->spans++;
+    if (t->depth == 0)
+        t->busy += d;
+    return 0;
+}
+
+static int on_source(void *user, const tracerd_event_source_t *src)
+{
+    struct st *s = user;
+    s->src = *src;
+    s->has_src = true;
+    return 0;
+}
+
+static int on_event(void *user, const tracerd_event_t *ev)
+{
+    struct st *s = user;
+    uint64_t ts = ev_time(ev);
+    struct ev_thread *t = ev_thread_of(&s->threads, ev);
+    if (t == NULL)
+        return -1;
+    s->events++;
+    t->events++;
+    if (!t->seen_ts) {
+        t->first_ts = ts;
+        t->seen_ts = true;
+    }
+    if (ts > t->last_ts)
+        t->last_ts = ts;
+    if (!s->any_ts || ts < s->first_ts)
+        s->first_ts = ts;
+    if (!s->any_ts || ts > s->last_ts)
+        s->last_ts = ts;
+    s->any_ts = true;
+    if (ev->kind == TRACERD_EVENT_SPAN_END) {
+        int n = ev_pop(t, ev, ts, close_frame, s);
+        if (n == 0)
+            s->unmatched++;
+        return 0;
+    }
+    if (ev->kind == TRACERD_EVENT_PROCESS_NAME || ev->kind == TRACERD_EVENT_THREAD_NAME)
+        return 0;
+    uint32_t ni = name_of(s, ev);
+    if (ni == UINT32_MAX)
+        return -1;
+    if (ev->kind == TRACERD_EVENT_SPAN_BEGIN) {
+        if (!ev_push(t, (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? ev->name_id : 0, ts, ni))
+            s->deep++;
+        return 0;
+    }
+    struct agg *a = &s->v[ni];
+    if (ev->kind == TRACERD_EVENT_SPAN_COMPLETE) {
+        uint64_t end = (ev->flags & TRACERD_EVENT_HAS_NS) ? ev->end_ns : ev->end_ticks;
+        uint64_t d = end >= ts ? end - ts : 0;
+        a->span = true;
+        a->total += d;
+        a->self += d;
+        if (d < a->min)
+            a->min = d;
+        if (d > a->max)
+            a->max = d;
+        s->spans++;
+        t->spans++;
+        if (t->depth == 0)
+            t->busy += d;
+        else
+            t->stack[t->depth - 1].child += d;
+    }
+    a->count++;
+    return 0;
+}
+
+static int cmp_agg(const void *x, const void *y)
+{
+    const struct agg *a = *(const struct agg *const *)x, *b = *(const struct agg *const *)y;
+    if (a->total != b->total)
+        return a->total > b->total ? -1 : 1;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+static int cmp_thr(const void *x, const void *y)
+{
+    const struct ev_thread *a = *(const struct ev_thread *const *)x,
+                           *b = *(const struct ev_thread *const *)y;
+    if (a->busy != b->busy)
+        return a->busy > b->busy ? -1 : 1;
+    if (a->events != b->events)
+        return a->events > b->events ? -1 : 1;
+    if (a->pid != b->pid)
+        return a->pid < b->pid ? -1 : 1;
+    return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+/* Nanoseconds (or ticks) as milliseconds with 6 decimals. */
+static void put_ms(FILE *f, uint64_t v)
+{
+    fprintf(f, " %14llu.%06llu", (unsigned long long)(v / 1000000),
+            (unsigned long long)(v % 1000000));
+}
+
+static void report(struct st *s)
+{
+    FILE *f = s->c->out;
+    const char *unit = s->has_src && s->src.ticks_per_second != 0 ? "ms" : "Mticks";
+    for (uint32_t i = 0; i < s->threads.n; i++)
+        s->unclosed += s->threads.v[i].depth + s->threads.v[i].overflow;
+    fprintf(f, "trace: %s", s->c->path);
+    if (s->has_src)
+        fprintf(f, " (%s v%u, %s-endian, %llu ticks/s)", s->src.format_name,
+                (unsigned)s->src.version, tracerd_byte_order_name(s->src.byte_order),
+                (unsigned long long)s->src.ticks_per_second);
+    fprintf(f, "\nevents: %llu  spans: %llu  threads: %u  names: %u\n",
+            (unsigned long long)s->events, (unsigned long long)s->spans, (unsigned)s->threads.n,
+            (unsigned)s->n);
+    fprintf(f, "unmatched ends: %llu  unclosed spans: %llu  spans past depth %u: %llu\n",
+            (unsigned long long)s->unmatched, (unsigned long long)s->unclosed, EV_MAX_DEPTH,
+            (unsigned long long)s->deep);
+    fprintf(f, "time span (%s):", unit);
+    put_ms(f, s->any_ts ? s->last_ts - s->first_ts : 0);
+    fputc('\n', f);
+
+    struct ev_thread **tv = malloc((size_t)(s->threads.n ? s->threads.n : 1) * sizeof *tv);
+    struct agg **av = malloc((size_t)(s->n ? s->n : 1) * sizeof *av);
+    if (tv == NULL || av == NULL) {
+        free(tv);
+        free(av);
+        s->oom = true;
+        return;
+    }
+    for (uint32_t i = 0; i < s->threads.n; i++)
+        tv[i] = &s->threads.v[i];
+    qsort(tv, s->threads.n, sizeof *tv, cmp_thr);
+    unsigned top = s->c->top;
+    fprintf(f, "\nthreads (by busy time, %s):\n%10s %10s %10s %10s %21s\n", unit, "pid", "tid",
+            "events", "spans", "busy");
+    for (uint32_t i = 0; i < s->threads.n && (top == 0 || i < top); i++) {
+        fprintf(f, "%10llu %10llu %10llu %10llu", (unsigned long long)tv[i]->pid,
+                (unsigned long long)tv[i]->tid, (unsigned long long)tv[i]->events,
+                (unsigned long long)tv[i]->spans);
+        put_ms(f, tv[i]->busy);
+        fputc('\n', f);
+    }
+    for (uint32_t i = 0; i < s->n; i++)
+        av[i] = &s->v[i];
+    qsort(av, s->n, sizeof *av, cmp_agg);
+    fprintf(f, "\nnames (top %u by total time, %s):\n%10s %21s %21s %21s %21s  %s\n",
+            top ? top : s->n, unit, "count", "total", "self", "min", "max", "name");
+    for (uint32_t i = 0; i < s->n && (top == 0 || i < top); i++) {
+        const struct agg *a = av[i];
+        fprintf(f, "%10llu", (unsigned long long)a->count);
+        put_ms(f, a->total);
+        put_ms(f, a->self);
+        put_ms(f, a->span && a->min != UINT64_MAX ? a->min : 0);
+        put_ms(f, a->max);
+        fprintf(f, "  %s%s\n", a->name, a->span ? "" : " (instant)");
+    }
+    free(tv);
+    free(av);
+}
+
+int cli_cmd_stats(cli_t *c)
+{
+    struct st s;
+    memset(&s, 0, sizeof s);
+    s.c = c;
+    s.other = UINT32_MAX;
+    struct ev_run r;
+    memset(&r, 0, sizeof r);
+    r.c = c;
+    r.on_event = on_event;
+    r.on_source = on_source;
+    r.user = &s;
+    int rc = ev_run(&r);
+    if (rc == CLI_EXIT_OK)
+        report(&s);
+    if (s.oom && rc == CLI_EXIT_OK) {
+        fprintf(stderr, "%s: out of memory\n", c->prog);
+        rc = CLI_EXIT_IO;
+    }
+    for (uint32_t i = 0; i < s.n; i++)
+        free(s.v[i].name);
+    free(s.v);
+    ev_threads_free(&s.threads);
+    ev_table_free(&s.names);
+    return rc;
+}

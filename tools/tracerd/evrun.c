@@ -1,0 +1,482 @@
+/* Shared plumbing of the json and stats commands (see evrun.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "evrun.h"
+
+/* ---- table ---------------------------------------------------------------- */
+
+uint64_t ev_hash(const void *data, size_t len, uint64_t seed)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0xcbf29ce484222325ull ^ seed;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return h;
+}
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+    uint64_t h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull + (a << 6) + (a >> 2));
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 29;
+    return h;
+}
+
+void ev_table_free(struct ev_table *t)
+{
+    free(t->k1);
+    free(t->k2);
+    free(t->val);
+    memset(t, 0, sizeof *t);
+}
+
+static bool grow(struct ev_table *t)
+{
+    size_t ncap = t->cap ? t->cap * 2 : 64;
+    uint64_t *k1 = calloc(ncap, sizeof *k1), *k2 = calloc(ncap, sizeof *k2);
+    uint32_t *val = calloc(ncap, sizeof *val);
+    if (k1 == NULL || k2 == NULL || val == NULL) {
+        free(k1);
+        free(k2);
+        free(val);
+        return false;
+    }
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->val[i] == 0)
+            continue;
+        size_t j = mix(t->k1[i], t->k2[i]) & (ncap - 1);
+        while (val[j] != 0)
+            j = (j + 1) & (ncap - 1);
+        k1[j] = t->k1[i];
+        k2[j] = t->k2[i];
+        val[j] = t->val[i];
+    }
+    free(t->k1);
+    free(t->k2);
+    free(t->val);
+    t->k1 = k1;
+    t->k2 = k2;
+    t->val = val;
+    t->cap = ncap;
+    return true;
+}
+
+uint32_t ev_table_get(struct ev_table *t, uint64_t k1, uint64_t k2, uint32_t next, bool *inserted)
+{
+    *inserted = false;
+    if ((t->count + 1) * 4 > t->cap * 3 && !grow(t))
+        return UINT32_MAX;
+    size_t j = mix(k1, k2) & (t->cap - 1);
+    while (t->val[j] != 0) {
+        if (t->k1[j] == k1 && t->k2[j] == k2)
+            return t->val[j] - 1;
+        j = (j + 1) & (t->cap - 1);
+    }
+    t->k1[j] = k1;
+    t->k2[j] = k2;
+    t->val[j] = next + 1;
+    t->count++;
+    *inserted = true;
+    return next;
+}
+
+uint32_t ev_table_find(const struct ev_table *t, uint64_t k1, uint64_t k2)
+{
+    if (t->cap == 0)
+        return UINT32_MAX;
+    size_t j = mix(k1, k2) & (t->cap - 1);
+    while (t->val[j] != 0) {
+        if (t->k1[j] == k1 && t->k2[j] == k2)
+            return t->val[j] - 1;
+        j = (j + 1) & (t->cap - 1);
+    }
+    return UINT32_MAX;
+}
+
+/* ---- threads and stacks ------------------------------------------------------ */
+
+struct ev_thread *ev_thread_of(struct ev_threads *ts, const tracerd_event_t *ev)
+{
+    uint64_t pid = (ev->flags & TRACERD_EVENT_HAS_PID) ? ev->pid : 0;
+    uint64_t tid = (ev->flags & TRACERD_EVENT_HAS_TID) ? ev->tid : 0;
+    if (ts->n >= EV_MAX_THREADS) {
+        /* Past the bound every new thread shares the last entry. */
+        pid = UINT64_MAX;
+        tid = UINT64_MAX;
+    }
+    bool ins;
+    uint32_t i = ev_table_get(&ts->tab, pid, tid, ts->n, &ins);
+    if (i == UINT32_MAX)
+        return NULL;
+    if (ins) {
+        if (ts->n == ts->cap) {
+            uint32_t ncap = ts->cap ? ts->cap * 2 : 16;
+            struct ev_thread *v = realloc(ts->v, (size_t)ncap * sizeof *v);
+            if (v == NULL)
+                return NULL;
+            ts->v = v;
+            ts->cap = ncap;
+        }
+        memset(&ts->v[ts->n], 0, sizeof ts->v[ts->n]);
+        ts->v[ts->n].pid = pid;
+        ts->v[ts->n].tid = tid;
+        ts->n++;
+    }
+    return &ts->v[i];
+}
+
+void ev_threads_free(struct ev_threads *ts)
+{
+    for (uint32_t i = 0; i < ts->n; i++)
+        free(ts->v[i].stack);
+    free(ts->v);
+    ev_table_free(&ts->tab);
+    memset(ts, 0, sizeof *ts);
+}
+
+bool ev_push(struct ev_thread *t, uint64_t key, uint64_t start, uint32_t name)
+{
+    if (t->overflow > 0 || t->depth >= EV_MAX_DEPTH) {
+        t->overflow++;
+        return false;
+    }
+    if (t->depth == t->cap) {
+        uint32_t ncap = t->cap ? t->cap * 2 : 16;
+        struct ev_frame *s = realloc(t->stack, (size_t)ncap * sizeof *s);
+        if (s == NULL) {
+            t->overflow++;
+            return false;
+        }
+        t->stack = s;
+        t->cap = ncap;
+    }
+    struct ev_frame *f = &t->stack[t->depth++];
+    f->key = key;
+    f->start = start;
+    f->child = 0;
+    f->name = name;
+    return true;
+}
+
+int ev_pop(struct ev_thread *t, const tracerd_event_t *ev, uint64_t end, ev_close_fn close,
+           void *ctx)
+{
+    if (t->overflow > 0) {
+        t->overflow--;
+        return 0;
+    }
+    if (t->depth == 0)
+        return 0;
+    uint32_t k = t->depth - 1;
+    if (ev->flags & TRACERD_EVENT_HAS_NAME_ID) {
+        uint32_t i = t->depth;
+        while (i > 0 && t->stack[i - 1].key != ev->name_id)
+            i--;
+        if (i == 0)
+            return 0; /* no open span of this function: an unmatched end */
+        k = i - 1;
+    }
+    int n = 0;
+    while (t->depth > k) {
+        struct ev_frame f = t->stack[--t->depth];
+        uint64_t e = end >= f.start ? end : f.start;
+        if (t->depth > 0)
+            t->stack[t->depth - 1].child += e - f.start;
+        if (close(ctx, t, &f, e) != 0)
+            return -1;
+        n++;
+    }
+    return n;
+}
+
+/* ---- running the auto reader --------------------------------------------------- */
+
+static tracerd_status_t a_feed(void *r, const void *d, size_t n, size_t *used)
+{
+    return tracerd_auto_feed(r, d, n, used);
+}
+static tracerd_status_t a_resume(void *r)
+{
+    return tracerd_auto_resume(r);
+}
+static tracerd_status_t a_finish(void *r)
+{
+    return tracerd_auto_finish(r);
+}
+
+struct src_ctx {
+    struct ev_run *run;
+};
+
+static int on_source(void *user, const tracerd_event_source_t *src)
+{
+    struct ev_run *r = user;
+    r->format = src->format;
+    r->ticks_per_second = src->ticks_per_second;
+    return r->on_source != NULL ? r->on_source(r->user, src) : 0;
+}
+
+static int on_event(void *user, const tracerd_event_t *ev)
+{
+    struct ev_run *r = user;
+    return r->on_event(r->user, ev);
+}
+
+static int on_warning(void *user, const tracerd_warning_t *w)
+{
+    struct ev_run *r = user;
+    if (!r->c->quiet) {
+        cli_progress_done(r->c);
+        fprintf(stderr, "%s: %s: warning %s at byte %llu: %s (skipped %llu bytes)\n", r->c->prog,
+                r->c->path, tracerd_status_name(w->status), (unsigned long long)w->offset,
+                w->reason ? w->reason : "", (unsigned long long)w->skipped_bytes);
+    }
+    return 0;
+}
+
+static int exit_code(struct ev_run *r, tracerd_auto_reader_t *a, tracerd_status_t st)
+{
+    cli_t *c = r->c;
+    if (st == TRACERD_OK)
+        return CLI_EXIT_OK;
+    const char *fname = tracerd_event_format_name(tracerd_auto_format(a));
+    if (st == TRACERD_E_IO) /* the drain or the read already printed it */
+        return CLI_EXIT_IO;
+    if (st == TRACERD_E_CALLBACK) {
+        fprintf(stderr, "%s: %s: output error: %s\n", c->prog, c->path, strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    if (st == TRACERD_E_NOMEM) {
+        fprintf(stderr, "%s: %s: out of memory\n", c->prog, c->path);
+        return CLI_EXIT_IO;
+    }
+    if (tracerd_auto_format(a) == TRACERD_EVENT_FORMAT_UNKNOWN && st == TRACERD_E_MAGIC) {
+        fprintf(stderr, "%s: %s: not a trace format tracerd recognises\n", c->prog, c->path);
+        return CLI_EXIT_FORMAT;
+    }
+    if (st == TRACERD_E_UNSUPPORTED && !tracerd_event_format_supported(tracerd_auto_format(a))) {
+        fprintf(stderr, "%s: %s: %s trace: `%s` is not available for this format in this build\n",
+                c->prog, c->path, fname, c->cmd);
+        return CLI_EXIT_UNSUPPORTED;
+    }
+    cli_report(c, fname, st, tracerd_auto_record_offset(a), tracerd_auto_error_reason(a));
+    return CLI_EXIT_TRACE;
+}
+
+static int load_names(cli_t *c, tracerd_xray_names_t **out)
+{
+    *out = NULL;
+    if (c->instr_map == NULL)
+        return CLI_EXIT_OK;
+    int fd = open(c->instr_map, O_RDONLY);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0) {
+        fprintf(stderr, "%s: %s: %s\n", c->prog, c->instr_map, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return CLI_EXIT_IO;
+    }
+    size_t len = (size_t)sb.st_size;
+    void *map = len > 0 ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+    close(fd);
+    if (len > 0 && map == MAP_FAILED) {
+        fprintf(stderr, "%s: %s: %s\n", c->prog, c->instr_map, strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    tracerd_xray_names_t *n;
+    tracerd_status_t st = tracerd_xray_names_new(NULL, &n);
+    if (st == TRACERD_OK)
+        st = tracerd_xray_names_load(n, map, len);
+    if (len > 0)
+        munmap(map, len);
+    if (st != TRACERD_OK) {
+        fprintf(stderr, "%s: %s: instrumentation map error %s: %s\n", c->prog, c->instr_map,
+                tracerd_status_name(st), n ? tracerd_xray_names_error_reason(n) : "out of memory");
+        tracerd_xray_names_free(n);
+        return CLI_EXIT_USAGE;
+    }
+    *out = n;
+    return CLI_EXIT_OK;
+}
+
+static int run_stream(struct ev_run *r, const tracerd_xray_names_t *names, const void *meta,
+                      size_t meta_len)
+{
+    cli_t *c = r->c;
+    tracerd_auto_config_t cfg;
+    tracerd_auto_config_init(&cfg);
+    cfg.xray_names = names;
+    if (c->format != NULL)
+        cfg.format = tracerd_event_format_from_name(c->format);
+    tracerd_event_callbacks_t cbs;
+    memset(&cbs, 0, sizeof cbs);
+    cbs.on_event = on_event;
+    cbs.on_source = on_source;
+    cbs.on_warning = on_warning;
+    tracerd_auto_reader_t *a;
+    tracerd_status_t st = tracerd_auto_new(&cfg, &cbs, r, NULL, &a);
+    if (st != TRACERD_OK) {
+        fprintf(stderr, "%s: %s: cannot create a reader: %s\n", c->prog, c->path,
+                tracerd_status_message(st));
+        return CLI_EXIT_IO;
+    }
+    if (meta != NULL)
+        st = tracerd_auto_metadata(a, meta, meta_len);
+    if (st == TRACERD_OK)
+        st = cli_pump_drain(c, a, a_feed, a_resume, a_finish, r->drain, r->drain_ctx);
+    int rc = exit_code(r, a, st);
+    tracerd_auto_free(a);
+    return rc;
+}
+
+static uint8_t *read_file(const char *path, size_t max, size_t *len)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return NULL;
+    size_t cap = 65536, n = 0;
+    uint8_t *buf = malloc(cap);
+    while (buf != NULL) {
+        if (n == cap) {
+            if (cap >= max) {
+                free(buf);
+                buf = NULL;
+                errno = EFBIG;
+                break;
+            }
+            uint8_t *nb = realloc(buf, cap * 2);
+            if (nb == NULL) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t k = read(fd, buf + n, cap - n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            if (k < 0) {
+                free(buf);
+                buf = NULL;
+            }
+            break;
+        }
+        n += (size_t)k;
+    }
+    close(fd);
+    *len = n;
+    return buf;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A CTF trace directory: the metadata, then each stream file in name order. */
+static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
+{
+    cli_t *c = r->c;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/metadata", c->path);
+    const char *mpath = c->metadata != NULL ? c->metadata : path;
+    size_t mlen = 0;
+    uint8_t *meta = read_file(mpath, (size_t)1 << 28, &mlen);
+    if (meta == NULL) {
+        fprintf(stderr, "%s: %s: %s\n", c->prog, mpath, strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    DIR *d = opendir(c->path);
+    if (d == NULL) {
+        free(meta);
+        fprintf(stderr, "%s: %s: %s\n", c->prog, c->path, strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    char **files = NULL;
+    size_t nfiles = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.' || strcmp(de->d_name, "metadata") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", c->path, de->d_name);
+        struct stat sb;
+        if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+            continue;
+        if (nfiles == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **nf = realloc(files, cap * sizeof *nf);
+            if (nf == NULL)
+                break;
+            files = nf;
+        }
+        files[nfiles] = strdup(de->d_name);
+        if (files[nfiles] != NULL)
+            nfiles++;
+    }
+    closedir(d);
+    if (nfiles > 1)
+        qsort(files, nfiles, sizeof *files, cmp_str);
+    int rc = CLI_EXIT_OK;
+    const char *dir = c->path;
+    for (size_t i = 0; i < nfiles && rc == CLI_EXIT_OK; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        c->fd = open(path, O_RDONLY);
+        if (c->fd < 0) {
+            fprintf(stderr, "%s: %s: %s\n", c->prog, path, strerror(errno));
+            rc = CLI_EXIT_IO;
+            break;
+        }
+        c->path = path;
+        c->head_len = 0;
+        rc = run_stream(r, names, meta, mlen);
+        close(c->fd);
+        c->fd = -1;
+        c->path = dir;
+    }
+    for (size_t i = 0; i < nfiles; i++)
+        free(files[i]);
+    free(files);
+    free(meta);
+    return rc;
+}
+
+int ev_run(struct ev_run *r)
+{
+    cli_t *c = r->c;
+    tracerd_xray_names_t *names;
+    int rc = load_names(c, &names);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (c->is_dir) {
+        rc = run_dir(r, names);
+    } else if (c->metadata != NULL) {
+        size_t mlen = 0;
+        uint8_t *meta = read_file(c->metadata, (size_t)1 << 28, &mlen);
+        if (meta == NULL) {
+            fprintf(stderr, "%s: %s: %s\n", c->prog, c->metadata, strerror(errno));
+            rc = CLI_EXIT_IO;
+        } else {
+            rc = run_stream(r, names, meta, mlen);
+            free(meta);
+        }
+    } else {
+        rc = run_stream(r, names, NULL, 0);
+    }
+    tracerd_xray_names_free(names);
+    return rc;
+}

@@ -1,0 +1,91 @@
+/* Shared plumbing of the commands on the event view (json, stats): the auto
+ * reader over any input, per-thread span stacks with bounded depth, and a
+ * bounded hash table. The CLI uses the public API only. */
+#ifndef TRACERD_EVRUN_H
+#define TRACERD_EVRUN_H
+
+#include <tracerd/event.h>
+
+#include "cli.h"
+
+/* Bounds of the commands' memory (doc/tracerd.1, "Memory"). */
+#define EV_MAX_DEPTH 1024u      /* open spans tracked per thread; deeper ones are dropped */
+#define EV_MAX_THREADS 65536u   /* distinct (pid, tid); more share one "other" entry */
+#define EV_MAX_NAMES 1048576u   /* distinct names in stats; more share "(other names)" */
+
+struct ev_run {
+    cli_t *c;
+    tracerd_event_cb on_event;
+    tracerd_event_source_cb on_source;
+    void *user;
+    cli_drain_fn drain; /* called when a callback paused (output buffer full) */
+    void *drain_ctx;
+    tracerd_event_format_t format; /* detected, after ev_run */
+    uint64_t ticks_per_second;
+};
+
+/* Reads the whole input (a stream, or each stream file of a CTF directory)
+ * through tracerd_auto_*, loading --instr-map names if given. Prints any
+ * error as one line and returns a CLI_EXIT_* code. */
+int ev_run(struct ev_run *r);
+
+/* Time of an event: ns when known, else ticks. */
+static inline uint64_t ev_time(const tracerd_event_t *ev)
+{
+    return (ev->flags & TRACERD_EVENT_HAS_NS) ? ev->ns : ev->ticks;
+}
+
+/* ---- a small open-addressing table: (k1, k2) -> index ------------------ */
+struct ev_table {
+    uint64_t *k1, *k2;
+    uint32_t *val; /* index + 1; 0 = empty */
+    size_t cap, count;
+};
+void ev_table_free(struct ev_table *t);
+/* Index of (k1, k2), or inserts `next` and returns it; UINT32_MAX on no memory. */
+uint32_t ev_table_get(struct ev_table *t, uint64_t k1, uint64_t k2, uint32_t next, bool *inserted);
+/* Index of (k1, k2), or UINT32_MAX when absent. */
+uint32_t ev_table_find(const struct ev_table *t, uint64_t k1, uint64_t k2);
+uint64_t ev_hash(const void *data, size_t len, uint64_t seed);
+
+/* ---- per-thread span stacks --------------------------------------------- */
+struct ev_frame {
+    uint64_t key;   /* name id or name hash */
+    uint64_t start;
+    uint64_t child; /* time of closed children */
+    uint32_t name;  /* stats: name index */
+};
+
+struct ev_thread {
+    uint64_t pid, tid;
+    struct ev_frame *stack;
+    uint32_t depth, cap, overflow;
+    uint64_t last_ts;
+    uint64_t events, spans, busy; /* stats */
+    uint64_t first_ts;
+    bool seen_ts;
+};
+
+struct ev_threads {
+    struct ev_table tab;
+    struct ev_thread *v;
+    uint32_t n, cap;
+};
+
+/* The thread of an event (the shared "other" thread past EV_MAX_THREADS); NULL on no memory. */
+struct ev_thread *ev_thread_of(struct ev_threads *ts, const tracerd_event_t *ev);
+void ev_threads_free(struct ev_threads *ts);
+/* Pushes a frame; false when the depth bound is hit (the span is dropped and
+ * its end will be dropped too), or on no memory. */
+bool ev_push(struct ev_thread *t, uint64_t key, uint64_t start, uint32_t name);
+/* Closes the span an END event ends: with a name id, the innermost frame with
+ * that id (frames above it close at the same time, as llvm-xray account
+ * does); else the innermost frame. Calls close(ctx, t, frame, end) for each
+ * closed frame, innermost first. Returns the number closed (0: unmatched end,
+ * dropped). */
+typedef int (*ev_close_fn)(void *ctx, struct ev_thread *t, const struct ev_frame *f,
+                           uint64_t end);
+int ev_pop(struct ev_thread *t, const tracerd_event_t *ev, uint64_t end, ev_close_fn close,
+           void *ctx);
+
+#endif
