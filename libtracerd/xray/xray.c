@@ -850,9 +850,12 @@ tracerd_status_t tracerd_xray_feed(tracerd_xray_reader_t *r, const void *data_, 
                 break;
             }
             if (r->bstate == B_BODY && r->qlen == 0 && r->st.have == 0) {
+                const uint8_t *was = pos;
                 pos = fast_functions(r, pos, end, base, data, &res);
                 if (res != 0)
                     goto out;
+                if (pos != was)
+                    break; /* recheck the buffer end */
             }
             if (pos == end)
                 goto out;
@@ -998,9 +1001,12 @@ tracerd_status_t tracerd_xray_finish(tracerd_xray_reader_t *r)
         return TRACERD_E_INVALID;
     if (r->err.status < 0)
         return r->err.status;
-    if (r->state == S_DONE)
-        return TRACERD_OK;
     int res;
+    if (r->state == S_DONE) { /* called again after a pause: deliver the rest */
+        if (r->qlen != 0 && (res = drain(r)) != 0)
+            return res > 0 ? TRACERD_PAUSED : r->err.status;
+        return TRACERD_OK;
+    }
     if (r->qlen != 0 && (res = drain(r)) != 0)
         return res > 0 ? TRACERD_PAUSED : r->err.status;
     uint64_t at = r->offset - r->st.have;
