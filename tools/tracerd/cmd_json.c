@@ -25,6 +25,8 @@ struct jw {
     uint32_t npids;
     const char *fmt_name;
     uint64_t unmatched_ends, dropped_deep;
+    uint64_t base;
+    bool has_base;
 };
 
 static void put(struct jw *w, const void *s, size_t n)
@@ -100,9 +102,28 @@ static void put_str(struct jw *w, const void *data, size_t len)
     put(w, "\"", 1);
 }
 
-static void put_ts(struct jw *w, const char *key, uint64_t ns)
+static void put_dur(struct jw *w, const char *key, uint64_t ns)
 {
     putf(w, ",\"%s\":%llu.%03u", key, (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
+}
+
+/* Timestamps are written relative to a base (the first event's time rounded
+ * down to a whole second, less one second) so that a double keeps every
+ * nanosecond; the base is recorded in otherData.time_base. */
+static void put_ts(struct jw *w, const char *key, uint64_t t)
+{
+    if (!w->has_base) {
+        w->base = t / 1000000000u * 1000000000u;
+        w->base = w->base >= 1000000000u ? w->base - 1000000000u : 0;
+        w->has_base = true;
+    }
+    if (t >= w->base) {
+        put_dur(w, key, t - w->base);
+    } else {
+        uint64_t d = w->base - t;
+        putf(w, ",\"%s\":-%llu.%03u", key, (unsigned long long)(d / 1000),
+             (unsigned)(d % 1000));
+    }
 }
 
 static void begin_event(struct jw *w, const char *ph, uint64_t pid, uint64_t tid)
@@ -288,7 +309,7 @@ static int on_event(void *user, const tracerd_event_t *ev)
         uint64_t end = (ev->flags & TRACERD_EVENT_HAS_NS) ? ev->end_ns : ev->end_ticks;
         begin_event(w, "X", pid, tid);
         put_ts(w, "ts", ts);
-        put_ts(w, "dur", end >= ts ? end - ts : 0);
+        put_dur(w, "dur", end >= ts ? end - ts : 0);
         put_name(w, ev, "span");
         put_args(w, ev, false);
         end_event(w);
@@ -399,7 +420,8 @@ int cli_cmd_json(cli_t *c)
     if (rc == CLI_EXIT_OK || rc == CLI_EXIT_TRACE) {
         /* A bad trace still leaves valid JSON with what was read before the error. */
         close_all(&w);
-        puts_(&w, "\n]}\n");
+        putf(&w, "\n],\"otherData\":{\"format\":\"%s\",\"time_base\":%llu}}\n", w.fmt_name,
+             (unsigned long long)w.base);
         if (drain(&w) != 0 && rc == CLI_EXIT_OK)
             rc = CLI_EXIT_IO;
         if (!c->quiet && (w.unmatched_ends > 0 || w.dropped_deep > 0))

@@ -1,0 +1,459 @@
+/* The event view: XRay mapped onto events (every chunking, pause and
+ * allocation failure through the shared drivers, both byte orders),
+ * detection by content, auto-reader errors, XRay names from ELF files
+ * (hand-built 32/64-bit, both byte orders, and a real clang binary). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tracerd/event.h>
+
+#include "support/driver.h"
+#include "support/event_support.h"
+#include "support/xray_writer.h"
+
+static void build_v5(xw_t *w)
+{
+    xw_header(w, 5, 1, 3u, 2000000000u, 0);
+    size_t m = xw_extents(w, 0);
+    xw_new_buffer(w, 42);
+    xw_walltime(w, 1700000000u, 123456);
+    xw_pid(w, 7);
+    xw_new_cpu(w, 3, 1000);
+    xw_func(w, 0, 1, 0);           /* enter f1 @1000 */
+    xw_func(w, 3, 2, 10);          /* enter-args f2 @1010 */
+    xw_arg(w, 0x1234);
+    xw_arg(w, 5);
+    xw_func(w, 1, 2, 5);           /* exit f2 @1015 */
+    xw_tsc_wrap(w, 5000);
+    xw_func(w, 1, 1, 1);           /* exit f1 @5001 */
+    xw_custom(w, 5, 3, 0, "hello", 5); /* @5004 */
+    xw_typed(w, 3, (uint64_t)(uint32_t)-2, 9, "abc", 3); /* @5002 */
+    xw_new_cpu(w, 1, 9000);
+    xw_func(w, 2, 3, 1);           /* tail-exit f3 @9001 */
+    xw_end_extents(w, m);
+}
+
+static const char v5_log[] =
+    "source xray v5 ORDER freq=2000000000 score=SCORE\n"
+    "xray @112 span-begin t=1000 ns=500 pid=7 tid=42 cpu=3 nid=1 cat=xray name=fn#1\n"
+    "xray @120 span-begin t=1010 ns=505 pid=7 tid=42 cpu=3 nid=2 cat=xray name=fn#2 arg0=4660 "
+    "arg1=5\n"
+    "xray @160 span-end t=1015 ns=507 pid=7 tid=42 cpu=3 nid=2 cat=xray name=fn#2\n"
+    "xray @184 span-end t=5001 ns=2500 pid=7 tid=42 cpu=3 nid=1 cat=xray name=fn#1\n"
+    "xray @192 instant t=5004 ns=2502 pid=7 tid=42 cpu=3 cat=xray name=custom-event size=5 "
+    "payload=0x68656c6c6f\n"
+    "xray @213 instant t=5002 ns=2501 pid=7 tid=42 cpu=3 cat=xray name=typed-event type=9 "
+    "size=3 payload=0x616263\n"
+    "xray @248 span-end t=9001 ns=4500 pid=7 tid=42 cpu=1 nid=3 tail cat=xray name=fn#3\n"
+    "end OK\n";
+
+static char *normalise(char *log)
+{
+    /* The source line carries the byte order and score: checked separately. */
+    char *s = strstr(log, "source xray v5 ");
+    ck_assert_ptr_nonnull(s);
+    char *nl = strchr(s, '\n');
+    size_t tail = strlen(nl);
+    const char repl[] = "source xray v5 ORDER freq=2000000000 score=SCORE";
+    char *out = malloc((size_t)(s - log) + sizeof repl + tail);
+    memcpy(out, log, (size_t)(s - log));
+    memcpy(out + (s - log), repl, sizeof repl - 1);
+    memcpy(out + (s - log) + sizeof repl - 1, nl, tail + 1);
+    free(log);
+    return out;
+}
+
+START_TEST(test_xray_v5_events)
+{
+    for (int big = 0; big < 2; big++) {
+        xw_t w;
+        xw_init(&w, big != 0);
+        build_v5(&w);
+        char *log = drv_check_all(&ev_target, NULL, w.buf, w.len);
+        ck_assert_ptr_nonnull(strstr(log, big ? " big " : " little "));
+        ck_assert_ptr_nonnull(strstr(log, big ? "score=70" : "score=90"));
+        log = normalise(log);
+        ck_assert_str_eq(log, v5_log);
+        free(log);
+        xw_free(&w);
+    }
+}
+END_TEST
+
+/* Basic mode v3: two threads, an argument record, every kind. */
+START_TEST(test_xray_basic)
+{
+    for (int big = 0; big < 2; big++) {
+        xw_t w;
+        xw_init(&w, big != 0);
+        xw_header(&w, 3, 0, 0, 1000000000u, 0);
+        xw_basic_func(&w, 1, 0, 5, 100, 11, 99);
+        xw_basic_func(&w, 2, 3, 6, 150, 12, 99);
+        xw_basic_arg(&w, 6, 12, 99, 77);
+        xw_basic_func(&w, 2, 1, 6, 170, 12, 99);
+        xw_basic_func(&w, 1, 2, 5, 200, 11, 99);
+        char *log = drv_check_all(&ev_target, NULL, w.buf, w.len);
+        const char *body = strchr(log, '\n') + 1;
+        ck_assert_str_eq(body,
+            "xray @32 span-begin t=100 ns=100 pid=99 tid=11 cpu=1 nid=5 cat=xray name=fn#5\n"
+            "xray @64 span-begin t=150 ns=150 pid=99 tid=12 cpu=2 nid=6 cat=xray name=fn#6 "
+            "arg0=77\n"
+            "xray @128 span-end t=170 ns=170 pid=99 tid=12 cpu=2 nid=6 cat=xray name=fn#6\n"
+            "xray @160 span-end t=200 ns=200 pid=99 tid=11 cpu=1 nid=5 tail cat=xray "
+            "name=fn#5\n"
+            "end OK\n");
+        free(log);
+        xw_free(&w);
+    }
+}
+END_TEST
+
+START_TEST(test_detect)
+{
+    int score;
+    xw_t w;
+    xw_init(&w, false);
+    build_v5(&w);
+    ck_assert_int_eq(tracerd_event_detect(w.buf, 64, &score), TRACERD_EVENT_FORMAT_XRAY);
+    ck_assert_int_eq(score, 90);
+    ck_assert_int_eq(tracerd_event_detect(w.buf, 32, &score), TRACERD_EVENT_FORMAT_XRAY);
+    ck_assert_int_eq(score, 70);
+    ck_assert_int_eq(tracerd_event_detect(w.buf, 3, &score), TRACERD_EVENT_FORMAT_UNKNOWN);
+    ck_assert_int_eq(score, 0);
+    xw_free(&w);
+    static const uint8_t fxt_le[16] = {0x10, 0x00, 0x04, 0x46, 0x78, 0x54, 0x16, 0x00};
+    static const uint8_t fxt_be[16] = {0x00, 0x16, 0x54, 0x78, 0x46, 0x04, 0x00, 0x10};
+    static const uint8_t ctf_le[8] = {0xc1, 0x1f, 0xfc, 0xc1};
+    static const uint8_t ctf_be[8] = {0xc1, 0xfc, 0x1f, 0xc1};
+    static const uint8_t meta_le[8] = {0x57, 0x1d, 0xd1, 0x75};
+    static const uint8_t meta_be[8] = {0x75, 0xd1, 0x1d, 0x57};
+    static const char meta_txt[] = "/* CTF 1.8 */\ntrace { major = 1; };";
+    ck_assert_int_eq(tracerd_event_detect(fxt_le, 16, NULL), TRACERD_EVENT_FORMAT_FXT);
+    ck_assert_int_eq(tracerd_event_detect(fxt_be, 16, NULL), TRACERD_EVENT_FORMAT_FXT);
+    ck_assert_int_eq(tracerd_event_detect(ctf_le, 8, NULL), TRACERD_EVENT_FORMAT_CTF);
+    ck_assert_int_eq(tracerd_event_detect(ctf_be, 8, NULL), TRACERD_EVENT_FORMAT_CTF);
+    ck_assert_int_eq(tracerd_event_detect(meta_le, 8, NULL), TRACERD_EVENT_FORMAT_CTF);
+    ck_assert_int_eq(tracerd_event_detect(meta_be, 8, NULL), TRACERD_EVENT_FORMAT_CTF);
+    ck_assert_int_eq(tracerd_event_detect(meta_txt, sizeof meta_txt - 1, NULL),
+                     TRACERD_EVENT_FORMAT_CTF);
+    static const char text[] = "hello, this is not a trace at all; just some text bytes";
+    ck_assert_int_eq(tracerd_event_detect(text, sizeof text - 1, &score),
+                     TRACERD_EVENT_FORMAT_UNKNOWN);
+    ck_assert_int_eq(score, 0);
+    ck_assert_str_eq(tracerd_event_format_name(TRACERD_EVENT_FORMAT_CTF), "ctf");
+    ck_assert_int_eq(tracerd_event_format_from_name("xtrace"), TRACERD_EVENT_FORMAT_XTRACE);
+    ck_assert_int_eq(tracerd_event_format_from_name("nope"), TRACERD_EVENT_FORMAT_UNKNOWN);
+    ck_assert_str_eq(tracerd_event_kind_name(TRACERD_EVENT_FLOW_END), "flow-end");
+    ck_assert_str_eq(tracerd_event_kind_name((tracerd_event_kind_t)99), "unknown");
+    ck_assert(tracerd_event_format_supported(TRACERD_EVENT_FORMAT_XRAY));
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+    static const char text[] = "hello, this is not a trace at all; just some text bytes, and more "
+                               "of them to pass the detection window";
+    char *log = drv_check_all(&ev_target, NULL, (const uint8_t *)text, sizeof text - 1);
+    ck_assert_str_eq(log, "end E_MAGIC @0 trace: the first bytes match no format (XRay header, "
+                          "FXT magic record, CTF packet or metadata magic)\n");
+    free(log);
+    log = drv_check_all(&ev_target, NULL, (const uint8_t *)"", 0);
+    ck_assert_str_eq(log, "end E_TRUNCATED @0 trace: the input is empty\n");
+    free(log);
+    /* A format's reader error comes through with its offset and reason. */
+    xw_t w;
+    xw_init(&w, false);
+    build_v5(&w);
+    log = drv_check_all(&ev_target, NULL, w.buf, w.len - 3);
+    ck_assert_ptr_nonnull(strstr(log, "end E_TRUNCATED @"));
+    free(log);
+    xw_free(&w);
+    /* A detected format this build has no mapping for. */
+    if (!tracerd_event_format_supported(TRACERD_EVENT_FORMAT_FXT)) {
+        static const uint8_t fxt[16] = {0x10, 0x00, 0x04, 0x46, 0x78, 0x54, 0x16, 0x00};
+        log = drv_check_all(&ev_target, NULL, fxt, sizeof fxt);
+        ck_assert_str_eq(log, "end E_UNSUPPORTED @0 trace: detected fxt, but this build has no "
+                              "event mapping for it\n");
+        free(log);
+    }
+    /* The call contract. */
+    tracerd_auto_reader_t *r;
+    tracerd_auto_config_t cfg;
+    tracerd_auto_config_init(&cfg);
+    cfg.max_args = 0;
+    ck_assert_int_eq(tracerd_auto_new(&cfg, NULL, NULL, NULL, &r), TRACERD_E_INVALID);
+    ck_assert_int_eq(tracerd_auto_new(NULL, NULL, NULL, NULL, &r), TRACERD_OK);
+    ck_assert_int_eq(tracerd_auto_resume(r), TRACERD_E_INVALID);
+    ck_assert_int_eq(tracerd_auto_format(r), TRACERD_EVENT_FORMAT_UNKNOWN);
+    size_t used;
+    ck_assert_int_eq(tracerd_auto_feed(r, "x", 1, &used), TRACERD_OK);
+    ck_assert_uint_eq(used, 1);
+    ck_assert_uint_eq(tracerd_auto_offset(r), 1);
+    ck_assert_int_eq(tracerd_auto_metadata(r, "x", 1), TRACERD_E_INVALID); /* after a feed */
+    tracerd_auto_reset(r);
+    ck_assert_uint_eq(tracerd_auto_offset(r), 0);
+    ck_assert_uint_gt(tracerd_auto_memory_bound(NULL), tracerd_xray_memory_bound(NULL));
+    tracerd_auto_free(r);
+    tracerd_auto_free(NULL);
+}
+END_TEST
+
+/* A forced format skips detection: the XRay reader's own error shows. */
+START_TEST(test_forced_format)
+{
+    tracerd_auto_config_t cfg;
+    tracerd_auto_config_init(&cfg);
+    cfg.format = TRACERD_EVENT_FORMAT_XRAY;
+    static const uint8_t junk[40] = {9, 0, 9, 0};
+    char *log = drv_check_all(&ev_target, &cfg, junk, sizeof junk);
+    ck_assert_ptr_nonnull(strstr(log, "end E_VERSION @0 file header"));
+    free(log);
+    xw_t w;
+    xw_init(&w, false);
+    build_v5(&w);
+    log = drv_check_all(&ev_target, &cfg, w.buf, w.len);
+    ck_assert_ptr_nonnull(strstr(log, "score=100"));
+    free(log);
+    xw_free(&w);
+    cfg.format = (tracerd_event_format_t)42;
+    tracerd_auto_reader_t *r;
+    ck_assert_int_eq(tracerd_auto_new(&cfg, NULL, NULL, NULL, &r), TRACERD_E_INVALID);
+}
+END_TEST
+
+/* A callback that aborts stops the read with E_CALLBACK and its value. */
+static int abort_cb(void *user, const tracerd_event_t *ev)
+{
+    (void)user;
+    return ev->kind == TRACERD_EVENT_SPAN_END ? -5 : 0;
+}
+
+START_TEST(test_callback_abort)
+{
+    xw_t w;
+    xw_init(&w, false);
+    build_v5(&w);
+    tracerd_event_callbacks_t cbs = {abort_cb, NULL, NULL};
+    tracerd_auto_reader_t *r;
+    ck_assert_int_eq(tracerd_auto_new(NULL, &cbs, NULL, NULL, &r), TRACERD_OK);
+    size_t used;
+    ck_assert_int_eq(tracerd_auto_feed(r, w.buf, w.len, &used), TRACERD_E_CALLBACK);
+    ck_assert_int_eq(tracerd_auto_callback_error(r), -5);
+    ck_assert_uint_eq(tracerd_auto_record_offset(r), 160);
+    ck_assert_int_eq(tracerd_auto_feed(r, w.buf, w.len, &used), TRACERD_E_CALLBACK); /* sticky */
+    tracerd_auto_free(r);
+    xw_free(&w);
+}
+END_TEST
+
+/* ---- names -------------------------------------------------------------------- */
+
+static const ev_elf_sym_t syms[] = {
+    {"alpha", 0x1000, 0x40, true},
+    {"beta", 0x1040, 0x40, true},
+    {"gamma_object", 0x1080, 8, false}, /* an object at a function address: not used */
+    {"gamma", 0x1080, 0x20, true},
+    {"local_label", 0x10c8, 0, true},
+};
+
+START_TEST(test_names_synthetic)
+{
+    /* Sleds: alpha (enter, exit), beta (enter, exit, exit), gamma inside a sized symbol. */
+    const uint64_t fn[] = {0x1000, 0x1000, 0x1040, 0x1040, 0x1040, 0x1090, 0x1090, 0x1000};
+    for (int v = 0; v < 8; v++) {
+        bool is64 = v & 1, big = v & 2;
+        unsigned sled_version = (v & 4) ? 2 : 0;
+        size_t len;
+        uint64_t map_addr = 0x400000;
+        uint8_t *elf = ev_elf_write(is64, big, map_addr, fn, 8, sled_version, syms,
+                                    sizeof syms / sizeof syms[0], &len);
+        tracerd_xray_names_t *n;
+        ck_assert_int_eq(tracerd_xray_names_new(NULL, &n), TRACERD_OK);
+        ck_assert_msg(tracerd_xray_names_load(n, elf, len) == TRACERD_OK, "variant %d: %s", v,
+                      tracerd_xray_names_error_reason(n));
+        /* ids change whenever the function changes, as the runtime numbers them */
+        ck_assert_uint_eq(tracerd_xray_names_count(n), 4);
+        tracerd_str_t s;
+        ck_assert(tracerd_xray_names_lookup(n, 1, &s));
+        ck_assert_int_eq((int)s.len, 5);
+        ck_assert_mem_eq(s.data, "alpha", 5);
+        ck_assert(tracerd_xray_names_lookup(n, 2, &s));
+        ck_assert_mem_eq(s.data, "beta", 4);
+        ck_assert(tracerd_xray_names_lookup(n, 3, &s)); /* 0x1090: inside gamma's 0x20 bytes */
+        ck_assert_int_eq((int)s.len, 5);
+        ck_assert_mem_eq(s.data, "gamma", 5);
+        ck_assert(tracerd_xray_names_lookup(n, 4, &s));
+        ck_assert_mem_eq(s.data, "alpha", 5);
+        ck_assert(!tracerd_xray_names_lookup(n, 5, &s));
+        ck_assert_uint_eq(s.len, 0);
+        ck_assert(!tracerd_xray_names_lookup(n, 0, &s));
+        ck_assert(!tracerd_xray_names_lookup(n, -1, &s));
+        ck_assert_uint_eq(tracerd_xray_names_address(n, 2), 0x1040);
+        ck_assert_uint_eq(tracerd_xray_names_address(n, 3), 0x1090);
+        tracerd_xray_names_free(n);
+        free(elf);
+    }
+}
+END_TEST
+
+START_TEST(test_names_errors)
+{
+    tracerd_xray_names_t *n;
+    ck_assert_int_eq(tracerd_xray_names_new(NULL, &n), TRACERD_OK);
+    ck_assert_int_eq(tracerd_xray_names_load(n, "not an elf file at all", 22), TRACERD_E_MAGIC);
+    ck_assert_str_eq(tracerd_xray_names_error_reason(n), "ELF header: no \\x7fELF magic");
+    const uint64_t fn[] = {0x1000, 0x1000};
+    size_t len;
+    uint8_t *elf = ev_elf_write(true, false, 0x2000, fn, 2, 2, syms, 2, &len);
+    /* class 3 */
+    elf[4] = 3;
+    ck_assert_int_eq(tracerd_xray_names_load(n, elf, len), TRACERD_E_VERSION);
+    elf[4] = 2;
+    /* cut inside the section headers */
+    ck_assert_int_eq(tracerd_xray_names_load(n, elf, len - 10), TRACERD_E_EXTENT);
+    ck_assert_ptr_nonnull(strstr(tracerd_xray_names_error_reason(n), "runs past the end"));
+    /* no xray_instr_map: rename the section */
+    uint8_t *p = NULL;
+    for (size_t i = 0; i + 14 <= len && p == NULL; i++)
+        if (memcmp(elf + i, "xray_instr_map", 14) == 0)
+            p = elf + i;
+    ck_assert_ptr_nonnull(p);
+    p[0] = 'y';
+    ck_assert_int_eq(tracerd_xray_names_load(n, elf, len), TRACERD_E_REFERENCE);
+    ck_assert_str_eq(tracerd_xray_names_error_reason(n),
+                     "ELF: no xray_instr_map section (not built with -fxray-instrument?)");
+    p[0] = 'x';
+    ck_assert_int_eq(tracerd_xray_names_load(n, elf, len), TRACERD_OK);
+    ck_assert_uint_eq(tracerd_xray_names_count(n), 1);
+    /* every truncation is an error or a smaller table, never a crash */
+    for (size_t cut = 0; cut < len; cut++) {
+        tracerd_status_t st = tracerd_xray_names_load(n, elf, cut);
+        ck_assert_int_ne(st, TRACERD_OK);
+    }
+    /* allocation failures: E_NOMEM, no leak */
+    for (unsigned long i = 1; i < 12; i++) {
+        drv_alloc_t fa;
+        drv_alloc_init(&fa, i);
+        tracerd_xray_names_t *m;
+        tracerd_status_t st = tracerd_xray_names_new(&fa.a, &m);
+        if (st == TRACERD_OK) {
+            st = tracerd_xray_names_load(m, elf, len);
+            ck_assert(st == TRACERD_OK || st == TRACERD_E_NOMEM);
+            tracerd_xray_names_free(m);
+        }
+        ck_assert_int_eq(fa.live, 0);
+    }
+    free(elf);
+    tracerd_xray_names_free(n);
+}
+END_TEST
+
+/* The auto reader names XRay functions from the table. */
+START_TEST(test_auto_with_names)
+{
+    const uint64_t fn[] = {0x1000, 0x1000, 0x1040, 0x1040, 0x1080, 0x1080};
+    size_t len;
+    uint8_t *elf = ev_elf_write(true, false, 0x9000, fn, 6, 2, syms, 4, &len);
+    tracerd_xray_names_t *n;
+    ck_assert_int_eq(tracerd_xray_names_new(NULL, &n), TRACERD_OK);
+    ck_assert_int_eq(tracerd_xray_names_load(n, elf, len), TRACERD_OK);
+    free(elf);
+    tracerd_auto_config_t cfg;
+    tracerd_auto_config_init(&cfg);
+    cfg.xray_names = n;
+    xw_t w;
+    xw_init(&w, false);
+    build_v5(&w);
+    char *log = drv_check_all(&ev_target, &cfg, w.buf, w.len);
+    ck_assert_ptr_nonnull(strstr(log, "nid=1 cat=xray name=alpha\n"));
+    ck_assert_ptr_nonnull(strstr(log, "nid=2 cat=xray name=beta arg0=4660 arg1=5\n"));
+    ck_assert_ptr_nonnull(strstr(log, "nid=3 tail cat=xray name=gamma\n"));
+    free(log);
+    xw_free(&w);
+    tracerd_xray_names_free(n);
+}
+END_TEST
+
+/* A real instrumented binary, compared with llvm-xray extract. */
+START_TEST(test_names_clang)
+{
+    if (system("command -v clang >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "test_names_clang: clang not found, skipped\n");
+        return;
+    }
+    const char *dir = ev_temp_dir();
+    char cmd[1024], bin[256];
+    snprintf(bin, sizeof bin, "%s/xray_demo", dir);
+    snprintf(cmd, sizeof cmd,
+             "clang -O1 -fxray-instrument -fxray-instruction-threshold=1 "
+             "tests/data/event/xray_demo.c -o %s 2>/dev/null",
+             bin);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "test_names_clang: clang -fxray-instrument failed, skipped\n");
+        ev_temp_cleanup();
+        return;
+    }
+    size_t len;
+    uint8_t *elf = drv_read_file(bin, &len);
+    ck_assert_ptr_nonnull(elf);
+    tracerd_xray_names_t *n;
+    ck_assert_int_eq(tracerd_xray_names_new(NULL, &n), TRACERD_OK);
+    ck_assert_msg(tracerd_xray_names_load(n, elf, len) == TRACERD_OK, "%s",
+                  tracerd_xray_names_error_reason(n));
+    ck_assert_uint_ge(tracerd_xray_names_count(n), 4);
+    bool seen_leaf = false, seen_mid = false, seen_top = false;
+    for (uint32_t id = 1; id <= tracerd_xray_names_count(n); id++) {
+        tracerd_str_t s;
+        if (!tracerd_xray_names_lookup(n, (int32_t)id, &s))
+            continue;
+        seen_leaf |= s.len == 4 && memcmp(s.data, "leaf", 4) == 0;
+        seen_mid |= s.len == 3 && memcmp(s.data, "mid", 3) == 0;
+        seen_top |= s.len == 3 && memcmp(s.data, "top", 3) == 0;
+    }
+    ck_assert(seen_leaf && seen_mid && seen_top);
+    /* llvm-xray extract prints "{ id: N, address: 0x..., function: 0x..." per sled. */
+    snprintf(cmd, sizeof cmd, "llvm-xray extract %s 2>/dev/null", bin);
+    FILE *f = popen(cmd, "r");
+    unsigned checked = 0;
+    if (f != NULL) {
+        char line[512];
+        while (fgets(line, sizeof line, f) != NULL) {
+            unsigned id;
+            unsigned long long addr, func;
+            if (sscanf(line, "- { id: %u, address: 0x%llx, function: 0x%llx", &id, &addr,
+                       &func) == 3) {
+                ck_assert_uint_eq(tracerd_xray_names_address(n, (int32_t)id), func);
+                checked++;
+            }
+        }
+        pclose(f);
+    }
+    if (checked == 0)
+        fprintf(stderr, "test_names_clang: llvm-xray not found, addresses not compared\n");
+    tracerd_xray_names_free(n);
+    free(elf);
+    ev_temp_cleanup();
+}
+END_TEST
+
+Suite *suite_event(void)
+{
+    Suite *s = suite_create("event");
+    TCase *tc = tcase_create("event");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_xray_v5_events);
+    tcase_add_test(tc, test_xray_basic);
+    tcase_add_test(tc, test_detect);
+    tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_forced_format);
+    tcase_add_test(tc, test_callback_abort);
+    tcase_add_test(tc, test_names_synthetic);
+    tcase_add_test(tc, test_names_errors);
+    tcase_add_test(tc, test_auto_with_names);
+    tcase_add_test(tc, test_names_clang);
+    suite_add_tcase(s, tc);
+    return s;
+}

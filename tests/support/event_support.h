@@ -1,0 +1,58 @@
+/* Test support for the event view and the CLI: an event recorder for the
+ * shared drivers, a tiny ELF writer (32/64 bit, both byte orders) with an
+ * xray_instr_map section and a symbol table, and a subprocess runner. */
+#ifndef TESTS_SUPPORT_EVENT_SUPPORT_H
+#define TESTS_SUPPORT_EVENT_SUPPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tracerd/event.h>
+
+#include "driver.h"
+
+/* The auto reader as a driver target; config is a tracerd_auto_config_t (or NULL). */
+extern const drv_target_t ev_target;
+/* Appends the line the recorder writes for an event. */
+void ev_log_event(tlog_t *l, const tracerd_event_t *ev);
+
+/* ---- ELF writer -------------------------------------------------------------- */
+typedef struct ev_elf_sym {
+    const char *name;
+    uint64_t value;
+    uint64_t size;
+    bool func;
+} ev_elf_sym_t;
+
+/* Writes an ELF file with sections: null, .shstrtab, xray_instr_map (at
+ * map_addr, one sled per entry: sled_fn[i] is the function address, kind
+ * alternating enter/exit, sled version `sled_version`: 2 stores PC-relative
+ * values), .symtab, .strtab. Returns a malloc'd buffer. */
+uint8_t *ev_elf_write(bool is64, bool big, uint64_t map_addr, const uint64_t *sled_fn,
+                      size_t nsleds, unsigned sled_version, const ev_elf_sym_t *syms, size_t nsyms,
+                      size_t *len);
+
+/* ---- subprocesses ------------------------------------------------------------ */
+typedef struct ev_proc {
+    char *out;      /* stdout, NUL-terminated (malloc'd) */
+    size_t out_len;
+    char *err;      /* stderr */
+    size_t err_len;
+    int status;     /* exit code, or 128 + signal */
+} ev_proc_t;
+
+/* Path of the tracerd CLI (TRACERD_CLI, else build/tracerd); NULL if absent. */
+const char *ev_cli_path(void);
+/* Runs argv (argv[0] is the program) with stdin from stdin_path (NULL: /dev/null);
+ * kills it after timeout_s seconds. */
+void ev_run_proc(char *const argv[], const char *stdin_path, unsigned timeout_s, ev_proc_t *p);
+void ev_proc_free(ev_proc_t *p);
+/* Writes data to a new file under a temp dir; returns the path (malloc'd). */
+char *ev_temp_file(const char *name, const void *data, size_t len);
+/* The test temp dir (made once). */
+const char *ev_temp_dir(void);
+/* Removes the temp dir and what is in it. */
+void ev_temp_cleanup(void);
+
+#endif
