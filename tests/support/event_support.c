@@ -385,11 +385,13 @@ void ev_proc_free(ev_proc_t *p)
     memset(p, 0, sizeof *p);
 }
 
+static char temp_dir[64];
+
 const char *ev_temp_dir(void)
 {
-    static char dir[64];
+    char *dir = temp_dir;
     if (dir[0] == '\0') {
-        snprintf(dir, sizeof dir, "/tmp/tracerd-event-XXXXXX");
+        snprintf(dir, sizeof temp_dir, "/tmp/tracerd-event-XXXXXX");
         ck_assert_ptr_nonnull(mkdtemp(dir));
     }
     return dir;
@@ -413,4 +415,5 @@ void ev_temp_cleanup(void)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", d);
+    temp_dir[0] = '\0';
 }

@@ -1,4 +1,4 @@
-/* XRay FDR demo program for tracerd's event tests (tests/data/event/gen.sh). */
+/* XRay FDR demo program for the event tests (tests/data/event/gen.sh, check_event.c). */
 #include <stdio.h>
 int __xray_log_select_mode(const char *);
 int __xray_log_init_mode(const char *, const char *);

@@ -1,0 +1,410 @@
+/* The CLI's json and stats commands and its input sources, run as a
+ * subprocess (TRACERD_CLI, else build/tracerd): Chrome JSON checked against
+ * the format's rules on every sample trace, stats values, standard input,
+ * TCP connect and --listen over loopback in random-sized writes (output
+ * equal to the file's), errors and exit codes. */
+#include <arpa/inet.h>
+#include <check.h>
+#include <errno.h>
+#include <glob.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "support/driver.h"
+#include "support/event_support.h"
+#include "support/xray_writer.h"
+
+#define CLI_OR_SKIP(cli)                                                                           \
+    const char *cli = ev_cli_path();                                                               \
+    if (cli == NULL) {                                                                             \
+        fprintf(stderr, "%s: tracerd CLI not built (set TRACERD_CLI), skipped\n", __func__);     \
+        return;                                                                                    \
+    }
+
+/* Two threads in two buffers, nested calls, arguments, an exit whose entry is
+ * not in the trace, a call left open, custom events. */
+static void build_sample(xw_t *w, unsigned calls)
+{
+    xw_header(w, 5, 1, 3u, 3000000000u, 0);
+    for (int t = 0; t < 2; t++) {
+        size_t m = xw_extents(w, 0);
+        xw_new_buffer(w, 100 + t);
+        xw_walltime(w, 1700000000u, 0);
+        xw_pid(w, 4242);
+        xw_new_cpu(w, (uint16_t)t, 1000000u * (uint64_t)(t + 1));
+        xw_func(w, 1, 9, 3); /* exit of a function entered before the trace */
+        for (unsigned i = 0; i < calls; i++) {
+            xw_func(w, 0, 1, 10);
+            xw_func(w, 3, 2, 20);
+            xw_arg(w, i);
+            xw_func(w, 0, 3, 5);
+            xw_func(w, 1, 3, 7);
+            xw_func(w, 1, 2, 30);
+            if (i % 7 == 0)
+                xw_custom(w, 4, 2, 0, "ping", 4);
+            xw_func(w, i % 3 == 0 ? 2 : 1, 1, 40);
+        }
+        xw_func(w, 0, 4, 50); /* never exits */
+        xw_end_extents(w, m);
+    }
+}
+
+static char *write_sample(const char *name, unsigned calls, bool big)
+{
+    xw_t w;
+    xw_init(&w, big);
+    build_sample(&w, calls);
+    char *path = ev_temp_file(name, w.buf, w.len);
+    xw_free(&w);
+    return path;
+}
+
+/* Runs the CLI with the arguments up to NULL; stdin from stdin_path (NULL: /dev/null). */
+static void run_cli(const char *cli, const char *stdin_path, ev_proc_t *p, ...)
+{
+    char *argv[12] = {(char *)(uintptr_t)cli};
+    int n = 1;
+    va_list ap;
+    va_start(ap, p);
+    const char *a;
+    while ((a = va_arg(ap, const char *)) != NULL && n < 11)
+        argv[n++] = (char *)(uintptr_t)a;
+    va_end(ap);
+    argv[n] = NULL;
+    ev_run_proc(argv, stdin_path, 30, p);
+}
+
+static bool have_python(void)
+{
+    return system("command -v python3 >/dev/null 2>&1") == 0;
+}
+
+/* Runs the Chrome format checker on a JSON text. */
+static void check_chrome(const char *json, size_t len, const char *what)
+{
+    if (!have_python()) {
+        fprintf(stderr, "check_chrome: python3 not found, %s not validated\n", what);
+        return;
+    }
+    char *path = ev_temp_file("out.json", json, len);
+    char *argv[] = {"/bin/sh", "-c", NULL, NULL};
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "python3 tests/cli/chrome_check.py '%s'", path);
+    argv[2] = cmd;
+    ev_proc_t p;
+    ev_run_proc(argv, NULL, 60, &p);
+    ck_assert_msg(p.status == 0, "%s: %s%s", what, p.out, p.err);
+    ck_assert_msg(strncmp(p.out, "ok ", 3) == 0, "%s: %s", what, p.out);
+    ev_proc_free(&p);
+    free(path);
+}
+
+START_TEST(test_json_samples)
+{
+    CLI_OR_SKIP(cli);
+    char *paths[4];
+    paths[0] = write_sample("le.xray", 40, false);
+    paths[1] = write_sample("be.xray", 40, true);
+    paths[2] = strdup("tests/data/event/xray_fdr_real.xray");
+    paths[3] = NULL;
+    char *le_out = NULL;
+    for (int i = 0; paths[i] != NULL; i++) {
+        ev_proc_t p;
+        run_cli(cli, NULL, &p, "json", "--quiet", paths[i], NULL);
+        ck_assert_msg(p.status == 0, "%s: exit %d: %s", paths[i], p.status, p.err);
+        ck_assert_str_eq(p.err, "");
+        check_chrome(p.out, p.out_len, paths[i]);
+        if (i == 0) {
+            /* the first span, its argument, the custom event, the closing of the open call */
+            ck_assert_ptr_nonnull(strstr(p.out, "{\"ph\":\"B\",\"pid\":4242,\"tid\":100,"));
+            ck_assert_ptr_nonnull(strstr(p.out, "\"name\":\"fn#2\",\"cat\":\"xray\",\"args\":"
+                                                "{\"arg0\":0,\"cpu\":0}}"));
+            ck_assert_ptr_nonnull(strstr(p.out, "\"name\":\"custom-event\",\"cat\":\"xray\","
+                                                "\"args\":{\"size\":4,\"payload\":\"70696e67\""));
+            ck_assert_ptr_nonnull(strstr(p.out, "{\"ph\":\"M\",\"pid\":4242,\"tid\":0,\"name\":"
+                                                "\"process_name\""));
+            ck_assert_ptr_nonnull(strstr(p.out, "\"otherData\":{\"format\":\"xray\""));
+            le_out = strdup(p.out);
+        }
+        if (i == 1) {
+            /* the big-endian file gives the same JSON as the little-endian one */
+            ck_assert(strcmp(p.out, le_out) == 0);
+        }
+        ev_proc_free(&p);
+        free(paths[i]);
+    }
+    free(le_out);
+    /* Every other sample trace on the tree: valid JSON, or "not supported" (exit 5). */
+    glob_t g;
+    if (glob("tests/data/*/demo*", 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++) {
+            ev_proc_t p;
+            run_cli(cli, NULL, &p, "json", "--quiet", g.gl_pathv[i], NULL);
+            ck_assert_msg(p.status == 0 || p.status == 5, "%s: exit %d: %s", g.gl_pathv[i],
+                          p.status, p.err);
+            if (p.status == 0)
+                check_chrome(p.out, p.out_len, g.gl_pathv[i]);
+            ev_proc_free(&p);
+        }
+        globfree(&g);
+    }
+    ev_temp_cleanup();
+}
+END_TEST
+
+START_TEST(test_stats)
+{
+    CLI_OR_SKIP(cli);
+    ev_proc_t p;
+    run_cli(cli, NULL, &p, "stats", "--quiet", "tests/data/event/xray_fdr_real.xray", NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    /* llvm-xray account on this trace: leaf 15 calls, mid 5, top 1 */
+    ck_assert_ptr_nonnull(strstr(p.out, "events: 42  spans: 21  threads: 1  names: 3\n"));
+    ck_assert_ptr_nonnull(strstr(p.out, "unmatched ends: 0  unclosed spans: 0"));
+    ck_assert_ptr_nonnull(strstr(p.out, "(xray v5, little-endian, 1000000000 ticks/s)"));
+    const char *n1 = strstr(p.out, "fn#3\n"), *n2 = strstr(p.out, "fn#2\n"),
+               *n3 = strstr(p.out, "fn#1\n");
+    ck_assert(n1 && n2 && n3 && n1 < n2 && n2 < n3); /* by total time */
+    ck_assert_ptr_nonnull(strstr(p.out, "\n         1 "));
+    ck_assert_ptr_nonnull(strstr(p.out, "\n         5 "));
+    ck_assert_ptr_nonnull(strstr(p.out, "\n        15 "));
+    ev_proc_free(&p);
+
+    char *path = write_sample("s.xray", 30, false);
+    run_cli(cli, NULL, &p, "stats", "--top", "2", path, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    /* per thread: 1 unmatched exit, 30 x 3 spans + tail exits, 1 unclosed */
+    ck_assert_ptr_nonnull(strstr(p.out, "unmatched ends: 2  unclosed spans: 2"));
+    ck_assert_ptr_nonnull(strstr(p.out, "threads: 2  names: 5\n"));
+    ck_assert_ptr_nonnull(strstr(p.out, "names (top 2 by total time, ms):"));
+    /* fn#1 wraps everything: 60 calls; self = total - children */
+    const char *f1 = strstr(p.out, "\n        60 ");
+    ck_assert_ptr_nonnull(f1);
+    ck_assert_ptr_nonnull(strstr(f1, "fn#1\n"));
+    ck_assert_ptr_null(strstr(p.out, "fn#3\n")); /* not in the top 2 */
+    ev_proc_free(&p);
+    free(path);
+    ev_temp_cleanup();
+}
+END_TEST
+
+START_TEST(test_stdin_and_errors)
+{
+    CLI_OR_SKIP(cli);
+    char *path = write_sample("in.xray", 10, false);
+    ev_proc_t a, b;
+    run_cli(cli, NULL, &a, "json", "-q", path, NULL);
+    run_cli(cli, path, &b, "json", "-q", "-", NULL);
+    ck_assert_int_eq(b.status, 0);
+    ck_assert_str_eq(a.out, b.out);
+    ev_proc_free(&a);
+    ev_proc_free(&b);
+    /* a truncated trace: exit 1 and one line naming the byte */
+    size_t len;
+    uint8_t *bytes = drv_read_file(path, &len);
+    char *cut = ev_temp_file("cut.xray", bytes, len - 5);
+    run_cli(cli, NULL, &a, "stats", cut, NULL);
+    ck_assert_int_eq(a.status, 1);
+    ck_assert_ptr_nonnull(strstr(a.err, ": xray error E_TRUNCATED at byte "));
+    ck_assert_ptr_eq(strchr(a.err, '\n'), a.err + a.err_len - 1);
+    ev_proc_free(&a);
+    /* json still closes its document after an error */
+    run_cli(cli, NULL, &a, "json", cut, NULL);
+    ck_assert_int_eq(a.status, 1);
+    check_chrome(a.out, a.out_len, "truncated");
+    ev_proc_free(&a);
+    /* not a trace: exit 4 */
+    char *txt = ev_temp_file("t.txt", "just some text, not a trace, long enough to detect it", 52);
+    run_cli(cli, NULL, &a, "json", txt, NULL);
+    ck_assert_int_eq(a.status, 4);
+    ck_assert_ptr_nonnull(strstr(a.err, "not a trace format tracerd recognises"));
+    ev_proc_free(&a);
+    /* missing file: 3; usage: 2; unknown format name: 2 */
+    run_cli(cli, NULL, &a, "json", "/nonexistent/trace", NULL);
+    ck_assert_int_eq(a.status, 3);
+    ev_proc_free(&a);
+    run_cli(cli, NULL, &a, "frobnicate", path, NULL);
+    ck_assert_int_eq(a.status, 2);
+    ev_proc_free(&a);
+    run_cli(cli, NULL, &a, "json", "--format", "nope", path, NULL);
+    ck_assert_int_eq(a.status, 2);
+    ev_proc_free(&a);
+    run_cli(cli, NULL, &a, "stats", "--instr-map", txt, path, NULL);
+    ck_assert_int_eq(a.status, 2);
+    ck_assert_ptr_nonnull(strstr(a.err, "E_MAGIC"));
+    ev_proc_free(&a);
+    /* a recognised format without an event mapping in this build: 5 */
+    if (!tracerd_event_format_supported(TRACERD_EVENT_FORMAT_FXT)) {
+        static const uint8_t fxt[16] = {0x10, 0x00, 0x04, 0x46, 0x78, 0x54, 0x16, 0x00};
+        char *f = ev_temp_file("f.fxt", fxt, sizeof fxt);
+        run_cli(cli, NULL, &a, "json", f, NULL);
+        ck_assert_int_eq(a.status, 5);
+        ev_proc_free(&a);
+        free(f);
+    }
+    free(bytes);
+    free(cut);
+    free(txt);
+    free(path);
+    ev_temp_cleanup();
+}
+END_TEST
+
+/* ---- sockets ------------------------------------------------------------------- */
+
+static int listen_any(uint16_t *port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    ck_assert_int_eq(listen(fd, 1), 0);
+    socklen_t sl = sizeof sa;
+    ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sa, &sl), 0);
+    *port = ntohs(sa.sin_port);
+    return fd;
+}
+
+/* Writes data in random-sized pieces (1..8191 bytes, seeded), then closes. */
+static void send_random(int fd, const uint8_t *data, size_t len, unsigned seed)
+{
+    uint32_t x = seed * 2654435761u + 1;
+    size_t off = 0;
+    while (off < len) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        size_t n = (size_t)(x % 8191) + 1;
+        if (n > len - off)
+            n = len - off;
+        ssize_t k = write(fd, data + off, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            _exit(3);
+        off += (size_t)k;
+    }
+    close(fd);
+}
+
+START_TEST(test_tcp_connect)
+{
+    CLI_OR_SKIP(cli);
+    char *path = write_sample("net.xray", 3000, false);
+    size_t len;
+    uint8_t *bytes = drv_read_file(path, &len);
+    ck_assert_uint_gt(len, 200000);
+    ev_proc_t ref;
+    run_cli(cli, NULL, &ref, "json", "-q", path, NULL);
+    ck_assert_int_eq(ref.status, 0);
+    uint16_t port;
+    int lfd = listen_any(&port);
+    pid_t server = fork();
+    ck_assert_int_ge(server, 0);
+    if (server == 0) {
+        alarm(20); /* the test stops by itself */
+        int fd = accept(lfd, NULL, NULL);
+        if (fd < 0)
+            _exit(2);
+        send_random(fd, bytes, len, 7);
+        _exit(0);
+    }
+    close(lfd);
+    char url[64];
+    snprintf(url, sizeof url, "tcp://127.0.0.1:%u", (unsigned)port);
+    ev_proc_t p;
+    run_cli(cli, NULL, &p, "json", "--quiet", "--chunk", "3000", url, NULL);
+    int st;
+    if (p.status != 0)
+        kill(server, SIGKILL); /* the CLI failed: do not wait for the alarm */
+    waitpid(server, &st, 0);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_uint_eq(p.out_len, ref.out_len);
+    ck_assert(memcmp(p.out, ref.out, ref.out_len) == 0);
+    ev_proc_free(&p);
+    ev_proc_free(&ref);
+    free(bytes);
+    free(path);
+    ev_temp_cleanup();
+}
+END_TEST
+
+START_TEST(test_tcp_listen)
+{
+    CLI_OR_SKIP(cli);
+    char *path = write_sample("lis.xray", 2000, true);
+    size_t len;
+    uint8_t *bytes = drv_read_file(path, &len);
+    ev_proc_t ref;
+    run_cli(cli, NULL, &ref, "stats", "-q", path, NULL);
+    ck_assert_int_eq(ref.status, 0);
+    /* A free port: bind to 0, note it, close; the CLI binds it again. */
+    uint16_t port;
+    close(listen_any(&port));
+    pid_t client = fork();
+    ck_assert_int_ge(client, 0);
+    if (client == 0) {
+        alarm(20);
+        struct sockaddr_in sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sin_family = AF_INET;
+        sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        sa.sin_port = htons(port);
+        for (int tries = 0; tries < 200; tries++) { /* up to 10 s for the CLI to listen */
+            int fd = socket(AF_INET, SOCK_STREAM, 0);
+            if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0) {
+                send_random(fd, bytes, len, 11);
+                _exit(0);
+            }
+            close(fd);
+            usleep(50000);
+        }
+        _exit(2);
+    }
+    char spec[64];
+    snprintf(spec, sizeof spec, "127.0.0.1:%u", (unsigned)port);
+    ev_proc_t p;
+    run_cli(cli, NULL, &p, "stats", "--listen", spec, NULL);
+    int st;
+    if (p.status != 0)
+        kill(client, SIGKILL);
+    waitpid(client, &st, 0);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    /* Same numbers as from the file; only the trace: line names the source. */
+    ck_assert_ptr_nonnull(strstr(p.err, "listening on 127.0.0.1:"));
+    const char *a = strchr(p.out, '\n'), *b = strchr(ref.out, '\n');
+    ck_assert_str_eq(a, b);
+    ev_proc_free(&p);
+    ev_proc_free(&ref);
+    free(bytes);
+    free(path);
+    ev_temp_cleanup();
+}
+END_TEST
+
+Suite *suite_cli(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("cli");
+    tcase_set_timeout(tc, 90);
+    tcase_add_test(tc, test_json_samples);
+    tcase_add_test(tc, test_stats);
+    tcase_add_test(tc, test_stdin_and_errors);
+    tcase_add_test(tc, test_tcp_connect);
+    tcase_add_test(tc, test_tcp_listen);
+    suite_add_tcase(s, tc);
+    return s;
+}
