@@ -439,6 +439,26 @@ START_TEST(test_names_clang)
 }
 END_TEST
 
+/* doc/api.md's status table matches TRACERD_STATUS_LIST (it cannot drift). */
+START_TEST(test_api_doc_status_table)
+{
+    size_t len;
+    uint8_t *doc = drv_read_file("doc/api.md", &len);
+    ck_assert_ptr_nonnull(doc);
+    char *text = malloc(len + 1);
+    memcpy(text, doc, len);
+    text[len] = '\0';
+    char line[256];
+#define ROW(name, value, msg)                                                                      \
+    snprintf(line, sizeof line, "| `TRACERD_%s` | %d | %s |\n", #name, value, msg);               \
+    ck_assert_msg(strstr(text, line) != NULL, "doc/api.md lacks: %s", line);
+    TRACERD_STATUS_LIST(ROW)
+#undef ROW
+    free(text);
+    free(doc);
+}
+END_TEST
+
 Suite *suite_event(void)
 {
     Suite *s = suite_create("event");
@@ -454,6 +474,7 @@ Suite *suite_event(void)
     tcase_add_test(tc, test_names_errors);
     tcase_add_test(tc, test_auto_with_names);
     tcase_add_test(tc, test_names_clang);
+    tcase_add_test(tc, test_api_doc_status_table);
     suite_add_tcase(s, tc);
     return s;
 }
