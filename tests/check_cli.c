@@ -395,6 +395,62 @@ START_TEST(test_tcp_listen)
 }
 END_TEST
 
+/* A progress line on a terminal (a pty from script(1)), erased at the end; none with --quiet. */
+START_TEST(test_progress)
+{
+    CLI_OR_SKIP(cli);
+    if (system("command -v script >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "test_progress: script(1) not found, skipped\n");
+        return;
+    }
+    char *path = write_sample("prog.xray", 500, false);
+    char cmd[1024];
+    for (int quiet = 0; quiet < 2; quiet++) {
+        snprintf(cmd, sizeof cmd, "script -qec '%s stats %s--chunk 4096 %s >/dev/null' /dev/null",
+                 cli, quiet ? "-q " : "", path);
+        char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+        ev_proc_t p;
+        ev_run_proc(argv, NULL, 30, &p);
+        ck_assert_int_eq(p.status, 0);
+        if (quiet) {
+            ck_assert_str_eq(p.out, "");
+        } else {
+            ck_assert_ptr_nonnull(strstr(p.out, " MiB read ("));
+            ck_assert_ptr_nonnull(strstr(p.out, "%)"));
+            /* erased at the end: the output ends with CR + erase-line */
+            ck_assert_uint_ge(p.out_len, 4);
+            ck_assert_mem_eq(p.out + p.out_len - 4, "\r\033[K", 4);
+        }
+        ev_proc_free(&p);
+    }
+    free(path);
+    ev_temp_cleanup();
+}
+END_TEST
+
+/* info and dump (per-format plugins) read every input source too. */
+START_TEST(test_dump_stdin)
+{
+    CLI_OR_SKIP(cli);
+    char *path = write_sample("d.xray", 5, true);
+    ev_proc_t a, b;
+    run_cli(cli, NULL, &a, "dump", path, NULL);
+    run_cli(cli, path, &b, "dump", "-", NULL);
+    if (a.status == 4) {
+        fprintf(stderr, "test_dump_stdin: no XRay dump plugin in this build, skipped\n");
+    } else {
+        ck_assert_int_eq(a.status, 0);
+        ck_assert_int_eq(b.status, 0);
+        ck_assert_str_eq(a.out, b.out);
+        ck_assert_uint_gt(a.out_len, 100);
+    }
+    ev_proc_free(&a);
+    ev_proc_free(&b);
+    free(path);
+    ev_temp_cleanup();
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -405,6 +461,8 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_stdin_and_errors);
     tcase_add_test(tc, test_tcp_connect);
     tcase_add_test(tc, test_tcp_listen);
+    tcase_add_test(tc, test_progress);
+    tcase_add_test(tc, test_dump_stdin);
     suite_add_tcase(s, tc);
     return s;
 }
