@@ -3,8 +3,6 @@
  * typed events INSTANT with their payload; buffer and clock metadata carry
  * no timeline meaning of their own and are not delivered (they are already
  * folded into every event's time, thread, process and CPU). */
-#include <stdio.h>
-
 #include "event_internal.h"
 
 struct xmap {
@@ -64,6 +62,28 @@ static int detect(const uint8_t *h, size_t n)
     return best > 100 ? 100 : best;
 }
 
+/* "fn#<id>" without snprintf (this runs for every function record). */
+static tracerd_str_t id_name(char *t, int32_t id)
+{
+    char digits[12];
+    size_t n = 0;
+    uint32_t v = id < 0 ? (uint32_t)0 - (uint32_t)id : (uint32_t)id;
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    size_t k = 0;
+    t[k++] = 'f';
+    t[k++] = 'n';
+    t[k++] = '#';
+    if (id < 0)
+        t[k++] = '-';
+    while (n > 0)
+        t[k++] = digits[--n];
+    tracerd_str_t s = {t, k};
+    return s;
+}
+
 static void fill_common(struct xmap *m, tracerd_event_t *ev, uint64_t offset, uint64_t tsc,
                         uint64_t ns, int32_t tid, int32_t pid, uint16_t cpu)
 {
@@ -106,10 +126,7 @@ static int on_function(void *user, const tracerd_xray_function_t *f)
     ev.name_id = (uint64_t)(uint32_t)f->function_id;
     ev.flags |= TRACERD_EVENT_HAS_NAME_ID;
     if (!tracerd_xray_names_lookup(tracerd__auto_xray_names(m->a), f->function_id, &ev.name)) {
-        char *t = tracerd__auto_text(m->a);
-        int k = snprintf(t, TRACERD__AUTO_TEXT, "fn#%ld", (long)f->function_id);
-        ev.name.data = t;
-        ev.name.len = k > 0 ? (size_t)k : 0;
+        ev.name = id_name(tracerd__auto_text(m->a), f->function_id);
     }
     if (f->nargs > 0 && f->args != NULL) {
         uint32_t cap;

@@ -27,11 +27,15 @@ struct jw {
     uint64_t unmatched_ends, dropped_deep;
     uint64_t base;
     bool has_base;
+    uint64_t last_pid;
+    bool has_last_pid;
 };
 
-static void put(struct jw *w, const void *s, size_t n)
+static void grow_put(struct jw *w, const void *s, size_t n)
 {
-    if (w->len + n > w->cap) {
+    if (n == 0)
+        return;
+    {
         size_t ncap = w->cap ? w->cap : 2 * OUT_HIGH;
         while (ncap < w->len + n)
             ncap *= 2;
@@ -47,7 +51,18 @@ static void put(struct jw *w, const void *s, size_t n)
     w->len += n;
 }
 
-static void puts_(struct jw *w, const char *s)
+/* Inline, so that constant-size copies compile to a few moves. */
+static inline void put(struct jw *w, const void *s, size_t n)
+{
+    if (w->len + n <= w->cap && n != 0) {
+        memcpy(w->buf + w->len, s, n);
+        w->len += n;
+    } else {
+        grow_put(w, s, n);
+    }
+}
+
+static inline void puts_(struct jw *w, const char *s)
 {
     put(w, s, strlen(s));
 }
@@ -64,6 +79,34 @@ static void putf(struct jw *w, const char *fmt, ...)
     va_end(ap);
     if (n > 0)
         put(w, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* Decimal digits without printf: the writer's hot path. */
+static void put_u64(struct jw *w, uint64_t v)
+{
+    char d[20];
+    size_t n = 0;
+    do {
+        d[sizeof d - 1 - n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    put(w, d + sizeof d - n, n);
+}
+
+/* v / 1000 "." v % 1000 (three digits): microseconds from nanoseconds. */
+static void put_micros(struct jw *w, uint64_t v)
+{
+    put_u64(w, v / 1000);
+    unsigned f = (unsigned)(v % 1000);
+    char d[4] = {'.', (char)('0' + f / 100), (char)('0' + f / 10 % 10), (char)('0' + f % 10)};
+    put(w, d, 4);
+}
+
+static void put_key(struct jw *w, const char *key)
+{
+    put(w, ",\"", 2);
+    puts_(w, key);
+    put(w, "\":", 2);
 }
 
 static void put_str(struct jw *w, const void *data, size_t len)
@@ -104,7 +147,8 @@ static void put_str(struct jw *w, const void *data, size_t len)
 
 static void put_dur(struct jw *w, const char *key, uint64_t ns)
 {
-    putf(w, ",\"%s\":%llu.%03u", key, (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
+    put_key(w, key);
+    put_micros(w, ns);
 }
 
 /* Timestamps are written relative to a base (the first event's time rounded
@@ -120,18 +164,21 @@ static void put_ts(struct jw *w, const char *key, uint64_t t)
     if (t >= w->base) {
         put_dur(w, key, t - w->base);
     } else {
-        uint64_t d = w->base - t;
-        putf(w, ",\"%s\":-%llu.%03u", key, (unsigned long long)(d / 1000),
-             (unsigned)(d % 1000));
+        put_key(w, key);
+        put(w, "-", 1);
+        put_micros(w, w->base - t);
     }
 }
 
 static void begin_event(struct jw *w, const char *ph, uint64_t pid, uint64_t tid)
 {
-    puts_(w, w->first ? "\n" : ",\n");
+    puts_(w, w->first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
     w->first = false;
-    putf(w, "{\"ph\":\"%s\",\"pid\":%llu,\"tid\":%llu", ph, (unsigned long long)pid,
-         (unsigned long long)tid);
+    puts_(w, ph);
+    put(w, "\",\"pid\":", 8);
+    put_u64(w, pid);
+    put(w, ",\"tid\":", 7);
+    put_u64(w, tid);
 }
 
 static void put_name(struct jw *w, const tracerd_event_t *ev, const char *fallback)
@@ -156,7 +203,7 @@ static void put_arg_value(struct jw *w, const tracerd_event_arg_t *a)
         break;
     case TRACERD_EVENT_ARG_UINT:
     case TRACERD_EVENT_ARG_KOID:
-        putf(w, "%llu", (unsigned long long)a->v.u);
+        put_u64(w, a->v.u);
         break;
     case TRACERD_EVENT_ARG_DOUBLE:
         if (isfinite(a->v.d))
@@ -222,7 +269,8 @@ static void put_args(struct jw *w, const tracerd_event_t *ev, bool numbers_only)
         first = false;
     }
     if (!numbers_only && (ev->flags & TRACERD_EVENT_HAS_CPU)) {
-        putf(w, "%s\"cpu\":%u", first ? "" : ",", (unsigned)ev->cpu);
+        puts_(w, first ? "\"cpu\":" : ",\"cpu\":");
+        put_u64(w, ev->cpu);
         first = false;
     }
     put(w, "}", 1);
@@ -277,8 +325,12 @@ static int on_event(void *user, const tracerd_event_t *ev)
         return -1;
     if (ts > t->last_ts)
         t->last_ts = ts;
-    bool ins;
-    ev_table_get(&w->pids, pid, 0, w->npids, &ins);
+    bool ins = false;
+    if (!w->has_last_pid || pid != w->last_pid) {
+        ev_table_get(&w->pids, pid, 0, w->npids, &ins);
+        w->last_pid = pid;
+        w->has_last_pid = true;
+    }
     if (ins) {
         char name[64];
         int n = snprintf(name, sizeof name, "%s process %llu", w->fmt_name,

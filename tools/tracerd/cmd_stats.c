@@ -57,9 +57,16 @@ static uint32_t add_name(struct st *s, const char *text, size_t len)
 /* Index of the event's name aggregate (bounded); UINT32_MAX on no memory. */
 static uint32_t name_of(struct st *s, const tracerd_event_t *ev)
 {
-    uint64_t h = ev_hash(ev->name.data, ev->name.len, 0);
-    h = ev_hash(ev->category.data, ev->category.len, h);
-    uint64_t id = (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? ev->name_id : UINT64_MAX;
+    /* A numeric name (XRay function id) stands for its text: no hashing of bytes. */
+    uint64_t h, id;
+    if (ev->flags & TRACERD_EVENT_HAS_NAME_ID) {
+        h = 0x6e616d655f6964ull ^ ev->kind; /* spans and instants of one id stay apart */
+        id = ev->name_id;
+    } else {
+        h = ev_hash(ev->name.data, ev->name.len, 0);
+        h = ev_hash(ev->category.data, ev->category.len, h);
+        id = UINT64_MAX;
+    }
     if (s->n >= EV_MAX_NAMES) {
         /* Known names keep their entry; new ones share "(other names)". */
         uint32_t i = ev_table_find(&s->names, h, id);

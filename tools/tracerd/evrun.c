@@ -112,6 +112,8 @@ struct ev_thread *ev_thread_of(struct ev_threads *ts, const tracerd_event_t *ev)
 {
     uint64_t pid = (ev->flags & TRACERD_EVENT_HAS_PID) ? ev->pid : 0;
     uint64_t tid = (ev->flags & TRACERD_EVENT_HAS_TID) ? ev->tid : 0;
+    if (ts->last != NULL && ts->last->pid == pid && ts->last->tid == tid)
+        return ts->last; /* consecutive events mostly share a thread */
     if (ts->n >= EV_MAX_THREADS) {
         /* Past the bound every new thread shares the last entry. */
         pid = UINT64_MAX;
@@ -135,7 +137,8 @@ struct ev_thread *ev_thread_of(struct ev_threads *ts, const tracerd_event_t *ev)
         ts->v[ts->n].tid = tid;
         ts->n++;
     }
-    return &ts->v[i];
+    ts->last = &ts->v[i];
+    return ts->last;
 }
 
 void ev_threads_free(struct ev_threads *ts)

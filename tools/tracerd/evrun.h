@@ -70,6 +70,7 @@ struct ev_threads {
     struct ev_table tab;
     struct ev_thread *v;
     uint32_t n, cap;
+    struct ev_thread *last; /* cache of the last lookup (v may move on growth: reset then) */
 };
 
 /* The thread of an event (the shared "other" thread past EV_MAX_THREADS); NULL on no memory. */
