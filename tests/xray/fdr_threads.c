@@ -1,0 +1,39 @@
+/* Four threads, FDR, small buffers: each thread fills two or three buffers,
+ * so the file holds several buffers per thread in ring order. */
+#include <pthread.h>
+
+#include "xray_rt.h"
+
+#define NTHREADS 4
+
+NOINLINE int leaf(int x)
+{
+    return x ^ 0x55;
+}
+
+NOINLINE int step(int x)
+{
+    return leaf(x) + 1;
+}
+
+NO_XRAY static void *worker(void *arg)
+{
+    volatile int acc = (int)(intptr_t)arg;
+    for (int k = 0; k < 12; k++)
+        acc += step(k);
+    return NULL;
+}
+
+NO_XRAY int main(void)
+{
+    pthread_t t[NTHREADS];
+    /* 256-byte buffers: 80 bytes of preamble, then room for 22 records. */
+    rt_start("xray-fdr", "buffer_size=256:buffer_max=64:func_duration_threshold_us=0");
+    for (int i = 0; i < NTHREADS; i++)
+        if (pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i) != 0)
+            return 2;
+    for (int i = 0; i < NTHREADS; i++)
+        pthread_join(t[i], NULL);
+    rt_stop();
+    return 0;
+}

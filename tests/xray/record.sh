@@ -1,0 +1,84 @@
+#!/bin/sh
+# Records the real XRay traces in tests/data/xray/real/ (and the demo sample
+# tests/data/xray/demo-fdr.xray) by building the small programs of this folder
+# with clang -fxray-instrument, running them, and storing each trace with the
+# reference output of `llvm-xray convert --output-format=yaml`.
+#
+# Usage: tests/xray/record.sh   (from anywhere; needs clang and llvm-xray,
+#                                 made with Debian 12's clang/llvm 14)
+# Env:   CC (default clang), LLVM_XRAY (default llvm-xray), TASKSET (default
+#        "taskset -c 0" when taskset exists: single-thread cases run pinned so
+#        no NewCPUId appears mid-trace).
+#
+# The traces are not reproducible byte for byte (TSCs, thread ids, stack
+# garbage in unused metadata bytes change on every run); the Check suite
+# xray_real compares our reader with the YAML stored beside each trace, so
+# re-record both together and commit them together.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out="$root/tests/data/xray/real"
+CC=${CC:-clang}
+LLVM_XRAY=${LLVM_XRAY:-llvm-xray}
+if [ -z "${TASKSET+set}" ]; then
+    if command -v taskset >/dev/null 2>&1; then TASKSET="taskset -c 0"; else TASKSET=""; fi
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+mkdir -p "$out"
+
+# record NAME MODE PIN OPT [extra cflags]
+#   MODE: xray-fdr or xray-basic (the program selects and initialises it);
+#   PIN: yes to run under $TASKSET; OPT: optimisation level.
+record() {
+    name=$1 mode=$2 pin=$3 opt=$4
+    shift 4
+    echo "== $name ($mode)"
+    "$CC" "$opt" -g0 -pthread -fxray-instrument -fxray-instruction-threshold=1 \
+        -fxray-modes="$mode" "$@" -o "$tmp/$name" "$here/$name.c"
+    rm -f "$tmp/trace-"*
+    run=""
+    if [ "$pin" = yes ]; then run=$TASKSET; fi
+    # patch_premain=false: the program patches after selecting and
+    # initialising its mode. No xray_mode here: with xray_mode set the runtime
+    # initialises that mode before main with the XRAY_OPTIONS defaults (a
+    # 5 us duration threshold that drops short calls) and ignores the
+    # program's own options.
+    XRAY_OPTIONS="patch_premain=false verbosity=0 xray_logfile_base=$tmp/trace-" \
+        $run "$tmp/$name" 2>"$tmp/$name.log" || {
+        cat "$tmp/$name.log" >&2
+        echo "record.sh: $name failed" >&2
+        exit 1
+    }
+    set -- "$tmp/trace-"*
+    if [ "$#" -ne 1 ] || [ ! -f "$1" ]; then
+        echo "record.sh: $name wrote $# trace files" >&2
+        exit 1
+    fi
+    cp "$1" "$out/$name.xray"
+    # --symbolize=false: function ids stay numbers (no instrumentation map
+    # needed); the binary is not kept.
+    "$LLVM_XRAY" convert --output-format=yaml --symbolize=false \
+        "$out/$name.xray" >"$out/$name.yaml" 2>"$tmp/$name.xerr" || {
+        echo "record.sh: llvm-xray failed on $name:" >&2
+        cat "$tmp/$name.xerr" >&2
+        exit 1
+    }
+    echo "   $(wc -c <"$out/$name.xray") bytes"
+}
+
+# clang 14 crashes (X86 AsmPrinter, PATCHABLE_EVENT_CALL) compiling
+# __xray_customevent/__xray_typedevent above -O0, so the event programs are -O0.
+record fdr_simple xray-fdr yes -O2
+record fdr_args xray-fdr yes -O2
+record fdr_custom xray-fdr yes -O0
+record fdr_events xray-fdr yes -O0
+record fdr_tscwrap xray-fdr yes -O2
+record fdr_threads xray-fdr no -O2
+record basic_simple xray-basic yes -O2
+record basic_threads xray-basic no -O2
+
+cp "$out/fdr_simple.xray" "$root/tests/data/xray/demo-fdr.xray"
+echo "demo: tests/data/xray/demo-fdr.xray = real/fdr_simple.xray"
