@@ -57,7 +57,7 @@ record() {
         echo "record.sh: $name wrote $# trace files" >&2
         exit 1
     fi
-    cp "$1" "$out/$name.xray"
+    cat "$1" >"$out/$name.xray" # the runtime makes it 0600
     # --symbolize=false: function ids stay numbers (no instrumentation map
     # needed); the binary is not kept.
     "$LLVM_XRAY" convert --output-format=yaml --symbolize=false \
