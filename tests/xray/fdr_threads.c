@@ -1,10 +1,15 @@
 /* Four threads, FDR, small buffers: each thread fills two or three buffers,
- * so the file holds several buffers per thread in ring order. */
+ * so the file holds several buffers per thread in allocation order.
+ * Built with -DBUFFER_MAX=3 (fdr_exhausted), the queue runs out: LLVM 14
+ * then drops records instead of overwriting old buffers. */
 #include <pthread.h>
 
 #include "xray_rt.h"
 
 #define NTHREADS 4
+#ifndef BUFFER_MAX
+#define BUFFER_MAX "64"
+#endif
 
 NOINLINE int leaf(int x)
 {
@@ -28,7 +33,7 @@ NO_XRAY int main(void)
 {
     pthread_t t[NTHREADS];
     /* 256-byte buffers: 80 bytes of preamble, then room for 22 records. */
-    rt_start("xray-fdr", "buffer_size=256:buffer_max=64:func_duration_threshold_us=0");
+    rt_start("xray-fdr", "buffer_size=256:buffer_max=" BUFFER_MAX ":func_duration_threshold_us=0");
     for (int i = 0; i < NTHREADS; i++)
         if (pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i) != 0)
             return 2;

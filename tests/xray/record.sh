@@ -29,15 +29,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir -p "$out"
 
-# record NAME MODE PIN OPT [extra cflags]
+# record NAME SOURCE MODE PIN OPT [extra cflags]
+#   SOURCE: the program (tests/xray/SOURCE.c);
 #   MODE: xray-fdr or xray-basic (the program selects and initialises it);
 #   PIN: yes to run under $TASKSET; OPT: optimisation level.
 record() {
-    name=$1 mode=$2 pin=$3 opt=$4
-    shift 4
+    name=$1 src=$2 mode=$3 pin=$4 opt=$5
+    shift 5
     echo "== $name ($mode)"
     "$CC" "$opt" -g0 -pthread -fxray-instrument -fxray-instruction-threshold=1 \
-        -fxray-modes="$mode" "$@" -o "$tmp/$name" "$here/$name.c"
+        -fxray-modes="$mode" "$@" -o "$tmp/$name" "$here/$src.c"
     rm -f "$tmp/trace-"*
     run=""
     if [ "$pin" = yes ]; then run=$TASKSET; fi
@@ -71,14 +72,15 @@ record() {
 
 # clang 14 crashes (X86 AsmPrinter, PATCHABLE_EVENT_CALL) compiling
 # __xray_customevent/__xray_typedevent above -O0, so the event programs are -O0.
-record fdr_simple xray-fdr yes -O2
-record fdr_args xray-fdr yes -O2
-record fdr_custom xray-fdr yes -O0
-record fdr_events xray-fdr yes -O0
-record fdr_tscwrap xray-fdr yes -O2
-record fdr_threads xray-fdr no -O2
-record basic_simple xray-basic yes -O2
-record basic_threads xray-basic no -O2
+record fdr_simple fdr_simple xray-fdr yes -O2
+record fdr_args fdr_args xray-fdr yes -O2
+record fdr_custom fdr_custom xray-fdr yes -O0
+record fdr_events fdr_events xray-fdr yes -O0
+record fdr_tscwrap fdr_tscwrap xray-fdr yes -O2
+record fdr_threads fdr_threads xray-fdr no -O2
+record fdr_exhausted fdr_threads xray-fdr no -O2 '-DBUFFER_MAX="3"'
+record basic_simple basic_simple xray-basic yes -O2
+record basic_threads basic_threads xray-basic no -O2
 
 cp "$out/fdr_simple.xray" "$root/tests/data/xray/demo-fdr.xray"
 echo "demo: tests/data/xray/demo-fdr.xray = real/fdr_simple.xray"
