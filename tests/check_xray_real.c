@@ -289,6 +289,15 @@ static char *dup_bytes(const void *p, size_t n)
     return s;
 }
 
+/* Little-endian u64 from the raw file (the recorded traces are x86-64). */
+static uint64_t le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return v;
+}
+
 /* ---- our side: a plain whole-file decode into items ------------------------ */
 
 typedef struct ours {
@@ -840,9 +849,10 @@ START_TEST(test_fdr_custom)
 }
 END_TEST
 
-/* Custom and typed events. LLVM 14.0.6 as recorded here wrote the typed
- * event's buffer extent exactly (no 16-byte shortfall), so every record,
- * including the exit after the typed event, is inside the extent. */
+/* Custom and typed events. LLVM 14 counts a typed event's payload but not
+ * its 16-byte marker in the buffer extent, and writes buffers by their
+ * extent: the file is consistent, but its last 16 bytes are lost. Here those
+ * are the enter and exit of work(4), called after the typed event. */
 START_TEST(test_fdr_events)
 {
     check_single("fdr_events", 5, 15);
@@ -860,6 +870,13 @@ START_TEST(test_fdr_events)
     ck_assert_str_eq(v[13].data, "typed payload");
     ck_assert_uint_eq(v[13].nargs, 0); /* event type: the first registered type is 0 */
     ck_assert_int_eq(v[14].kind, K_EXIT);
+    ck_assert_int_eq(v[14].fid, 3);
+    /* work() (id 1) ran 4 times; the trace shows 3 calls. */
+    size_t work_records = 0;
+    for (size_t i = 0; i < o.items.n; i++)
+        work_records += v[i].fid == 1 && v[i].kind <= K_ENTER_ARG;
+    ck_assert_uint_eq(work_records, 6);
+    ck_assert_ptr_null(v[0].data);
     ck_assert_msg(strstr(log, "event @") != NULL && strstr(log, " typed type=0 ") != NULL,
                   "no typed event in the log");
     done(data, log, &o, &t);
@@ -919,9 +936,58 @@ START_TEST(test_fdr_threads)
 }
 END_TEST
 
-/* The same four threads with only three buffers in the queue: LLVM 14 drops
- * what does not fit (no overwriting), so the file holds three buffers and
- * fewer records; which threads got them depends on scheduling. */
+/* The typed-event extent bug cutting a record: typed event, then a custom
+ * event with a 5-byte payload last in the buffer. The file ends 13 bytes into
+ * the custom event's marker (llvm-xray refuses the file). Strict: a clean
+ * E_EXTENT at the marker, after the six records before it. Lenient: a
+ * warning, the rest of the buffer skipped, end OK. */
+START_TEST(test_fdr_typed_cut)
+{
+    size_t len;
+    uint8_t *data = drv_read_file(REAL_DIR "fdr_typed_cut.xray", &len);
+    ck_assert_ptr_nonnull(data);
+    ck_assert_uint_gt(len, 48 + 13);
+    uint64_t marker = len - 13;
+    ck_assert_uint_eq(data[marker], 1u | (5u << 1)); /* CustomEventMarker */
+    ck_assert_uint_eq(le64(data + 33), len - 48); /* the extent */
+
+    char *log = drv_check_all(&target, NULL, data, len);
+    char want[256];
+    snprintf(want, sizeof want,
+             "end E_EXTENT @%" PRIu64 " metadata record (16 bytes) runs past the buffer extent "
+             "(ends at %zu)\n",
+             marker, len);
+    const char *end = strstr(log, "end ");
+    ck_assert_msg(end != NULL && strcmp(end, want) == 0, "want \"%s\", log:\n%s", want, log);
+    /* Delivered before the error: work() enter/exit, typed() enter, the typed
+     * event, typed() exit, custom() enter. */
+    ck_assert_msg(strstr(log, "payload=\"abc\"") != NULL, "no typed event:\n%s", log);
+    size_t nfn = 0;
+    for (const char *q = log; (q = strstr(q, "\nfn @")) != NULL; q++)
+        nfn++;
+    ck_assert_uint_eq(nfn, 5);
+    ck_assert_ptr_null(strstr(log, "payload=\"12345\""));
+    free(log);
+
+    tracerd_xray_config_t cfg;
+    tracerd_xray_config_init(&cfg);
+    cfg.lenient_skip_buffers = true;
+    log = drv_check_all(&target, &cfg, data, len);
+    ck_assert_msg(strstr(log, "warning E_EXTENT @32 skipped=13 ") != NULL, "no warning:\n%s", log);
+    ck_assert_msg(strstr(log, "end OK\n") != NULL, "lenient run does not end OK:\n%s", log);
+    nfn = 0;
+    for (const char *q = log; (q = strstr(q, "\nfn @")) != NULL; q++)
+        nfn++;
+    ck_assert_uint_eq(nfn, 5);
+    free(log);
+    free(data);
+}
+END_TEST
+
+/* The same four threads with only three buffers in the queue: released
+ * buffers are taken again and overwritten (a ring), so the file holds the
+ * last three buffers and fewer records; whose they are depends on
+ * scheduling. */
 START_TEST(test_fdr_exhausted)
 {
     uint8_t *data;
@@ -1028,6 +1094,7 @@ Suite *suite_xray_real(void)
     tcase_add_test(tc, test_fdr_tscwrap);
     tcase_add_test(tc, test_fdr_threads);
     tcase_add_test(tc, test_fdr_exhausted);
+    tcase_add_test(tc, test_fdr_typed_cut);
     tcase_add_test(tc, test_basic_simple);
     tcase_add_test(tc, test_basic_threads);
     suite_add_tcase(s, tc);

@@ -1,8 +1,9 @@
 /* Four threads, FDR, small buffers: each thread fills two or three buffers,
  * so the file holds several buffers per thread in allocation order.
- * Built with -DBUFFER_MAX=3 (fdr_exhausted), the queue runs out: LLVM 14
- * then drops records instead of overwriting old buffers. */
+ * Built with -DBUFFER_MAX='"3"' (fdr_exhausted), the ring wraps: released
+ * buffers are reused and their old records overwritten. */
 #include <pthread.h>
+#include <sched.h>
 
 #include "xray_rt.h"
 
@@ -21,17 +22,25 @@ NOINLINE int step(int x)
     return leaf(x) + 1;
 }
 
+static pthread_barrier_t start;
+
+/* All threads start together and yield between calls, so their buffers are
+ * taken from the queue in turn and interleave in the file. */
 NO_XRAY static void *worker(void *arg)
 {
     volatile int acc = (int)(intptr_t)arg;
-    for (int k = 0; k < 12; k++)
+    pthread_barrier_wait(&start);
+    for (int k = 0; k < 12; k++) {
         acc += step(k);
+        sched_yield();
+    }
     return NULL;
 }
 
 NO_XRAY int main(void)
 {
     pthread_t t[NTHREADS];
+    pthread_barrier_init(&start, NULL, NTHREADS);
     /* 256-byte buffers: 80 bytes of preamble, then room for 22 records. */
     rt_start("xray-fdr", "buffer_size=256:buffer_max=" BUFFER_MAX ":func_duration_threshold_us=0");
     for (int i = 0; i < NTHREADS; i++)
@@ -40,5 +49,6 @@ NO_XRAY int main(void)
     for (int i = 0; i < NTHREADS; i++)
         pthread_join(t[i], NULL);
     rt_stop();
+    pthread_barrier_destroy(&start);
     return 0;
 }
