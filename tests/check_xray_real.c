@@ -731,7 +731,8 @@ static void check_single(const char *name, unsigned want_version, size_t want_re
 
 static const char *const trace_names[] = {"fdr_simple", "fdr_args",     "fdr_custom",
                                           "fdr_events", "fdr_tscwrap",  "fdr_threads",
-                                          "fdr_exhausted", "basic_simple", "basic_threads"};
+                                          "fdr_midcall", "fdr_exhausted", "basic_simple",
+                                          "basic_threads"};
 #define NTRACES (int)(sizeof trace_names / sizeof trace_names[0])
 
 /* Every trace through every chunking, pause and allocation-failure strategy:
@@ -984,6 +985,37 @@ START_TEST(test_fdr_typed_cut)
 }
 END_TEST
 
+/* One long call making 100 short ones in a ring of two buffers: the ring
+ * wraps, the surviving buffers start mid-call. The long call's exit is in
+ * the file, its enter is not (llvm-xray account rejects such a file). */
+START_TEST(test_fdr_midcall)
+{
+    uint8_t *data;
+    size_t len;
+    ours_t o;
+    theirs_t t;
+    char *log = load_trace("fdr_midcall", &data, &len, &o, &t);
+    ck_assert_msg(strstr(log, "end OK\n") != NULL, "log does not end OK");
+    ck_assert_uint_eq(o.nbuffers, 2);
+    ck_assert_uint_eq(count_threads(&o.items), 1);
+    size_t outer_enter = 0, outer_exit = 0, leaf_enter = 0, leaf_exit = 0;
+    for (size_t i = 0; i < o.items.n; i++) {
+        const item_t *it = &o.items.v[i];
+        bool enter = it->kind == K_ENTER || it->kind == K_ENTER_ARG;
+        if (it->fid == 2)
+            *(enter ? &outer_enter : &outer_exit) += 1;
+        else if (it->fid == 1)
+            *(enter ? &leaf_enter : &leaf_exit) += 1;
+    }
+    ck_assert_uint_eq(outer_enter, 0);
+    ck_assert_uint_eq(outer_exit, 1);
+    ck_assert_uint_le(leaf_exit - leaf_enter + 1, 2); /* at most one leaf cut in two */
+    ck_assert_int_eq(o.items.v[o.items.n - 1].fid, 2); /* the long call ends the trace */
+    assert_same_set("fdr_midcall", &o.items, &t.items);
+    done(data, log, &o, &t);
+}
+END_TEST
+
 /* The same four threads with only three buffers in the queue: released
  * buffers are taken again and overwritten (a ring), so the file holds the
  * last three buffers and fewer records; whose they are depends on
@@ -1093,6 +1125,7 @@ Suite *suite_xray_real(void)
     tcase_add_test(tc, test_fdr_events);
     tcase_add_test(tc, test_fdr_tscwrap);
     tcase_add_test(tc, test_fdr_threads);
+    tcase_add_test(tc, test_fdr_midcall);
     tcase_add_test(tc, test_fdr_exhausted);
     tcase_add_test(tc, test_fdr_typed_cut);
     tcase_add_test(tc, test_basic_simple);

@@ -4,8 +4,9 @@
 # with clang -fxray-instrument, running them, and storing each trace with the
 # reference output of `llvm-xray convert --output-format=yaml`.
 #
-# Usage: tests/xray/record.sh   (from anywhere; needs clang and llvm-xray,
-#                                 made with Debian 12's clang/llvm 14)
+# Usage: tests/xray/record.sh [NAME...]   (from anywhere; needs clang and
+#        llvm-xray; made with Debian 12's clang/llvm 14). With names, only
+#        those traces are recorded again.
 # Env:   CC (default clang), LLVM_XRAY (default llvm-xray), TASKSET (default
 #        "taskset -c 0" when taskset exists: single-thread cases run pinned so
 #        no NewCPUId appears mid-trace).
@@ -34,9 +35,14 @@ mkdir -p "$out"
 #   SOURCE: the program (tests/xray/SOURCE.c);
 #   MODE: xray-fdr or xray-basic (the program selects and initialises it);
 #   PIN: yes to run under $TASKSET; OPT: optimisation level.
+only=" $* "
 record() {
     name=$1 src=$2 mode=$3 pin=$4 opt=$5
     shift 5
+    case "$only" in
+    "  " | *" $name "*) ;;
+    *) return 0 ;;
+    esac
     echo "== $name ($mode)"
     "$CC" "$opt" -g0 -pthread -fxray-instrument -fxray-instruction-threshold=1 \
         -fxray-modes="$mode" "$@" -o "$tmp/$name" "$here/$src.c"
@@ -94,9 +100,14 @@ record fdr_typed_cut fdr_typed_cut xray-fdr yes -O0
 XFAIL=no
 record fdr_tscwrap fdr_tscwrap xray-fdr yes -O2
 record fdr_threads fdr_threads xray-fdr no -O2
+record fdr_midcall fdr_midcall xray-fdr yes -O2
 record fdr_exhausted fdr_threads xray-fdr no -O2 '-DBUFFER_MAX="3"'
 record basic_simple basic_simple xray-basic yes -O2
 record basic_threads basic_threads xray-basic no -O2
 
-cp "$out/fdr_simple.xray" "$root/tests/data/xray/demo-fdr.xray"
-echo "demo: tests/data/xray/demo-fdr.xray = real/fdr_simple.xray"
+case "$only" in
+"  " | *" fdr_simple "*)
+    cp "$out/fdr_simple.xray" "$root/tests/data/xray/demo-fdr.xray"
+    echo "demo: tests/data/xray/demo-fdr.xray = real/fdr_simple.xray"
+    ;;
+esac
