@@ -330,6 +330,8 @@ static int c_buffer(void *u, const tracerd_xray_buffer_t *b)
 static int c_function(void *u, const tracerd_xray_function_t *f)
 {
     ours_t *o = u;
+    /* Nanoseconds are the TSC scaled by the header's frequency. */
+    ck_assert_uint_eq(f->ns, tracerd_ticks_to_ns(f->tsc, o->hdr.cycle_frequency));
     item_t *it = items_push(&o->items);
     it->kind = (enum rkind)f->kind; /* same order: enter, exit, tail, enter-args */
     it->fid = f->function_id;
@@ -347,6 +349,7 @@ static int c_function(void *u, const tracerd_xray_function_t *f)
 static int c_event(void *u, const tracerd_xray_event_t *e)
 {
     ours_t *o = u;
+    ck_assert_uint_eq(e->ns, tracerd_ticks_to_ns(e->tsc, o->hdr.cycle_frequency));
     item_t *it = items_push(&o->items);
     it->kind = e->typed ? K_TYPED : K_CUSTOM;
     it->fid = -1;
@@ -606,7 +609,11 @@ static int cmp_item(const void *pa, const void *pb)
         return a->kind < b->kind ? -1 : 1;
     if (a->fid != b->fid)
         return a->fid < b->fid ? -1 : 1;
-    return 0;
+    if (a->nargs != 0 && b->nargs != 0 && a->args[0] != b->args[0])
+        return a->args[0] < b->args[0] ? -1 : 1;
+    if (a->dlen != b->dlen)
+        return a->dlen < b->dlen ? -1 : 1;
+    return a->dlen == 0 ? 0 : memcmp(a->data, b->data, a->dlen);
 }
 
 /* The same records, in any order (llvm-xray reorders multi-buffer traces). */
@@ -681,8 +688,9 @@ static size_t count_threads(const items_t *l)
     return nt;
 }
 
-/* Loads a trace, runs it through every driver strategy (returns that log,
- * checked against the golden file), decodes it plainly, loads llvm-xray's YAML. */
+/* Loads a trace, feeds it whole through the recorder (returns that log,
+ * checked against the golden file; test_driver covers the other feeding
+ * strategies), decodes it plainly and loads llvm-xray's YAML. */
 static char *load_trace(const char *name, uint8_t **data, size_t *len, ours_t *o, theirs_t *t)
 {
     char path[256];
