@@ -739,8 +739,8 @@ static void check_single(const char *name, unsigned want_version, size_t want_re
 
 static const char *const trace_names[] = {"fdr_simple", "fdr_args",     "fdr_custom",
                                           "fdr_events", "fdr_tscwrap",  "fdr_threads",
-                                          "fdr_midcall", "fdr_exhausted", "basic_simple",
-                                          "basic_threads"};
+                                          "fdr_midcall", "fdr_exhausted", "fdr_default",
+                                          "basic_simple", "basic_threads", "basic_quickstart"};
 #define NTRACES (int)(sizeof trace_names / sizeof trace_names[0])
 
 /* Every trace through every chunking, pause and allocation-failure strategy:
@@ -1044,6 +1044,52 @@ START_TEST(test_fdr_exhausted)
 }
 END_TEST
 
+/* No fid in the list? */
+static bool absent(const items_t *l, int32_t fid)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i].fid == fid)
+            return false;
+    return true;
+}
+
+/* FDR with the runtime's default options: calls under 5 us are rewound, so
+ * fast() (id 2) is gone and only both() (3) around slow() (1) stays. */
+START_TEST(test_fdr_default)
+{
+    check_single("fdr_default", 5, 12);
+    uint8_t *data;
+    size_t len;
+    ours_t o;
+    theirs_t t;
+    char *log = load_trace("fdr_default", &data, &len, &o, &t);
+    ck_assert(absent(&o.items, 2));
+    ck_assert_int_eq(o.items.v[0].fid, 3);
+    ck_assert_int_eq(o.items.v[1].fid, 1);
+    done(data, log, &o, &t);
+}
+END_TEST
+
+/* Basic mode started by the runtime before main (the documented way), with
+ * the default 5 us threshold: main (3) around three slow() (1); fast() (2)
+ * dropped; the main thread's records written at exit. */
+START_TEST(test_basic_quickstart)
+{
+    check_single("basic_quickstart", 3, 8);
+    uint8_t *data;
+    size_t len;
+    ours_t o;
+    theirs_t t;
+    char *log = load_trace("basic_quickstart", &data, &len, &o, &t);
+    ck_assert(absent(&o.items, 2));
+    ck_assert_int_eq(o.items.v[0].fid, 3);
+    ck_assert_int_eq(o.items.v[7].fid, 3);
+    ck_assert_int_eq(o.items.v[7].kind, K_EXIT);
+    ck_assert_int_eq(o.items.v[0].tid, o.items.v[0].pid); /* the main thread */
+    done(data, log, &o, &t);
+}
+END_TEST
+
 /* Basic mode v3, one traced thread: absolute TSCs, an argument record. */
 START_TEST(test_basic_simple)
 {
@@ -1136,6 +1182,8 @@ Suite *suite_xray_real(void)
     tcase_add_test(tc, test_fdr_midcall);
     tcase_add_test(tc, test_fdr_exhausted);
     tcase_add_test(tc, test_fdr_typed_cut);
+    tcase_add_test(tc, test_fdr_default);
+    tcase_add_test(tc, test_basic_quickstart);
     tcase_add_test(tc, test_basic_simple);
     tcase_add_test(tc, test_basic_threads);
     suite_add_tcase(s, tc);

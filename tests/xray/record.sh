@@ -27,6 +27,7 @@ if [ -z "${TASKSET+set}" ]; then
 fi
 
 XFAIL=no
+XOPTS=patch_premain=false
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir -p "$out"
@@ -49,12 +50,12 @@ record() {
     rm -f "$tmp/trace-"*
     run=""
     if [ "$pin" = yes ]; then run=$TASKSET; fi
-    # patch_premain=false: the program patches after selecting and
-    # initialising its mode. No xray_mode here: with xray_mode set the runtime
-    # initialises that mode before main with the XRAY_OPTIONS defaults (a
-    # 5 us duration threshold that drops short calls) and ignores the
-    # program's own options.
-    XRAY_OPTIONS="patch_premain=false verbosity=0 xray_logfile_base=$tmp/trace-" \
+    # XOPTS=patch_premain=false (default): the program patches after
+    # selecting and initialising its mode. No xray_mode then: with xray_mode
+    # set the runtime initialises that mode before main with the XRAY_OPTIONS
+    # defaults (a 5 us duration threshold that drops short calls) and ignores
+    # the program's own options.
+    XRAY_OPTIONS="$XOPTS verbosity=0 xray_logfile_base=$tmp/trace-" \
         $run "$tmp/$name" 2>"$tmp/$name.log" || {
         cat "$tmp/$name.log" >&2
         echo "record.sh: $name failed" >&2
@@ -102,8 +103,13 @@ record fdr_tscwrap fdr_tscwrap xray-fdr yes -O2
 record fdr_threads fdr_threads xray-fdr no -O2
 record fdr_midcall fdr_midcall xray-fdr yes -O2
 record fdr_exhausted fdr_threads xray-fdr no -O2 '-DBUFFER_MAX="3"'
+record fdr_default fdr_default xray-fdr yes -O2
 record basic_simple basic_simple xray-basic yes -O2
 record basic_threads basic_threads xray-basic no -O2
+# The documentation's way: the runtime starts basic mode before main.
+XOPTS="patch_premain=true xray_mode=xray-basic"
+record basic_quickstart basic_quickstart xray-basic yes -O2
+XOPTS=patch_premain=false
 
 case "$only" in
 "  " | *" fdr_simple "*)
