@@ -14,7 +14,10 @@
 # The traces are not reproducible byte for byte (TSCs, thread ids, stack
 # garbage in unused metadata bytes change on every run); the Check suite
 # xray_real compares our reader with the YAML stored beside each trace, so
-# re-record both together and commit them together.
+# re-record both together and commit them together, after rewriting the
+# golden logs: TRACERD_UPDATE_GOLDEN=1 CK_RUN_SUITE=xray_real
+# ./build/check_tracerd. Byte offsets and counts quoted in
+# doc/formats/xray-real.md come from the committed recording.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
