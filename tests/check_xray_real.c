@@ -174,18 +174,9 @@ static tracerd_status_t t_open(const void *config, rec_t *rec, const tracerd_all
     return TRACERD_OK;
 }
 
-/* A pause on a record that ends exactly at the end of the chunk consumes the
- * whole chunk; the shared driver (tests/support/driver.c, drv_run) resumes but
- * then leaves its status at PAUSED and stops without finishing. Until the
- * driver resets the status after resuming, this target resumes such a pause
- * itself and reports OK: the same callbacks, in the same order. */
 static tracerd_status_t t_feed(void *p, const void *data, size_t len, size_t *consumed)
 {
-    tracerd_xray_reader_t *r = ((rtarget_t *)p)->r;
-    tracerd_status_t st = tracerd_xray_feed(r, data, len, consumed);
-    if (st == TRACERD_PAUSED && *consumed == len && len != 0)
-        st = tracerd_xray_resume(r);
-    return st;
+    return tracerd_xray_feed(((rtarget_t *)p)->r, data, len, consumed);
 }
 
 static tracerd_status_t t_resume(void *p)
