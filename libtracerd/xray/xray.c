@@ -8,7 +8,7 @@
 #define FUNC_BYTES 8u
 #define META_BYTES 16u
 #define BASIC_BYTES 32u
-#define QUEUE_MAX 4u
+#define QUEUE_MAX 8u
 
 enum state {
     S_HEADER,    /* the 32-byte file header */
