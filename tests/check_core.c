@@ -141,6 +141,22 @@ START_TEST(test_tick_conv)
 }
 END_TEST
 
+/* Under `make check-be` the suite runs on s390x: make sure it really is big-endian. */
+START_TEST(test_host_order)
+{
+    const uint16_t one = 1;
+    uint8_t first;
+    memcpy(&first, &one, 1);
+    const char *be = getenv("TRACERD_BIG_ENDIAN_HOST");
+    if (be != NULL && strcmp(be, "1") == 0)
+        ck_assert_uint_eq(first, 0);
+    /* Loads give the same values whatever the host order. */
+    const uint8_t b[4] = {0x12, 0x34, 0x56, 0x78};
+    ck_assert_uint_eq(tracerd__ld32(true, b), 0x12345678u);
+    ck_assert_uint_eq(tracerd__ld32(false, b), 0x78563412u);
+}
+END_TEST
+
 Suite *suite_core(void)
 {
     Suite *s = suite_create("core");
@@ -152,6 +168,7 @@ Suite *suite_core(void)
     tcase_add_test(tc, test_hmap);
     tcase_add_test(tc, test_ticks_to_ns);
     tcase_add_test(tc, test_tick_conv);
+    tcase_add_test(tc, test_host_order);
     suite_add_tcase(s, tc);
     return s;
 }

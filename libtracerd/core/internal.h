@@ -58,8 +58,8 @@ static inline bool tracerd__add64_overflows(uint64_t a, uint64_t b, uint64_t *ou
 /* Sticky error state of a reader. */
 struct tracerd__error {
     tracerd_status_t status;
-    uint64_t offset;          /* absolute offset of the record at fault */
-    int callback_value;       /* the negative value a callback returned */
+    uint64_t offset;    /* absolute offset of the record at fault */
+    int callback_value; /* the negative value a callback returned */
     char reason[TRACERD__REASON_MAX];
 };
 
@@ -185,7 +185,7 @@ static inline void tracerd__mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_
  * with a 64.64 reciprocal and one correction step. */
 struct tracerd__tick_conv {
     uint64_t freq;
-    uint64_t a, b, m; /* m = floor(2^64 * b / freq) */
+    uint64_t a, b, m;  /* m = floor(2^64 * b / freq) */
     uint64_t max_fast; /* ticks above this take the exact slow path */
 };
 

@@ -13,8 +13,7 @@ unsigned tracerd_version_number(void)
 
 const char *tracerd_version_string(void)
 {
-    return STR(TRACERD_VERSION_MAJOR) "." STR(TRACERD_VERSION_MINOR) "." STR(
-        TRACERD_VERSION_PATCH);
+    return STR(TRACERD_VERSION_MAJOR) "." STR(TRACERD_VERSION_MINOR) "." STR(TRACERD_VERSION_PATCH);
 }
 
 const char *tracerd_status_name(tracerd_status_t s)

@@ -8,7 +8,7 @@
 #define FUNC_BYTES 8u
 #define META_BYTES 16u
 #define BASIC_BYTES 32u
-#define QUEUE_MAX 4u
+#define QUEUE_MAX 8u
 
 enum state {
     S_HEADER,    /* the 32-byte file header */
@@ -55,15 +55,15 @@ struct tracerd_xray_reader {
 
     enum state state;
     bool paused, in_cb, have_header, big;
-    uint64_t offset;     /* absolute offset of the next unconsumed byte */
-    uint64_t rec_off;    /* absolute offset of the current record */
+    uint64_t offset;  /* absolute offset of the next unconsumed byte */
+    uint64_t rec_off; /* absolute offset of the current record */
     tracerd_xray_header_t hdr;
 
     /* buffer state */
     enum bstate bstate;
-    bool bounded;        /* buf_end applies */
+    bool bounded; /* buf_end applies */
     bool buffer_reported;
-    uint64_t buf_end;    /* absolute offset just past the buffer */
+    uint64_t buf_end; /* absolute offset just past the buffer */
     tracerd_xray_buffer_t buf;
     uint16_t cpu;
     uint64_t tsc;
@@ -75,7 +75,7 @@ struct tracerd_xray_reader {
 
     /* event payload in progress */
     tracerd_xray_event_t ev;
-    uint64_t left;       /* payload bytes, or bytes to skip, still to come */
+    uint64_t left; /* payload bytes, or bytes to skip, still to come */
     uint64_t frag_done;
     bool frag_header_sent;
     uint64_t skip_total;
@@ -96,10 +96,9 @@ const char *tracerd_xray_kind_name(tracerd_xray_kind_t kind)
 
 const char *tracerd_xray_meta_kind_name(tracerd_xray_meta_kind_t kind)
 {
-    static const char *const names[] = {"new-buffer",     "end-of-buffer", "new-cpu",
-                                        "tsc-wrap",       "walltime",      "custom-event",
-                                        "call-argument",  "buffer-extents", "typed-event",
-                                        "pid"};
+    static const char *const names[] = {
+        "new-buffer",   "end-of-buffer", "new-cpu",        "tsc-wrap",    "walltime",
+        "custom-event", "call-argument", "buffer-extents", "typed-event", "pid"};
     return (unsigned)kind < 10 ? names[kind] : "unknown";
 }
 
@@ -671,8 +670,7 @@ static tracerd_status_t basic_record(tracerd_xray_reader_t *r, const uint8_t *p)
         unsigned kind = p[3];
         if (kind > 3)
             return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
-                                      "basic function record: kind %u is not defined (0-3)",
-                                      kind);
+                                      "basic function record: kind %u is not defined (0-3)", kind);
         tracerd_xray_function_t *f = &r->pend;
         f->offset = r->rec_off;
         f->kind = (tracerd_xray_kind_t)kind;
@@ -718,7 +716,8 @@ static bool try_skip_buffer(tracerd_xray_reader_t *r, uint64_t cur)
         r->err.status == TRACERD_E_CALLBACK || r->err.status == TRACERD_E_NOMEM)
         return false;
     struct item it = {.kind = I_WARNING};
-    tracerd__format(r->warn_reason, sizeof r->warn_reason, "%s at byte %llu: %s; skipped the rest "
+    tracerd__format(r->warn_reason, sizeof r->warn_reason,
+                    "%s at byte %llu: %s; skipped the rest "
                     "of the buffer that starts at byte %llu",
                     tracerd_status_name(r->err.status), (unsigned long long)r->err.offset,
                     r->err.reason, (unsigned long long)r->buf.offset);
@@ -740,8 +739,8 @@ static bool try_skip_buffer(tracerd_xray_reader_t *r, uint64_t cur)
 /* Hot loop: function records of a buffer body lying wholly in the chunk.
  * `big` is a constant at each call site, so each byte order gets its own copy. */
 static inline const uint8_t *fast_functions_order(tracerd_xray_reader_t *r, const uint8_t *pos,
-                                                  const uint8_t *lim, uint64_t pos_offset,
-                                                  int *res, const bool big)
+                                                  const uint8_t *lim, uint64_t pos_offset, int *res,
+                                                  const bool big)
 {
     const tracerd_xray_function_cb cb = r->cb.on_function;
     const uint8_t meta_bit = big ? 0x80u : 0x01u;
@@ -914,15 +913,14 @@ tracerd_status_t tracerd_xray_feed(tracerd_xray_reader_t *r, const void *data_, 
             if (pos == end)
                 goto out;
             size_t take = (uint64_t)(end - pos) < r->left ? (size_t)(end - pos) : (size_t)r->left;
-            tracerd_span_t sp = {
-                .field = r->ev.typed ? TRACERD_XRAY_FIELD_TYPED_PAYLOAD
-                                     : TRACERD_XRAY_FIELD_CUSTOM_PAYLOAD,
-                .index = r->ev.event_type,
-                .record_offset = r->ev.offset,
-                .offset = r->frag_done,
-                .total = r->ev.size,
-                .data = pos,
-                .len = take};
+            tracerd_span_t sp = {.field = r->ev.typed ? TRACERD_XRAY_FIELD_TYPED_PAYLOAD
+                                                      : TRACERD_XRAY_FIELD_CUSTOM_PAYLOAD,
+                                 .index = r->ev.event_type,
+                                 .record_offset = r->ev.offset,
+                                 .offset = r->frag_done,
+                                 .total = r->ev.size,
+                                 .data = pos,
+                                 .len = take};
             pos += take;
             r->left -= take;
             r->frag_done += take;
@@ -1040,8 +1038,7 @@ tracerd_status_t tracerd_xray_finish(tracerd_xray_reader_t *r)
                                       "%s record: input ended after %zu of %u bytes",
                                       is_meta(r, r->st.buf[0]) ? "metadata" : "function",
                                       r->st.have, is_meta(r, r->st.buf[0]) ? 16u : 8u);
-        if (r->bounded && r->hdr.version >= 2 && r->bstate != B_BETWEEN &&
-            r->offset < r->buf_end)
+        if (r->bounded && r->hdr.version >= 2 && r->bstate != B_BETWEEN && r->offset < r->buf_end)
             return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->buf.offset,
                                       "buffer: input ended %llu bytes before the end of its "
                                       "extent",

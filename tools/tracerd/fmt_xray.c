@@ -172,8 +172,9 @@ static int info(cli_t *c)
     fprintf(o, "bytes:       %" PRIu64 "\n", c->bytes_read);
     if (in.hdr.type == TRACERD_XRAY_TYPE_FDR)
         fprintf(o, "buffers:     %" PRIu64 "\n", in.buffers);
-    fprintf(o, "functions:   %" PRIu64 " (enter %" PRIu64 ", enter-args %" PRIu64 ", exit %" PRIu64
-               ", tail-exit %" PRIu64 "), %" PRIu64 " arguments\n",
+    fprintf(o,
+            "functions:   %" PRIu64 " (enter %" PRIu64 ", enter-args %" PRIu64 ", exit %" PRIu64
+            ", tail-exit %" PRIu64 "), %" PRIu64 " arguments\n",
             in.fn[0] + in.fn[1] + in.fn[2] + in.fn[3], in.fn[0], in.fn[3], in.fn[1], in.fn[2],
             in.args);
     fprintf(o, "events:      %" PRIu64 " custom, %" PRIu64 " typed\n", in.custom, in.typed);
@@ -191,8 +192,8 @@ static int info(cli_t *c)
         fprintf(o, "%s%d (%" PRIu64 ")", i ? ", " : " : ", in.tids[i], in.tid_count[i]);
     fprintf(o, "%s\n", in.ntids > 16 ? ", ..." : "");
     if (in.any_time)
-        fprintf(o, "time span:   tsc %" PRIu64 " .. %" PRIu64 " (%.6f s)\n", in.min_tsc,
-                in.max_tsc, (double)(in.max_ns - in.min_ns) / 1e9);
+        fprintf(o, "time span:   tsc %" PRIu64 " .. %" PRIu64 " (%.6f s)\n", in.min_tsc, in.max_tsc,
+                (double)(in.max_ns - in.min_ns) / 1e9);
     if (in.warnings)
         fprintf(o, "warnings:    %" PRIu64 "\n", in.warnings);
     return rc;
@@ -315,8 +316,9 @@ static int d_meta(void *u, const tracerd_xray_metadata_t *m)
 static int d_warning(void *u, const tracerd_warning_t *w)
 {
     FILE *o = u;
-    fprintf(o, "{\"type\":\"warning\",\"offset\":%" PRIu64 ",\"status\":\"%s\",\"skipped\":%" PRIu64
-               ",\"reason\":",
+    fprintf(o,
+            "{\"type\":\"warning\",\"offset\":%" PRIu64 ",\"status\":\"%s\",\"skipped\":%" PRIu64
+            ",\"reason\":",
             w->offset, tracerd_status_name(w->status), w->skipped_bytes);
     cli_json_cstr(o, w->reason);
     fprintf(o, "}\n");
