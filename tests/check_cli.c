@@ -178,6 +178,37 @@ START_TEST(test_json_samples)
 }
 END_TEST
 
+/* Names with quotes, backslashes, control bytes, UTF-8 and stray bytes stay valid JSON. */
+START_TEST(test_json_escaping)
+{
+    CLI_OR_SKIP(cli);
+    static const ev_elf_sym_t syms[] = {
+        {"q\"uo\\te", 0x1000, 0x10, true},
+        {"ctl\001\037x", 0x1010, 0x10, true},
+        {"caf\xc3\xa9", 0x1020, 0x10, true},
+        {"bad\xff\xc3", 0x1030, 0x10, true},
+    };
+    const uint64_t fn[] = {0x1000, 0x1000, 0x1010, 0x1010, 0x1020, 0x1020, 0x1030, 0x1030};
+    size_t len;
+    uint8_t *elf = ev_elf_write(true, false, 0x8000, fn, 8, 2, syms, 4, &len);
+    char *bin = ev_temp_file("names.elf", elf, len);
+    char *path = write_sample("esc.xray", 3, false);
+    ev_proc_t p;
+    run_cli(cli, NULL, &p, "json", "-q", "--instr-map", bin, path, NULL);
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    check_chrome(p.out, p.out_len, "escaping");
+    ck_assert_ptr_nonnull(strstr(p.out, "\"name\":\"q\\\"uo\\\\te\""));
+    ck_assert_ptr_nonnull(strstr(p.out, "\"name\":\"ctl\\u0001\\u001fx\""));
+    ck_assert_ptr_nonnull(strstr(p.out, "\"name\":\"caf\xc3\xa9\""));
+    ck_assert_ptr_nonnull(strstr(p.out, "\"name\":\"bad\\u00ff\\u00c3\""));
+    ev_proc_free(&p);
+    free(elf);
+    free(bin);
+    free(path);
+    ev_temp_cleanup();
+}
+END_TEST
+
 START_TEST(test_stats)
 {
     CLI_OR_SKIP(cli);
@@ -539,6 +570,7 @@ Suite *suite_cli(void)
     TCase *tc = tcase_create("cli");
     tcase_set_timeout(tc, 90);
     tcase_add_test(tc, test_json_samples);
+    tcase_add_test(tc, test_json_escaping);
     tcase_add_test(tc, test_stats);
     tcase_add_test(tc, test_stdin_and_errors);
     tcase_add_test(tc, test_tcp_connect);
