@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <math.h>
 #include <netinet/in.h>
@@ -88,24 +89,45 @@ static bool have_python(void)
     return system("command -v python3 >/dev/null 2>&1") == 0;
 }
 
-/* Runs the Chrome format checker on a JSON text. */
+/* JSON outputs waiting for the checker (one python run checks them all). */
+static char chrome_files[8192];
+static unsigned chrome_n;
+
+/* Queues a JSON text for the Chrome format checker (run by chrome_run). */
 static void check_chrome(const char *json, size_t len, const char *what)
 {
-    if (!have_python()) {
-        fprintf(stderr, "check_chrome: python3 not found, %s not validated\n", what);
-        return;
-    }
-    char *path = ev_temp_file("out.json", json, len);
-    char *argv[] = {"/bin/sh", "-c", NULL, NULL};
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "python3 tests/cli/chrome_check.py '%s'", path);
-    argv[2] = cmd;
-    ev_proc_t p;
-    ev_run_proc(argv, NULL, 60, &p);
-    ck_assert_msg(p.status == 0, "%s: %s%s", what, p.out, p.err);
-    ck_assert_msg(strncmp(p.out, "ok ", 3) == 0, "%s: %s", what, p.out);
-    ev_proc_free(&p);
+    char name[32];
+    snprintf(name, sizeof name, "out%u.json", chrome_n++);
+    char *path = ev_temp_file(name, json, len);
+    size_t used = strlen(chrome_files);
+    ck_assert_uint_lt(used + strlen(path) + 4, sizeof chrome_files);
+    snprintf(chrome_files + used, sizeof chrome_files - used, " '%s'", path);
     free(path);
+    (void)what;
+}
+
+/* Runs tests/cli/chrome_check.py on every queued output; each must pass. */
+static void chrome_run(void)
+{
+    if (chrome_n == 0)
+        return;
+    if (!have_python()) {
+        fprintf(stderr, "chrome_check: python3 not found, %u outputs not validated\n", chrome_n);
+    } else {
+        char cmd[8300];
+        snprintf(cmd, sizeof cmd, "python3 tests/cli/chrome_check.py%s", chrome_files);
+        char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+        ev_proc_t p;
+        ev_run_proc(argv, NULL, 120, &p);
+        ck_assert_msg(p.status == 0, "%s%s", p.out, p.err);
+        unsigned oks = 0;
+        for (const char *q = p.out; (q = strstr(q, "ok ")) != NULL; q += 3)
+            oks++;
+        ck_assert_uint_eq(oks, chrome_n);
+        ev_proc_free(&p);
+    }
+    chrome_files[0] = '\0';
+    chrome_n = 0;
 }
 
 START_TEST(test_json_samples)
@@ -174,6 +196,7 @@ START_TEST(test_json_samples)
     if (gr == 0)
         globfree(&g);
     ck_assert_uint_ge(checked, 1);
+    chrome_run();
     ev_temp_cleanup();
 }
 END_TEST
@@ -205,6 +228,7 @@ START_TEST(test_json_escaping)
     free(elf);
     free(bin);
     free(path);
+    chrome_run();
     ev_temp_cleanup();
 }
 END_TEST
@@ -303,6 +327,7 @@ START_TEST(test_stdin_and_errors)
     free(cut);
     free(txt);
     free(path);
+    chrome_run();
     ev_temp_cleanup();
 }
 END_TEST
@@ -444,6 +469,90 @@ START_TEST(test_tcp_listen)
 }
 END_TEST
 
+/* Back-pressure: while nobody reads the CLI's output, the CLI stops reading
+ * the socket, so the sender cannot push the whole trace; once the output is
+ * read, everything arrives and the output is complete. */
+START_TEST(test_backpressure)
+{
+    CLI_OR_SKIP(cli);
+    xw_t w;
+    xw_init(&w, false);
+    build_sample(&w, 25000); /* about 3.3 MB */
+    ev_proc_t ref;
+    char *path = ev_temp_file("bp.xray", w.buf, w.len);
+    run_cli(cli, NULL, &ref, "json", "-q", path, NULL);
+    ck_assert_int_eq(ref.status, 0);
+    uint16_t port;
+    int lfd = listen_any(&port);
+    int prog[2];
+    ck_assert_int_eq(pipe(prog), 0);
+    pid_t server = fork();
+    ck_assert_int_ge(server, 0);
+    if (server == 0) {
+        alarm(60);
+        close(prog[0]);
+        int fd = accept(lfd, NULL, NULL);
+        int small = 65536;
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &small, sizeof small);
+        uint64_t sent = 0;
+        while (sent < w.len) {
+            size_t n = w.len - sent < 65536 ? (size_t)(w.len - sent) : 65536;
+            ssize_t k = write(fd, w.buf + sent, n);
+            if (k <= 0)
+                _exit(3);
+            sent += (uint64_t)k;
+            if (write(prog[1], &sent, sizeof sent) != (ssize_t)sizeof sent)
+                _exit(4);
+        }
+        close(fd);
+        _exit(0);
+    }
+    close(lfd);
+    close(prog[1]);
+    int out[2];
+    ck_assert_int_eq(pipe(out), 0);
+    char url[64];
+    snprintf(url, sizeof url, "tcp://127.0.0.1:%u", (unsigned)port);
+    pid_t cpid = fork();
+    ck_assert_int_ge(cpid, 0);
+    if (cpid == 0) {
+        dup2(out[1], 1);
+        close(out[0]);
+        execl(cli, cli, "json", "-q", url, (char *)NULL);
+        _exit(127);
+    }
+    close(out[1]);
+    sleep(1); /* nobody reads the output meanwhile */
+    uint64_t sent = 0, v;
+    fcntl(prog[0], F_SETFL, O_NONBLOCK);
+    while (read(prog[0], &v, sizeof v) == (ssize_t)sizeof v)
+        sent = v;
+    fprintf(stderr, "backpressure: %llu of %zu bytes sent while stalled\n", (unsigned long long)sent, w.len);
+    ck_assert_msg(sent < w.len / 2, "the sender got %llu of %zu bytes through a stalled reader",
+                  (unsigned long long)sent, w.len);
+    /* Now read everything: the output is complete and equal to the file's. */
+    size_t got = 0, cap = ref.out_len + 1;
+    char *buf = malloc(cap);
+    ssize_t k;
+    while ((k = read(out[0], buf + got, got < cap ? cap - got : 1)) > 0)
+        got += (size_t)k;
+    close(out[0]);
+    close(prog[0]);
+    int st;
+    waitpid(cpid, &st, 0);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    waitpid(server, &st, 0);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ck_assert_uint_eq(got, ref.out_len);
+    ck_assert(memcmp(buf, ref.out, got) == 0);
+    free(buf);
+    ev_proc_free(&ref);
+    xw_free(&w);
+    free(path);
+    ev_temp_cleanup();
+}
+END_TEST
+
 /* stats against llvm-xray account on the real XRay traces: per function id
  * the same count, sum, min and max (llvm-xray prints seconds, we print ms). */
 START_TEST(test_stats_vs_llvm_xray)
@@ -576,6 +685,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_tcp_connect);
     tcase_add_test(tc, test_tcp_listen);
     tcase_add_test(tc, test_progress);
+    tcase_add_test(tc, test_backpressure);
     tcase_add_test(tc, test_stats_vs_llvm_xray);
     tcase_add_test(tc, test_dump_stdin);
     suite_add_tcase(s, tc);

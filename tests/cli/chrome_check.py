@@ -6,15 +6,18 @@ Rules: valid JSON; an object with a traceEvents array; every event has a
 known "ph" and the keys its phase requires (ts numbers, pid/tid integers,
 names, ids for async and flow events, numeric counter values, M events with
 args.name); per (pid, tid), B/E pairs balance in file order and never end
-before they begin. Prints "ok N" or the first problem; exit 0 or 1."""
+before they begin. Prints "ok N" or the first problem; exit 0 or 1. Takes any number of files."""
 import json
 import sys
 
 PHASES = set("BEXiICbnesftMPON")
 
 
+CURRENT = ""
+
+
 def fail(msg):
-    print("chrome_check: " + msg)
+    print("chrome_check: %s: %s" % (CURRENT, msg))
     sys.exit(1)
 
 
@@ -23,6 +26,8 @@ def is_num(v):
 
 
 def main(path):
+    global CURRENT
+    CURRENT = path
     with open(path, "rb") as f:
         raw = f.read()
     try:
@@ -81,8 +86,9 @@ def main(path):
     for key, st in stacks.items():
         if st:
             fail("thread %r: %d spans never end" % (key, len(st)))
-    print("ok %d" % len(doc["traceEvents"]))
+    print("ok %d %s" % (len(doc["traceEvents"]), path))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    for p in sys.argv[1:]:
+        main(p)
