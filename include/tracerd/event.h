@@ -88,7 +88,8 @@ typedef struct tracerd_event_arg {
 #define TRACERD_EVENT_HAS_ID 0x10u     /**< id is meaningful (async, flow, counter) */
 #define TRACERD_EVENT_HAS_NAME_ID 0x20u /**< name_id is meaningful (XRay function id) */
 #define TRACERD_EVENT_TAIL 0x40u       /**< SPAN_END from a tail call exit (XRay) */
-#define TRACERD_EVENT_TRUNCATED 0x80u  /**< a payload argument was too large and is left out */
+#define TRACERD_EVENT_TRUNCATED 0x80u  /**< a payload argument was too large, or args were left out */
+#define TRACERD_EVENT_NO_TIME 0x100u   /**< the record has no timestamp (ticks and ns are 0) */
 
 /**
  * One event of any format. Built on the reader's stack for each callback;
@@ -149,8 +150,10 @@ typedef struct tracerd_auto_config {
     /** XRay options (NULL: defaults); copied by _new. */
     const tracerd_xray_config_t *xray;
     /** Options of the other formats' readers, as a pointer to their own
-     * config struct (tracerd_fxt_config_t, tracerd_ctf_config_t,
-     * tracerd_xtrace_config_t), or NULL for defaults. Borrowed during _new. */
+     * config struct (tracerd_fxt_config_t, tracerd_ctf_stream_config_t,
+     * tracerd_xtrace_insn_config_t), or NULL for defaults. Borrowed: each
+     * must stay valid while the reader lives (the format's reader is made
+     * when the format is detected, and again after _reset). */
     const void *fxt;
     const void *ctf;
     const void *xtrace;

@@ -82,8 +82,7 @@ tracerd_status_t tracerd_auto_new(const tracerd_auto_config_t *cfg,
         r->xray_cfg = *c.xray;
         r->has_xray_cfg = true;
     }
-    r->cfg.xray = NULL; /* the copy is used */
-    r->cfg.fxt = r->cfg.ctf = r->cfg.xtrace = NULL; /* borrowed during _new only */
+    r->cfg.xray = NULL; /* the copy is used; fxt/ctf/xtrace stay borrowed */
     if (cbs != NULL)
         r->cbs = *cbs;
     r->user = user;
@@ -96,7 +95,6 @@ tracerd_status_t tracerd_auto_new(const tracerd_auto_config_t *cfg,
     if (c.format != TRACERD_EVENT_FORMAT_UNKNOWN) {
         r->be = backend_of(c.format);
         r->score = 100;
-        /* Open now so that the other formats' configs, borrowed during _new, are used. */
         tracerd_auto_config_t oc = c;
         oc.xray = r->has_xray_cfg ? &r->xray_cfg : NULL;
         if (r->be->open != NULL) {

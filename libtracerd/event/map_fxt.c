@@ -1,9 +1,27 @@
-/* Fuchsia FXT onto events. Detection is by the magic number record
- * (0x0016547846040010 as the first word, in either byte order). The
- * record mapping plugs in here once the FXT reader (include/tracerd/fxt.h)
- * is on main: fill .open and the reader operations (see event_internal.h
- * and doc/api.md, "Adding a format"). Until then the auto reader reports
- * TRACERD_E_UNSUPPORTED for a detected FXT trace. */
+/* Fuchsia FXT onto events. Detection: the magic number record
+ * (0x0016547846040010 as the first word, in either byte order).
+ *
+ * Mapping (when the FXT reader, include/tracerd/fxt.h, is part of the build):
+ *   event records    instant, counter, duration begin/end/complete, async
+ *                    begin/instant/end, flow begin/step/end -> the event kind
+ *                    of the same meaning, with category, name, thread, id and
+ *                    every argument typed;
+ *   kernel objects   process -> PROCESS_NAME (pid = koid), thread ->
+ *                    THREAD_NAME (tid = koid, pid from its "process" koid
+ *                    argument); other object types carry no timeline meaning
+ *                    and are left out;
+ *   scheduling       context switch (both record layouts) -> CONTEXT_SWITCH
+ *                    (tid outgoing, other_tid incoming, level = outgoing
+ *                    state), thread wakeup -> WAKEUP (tid and other_tid = the
+ *                    woken thread);
+ *   log              -> LOG (message);
+ *   blob, large blob -> BLOB (argument "data" = the payload; large blobs
+ *                    above the stitch bound arrive without it, TRUNCATED);
+ *                    records without a timestamp carry NO_TIME;
+ *   userspace object -> MARK, NO_TIME, argument "pointer" and its arguments;
+ *   metadata, initialization, string and thread records feed the reader's
+ *   tables (and the clock rate, reported through on_source) and are not
+ *   events themselves; unknown types are skipped by the reader. */
 #include "event_internal.h"
 
 static int detect(const uint8_t *h, size_t n)
@@ -15,8 +33,428 @@ static int detect(const uint8_t *h, size_t n)
     return memcmp(h, le, 8) == 0 || memcmp(h, be, 8) == 0 ? 100 : 0;
 }
 
+#if defined(__has_include)
+#if __has_include(<tracerd/fxt.h>)
+#define TRACERD__EVENT_HAVE_FXT 1
+#endif
+#endif
+
+#ifdef TRACERD__EVENT_HAVE_FXT
+#include <tracerd/fxt.h>
+
+struct fmap {
+    tracerd_auto_reader_t *a;
+    tracerd_fxt_reader_t *rd;
+    const tracerd_allocator_t *alloc;
+    bool source_sent;
+};
+
+#define ZX_OBJ_TYPE_PROCESS 1u
+#define ZX_OBJ_TYPE_THREAD 2u
+
+static int send_source(struct fmap *m, uint64_t ticks_per_second)
+{
+    if (m->source_sent)
+        return TRACERD_CB_CONTINUE;
+    m->source_sent = true;
+    tracerd_event_source_t src;
+    memset(&src, 0, sizeof src);
+    src.byte_order = tracerd_fxt_byte_order(m->rd);
+    src.ticks_per_second = ticks_per_second;
+    return tracerd__auto_source(m->a, &src);
+}
+
+/* Emits ev after the source line (a pause or abort from either is returned). */
+static int emit(struct fmap *m, tracerd_event_t *ev)
+{
+    int rc = send_source(m, 0);
+    if (rc != TRACERD_CB_CONTINUE)
+        return rc < 0 ? rc : (tracerd__auto_emit(m->a, ev) < 0 ? -1 : TRACERD_CB_PAUSE);
+    return tracerd__auto_emit(m->a, ev);
+}
+
+/* Converts nargs FXT arguments into the auto reader's scratch array. */
+static void map_args(struct fmap *m, tracerd_event_t *ev, const tracerd_fxt_arg_t *in,
+                     uint32_t nargs, uint32_t first)
+{
+    uint32_t cap;
+    tracerd_event_arg_t *out = tracerd__auto_args(m->a, &cap);
+    uint32_t n = first;
+    for (uint32_t i = 0; i < nargs; i++) {
+        if (n >= cap) {
+            ev->flags |= TRACERD_EVENT_TRUNCATED;
+            break;
+        }
+        const tracerd_fxt_arg_t *a = &in[i];
+        tracerd_event_arg_t *o = &out[n++];
+        memset(o, 0, sizeof *o);
+        o->name = a->name;
+        switch (a->type) {
+        case TRACERD_FXT_ARG_NULL:
+            o->type = TRACERD_EVENT_ARG_NULL;
+            break;
+        case TRACERD_FXT_ARG_INT32:
+        case TRACERD_FXT_ARG_INT64:
+            o->type = TRACERD_EVENT_ARG_INT;
+            o->v.i = a->i64;
+            break;
+        case TRACERD_FXT_ARG_UINT32:
+        case TRACERD_FXT_ARG_UINT64:
+            o->type = TRACERD_EVENT_ARG_UINT;
+            o->v.u = a->u64;
+            break;
+        case TRACERD_FXT_ARG_DOUBLE:
+            o->type = TRACERD_EVENT_ARG_DOUBLE;
+            o->v.d = a->f64;
+            break;
+        case TRACERD_FXT_ARG_STRING:
+            o->type = TRACERD_EVENT_ARG_STRING;
+            o->v.str = a->str;
+            break;
+        case TRACERD_FXT_ARG_POINTER:
+            o->type = TRACERD_EVENT_ARG_POINTER;
+            o->v.u = a->u64;
+            break;
+        case TRACERD_FXT_ARG_KOID:
+            o->type = TRACERD_EVENT_ARG_KOID;
+            o->v.u = a->u64;
+            break;
+        case TRACERD_FXT_ARG_BOOL:
+            o->type = TRACERD_EVENT_ARG_BOOL;
+            o->v.b = a->u64 != 0;
+            break;
+        default: /* BLOB, and unknown types: their bytes */
+            o->type = TRACERD_EVENT_ARG_BYTES;
+            o->v.bytes = a->blob;
+            break;
+        }
+    }
+    ev->args = out;
+    ev->nargs = n;
+}
+
+static void set_thread(tracerd_event_t *ev, const tracerd_fxt_thread_t *t)
+{
+    ev->pid = t->pid;
+    ev->tid = t->tid;
+    ev->flags |= TRACERD_EVENT_HAS_PID | TRACERD_EVENT_HAS_TID;
+}
+
+static int on_init(void *user, const tracerd_fxt_init_t *i)
+{
+    return send_source(user, i->ticks_per_second);
+}
+
+static int on_event(void *user, const tracerd_fxt_event_t *e)
+{
+    static const tracerd_event_kind_t kinds[] = {
+        TRACERD_EVENT_INSTANT,     TRACERD_EVENT_COUNTER,    TRACERD_EVENT_SPAN_BEGIN,
+        TRACERD_EVENT_SPAN_END,    TRACERD_EVENT_SPAN_COMPLETE, TRACERD_EVENT_ASYNC_BEGIN,
+        TRACERD_EVENT_ASYNC_STEP,  TRACERD_EVENT_ASYNC_END,  TRACERD_EVENT_FLOW_BEGIN,
+        TRACERD_EVENT_FLOW_STEP,   TRACERD_EVENT_FLOW_END};
+    struct fmap *m = user;
+    if ((unsigned)e->type >= sizeof kinds / sizeof kinds[0])
+        return TRACERD_CB_CONTINUE;
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.offset = e->offset;
+    ev.kind = kinds[e->type];
+    ev.ticks = e->ticks;
+    ev.ns = e->ns;
+    ev.flags = TRACERD_EVENT_HAS_NS;
+    set_thread(&ev, &e->thread);
+    ev.category = e->category;
+    ev.name = e->name;
+    if (e->type == TRACERD_FXT_EVENT_COUNTER || e->type >= TRACERD_FXT_EVENT_ASYNC_BEGIN) {
+        ev.id = e->id;
+        ev.flags |= TRACERD_EVENT_HAS_ID;
+    }
+    if (e->type == TRACERD_FXT_EVENT_DURATION_COMPLETE) {
+        ev.end_ticks = e->end_ticks;
+        ev.end_ns = e->end_ns;
+    }
+    map_args(m, &ev, e->args, e->nargs, 0);
+    return emit(m, &ev);
+}
+
+static int on_kernel_object(void *user, const tracerd_fxt_kernel_object_t *o)
+{
+    struct fmap *m = user;
+    if (o->object_type != ZX_OBJ_TYPE_PROCESS && o->object_type != ZX_OBJ_TYPE_THREAD)
+        return TRACERD_CB_CONTINUE;
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.offset = o->offset;
+    ev.flags = TRACERD_EVENT_NO_TIME | TRACERD_EVENT_HAS_PID;
+    ev.name = o->name;
+    if (o->object_type == ZX_OBJ_TYPE_PROCESS) {
+        ev.kind = TRACERD_EVENT_PROCESS_NAME;
+        ev.pid = o->koid;
+    } else {
+        ev.kind = TRACERD_EVENT_THREAD_NAME;
+        ev.tid = o->koid;
+        ev.flags |= TRACERD_EVENT_HAS_TID;
+        for (uint32_t i = 0; i < o->nargs; i++) {
+            const tracerd_fxt_arg_t *a = &o->args[i];
+            if (a->type == TRACERD_FXT_ARG_KOID && a->name.len == 7 &&
+                memcmp(a->name.data, "process", 7) == 0)
+                ev.pid = a->u64;
+        }
+    }
+    map_args(m, &ev, o->args, o->nargs, 0);
+    return emit(m, &ev);
+}
+
+static int on_scheduling(void *user, const tracerd_fxt_scheduling_t *s)
+{
+    struct fmap *m = user;
+    static const tracerd_str_t n_switch = {"context_switch", 14}, n_wakeup = {"wakeup", 6},
+                               cat = {"sched", 5}, n_out = {"outgoing_priority", 17},
+                               n_in = {"incoming_priority", 17};
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.offset = s->offset;
+    ev.ticks = s->ticks;
+    ev.ns = s->ns;
+    ev.cpu = s->cpu;
+    ev.flags = TRACERD_EVENT_HAS_NS | TRACERD_EVENT_HAS_CPU | TRACERD_EVENT_HAS_TID;
+    ev.category = cat;
+    uint32_t first = 0;
+    if (s->type == TRACERD_FXT_SCHED_THREAD_WAKEUP) {
+        ev.kind = TRACERD_EVENT_WAKEUP;
+        ev.name = n_wakeup;
+        ev.tid = ev.other_tid = s->waking_tid;
+    } else {
+        ev.kind = TRACERD_EVENT_CONTEXT_SWITCH;
+        ev.name = n_switch;
+        ev.tid = s->outgoing.tid;
+        ev.other_tid = s->incoming.tid;
+        ev.level = (int32_t)s->outgoing_state;
+        if (s->type == TRACERD_FXT_SCHED_LEGACY_CONTEXT_SWITCH) {
+            ev.pid = s->outgoing.pid;
+            ev.other_pid = s->incoming.pid;
+            ev.flags |= TRACERD_EVENT_HAS_PID;
+            uint32_t cap;
+            tracerd_event_arg_t *out = tracerd__auto_args(m->a, &cap);
+            if (cap >= 2) {
+                out[0].name = n_out;
+                out[0].type = TRACERD_EVENT_ARG_UINT;
+                out[0].v.u = s->outgoing_priority;
+                out[1].name = n_in;
+                out[1].type = TRACERD_EVENT_ARG_UINT;
+                out[1].v.u = s->incoming_priority;
+                first = 2;
+            }
+        }
+    }
+    map_args(m, &ev, s->args, s->nargs, first);
+    return emit(m, &ev);
+}
+
+static int on_log(void *user, const tracerd_fxt_log_t *l)
+{
+    struct fmap *m = user;
+    static const tracerd_str_t n_log = {"log", 3};
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.offset = l->offset;
+    ev.kind = TRACERD_EVENT_LOG;
+    ev.ticks = l->ticks;
+    ev.ns = l->ns;
+    ev.flags = TRACERD_EVENT_HAS_NS;
+    set_thread(&ev, &l->thread);
+    ev.name = n_log;
+    ev.message = l->message;
+    return emit(m, &ev);
+}
+
+/* One "data" (BYTES) argument, then more arguments. */
+static uint32_t data_arg(struct fmap *m, tracerd_event_t *ev, tracerd_bytes_t payload,
+                         uint64_t size)
+{
+    static const tracerd_str_t n_data = {"data", 4};
+    uint32_t cap;
+    tracerd_event_arg_t *out = tracerd__auto_args(m->a, &cap);
+    if (payload.data == NULL || cap == 0) {
+        if (size > 0)
+            ev->flags |= TRACERD_EVENT_TRUNCATED;
+        return 0;
+    }
+    out[0].name = n_data;
+    out[0].type = TRACERD_EVENT_ARG_BYTES;
+    out[0].v.bytes = payload;
+    ev->args = out;
+    ev->nargs = 1;
+    return 1;
+}
+
+static int on_blob(void *user, const tracerd_fxt_blob_t *b)
+{
+    struct fmap *m = user;
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.offset = b->offset;
+    ev.kind = TRACERD_EVENT_BLOB;
+    ev.flags = TRACERD_EVENT_NO_TIME;
+    ev.name = b->name;
+    ev.id = b->blob_type;
+    ev.flags |= TRACERD_EVENT_HAS_ID;
+    data_arg(m, &ev, b->payload, b->payload.len);
+    return emit(m, &ev);
+}
+
+static int on_large_blob(void *user, const tracerd_fxt_large_blob_t *b)
+{
+    struct fmap *m = user;
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.offset = b->offset;
+    ev.kind = TRACERD_EVENT_BLOB;
+    ev.category = b->category;
+    ev.name = b->name;
+    if (b->format == TRACERD_FXT_LARGE_BLOB_WITH_METADATA) {
+        ev.ticks = b->ticks;
+        ev.ns = b->ns;
+        ev.flags = TRACERD_EVENT_HAS_NS;
+        set_thread(&ev, &b->thread);
+    } else {
+        ev.flags = TRACERD_EVENT_NO_TIME;
+    }
+    uint32_t first = data_arg(m, &ev, b->payload, b->size);
+    map_args(m, &ev, b->args, b->nargs, first);
+    return emit(m, &ev);
+}
+
+static int on_userspace_object(void *user, const tracerd_fxt_userspace_object_t *o)
+{
+    struct fmap *m = user;
+    static const tracerd_str_t n_ptr = {"pointer", 7};
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.offset = o->offset;
+    ev.kind = TRACERD_EVENT_MARK;
+    ev.flags = TRACERD_EVENT_NO_TIME;
+    set_thread(&ev, &o->process);
+    ev.name = o->name;
+    uint32_t cap, first = 0;
+    tracerd_event_arg_t *out = tracerd__auto_args(m->a, &cap);
+    if (cap > 0) {
+        out[0].name = n_ptr;
+        out[0].type = TRACERD_EVENT_ARG_POINTER;
+        out[0].v.u = o->pointer;
+        first = 1;
+    }
+    map_args(m, &ev, o->args, o->nargs, first);
+    return emit(m, &ev);
+}
+
+static int on_warning(void *user, const tracerd_warning_t *w)
+{
+    struct fmap *m = user;
+    return tracerd__auto_warning(m->a, w);
+}
+
+static tracerd_status_t f_open(tracerd_auto_reader_t *a, const tracerd_auto_config_t *cfg,
+                               const tracerd_allocator_t *alloc, void **out)
+{
+    struct fmap *m = tracerd__calloc(alloc, sizeof *m);
+    if (m == NULL)
+        return TRACERD_E_NOMEM;
+    m->a = a;
+    m->alloc = alloc;
+    tracerd_fxt_callbacks_t cbs;
+    memset(&cbs, 0, sizeof cbs);
+    cbs.on_init = on_init;
+    cbs.on_event = on_event;
+    cbs.on_kernel_object = on_kernel_object;
+    cbs.on_scheduling = on_scheduling;
+    cbs.on_log = on_log;
+    cbs.on_blob = on_blob;
+    cbs.on_large_blob = on_large_blob;
+    cbs.on_userspace_object = on_userspace_object;
+    cbs.on_warning = on_warning;
+    tracerd_status_t st =
+        tracerd_fxt_new((const tracerd_fxt_config_t *)cfg->fxt, &cbs, m, alloc, &m->rd);
+    if (st != TRACERD_OK) {
+        tracerd__free(alloc, m, sizeof *m);
+        return st;
+    }
+    *out = m;
+    return TRACERD_OK;
+}
+
+static void f_free(void *r)
+{
+    struct fmap *m = r;
+    if (m == NULL)
+        return;
+    tracerd_fxt_free(m->rd);
+    tracerd__free(m->alloc, m, sizeof *m);
+}
+
+static tracerd_status_t f_feed(void *r, const void *data, size_t len, size_t *consumed)
+{
+    return tracerd_fxt_feed(((struct fmap *)r)->rd, data, len, consumed);
+}
+
+static tracerd_status_t f_resume(void *r)
+{
+    return tracerd_fxt_resume(((struct fmap *)r)->rd);
+}
+
+static tracerd_status_t f_finish(void *r)
+{
+    return tracerd_fxt_finish(((struct fmap *)r)->rd);
+}
+
+static uint64_t f_offset(const void *r)
+{
+    return tracerd_fxt_offset(((const struct fmap *)r)->rd);
+}
+
+static uint64_t f_record_offset(const void *r)
+{
+    return tracerd_fxt_record_offset(((const struct fmap *)r)->rd);
+}
+
+static const char *f_error_reason(const void *r)
+{
+    return tracerd_fxt_error_reason(((const struct fmap *)r)->rd);
+}
+
+static int f_callback_error(const void *r)
+{
+    return tracerd_fxt_callback_error(((const struct fmap *)r)->rd);
+}
+
+static size_t f_memory_bound(const tracerd_auto_config_t *cfg)
+{
+    return sizeof(struct fmap) + tracerd_fxt_memory_bound((const tracerd_fxt_config_t *)cfg->fxt);
+}
+
+const struct tracerd__event_backend tracerd__event_backend_fxt = {
+    .format = TRACERD_EVENT_FORMAT_FXT,
+    .name = "fxt",
+    .detect = detect,
+    .open = f_open,
+    .feed = f_feed,
+    .resume = f_resume,
+    .finish = f_finish,
+    .free = f_free,
+    .offset = f_offset,
+    .record_offset = f_record_offset,
+    .error_reason = f_error_reason,
+    .callback_error = f_callback_error,
+    .metadata = NULL,
+    .memory_bound = f_memory_bound,
+};
+
+#else /* no FXT reader in this build: detection only (E_UNSUPPORTED) */
+
 const struct tracerd__event_backend tracerd__event_backend_fxt = {
     .format = TRACERD_EVENT_FORMAT_FXT,
     .name = "fxt",
     .detect = detect,
 };
+
+#endif

@@ -317,6 +317,9 @@ static int on_source(void *user, const tracerd_event_source_t *src)
 static int on_event(void *user, const tracerd_event_t *ev)
 {
     struct jw *w = user;
+    if ((ev->flags & TRACERD_EVENT_NO_TIME) && ev->kind != TRACERD_EVENT_PROCESS_NAME &&
+        ev->kind != TRACERD_EVENT_THREAD_NAME)
+        return TRACERD_CB_CONTINUE; /* no place on a timeline */
     uint64_t ts = ev_time(ev);
     uint64_t pid = (ev->flags & TRACERD_EVENT_HAS_PID) ? ev->pid : 0;
     uint64_t tid = (ev->flags & TRACERD_EVENT_HAS_TID) ? ev->tid : 0;

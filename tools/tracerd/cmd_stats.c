@@ -125,12 +125,21 @@ static int on_source(void *user, const tracerd_event_source_t *src)
 static int on_event(void *user, const tracerd_event_t *ev)
 {
     struct st *s = user;
+    if (ev->kind == TRACERD_EVENT_PROCESS_NAME || ev->kind == TRACERD_EVENT_THREAD_NAME)
+        return 0; /* names are not events */
     uint64_t ts = ev_time(ev);
     struct ev_thread *t = ev_thread_of(&s->threads, ev);
     if (t == NULL)
         return -1;
     s->events++;
     t->events++;
+    if (ev->flags & TRACERD_EVENT_NO_TIME) {
+        uint32_t ni = name_of(s, ev);
+        if (ni == UINT32_MAX)
+            return -1;
+        s->v[ni].count++;
+        return 0;
+    }
     if (!t->seen_ts) {
         t->first_ts = ts;
         t->seen_ts = true;
@@ -148,8 +157,6 @@ static int on_event(void *user, const tracerd_event_t *ev)
             s->unmatched++;
         return 0;
     }
-    if (ev->kind == TRACERD_EVENT_PROCESS_NAME || ev->kind == TRACERD_EVENT_THREAD_NAME)
-        return 0;
     uint32_t ni = name_of(s, ev);
     if (ni == UINT32_MAX)
         return -1;
