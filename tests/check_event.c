@@ -249,6 +249,118 @@ START_TEST(test_callback_abort)
 }
 END_TEST
 
+/* ---- FXT (when the FXT reader is part of the build) ------------------------- */
+
+#if defined(__has_include)
+#if __has_include(<tracerd/fxt.h>) && __has_include("support/fxt_writer.h")
+#define HAVE_FXT 1
+#include "support/fxt_writer.h"
+#endif
+#endif
+
+#ifdef HAVE_FXT
+static void build_fxt(fxw_t *w)
+{
+    fxw_magic(w);
+    fxw_init_record(w, 2000000000u); /* 2 GHz: 2 ticks per ns */
+    fxw_string(w, 1, "cat");
+    fxw_thread(w, 1, 10, 11);
+    fxw_kernel(w, 10, 1, FXS_INL("proc"), NULL, 0);
+    fxw_arg_t targ[] = {FXA_KOID(FXS_INL("process"), 10)};
+    fxw_kernel(w, 11, 2, FXS_INL("worker"), targ, 1);
+    fxw_arg_t a[] = {FXA_I32(FXS_INL("i"), -5), FXA_U64(FXS_INL("u"), 7),
+                     FXA_DBL(FXS_INL("d"), 1.5), FXA_STR(FXS_INL("s"), FXS_INL("hi")),
+                     FXA_PTR(FXS_INL("p"), 0x1000), FXA_BOOL(FXS_INL("b"), 1),
+                     FXA_NULL(FXS_INL("n"))};
+    fxw_event(w, 2, FXT_IDX(1), FXS_IDX(1), FXS_INL("outer"), 100, a, 7, 0);
+    fxw_event(w, 0, FXT_IDX(1), FXS_IDX(1), FXS_INL("mark"), 110, NULL, 0, 0);
+    fxw_arg_t c[] = {FXA_U64(FXS_INL("v"), 42)};
+    fxw_event(w, 1, FXT_IDX(1), FXS_IDX(1), FXS_INL("ctr"), 120, c, 1, 9);
+    fxw_event(w, 5, FXT_IDX(1), FXS_IDX(1), FXS_INL("req"), 130, NULL, 0, 77);
+    fxw_event(w, 6, FXT_IDX(1), FXS_IDX(1), FXS_INL("req"), 135, NULL, 0, 77);
+    fxw_event(w, 7, FXT_IDX(1), FXS_IDX(1), FXS_INL("req"), 140, NULL, 0, 77);
+    fxw_event(w, 8, FXT_IDX(1), FXS_IDX(1), FXS_INL("fl"), 150, NULL, 0, 5);
+    fxw_event(w, 9, FXT_IDX(1), FXS_IDX(1), FXS_INL("fl"), 152, NULL, 0, 5);
+    fxw_event(w, 10, FXT_IDX(1), FXS_IDX(1), FXS_INL("fl"), 154, NULL, 0, 5);
+    fxw_event(w, 3, FXT_IDX(1), FXS_IDX(1), FXS_INL("outer"), 200, NULL, 0, 0);
+    fxw_event(w, 4, FXT_IDX(1), FXS_IDX(1), FXS_INL("whole"), 300, NULL, 0, 400);
+    fxw_context_switch(w, 2, 3, 500, 11, 12, NULL, 0);
+    fxw_wakeup(w, 1, 510, 12, NULL, 0);
+    fxw_legacy_switch(w, 0, 1, FXT_IDX(1), FXT_INL(20, 21), 4, 5, 520);
+    fxw_log(w, 600, FXT_IDX(1), "hello log");
+    fxw_blob(w, FXS_INL("bl"), 1, "xyz", 3);
+    fxw_large_blob(w, 0, FXS_IDX(1), FXS_INL("lb"), 700, FXT_IDX(1), NULL, 0, "AB", 2);
+    fxw_userspace(w, 0xabc, FXT_IDX(1), FXS_INL("obj"), NULL, 0);
+}
+
+START_TEST(test_fxt_events)
+{
+    for (int big = 0; big < 2; big++) {
+        fxw_t w;
+        fxw_init(&w, big != 0);
+        build_fxt(&w);
+        size_t len;
+        uint8_t *buf = fxw_take(&w, &len);
+        char *log = drv_check_all(&ev_target, NULL, buf, len);
+        const char *body = strchr(log, '\n') + 1;
+        ck_assert_ptr_nonnull(strstr(log, big ? "source fxt v0 big freq=2000000000 score=100\n"
+                                              : "source fxt v0 little freq=2000000000 score=100\n"));
+        ck_assert_ptr_nonnull(strstr(body, " process-name t=0 pid=10 nid") == NULL ? body : NULL);
+        ck_assert_ptr_nonnull(strstr(body, "process-name t=0 pid=10 cat= name=proc\n"));
+        ck_assert_ptr_nonnull(strstr(body, "thread-name t=0 pid=10 tid=11 cat= name=worker "
+                                           "process=10\n"));
+        ck_assert_ptr_nonnull(strstr(body, "span-begin t=100 ns=50 pid=10 tid=11 cat=cat "
+                                           "name=outer i=-5 u=7 d=1.5 s=\"hi\" p=0x1000 b=true "
+                                           "n=null\n"));
+        ck_assert_ptr_nonnull(strstr(body, "instant t=110 ns=55 pid=10 tid=11 cat=cat name=mark\n"));
+        ck_assert_ptr_nonnull(strstr(body, "counter t=120 ns=60 pid=10 tid=11 id=9 cat=cat "
+                                           "name=ctr v=42\n"));
+        ck_assert_ptr_nonnull(strstr(body, "async-begin t=130 ns=65 pid=10 tid=11 id=77"));
+        ck_assert_ptr_nonnull(strstr(body, "async-step t=135 ns=67 pid=10 tid=11 id=77"));
+        ck_assert_ptr_nonnull(strstr(body, "async-end t=140 ns=70 pid=10 tid=11 id=77"));
+        ck_assert_ptr_nonnull(strstr(body, "flow-begin t=150 ns=75 pid=10 tid=11 id=5"));
+        ck_assert_ptr_nonnull(strstr(body, "flow-step t=152 ns=76 pid=10 tid=11 id=5"));
+        ck_assert_ptr_nonnull(strstr(body, "flow-end t=154 ns=77 pid=10 tid=11 id=5"));
+        ck_assert_ptr_nonnull(strstr(body, "span-end t=200 ns=100 pid=10 tid=11 cat=cat "
+                                           "name=outer\n"));
+        ck_assert_ptr_nonnull(strstr(body, "complete t=300 ns=150 end=400 pid=10 tid=11 cat=cat "
+                                           "name=whole\n"));
+        ck_assert_ptr_nonnull(strstr(body, "context-switch t=500 ns=250 tid=11 cpu=2 cat=sched "
+                                           "name=context_switch\n"));
+        ck_assert_ptr_nonnull(strstr(body, "wakeup t=510 ns=255 tid=12 cpu=1 cat=sched "
+                                           "name=wakeup\n"));
+        ck_assert_ptr_nonnull(strstr(body, "context-switch t=520 ns=260 pid=10 tid=11 cpu=0 "
+                                           "cat=sched name=context_switch outgoing_priority=4 "
+                                           "incoming_priority=5\n"));
+        ck_assert_ptr_nonnull(strstr(body, "log t=600 ns=300 pid=10 tid=11 cat= name=log "
+                                           "msg=hello log\n"));
+        ck_assert_ptr_nonnull(strstr(body, "blob t=0 id=1 cat= name=bl data=0x78797a\n"));
+        ck_assert_ptr_nonnull(strstr(body, "blob t=700 ns=350 pid=10 tid=11 cat=cat name=lb "
+                                           "data=0x4142\n"));
+        ck_assert_ptr_nonnull(strstr(body, "mark t=0 pid=10 tid=11 cat= name=obj p"));
+        ck_assert_ptr_nonnull(strstr(body, "end OK\n"));
+        free(log);
+        free(buf);
+    }
+}
+END_TEST
+
+/* An FXT error comes through the auto reader with the FXT reader's offset and reason. */
+START_TEST(test_fxt_error)
+{
+    fxw_t w;
+    fxw_init(&w, false);
+    build_fxt(&w);
+    size_t len;
+    uint8_t *buf = fxw_take(&w, &len);
+    char *log = drv_check_all(&ev_target, NULL, buf, len - 3);
+    ck_assert_ptr_nonnull(strstr(log, "end E_TRUNCATED @"));
+    free(log);
+    free(buf);
+}
+END_TEST
+#endif
+
 /* ---- names -------------------------------------------------------------------- */
 
 static const ev_elf_sym_t syms[] = {
@@ -475,6 +587,10 @@ Suite *suite_event(void)
     tcase_add_test(tc, test_auto_with_names);
     tcase_add_test(tc, test_names_clang);
     tcase_add_test(tc, test_api_doc_status_table);
+#ifdef HAVE_FXT
+    tcase_add_test(tc, test_fxt_events);
+    tcase_add_test(tc, test_fxt_error);
+#endif
     suite_add_tcase(s, tc);
     return s;
 }

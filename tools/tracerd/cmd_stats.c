@@ -16,6 +16,7 @@ struct agg {
     uint64_t self;   /* total minus time in child spans */
     uint64_t min, max;
     bool span;
+    tracerd_event_kind_t kind; /* of the first event of this name */
 };
 
 struct st {
@@ -91,7 +92,10 @@ static uint32_t name_of(struct st *s, const tracerd_event_t *ev)
     size_t nl = ev->name.len < sizeof buf - len ? ev->name.len : sizeof buf - len;
     memcpy(buf + len, ev->name.data, nl);
     len += nl;
-    return add_name(s, buf, len);
+    uint32_t k = add_name(s, buf, len);
+    if (k != UINT32_MAX)
+        s->v[k].kind = ev->kind;
+    return k;
 }
 
 static int close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f, uint64_t end)
@@ -127,19 +131,20 @@ static int on_event(void *user, const tracerd_event_t *ev)
     struct st *s = user;
     if (ev->kind == TRACERD_EVENT_PROCESS_NAME || ev->kind == TRACERD_EVENT_THREAD_NAME)
         return 0; /* names are not events */
+    if (ev->flags & TRACERD_EVENT_NO_TIME) { /* counted by name, on no thread's timeline */
+        uint32_t ni = name_of(s, ev);
+        if (ni == UINT32_MAX)
+            return -1;
+        s->v[ni].count++;
+        s->events++;
+        return 0;
+    }
     uint64_t ts = ev_time(ev);
     struct ev_thread *t = ev_thread_of(&s->threads, ev);
     if (t == NULL)
         return -1;
     s->events++;
     t->events++;
-    if (ev->flags & TRACERD_EVENT_NO_TIME) {
-        uint32_t ni = name_of(s, ev);
-        if (ni == UINT32_MAX)
-            return -1;
-        s->v[ni].count++;
-        return 0;
-    }
     if (!t->seen_ts) {
         t->first_ts = ts;
         t->seen_ts = true;
@@ -271,7 +276,10 @@ static void report(struct st *s)
         put_ms(f, a->self);
         put_ms(f, a->span && a->min != UINT64_MAX ? a->min : 0);
         put_ms(f, a->max);
-        fprintf(f, "  %s%s\n", a->name, a->span ? "" : " (instant)");
+        if (a->span)
+            fprintf(f, "  %s\n", a->name);
+        else
+            fprintf(f, "  %s (%s)\n", a->name, tracerd_event_kind_name(a->kind));
     }
     free(tv);
     free(av);
