@@ -305,7 +305,6 @@ START_TEST(test_fxt_events)
         const char *body = strchr(log, '\n') + 1;
         ck_assert_ptr_nonnull(strstr(log, big ? "source fxt v0 big freq=2000000000 score=100\n"
                                               : "source fxt v0 little freq=2000000000 score=100\n"));
-        ck_assert_ptr_nonnull(strstr(body, " process-name t=0 pid=10 nid") == NULL ? body : NULL);
         ck_assert_ptr_nonnull(strstr(body, "process-name t=0 pid=10 cat= name=proc\n"));
         ck_assert_ptr_nonnull(strstr(body, "thread-name t=0 pid=10 tid=11 cat= name=worker "
                                            "process=10\n"));
