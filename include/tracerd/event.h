@@ -263,6 +263,42 @@ TRACERD_API tracerd_event_format_t tracerd_event_format_from_name(const char *na
 /** "span-begin", "span-end", "complete", "instant", "counter", ... Static string. */
 TRACERD_API const char *tracerd_event_kind_name(tracerd_event_kind_t kind);
 
+/* ---- CTF trace directories ------------------------------------------------- */
+
+/** Opaque reader of a whole CTF trace directory. */
+typedef struct tracerd_event_dir tracerd_event_dir_t;
+
+/**
+ * Opens a CTF trace directory (every folder below `path` holding a `metadata`
+ * file, every stream file beside it) with the CTF directory reader, whose
+ * events of all streams arrive merged in timestamp order.
+ * @param cfg   options (NULL: defaults; `ctf` may point to a
+ *              tracerd_ctf_dir_config_t here); copied.
+ * @param cbs   callbacks, as for the auto reader; copied.
+ * @return TRACERD_OK; TRACERD_E_UNSUPPORTED when this build has no CTF reader;
+ *         the CTF reader's errors (E_IO, E_METADATA, E_LIMIT); E_NOMEM.
+ *         On failure *out may still be set for the error accessors: free it.
+ */
+TRACERD_API tracerd_status_t tracerd_event_dir_open(const char *path,
+                                                    const tracerd_auto_config_t *cfg,
+                                                    const tracerd_event_callbacks_t *cbs,
+                                                    void *user, const tracerd_allocator_t *alloc,
+                                                    tracerd_event_dir_t **out);
+/**
+ * Reads the streams and delivers events. Returns TRACERD_OK at the end,
+ * TRACERD_PAUSED when a callback paused (call _run again to go on), or the
+ * first error (see the accessors). Not callable from a callback.
+ */
+TRACERD_API tracerd_status_t tracerd_event_dir_run(tracerd_event_dir_t *d);
+/** After an error: the file at fault ("" if none); owned by the reader. */
+TRACERD_API const char *tracerd_event_dir_error_path(const tracerd_event_dir_t *d);
+/** After an error: the absolute offset in that file. */
+TRACERD_API uint64_t tracerd_event_dir_error_offset(const tracerd_event_dir_t *d);
+/** After an error: the reason ("" if none); owned by the reader. */
+TRACERD_API const char *tracerd_event_dir_error_reason(const tracerd_event_dir_t *d);
+/** Frees the reader. NULL is allowed. */
+TRACERD_API void tracerd_event_dir_free(tracerd_event_dir_t *d);
+
 /* ---- XRay function names from the instrumented binary -------------------- */
 
 /**

@@ -369,6 +369,12 @@ size_t tracerd_auto_memory_bound(const tracerd_auto_config_t *cfg)
            most;
 }
 
+void tracerd__auto_bind(tracerd_auto_reader_t *a, tracerd_event_format_t format)
+{
+    a->be = backend_of(format);
+    a->score = 100;
+}
+
 /* ---- what the mappings call ------------------------------------------- */
 
 int tracerd__auto_emit(tracerd_auto_reader_t *a, tracerd_event_t *ev)

@@ -57,6 +57,9 @@ tracerd_event_arg_t *tracerd__auto_args(tracerd_auto_reader_t *a, uint32_t *cap)
  * for names a mapping has to format (valid until the next emit). */
 #define TRACERD__AUTO_TEXT 64u
 char *tracerd__auto_text(tracerd_auto_reader_t *a);
+/* Makes a reader that has no format reader of its own an event sink for
+ * `format` (the CTF directory reader emits through it). */
+void tracerd__auto_bind(tracerd_auto_reader_t *a, tracerd_event_format_t format);
 /* The XRay names table of the config (may be NULL). */
 const tracerd_xray_names_t *tracerd__auto_xray_names(const tracerd_auto_reader_t *a);
 

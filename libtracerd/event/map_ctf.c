@@ -1,10 +1,29 @@
 /* CTF onto events. Detection: a packet magic 0xC1FC1FC1, a metadata packet
- * magic 0x75D11D57 (either byte order) or text metadata starting with
- * the CTF signature comment. The record mapping plugs in here once the CTF
- * reader (include/tracerd/ctf.h) is on main: fill .open, .metadata and the
- * reader operations (see event_internal.h and doc/api.md, "Adding a
- * format"). Until then the auto reader reports TRACERD_E_UNSUPPORTED for a
- * detected CTF trace. */
+ * magic 0x75D11D57 (either byte order) or text metadata starting with the
+ * CTF signature comment.
+ *
+ * Mapping (when the CTF reader, include/tracerd/ctf.h, is part of the build):
+ * every event becomes an INSTANT named by its event class, at its clock time
+ * (nanoseconds from the Epoch when the stream has a clock), with the CPU of
+ * its packet context (cpu_id). Its scalar fields of the stream event
+ * context, event context and payload scopes, taken at the top level of each
+ * scope, become typed arguments (integers, enumerations by their label,
+ * floats, strings and text arrays); compound fields (structures, arrays,
+ * sequences, variants) and the fields inside them are left out. Context
+ * fields vtid/tid and vpid/pid give the thread and process. LTTng-UST's
+ * function instrumentation (lttng_ust_cyg_profile[_fast]:func_entry /
+ * func_exit) becomes SPAN_BEGIN / SPAN_END with name_id = the function
+ * address (its name "0x<addr>"). Discarded events and lost packets become a
+ * MARK without a time carrying "count". Category: the trace environment's
+ * "domain" (LTTng: "ust", "kernel"), else "ctf".
+ *
+ * A stream is read after its metadata (tracerd_auto_metadata); input that is
+ * itself metadata (text or packetized) is parsed and gives no events; a data
+ * stream with no metadata is E_METADATA. A trace directory is read by
+ * tracerd_event_dir_*, through the CTF directory reader (streams merged in
+ * time order). */
+#include <stdlib.h>
+
 #include "event_internal.h"
 
 static int detect(const uint8_t *h, size_t n)
@@ -22,8 +41,577 @@ static int detect(const uint8_t *h, size_t n)
     return 0;
 }
 
+#if defined(__has_include)
+#if __has_include(<tracerd/ctf.h>)
+#define TRACERD__EVENT_HAVE_CTF 1
+#endif
+#endif
+
+#ifdef TRACERD__EVENT_HAVE_CTF
+#include <tracerd/ctf.h>
+
+#define CTF_TEXT 4096u /* string argument bytes kept per event */
+
+/* Metadata (text or packetized), not a data stream? */
+static bool is_metadata(const uint8_t *h, size_t n)
+{
+    return detect(h, n) > 0 &&
+           !(n >= 4 && (tracerd__le32(h) == 0xC1FC1FC1u || tracerd__be32(h) == 0xC1FC1FC1u));
+}
+
+struct cmap {
+    tracerd_auto_reader_t *a;
+    const tracerd_allocator_t *alloc;
+    tracerd_ctf_stream_config_t scfg;
+    tracerd_ctf_metadata_t *meta; /* stream mode */
+    tracerd_ctf_trace_t *trace;   /* stream mode: owned */
+    tracerd_ctf_stream_t *rd;     /* stream mode */
+    tracerd_ctf_dir_t *dir;       /* directory mode */
+    bool meta_mode;               /* the fed bytes are metadata */
+    bool meta_given;
+    bool source_sent;
+    struct tracerd__error err;    /* own errors (no metadata, metadata errors) */
+    bool own_error;
+    /* the event being built */
+    bool in_event;
+    tracerd_event_t ev;
+    uint32_t nargs;
+    int span;                     /* 0 none, 1 function entry, 2 function exit */
+    bool has_addr;
+    uint64_t addr;
+    size_t text_len;
+    char text[CTF_TEXT];
+    char name_buf[24];
+    bool has_cpu;
+    uint32_t cpu;
+};
+
+static const tracerd_ctf_trace_t *cur_trace(const struct cmap *m)
+{
+    if (m->dir != NULL) {
+        const tracerd_ctf_dir_stream_t *s = tracerd_ctf_dir_current(m->dir);
+        return s != NULL ? s->trace : NULL;
+    }
+    return m->trace;
+}
+
+static int send_source(struct cmap *m)
+{
+    if (m->source_sent)
+        return TRACERD_CB_CONTINUE;
+    m->source_sent = true;
+    tracerd_event_source_t src;
+    memset(&src, 0, sizeof src);
+    const tracerd_ctf_trace_t *t = cur_trace(m);
+    if (t != NULL) {
+        const tracerd_ctf_trace_info_t *in = tracerd_ctf_trace_info(t);
+        src.version = in->major * 100u + in->minor;
+        src.byte_order = in->byte_order;
+        src.ticks_per_second = in->nclocks > 0 ? in->clocks[0].freq : 0;
+    }
+    return tracerd__auto_source(m->a, &src);
+}
+
+static tracerd_str_t cstr(const char *s)
+{
+    tracerd_str_t v = {s != NULL ? s : "", s != NULL ? strlen(s) : 0};
+    return v;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t a = strlen(s), b = strlen(tail);
+    return a >= b && memcmp(s + a - b, tail, b) == 0;
+}
+
+static int on_packet(void *user, const tracerd_ctf_packet_t *p)
+{
+    struct cmap *m = user;
+    m->has_cpu = p->has_cpu_id;
+    m->cpu = (uint32_t)p->cpu_id;
+    return send_source(m);
+}
+
+static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
+{
+    struct cmap *m = user;
+    memset(&m->ev, 0, sizeof m->ev);
+    m->in_event = true;
+    m->nargs = 0;
+    m->text_len = 0;
+    m->has_addr = false;
+    m->ev.offset = e->offset;
+    m->ev.kind = TRACERD_EVENT_INSTANT;
+    m->ev.ticks = e->cycles;
+    m->ev.ns = e->ns;
+    if (e->has_clock)
+        m->ev.flags |= TRACERD_EVENT_HAS_NS;
+    if (m->has_cpu) {
+        m->ev.cpu = m->cpu;
+        m->ev.flags |= TRACERD_EVENT_HAS_CPU;
+    }
+    const char *name = e->name != NULL ? e->name : "";
+    m->ev.name = cstr(name);
+    const tracerd_ctf_trace_t *t = cur_trace(m);
+    const char *domain = t != NULL ? tracerd_ctf_trace_env(t, "domain") : NULL;
+    m->ev.category = cstr(domain != NULL ? domain : "ctf");
+    m->span = 0;
+    if (strncmp(name, "lttng_ust_cyg_profile", 21) == 0)
+        m->span = ends_with(name, ":func_entry") ? 1 : ends_with(name, ":func_exit") ? 2 : 0;
+    return send_source(m);
+}
+
+/* Copies a string view into the per-event text buffer (cut when full). */
+static tracerd_str_t keep_text(struct cmap *m, tracerd_str_t s)
+{
+    size_t room = CTF_TEXT - m->text_len;
+    size_t n = s.len < room ? s.len : room;
+    if (n < s.len)
+        m->ev.flags |= TRACERD_EVENT_TRUNCATED;
+    if (n > 0)
+        memcpy(m->text + m->text_len, s.data, n);
+    tracerd_str_t v = {m->text + m->text_len, n};
+    m->text_len += n;
+    return v;
+}
+
+static bool name_is(const char *n, const char *a, const char *b)
+{
+    return strcmp(n, a) == 0 || strcmp(n, b) == 0;
+}
+
+static int on_field(void *user, const tracerd_ctf_field_t *f)
+{
+    struct cmap *m = user;
+    if (!m->in_event || f->depth != 1 || f->scope < TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT)
+        return TRACERD_CB_CONTINUE;
+    const char *name = f->name != NULL ? f->name : "";
+    bool is_ctx = f->scope != TRACERD_CTF_SCOPE_EVENT_FIELDS;
+    if (f->kind == TRACERD_CTF_VALUE_INT || f->kind == TRACERD_CTF_VALUE_UINT) {
+        uint64_t u = f->kind == TRACERD_CTF_VALUE_UINT ? f->v.u : (uint64_t)f->v.i;
+        if (is_ctx && name_is(name, "vtid", "tid")) {
+            m->ev.tid = u;
+            m->ev.flags |= TRACERD_EVENT_HAS_TID;
+        } else if (is_ctx && name_is(name, "vpid", "pid")) {
+            m->ev.pid = u;
+            m->ev.flags |= TRACERD_EVENT_HAS_PID;
+        } else if (!is_ctx && m->span != 0 && strcmp(name, "addr") == 0) {
+            m->addr = u;
+            m->has_addr = true;
+        }
+    }
+    if (f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT &&
+        f->kind != TRACERD_CTF_VALUE_FLOAT && f->kind != TRACERD_CTF_VALUE_STRING)
+        return TRACERD_CB_CONTINUE; /* compound fields are left out */
+    uint32_t cap;
+    tracerd_event_arg_t *args = tracerd__auto_args(m->a, &cap);
+    if (m->nargs >= cap) {
+        m->ev.flags |= TRACERD_EVENT_TRUNCATED;
+        return TRACERD_CB_CONTINUE;
+    }
+    tracerd_event_arg_t *o = &args[m->nargs++];
+    memset(o, 0, sizeof *o);
+    o->name = cstr(name);
+    if (f->enum_label != NULL) {
+        o->type = TRACERD_EVENT_ARG_STRING;
+        o->v.str = cstr(f->enum_label); /* owned by the trace model */
+    } else if (f->kind == TRACERD_CTF_VALUE_INT) {
+        o->type = TRACERD_EVENT_ARG_INT;
+        o->v.i = f->v.i;
+    } else if (f->kind == TRACERD_CTF_VALUE_UINT) {
+        o->type = TRACERD_EVENT_ARG_UINT;
+        o->v.u = f->v.u;
+    } else if (f->kind == TRACERD_CTF_VALUE_FLOAT) {
+        o->type = TRACERD_EVENT_ARG_DOUBLE;
+        o->v.d = f->v.f;
+    } else {
+        o->type = TRACERD_EVENT_ARG_STRING;
+        o->v.str = keep_text(m, f->v.str);
+    }
+    return TRACERD_CB_CONTINUE;
+}
+
+static tracerd_str_t hex_name(char *buf, uint64_t v)
+{
+    static const char digits[] = "0123456789abcdef";
+    char tmp[16];
+    size_t n = 0;
+    do {
+        tmp[n++] = digits[v & 15];
+        v >>= 4;
+    } while (v != 0);
+    size_t k = 0;
+    buf[k++] = '0';
+    buf[k++] = 'x';
+    while (n > 0)
+        buf[k++] = tmp[--n];
+    tracerd_str_t s = {buf, k};
+    return s;
+}
+
+static int on_event_end(void *user, const tracerd_ctf_event_t *e)
+{
+    struct cmap *m = user;
+    (void)e;
+    if (!m->in_event)
+        return TRACERD_CB_CONTINUE;
+    m->in_event = false;
+    uint32_t cap;
+    m->ev.args = tracerd__auto_args(m->a, &cap);
+    m->ev.nargs = m->nargs;
+    if (m->span != 0 && m->has_addr) {
+        m->ev.kind = m->span == 1 ? TRACERD_EVENT_SPAN_BEGIN : TRACERD_EVENT_SPAN_END;
+        m->ev.name_id = m->addr;
+        m->ev.flags |= TRACERD_EVENT_HAS_NAME_ID;
+        m->ev.name = hex_name(m->name_buf, m->addr);
+    }
+    return tracerd__auto_emit(m->a, &m->ev);
+}
+
+static int on_loss(void *user, const tracerd_ctf_loss_t *l)
+{
+    struct cmap *m = user;
+    static const tracerd_str_t n_ev = {"events discarded", 16}, n_pk = {"packets lost", 12},
+                               n_count = {"count", 5}, n_stream = {"stream_id", 9};
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.offset = l->offset;
+    ev.kind = TRACERD_EVENT_MARK;
+    ev.flags = TRACERD_EVENT_NO_TIME;
+    ev.name = l->kind == TRACERD_CTF_LOSS_EVENTS ? n_ev : n_pk;
+    ev.category = cstr("ctf");
+    uint32_t cap;
+    tracerd_event_arg_t *args = tracerd__auto_args(m->a, &cap);
+    uint32_t n = 0;
+    if (cap >= 2) {
+        args[0].name = n_count;
+        args[0].type = TRACERD_EVENT_ARG_UINT;
+        args[0].v.u = l->count;
+        args[1].name = n_stream;
+        args[1].type = TRACERD_EVENT_ARG_UINT;
+        args[1].v.u = l->stream_id;
+        n = 2;
+    }
+    ev.args = args;
+    ev.nargs = n;
+    return tracerd__auto_emit(m->a, &ev);
+}
+
+static int on_warning(void *user, const tracerd_warning_t *w)
+{
+    struct cmap *m = user;
+    return tracerd__auto_warning(m->a, w);
+}
+
+static void callbacks(tracerd_ctf_callbacks_t *cbs)
+{
+    memset(cbs, 0, sizeof *cbs);
+    cbs->on_packet_begin = on_packet;
+    cbs->on_event_begin = on_event_begin;
+    cbs->on_event_end = on_event_end;
+    cbs->on_field = on_field;
+    cbs->on_loss = on_loss;
+    cbs->on_warning = on_warning;
+}
+
+static tracerd_status_t fail(struct cmap *m, tracerd_status_t st, uint64_t off, const char *why)
+{
+    m->own_error = true;
+    return tracerd__error_set(&m->err, st, off, "%s", why);
+}
+
+static tracerd_status_t c_open(tracerd_auto_reader_t *a, const tracerd_auto_config_t *cfg,
+                               const tracerd_allocator_t *alloc, void **out)
+{
+    struct cmap *m = tracerd__calloc(alloc, sizeof *m);
+    if (m == NULL)
+        return TRACERD_E_NOMEM;
+    m->a = a;
+    m->alloc = alloc;
+    if (cfg->ctf != NULL)
+        m->scfg = *(const tracerd_ctf_stream_config_t *)cfg->ctf;
+    else
+        tracerd_ctf_stream_config_init(&m->scfg);
+    tracerd_status_t st = tracerd_ctf_metadata_new(NULL, alloc, &m->meta);
+    if (st != TRACERD_OK) {
+        tracerd__free(alloc, m, sizeof *m);
+        return st;
+    }
+    *out = m;
+    return TRACERD_OK;
+}
+
+static void c_free(void *r)
+{
+    struct cmap *m = r;
+    if (m == NULL)
+        return;
+    tracerd_ctf_stream_free(m->rd);
+    tracerd_ctf_trace_free(m->trace);
+    tracerd_ctf_metadata_free(m->meta);
+    tracerd__free(m->alloc, m, sizeof *m);
+}
+
+static tracerd_status_t c_metadata(void *r, const void *data, size_t len)
+{
+    struct cmap *m = r;
+    tracerd_status_t st = tracerd_ctf_metadata_feed(m->meta, data, len);
+    if (st == TRACERD_OK)
+        st = tracerd_ctf_metadata_finish(m->meta, &m->trace);
+    if (st != TRACERD_OK) {
+        m->own_error = true;
+        return tracerd__error_set(&m->err, st, tracerd_ctf_metadata_record_offset(m->meta),
+                                  "metadata: %s", tracerd_ctf_metadata_error_reason(m->meta));
+    }
+    tracerd_ctf_callbacks_t cbs;
+    callbacks(&cbs);
+    st = tracerd_ctf_stream_new(m->trace, &m->scfg, &cbs, m, m->alloc, &m->rd);
+    if (st != TRACERD_OK)
+        return fail(m, st, 0, "stream: cannot create the CTF stream reader");
+    m->meta_given = true;
+    return TRACERD_OK;
+}
+
+static tracerd_status_t c_feed(void *r, const void *data, size_t len, size_t *consumed)
+{
+    struct cmap *m = r;
+    *consumed = 0;
+    if (m->own_error)
+        return m->err.status;
+    if (m->rd != NULL)
+        return tracerd_ctf_stream_feed(m->rd, data, len, consumed);
+    if (!m->meta_mode) {
+        if (!is_metadata(data, len))
+            return fail(m, TRACERD_E_METADATA, 0,
+                        "stream: a CTF data stream needs its metadata (tracerd_auto_metadata, "
+                        "or tracerd --metadata PATH)");
+        m->meta_mode = true;
+    }
+    tracerd_status_t st = tracerd_ctf_metadata_feed(m->meta, data, len);
+    if (st != TRACERD_OK) {
+        m->own_error = true;
+        return tracerd__error_set(&m->err, st, tracerd_ctf_metadata_record_offset(m->meta),
+                                  "metadata: %s", tracerd_ctf_metadata_error_reason(m->meta));
+    }
+    *consumed = len;
+    return TRACERD_OK;
+}
+
+static tracerd_status_t c_resume(void *r)
+{
+    struct cmap *m = r;
+    return m->rd != NULL ? tracerd_ctf_stream_resume(m->rd) : TRACERD_E_INVALID;
+}
+
+static tracerd_status_t c_finish(void *r)
+{
+    struct cmap *m = r;
+    if (m->own_error)
+        return m->err.status;
+    if (m->rd != NULL)
+        return tracerd_ctf_stream_finish(m->rd);
+    /* Metadata alone: parse it (its errors are real errors), no events. */
+    tracerd_status_t st = tracerd_ctf_metadata_finish(m->meta, &m->trace);
+    if (st != TRACERD_OK) {
+        m->own_error = true;
+        return tracerd__error_set(&m->err, st, tracerd_ctf_metadata_record_offset(m->meta),
+                                  "metadata: %s", tracerd_ctf_metadata_error_reason(m->meta));
+    }
+    int rc = send_source(m);
+    return rc < 0 ? fail(m, TRACERD_E_CALLBACK, 0, "a callback returned an error") : TRACERD_OK;
+}
+
+static uint64_t c_offset(const void *r)
+{
+    const struct cmap *m = r;
+    return m->rd != NULL ? tracerd_ctf_stream_offset(m->rd) : tracerd_ctf_metadata_offset(m->meta);
+}
+
+static uint64_t c_record_offset(const void *r)
+{
+    const struct cmap *m = r;
+    if (m->own_error || m->rd == NULL)
+        return m->err.offset;
+    return tracerd_ctf_stream_record_offset(m->rd);
+}
+
+static const char *c_error_reason(const void *r)
+{
+    const struct cmap *m = r;
+    if (m->own_error || m->rd == NULL)
+        return m->err.reason;
+    return tracerd_ctf_stream_error_reason(m->rd);
+}
+
+static int c_callback_error(const void *r)
+{
+    const struct cmap *m = r;
+    return m->rd != NULL ? tracerd_ctf_stream_callback_error(m->rd) : 0;
+}
+
+const struct tracerd__event_backend tracerd__event_backend_ctf = {
+    .format = TRACERD_EVENT_FORMAT_CTF,
+    .name = "ctf",
+    .detect = detect,
+    .open = c_open,
+    .feed = c_feed,
+    .resume = c_resume,
+    .finish = c_finish,
+    .free = c_free,
+    .offset = c_offset,
+    .record_offset = c_record_offset,
+    .error_reason = c_error_reason,
+    .callback_error = c_callback_error,
+    .metadata = c_metadata,
+    .memory_bound = NULL, /* depends on the metadata: tracerd_ctf_stream_memory_bound */
+};
+
+/* ---- directories ---------------------------------------------------------- */
+
+struct tracerd_event_dir {
+    tracerd_allocator_t alloc;
+    tracerd_auto_reader_t *sink; /* emits events to the user's callbacks */
+    struct cmap *m;
+};
+
+tracerd_status_t tracerd_event_dir_open(const char *path, const tracerd_auto_config_t *cfg,
+                                        const tracerd_event_callbacks_t *cbs, void *user,
+                                        const tracerd_allocator_t *alloc, tracerd_event_dir_t **out)
+{
+    if (out == NULL || path == NULL)
+        return TRACERD_E_INVALID;
+    *out = NULL;
+    tracerd_allocator_t a;
+    tracerd__allocator_init(&a, alloc);
+    tracerd_event_dir_t *d = tracerd__calloc(&a, sizeof *d);
+    if (d == NULL)
+        return TRACERD_E_NOMEM;
+    d->alloc = a;
+    tracerd_auto_config_t sc;
+    if (cfg != NULL)
+        sc = *cfg;
+    else
+        tracerd_auto_config_init(&sc);
+    const void *dcfg = sc.ctf;
+    sc.format = TRACERD_EVENT_FORMAT_UNKNOWN;
+    sc.ctf = NULL;
+    tracerd_status_t st = tracerd_auto_new(&sc, cbs, user, &d->alloc, &d->sink);
+    if (st == TRACERD_OK) {
+        tracerd__auto_bind(d->sink, TRACERD_EVENT_FORMAT_CTF);
+        d->m = tracerd__calloc(&d->alloc, sizeof *d->m);
+        st = d->m != NULL ? TRACERD_OK : TRACERD_E_NOMEM;
+    }
+    if (st == TRACERD_OK) {
+        d->m->a = d->sink;
+        d->m->alloc = &d->alloc;
+        tracerd_ctf_callbacks_t ccb;
+        callbacks(&ccb);
+        tracerd_ctf_dir_config_t dc;
+        if (dcfg != NULL)
+            dc = *(const tracerd_ctf_dir_config_t *)dcfg;
+        else
+            tracerd_ctf_dir_config_init(&dc);
+        st = tracerd_ctf_dir_open(path, &dc, &ccb, d->m, &d->alloc, &d->m->dir);
+    }
+    *out = d;
+    return st;
+}
+
+tracerd_status_t tracerd_event_dir_run(tracerd_event_dir_t *d)
+{
+    if (d == NULL || d->m == NULL || d->m->dir == NULL)
+        return TRACERD_E_INVALID;
+    return tracerd_ctf_dir_run(d->m->dir);
+}
+
+const char *tracerd_event_dir_error_path(const tracerd_event_dir_t *d)
+{
+    if (d == NULL || d->m == NULL || d->m->dir == NULL)
+        return "";
+    const char *p = tracerd_ctf_dir_error_path(d->m->dir);
+    return p != NULL ? p : "";
+}
+
+uint64_t tracerd_event_dir_error_offset(const tracerd_event_dir_t *d)
+{
+    return d != NULL && d->m != NULL && d->m->dir != NULL ? tracerd_ctf_dir_error_offset(d->m->dir)
+                                                          : 0;
+}
+
+const char *tracerd_event_dir_error_reason(const tracerd_event_dir_t *d)
+{
+    if (d == NULL || d->m == NULL || d->m->dir == NULL)
+        return "";
+    const char *p = tracerd_ctf_dir_error_reason(d->m->dir);
+    return p != NULL ? p : "";
+}
+
+void tracerd_event_dir_free(tracerd_event_dir_t *d)
+{
+    if (d == NULL)
+        return;
+    tracerd_allocator_t a = d->alloc;
+    if (d->m != NULL) {
+        tracerd_ctf_dir_free(d->m->dir);
+        tracerd__free(&a, d->m, sizeof *d->m);
+    }
+    tracerd_auto_free(d->sink);
+    tracerd__free(&a, d, sizeof *d);
+}
+
+#else /* no CTF reader in this build: detection only (E_UNSUPPORTED) */
+
 const struct tracerd__event_backend tracerd__event_backend_ctf = {
     .format = TRACERD_EVENT_FORMAT_CTF,
     .name = "ctf",
     .detect = detect,
 };
+
+struct tracerd_event_dir {
+    int unused;
+};
+
+tracerd_status_t tracerd_event_dir_open(const char *path, const tracerd_auto_config_t *cfg,
+                                        const tracerd_event_callbacks_t *cbs, void *user,
+                                        const tracerd_allocator_t *alloc, tracerd_event_dir_t **out)
+{
+    (void)path;
+    (void)cfg;
+    (void)cbs;
+    (void)user;
+    (void)alloc;
+    if (out != NULL)
+        *out = NULL;
+    return TRACERD_E_UNSUPPORTED;
+}
+
+tracerd_status_t tracerd_event_dir_run(tracerd_event_dir_t *d)
+{
+    (void)d;
+    return TRACERD_E_INVALID;
+}
+
+const char *tracerd_event_dir_error_path(const tracerd_event_dir_t *d)
+{
+    (void)d;
+    return "";
+}
+
+uint64_t tracerd_event_dir_error_offset(const tracerd_event_dir_t *d)
+{
+    (void)d;
+    return 0;
+}
+
+const char *tracerd_event_dir_error_reason(const tracerd_event_dir_t *d)
+{
+    (void)d;
+    return "";
+}
+
+void tracerd_event_dir_free(tracerd_event_dir_t *d)
+{
+    (void)d;
+}
+
+#endif

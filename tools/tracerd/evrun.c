@@ -1,5 +1,4 @@
 /* Shared plumbing of the json and stats commands (see evrun.h). */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -386,75 +385,50 @@ static uint8_t *read_file(const char *path, size_t max, size_t *len)
     return buf;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* A CTF trace directory: the metadata, then each stream file in name order. */
+/* A CTF trace directory: every stream, events merged in time order. */
 static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
 {
     cli_t *c = r->c;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/metadata", c->path);
-    const char *mpath = c->metadata != NULL ? c->metadata : path;
-    size_t mlen = 0;
-    uint8_t *meta = read_file(mpath, (size_t)1 << 28, &mlen);
-    if (meta == NULL) {
-        fprintf(stderr, "%s: %s: %s\n", c->prog, mpath, strerror(errno));
-        return CLI_EXIT_IO;
-    }
-    DIR *d = opendir(c->path);
-    if (d == NULL) {
-        free(meta);
-        fprintf(stderr, "%s: %s: %s\n", c->prog, c->path, strerror(errno));
-        return CLI_EXIT_IO;
-    }
-    char **files = NULL;
-    size_t nfiles = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
-        if (de->d_name[0] == '.' || strcmp(de->d_name, "metadata") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", c->path, de->d_name);
-        struct stat sb;
-        if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-            continue;
-        if (nfiles == cap) {
-            cap = cap ? cap * 2 : 16;
-            char **nf = realloc(files, cap * sizeof *nf);
-            if (nf == NULL)
-                break;
-            files = nf;
-        }
-        files[nfiles] = strdup(de->d_name);
-        if (files[nfiles] != NULL)
-            nfiles++;
-    }
-    closedir(d);
-    if (nfiles > 1)
-        qsort(files, nfiles, sizeof *files, cmp_str);
-    int rc = CLI_EXIT_OK;
-    const char *dir = c->path;
-    for (size_t i = 0; i < nfiles && rc == CLI_EXIT_OK; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        c->fd = open(path, O_RDONLY);
-        if (c->fd < 0) {
-            fprintf(stderr, "%s: %s: %s\n", c->prog, path, strerror(errno));
-            rc = CLI_EXIT_IO;
+    tracerd_auto_config_t cfg;
+    tracerd_auto_config_init(&cfg);
+    cfg.xray_names = names;
+    tracerd_event_callbacks_t cbs;
+    memset(&cbs, 0, sizeof cbs);
+    cbs.on_event = on_event;
+    cbs.on_source = on_source;
+    cbs.on_warning = on_warning;
+    tracerd_event_dir_t *d = NULL;
+    tracerd_status_t st = tracerd_event_dir_open(c->path, &cfg, &cbs, r, NULL, &d);
+    while (st == TRACERD_OK || st == TRACERD_PAUSED) {
+        if (st == TRACERD_PAUSED && r->drain != NULL && r->drain(r->drain_ctx) != 0) {
+            st = TRACERD_E_IO;
             break;
         }
-        c->path = path;
-        c->head_len = 0;
-        rc = run_stream(r, names, meta, mlen);
-        close(c->fd);
-        c->fd = -1;
-        c->path = dir;
+        st = tracerd_event_dir_run(d);
+        if (st == TRACERD_OK)
+            break;
     }
-    for (size_t i = 0; i < nfiles; i++)
-        free(files[i]);
-    free(files);
-    free(meta);
+    int rc = CLI_EXIT_OK;
+    if (st == TRACERD_E_UNSUPPORTED && d == NULL) {
+        fprintf(stderr, "%s: %s: CTF trace directory: `%s` is not available in this build\n",
+                c->prog, c->path, c->cmd);
+        rc = CLI_EXIT_UNSUPPORTED;
+    } else if (st == TRACERD_E_IO && d == NULL) {
+        rc = CLI_EXIT_IO;
+    } else if (st == TRACERD_E_NOMEM) {
+        fprintf(stderr, "%s: %s: out of memory\n", c->prog, c->path);
+        rc = CLI_EXIT_IO;
+    } else if (st != TRACERD_OK) {
+        const char *file = tracerd_event_dir_error_path(d);
+        cli_progress_done(c);
+        fprintf(stderr, "%s: %s: ctf error %s at byte %llu: %s\n", c->prog,
+                *file ? file : c->path, tracerd_status_name(st),
+                (unsigned long long)tracerd_event_dir_error_offset(d),
+                *tracerd_event_dir_error_reason(d) ? tracerd_event_dir_error_reason(d)
+                                                   : tracerd_status_message(st));
+        rc = st == TRACERD_E_IO ? CLI_EXIT_IO : CLI_EXIT_TRACE;
+    }
+    tracerd_event_dir_free(d);
     return rc;
 }
 
