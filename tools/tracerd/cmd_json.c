@@ -93,6 +93,16 @@ static void put_u64(struct jw *w, uint64_t v)
     put(w, d + sizeof d - n, n);
 }
 
+/* pid and tid as signed 64-bit integers (a negative vtid stays -42, not 2^64-42). */
+static void put_id(struct jw *w, uint64_t v)
+{
+    if (v > (uint64_t)INT64_MAX) {
+        put(w, "-", 1);
+        v = (uint64_t)0 - v;
+    }
+    put_u64(w, v);
+}
+
 /* v / 1000 "." v % 1000 (three digits): microseconds from nanoseconds. */
 static void put_micros(struct jw *w, uint64_t v)
 {
@@ -176,9 +186,9 @@ static void begin_event(struct jw *w, const char *ph, uint64_t pid, uint64_t tid
     w->first = false;
     puts_(w, ph);
     put(w, "\",\"pid\":", 8);
-    put_u64(w, pid);
+    put_id(w, pid);
     put(w, ",\"tid\":", 7);
-    put_u64(w, tid);
+    put_id(w, tid);
 }
 
 static void put_name(struct jw *w, const tracerd_event_t *ev, const char *fallback)

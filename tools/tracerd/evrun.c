@@ -432,6 +432,30 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
     return rc;
 }
 
+/* A CTF data stream file given alone: use the `metadata` file beside it, as
+ * trace directories have it (sets c->metadata to a static path buffer). */
+static bool ctf_stream_beside_metadata(cli_t *c)
+{
+    static char path[4096];
+    int score;
+    if (c->is_dir || c->head_len < 4 || c->listen != NULL || strcmp(c->path, "-") == 0 ||
+        strncmp(c->path, "tcp://", 6) == 0)
+        return false;
+    if (tracerd_event_detect(c->head, c->head_len, &score) != TRACERD_EVENT_FORMAT_CTF ||
+        !((c->head[0] == 0xc1 && c->head[3] == 0xc1)))
+        return false;
+    const char *slash = strrchr(c->path, '/');
+    size_t dl = slash != NULL ? (size_t)(slash - c->path) : 0;
+    if (dl + 10 >= sizeof path)
+        return false;
+    memcpy(path, c->path, dl);
+    memcpy(path + dl, dl ? "/metadata" : "metadata", dl ? 10 : 9);
+    if (access(path, R_OK) != 0)
+        return false;
+    c->metadata = path;
+    return true;
+}
+
 int ev_run(struct ev_run *r)
 {
     cli_t *c = r->c;
@@ -441,7 +465,7 @@ int ev_run(struct ev_run *r)
         return rc;
     if (c->is_dir) {
         rc = run_dir(r, names);
-    } else if (c->metadata != NULL) {
+    } else if (c->metadata != NULL || ctf_stream_beside_metadata(c)) {
         size_t mlen = 0;
         uint8_t *meta = read_file(c->metadata, (size_t)1 << 28, &mlen);
         if (meta == NULL) {
