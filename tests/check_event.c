@@ -419,11 +419,9 @@ static size_t lttng_stream(uint8_t *buf)
 {
     uint8_t *p = buf;
     le(&p, 0xC1FC1FC1u, 4);
-    le(&p, (28 + 2 * 36) * 8, 8);
-    le(&p, (28 + 2 * 36) * 8, 8);
+    le(&p, (24 + 2 * 36) * 8, 8); /* content_size: 24 bytes of header and context, 2 events */
+    le(&p, (24 + 2 * 36) * 8, 8); /* packet_size */
     le(&p, 3, 4);
-    le(&p, 0, 4); /* alignment of the first event header? no: 4-byte id after a u32 */
-    p -= 4;
     for (int i = 0; i < 2; i++) {
         le(&p, (uint64_t)i, 4);
         le(&p, i ? 1500 : 1000, 8);
@@ -476,9 +474,9 @@ START_TEST(test_ctf_events)
     log = drv_check_all(&t, NULL, buf, len);
     ck_assert_str_eq(log,
         "source ctf v108 little freq=1000000000 score=100\n"
-        "ctf @28 span-begin t=1000 ns=1000 pid=7 tid=77 cpu=3 nid=4198400 cat=ust name=0x401000 "
+        "ctf @24 span-begin t=1000 ns=1000 pid=7 tid=77 cpu=3 nid=4198400 cat=ust name=0x401000 "
         "vtid=77 vpid=7 addr=4198400 call_site=4202496\n"
-        "ctf @64 span-end t=1500 ns=1500 pid=7 tid=77 cpu=3 nid=4198400 cat=ust name=0x401000 "
+        "ctf @60 span-end t=1500 ns=1500 pid=7 tid=77 cpu=3 nid=4198400 cat=ust name=0x401000 "
         "vtid=77 vpid=7 addr=4198400 call_site=4202496\n"
         "end OK\n");
     free(log);
