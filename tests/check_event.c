@@ -485,6 +485,54 @@ START_TEST(test_ctf_events)
 END_TEST
 #endif
 
+/* ---- xtrace (when the xtrace reader is part of the build) ----------------------- */
+
+#if defined(__has_include)
+#if __has_include(<tracerd/xtrace.h>) && __has_include("support/xtrace_writer.h")
+#define HAVE_XTRACE 1
+#include "support/xtrace_writer.h"
+#endif
+#endif
+
+#ifdef HAVE_XTRACE
+START_TEST(test_xtrace_events)
+{
+    xtw_t w;
+    xtw_init(&w);
+    xtw_pcinst(&w, 0, 0x400000, 0xd503201f); /* insn 0 */
+    xtw_inst(&w, 0, 0xd503201f);             /* insn 1 */
+    xtw_val(&w, 2, 64);                      /* SVCARG x8 = write */
+    xtw_val(&w, 2, 1);                       /* x0 */
+    xtw_val(&w, 2, 0x1000);                  /* x1 */
+    xtw_val(&w, 2, 5);                       /* x2 */
+    xtw_inst(&w, 0, 0xd4000001);             /* insn 2: svc #0 */
+    xtw_pcinst(&w, 1, 0xffff000000001000ull, 0xd503201f); /* insn 3: in the kernel */
+    xtw_inst(&w, 1, 0xd503201f);                           /* insn 4 */
+    xtw_pcinst(&w, 0, 0x400010, 0xd503201f);               /* insn 5: back */
+    xtw_val(&w, 3, 5);                                     /* SVCRET 5 */
+    xtw_val(&w, 1, 0x77);                                  /* MRS: left out */
+    xtw_time(&w, 8, 1234);
+    xtw_inst(&w, 0, 0xd503201f); /* insn 6 */
+    tracerd_auto_config_t cfg;
+    tracerd_auto_config_init(&cfg);
+    cfg.format = TRACERD_EVENT_FORMAT_XTRACE;
+    char *log = drv_check_all(&ev_target, &cfg, w.buf, w.len);
+    ck_assert_str_eq(log,
+        "source xtrace v0 little freq=0 score=100\n"
+        "xtrace @49 span-begin t=3 cat=xtrace name=el1\n"
+        "xtrace @71 span-end t=5 cat=xtrace name=el1\n"
+        "xtrace @17 complete t=2 end=6 nid=64 cat=xtrace name=syscall#64 nr=64 x0=1 x1=4096 "
+        "x2=5 ret=5\n"
+        "xtrace @111 mark t=6 cat=xtrace name=time value=1234\n"
+        "end OK\n");
+    free(log);
+    /* Not detected by content: only when forced. */
+    ck_assert_int_eq(tracerd_event_detect(w.buf, w.len, NULL), TRACERD_EVENT_FORMAT_UNKNOWN);
+    xtw_free(&w);
+}
+END_TEST
+#endif
+
 /* ---- names -------------------------------------------------------------------- */
 
 static const ev_elf_sym_t syms[] = {
@@ -711,6 +759,9 @@ Suite *suite_event(void)
     tcase_add_test(tc, test_auto_with_names);
     tcase_add_test(tc, test_names_clang);
     tcase_add_test(tc, test_api_doc_status_table);
+#ifdef HAVE_XTRACE
+    tcase_add_test(tc, test_xtrace_events);
+#endif
 #ifdef HAVE_CTF
     tcase_add_test(tc, test_ctf_events);
 #endif
