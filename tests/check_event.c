@@ -519,11 +519,11 @@ START_TEST(test_xtrace_events)
     char *log = drv_check_all(&ev_target, &cfg, w.buf, w.len);
     ck_assert_str_eq(log,
         "source xtrace v0 little freq=0 score=100\n"
-        "xtrace @49 span-begin t=3 cat=xtrace name=el1\n"
-        "xtrace @71 span-end t=5 cat=xtrace name=el1\n"
-        "xtrace @17 complete t=2 end=6 nid=64 cat=xtrace name=syscall#64 nr=64 x0=1 x1=4096 "
+        "xtrace @59 span-begin t=3 cat=xtrace name=el1\n"
+        "xtrace @77 span-end t=5 cat=xtrace name=el1\n"
+        "xtrace @18 complete t=2 end=6 nid=64 cat=xtrace name=syscall#64 nr=64 x0=1 x1=4096 "
         "x2=5 ret=5\n"
-        "xtrace @111 mark t=6 cat=xtrace name=time value=1234\n"
+        "xtrace @108 mark t=6 cat=xtrace name=time value=1234\n"
         "end OK\n");
     free(log);
     /* Not detected by content: only when forced. */
