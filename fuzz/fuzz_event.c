@@ -1,7 +1,9 @@
 /* libFuzzer target for the event view: the auto reader (detection, head
  * replay, the XRay mapping) over any input, and the XRay names reader over
  * the same bytes as an ELF image. Byte 0 selects options (bits 0-2: forced
- * format 0-4 or detect; bit 3 pause on events; bit 4 names from the input),
+ * format 0-4 or detect; bit 3 pause on events; bit 4 names from the input;
+ * bit 5: the trace is "metadata NUL stream", the metadata given first with
+ * tracerd_auto_metadata, as for CTF),
  * the last byte seeds the chunk sizes, the rest is the trace. The input is
  * read whole and chunked (with pauses): the event hashes and final statuses
  * must agree, or the target traps. */
@@ -60,6 +62,17 @@ static int on_source(void *u, const tracerd_event_source_t *s)
 static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed, bool chunked,
                     const tracerd_xray_names_t *names)
 {
+    const uint8_t *meta = NULL;
+    size_t meta_len = 0;
+    if (opts & 32) {
+        const uint8_t *nul = memchr(data, 0, size);
+        if (nul != NULL) {
+            meta = data;
+            meta_len = (size_t)(nul - data);
+            size -= meta_len + 1;
+            data = nul + 1;
+        }
+    }
     tracerd_auto_config_t cfg;
     tracerd_auto_config_init(&cfg);
     unsigned f = opts & 7u;
@@ -75,6 +88,12 @@ static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed
     fuzz_chunker_init(&ch, seed);
     size_t pos = 0;
     tracerd_status_t st = TRACERD_OK;
+    if (meta != NULL) {
+        st = tracerd_auto_metadata(r, meta, meta_len);
+        mix(&a, (uint64_t)(int64_t)st);
+        if (st == TRACERD_E_INVALID || st == TRACERD_E_UNSUPPORTED)
+            st = TRACERD_OK; /* a forced other format, or no CTF reader: read the stream alone */
+    }
     while (pos < size && st == TRACERD_OK) {
         size_t n = chunked ? fuzz_chunker_next(&ch, size - pos) : size - pos;
         size_t off = 0;

@@ -70,3 +70,36 @@ def elf(is64, big, path):
 elf(True, False, "elf-64le")
 elf(False, True, "elf-32be")
 PY
+# Other formats (used when their readers are in the build): the FXT and xtrace
+# demo traces and the CTF writer's feature trace (metadata NUL stream, option
+# bit 5), when those files exist.
+[ -f ../../../tests/data/fxt/demo.fxt ] &&
+  { printf '\000'; cat ../../../tests/data/fxt/demo.fxt; printf '\011'; } > fxt-demo
+for f in ../../../tests/data/xtrace/*xinsndata.bin; do
+  [ -f "$f" ] && { printf '\004'; cat "$f"; printf '\005'; } > xtrace-demo
+done
+if [ -f ../../../tests/support/ctf_writer.c ]; then
+  tmp=$(mktemp -d)
+  cat > "$tmp/seed.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "support/ctf_writer.h"
+int main(void)
+{
+    char *m = ctf_writer_metadata(false);
+    size_t n;
+    unsigned char *s = ctf_writer_stream(false, &n);
+    putchar(0x23); /* forced CTF, metadata NUL stream */
+    fwrite(m, 1, strlen(m), stdout);
+    putchar(0);
+    fwrite(s, 1, n, stdout);
+    putchar(2);
+    return 0;
+}
+C
+  cc -I../../../include -I../../../tests "$tmp/seed.c" ../../../tests/support/ctf_writer.c \
+     -o "$tmp/seed" && "$tmp/seed" > ctf-feature
+  rm -rf "$tmp"
+fi
+true
