@@ -10,6 +10,9 @@ cd "$(dirname "$0")"
 for f in ../xray/*; do
   n=$(basename "$f")
   [ "$n" = gen.sh ] && continue
+  # only the named seeds, not the inputs a fuzzer run kept (hash names)
+  echo "$n" | grep -qE '^[0-9a-f]{40}$' && continue
+  echo "$n" | grep -qE '[.]' && continue
   { printf '\000'; tail -c +2 "$f"; } > "x-$n"
   { printf '\010'; tail -c +2 "$f"; } > "p-$n"
 done
