@@ -41,12 +41,23 @@ static int on_event(void *u, const tracerd_event_t *ev)
     mix(a, ev->ticks);
     mix(a, ev->tid);
     mix_bytes(a, ev->name.data, ev->name.len);
+    mix_bytes(a, ev->category.data, ev->category.len);
+    mix_bytes(a, ev->message.data, ev->message.len);
+    mix(a, ev->flags);
+    mix(a, ev->pid);
+    mix(a, ev->id);
     for (uint32_t i = 0; i < ev->nargs; i++) {
         mix_bytes(a, ev->args[i].name.data, ev->args[i].name.len);
-        if (ev->args[i].type == TRACERD_EVENT_ARG_BYTES)
-            mix_bytes(a, ev->args[i].v.bytes.data, ev->args[i].v.bytes.len);
-        else
-            mix(a, ev->args[i].v.u);
+        const tracerd_event_arg_t *g = &ev->args[i];
+        mix(a, g->type);
+        if (g->type == TRACERD_EVENT_ARG_BYTES)
+            mix_bytes(a, g->v.bytes.data, g->v.bytes.len);
+        else if (g->type == TRACERD_EVENT_ARG_STRING)
+            mix_bytes(a, g->v.str.data, g->v.str.len); /* contents: the pointer depends on chunking */
+        else if (g->type == TRACERD_EVENT_ARG_BOOL)
+            mix(a, g->v.b);
+        else if (g->type != TRACERD_EVENT_ARG_NULL)
+            mix(a, g->v.u);
     }
     a->n++;
     return a->pause && a->n % 3 == 0 ? TRACERD_CB_PAUSE : TRACERD_CB_CONTINUE;
