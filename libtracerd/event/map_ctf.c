@@ -52,11 +52,12 @@ static int detect(const uint8_t *h, size_t n)
 
 #define CTF_TEXT 4096u /* string argument bytes kept per event */
 
-/* Metadata (text or packetized), not a data stream? */
+/* Metadata (text, or packetized: magic 0x75D11D57 in either order), not a
+ * data stream? Decided on the first byte so that it does not depend on how
+ * the input is cut (the metadata reader checks the rest). */
 static bool is_metadata(const uint8_t *h, size_t n)
 {
-    return detect(h, n) > 0 &&
-           !(n >= 4 && (tracerd__le32(h) == 0xC1FC1FC1u || tracerd__be32(h) == 0xC1FC1FC1u));
+    return n > 0 && (h[0] == '/' || h[0] == 0x57 || h[0] == 0x75);
 }
 
 struct cmap {
@@ -380,6 +381,8 @@ static tracerd_status_t c_feed(void *r, const void *data, size_t len, size_t *co
         return m->err.status;
     if (m->rd != NULL)
         return tracerd_ctf_stream_feed(m->rd, data, len, consumed);
+    if (len == 0)
+        return TRACERD_OK;
     if (!m->meta_mode) {
         if (!is_metadata(data, len))
             return fail(m, TRACERD_E_METADATA, 0,
