@@ -464,6 +464,13 @@ START_TEST(test_ctf_events)
     log = drv_check_all(&t, NULL, (const uint8_t *)meta, strlen(meta));
     ck_assert_str_eq(log, "source ctf v108 little freq=1000000000 score=90\nend OK\n");
     free(log);
+    /* ... also with the format forced (no detection buffer: 1-byte first feeds). */
+    tracerd_auto_config_t forced;
+    tracerd_auto_config_init(&forced);
+    forced.format = TRACERD_EVENT_FORMAT_CTF;
+    log = drv_check_all(&t, &forced, (const uint8_t *)meta, strlen(meta));
+    ck_assert_str_eq(log, "source ctf v108 little freq=1000000000 score=100\nend OK\n");
+    free(log);
     free(stream);
     free(meta);
     /* LTTng-UST function instrumentation: spans keyed by address. */
