@@ -469,6 +469,45 @@ START_TEST(test_tcp_listen)
 }
 END_TEST
 
+#if defined(__has_include)
+#if __has_include(<tracerd/ctf.h>) && __has_include("support/ctf_writer.h")
+#define HAVE_CTF 1
+#include "support/ctf_writer.h"
+#endif
+#endif
+
+#ifdef HAVE_CTF
+/* A CTF trace directory and a stream file alone (metadata beside it): json and stats. */
+START_TEST(test_ctf_dir)
+{
+    CLI_OR_SKIP(cli);
+    char *meta = ctf_writer_metadata(false);
+    size_t len;
+    uint8_t *stream = ctf_writer_stream(false, &len);
+    char *mp = ev_temp_file("metadata", meta, strlen(meta));
+    char *sp = ev_temp_file("stream_0", stream, len);
+    ev_proc_t p;
+    run_cli(cli, NULL, &p, "json", "-q", ev_temp_dir(), NULL);
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    check_chrome(p.out, p.out_len, "ctf dir");
+    ck_assert_ptr_nonnull(strstr(p.out, "\"name\":\"test:ints\",\"cat\":\"ust\""));
+    ck_assert_ptr_nonnull(strstr(p.out, "\"tid\":-42"));
+    ev_proc_free(&p);
+    run_cli(cli, NULL, &p, "stats", "-q", sp, NULL);
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "(ctf v108, little-endian, 1000000000 ticks/s)"));
+    ck_assert_ptr_nonnull(strstr(p.out, "ust/test:ints (instant)"));
+    ev_proc_free(&p);
+    chrome_run();
+    free(mp);
+    free(sp);
+    free(meta);
+    free(stream);
+    ev_temp_cleanup();
+}
+END_TEST
+#endif
+
 /* Back-pressure: while nobody reads the CLI's output, the CLI stops reading
  * the socket, so the sender cannot push the whole trace; once the output is
  * read, everything arrives and the output is complete. */
@@ -686,6 +725,9 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_tcp_listen);
     tcase_add_test(tc, test_progress);
     tcase_add_test(tc, test_backpressure);
+#ifdef HAVE_CTF
+    tcase_add_test(tc, test_ctf_dir);
+#endif
     tcase_add_test(tc, test_stats_vs_llvm_xray);
     tcase_add_test(tc, test_dump_stdin);
     suite_add_tcase(s, tc);
