@@ -89,6 +89,7 @@ char *drv_run(const drv_target_t *t, const void *config, const uint8_t *data, si
                 ck_assert_uint_le(pauses, len + 1000000);
                 tracerd_status_t rs = t->resume(r);
                 ck_assert_int_eq(rs, TRACERD_OK);
+                st = TRACERD_OK;
                 continue;
             }
             if (st != TRACERD_OK)

@@ -1,0 +1,1062 @@
+/* LLVM XRay reader: FDR versions 1-5 and basic mode versions 1-3, both byte
+ * orders, streaming. See doc/formats/xray.md for the byte-level reading. */
+#include <tracerd/xray.h>
+
+#include "../core/internal.h"
+
+#define HEADER_BYTES 32u
+#define FUNC_BYTES 8u
+#define META_BYTES 16u
+#define BASIC_BYTES 32u
+#define QUEUE_MAX 4u
+
+enum state {
+    S_HEADER,    /* the 32-byte file header */
+    S_RECORD,    /* an FDR record */
+    S_PAYLOAD,   /* a custom/typed event payload <= the stitch bound */
+    S_FRAGMENTS, /* a payload above the bound, delivered in pieces */
+    S_SKIP,      /* v1 filler after EndOfBuffer, or a damaged buffer (lenient) */
+    S_BASIC,     /* a basic-mode record */
+    S_DONE       /* finish() succeeded */
+};
+
+/* Where the reader is inside an FDR thread buffer (the grammar of xray-versions.md). */
+enum bstate {
+    B_BETWEEN, /* before a buffer: BufferExtents (v2+) or NewBuffer (v1) */
+    B_EXTENTS, /* after BufferExtents: NewBuffer */
+    B_NEWBUF,  /* after NewBuffer: WalltimeMarker */
+    B_WALL,    /* after WalltimeMarker: PIDEntry (v3+) or NewCPUId */
+    B_PID,     /* after PIDEntry: NewCPUId */
+    B_BODY     /* records */
+};
+
+enum item_kind { I_BUFFER, I_FUNCTION, I_METADATA, I_BUFFER_END, I_WARNING };
+
+struct item {
+    enum item_kind kind;
+    union {
+        tracerd_xray_buffer_t buffer;
+        tracerd_xray_function_t function;
+        tracerd_xray_metadata_t metadata;
+        tracerd_xray_buffer_end_t buffer_end;
+        tracerd_warning_t warning;
+    } u;
+};
+
+struct tracerd_xray_reader {
+    tracerd_xray_config_t cfg;
+    tracerd_xray_callbacks_t cb;
+    void *user;
+    tracerd_allocator_t alloc;
+    struct tracerd__stitch st;
+    uint64_t *args; /* cfg.max_args slots: arguments of the pending function */
+    struct tracerd__error err;
+    char warn_reason[TRACERD__REASON_MAX];
+
+    enum state state;
+    bool paused, in_cb, have_header, big;
+    uint64_t offset;     /* absolute offset of the next unconsumed byte */
+    uint64_t rec_off;    /* absolute offset of the current record */
+    tracerd_xray_header_t hdr;
+
+    /* buffer state */
+    enum bstate bstate;
+    bool bounded;        /* buf_end applies */
+    bool buffer_reported;
+    uint64_t buf_end;    /* absolute offset just past the buffer */
+    tracerd_xray_buffer_t buf;
+    uint16_t cpu;
+    uint64_t tsc;
+    uint64_t tsc_q, tsc_r; /* tsc / freq and tsc % freq, for exact nanoseconds */
+
+    /* the function record waiting for its CallArguments */
+    bool pending;
+    tracerd_xray_function_t pend;
+
+    /* event payload in progress */
+    tracerd_xray_event_t ev;
+    uint64_t left;       /* payload bytes, or bytes to skip, still to come */
+    uint64_t frag_done;
+    bool frag_header_sent;
+    uint64_t skip_total;
+    bool skip_is_filler;
+
+    /* deliveries of self-contained records, drained before reading on */
+    struct item q[QUEUE_MAX];
+    unsigned qhead, qlen;
+};
+
+/* ---- names and options ---------------------------------------------------- */
+
+const char *tracerd_xray_kind_name(tracerd_xray_kind_t kind)
+{
+    static const char *const names[] = {"enter", "exit", "tail-exit", "enter-args"};
+    return (unsigned)kind < 4 ? names[kind] : "unknown";
+}
+
+const char *tracerd_xray_meta_kind_name(tracerd_xray_meta_kind_t kind)
+{
+    static const char *const names[] = {"new-buffer",     "end-of-buffer", "new-cpu",
+                                        "tsc-wrap",       "walltime",      "custom-event",
+                                        "call-argument",  "buffer-extents", "typed-event",
+                                        "pid"};
+    return (unsigned)kind < 10 ? names[kind] : "unknown";
+}
+
+void tracerd_xray_config_init(tracerd_xray_config_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->byte_order = TRACERD_BYTE_ORDER_AUTO;
+    cfg->stitch_bytes = TRACERD_STITCH_DEFAULT;
+    cfg->max_args = 64;
+    cfg->max_event_bytes = 1u << 30;
+    cfg->lenient_skip_buffers = false;
+}
+
+static size_t stitch_cap(const tracerd_xray_config_t *cfg)
+{
+    return cfg->stitch_bytes < HEADER_BYTES ? HEADER_BYTES : cfg->stitch_bytes;
+}
+
+size_t tracerd_xray_memory_bound(const tracerd_xray_config_t *cfg)
+{
+    tracerd_xray_config_t def;
+    if (cfg == NULL) {
+        tracerd_xray_config_init(&def);
+        cfg = &def;
+    }
+    return sizeof(struct tracerd_xray_reader) + stitch_cap(cfg) +
+           (size_t)cfg->max_args * sizeof(uint64_t);
+}
+
+/* ---- lifecycle -------------------------------------------------------------- */
+
+static void reset_state(tracerd_xray_reader_t *r)
+{
+    tracerd__error_clear(&r->err);
+    r->st.have = 0;
+    r->state = S_HEADER;
+    r->paused = r->in_cb = r->have_header = r->big = false;
+    r->offset = r->rec_off = 0;
+    memset(&r->hdr, 0, sizeof r->hdr);
+    r->bstate = B_BETWEEN;
+    r->bounded = r->buffer_reported = false;
+    r->buf_end = 0;
+    memset(&r->buf, 0, sizeof r->buf);
+    r->cpu = 0;
+    r->tsc = r->tsc_q = r->tsc_r = 0;
+    r->pending = false;
+    r->left = r->frag_done = r->skip_total = 0;
+    r->qhead = r->qlen = 0;
+}
+
+tracerd_status_t tracerd_xray_new(const tracerd_xray_config_t *cfg,
+                                  const tracerd_xray_callbacks_t *cbs, void *user,
+                                  const tracerd_allocator_t *alloc, tracerd_xray_reader_t **out)
+{
+    tracerd_allocator_t a;
+    tracerd_xray_config_t def;
+    if (out == NULL)
+        return TRACERD_E_INVALID;
+    *out = NULL;
+    if (cfg == NULL) {
+        tracerd_xray_config_init(&def);
+        cfg = &def;
+    }
+    if (cfg->max_args == 0 || cfg->max_args > (1u << 20) ||
+        cfg->byte_order > TRACERD_BYTE_ORDER_BIG || cfg->stitch_bytes > ((size_t)1 << 30))
+        return TRACERD_E_INVALID;
+    tracerd__allocator_init(&a, alloc);
+    tracerd_xray_reader_t *r = tracerd__calloc(&a, sizeof *r);
+    if (r == NULL)
+        return TRACERD_E_NOMEM;
+    r->alloc = a;
+    r->cfg = *cfg;
+    if (r->cfg.stitch_bytes < TRACERD_STITCH_MIN)
+        r->cfg.stitch_bytes = TRACERD_STITCH_MIN;
+    if (cbs != NULL)
+        r->cb = *cbs;
+    r->user = user;
+    if (tracerd__stitch_init(&r->st, &a, stitch_cap(&r->cfg)) != TRACERD_OK ||
+        (r->args = tracerd__calloc(&a, (size_t)r->cfg.max_args * sizeof(uint64_t))) == NULL) {
+        tracerd_xray_free(r);
+        return TRACERD_E_NOMEM;
+    }
+    reset_state(r);
+    *out = r;
+    return TRACERD_OK;
+}
+
+void tracerd_xray_free(tracerd_xray_reader_t *r)
+{
+    if (r == NULL || r->in_cb)
+        return;
+    tracerd_allocator_t a = r->alloc;
+    tracerd__stitch_free(&r->st, &a);
+    tracerd__free(&a, r->args, (size_t)r->cfg.max_args * sizeof(uint64_t));
+    tracerd__free(&a, r, sizeof *r);
+}
+
+void tracerd_xray_reset(tracerd_xray_reader_t *r)
+{
+    if (r != NULL && !r->in_cb)
+        reset_state(r);
+}
+
+uint64_t tracerd_xray_offset(const tracerd_xray_reader_t *r)
+{
+    return r->offset;
+}
+
+uint64_t tracerd_xray_record_offset(const tracerd_xray_reader_t *r)
+{
+    return r->err.status < 0 ? r->err.offset : r->rec_off;
+}
+
+const char *tracerd_xray_error_reason(const tracerd_xray_reader_t *r)
+{
+    return r->err.reason;
+}
+
+int tracerd_xray_callback_error(const tracerd_xray_reader_t *r)
+{
+    return r->err.callback_value;
+}
+
+bool tracerd_xray_get_header(const tracerd_xray_reader_t *r, tracerd_xray_header_t *h)
+{
+    if (!r->have_header)
+        return false;
+    *h = r->hdr;
+    return true;
+}
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+/* Interprets a callback's return value: 0 go on, 1 paused, -1 error recorded. */
+static int cb_result(tracerd_xray_reader_t *r, int rc, const char *which)
+{
+    r->in_cb = false;
+    if (TRACERD__LIKELY(rc == TRACERD_CB_CONTINUE))
+        return 0;
+    if (rc > 0) {
+        r->paused = true;
+        return 1;
+    }
+    tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->rec_off, "%s callback returned %d", which,
+                       rc);
+    r->err.callback_value = rc;
+    return -1;
+}
+
+static void set_tsc(tracerd_xray_reader_t *r, uint64_t tsc)
+{
+    uint64_t f = r->hdr.cycle_frequency;
+    r->tsc = tsc;
+    if (f != 0) {
+        r->tsc_q = tsc / f;
+        r->tsc_r = tsc % f;
+    }
+}
+
+static void add_delta(tracerd_xray_reader_t *r, uint32_t delta)
+{
+    uint64_t f = r->hdr.cycle_frequency;
+    r->tsc += delta;
+    if (f == 0)
+        return;
+    r->tsc_r += delta;
+    if (TRACERD__UNLIKELY(r->tsc_r >= f)) {
+        r->tsc_q += r->tsc_r / f;
+        r->tsc_r %= f;
+    }
+}
+
+/* Nanoseconds of the running TSC, exactly: q * 1e9 + r * 1e9 / f. */
+static uint64_t running_ns(const tracerd_xray_reader_t *r)
+{
+    uint64_t f = r->hdr.cycle_frequency;
+    if (f == 0)
+        return 0;
+    if (f == 1000000000u)
+        return r->tsc;
+    if (TRACERD__UNLIKELY(r->tsc_q > UINT64_MAX / 1000000000u))
+        return tracerd_ticks_to_ns(r->tsc, f);
+    uint64_t frac = f <= UINT64_MAX / 1000000000u ? r->tsc_r * 1000000000u / f
+                                                  : tracerd__muldiv64(r->tsc_r, 1000000000u, f);
+    return r->tsc_q * 1000000000u + frac;
+}
+
+static void push(tracerd_xray_reader_t *r, const struct item *it)
+{
+    r->q[r->qlen++] = *it;
+}
+
+static void push_pending(tracerd_xray_reader_t *r)
+{
+    if (!r->pending)
+        return;
+    struct item it = {.kind = I_FUNCTION};
+    it.u.function = r->pend;
+    it.u.function.args = r->args;
+    r->pending = false;
+    push(r, &it);
+}
+
+static void push_buffer_start(tracerd_xray_reader_t *r)
+{
+    if (r->buffer_reported)
+        return;
+    struct item it = {.kind = I_BUFFER};
+    it.u.buffer = r->buf;
+    r->buffer_reported = true;
+    push(r, &it);
+}
+
+/* Closes the current buffer: pending function, an unreported start, the end. */
+static void close_buffer(tracerd_xray_reader_t *r, uint64_t end_offset, uint64_t filler)
+{
+    push_pending(r);
+    if (r->bstate >= B_NEWBUF) {
+        push_buffer_start(r);
+        struct item it = {.kind = I_BUFFER_END};
+        it.u.buffer_end.offset = end_offset;
+        it.u.buffer_end.filler_bytes = filler;
+        push(r, &it);
+    }
+    r->bstate = B_BETWEEN;
+    r->bounded = false;
+}
+
+/* Delivers queued records. Returns 0, 1 (paused) or -1 (error). */
+static int drain(tracerd_xray_reader_t *r)
+{
+    while (r->qhead < r->qlen) {
+        const struct item *it = &r->q[r->qhead++];
+        int rc = TRACERD_CB_CONTINUE;
+        const char *which = "";
+        r->in_cb = true;
+        switch (it->kind) {
+        case I_BUFFER:
+            r->rec_off = it->u.buffer.offset;
+            if (r->cb.on_buffer)
+                rc = r->cb.on_buffer(r->user, &it->u.buffer);
+            which = "on_buffer";
+            break;
+        case I_FUNCTION:
+            r->rec_off = it->u.function.offset;
+            if (r->cb.on_function)
+                rc = r->cb.on_function(r->user, &it->u.function);
+            which = "on_function";
+            break;
+        case I_METADATA:
+            r->rec_off = it->u.metadata.offset;
+            if (r->cb.on_metadata)
+                rc = r->cb.on_metadata(r->user, &it->u.metadata);
+            which = "on_metadata";
+            break;
+        case I_BUFFER_END:
+            if (r->cb.on_buffer_end)
+                rc = r->cb.on_buffer_end(r->user, &it->u.buffer_end);
+            which = "on_buffer_end";
+            break;
+        case I_WARNING:
+            r->rec_off = it->u.warning.offset;
+            if (r->cb.on_warning)
+                rc = r->cb.on_warning(r->user, &it->u.warning);
+            which = "on_warning";
+            break;
+        }
+        int res = cb_result(r, rc, which);
+        if (res != 0) {
+            if (r->qhead == r->qlen)
+                r->qhead = r->qlen = 0;
+            return res;
+        }
+    }
+    r->qhead = r->qlen = 0;
+    return 0;
+}
+
+/* ---- header ----------------------------------------------------------------- */
+
+static bool known_pair(uint16_t version, uint16_t type)
+{
+    return (type == TRACERD_XRAY_TYPE_FDR && version >= 1 && version <= 5) ||
+           (type == TRACERD_XRAY_TYPE_BASIC && version >= 1 && version <= 3);
+}
+
+static tracerd_status_t parse_header(tracerd_xray_reader_t *r, const uint8_t *h)
+{
+    bool big;
+    if (r->cfg.byte_order == TRACERD_BYTE_ORDER_AUTO) {
+        if (known_pair(tracerd__le16(h), tracerd__le16(h + 2)))
+            big = false;
+        else if (known_pair(tracerd__be16(h), tracerd__be16(h + 2)))
+            big = true;
+        else
+            return tracerd__error_set(
+                &r->err, TRACERD_E_VERSION, 0,
+                "file header: version %u / type %u (little-endian) is not a known XRay version "
+                "(FDR 1-5, basic 1-3) in either byte order",
+                tracerd__le16(h), tracerd__le16(h + 2));
+    } else {
+        big = r->cfg.byte_order == TRACERD_BYTE_ORDER_BIG;
+        if (!known_pair(tracerd__ld16(big, h), tracerd__ld16(big, h + 2)))
+            return tracerd__error_set(&r->err, TRACERD_E_VERSION, 0,
+                                      "file header: version %u / type %u is not a known XRay "
+                                      "version (FDR 1-5, basic 1-3)",
+                                      tracerd__ld16(big, h), tracerd__ld16(big, h + 2));
+    }
+    r->big = big;
+    r->hdr.version = tracerd__ld16(big, h);
+    r->hdr.type = (tracerd_xray_type_t)tracerd__ld16(big, h + 2);
+    r->hdr.flags = tracerd__ld32(big, h + 4);
+    r->hdr.constant_tsc = (r->hdr.flags & 1u) != 0;
+    r->hdr.nonstop_tsc = (r->hdr.flags & 2u) != 0;
+    r->hdr.cycle_frequency = tracerd__ld64(big, h + 8);
+    r->hdr.buffer_size = tracerd__ld64(big, h + 16);
+    r->hdr.byte_order = big ? TRACERD_BYTE_ORDER_BIG : TRACERD_BYTE_ORDER_LITTLE;
+    r->have_header = true;
+    if (r->hdr.type == TRACERD_XRAY_TYPE_FDR && r->hdr.version == 1 &&
+        r->hdr.buffer_size < 3 * META_BYTES)
+        return tracerd__error_set(&r->err, TRACERD_E_BAD_RECORD, 0,
+                                  "file header: buffer_size %llu is too small for an FDR "
+                                  "version 1 buffer",
+                                  (unsigned long long)r->hdr.buffer_size);
+    return TRACERD_OK;
+}
+
+/* ---- FDR records ------------------------------------------------------------ */
+
+static bool is_meta(const tracerd_xray_reader_t *r, uint8_t b0)
+{
+    return r->big ? (b0 & 0x80u) != 0 : (b0 & 1u) != 0;
+}
+
+static unsigned meta_kind(const tracerd_xray_reader_t *r, uint8_t b0)
+{
+    return r->big ? (b0 & 0x7fu) : (unsigned)(b0 >> 1);
+}
+
+static const char *bstate_expect(const tracerd_xray_reader_t *r)
+{
+    switch (r->bstate) {
+    case B_BETWEEN:
+        return r->hdr.version >= 2 ? "BufferExtents" : "NewBuffer";
+    case B_EXTENTS:
+        return "NewBuffer";
+    case B_NEWBUF:
+        return "WalltimeMarker";
+    case B_WALL:
+        return r->hdr.version >= 3 ? "PIDEntry or NewCPUId" : "NewCPUId";
+    case B_PID:
+        return "NewCPUId";
+    case B_BODY:
+        break;
+    }
+    return "a body record";
+}
+
+static tracerd_status_t order_error(tracerd_xray_reader_t *r, const char *what)
+{
+    return tracerd__error_set(&r->err, TRACERD_E_ORDER, r->rec_off,
+                              "%s record where the buffer grammar expects %s", what,
+                              bstate_expect(r));
+}
+
+/* Decodes a function record into the pending slot. */
+static tracerd_status_t function_record(tracerd_xray_reader_t *r, const uint8_t *p)
+{
+    uint32_t w = tracerd__ld32(r->big, p);
+    unsigned kind = r->big ? (w >> 28) & 7u : (w >> 1) & 7u;
+    if (kind > 3)
+        return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+                                  "function record: kind %u is not defined (0-3)", kind);
+    if (r->bstate != B_BODY)
+        return order_error(r, "function");
+    uint32_t delta = tracerd__ld32(r->big, p + 4);
+    add_delta(r, delta);
+    tracerd_xray_function_t *f = &r->pend;
+    f->offset = r->rec_off;
+    f->kind = (tracerd_xray_kind_t)kind;
+    f->function_id = (int32_t)(r->big ? (w & 0x0fffffffu) : (w >> 4));
+    f->tsc = r->tsc;
+    f->ns = running_ns(r);
+    f->delta = delta;
+    f->tid = r->buf.tid;
+    f->pid = r->buf.pid;
+    f->cpu = r->cpu;
+    f->nargs = 0;
+    f->args = NULL;
+    r->pending = true;
+    return TRACERD_OK;
+}
+
+static void push_meta(tracerd_xray_reader_t *r, const tracerd_xray_metadata_t *m)
+{
+    if (r->cb.on_metadata == NULL)
+        return;
+    struct item it = {.kind = I_METADATA};
+    it.u.metadata = *m;
+    push(r, &it);
+}
+
+/* Decodes an event marker; sets up the payload state. */
+static tracerd_status_t event_marker(tracerd_xray_reader_t *r, const uint8_t *p, bool typed)
+{
+    const char *name = typed ? "TypedEventMarker" : "CustomEventMarker";
+    unsigned v = r->hdr.version;
+    if (typed && v < 4)
+        return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+                                  "%s: not defined in FDR version %u (v4+)", name, v);
+    if (r->bstate != B_BODY)
+        return order_error(r, name);
+    int32_t size = (int32_t)tracerd__ld32(r->big, p + 1);
+    tracerd_xray_event_t *e = &r->ev;
+    memset(e, 0, sizeof *e);
+    e->offset = r->rec_off;
+    e->typed = typed;
+    e->cpu = r->cpu;
+    if (v >= 5) {
+        int32_t d = (int32_t)tracerd__ld32(r->big, p + 5);
+        if (d >= 0)
+            add_delta(r, (uint32_t)d);
+        else
+            set_tsc(r, r->tsc - (uint64_t)(-(int64_t)d));
+        e->tsc = r->tsc;
+        e->ns = running_ns(r);
+        if (typed)
+            e->event_type = tracerd__ld16(r->big, p + 9);
+    } else {
+        e->tsc = tracerd__ld64(r->big, p + 5);
+        e->ns = tracerd_ticks_to_ns(e->tsc, r->hdr.cycle_frequency);
+        if (typed)
+            e->event_type = tracerd__ld16(r->big, p + 13);
+        else if (v == 4)
+            e->cpu = tracerd__ld16(r->big, p + 13);
+    }
+    e->tid = r->buf.tid;
+    e->pid = r->buf.pid;
+    if (size <= 0)
+        return tracerd__error_set(&r->err, TRACERD_E_BAD_RECORD, r->rec_off,
+                                  "%s: event size %d is not positive", name, size);
+    if ((uint32_t)size > r->cfg.max_event_bytes)
+        return tracerd__error_set(&r->err, TRACERD_E_LIMIT, r->rec_off,
+                                  "%s: event size %d exceeds max_event_bytes %u", name, size,
+                                  r->cfg.max_event_bytes);
+    if (r->bounded && (uint64_t)size > r->buf_end - (r->rec_off + META_BYTES))
+        return tracerd__error_set(&r->err, TRACERD_E_EXTENT, r->rec_off,
+                                  "%s: %d-byte payload runs past the buffer extent (ends at "
+                                  "%llu; LLVM 14 writes typed-event buffers 16 bytes short)",
+                                  name, size, (unsigned long long)r->buf_end);
+    e->size = (uint32_t)size;
+    r->left = (uint64_t)size;
+    r->frag_done = 0;
+    r->frag_header_sent = false;
+    r->state = (uint64_t)size <= r->st.cap ? S_PAYLOAD : S_FRAGMENTS;
+    return TRACERD_OK;
+}
+
+static tracerd_status_t metadata_record(tracerd_xray_reader_t *r, const uint8_t *p)
+{
+    unsigned kind = meta_kind(r, p[0]);
+    unsigned v = r->hdr.version;
+    tracerd_xray_metadata_t m;
+    memset(&m, 0, sizeof m);
+    m.offset = r->rec_off;
+    m.kind = (tracerd_xray_meta_kind_t)kind;
+    switch (kind) {
+    case TRACERD_XRAY_META_NEW_BUFFER:
+        if (!(r->bstate == B_EXTENTS || (v == 1 && r->bstate == B_BETWEEN)))
+            return order_error(r, "NewBuffer");
+        m.tid = (int32_t)tracerd__ld32(r->big, p + 1);
+        if (v == 1) {
+            uint64_t end;
+            if (tracerd__add64_overflows(r->rec_off, r->hdr.buffer_size, &end))
+                return tracerd__error_set(&r->err, TRACERD_E_LIMIT, r->rec_off,
+                                          "NewBuffer: header buffer_size overflows the offset");
+            r->buf_end = end;
+            r->bounded = true;
+            memset(&r->buf, 0, sizeof r->buf);
+            r->buf.offset = r->rec_off;
+            r->buf.size = r->hdr.buffer_size;
+        }
+        r->buf.tid = m.tid;
+        r->cpu = 0;
+        set_tsc(r, 0);
+        r->buffer_reported = false;
+        r->bstate = B_NEWBUF;
+        break;
+    case TRACERD_XRAY_META_END_OF_BUFFER:
+        if (v >= 2)
+            return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+                                      "EndOfBuffer: not valid in FDR version %u (v1 only)", v);
+        if (r->bstate < B_NEWBUF)
+            return order_error(r, "EndOfBuffer");
+        push_pending(r);
+        push_meta(r, &m);
+        r->left = r->buf_end - (r->rec_off + META_BYTES); /* bounded checked the record */
+        r->skip_total = r->left;
+        r->skip_is_filler = true;
+        r->state = S_SKIP;
+        return TRACERD_OK;
+    case TRACERD_XRAY_META_NEW_CPU:
+        if (r->bstate == B_WALL || r->bstate == B_PID) {
+            r->bstate = B_BODY;
+            push_buffer_start(r);
+        } else if (r->bstate != B_BODY) {
+            return order_error(r, "NewCPUId");
+        }
+        m.cpu = tracerd__ld16(r->big, p + 1);
+        m.tsc = tracerd__ld64(r->big, p + 3);
+        r->cpu = m.cpu;
+        set_tsc(r, m.tsc);
+        break;
+    case TRACERD_XRAY_META_TSC_WRAP:
+        if (r->bstate != B_BODY)
+            return order_error(r, "TSCWrap");
+        m.tsc = tracerd__ld64(r->big, p + 1);
+        set_tsc(r, m.tsc);
+        break;
+    case TRACERD_XRAY_META_WALLTIME:
+        if (r->bstate != B_NEWBUF)
+            return order_error(r, "WalltimeMarker");
+        m.seconds = tracerd__ld64(r->big, p + 1);
+        m.micros = tracerd__ld32(r->big, p + 9);
+        r->buf.has_walltime = true;
+        r->buf.wall_seconds = m.seconds;
+        r->buf.wall_micros = m.micros;
+        r->bstate = B_WALL;
+        break;
+    case TRACERD_XRAY_META_CUSTOM_EVENT:
+        return event_marker(r, p, false);
+    case TRACERD_XRAY_META_TYPED_EVENT:
+        return event_marker(r, p, true);
+    case TRACERD_XRAY_META_CALL_ARGUMENT:
+        if (!r->pending)
+            return tracerd__error_set(&r->err, TRACERD_E_ORDER, r->rec_off,
+                                      "CallArgument: not after a function record or another "
+                                      "CallArgument");
+        if (r->pend.nargs >= r->cfg.max_args)
+            return tracerd__error_set(&r->err, TRACERD_E_LIMIT, r->rec_off,
+                                      "CallArgument: more than max_args (%u) arguments",
+                                      r->cfg.max_args);
+        r->args[r->pend.nargs++] = tracerd__ld64(r->big, p + 1);
+        return TRACERD_OK; /* delivered with its function */
+    case TRACERD_XRAY_META_BUFFER_EXTENTS: {
+        if (v < 2)
+            return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+                                      "BufferExtents: not defined in FDR version 1");
+        if (r->bstate != B_BETWEEN)
+            return order_error(r, "BufferExtents");
+        m.extent = tracerd__ld64(r->big, p + 1);
+        uint64_t end;
+        if (tracerd__add64_overflows(r->rec_off + META_BYTES, m.extent, &end))
+            return tracerd__error_set(&r->err, TRACERD_E_LIMIT, r->rec_off,
+                                      "BufferExtents: extent %llu overflows the offset",
+                                      (unsigned long long)m.extent);
+        memset(&r->buf, 0, sizeof r->buf);
+        r->buf.offset = r->rec_off;
+        r->buf.size = m.extent;
+        r->buf_end = end;
+        r->bounded = true;
+        r->bstate = B_EXTENTS;
+        break;
+    }
+    case TRACERD_XRAY_META_PID:
+        if (v < 3)
+            return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+                                      "PIDEntry: not defined in FDR version %u (v3+)", v);
+        if (r->bstate != B_WALL)
+            return order_error(r, "PIDEntry");
+        m.pid = (int32_t)tracerd__ld32(r->big, p + 1);
+        r->buf.pid = m.pid;
+        r->buf.has_pid = true;
+        r->bstate = B_PID;
+        break;
+    default:
+        return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+                                  "metadata record: kind %u is not defined (0-9)", kind);
+    }
+    push_meta(r, &m);
+    return TRACERD_OK;
+}
+
+/* ---- basic mode --------------------------------------------------------------- */
+
+static tracerd_status_t basic_record(tracerd_xray_reader_t *r, const uint8_t *p)
+{
+    uint16_t type = tracerd__ld16(r->big, p);
+    if (type == 0) {
+        unsigned kind = p[3];
+        if (kind > 3)
+            return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+                                      "basic function record: kind %u is not defined (0-3)",
+                                      kind);
+        tracerd_xray_function_t *f = &r->pend;
+        f->offset = r->rec_off;
+        f->kind = (tracerd_xray_kind_t)kind;
+        f->cpu = p[2];
+        f->function_id = (int32_t)tracerd__ld32(r->big, p + 4);
+        f->tsc = tracerd__ld64(r->big, p + 8);
+        f->ns = tracerd_ticks_to_ns(f->tsc, r->hdr.cycle_frequency);
+        f->delta = 0;
+        f->tid = (int32_t)tracerd__ld32(r->big, p + 16);
+        f->pid = r->hdr.version >= 3 ? (int32_t)tracerd__ld32(r->big, p + 20) : 0;
+        f->nargs = 0;
+        f->args = NULL;
+        r->pending = true;
+        return TRACERD_OK;
+    }
+    if (type == 1) {
+        int32_t fid = (int32_t)tracerd__ld32(r->big, p + 4);
+        int32_t tid = (int32_t)tracerd__ld32(r->big, p + 8);
+        if (!r->pending || r->pend.function_id != fid || r->pend.tid != tid)
+            return tracerd__error_set(&r->err, TRACERD_E_ORDER, r->rec_off,
+                                      "basic argument record: function %d thread %d does not "
+                                      "follow a record of the same function and thread",
+                                      fid, tid);
+        if (r->pend.nargs >= r->cfg.max_args)
+            return tracerd__error_set(&r->err, TRACERD_E_LIMIT, r->rec_off,
+                                      "basic argument record: more than max_args (%u)",
+                                      r->cfg.max_args);
+        r->args[r->pend.nargs++] = tracerd__ld64(r->big, p + 16);
+        return TRACERD_OK;
+    }
+    return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+                              "basic record: type %u is not defined (0 function, 1 argument)",
+                              type);
+}
+
+/* ---- the state machine ---------------------------------------------------------- */
+
+/* In lenient mode, turns an error inside a bounded v2+ buffer into a warning
+ * and a skip to the buffer's end. Returns true when it did. */
+static bool try_skip_buffer(tracerd_xray_reader_t *r, uint64_t cur)
+{
+    if (!r->cfg.lenient_skip_buffers || r->hdr.version < 2 || !r->bounded || cur > r->buf_end ||
+        r->err.status == TRACERD_E_CALLBACK || r->err.status == TRACERD_E_NOMEM)
+        return false;
+    struct item it = {.kind = I_WARNING};
+    tracerd__format(r->warn_reason, sizeof r->warn_reason, "%s at byte %llu: %s; skipped the rest "
+                    "of the buffer that starts at byte %llu",
+                    tracerd_status_name(r->err.status), (unsigned long long)r->err.offset,
+                    r->err.reason, (unsigned long long)r->buf.offset);
+    it.u.warning.status = r->err.status;
+    it.u.warning.offset = r->buf.offset;
+    it.u.warning.skipped_bytes = r->buf_end - cur;
+    it.u.warning.reason = r->warn_reason;
+    tracerd__error_clear(&r->err);
+    tracerd__stitch_drop(&r->st);
+    push_pending(r);
+    push(r, &it);
+    r->left = r->buf_end - cur;
+    r->skip_total = r->left;
+    r->skip_is_filler = false;
+    r->state = S_SKIP;
+    return true;
+}
+
+/* Hot loop: function records of a buffer body lying wholly in the chunk. */
+static const uint8_t *fast_functions(tracerd_xray_reader_t *r, const uint8_t *pos,
+                                     const uint8_t *end, uint64_t base, const uint8_t *data,
+                                     int *res)
+{
+    const uint8_t *lim = end;
+    if (r->bounded && r->buf_end - (base + (uint64_t)(pos - data)) < (uint64_t)(end - pos))
+        lim = pos + (r->buf_end - (base + (uint64_t)(pos - data)));
+    const tracerd_xray_function_cb cb = r->cb.on_function;
+    const uint8_t meta_bit = r->big ? 0x80u : 0x01u;
+    while (lim - pos >= (ptrdiff_t)FUNC_BYTES && (pos[0] & meta_bit) == 0) {
+        uint32_t w = tracerd__ld32(r->big, pos);
+        unsigned kind = r->big ? (w >> 28) & 7u : (w >> 1) & 7u;
+        if (kind > 3)
+            break;
+        if (r->pending) {
+            r->pending = false;
+            if (cb != NULL) {
+                r->pend.args = r->args;
+                r->rec_off = r->pend.offset;
+                r->in_cb = true;
+                int rc = cb_result(r, cb(r->user, &r->pend), "on_function");
+                if (rc != 0) {
+                    *res = rc;
+                    return pos;
+                }
+            }
+        }
+        uint32_t delta = tracerd__ld32(r->big, pos + 4);
+        add_delta(r, delta);
+        tracerd_xray_function_t *f = &r->pend;
+        f->offset = base + (uint64_t)(pos - data);
+        f->kind = (tracerd_xray_kind_t)kind;
+        f->function_id = (int32_t)(r->big ? (w & 0x0fffffffu) : (w >> 4));
+        f->tsc = r->tsc;
+        f->ns = cb != NULL ? running_ns(r) : 0;
+        f->delta = delta;
+        f->tid = r->buf.tid;
+        f->pid = r->buf.pid;
+        f->cpu = r->cpu;
+        f->nargs = 0;
+        r->pending = true;
+        pos += FUNC_BYTES;
+    }
+    *res = 0;
+    return pos;
+}
+
+tracerd_status_t tracerd_xray_feed(tracerd_xray_reader_t *r, const void *data_, size_t len,
+                                   size_t *consumed)
+{
+    const uint8_t *data = data_, *pos = data, *end = data + len;
+    size_t dummy;
+    if (consumed == NULL)
+        consumed = &dummy;
+    *consumed = 0;
+    if (r == NULL || (data == NULL && len != 0))
+        return TRACERD_E_INVALID;
+    if (r->in_cb || r->paused || r->state == S_DONE)
+        return TRACERD_E_INVALID;
+    if (r->err.status < 0)
+        return r->err.status;
+    const uint64_t base = r->offset;
+#define CUR() (base + (uint64_t)(pos - data))
+    int res = 0;
+    tracerd_status_t st = TRACERD_OK;
+
+    for (;;) {
+        if (r->qlen != 0 && (res = drain(r)) != 0)
+            goto out;
+        switch (r->state) {
+        case S_HEADER: {
+            const uint8_t *h = tracerd__gather(&r->st, &pos, end, HEADER_BYTES);
+            if (h == NULL)
+                goto out;
+            r->rec_off = 0;
+            if ((st = parse_header(r, h)) != TRACERD_OK)
+                goto fail; /* no buffer to skip yet */
+            r->state = r->hdr.type == TRACERD_XRAY_TYPE_FDR ? S_RECORD : S_BASIC;
+            if (r->cb.on_header) {
+                r->in_cb = true;
+                if ((res = cb_result(r, r->cb.on_header(r->user, &r->hdr), "on_header")) != 0)
+                    goto out;
+            }
+            break;
+        }
+        case S_RECORD: {
+            if (r->bounded && r->bstate != B_BETWEEN && CUR() == r->buf_end && r->st.have == 0) {
+                close_buffer(r, r->buf_end, 0);
+                break;
+            }
+            if (r->bstate == B_BODY && r->qlen == 0 && r->st.have == 0) {
+                const uint8_t *was = pos;
+                pos = fast_functions(r, pos, end, base, data, &res);
+                if (res != 0)
+                    goto out;
+                if (pos != was)
+                    break; /* recheck the buffer end */
+            }
+            if (pos == end)
+                goto out;
+            uint8_t b0 = r->st.have ? r->st.buf[0] : pos[0];
+            bool meta = is_meta(r, b0);
+            if (r->pending && !(meta && meta_kind(r, b0) == TRACERD_XRAY_META_CALL_ARGUMENT)) {
+                push_pending(r);
+                break;
+            }
+            size_t need = meta ? META_BYTES : FUNC_BYTES;
+            r->rec_off = CUR() - r->st.have;
+            if (r->bounded && r->rec_off + need > r->buf_end) {
+                tracerd__error_set(&r->err, TRACERD_E_EXTENT, r->rec_off,
+                                   "%s record (%zu bytes) runs past the buffer extent (ends at "
+                                   "%llu)",
+                                   meta ? "metadata" : "function", need,
+                                   (unsigned long long)r->buf_end);
+                st = TRACERD_E_EXTENT;
+                break;
+            }
+            if (r->bstate == B_BETWEEN && r->hdr.version >= 2 &&
+                !(meta && meta_kind(r, b0) == TRACERD_XRAY_META_BUFFER_EXTENTS)) {
+                st = order_error(r, meta ? "metadata" : "function");
+                break;
+            }
+            const uint8_t *p = tracerd__gather(&r->st, &pos, end, need);
+            if (p == NULL)
+                goto out;
+            st = meta ? metadata_record(r, p) : function_record(r, p);
+            break;
+        }
+        case S_PAYLOAD: {
+            const uint8_t *p = tracerd__gather(&r->st, &pos, end, (size_t)r->left);
+            if (p == NULL)
+                goto out;
+            r->state = S_RECORD;
+            r->rec_off = r->ev.offset;
+            if (r->cb.on_event) {
+                r->ev.payload.data = p;
+                r->ev.payload.len = r->ev.size;
+                r->in_cb = true;
+                if ((res = cb_result(r, r->cb.on_event(r->user, &r->ev), "on_event")) != 0)
+                    goto out;
+            }
+            break;
+        }
+        case S_FRAGMENTS: {
+            if (!r->frag_header_sent) {
+                r->frag_header_sent = true;
+                if (r->cb.on_event) {
+                    r->rec_off = r->ev.offset;
+                    r->ev.payload.data = NULL;
+                    r->ev.payload.len = 0;
+                    r->in_cb = true;
+                    if ((res = cb_result(r, r->cb.on_event(r->user, &r->ev), "on_event")) != 0)
+                        goto out;
+                }
+            }
+            if (pos == end)
+                goto out;
+            size_t take = (uint64_t)(end - pos) < r->left ? (size_t)(end - pos) : (size_t)r->left;
+            tracerd_span_t sp = {
+                .field = r->ev.typed ? TRACERD_XRAY_FIELD_TYPED_PAYLOAD
+                                     : TRACERD_XRAY_FIELD_CUSTOM_PAYLOAD,
+                .index = r->ev.event_type,
+                .record_offset = r->ev.offset,
+                .offset = r->frag_done,
+                .total = r->ev.size,
+                .data = pos,
+                .len = take};
+            pos += take;
+            r->left -= take;
+            r->frag_done += take;
+            if (r->left == 0)
+                r->state = S_RECORD;
+            if (r->cb.on_event_fragment) {
+                r->rec_off = r->ev.offset;
+                r->in_cb = true;
+                if ((res = cb_result(r, r->cb.on_event_fragment(r->user, &sp),
+                                     "on_event_fragment")) != 0)
+                    goto out;
+            }
+            break;
+        }
+        case S_SKIP: {
+            size_t take = (uint64_t)(end - pos) < r->left ? (size_t)(end - pos) : (size_t)r->left;
+            pos += take;
+            r->left -= take;
+            if (r->left != 0)
+                goto out;
+            r->state = S_RECORD;
+            close_buffer(r, CUR(), r->skip_is_filler ? r->skip_total : 0);
+            break;
+        }
+        case S_BASIC: {
+            if (pos == end)
+                goto out;
+            r->rec_off = CUR() - r->st.have;
+            const uint8_t *p = tracerd__gather(&r->st, &pos, end, BASIC_BYTES);
+            if (p == NULL)
+                goto out;
+            /* A function record waits for its argument records; anything else delivers it. */
+            if (r->pending && tracerd__ld16(r->big, p) != 1)
+                push_pending(r);
+            st = basic_record(r, p);
+            break;
+        }
+        case S_DONE:
+            goto out;
+        }
+        if (TRACERD__UNLIKELY(st != TRACERD_OK)) {
+            if (r->state == S_BASIC || !try_skip_buffer(r, CUR()))
+                goto fail;
+            st = TRACERD_OK; /* lenient: the queue holds the warning, then the skip */
+        }
+    }
+fail:
+    r->offset = CUR();
+    *consumed = (size_t)(pos - data);
+    return st;
+out:
+    r->offset = CUR();
+    *consumed = (size_t)(pos - data);
+    if (res > 0)
+        return TRACERD_PAUSED;
+    if (res < 0)
+        return r->err.status;
+    return TRACERD_OK;
+#undef CUR
+}
+
+tracerd_status_t tracerd_xray_resume(tracerd_xray_reader_t *r)
+{
+    if (r == NULL || r->in_cb || !r->paused)
+        return TRACERD_E_INVALID;
+    r->paused = false;
+    return TRACERD_OK;
+}
+
+tracerd_status_t tracerd_xray_finish(tracerd_xray_reader_t *r)
+{
+    if (r == NULL || r->in_cb || r->paused)
+        return TRACERD_E_INVALID;
+    if (r->err.status < 0)
+        return r->err.status;
+    int res;
+    if (r->state == S_DONE) { /* called again after a pause: deliver the rest */
+        if (r->qlen != 0 && (res = drain(r)) != 0)
+            return res > 0 ? TRACERD_PAUSED : r->err.status;
+        return TRACERD_OK;
+    }
+    if (r->qlen != 0 && (res = drain(r)) != 0)
+        return res > 0 ? TRACERD_PAUSED : r->err.status;
+    uint64_t at = r->offset - r->st.have;
+    switch (r->state) {
+    case S_HEADER:
+        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, 0,
+                                  "file header: input ended after %zu of 32 bytes", r->st.have);
+    case S_PAYLOAD:
+    case S_FRAGMENTS:
+        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->ev.offset,
+                                  "%s: input ended inside its %u-byte payload",
+                                  r->ev.typed ? "TypedEventMarker" : "CustomEventMarker",
+                                  r->ev.size);
+    case S_SKIP:
+        if (!r->skip_is_filler)
+            return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->buf.offset,
+                                      "buffer: input ended inside its extent (%llu bytes "
+                                      "missing)",
+                                      (unsigned long long)r->left);
+        /* v1 filler cut short at the end of the file carries no data. */
+        r->state = S_RECORD;
+        close_buffer(r, r->offset, r->skip_total - r->left);
+        break;
+    case S_BASIC:
+        if (r->st.have != 0)
+            return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, at,
+                                      "basic record: input ended after %zu of 32 bytes",
+                                      r->st.have);
+        push_pending(r);
+        break;
+    case S_RECORD:
+        if (r->st.have != 0)
+            return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, at,
+                                      "%s record: input ended after %zu of %u bytes",
+                                      is_meta(r, r->st.buf[0]) ? "metadata" : "function",
+                                      r->st.have, is_meta(r, r->st.buf[0]) ? 16u : 8u);
+        if (r->bounded && r->hdr.version >= 2 && r->bstate != B_BETWEEN &&
+            r->offset < r->buf_end)
+            return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->buf.offset,
+                                      "buffer: input ended %llu bytes before the end of its "
+                                      "extent",
+                                      (unsigned long long)(r->buf_end - r->offset));
+        if (r->bstate != B_BETWEEN)
+            close_buffer(r, r->offset, 0);
+        break;
+    case S_DONE:
+        break;
+    }
+    r->state = S_DONE;
+    if (r->qlen != 0 && (res = drain(r)) != 0)
+        return res > 0 ? TRACERD_PAUSED : r->err.status;
+    return TRACERD_OK;
+}
