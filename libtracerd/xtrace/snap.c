@@ -143,11 +143,10 @@ static const char *p_name(tracerd_xtrace_p_layout_t p)
 
 static void describe(char *buf, size_t n, const tracerd_xtrace_snap_layout_t *l)
 {
-    tracerd__format(buf, n, "header %u, VL %u%s, P %s, ZA %s, %s-endian (%u-byte records)",
-                    (unsigned)l->header_bytes, (unsigned)l->vector_length_bits,
-                    l->fixed_max ? " in 2048-bit arrays" : "", p_name(l->p_layout),
-                    l->za_present ? "present" : "absent",
-                    l->byte_order == TRACERD_BYTE_ORDER_BIG ? "big" : "little",
+    tracerd__format(buf, n, "header %u/VL %u%s/P %s/%s/%s (%u B)", (unsigned)l->header_bytes,
+                    (unsigned)l->vector_length_bits, l->fixed_max ? " fixed-max" : "",
+                    p_name(l->p_layout), l->za_present ? "ZA" : "no ZA",
+                    l->byte_order == TRACERD_BYTE_ORDER_BIG ? "BE" : "LE",
                     (unsigned)l->record_bytes);
 }
 
@@ -281,7 +280,7 @@ tracerd_status_t tracerd_xtrace_snap_new(const tracerd_xtrace_snap_config_t *cfg
     }
     r->look_cap = look_bytes(&c);
     if (r->look_cap != 0) {
-        r->look = tracerd__calloc(&a, r->look_cap);
+        r->look = a.alloc(a.ctx, r->look_cap); /* not zeroed: only bytes fed are read */
         if (r->look == NULL) {
             tracerd__stitch_free(&r->st, &a);
             tracerd__free(&a, r, sizeof *r);
@@ -341,24 +340,26 @@ bool tracerd_xtrace_snap_get_layout(const tracerd_xtrace_snap_reader_t *r,
 
 /* ---- detection -------------------------------------------------------- */
 
-/* Counts the records of candidate l that check out in look[0, n). Returns
- * -1 when the candidate is inconsistent. */
+/* Checks candidate l against look[0, n). Returns -1 when it is
+ * inconsistent, else its rank: 2 x the records verified (trailing VL,
+ * counters, +1,000,000 between them), + 1 when the input ended and holds a
+ * whole number of records. */
 static int check_candidate(const struct tracerd_xtrace_snap_reader *r,
-                           const tracerd_xtrace_snap_layout_t *l, size_t n, bool eof)
+                           const tracerd_xtrace_snap_layout_t *l, size_t n, bool eof, int *nrec)
 {
     bool big = l->byte_order == TRACERD_BYTE_ORDER_BIG;
     size_t h = l->header_bytes, S = l->record_bytes;
     if (n < h)
         return -1;
-    if (eof && !r->cfg.allow_truncated_tail && (n - h) % S != 0)
-        return -1;
     if (h > 0 && r->cfg.expect_ident != 0 && tracerd__ld32(big, r->look) != r->cfg.expect_ident)
         return -1;
+    bool whole = eof && (n - h) % S == 0;
     size_t avail = (n - h) / S;
     if (avail > r->cfg.detect_records)
         avail = r->cfg.detect_records;
+    *nrec = (int)avail;
     if (avail == 0)
-        return eof && n == h ? 0 : -1;
+        return eof && n == h ? 1 : -1;
     uint64_t pu = 0, pt = 0, pf = 0, pi = 0;
     for (size_t k = 0; k < avail; k++) {
         const uint8_t *b = r->look + h + k * S;
@@ -379,7 +380,7 @@ static int check_candidate(const struct tracerd_xtrace_snap_reader *r,
         pf = f;
         pi = i;
     }
-    return (int)avail;
+    return (int)avail * 2 + (whole ? 1 : 0);
 }
 
 static bool same_geometry(const tracerd_xtrace_snap_layout_t *a,
@@ -393,10 +394,12 @@ static bool same_geometry(const tracerd_xtrace_snap_layout_t *a,
            a->sysreg_offset == b->sysreg_offset && a->za_present == b->za_present;
 }
 
+/* The best-ranked consistent layouts seen so far. */
 struct detect_acc {
     tracerd_xtrace_snap_layout_t first, second;
     uint32_t distinct;
-    int records;
+    int rank, records;
+    uint32_t tried, too_short; /* candidates, and those the input was too short for */
 };
 
 static void try_candidate(const struct tracerd_xtrace_snap_reader *r, tracerd_xtrace_snap_layout_t *l,
@@ -404,11 +407,16 @@ static void try_candidate(const struct tracerd_xtrace_snap_reader *r, tracerd_xt
 {
     if (tracerd_xtrace_snap_layout_compute(l) != TRACERD_OK)
         return;
-    int k = check_candidate(r, l, n, eof);
-    if (k < 0)
+    int k = 0;
+    int rank = check_candidate(r, l, n, eof, &k);
+    acc->tried++;
+    if (n < (size_t)l->header_bytes + l->record_bytes)
+        acc->too_short++;
+    if (rank < 0 || (acc->distinct > 0 && rank < acc->rank))
         return;
-    if (k == 0 && acc->distinct > 0 && acc->records == 0 &&
-        acc->first.header_bytes == l->header_bytes)
+    if (acc->distinct > 0 && rank > acc->rank)
+        acc->distinct = 0; /* stronger evidence: forget the weaker layouts */
+    if (acc->distinct > 0 && k == 0 && acc->first.header_bytes == l->header_bytes)
         return; /* header only: nothing tells the record layouts apart */
     if (acc->distinct > 0 && same_geometry(&acc->first, l))
         return;
@@ -416,6 +424,7 @@ static void try_candidate(const struct tracerd_xtrace_snap_reader *r, tracerd_xt
         return;
     if (acc->distinct == 0) {
         acc->first = *l;
+        acc->rank = rank;
         acc->records = k;
     } else if (acc->distinct == 1) {
         acc->second = *l;
@@ -470,19 +479,29 @@ static tracerd_status_t decide(struct tracerd_xtrace_snap_reader *r, bool eof)
         }
     }
     char a[160], b[160];
+    if (acc.distinct == 0 && eof && acc.too_short == acc.tried) {
+        if (c->header_bytes > 0 && n < (size_t)c->header_bytes)
+            return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, 0,
+                                      "input ended inside the snapshot header (%d bytes, %zu "
+                                      "present)",
+                                      (int)c->header_bytes, n);
+        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED,
+                                  c->header_bytes > 0 ? (uint64_t)c->header_bytes : 0,
+                                  "input ended inside the first snapshot (%zu bytes in the file, "
+                                  "too few to detect the layout)",
+                                  n);
+    }
     if (acc.distinct == 0)
-        return tracerd__error_set(
-            &r->err, TRACERD_E_LAYOUT, 0,
-            "snapshot file: no layout is consistent with the first %zu bytes (no header size, "
-            "vector length, P layout, ZA and byte order gives a trailing vector-length field "
-            "equal to the layout's, sane counters and +%u instructions between snapshots%s)",
-            n, ADVANCE, eof ? ", and a whole number of records" : "");
+        return tracerd__error_set(&r->err, TRACERD_E_LAYOUT, 0,
+                                  "snapshot file: no layout fits the first %zu bytes (trailing "
+                                  "vector length, user <= total, +%u instructions per snapshot)",
+                                  n, ADVANCE);
     if (acc.distinct > 1) {
         describe(a, sizeof a, &acc.first);
         describe(b, sizeof b, &acc.second);
         return tracerd__error_set(&r->err, TRACERD_E_AMBIGUOUS, 0,
-                                  "snapshot file: %u layouts fit, e.g. %s and %s; set "
-                                  "header_bytes, vector_length_bits, p_layout, za or fixed_max",
+                                  "snapshot file: %u layouts fit, e.g. %s and %s; configure the "
+                                  "layout",
                                   (unsigned)acc.distinct, a, b);
     }
     r->lay = acc.first;
