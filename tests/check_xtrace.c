@@ -1120,6 +1120,123 @@ START_TEST(test_snap_fixed_and_svl)
 }
 END_TEST
 
+
+/* ---- committed fixtures: demo files and fuzz seeds ------------------------ */
+
+/* The demo stream: a few basic blocks of a typical mix, then every token. */
+static void demo_stream(xtw_t *w)
+{
+    uint64_t pc = 0x400000;
+    for (unsigned bb = 0; bb < 8; bb++) {
+        xtw_pcinst(w, 0, pc, 0xa9bf7bfd);
+        for (unsigned i = 1; i < 6; i++) {
+            xtw_inst(w, 0, 0xf9400000u + i);
+            if (i % 3 == 0)
+                xtw_mem(w, i & 1, 3, 0x7fffff00 + 8 * bb, NULL);
+        }
+        pc += 0x40 + 0x100 * bb;
+    }
+    all_tokens(w, 8, 0);
+}
+
+static void demo_snap(xtw_t *w)
+{
+    xtw_snap_opts_t o;
+    snap_opts(&o, 24, 128, false, true, false, false, 3);
+    xtw_snapshot_file(w, &o);
+}
+
+/* Writes (TRACERD_XTRACE_WRITE_FIXTURES=1) or checks a committed file. */
+static void fixture(const char *path, const uint8_t *d, size_t n)
+{
+    const char *upd = getenv("TRACERD_XTRACE_WRITE_FIXTURES");
+    if (upd != NULL && strcmp(upd, "1") == 0) {
+        FILE *f = fopen(path, "wb");
+        ck_assert_msg(f != NULL, "cannot write %s", path);
+        ck_assert_uint_eq(fwrite(d, 1, n, f), n);
+        fclose(f);
+        return;
+    }
+    size_t len;
+    uint8_t *got = drv_read_file(path, &len);
+    ck_assert_msg(got != NULL, "%s missing (TRACERD_XTRACE_WRITE_FIXTURES=1 writes it)", path);
+    ck_assert_msg(len == n && memcmp(got, d, n) == 0, "%s differs from the writer's output", path);
+    free(got);
+}
+
+/* Fuzz seed: option byte(s), the file, a chunking seed. */
+static void seed(const char *path, const uint8_t *opt, size_t nopt, const uint8_t *d, size_t n,
+                 uint8_t chunk_seed)
+{
+    uint8_t *b = malloc(nopt + n + 1);
+    ck_assert_ptr_nonnull(b);
+    memcpy(b, opt, nopt);
+    memcpy(b + nopt, d, n);
+    b[nopt + n] = chunk_seed;
+    fixture(path, b, nopt + n + 1);
+    free(b);
+}
+
+START_TEST(test_fixtures)
+{
+    xtw_t w;
+    xtw_init(&w);
+    demo_stream(&w);
+    fixture("tests/data/xtrace/demo-xtrace.1718000000.4242.hint9.xinsndata.bin", w.buf, w.len);
+    char *log = drv_check_all(&insn_target, NULL, w.buf, w.len);
+    assert_end(log, "end OK\n");
+    free(log);
+    static const uint8_t o0[1] = {0x00}, o1[1] = {0x47}, o2[1] = {0x18};
+    seed("fuzz/corpus/xtrace_insn/demo", o0, 1, w.buf, w.len, 7);
+    seed("fuzz/corpus/xtrace_insn/demo-small-stitch", o1, 1, w.buf, w.len, 40);
+    xtw_free(&w);
+    xtw_init(&w);
+    all_tokens(&w, 4, 1);
+    xtw_fill(&w, 0, 9);
+    seed("fuzz/corpus/xtrace_insn/grouped-time4-padding", o2, 1, w.buf, w.len, 33);
+    xtw_free(&w);
+    xtw_init(&w);
+    xtw_pcinst(&w, 0, 0x1000, 1);
+    xtw_mem(&w, false, 10, 0x5000, NULL);
+    static const uint8_t o3[1] = {0xc0};
+    seed("fuzz/corpus/xtrace_insn/big-mem", o3, 1, w.buf, w.len, 50);
+    xtw_free(&w);
+
+    xtw_init(&w);
+    demo_snap(&w);
+    fixture("tests/data/xtrace/demo-xtrace.1718000000.4242.hint9.xsnapshot.bin", w.buf, w.len);
+    static const uint8_t s0[2] = {0, 0}, s1[2] = {0x0e, 0x00};
+    seed("fuzz/corpus/xtrace_snap/demo", s0, 2, w.buf, w.len, 9);
+    seed("fuzz/corpus/xtrace_snap/demo-header24-vl128", s1, 2, w.buf, w.len, 45);
+    xtw_free(&w);
+    xtw_snap_opts_t o;
+    snap_opts(&o, 0, 256, true, false, false, true, 2);
+    xtw_init(&w);
+    xtw_snapshot_file(&w, &o);
+    seed("fuzz/corpus/xtrace_snap/be-noheader-vl256", s0, 2, w.buf, w.len, 60);
+    xtw_free(&w);
+}
+END_TEST
+
+/* The CLI reads both demo files (when the test runs under make check). */
+START_TEST(test_cli)
+{
+    const char *cli = getenv("TRACERD_CLI");
+    if (cli == NULL)
+        return;
+    char cmd[1024];
+    static const char *const files[] = {
+        "tests/data/xtrace/demo-xtrace.1718000000.4242.hint9.xinsndata.bin",
+        "tests/data/xtrace/demo-xtrace.1718000000.4242.hint9.xsnapshot.bin"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "%s info %s > /dev/null", cli, files[i]);
+        ck_assert_int_eq(system(cmd), 0);
+        snprintf(cmd, sizeof cmd, "%s dump %s > /dev/null", cli, files[i]);
+        ck_assert_int_eq(system(cmd), 0);
+    }
+}
+END_TEST
+
 Suite *suite_xtrace(void)
 {
     Suite *s = suite_create("xtrace");
@@ -1148,6 +1265,8 @@ Suite *suite_xtrace(void)
     tcase_add_test(ts, test_snap_ambiguous_and_layout_errors);
     tcase_add_test(ts, test_snap_truncated_and_misc);
     tcase_add_test(ts, test_snap_fixed_and_svl);
+    tcase_add_test(ts, test_fixtures);
+    tcase_add_test(ts, test_cli);
     suite_add_tcase(s, ts);
     return s;
 }
