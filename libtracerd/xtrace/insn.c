@@ -529,54 +529,128 @@ static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, co
     }
 }
 
-/* The hot loop: records wholly inside the chunk, decoded in place. Returns
- * GO when it stops at a record that needs stitching or at the end. */
+/* Little-endian value of a MEM record's 2^k bytes when k <= 3. */
+static inline uint64_t small_value(const uint8_t *v, unsigned k)
+{
+    switch (k) {
+    case 0:
+        return v[0];
+    case 1:
+        return tracerd__le16(v);
+    case 2:
+        return tracerd__le32(v);
+    case 3:
+        return tracerd__le64(v);
+    default:
+        return 0;
+    }
+}
+
+/* The hot loop: records wholly inside the chunk, decoded in place. INST,
+ * PCINST and whole MEM records are handled inline with the running state in
+ * locals (written back before each callback, so the accessors stay exact);
+ * everything else goes through deliver(). Stops at a record that needs
+ * stitching, at the end, a pause, an error or a state change. */
 static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, const uint8_t *end,
                      const uint8_t *chunk0, uint64_t off0)
 {
     const uint8_t *p = *pp;
-    const struct ent *tab = r->tab;
-    tracerd_xtrace_insn_cb on_insn = r->cbs.on_insn;
+    const struct ent *const tab = r->tab;
+    const tracerd_xtrace_insn_cb on_insn = r->cbs.on_insn;
+    const tracerd_xtrace_mem_cb on_mem = r->cbs.on_mem;
+    void *const user = r->user;
+    uint64_t pc = r->pc, n = r->ninsn;
+    bool have_pc = r->have_pc, stop = false;
     int rc = GO;
-    while (p < end) {
-        const struct ent *e = &tab[*p];
-        if (TRACERD__UNLIKELY((size_t)(end - p) < e->size))
+    while (p < end && !stop) {
+        const struct ent e = tab[*p];
+        if (TRACERD__UNLIKELY((size_t)(end - p) < e.size))
             break;
-        if (TRACERD__LIKELY(e->op == OP_INST && r->have_pc)) {
-            uint64_t pc = r->pc + 4;
-            r->pc = pc;
+        const uint8_t *q = p;
+        const uint64_t off = off0 + (uint64_t)(q - chunk0);
+        p += e.size;
+        int c = 0;
+        switch (e.op) {
+        case OP_INST:
+            if (TRACERD__UNLIKELY(!have_pc))
+                break; /* no PC yet: deliver() reports the error */
+            pc += 4;
             if (on_insn != NULL) {
-                tracerd_xtrace_insn_t rec;
-                rec.offset = off0 + (uint64_t)(p - chunk0);
-                rec.index = r->ninsn++;
-                rec.pc = pc;
-                rec.opcode = tracerd__le32(p + 1);
-                rec.el = e->a;
-                rec.explicit_pc = false;
-                r->rec_off = rec.offset;
-                p += 5;
-                r->off = rec.offset + 5;
-                int c = on_insn(r->user, &rec);
+                tracerd_xtrace_insn_t rec = {off, n, pc, tracerd__le32(q + 1), e.a, false};
+                r->rec_off = off;
+                r->off = off + 5;
+                r->ninsn = ++n;
+                r->pc = pc;
+                c = on_insn(user, &rec);
                 if (TRACERD__UNLIKELY(c != 0)) {
                     rc = after_cb(r, c, "on_insn");
-                    break;
+                    stop = true;
                 }
             } else {
-                r->ninsn++;
-                p += 5;
+                n++;
             }
             continue;
+        case OP_PCINST:
+            pc = tracerd__le64(q + 1);
+            have_pc = true;
+            if (on_insn != NULL) {
+                tracerd_xtrace_insn_t rec = {off, n, pc, tracerd__le32(q + 9), e.a, true};
+                r->rec_off = off;
+                r->off = off + 13;
+                r->ninsn = ++n;
+                r->pc = pc;
+                r->have_pc = true;
+                c = on_insn(user, &rec);
+                if (TRACERD__UNLIKELY(c != 0)) {
+                    rc = after_cb(r, c, "on_insn");
+                    stop = true;
+                }
+            } else {
+                n++;
+            }
+            continue;
+        case OP_MEM:
+            if (on_mem != NULL) {
+                tracerd_xtrace_mem_t rec;
+                rec.offset = off;
+                rec.insn_count = n;
+                rec.addr = tracerd__le64(q + 1);
+                rec.value = q + 9;
+                rec.value_u64 = small_value(q + 9, e.b);
+                rec.size = 1u << e.b;
+                rec.size_log2 = e.b;
+                rec.is_store = e.a != 0;
+                r->rec_off = off;
+                r->off = off + e.size;
+                r->ninsn = n;
+                c = on_mem(user, &rec);
+                if (TRACERD__UNLIKELY(c != 0)) {
+                    rc = after_cb(r, c, "on_mem");
+                    stop = true;
+                }
+            }
+            continue;
+        default:
+            break;
         }
-        const uint8_t *rec = p;
-        p += e->size;
-        r->off = off0 + (uint64_t)(p - chunk0);
-        rc = deliver(r, e, rec, off0 + (uint64_t)(rec - chunk0));
+        /* Everything else, and INST before any PC. */
+        r->pc = pc;
+        r->ninsn = n;
+        r->have_pc = have_pc;
+        r->off = off + e.size;
+        rc = deliver(r, &tab[*q], q, off);
+        pc = r->pc;
+        n = r->ninsn;
+        have_pc = r->have_pc;
         if (rc != GO || r->state != S_TOKEN) {
             if (r->err.status < 0)
-                p = rec;
+                p = q;
             break;
         }
     }
+    r->pc = pc;
+    r->ninsn = n;
+    r->have_pc = have_pc;
     *pp = p;
     return rc;
 }
