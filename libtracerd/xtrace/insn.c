@@ -570,10 +570,7 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
         const uint64_t off = off0 + (uint64_t)(q - chunk0);
         p += e.size;
         int c = 0;
-        switch (e.op) {
-        case OP_INST:
-            if (TRACERD__UNLIKELY(!have_pc))
-                break; /* no PC yet: deliver() reports the error */
+        if (TRACERD__LIKELY(e.op == OP_INST && have_pc)) { /* the common case first */
             pc += 4;
             if (on_insn != NULL) {
                 tracerd_xtrace_insn_t rec = {off, n, pc, tracerd__le32(q + 1), e.a, false};
@@ -590,6 +587,8 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
                 n++;
             }
             continue;
+        }
+        switch (e.op) {
         case OP_PCINST:
             pc = tracerd__le64(q + 1);
             have_pc = true;

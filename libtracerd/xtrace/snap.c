@@ -310,7 +310,7 @@ void tracerd_xtrace_snap_free(tracerd_xtrace_snap_reader_t *r)
 
 uint64_t tracerd_xtrace_snap_offset(const tracerd_xtrace_snap_reader_t *r)
 {
-    return r->off;
+    return r->state == S_LOOK ? r->look_len : r->off;
 }
 
 uint64_t tracerd_xtrace_snap_record_offset(const tracerd_xtrace_snap_reader_t *r)
