@@ -138,7 +138,7 @@ void xtw_time(xtw_t *w, unsigned payload_bytes, uint64_t v)
 {
     xtw_u8(w, 7u);
     for (unsigned i = 0; i < payload_bytes; i++)
-        xtw_u8(w, i < 8 ? (uint8_t)(v >> (8 * i)) : (uint8_t)(0xa0 + i));
+        xtw_u8(w, (uint8_t)(i < 8 ? v >> (8 * i) : 0xa0u + i));
 }
 
 static size_t r16(size_t x)
