@@ -921,7 +921,7 @@ END_TEST
 START_TEST(test_snap_configured)
 {
     xtw_snap_opts_t o;
-    snap_opts(&o, 19, 512, true, false, false, false, 3);
+    snap_opts(&o, 19, 512, true, false, false, false, 2);
     xtw_t w;
     xtw_init(&w);
     xtw_snapshot_file(&w, &o);
@@ -937,7 +937,7 @@ START_TEST(test_snap_configured)
     char *log = drv_check_all(&snap_target, &c, w.buf, w.len);
     assert_has(log, "layout little header=19 vl=512 svl=512 storage=512 p=2 za=0 fixed=0 "
                     "record=2704 z=288 p=2336 ffr=2592 za=2608 sys=2608 detected=0 checked=0\n");
-    assert_has(log, "snapshot @5427 #2 ");
+    assert_has(log, "snapshot @2723 #1 ");
     assert_end(log, "end OK\n");
     free(log);
     /* A wrong configured VL: the trailing field disagrees. */
@@ -975,13 +975,13 @@ START_TEST(test_snap_ambiguous_and_layout_errors)
     xtw_free(&w);
 
     /* Corrupt trailing VL of the second record: inconsistent during detection. */
-    snap_opts(&o, 24, 256, false, true, false, false, 3);
+    snap_opts(&o, 24, 128, false, true, false, false, 3);
     xtw_init(&w);
     xtw_snapshot_file(&w, &o);
     size_t S = xtw_snap_record_bytes(&o);
-    w.buf[24 + 2 * S - 8] = 0x01; /* 256 -> 257 */
+    w.buf[24 + 2 * S - 8] = 0x81; /* 128 -> 129 */
     log = drv_check_all(&snap_target, NULL, w.buf, w.len);
-    assert_end(log, "end E_LAYOUT @0 snapshot file: no layout fits the first 7560 bytes "
+    assert_end(log, "end E_LAYOUT @0 snapshot file: no layout fits the first 3624 bytes "
                     "(trailing vector length, user <= total, +1000000 instructions per "
                     "snapshot)\n");
     free(log);
@@ -990,8 +990,8 @@ START_TEST(test_snap_ambiguous_and_layout_errors)
     c.detect_records = 1;
     c.header_bytes = 24;
     log = drv_check_all(&snap_target, &c, w.buf, w.len);
-    assert_end(log, "end E_LAYOUT @2536 snapshot 1: trailing vector length 257 disagrees with the "
-                    "256-bit layout\n");
+    assert_end(log, "end E_LAYOUT @1224 snapshot 1: trailing vector length 129 disagrees with the "
+                    "128-bit layout\n");
     free(log);
     xtw_free(&w);
 
@@ -1000,7 +1000,7 @@ START_TEST(test_snap_ambiguous_and_layout_errors)
     xtw_snapshot_file(&w, &o);
     w.buf[24 + 2 * S + 16] ^= 0x10;
     log = drv_check_all(&snap_target, &c, w.buf, w.len);
-    assert_end(log, "end E_LAYOUT @5048 snapshot 2: counts (user 5000016, total 10000005) do not "
+    assert_end(log, "end E_LAYOUT @2424 snapshot 2: counts (user 5000016, total 10000005) do not "
                     "advance by 1000000 from the previous snapshot (user 4000000, total 8000005)\n");
     free(log);
     c.check_advance = false;
@@ -1017,7 +1017,7 @@ START_TEST(test_snap_ambiguous_and_layout_errors)
     w.buf[24 + S + 26] = 0;
     w.buf[24 + S + 27] = 0;
     log = drv_check_all(&snap_target, &c, w.buf, w.len);
-    assert_end(log, "end E_BAD_RECORD @2536 snapshot 1: user instruction count 4000000 exceeds "
+    assert_end(log, "end E_BAD_RECORD @1224 snapshot 1: user instruction count 4000000 exceeds "
                     "the total 0\n");
     free(log);
     xtw_free(&w);
@@ -1104,16 +1104,16 @@ START_TEST(test_snap_fixed_and_svl)
     assert_end(log, "end OK\n");
     free(log);
     xtw_free(&w);
-    snap_opts(&o, 24, 512, false, true, false, false, 2);
-    o.svl_bits = 256;
+    snap_opts(&o, 24, 256, false, true, false, false, 2);
+    o.svl_bits = 128;
     xtw_init(&w);
     xtw_snapshot_file(&w, &o);
     tracerd_xtrace_snap_config_t c;
     tracerd_xtrace_snap_config_init(&c);
-    c.streaming_vector_length_bits = 256;
+    c.streaming_vector_length_bits = 128;
     log = drv_check_all(&snap_target, &c, w.buf, w.len);
-    assert_has(log, "layout little header=24 vl=512 svl=256 storage=512 ");
-    assert_has(log, "frag za[0] @24 total=1024 ");
+    assert_has(log, "layout little header=24 vl=256 svl=128 storage=256 ");
+    assert_has(log, "frag za[0] @24 total=256 ");
     assert_end(log, "end OK\n");
     free(log);
     xtw_free(&w);
