@@ -566,11 +566,13 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
         const struct ent e = tab[*p];
         if (TRACERD__UNLIKELY((size_t)(end - p) < e.size))
             break;
+        /* Each case advances p by a constant where it can: when the branch is
+         * predicted, the next token's address does not wait for this table load. */
         const uint8_t *q = p;
         const uint64_t off = off0 + (uint64_t)(q - chunk0);
-        p += e.size;
         int c = 0;
         if (TRACERD__LIKELY(e.op == OP_INST && have_pc)) { /* the common case first */
+            p += 5;
             pc += 4;
             if (on_insn != NULL) {
                 tracerd_xtrace_insn_t rec = {off, n, pc, tracerd__le32(q + 1), e.a, false};
@@ -590,6 +592,7 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
         }
         switch (e.op) {
         case OP_PCINST:
+            p += 13;
             pc = tracerd__le64(q + 1);
             have_pc = true;
             if (on_insn != NULL) {
@@ -609,6 +612,7 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
             }
             continue;
         case OP_MEM:
+            p += e.size;
             if (on_mem != NULL) {
                 tracerd_xtrace_mem_t rec;
                 rec.offset = off;
@@ -633,6 +637,7 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
             break;
         }
         /* Everything else, and INST before any PC. */
+        p += e.size;
         r->pc = pc;
         r->ninsn = n;
         r->have_pc = have_pc;
