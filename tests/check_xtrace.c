@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <tracerd/tracerd.h>
 #include <tracerd/xtrace.h>
@@ -1228,12 +1229,39 @@ START_TEST(test_cli)
     static const char *const files[] = {
         "tests/data/xtrace/demo-xtrace.1718000000.4242.hint9.xinsndata.bin",
         "tests/data/xtrace/demo-xtrace.1718000000.4242.hint9.xsnapshot.bin"};
-    for (int i = 0; i < 2; i++) {
-        snprintf(cmd, sizeof cmd, "%s info %s > /dev/null", cli, files[i]);
-        ck_assert_int_eq(system(cmd), 0);
-        snprintf(cmd, sizeof cmd, "%s dump %s > /dev/null", cli, files[i]);
-        ck_assert_int_eq(system(cmd), 0);
+    static const char *const gold[] = {"xtrace/demo-insn.dump.gold", "xtrace/demo-snap.dump.gold",
+                                       "xtrace/demo-insn.info.gold", "xtrace/demo-snap.info.gold"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(cmd, sizeof cmd, "%s %s %s", cli, i < 2 ? "dump" : "info", files[i % 2]);
+        FILE *p = popen(cmd, "r");
+        ck_assert_ptr_nonnull(p);
+        tlog_t out = {0};
+        char line[4096];
+        while (fgets(line, sizeof line, p) != NULL)
+            tlog_printf(&out, "%s", line);
+        ck_assert_int_eq(pclose(p), 0);
+        char *text = tlog_take(&out);
+        drv_golden(gold[i], text);
+        free(text);
     }
+    /* Options from the environment settle an ambiguous snapshot file. */
+    xtw_snap_opts_t o;
+    snap_opts(&o, 0, 128, false, true, false, false, 1);
+    xtw_t w;
+    xtw_init(&w);
+    xtw_snapshot_file(&w, &o);
+    char tmp[128];
+    snprintf(tmp, sizeof tmp, "/tmp/tracerd-xtrace-ambiguous-%ld.xsnapshot.bin", (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(w.buf, 1, w.len, f), w.len);
+    fclose(f);
+    xtw_free(&w);
+    snprintf(cmd, sizeof cmd, "%s info %s > /dev/null 2>&1", cli, tmp);
+    ck_assert_int_ne(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "TRACERD_XTRACE=header=0 %s info %s > /dev/null", cli, tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    remove(tmp);
 }
 END_TEST
 

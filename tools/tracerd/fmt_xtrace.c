@@ -4,6 +4,7 @@
  * bytes) and by name; token streams have no magic, so by name only, with a
  * modest score. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <tracerd/xtrace.h>
@@ -94,6 +95,89 @@ static bool is_snapshot(const cli_t *c)
     if (k != TRACERD_XTRACE_FILE_UNKNOWN)
         return k == TRACERD_XTRACE_FILE_SNAPSHOT;
     return snap_content(c->head, c->head_len);
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+/* Reader options from the environment, TRACERD_XTRACE="key=value,...": the CLI
+ * has no per-format flags, and a file the reader refuses as ambiguous needs a
+ * way to say its layout. Keys: header (0|19|24|32), vl, svl (bits), p
+ * (block|per-reg), za (yes|no), fixed (yes|no), order (little|big), detect
+ * (1..8), advance (yes|no), ident (number), time (1..16), iov
+ * (interleaved|grouped|headers-only), mem_log2 (0..15), pc (initial PC),
+ * padding (yes|no), truncated (yes|no). Returns false on a bad key or value. */
+static bool parse_opts(const char *prog, tracerd_xtrace_insn_config_t *ic,
+                       tracerd_xtrace_snap_config_t *sc)
+{
+    tracerd_xtrace_insn_config_init(ic);
+    tracerd_xtrace_snap_config_init(sc);
+    const char *env = getenv("TRACERD_XTRACE");
+    if (env == NULL || *env == '\0')
+        return true;
+    char buf[512];
+    if (strlen(env) >= sizeof buf) {
+        fprintf(stderr, "%s: TRACERD_XTRACE is too long\n", prog);
+        return false;
+    }
+    strcpy(buf, env);
+    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv != NULL;
+         kv = strtok_r(NULL, ",", &save)) {
+        char *v = strchr(kv, '=');
+        if (v == NULL) {
+            fprintf(stderr, "%s: TRACERD_XTRACE: '%s' is not key=value\n", prog, kv);
+            return false;
+        }
+        *v++ = '\0';
+        char *end;
+        unsigned long long n = strtoull(v, &end, 0);
+        bool num = *v != '\0' && *end == '\0';
+        bool yes = strcmp(v, "yes") == 0, no = strcmp(v, "no") == 0;
+        bool ok = true;
+        if (strcmp(kv, "header") == 0 && num)
+            sc->header_bytes = (int32_t)n;
+        else if (strcmp(kv, "vl") == 0 && num)
+            sc->vector_length_bits = (uint32_t)n;
+        else if (strcmp(kv, "svl") == 0 && num)
+            sc->streaming_vector_length_bits = (uint32_t)n;
+        else if (strcmp(kv, "p") == 0 && (strcmp(v, "block") == 0 || strcmp(v, "per-reg") == 0))
+            sc->p_layout = v[0] == 'b' ? TRACERD_XTRACE_P_BLOCK : TRACERD_XTRACE_P_PER_REG;
+        else if (strcmp(kv, "za") == 0 && (yes || no))
+            sc->za = yes ? TRACERD_XTRACE_YES : TRACERD_XTRACE_NO;
+        else if (strcmp(kv, "fixed") == 0 && (yes || no))
+            sc->fixed_max = yes ? TRACERD_XTRACE_YES : TRACERD_XTRACE_NO;
+        else if (strcmp(kv, "order") == 0 && (strcmp(v, "little") == 0 || strcmp(v, "big") == 0))
+            sc->byte_order = v[0] == 'l' ? TRACERD_BYTE_ORDER_LITTLE : TRACERD_BYTE_ORDER_BIG;
+        else if (strcmp(kv, "detect") == 0 && num)
+            sc->detect_records = (uint32_t)n;
+        else if (strcmp(kv, "advance") == 0 && (yes || no))
+            sc->check_advance = yes;
+        else if (strcmp(kv, "ident") == 0 && num)
+            sc->expect_ident = (uint32_t)n;
+        else if (strcmp(kv, "time") == 0 && num)
+            ic->time_payload_bytes = (uint32_t)n;
+        else if (strcmp(kv, "iov") == 0 && strcmp(v, "interleaved") == 0)
+            ic->iov_layout = TRACERD_XTRACE_IOV_INTERLEAVED;
+        else if (strcmp(kv, "iov") == 0 && strcmp(v, "grouped") == 0)
+            ic->iov_layout = TRACERD_XTRACE_IOV_GROUPED;
+        else if (strcmp(kv, "iov") == 0 && strcmp(v, "headers-only") == 0)
+            ic->iov_layout = TRACERD_XTRACE_IOV_HEADERS_ONLY;
+        else if (strcmp(kv, "mem_log2") == 0 && num)
+            ic->max_mem_log2 = (uint32_t)n;
+        else if (strcmp(kv, "pc") == 0 && num) {
+            ic->has_initial_pc = true;
+            ic->initial_pc = n;
+        } else if (strcmp(kv, "padding") == 0 && (yes || no))
+            ic->allow_trailing_zero_padding = yes;
+        else if (strcmp(kv, "truncated") == 0 && (yes || no))
+            ic->allow_truncated_tail = sc->allow_truncated_tail = yes;
+        else
+            ok = false;
+        if (!ok) {
+            fprintf(stderr, "%s: TRACERD_XTRACE: bad option %s=%s\n", prog, kv, v);
+            return false;
+        }
+    }
+    return true;
 }
 
 /* ---- instruction stream ------------------------------------------------ */
@@ -351,10 +435,15 @@ static int run_insn(cli_t *c, bool dump)
     cb.on_syscall_vec_end = i_vec_end;
     cb.on_time = i_time;
     cb.on_warning = i_warn;
+    tracerd_xtrace_insn_config_t ic;
+    tracerd_xtrace_snap_config_t sc;
+    if (!parse_opts(c->prog, &ic, &sc))
+        return CLI_EXIT_USAGE;
     tracerd_xtrace_insn_reader_t *r;
-    tracerd_status_t st = tracerd_xtrace_insn_new(NULL, &cb, &s, NULL, &r);
+    tracerd_status_t st = tracerd_xtrace_insn_new(&ic, &cb, &s, NULL, &r);
     if (st != TRACERD_OK) {
-        cli_report(c, "xtrace", st, 0, "");
+        cli_report(c, "xtrace", st, 0,
+                   st == TRACERD_E_INVALID ? "an option in TRACERD_XTRACE is out of range" : "");
         return CLI_EXIT_TRACE;
     }
     st = cli_pump(c, r, i_feed, i_resume, i_finish);
@@ -547,10 +636,15 @@ static int run_snap(cli_t *c, bool dump)
     cb.on_register = dump ? s_reg : NULL;
     cb.on_snapshot_end = s_end;
     cb.on_warning = s_warn;
+    tracerd_xtrace_insn_config_t ic;
+    tracerd_xtrace_snap_config_t sc;
+    if (!parse_opts(c->prog, &ic, &sc))
+        return CLI_EXIT_USAGE;
     tracerd_xtrace_snap_reader_t *r;
-    tracerd_status_t st = tracerd_xtrace_snap_new(NULL, &cb, &s, NULL, &r);
+    tracerd_status_t st = tracerd_xtrace_snap_new(&sc, &cb, &s, NULL, &r);
     if (st != TRACERD_OK) {
-        cli_report(c, "xtrace", st, 0, "");
+        cli_report(c, "xtrace", st, 0,
+                   st == TRACERD_E_INVALID ? "an option in TRACERD_XTRACE is out of range" : "");
         return CLI_EXIT_TRACE;
     }
     st = cli_pump(c, r, s_feed, s_resume, s_finish);
