@@ -144,6 +144,15 @@ static int c_time(void *u, const tracerd_xtrace_time_t *t)
     return ret(f, false);
 }
 
+static int c_opaque(void *u, const tracerd_xtrace_opaque_t *o)
+{
+    fz_t *f = u;
+    mix(f, 12);
+    mix(f, o->token);
+    mixb(f, o->payload.data, o->payload.len);
+    return ret(f, false);
+}
+
 static int c_warn(void *u, const tracerd_warning_t *w)
 {
     fz_t *f = u;
@@ -170,6 +179,7 @@ static uint64_t run(const tracerd_xtrace_insn_config_t *cfg, const uint8_t *d, s
     cb.on_syscall_vec_end = c_vec_end;
     cb.on_time = c_time;
     cb.on_warning = c_warn;
+    cb.on_opaque = c_opaque;
     fz_t f = {0xcbf29ce484222325ull, 0, abort_at, ch != NULL, 0};
     tracerd_xtrace_insn_reader_t *r;
     if (tracerd_xtrace_insn_new(cfg, &cb, &f, NULL, &r) != TRACERD_OK)
@@ -236,6 +246,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.initial_pc = 0x400000;
     cfg.max_iov = 64;
     cfg.max_iov_len = 1 << 16;
+    tracerd_xtrace_profile_t prof;
+    if ((opt & 0x30) == 0x30) { /* a custom profile with opaque MISC sub-types 0 and 2 */
+        tracerd_xtrace_profile_default(&prof);
+        prof.token[0x04].kind = TRACERD_XTRACE_TOK_OPAQUE;
+        prof.token[0x04].payload_bytes = 8;
+        prof.token[0x14].kind = TRACERD_XTRACE_TOK_OPAQUE;
+        prof.token[0x14].payload_bytes = 0;
+        cfg.profile = &prof;
+    }
     const uint8_t *body = data + 1;
     size_t n = size - 2;
     uint8_t seed = data[size - 1];

@@ -142,6 +142,16 @@ static int r_time(void *u, const tracerd_xtrace_time_t *t)
     return rec_ret(rec);
 }
 
+static int r_opaque(void *u, const tracerd_xtrace_opaque_t *o)
+{
+    rec_t *rec = u;
+    tlog_printf(&rec->log, "opaque @%llu n=%llu token=0x%02x payload=",
+                (unsigned long long)o->offset, (unsigned long long)o->insn_count, o->token);
+    tlog_hex(&rec->log, o->payload.data, o->payload.len);
+    tlog_printf(&rec->log, "\n");
+    return rec_ret(rec);
+}
+
 static int r_warn(void *u, const tracerd_warning_t *w)
 {
     rec_t *rec = u;
@@ -167,6 +177,7 @@ static tracerd_status_t insn_open(const void *config, rec_t *rec, const tracerd_
     cb.on_syscall_vec_end = r_sv_end;
     cb.on_time = r_time;
     cb.on_warning = r_warn;
+    cb.on_opaque = r_opaque;
     return tracerd_xtrace_insn_new(config, &cb, rec, alloc,
                                    (tracerd_xtrace_insn_reader_t **)reader);
 }
@@ -718,6 +729,23 @@ START_TEST(test_insn_custom_profile)
                           "end E_BAD_TOKEN @18 token 0x01: INST sub-type 0 (bits [7:3]) is not "
                           "assigned\n");
     free(log);
+    /* Undescribed MISC sub-types 0 and 2 declared opaque with known sizes. */
+    tracerd_xtrace_profile_default(&p);
+    p.token[0x04].kind = TRACERD_XTRACE_TOK_OPAQUE;
+    p.token[0x04].payload_bytes = 8;
+    p.token[0x14].kind = TRACERD_XTRACE_TOK_OPAQUE;
+    p.token[0x14].payload_bytes = 0;
+    static const uint8_t d2[] = {0x09, 0, 0x20, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+                                 0x04, 1,    2, 3, 4, 5, 6, 7, 8, 0x14, 0x01, 2, 0, 0, 0};
+    log = drv_check_all(&insn_target, &c, d2, sizeof d2);
+    ck_assert_str_eq(log, "insn @0 #0 pc=0x2000 op=0x00000001 el=0 explicit\n"
+                          "opaque @13 n=1 token=0x04 payload=0102030405060708\n"
+                          "opaque @22 n=1 token=0x14 payload=\n"
+                          "insn @23 #1 pc=0x2004 op=0x00000002 el=0\nend OK\n");
+    free(log);
+    p.token[0x14].payload_bytes = 257;
+    tracerd_xtrace_insn_reader_t *r;
+    ck_assert_int_eq(tracerd_xtrace_insn_new(&c, NULL, NULL, NULL, &r), TRACERD_E_INVALID);
 }
 END_TEST
 

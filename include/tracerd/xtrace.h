@@ -86,7 +86,12 @@ typedef enum tracerd_xtrace_token_kind {
     TRACERD_XTRACE_TOK_ALLGPR = 6,      /**< 32 x 8-byte X0..X31 */
     TRACERD_XTRACE_TOK_MISC_FLAGS = 7,  /**< 8-byte flags (NZCV) */
     TRACERD_XTRACE_TOK_SYSCALL_VEC = 8, /**< 8-byte count N, then N iovecs (+ data) */
-    TRACERD_XTRACE_TOK_TIME = 9         /**< memory-order timestamp, time_payload_bytes */
+    TRACERD_XTRACE_TOK_TIME = 9,        /**< memory-order timestamp, time_payload_bytes */
+    /** A token the spec does not describe but whose payload size is known
+     * (`payload_bytes`): delivered raw to on_opaque. For real files with
+     * sub-types the article omits (it announces five MISC sub-types and
+     * describes three). */
+    TRACERD_XTRACE_TOK_OPAQUE = 10
 } tracerd_xtrace_token_kind_t;
 
 /** VAL sub-types (token bits [7:3] in the default profile). */
@@ -110,6 +115,7 @@ typedef struct tracerd_xtrace_token_info {
     uint8_t sub;       /**< VAL: tracerd_xtrace_val_kind_t; else 0 */
     uint8_t el;        /**< INST/PCINST: exception level carried by the token */
     uint8_t size_log2; /**< LOAD/STORE: the value is 2^size_log2 bytes (0..15) */
+    uint16_t payload_bytes; /**< OPAQUE: payload size (0..256); else ignored */
 } tracerd_xtrace_token_info_t;
 
 /**
@@ -251,7 +257,16 @@ typedef int (*tracerd_xtrace_allgpr_cb)(void *user, const tracerd_xtrace_allgpr_
 typedef int (*tracerd_xtrace_misc_flags_cb)(void *user, const tracerd_xtrace_misc_flags_t *rec);
 typedef int (*tracerd_xtrace_syscall_vec_cb)(void *user, const tracerd_xtrace_syscall_vec_t *rec);
 typedef int (*tracerd_xtrace_iov_cb)(void *user, const tracerd_xtrace_iov_t *rec);
+/** A token declared OPAQUE in the profile. */
+typedef struct tracerd_xtrace_opaque {
+    uint64_t offset;
+    uint64_t insn_count;
+    uint8_t token;           /**< the token byte */
+    tracerd_bytes_t payload; /**< borrowed until the callback returns */
+} tracerd_xtrace_opaque_t;
+
 typedef int (*tracerd_xtrace_time_cb)(void *user, const tracerd_xtrace_time_t *rec);
+typedef int (*tracerd_xtrace_opaque_cb)(void *user, const tracerd_xtrace_opaque_t *rec);
 
 /** Instruction-stream callbacks; any may be NULL ("not interested"). Zero the struct, then set. */
 typedef struct tracerd_xtrace_insn_callbacks {
@@ -267,6 +282,7 @@ typedef struct tracerd_xtrace_insn_callbacks {
     tracerd_xtrace_syscall_vec_cb on_syscall_vec_end; /**< after the last iovec/data */
     tracerd_xtrace_time_cb on_time;
     tracerd_warning_cb on_warning; /**< lenient padding / truncated tail */
+    tracerd_xtrace_opaque_cb on_opaque; /**< tokens a custom profile declares OPAQUE */
 } tracerd_xtrace_insn_callbacks_t;
 
 /** Opaque instruction-stream reader. */

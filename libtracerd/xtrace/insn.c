@@ -20,7 +20,8 @@ enum {
     OP_FLAGS,    /* 1 + 8 */
     OP_SYSVEC,   /* 1 + 8, then iovecs */
     OP_TIME,     /* 1 + time_payload_bytes */
-    OP_PAD       /* 0x00 with allow_trailing_zero_padding */
+    OP_PAD,      /* 0x00 with allow_trailing_zero_padding */
+    OP_OPAQUE    /* 1 + payload_bytes, delivered raw */
 };
 
 struct ent {
@@ -128,8 +129,8 @@ const char *tracerd_xtrace_token_kind_name(tracerd_xtrace_token_kind_t kind)
 {
     static const char *const names[] = {"invalid", "inst",   "pcinst",     "load",
                                         "store",   "val",    "allgpr",     "misc-flags",
-                                        "syscall-vec", "time"};
-    return (unsigned)kind < 10 ? names[kind] : "invalid";
+                                        "syscall-vec", "time", "opaque"};
+    return (unsigned)kind < 11 ? names[kind] : "invalid";
 }
 
 const char *tracerd_xtrace_field_name(uint32_t field)
@@ -141,10 +142,10 @@ const char *tracerd_xtrace_field_name(uint32_t field)
 /* Record name of a token kind for error messages. */
 static const char *rec_name(uint8_t tk)
 {
-    static const char *const names[] = {"token",     "INST",     "PCINST",     "MEM load",
-                                        "MEM store", "VAL",      "MISC ALLGPR", "MISC_FLAGS",
-                                        "SYSCALL_VEC", "TIME"};
-    return tk < 10 ? names[tk] : "token";
+    static const char *const names[] = {"token",       "INST",     "PCINST",      "MEM load",
+                                        "MEM store",   "VAL",      "MISC ALLGPR", "MISC_FLAGS",
+                                        "SYSCALL_VEC", "TIME",     "opaque"};
+    return tk < 11 ? names[tk] : "token";
 }
 
 static tracerd_status_t compile(struct tracerd_xtrace_insn_reader *r,
@@ -208,6 +209,12 @@ static tracerd_status_t compile(struct tracerd_xtrace_insn_reader *r,
         case TRACERD_XTRACE_TOK_TIME:
             e->op = OP_TIME;
             e->size = 1u + c->time_payload_bytes;
+            break;
+        case TRACERD_XTRACE_TOK_OPAQUE:
+            if (in->payload_bytes > 256)
+                return TRACERD_E_INVALID;
+            e->op = OP_OPAQUE;
+            e->size = 1u + in->payload_bytes;
             break;
         default:
             return TRACERD_E_INVALID;
@@ -518,6 +525,12 @@ static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, co
             rec.raw.data = p + 1;
             rec.raw.len = n;
             return after_cb(r, cb->on_time(r->user, &rec), "on_time");
+        }
+        return GO;
+    case OP_OPAQUE:
+        if (cb->on_opaque != NULL) {
+            tracerd_xtrace_opaque_t rec = {off, r->ninsn, p[0], {p + 1, e->size - 1u}};
+            return after_cb(r, cb->on_opaque(r->user, &rec), "on_opaque");
         }
         return GO;
     case OP_PAD:
