@@ -59,6 +59,7 @@ static int c_mem(void *u, const tracerd_xtrace_mem_t *m)
     mix(f, m->addr);
     mix(f, m->size);
     mix(f, m->value_u64);
+    mix(f, m->el);
     if (m->value != NULL)
         mixb(f, m->value, m->size);
     return ret(f, false);

@@ -54,8 +54,8 @@ static int r_insn(void *u, const tracerd_xtrace_insn_t *x)
 static int r_mem(void *u, const tracerd_xtrace_mem_t *m)
 {
     rec_t *rec = u;
-    tlog_printf(&rec->log, "mem @%llu n=%llu %s addr=0x%llx size=%u k=%u u64=0x%llx val=",
-                (unsigned long long)m->offset, (unsigned long long)m->insn_count,
+    tlog_printf(&rec->log, "mem @%llu n=%llu el=%u %s addr=0x%llx size=%u k=%u u64=0x%llx val=",
+                (unsigned long long)m->offset, (unsigned long long)m->insn_count, m->el,
                 m->is_store ? "store" : "load", (unsigned long long)m->addr, m->size,
                 m->size_log2, (unsigned long long)m->value_u64);
     if (m->value == NULL)
@@ -367,8 +367,8 @@ START_TEST(test_insn_all_tokens)
     assert_has(log, "insn @0 #0 pc=0x400000 op=0xd503201f el=0 explicit\n");
     assert_has(log, "insn @13 #1 pc=0x400004 op=0xaa0103e0 el=0\n");
     assert_has(log, "insn @18 #2 pc=0x400008 op=0xf9400020 el=1\n");
-    assert_has(log, "mem @23 n=3 load addr=0x1000 size=1 k=0 u64=0x0 val=00\n");
-    assert_has(log, "mem @33 n=3 store addr=0x2000 size=1 k=0 u64=0x0 val=00\n");
+    assert_has(log, "mem @23 n=3 el=1 load addr=0x1000 size=1 k=0 u64=0x0 val=00\n");
+    assert_has(log, "mem @33 n=3 el=1 store addr=0x2000 size=1 k=0 u64=0x0 val=00\n");
     assert_has(log, "load addr=0x1003 size=8 k=3 u64=0xa09080706050403 val=030405060708090a\n");
     assert_has(log, "val @");
     assert_has(log, " target-b 0x6666666666666666\n");
@@ -457,9 +457,9 @@ START_TEST(test_insn_big_mem_fragments)
     c.stitch_bytes = 512;
     c.max_mem_log2 = 12;
     char *log = drv_check_all(&insn_target, &c, w.buf, w.len);
-    assert_has(log, "mem @13 n=1 store addr=0x8000 size=1024 k=10 u64=0x0 val=(fragments)\n");
+    assert_has(log, "mem @13 n=1 el=0 store addr=0x8000 size=1024 k=10 u64=0x0 val=(fragments)\n");
     assert_has(log, "frag mem-value[0] @13 total=1024 fnv=");
-    assert_has(log, "mem @1046 n=1 load addr=0x9000 size=256 k=8 u64=0x0 val=fnv:");
+    assert_has(log, "mem @1046 n=1 el=0 load addr=0x9000 size=256 k=8 u64=0x0 val=fnv:");
     assert_has(log, "pc=0x1004 op=0x00000002 el=0\nend OK\n");
     free(log);
     /* The same value with the default limit (k <= 8) is E_LIMIT at the record. */

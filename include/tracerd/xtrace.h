@@ -200,6 +200,7 @@ typedef struct tracerd_xtrace_mem {
     uint64_t value_u64;  /**< the value as a little-endian integer when size <= 8, else 0 */
     uint32_t size;       /**< 2^k bytes */
     uint8_t size_log2;   /**< k */
+    uint8_t el;          /**< exception level of the latest instruction (0 before any) */
     bool is_store;
 } tracerd_xtrace_mem_t;
 

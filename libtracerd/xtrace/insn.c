@@ -61,6 +61,7 @@ struct tracerd_xtrace_insn_reader {
     uint64_t pc;       /* PC of the last instruction */
     bool have_pc;
     uint64_t ninsn;
+    uint8_t el;        /* EL of the last instruction */
     bool paused, in_cb, finished;
 
     /* fragmented field */
@@ -264,6 +265,7 @@ static void reset_state(struct tracerd_xtrace_insn_reader *r)
     r->have_pc = r->cfg.has_initial_pc;
     r->pc = r->cfg.initial_pc - 4u;
     r->ninsn = 0;
+    r->el = 0;
     r->paused = r->in_cb = r->finished = false;
     r->st.have = 0;
     r->fld_total = r->fld_done = 0;
@@ -429,6 +431,7 @@ static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, co
             return STOP;
         }
         r->pc += 4;
+        r->el = e->a;
         if (cb->on_insn != NULL) {
             tracerd_xtrace_insn_t rec = {off, r->ninsn, r->pc, tracerd__le32(p + 1), e->a, false};
             r->ninsn++;
@@ -439,6 +442,7 @@ static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, co
     case OP_PCINST:
         r->pc = tracerd__le64(p + 1);
         r->have_pc = true;
+        r->el = e->a;
         if (cb->on_insn != NULL) {
             tracerd_xtrace_insn_t rec = {off, r->ninsn, r->pc, tracerd__le32(p + 9), e->a, true};
             r->ninsn++;
@@ -458,6 +462,7 @@ static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, co
             rec.addr = tracerd__le64(p + 1);
             rec.size = 1u << e->b;
             rec.size_log2 = e->b;
+            rec.el = r->el;
             rec.is_store = e->a != 0;
             rec.value = e->op == OP_MEM ? p + 9 : NULL;
             rec.value_u64 = 0;
@@ -573,6 +578,7 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
     const tracerd_xtrace_mem_cb on_mem = r->cbs.on_mem;
     void *const user = r->user;
     uint64_t pc = r->pc, n = r->ninsn;
+    uint8_t el = r->el;
     bool have_pc = r->have_pc, stop = false;
     int rc = GO;
     while (p < end && !stop) {
@@ -587,12 +593,14 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
         if (TRACERD__LIKELY(e.op == OP_INST && have_pc)) { /* the common case first */
             p += 5;
             pc += 4;
+            el = e.a;
             if (on_insn != NULL) {
                 tracerd_xtrace_insn_t rec = {off, n, pc, tracerd__le32(q + 1), e.a, false};
                 r->rec_off = off;
                 r->off = off + 5;
                 r->ninsn = ++n;
                 r->pc = pc;
+                r->el = el;
                 c = on_insn(user, &rec);
                 if (TRACERD__UNLIKELY(c != 0)) {
                     rc = after_cb(r, c, "on_insn");
@@ -608,12 +616,14 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
             p += 13;
             pc = tracerd__le64(q + 1);
             have_pc = true;
+            el = e.a;
             if (on_insn != NULL) {
                 tracerd_xtrace_insn_t rec = {off, n, pc, tracerd__le32(q + 9), e.a, true};
                 r->rec_off = off;
                 r->off = off + 13;
                 r->ninsn = ++n;
                 r->pc = pc;
+                r->el = el;
                 r->have_pc = true;
                 c = on_insn(user, &rec);
                 if (TRACERD__UNLIKELY(c != 0)) {
@@ -635,6 +645,7 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
                 rec.value_u64 = small_value(q + 9, e.b);
                 rec.size = 1u << e.b;
                 rec.size_log2 = e.b;
+                rec.el = el;
                 rec.is_store = e.a != 0;
                 r->rec_off = off;
                 r->off = off + e.size;
@@ -654,11 +665,13 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
         r->pc = pc;
         r->ninsn = n;
         r->have_pc = have_pc;
+        r->el = el;
         r->off = off + e.size;
         rc = deliver(r, &tab[*q], q, off);
         pc = r->pc;
         n = r->ninsn;
         have_pc = r->have_pc;
+        el = r->el;
         if (rc != GO || r->state != S_TOKEN) {
             if (r->err.status < 0)
                 p = q;
@@ -668,6 +681,7 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
     r->pc = pc;
     r->ninsn = n;
     r->have_pc = have_pc;
+    r->el = el;
     *pp = p;
     return rc;
 }

@@ -231,8 +231,8 @@ static int i_mem(void *u, const tracerd_xtrace_mem_t *m)
     if (s->dump) {
         FILE *f = s->c->out;
         fprintf(f, "{\"type\":\"mem\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
-                   ",\"op\":\"%s\"",
-                m->offset, m->insn_count, m->is_store ? "store" : "load");
+                   ",\"el\":%u,\"op\":\"%s\"",
+                m->offset, m->insn_count, m->el, m->is_store ? "store" : "load");
         hexu(f, "addr", m->addr);
         fprintf(f, ",\"size\":%" PRIu32 ",\"value\":", m->size);
         if (m->value != NULL)
