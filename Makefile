@@ -62,7 +62,7 @@ SHARED_LIB := $(B)/libtracerd.so.$(VERSION)
 SONAME := libtracerd.so.$(MAJOR)
 CLI := $(B)/tracerd
 
-.PHONY: all lib check check-unit check-headers check-replay check-pkgconfig check-abi check-be \
+.PHONY: all lib check check-readme check-unit check-headers check-replay check-pkgconfig check-abi check-be \
         check-examples demo fuzz fuzz-replay bench install uninstall clean format format-check deps-check
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
@@ -110,7 +110,8 @@ deps-check:
 	@sh tools/deps.sh check
 
 check: deps-check
-	@$(MAKE) --no-print-directory check-unit check-headers check-replay check-examples check-abi check-pkgconfig
+	@$(MAKE) --no-print-directory check-unit check-headers check-replay check-examples check-abi check-pkgconfig \
+	    check-readme
 
 check-unit: all $(B)/check_tracerd
 	TRACERD_CLI=$(CLI) $(B)/check_tracerd
@@ -147,6 +148,9 @@ check-abi: $(SHARED_LIB)
 
 check-pkgconfig: all
 	@sh tests/pkgconfig_test.sh "$(MAKE)" "$(CC)" "$(SANFLAGS)"
+
+check-readme: $(STATIC_LIB)
+	@sh tests/readme_test.sh "$(B)" "$(CC)" "$(SANFLAGS)"
 
 # Big-endian host: the unit suite cross-compiled for s390x and run under qemu-user.
 check-be:

@@ -118,6 +118,45 @@ START_TEST(test_ticks_to_ns)
 }
 END_TEST
 
+START_TEST(test_tick_conv)
+{
+    static const uint64_t freqs[] = {1,          3,          999999999,  1000000000, 1000000001,
+                                     2400000000, 2900123457, 4294967295, 4294967296, 19000000000ull,
+                                     24000000,   32768,      UINT64_MAX};
+    uint64_t x = 88172645463325252ull;
+    for (size_t i = 0; i < sizeof freqs / sizeof freqs[0]; i++) {
+        struct tracerd__tick_conv c;
+        tracerd__tick_conv_init(&c, freqs[i]);
+        for (int k = 0; k < 20000; k++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            uint64_t t = k < 100 ? (uint64_t)k : (k & 1) ? x : x >> (k % 64);
+            ck_assert_uint_eq(tracerd__tick_conv_ns(&c, t), tracerd_ticks_to_ns(t, freqs[i]));
+        }
+    }
+    struct tracerd__tick_conv z;
+    tracerd__tick_conv_init(&z, 0);
+    ck_assert_uint_eq(tracerd__tick_conv_ns(&z, 12345), 0);
+}
+END_TEST
+
+/* Under `make check-be` the suite runs on s390x: make sure it really is big-endian. */
+START_TEST(test_host_order)
+{
+    const uint16_t one = 1;
+    uint8_t first;
+    memcpy(&first, &one, 1);
+    const char *be = getenv("TRACERD_BIG_ENDIAN_HOST");
+    if (be != NULL && strcmp(be, "1") == 0)
+        ck_assert_uint_eq(first, 0);
+    /* Loads give the same values whatever the host order. */
+    const uint8_t b[4] = {0x12, 0x34, 0x56, 0x78};
+    ck_assert_uint_eq(tracerd__ld32(true, b), 0x12345678u);
+    ck_assert_uint_eq(tracerd__ld32(false, b), 0x78563412u);
+}
+END_TEST
+
 Suite *suite_core(void)
 {
     Suite *s = suite_create("core");
@@ -128,6 +167,8 @@ Suite *suite_core(void)
     tcase_add_test(tc, test_stitch);
     tcase_add_test(tc, test_hmap);
     tcase_add_test(tc, test_ticks_to_ns);
+    tcase_add_test(tc, test_tick_conv);
+    tcase_add_test(tc, test_host_order);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -930,6 +930,44 @@ START_TEST(test_validator)
 }
 END_TEST
 
+/* The sample traces in tests/data/xray/ are the builders above, written to
+ * files; TRACERD_UPDATE_GOLDEN=1 regenerates them. The test fails if they drift. */
+START_TEST(test_samples_current)
+{
+    static const struct {
+        const char *path;
+        build_fn build;
+        bool big;
+    } samples[] = {
+        {"tests/data/xray/fdr-v5-le.xray", build_v5, false},
+        {"tests/data/xray/demo-synthetic-fdr-v5-be.xray", build_v5, true},
+        {"tests/data/xray/fdr-v1-le.xray", build_v1, false},
+        {"tests/data/xray/fdr-v4-be.xray", build_v4, true},
+        {"tests/data/xray/basic-v3-le.xray", build_basic3, false},
+    };
+    const char *upd = getenv("TRACERD_UPDATE_GOLDEN");
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+        xw_t w;
+        xw_init(&w, samples[i].big);
+        samples[i].build(&w);
+        if (upd != NULL && strcmp(upd, "1") == 0) {
+            FILE *f = fopen(samples[i].path, "wb");
+            ck_assert_ptr_nonnull(f);
+            fwrite(w.buf, 1, w.len, f);
+            fclose(f);
+        }
+        size_t n;
+        uint8_t *got = drv_read_file(samples[i].path, &n);
+        ck_assert_msg(got != NULL, "%s missing (TRACERD_UPDATE_GOLDEN=1 writes it)",
+                      samples[i].path);
+        ck_assert_uint_eq(n, w.len);
+        ck_assert_mem_eq(got, w.buf, n);
+        free(got);
+        xw_free(&w);
+    }
+}
+END_TEST
+
 Suite *suite_xray(void)
 {
     Suite *s = suite_create("xray");
@@ -943,6 +981,7 @@ Suite *suite_xray(void)
     tcase_add_test(tc, test_basic_v3);
     tcase_add_test(tc, test_basic_v1_no_frequency);
     tcase_add_test(tc, test_fragments);
+    tcase_add_test(tc, test_samples_current);
     tcase_add_loop_test(tc, test_large_mixed, 0, 2);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("errors");

@@ -46,7 +46,7 @@ TRACERD_API const char *tracerd_version_string(void);
  */
 #define TRACERD_STATUS_LIST(X)                                                                     \
     X(OK, 0, "success")                                                                            \
-    X(PAUSED, 1, "paused by a callback; call resume, then feed the rest")                         \
+    X(PAUSED, 1, "paused by a callback; call resume, then feed the rest")                          \
     X(E_INVALID, -1, "invalid argument or call sequence")                                          \
     X(E_NOMEM, -2, "memory allocation failed")                                                     \
     X(E_TRUNCATED, -3, "input ended inside a record")                                              \
@@ -59,7 +59,7 @@ TRACERD_API const char *tracerd_version_string(void);
     X(E_BAD_RECORD, -10, "a record or field holds an invalid value")                               \
     X(E_ORDER, -11, "records appear in an order the format does not allow")                        \
     X(E_EXTENT, -12, "a record runs past the buffer, packet or record that contains it")           \
-    X(E_REFERENCE, -13, "a reference to something never defined (string, thread, id, type)")      \
+    X(E_REFERENCE, -13, "a reference to something never defined (string, thread, id, type)")       \
     X(E_METADATA, -14, "metadata syntax or semantic error")                                        \
     X(E_MAGIC, -15, "bad magic number or identifier")                                              \
     X(E_IO, -16, "input/output error")                                                             \
@@ -123,12 +123,12 @@ typedef struct tracerd_str {
  * valid until the callback returns.
  */
 typedef struct tracerd_span {
-    uint32_t field;        /**< which payload: a TRACERD_<FMT>_FIELD_* value of the reader */
-    uint32_t index;        /**< register number, iovec index, ...; 0 when not meaningful */
+    uint32_t field;         /**< which payload: a TRACERD_<FMT>_FIELD_* value of the reader */
+    uint32_t index;         /**< register number, iovec index, ...; 0 when not meaningful */
     uint64_t record_offset; /**< absolute offset of the record the payload belongs to */
-    uint64_t offset;       /**< offset of data[0] within the whole payload */
-    uint64_t total;        /**< length of the whole payload */
-    const uint8_t *data;   /**< borrowed */
+    uint64_t offset;        /**< offset of data[0] within the whole payload */
+    uint64_t total;         /**< length of the whole payload */
+    const uint8_t *data;    /**< borrowed */
     size_t len;
 } tracerd_span_t;
 

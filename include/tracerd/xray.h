@@ -56,52 +56,52 @@ typedef enum tracerd_xray_meta_kind {
 typedef struct tracerd_xray_header {
     uint16_t version;
     tracerd_xray_type_t type;
-    uint32_t flags;               /**< raw bitfield word; only bits 0-1 are meaningful */
-    bool constant_tsc;            /**< flags bit 0 */
-    bool nonstop_tsc;             /**< flags bit 1 */
-    uint64_t cycle_frequency;     /**< Hz; 0 means nanoseconds are unavailable */
-    uint64_t buffer_size;         /**< FDR v1: bytes per thread buffer; else as written */
+    uint32_t flags;                  /**< raw bitfield word; only bits 0-1 are meaningful */
+    bool constant_tsc;               /**< flags bit 0 */
+    bool nonstop_tsc;                /**< flags bit 1 */
+    uint64_t cycle_frequency;        /**< Hz; 0 means nanoseconds are unavailable */
+    uint64_t buffer_size;            /**< FDR v1: bytes per thread buffer; else as written */
     tracerd_byte_order_t byte_order; /**< LITTLE or BIG, as detected or configured */
 } tracerd_xray_header_t;
 
 /** Start of a thread buffer (FDR), reported once its preamble is read. */
 typedef struct tracerd_xray_buffer {
-    uint64_t offset;        /**< absolute offset of its first record (BufferExtents, or NewBuffer in v1) */
-    uint64_t size;          /**< v2+: bytes after BufferExtents; v1: the header's buffer size */
-    int32_t tid;            /**< from NewBuffer */
-    int32_t pid;            /**< from PIDEntry (v3+); 0 when has_pid is false */
+    uint64_t offset; /**< absolute offset of its first record (BufferExtents, or NewBuffer in v1) */
+    uint64_t size;   /**< v2+: bytes after BufferExtents; v1: the header's buffer size */
+    int32_t tid;     /**< from NewBuffer */
+    int32_t pid;     /**< from PIDEntry (v3+); 0 when has_pid is false */
     bool has_pid;
     bool has_walltime;
-    uint64_t wall_seconds;  /**< from WalltimeMarker */
+    uint64_t wall_seconds; /**< from WalltimeMarker */
     uint32_t wall_micros;
 } tracerd_xray_buffer_t;
 
 /** A function entry or exit, with everything reconstructed. */
 typedef struct tracerd_xray_function {
-    uint64_t offset;        /**< absolute offset of the function record */
+    uint64_t offset; /**< absolute offset of the function record */
     tracerd_xray_kind_t kind;
     int32_t function_id;
-    uint64_t tsc;           /**< absolute TSC */
-    uint64_t ns;            /**< tsc in nanoseconds (0 when the frequency is 0) */
-    uint32_t delta;         /**< FDR TSC delta as written (0 in basic mode) */
+    uint64_t tsc;   /**< absolute TSC */
+    uint64_t ns;    /**< tsc in nanoseconds (0 when the frequency is 0) */
+    uint32_t delta; /**< FDR TSC delta as written (0 in basic mode) */
     int32_t tid;
-    int32_t pid;            /**< 0 when unknown (FDR v1-2, basic v1-2) */
+    int32_t pid; /**< 0 when unknown (FDR v1-2, basic v1-2) */
     uint16_t cpu;
-    uint32_t nargs;         /**< arguments attached to an entry (CallArgument records) */
-    const uint64_t *args;   /**< borrowed; valid until the callback returns */
+    uint32_t nargs;       /**< arguments attached to an entry (CallArgument records) */
+    const uint64_t *args; /**< borrowed; valid until the callback returns */
 } tracerd_xray_function_t;
 
 /** A custom or typed event (FDR), or its header when fragmented. */
 typedef struct tracerd_xray_event {
-    uint64_t offset;        /**< absolute offset of the marker record */
-    bool typed;             /**< TypedEventMarker (else CustomEventMarker) */
-    uint16_t event_type;    /**< typed events only */
-    uint64_t tsc;           /**< absolute TSC of the event */
+    uint64_t offset;     /**< absolute offset of the marker record */
+    bool typed;          /**< TypedEventMarker (else CustomEventMarker) */
+    uint16_t event_type; /**< typed events only */
+    uint64_t tsc;        /**< absolute TSC of the event */
     uint64_t ns;
     int32_t tid;
     int32_t pid;
     uint16_t cpu;
-    uint32_t size;          /**< payload bytes */
+    uint32_t size; /**< payload bytes */
     /** The whole payload when size <= the stitch bound (a view into the
      * caller's chunk, or into the reader's stitch buffer when it straddled
      * chunks); borrowed, valid until the callback returns. When size is
@@ -114,20 +114,20 @@ typedef struct tracerd_xray_event {
 typedef struct tracerd_xray_metadata {
     uint64_t offset;
     tracerd_xray_meta_kind_t kind;
-    int32_t tid;            /**< NEW_BUFFER */
-    int32_t pid;            /**< PID */
-    uint16_t cpu;           /**< NEW_CPU */
-    uint64_t tsc;           /**< NEW_CPU, TSC_WRAP: the absolute TSC */
-    uint64_t seconds;       /**< WALLTIME */
-    uint32_t micros;        /**< WALLTIME */
-    uint64_t argument;      /**< CALL_ARGUMENT */
-    uint64_t extent;        /**< BUFFER_EXTENTS */
+    int32_t tid;       /**< NEW_BUFFER */
+    int32_t pid;       /**< PID */
+    uint16_t cpu;      /**< NEW_CPU */
+    uint64_t tsc;      /**< NEW_CPU, TSC_WRAP: the absolute TSC */
+    uint64_t seconds;  /**< WALLTIME */
+    uint32_t micros;   /**< WALLTIME */
+    uint64_t argument; /**< CALL_ARGUMENT */
+    uint64_t extent;   /**< BUFFER_EXTENTS */
 } tracerd_xray_metadata_t;
 
 /** The end of a thread buffer (FDR): EndOfBuffer in v1, the extent in v2+. */
 typedef struct tracerd_xray_buffer_end {
-    uint64_t offset;        /**< absolute offset just past the buffer (after any v1 filler) */
-    uint64_t filler_bytes;  /**< v1: bytes skipped after EndOfBuffer */
+    uint64_t offset;       /**< absolute offset just past the buffer (after any v1 filler) */
+    uint64_t filler_bytes; /**< v1: bytes skipped after EndOfBuffer */
 } tracerd_xray_buffer_end_t;
 
 typedef int (*tracerd_xray_header_cb)(void *user, const tracerd_xray_header_t *h);
@@ -144,16 +144,16 @@ typedef struct tracerd_xray_callbacks {
     tracerd_xray_buffer_end_cb on_buffer_end; /**< FDR buffer end */
     tracerd_xray_function_cb on_function;
     tracerd_xray_event_cb on_event;
-    tracerd_span_cb on_event_fragment;        /**< pieces of payloads above the stitch bound */
-    tracerd_xray_metadata_cb on_metadata;     /**< every other metadata record, raw facts */
-    tracerd_warning_cb on_warning;            /**< lenient skips */
+    tracerd_span_cb on_event_fragment;    /**< pieces of payloads above the stitch bound */
+    tracerd_xray_metadata_cb on_metadata; /**< every other metadata record, raw facts */
+    tracerd_warning_cb on_warning;        /**< lenient skips */
 } tracerd_xray_callbacks_t;
 
 /** Reader options. Initialise with tracerd_xray_config_init. */
 typedef struct tracerd_xray_config {
     tracerd_byte_order_t byte_order; /**< AUTO (default): from the header's version and type */
-    size_t stitch_bytes;   /**< reassembly bound for event payloads (default 4096, min 64) */
-    uint32_t max_args;     /**< CallArguments per entry before E_LIMIT (default 64) */
+    size_t stitch_bytes;      /**< reassembly bound for event payloads (default 4096, min 64) */
+    uint32_t max_args;        /**< CallArguments per entry before E_LIMIT (default 64) */
     uint32_t max_event_bytes; /**< largest custom/typed event payload (default 1 GiB) */
     /** Lenient: skip a damaged FDR v2+ buffer by its extent, report it to
      * on_warning and go on (default false: stop with the error). Risk: the

@@ -58,8 +58,8 @@ static inline bool tracerd__add64_overflows(uint64_t a, uint64_t b, uint64_t *ou
 /* Sticky error state of a reader. */
 struct tracerd__error {
     tracerd_status_t status;
-    uint64_t offset;          /* absolute offset of the record at fault */
-    int callback_value;       /* the negative value a callback returned */
+    uint64_t offset;    /* absolute offset of the record at fault */
+    int callback_value; /* the negative value a callback returned */
     char reason[TRACERD__REASON_MAX];
 };
 
@@ -162,5 +162,50 @@ void tracerd__hmap_free(struct tracerd__hmap *m, const tracerd_allocator_t *a);
 
 /* a * b / c with a 128-bit intermediate, saturating; c == 0 returns 0. */
 uint64_t tracerd__muldiv64(uint64_t a, uint64_t b, uint64_t c);
+
+/* 64 x 64 -> 128-bit product, as (hi, lo). */
+static inline void tracerd__mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+#ifdef __SIZEOF_INT128__
+    __extension__ typedef unsigned __int128 u128;
+    u128 p = (u128)a * b;
+    *hi = (uint64_t)(p >> 64);
+    *lo = (uint64_t)p;
+#else
+    uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+    *lo = (mid << 32) | (uint32_t)ll;
+    *hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+#endif
+}
+
+/* Exact ticks -> nanoseconds for a fixed frequency, without a division per
+ * call: 1e9 / freq = a + b / freq, and floor(ticks * b / freq) is computed
+ * with a 64.64 reciprocal and one correction step. */
+struct tracerd__tick_conv {
+    uint64_t freq;
+    uint64_t a, b, m;  /* m = floor(2^64 * b / freq) */
+    uint64_t max_fast; /* ticks above this take the exact slow path */
+};
+
+void tracerd__tick_conv_init(struct tracerd__tick_conv *c, uint64_t freq_hz);
+
+static inline uint64_t tracerd__tick_conv_ns(const struct tracerd__tick_conv *c, uint64_t ticks)
+{
+    if (TRACERD__UNLIKELY(ticks > c->max_fast))
+        return c->freq ? tracerd__muldiv64(ticks, 1000000000u, c->freq) : 0;
+    uint64_t hi, lo, phi, plo, est;
+    tracerd__mul128(ticks, c->m, &est, &lo);
+    /* est is floor(ticks * b / freq) or one less; the error of ticks * m / 2^64 is
+     * below ticks / 2^64, so est is exact unless lo is within ticks of 2^64. */
+    if (TRACERD__UNLIKELY(lo > UINT64_MAX - ticks)) {
+        tracerd__mul128(est + 1, c->freq, &hi, &lo);
+        tracerd__mul128(ticks, c->b, &phi, &plo);
+        if (hi < phi || (hi == phi && lo <= plo))
+            est++;
+    }
+    return ticks * c->a + est;
+}
 
 #endif

@@ -13,8 +13,7 @@ unsigned tracerd_version_number(void)
 
 const char *tracerd_version_string(void)
 {
-    return STR(TRACERD_VERSION_MAJOR) "." STR(TRACERD_VERSION_MINOR) "." STR(
-        TRACERD_VERSION_PATCH);
+    return STR(TRACERD_VERSION_MAJOR) "." STR(TRACERD_VERSION_MINOR) "." STR(TRACERD_VERSION_PATCH);
 }
 
 const char *tracerd_status_name(tracerd_status_t s)
@@ -82,22 +81,12 @@ void tracerd__format(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
-/* 64x64 -> 128 multiply, as two halves. */
-static void mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
-{
-    uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
-    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-    uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
-    *lo = (mid << 32) | (uint32_t)ll;
-    *hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-}
-
 uint64_t tracerd__muldiv64(uint64_t a, uint64_t b, uint64_t c)
 {
     uint64_t hi, lo;
     if (c == 0)
         return 0;
-    mul128(a, b, &hi, &lo);
+    tracerd__mul128(a, b, &hi, &lo);
     if (hi == 0)
         return lo / c;
     if (hi >= c)
@@ -115,6 +104,27 @@ uint64_t tracerd__muldiv64(uint64_t a, uint64_t b, uint64_t c)
         }
     }
     return q;
+}
+
+void tracerd__tick_conv_init(struct tracerd__tick_conv *c, uint64_t freq_hz)
+{
+    memset(c, 0, sizeof *c);
+    c->freq = freq_hz;
+    if (freq_hz == 0)
+        return; /* max_fast 0: everything but 0 takes the slow path, which returns 0 */
+    c->a = 1000000000u / freq_hz;
+    c->b = 1000000000u % freq_hz;
+    /* m = floor(2^64 * b / freq), b < freq: long division of b:0 by freq. */
+    c->m = tracerd__muldiv64(c->b, UINT64_MAX, freq_hz);
+    {
+        /* muldiv gave floor(b * (2^64 - 1) / freq); add the missing b / freq share. */
+        uint64_t hi, lo;
+        tracerd__mul128(c->m + 1, freq_hz, &hi, &lo);
+        /* (m + 1) * freq <= b * 2^64  <=>  hi < b, or hi == b and lo == 0 */
+        if (hi < c->b || (hi == c->b && lo == 0))
+            c->m++;
+    }
+    c->max_fast = c->a ? UINT64_MAX / (c->a + 1) : UINT64_MAX;
 }
 
 uint64_t tracerd_ticks_to_ns(uint64_t ticks, uint64_t freq_hz)

@@ -8,7 +8,7 @@
 #define FUNC_BYTES 8u
 #define META_BYTES 16u
 #define BASIC_BYTES 32u
-#define QUEUE_MAX 4u
+#define QUEUE_MAX 8u
 
 enum state {
     S_HEADER,    /* the 32-byte file header */
@@ -55,19 +55,19 @@ struct tracerd_xray_reader {
 
     enum state state;
     bool paused, in_cb, have_header, big;
-    uint64_t offset;     /* absolute offset of the next unconsumed byte */
-    uint64_t rec_off;    /* absolute offset of the current record */
+    uint64_t offset;  /* absolute offset of the next unconsumed byte */
+    uint64_t rec_off; /* absolute offset of the current record */
     tracerd_xray_header_t hdr;
 
     /* buffer state */
     enum bstate bstate;
-    bool bounded;        /* buf_end applies */
+    bool bounded; /* buf_end applies */
     bool buffer_reported;
-    uint64_t buf_end;    /* absolute offset just past the buffer */
+    uint64_t buf_end; /* absolute offset just past the buffer */
     tracerd_xray_buffer_t buf;
     uint16_t cpu;
     uint64_t tsc;
-    uint64_t tsc_q, tsc_r; /* tsc / freq and tsc % freq, for exact nanoseconds */
+    struct tracerd__tick_conv conv; /* exact TSC -> ns for the header's frequency */
 
     /* the function record waiting for its CallArguments */
     bool pending;
@@ -75,7 +75,7 @@ struct tracerd_xray_reader {
 
     /* event payload in progress */
     tracerd_xray_event_t ev;
-    uint64_t left;       /* payload bytes, or bytes to skip, still to come */
+    uint64_t left; /* payload bytes, or bytes to skip, still to come */
     uint64_t frag_done;
     bool frag_header_sent;
     uint64_t skip_total;
@@ -96,10 +96,9 @@ const char *tracerd_xray_kind_name(tracerd_xray_kind_t kind)
 
 const char *tracerd_xray_meta_kind_name(tracerd_xray_meta_kind_t kind)
 {
-    static const char *const names[] = {"new-buffer",     "end-of-buffer", "new-cpu",
-                                        "tsc-wrap",       "walltime",      "custom-event",
-                                        "call-argument",  "buffer-extents", "typed-event",
-                                        "pid"};
+    static const char *const names[] = {
+        "new-buffer",   "end-of-buffer", "new-cpu",        "tsc-wrap",    "walltime",
+        "custom-event", "call-argument", "buffer-extents", "typed-event", "pid"};
     return (unsigned)kind < 10 ? names[kind] : "unknown";
 }
 
@@ -144,7 +143,8 @@ static void reset_state(tracerd_xray_reader_t *r)
     r->buf_end = 0;
     memset(&r->buf, 0, sizeof r->buf);
     r->cpu = 0;
-    r->tsc = r->tsc_q = r->tsc_r = 0;
+    r->tsc = 0;
+    tracerd__tick_conv_init(&r->conv, 0);
     r->pending = false;
     r->left = r->frag_done = r->skip_total = 0;
     r->qhead = r->qlen = 0;
@@ -251,40 +251,17 @@ static int cb_result(tracerd_xray_reader_t *r, int rc, const char *which)
 
 static void set_tsc(tracerd_xray_reader_t *r, uint64_t tsc)
 {
-    uint64_t f = r->hdr.cycle_frequency;
     r->tsc = tsc;
-    if (f != 0) {
-        r->tsc_q = tsc / f;
-        r->tsc_r = tsc % f;
-    }
 }
 
 static void add_delta(tracerd_xray_reader_t *r, uint32_t delta)
 {
-    uint64_t f = r->hdr.cycle_frequency;
     r->tsc += delta;
-    if (f == 0)
-        return;
-    r->tsc_r += delta;
-    if (TRACERD__UNLIKELY(r->tsc_r >= f)) {
-        r->tsc_q += r->tsc_r / f;
-        r->tsc_r %= f;
-    }
 }
 
-/* Nanoseconds of the running TSC, exactly: q * 1e9 + r * 1e9 / f. */
 static uint64_t running_ns(const tracerd_xray_reader_t *r)
 {
-    uint64_t f = r->hdr.cycle_frequency;
-    if (f == 0)
-        return 0;
-    if (f == 1000000000u)
-        return r->tsc;
-    if (TRACERD__UNLIKELY(r->tsc_q > UINT64_MAX / 1000000000u))
-        return tracerd_ticks_to_ns(r->tsc, f);
-    uint64_t frac = f <= UINT64_MAX / 1000000000u ? r->tsc_r * 1000000000u / f
-                                                  : tracerd__muldiv64(r->tsc_r, 1000000000u, f);
-    return r->tsc_q * 1000000000u + frac;
+    return tracerd__tick_conv_ns(&r->conv, r->tsc);
 }
 
 static void push(tracerd_xray_reader_t *r, const struct item *it)
@@ -418,6 +395,7 @@ static tracerd_status_t parse_header(tracerd_xray_reader_t *r, const uint8_t *h)
     r->hdr.buffer_size = tracerd__ld64(big, h + 16);
     r->hdr.byte_order = big ? TRACERD_BYTE_ORDER_BIG : TRACERD_BYTE_ORDER_LITTLE;
     r->have_header = true;
+    tracerd__tick_conv_init(&r->conv, r->hdr.cycle_frequency);
     if (r->hdr.type == TRACERD_XRAY_TYPE_FDR && r->hdr.version == 1 &&
         r->hdr.buffer_size < 3 * META_BYTES)
         return tracerd__error_set(&r->err, TRACERD_E_BAD_RECORD, 0,
@@ -530,7 +508,7 @@ static tracerd_status_t event_marker(tracerd_xray_reader_t *r, const uint8_t *p,
             e->event_type = tracerd__ld16(r->big, p + 9);
     } else {
         e->tsc = tracerd__ld64(r->big, p + 5);
-        e->ns = tracerd_ticks_to_ns(e->tsc, r->hdr.cycle_frequency);
+        e->ns = tracerd__tick_conv_ns(&r->conv, e->tsc);
         if (typed)
             e->event_type = tracerd__ld16(r->big, p + 13);
         else if (v == 4)
@@ -692,15 +670,14 @@ static tracerd_status_t basic_record(tracerd_xray_reader_t *r, const uint8_t *p)
         unsigned kind = p[3];
         if (kind > 3)
             return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
-                                      "basic function record: kind %u is not defined (0-3)",
-                                      kind);
+                                      "basic function record: kind %u is not defined (0-3)", kind);
         tracerd_xray_function_t *f = &r->pend;
         f->offset = r->rec_off;
         f->kind = (tracerd_xray_kind_t)kind;
         f->cpu = p[2];
         f->function_id = (int32_t)tracerd__ld32(r->big, p + 4);
         f->tsc = tracerd__ld64(r->big, p + 8);
-        f->ns = tracerd_ticks_to_ns(f->tsc, r->hdr.cycle_frequency);
+        f->ns = tracerd__tick_conv_ns(&r->conv, f->tsc);
         f->delta = 0;
         f->tid = (int32_t)tracerd__ld32(r->big, p + 16);
         f->pid = r->hdr.version >= 3 ? (int32_t)tracerd__ld32(r->big, p + 20) : 0;
@@ -739,7 +716,8 @@ static bool try_skip_buffer(tracerd_xray_reader_t *r, uint64_t cur)
         r->err.status == TRACERD_E_CALLBACK || r->err.status == TRACERD_E_NOMEM)
         return false;
     struct item it = {.kind = I_WARNING};
-    tracerd__format(r->warn_reason, sizeof r->warn_reason, "%s at byte %llu: %s; skipped the rest "
+    tracerd__format(r->warn_reason, sizeof r->warn_reason,
+                    "%s at byte %llu: %s; skipped the rest "
                     "of the buffer that starts at byte %llu",
                     tracerd_status_name(r->err.status), (unsigned long long)r->err.offset,
                     r->err.reason, (unsigned long long)r->buf.offset);
@@ -758,52 +736,70 @@ static bool try_skip_buffer(tracerd_xray_reader_t *r, uint64_t cur)
     return true;
 }
 
-/* Hot loop: function records of a buffer body lying wholly in the chunk. */
+/* Hot loop: function records of a buffer body lying wholly in the chunk.
+ * `big` is a constant at each call site, so each byte order gets its own copy. */
+static inline const uint8_t *fast_functions_order(tracerd_xray_reader_t *r, const uint8_t *pos,
+                                                  const uint8_t *lim, uint64_t pos_offset, int *res,
+                                                  const bool big)
+{
+    const tracerd_xray_function_cb cb = r->cb.on_function;
+    const uint8_t meta_bit = big ? 0x80u : 0x01u;
+    const uint8_t *const first = pos;
+    uint64_t tsc = r->tsc;
+    tracerd_xray_function_t *f = &r->pend;
+    bool pending = r->pending;
+    *res = 0;
+    if (lim - pos < (ptrdiff_t)FUNC_BYTES)
+        return pos;
+    const uint8_t *const last = lim - FUNC_BYTES;
+    while (pos <= last && (pos[0] & meta_bit) == 0) {
+        uint32_t w = big ? tracerd__be32(pos) : tracerd__le32(pos);
+        unsigned kind = big ? (w >> 28) & 7u : (w >> 1) & 7u;
+        if (TRACERD__UNLIKELY(kind > 3))
+            break;
+        if (TRACERD__LIKELY(pending) && cb != NULL) {
+            r->pending = false;
+            r->rec_off = f->offset;
+            r->in_cb = true;
+            int rc = cb_result(r, cb(r->user, f), "on_function");
+            if (TRACERD__UNLIKELY(rc != 0)) {
+                *res = rc;
+                pending = false;
+                break;
+            }
+        }
+        uint32_t delta = big ? tracerd__be32(pos + 4) : tracerd__le32(pos + 4);
+        tsc += delta;
+        f->offset = pos_offset + (uint64_t)(pos - first);
+        f->kind = (tracerd_xray_kind_t)kind;
+        f->function_id = (int32_t)(big ? (w & 0x0fffffffu) : (w >> 4));
+        f->tsc = tsc;
+        f->ns = cb != NULL ? tracerd__tick_conv_ns(&r->conv, tsc) : 0;
+        f->delta = delta;
+        f->nargs = 0;
+        pending = true;
+        pos += FUNC_BYTES;
+    }
+    r->pending = pending;
+    r->tsc = tsc;
+    return pos;
+}
+
 static const uint8_t *fast_functions(tracerd_xray_reader_t *r, const uint8_t *pos,
                                      const uint8_t *end, uint64_t base, const uint8_t *data,
                                      int *res)
 {
+    uint64_t at = base + (uint64_t)(pos - data);
     const uint8_t *lim = end;
-    if (r->bounded && r->buf_end - (base + (uint64_t)(pos - data)) < (uint64_t)(end - pos))
-        lim = pos + (r->buf_end - (base + (uint64_t)(pos - data)));
-    const tracerd_xray_function_cb cb = r->cb.on_function;
-    const uint8_t meta_bit = r->big ? 0x80u : 0x01u;
-    while (lim - pos >= (ptrdiff_t)FUNC_BYTES && (pos[0] & meta_bit) == 0) {
-        uint32_t w = tracerd__ld32(r->big, pos);
-        unsigned kind = r->big ? (w >> 28) & 7u : (w >> 1) & 7u;
-        if (kind > 3)
-            break;
-        if (r->pending) {
-            r->pending = false;
-            if (cb != NULL) {
-                r->pend.args = r->args;
-                r->rec_off = r->pend.offset;
-                r->in_cb = true;
-                int rc = cb_result(r, cb(r->user, &r->pend), "on_function");
-                if (rc != 0) {
-                    *res = rc;
-                    return pos;
-                }
-            }
-        }
-        uint32_t delta = tracerd__ld32(r->big, pos + 4);
-        add_delta(r, delta);
-        tracerd_xray_function_t *f = &r->pend;
-        f->offset = base + (uint64_t)(pos - data);
-        f->kind = (tracerd_xray_kind_t)kind;
-        f->function_id = (int32_t)(r->big ? (w & 0x0fffffffu) : (w >> 4));
-        f->tsc = r->tsc;
-        f->ns = cb != NULL ? running_ns(r) : 0;
-        f->delta = delta;
-        f->tid = r->buf.tid;
-        f->pid = r->buf.pid;
-        f->cpu = r->cpu;
-        f->nargs = 0;
-        r->pending = true;
-        pos += FUNC_BYTES;
-    }
-    *res = 0;
-    return pos;
+    if (r->bounded && r->buf_end - at < (uint64_t)(end - pos))
+        lim = pos + (r->buf_end - at);
+    /* Thread, process and CPU change only through metadata records. */
+    r->pend.tid = r->buf.tid;
+    r->pend.pid = r->buf.pid;
+    r->pend.cpu = r->cpu;
+    r->pend.args = r->args;
+    return r->big ? fast_functions_order(r, pos, lim, at, res, true)
+                  : fast_functions_order(r, pos, lim, at, res, false);
 }
 
 tracerd_status_t tracerd_xray_feed(tracerd_xray_reader_t *r, const void *data_, size_t len,
@@ -917,15 +913,14 @@ tracerd_status_t tracerd_xray_feed(tracerd_xray_reader_t *r, const void *data_, 
             if (pos == end)
                 goto out;
             size_t take = (uint64_t)(end - pos) < r->left ? (size_t)(end - pos) : (size_t)r->left;
-            tracerd_span_t sp = {
-                .field = r->ev.typed ? TRACERD_XRAY_FIELD_TYPED_PAYLOAD
-                                     : TRACERD_XRAY_FIELD_CUSTOM_PAYLOAD,
-                .index = r->ev.event_type,
-                .record_offset = r->ev.offset,
-                .offset = r->frag_done,
-                .total = r->ev.size,
-                .data = pos,
-                .len = take};
+            tracerd_span_t sp = {.field = r->ev.typed ? TRACERD_XRAY_FIELD_TYPED_PAYLOAD
+                                                      : TRACERD_XRAY_FIELD_CUSTOM_PAYLOAD,
+                                 .index = r->ev.event_type,
+                                 .record_offset = r->ev.offset,
+                                 .offset = r->frag_done,
+                                 .total = r->ev.size,
+                                 .data = pos,
+                                 .len = take};
             pos += take;
             r->left -= take;
             r->frag_done += take;
@@ -1043,8 +1038,7 @@ tracerd_status_t tracerd_xray_finish(tracerd_xray_reader_t *r)
                                       "%s record: input ended after %zu of %u bytes",
                                       is_meta(r, r->st.buf[0]) ? "metadata" : "function",
                                       r->st.have, is_meta(r, r->st.buf[0]) ? 16u : 8u);
-        if (r->bounded && r->hdr.version >= 2 && r->bstate != B_BETWEEN &&
-            r->offset < r->buf_end)
+        if (r->bounded && r->hdr.version >= 2 && r->bstate != B_BETWEEN && r->offset < r->buf_end)
             return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->buf.offset,
                                       "buffer: input ended %llu bytes before the end of its "
                                       "extent",

@@ -1,0 +1,159 @@
+/* XRay FDR v5 throughput: a 256 MiB trace generated in memory with a
+ * realistic mix (mostly function records; now and then NewCPUId, TSCWrap,
+ * arguments, custom events), read with counting callbacks, fed in 1 MiB
+ * chunks as from a file and whole as from an mmap; XXH3 over the same bytes
+ * is the read-every-byte reference. Peak RSS is printed before and after the
+ * reads: reading must not grow it. Usage: bench_xray [MiB] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <tracerd/tracerd.h>
+
+#include "../tests/support/xray_writer.c"
+
+struct counts {
+    uint64_t functions, events, metadata, sum;
+};
+
+static int c_function(void *u, const tracerd_xray_function_t *f)
+{
+    struct counts *c = u;
+    c->functions++;
+    c->sum += f->tsc;
+    return 0;
+}
+static int c_event(void *u, const tracerd_xray_event_t *e)
+{
+    struct counts *c = u;
+    c->events++;
+    c->sum += e->size;
+    return 0;
+}
+static int c_meta(void *u, const tracerd_xray_metadata_t *m)
+{
+    (void)m;
+    ((struct counts *)u)->metadata++;
+    return 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static long max_rss_kib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+static void generate(xw_t *w, size_t target)
+{
+    uint32_t seed = 1;
+    xw_header(w, 5, 1, 3, 2900000000u, 0);
+    int tid = 1000;
+    while (w->len < target) {
+        size_t m = xw_extents(w, 0);
+        xw_new_buffer(w, tid + (int)(seed % 8));
+        xw_walltime(w, 1700000000u, 0);
+        xw_pid(w, 4242);
+        xw_new_cpu(w, (uint16_t)(seed % 4), 1ull << 42);
+        size_t start = w->len;
+        while (w->len - start < 32 * 1024) { /* 32 KiB buffers */
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = (seed >> 16) % 1000;
+            if (r < 940) {
+                xw_func(w, r & 1, 1 + r % 300, 20 + r % 100);
+            } else if (r < 970) {
+                xw_func(w, 3, 7, 30);
+                xw_arg(w, seed);
+            } else if (r < 980) {
+                xw_new_cpu(w, (uint16_t)(r % 4), (1ull << 42) + seed);
+            } else if (r < 985) {
+                xw_tsc_wrap(w, (1ull << 42) + seed);
+            } else {
+                xw_custom(w, 24, 5, 0, "custom-event-payload-abc", 24);
+            }
+        }
+        xw_end_extents(w, m);
+    }
+}
+
+static double read_trace(const uint8_t *buf, size_t len, size_t chunk, struct counts *c)
+{
+    tracerd_xray_callbacks_t cb = {0};
+    cb.on_function = c_function;
+    cb.on_event = c_event;
+    cb.on_metadata = c_meta;
+    tracerd_xray_reader_t *r;
+    if (tracerd_xray_new(NULL, &cb, c, NULL, &r) != TRACERD_OK)
+        exit(1);
+    double t0 = now();
+    for (size_t pos = 0; pos < len; pos += chunk) {
+        size_t n = len - pos < chunk ? len - pos : chunk, used;
+        if (tracerd_xray_feed(r, buf + pos, n, &used) != TRACERD_OK) {
+            fprintf(stderr, "feed: %s\n", tracerd_xray_error_reason(r));
+            exit(1);
+        }
+    }
+    if (tracerd_xray_finish(r) != TRACERD_OK)
+        exit(1);
+    double t = now() - t0;
+    tracerd_xray_free(r);
+    return t;
+}
+
+int main(int argc, char **argv)
+{
+    size_t mib = argc > 1 ? (size_t)atol(argv[1]) : 256;
+    xw_t w;
+    xw_init(&w, false);
+    generate(&w, mib << 20);
+    double mb = (double)w.len / 1e6;
+    printf("trace: FDR v5, %.1f MB generated in memory\n", mb);
+
+    double best_x = 1e9;
+    uint64_t h = 0;
+    for (int i = 0; i < 3; i++) {
+        double t0 = now();
+        h ^= XXH3_64bits(w.buf, w.len);
+        double t = now() - t0;
+        if (t < best_x)
+            best_x = t;
+    }
+    long rss0 = max_rss_kib();
+    const size_t chunks[2] = {1u << 20, w.len};
+    const char *names[2] = {"1 MiB chunks", "whole buffer"};
+    for (int k = 0; k < 2; k++) {
+        double best = 1e9;
+        struct counts c = {0};
+        for (int i = 0; i < 3; i++) {
+            struct counts ci = {0};
+            double t = read_trace(w.buf, w.len, chunks[k], &ci);
+            if (t < best)
+                best = t;
+            c = ci;
+        }
+        uint64_t recs = c.functions + c.events + c.metadata;
+        printf("tracerd xray (%s): %.0f MB/s, %.1f M records/s (%llu functions, %llu events, "
+               "%llu metadata; best of 3, %.3f s)\n",
+               names[k], mb / best, (double)recs / best / 1e6, (unsigned long long)c.functions,
+               (unsigned long long)c.events, (unsigned long long)c.metadata, best);
+    }
+    long rss1 = max_rss_kib();
+    printf("XXH3_64bits over the same bytes: %.0f MB/s (hash %016llx)\n", mb / best_x,
+           (unsigned long long)h);
+    printf("peak RSS: %ld KiB before the reads, %ld KiB after (trace buffer included)\n", rss0,
+           rss1);
+    printf("reader memory bound: %zu bytes\n", tracerd_xray_memory_bound(NULL));
+    xw_free(&w);
+    return 0;
+}

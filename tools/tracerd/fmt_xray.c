@@ -1,0 +1,342 @@
+/* tracerd info / dump for LLVM XRay traces. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int detect(const uint8_t *h, size_t n, const char *path, bool is_dir)
+{
+    (void)path;
+    if (is_dir || n < 32)
+        return 0;
+    for (int big = 0; big < 2; big++) {
+        unsigned v = big ? (unsigned)(h[0] << 8 | h[1]) : (unsigned)(h[1] << 8 | h[0]);
+        unsigned t = big ? (unsigned)(h[2] << 8 | h[3]) : (unsigned)(h[3] << 8 | h[2]);
+        if (t == 1 && v >= 1 && v <= 5) {
+            /* FDR: the first record is BufferExtents (v2+) or NewBuffer (v1). */
+            uint8_t b0 = h[32];
+            unsigned want = v >= 2 ? 7 : 0;
+            unsigned kind = big ? (b0 & 0x7fu) : (unsigned)(b0 >> 1);
+            bool meta = big ? (b0 & 0x80u) != 0 : (b0 & 1u) != 0;
+            if (n == 32 || (meta && kind == want))
+                return 60;
+            return 20;
+        }
+        if (t == 0 && v >= 1 && v <= 3)
+            return n == 32 || (h[32] == 0 && h[33] == 0) || (h[32] + h[33] == 1) ? 40 : 10;
+    }
+    return 0;
+}
+
+/* ---- info --------------------------------------------------------------- */
+
+#define MAX_THREADS 4096
+
+struct info {
+    tracerd_xray_header_t hdr;
+    uint64_t fn[4], meta[10], custom, typed, buffers, warnings, args;
+    uint64_t min_tsc, max_tsc, min_ns, max_ns;
+    bool any_time;
+    int32_t tids[MAX_THREADS];
+    uint64_t tid_count[MAX_THREADS];
+    size_t ntids;
+    bool tids_overflow;
+};
+
+static void see_time(struct info *in, uint64_t tsc, uint64_t ns)
+{
+    if (!in->any_time || tsc < in->min_tsc) {
+        in->min_tsc = tsc;
+        in->min_ns = ns;
+    }
+    if (!in->any_time || tsc > in->max_tsc) {
+        in->max_tsc = tsc;
+        in->max_ns = ns;
+    }
+    in->any_time = true;
+}
+
+static void see_tid(struct info *in, int32_t tid)
+{
+    for (size_t i = 0; i < in->ntids; i++)
+        if (in->tids[i] == tid) {
+            in->tid_count[i]++;
+            return;
+        }
+    if (in->ntids == MAX_THREADS) {
+        in->tids_overflow = true;
+        return;
+    }
+    in->tids[in->ntids] = tid;
+    in->tid_count[in->ntids++] = 1;
+}
+
+static int i_header(void *u, const tracerd_xray_header_t *h)
+{
+    ((struct info *)u)->hdr = *h;
+    return 0;
+}
+static int i_buffer(void *u, const tracerd_xray_buffer_t *b)
+{
+    (void)b;
+    ((struct info *)u)->buffers++;
+    return 0;
+}
+static int i_function(void *u, const tracerd_xray_function_t *f)
+{
+    struct info *in = u;
+    in->fn[f->kind & 3]++;
+    in->args += f->nargs;
+    see_time(in, f->tsc, f->ns);
+    see_tid(in, f->tid);
+    return 0;
+}
+static int i_event(void *u, const tracerd_xray_event_t *e)
+{
+    struct info *in = u;
+    if (e->typed)
+        in->typed++;
+    else
+        in->custom++;
+    see_time(in, e->tsc, e->ns);
+    return 0;
+}
+static int i_meta(void *u, const tracerd_xray_metadata_t *m)
+{
+    struct info *in = u;
+    if ((unsigned)m->kind < 10)
+        in->meta[m->kind]++;
+    return 0;
+}
+static int i_warning(void *u, const tracerd_warning_t *w)
+{
+    struct info *in = u;
+    in->warnings++;
+    fprintf(stderr, "tracerd: warning at byte %" PRIu64 ": %s\n", w->offset, w->reason);
+    return 0;
+}
+
+static tracerd_status_t feed_cb(void *r, const void *d, size_t n, size_t *used)
+{
+    return tracerd_xray_feed(r, d, n, used);
+}
+static tracerd_status_t resume_cb(void *r)
+{
+    return tracerd_xray_resume(r);
+}
+static tracerd_status_t finish_cb(void *r)
+{
+    return tracerd_xray_finish(r);
+}
+
+static int run(cli_t *c, const tracerd_xray_callbacks_t *cb, void *user)
+{
+    tracerd_xray_reader_t *r;
+    tracerd_status_t st = tracerd_xray_new(NULL, cb, user, NULL, &r);
+    if (st != TRACERD_OK) {
+        fprintf(stderr, "%s: %s\n", c->prog, tracerd_status_message(st));
+        return CLI_EXIT_IO;
+    }
+    st = cli_pump(c, r, feed_cb, resume_cb, finish_cb);
+    int rc = CLI_EXIT_OK;
+    if (st == TRACERD_E_IO) {
+        rc = CLI_EXIT_IO;
+    } else if (st != TRACERD_OK) {
+        cli_report(c, "xray", st, tracerd_xray_record_offset(r), tracerd_xray_error_reason(r));
+        rc = CLI_EXIT_TRACE;
+    }
+    tracerd_xray_free(r);
+    return rc;
+}
+
+static int info(cli_t *c)
+{
+    static struct info in; /* large: keep it off the stack; the CLI runs one command */
+    memset(&in, 0, sizeof in);
+    tracerd_xray_callbacks_t cb = {0};
+    cb.on_header = i_header;
+    cb.on_buffer = i_buffer;
+    cb.on_function = i_function;
+    cb.on_event = i_event;
+    cb.on_metadata = i_meta;
+    cb.on_warning = i_warning;
+    int rc = run(c, &cb, &in);
+    FILE *o = c->out;
+    fprintf(o, "file:        %s\n", c->path);
+    fprintf(o, "format:      xray %s version %u\n",
+            in.hdr.type == TRACERD_XRAY_TYPE_FDR ? "fdr" : "basic", in.hdr.version);
+    fprintf(o, "byte order:  %s\n", tracerd_byte_order_name(in.hdr.byte_order));
+    fprintf(o, "frequency:   %" PRIu64 " Hz (constant tsc %s, non-stop tsc %s)\n",
+            in.hdr.cycle_frequency, in.hdr.constant_tsc ? "yes" : "no",
+            in.hdr.nonstop_tsc ? "yes" : "no");
+    fprintf(o, "bytes:       %" PRIu64 "\n", c->bytes_read);
+    if (in.hdr.type == TRACERD_XRAY_TYPE_FDR)
+        fprintf(o, "buffers:     %" PRIu64 "\n", in.buffers);
+    fprintf(o,
+            "functions:   %" PRIu64 " (enter %" PRIu64 ", enter-args %" PRIu64 ", exit %" PRIu64
+            ", tail-exit %" PRIu64 "), %" PRIu64 " arguments\n",
+            in.fn[0] + in.fn[1] + in.fn[2] + in.fn[3], in.fn[0], in.fn[3], in.fn[1], in.fn[2],
+            in.args);
+    fprintf(o, "events:      %" PRIu64 " custom, %" PRIu64 " typed\n", in.custom, in.typed);
+    if (in.hdr.type == TRACERD_XRAY_TYPE_FDR) {
+        fprintf(o, "metadata:   ");
+        for (unsigned k = 0; k < 10; k++)
+            if (in.meta[k] && k != TRACERD_XRAY_META_CUSTOM_EVENT &&
+                k != TRACERD_XRAY_META_TYPED_EVENT && k != TRACERD_XRAY_META_CALL_ARGUMENT)
+                fprintf(o, " %s %" PRIu64, tracerd_xray_meta_kind_name((tracerd_xray_meta_kind_t)k),
+                        in.meta[k]);
+        fprintf(o, "\n");
+    }
+    fprintf(o, "threads:     %zu%s", in.ntids, in.tids_overflow ? "+ (more not counted)" : "");
+    for (size_t i = 0; i < in.ntids && i < 16; i++)
+        fprintf(o, "%s%d (%" PRIu64 ")", i ? ", " : " : ", in.tids[i], in.tid_count[i]);
+    fprintf(o, "%s\n", in.ntids > 16 ? ", ..." : "");
+    if (in.any_time)
+        fprintf(o, "time span:   tsc %" PRIu64 " .. %" PRIu64 " (%.6f s)\n", in.min_tsc, in.max_tsc,
+                (double)(in.max_ns - in.min_ns) / 1e9);
+    if (in.warnings)
+        fprintf(o, "warnings:    %" PRIu64 "\n", in.warnings);
+    return rc;
+}
+
+/* ---- dump --------------------------------------------------------------- */
+
+static int d_header(void *u, const tracerd_xray_header_t *h)
+{
+    FILE *o = u;
+    fprintf(o,
+            "{\"type\":\"header\",\"version\":%u,\"mode\":\"%s\",\"byte_order\":\"%s\","
+            "\"flags\":%" PRIu32 ",\"constant_tsc\":%s,\"nonstop_tsc\":%s,"
+            "\"cycle_frequency\":%" PRIu64 ",\"buffer_size\":%" PRIu64 "}\n",
+            h->version, h->type == TRACERD_XRAY_TYPE_FDR ? "fdr" : "basic",
+            tracerd_byte_order_name(h->byte_order), h->flags, h->constant_tsc ? "true" : "false",
+            h->nonstop_tsc ? "true" : "false", h->cycle_frequency, h->buffer_size);
+    return 0;
+}
+
+static int d_buffer(void *u, const tracerd_xray_buffer_t *b)
+{
+    FILE *o = u;
+    fprintf(o, "{\"type\":\"buffer\",\"offset\":%" PRIu64 ",\"size\":%" PRIu64 ",\"tid\":%" PRId32,
+            b->offset, b->size, b->tid);
+    if (b->has_pid)
+        fprintf(o, ",\"pid\":%" PRId32, b->pid);
+    if (b->has_walltime)
+        fprintf(o, ",\"wall_seconds\":%" PRIu64 ",\"wall_micros\":%" PRIu32, b->wall_seconds,
+                b->wall_micros);
+    fprintf(o, "}\n");
+    return 0;
+}
+
+static int d_buffer_end(void *u, const tracerd_xray_buffer_end_t *e)
+{
+    fprintf(u, "{\"type\":\"buffer_end\",\"offset\":%" PRIu64 ",\"filler_bytes\":%" PRIu64 "}\n",
+            e->offset, e->filler_bytes);
+    return 0;
+}
+
+static int d_function(void *u, const tracerd_xray_function_t *f)
+{
+    FILE *o = u;
+    fprintf(o,
+            "{\"type\":\"function\",\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"function_id\":%" PRId32
+            ",\"tsc\":%" PRIu64 ",\"ns\":%" PRIu64 ",\"delta\":%" PRIu32 ",\"tid\":%" PRId32
+            ",\"pid\":%" PRId32 ",\"cpu\":%u",
+            f->offset, tracerd_xray_kind_name(f->kind), f->function_id, f->tsc, f->ns, f->delta,
+            f->tid, f->pid, f->cpu);
+    if (f->nargs) {
+        fprintf(o, ",\"args\":[");
+        for (uint32_t i = 0; i < f->nargs; i++)
+            fprintf(o, "%s%" PRIu64, i ? "," : "", f->args[i]);
+        fprintf(o, "]");
+    }
+    fprintf(o, "}\n");
+    return 0;
+}
+
+static int d_event(void *u, const tracerd_xray_event_t *e)
+{
+    FILE *o = u;
+    fprintf(o,
+            "{\"type\":\"event\",\"offset\":%" PRIu64 ",\"event\":\"%s\",\"event_type\":%u,"
+            "\"tsc\":%" PRIu64 ",\"ns\":%" PRIu64 ",\"tid\":%" PRId32 ",\"pid\":%" PRId32
+            ",\"cpu\":%u,\"size\":%" PRIu32 ",\"payload\":",
+            e->offset, e->typed ? "typed" : "custom", e->event_type, e->tsc, e->ns, e->tid, e->pid,
+            e->cpu, e->size);
+    if (e->payload.data != NULL) {
+        cli_json_hex(o, e->payload.data, e->payload.len);
+        fprintf(o, "}\n");
+    } else {
+        fputc('"', o); /* fragments follow */
+    }
+    return 0;
+}
+
+static int d_fragment(void *u, const tracerd_span_t *s)
+{
+    FILE *o = u;
+    for (size_t i = 0; i < s->len; i++)
+        fprintf(o, "%02x", s->data[i]);
+    if (s->offset + s->len == s->total)
+        fprintf(o, "\"}\n");
+    return 0;
+}
+
+static int d_meta(void *u, const tracerd_xray_metadata_t *m)
+{
+    FILE *o = u;
+    fprintf(o, "{\"type\":\"metadata\",\"offset\":%" PRIu64 ",\"kind\":\"%s\"", m->offset,
+            tracerd_xray_meta_kind_name(m->kind));
+    switch (m->kind) {
+    case TRACERD_XRAY_META_NEW_BUFFER:
+        fprintf(o, ",\"tid\":%" PRId32, m->tid);
+        break;
+    case TRACERD_XRAY_META_NEW_CPU:
+        fprintf(o, ",\"cpu\":%u,\"tsc\":%" PRIu64, m->cpu, m->tsc);
+        break;
+    case TRACERD_XRAY_META_TSC_WRAP:
+        fprintf(o, ",\"tsc\":%" PRIu64, m->tsc);
+        break;
+    case TRACERD_XRAY_META_WALLTIME:
+        fprintf(o, ",\"seconds\":%" PRIu64 ",\"micros\":%" PRIu32, m->seconds, m->micros);
+        break;
+    case TRACERD_XRAY_META_BUFFER_EXTENTS:
+        fprintf(o, ",\"extent\":%" PRIu64, m->extent);
+        break;
+    case TRACERD_XRAY_META_PID:
+        fprintf(o, ",\"pid\":%" PRId32, m->pid);
+        break;
+    default:
+        break;
+    }
+    fprintf(o, "}\n");
+    return 0;
+}
+
+static int d_warning(void *u, const tracerd_warning_t *w)
+{
+    FILE *o = u;
+    fprintf(o,
+            "{\"type\":\"warning\",\"offset\":%" PRIu64 ",\"status\":\"%s\",\"skipped\":%" PRIu64
+            ",\"reason\":",
+            w->offset, tracerd_status_name(w->status), w->skipped_bytes);
+    cli_json_cstr(o, w->reason);
+    fprintf(o, "}\n");
+    return 0;
+}
+
+static int dump(cli_t *c)
+{
+    tracerd_xray_callbacks_t cb = {0};
+    cb.on_header = d_header;
+    cb.on_buffer = d_buffer;
+    cb.on_buffer_end = d_buffer_end;
+    cb.on_function = d_function;
+    cb.on_event = d_event;
+    cb.on_event_fragment = d_fragment;
+    cb.on_metadata = d_meta;
+    cb.on_warning = d_warning;
+    return run(c, &cb, c->out);
+}
+
+const struct cli_format cli_format_xray = {"xray", detect, info, dump};
