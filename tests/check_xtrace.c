@@ -56,8 +56,8 @@ static int r_mem(void *u, const tracerd_xtrace_mem_t *m)
     rec_t *rec = u;
     tlog_printf(&rec->log, "mem @%llu n=%llu el=%u %s addr=0x%llx size=%u k=%u u64=0x%llx val=",
                 (unsigned long long)m->offset, (unsigned long long)m->insn_count, m->el,
-                m->is_store ? "store" : "load", (unsigned long long)m->addr, m->size,
-                m->size_log2, (unsigned long long)m->value_u64);
+                m->is_store ? "store" : "load", (unsigned long long)m->addr, m->size, m->size_log2,
+                (unsigned long long)m->value_u64);
     if (m->value == NULL)
         tlog_printf(&rec->log, "(fragments)");
     else if (m->size <= 16)
@@ -145,8 +145,9 @@ static int r_time(void *u, const tracerd_xtrace_time_t *t)
 static int r_opaque(void *u, const tracerd_xtrace_opaque_t *o)
 {
     rec_t *rec = u;
-    tlog_printf(&rec->log, "opaque @%llu n=%llu token=0x%02x payload=",
-                (unsigned long long)o->offset, (unsigned long long)o->insn_count, o->token);
+    tlog_printf(&rec->log,
+                "opaque @%llu n=%llu token=0x%02x payload=", (unsigned long long)o->offset,
+                (unsigned long long)o->insn_count, o->token);
     tlog_hex(&rec->log, o->payload.data, o->payload.len);
     tlog_printf(&rec->log, "\n");
     return rec_ret(rec);
@@ -436,7 +437,8 @@ START_TEST(test_insn_time_sizes)
         else if (sizes[i] == 8)
             assert_has(log, "time @13 n=1 0x1122334455667788 raw=8877665544332211\n");
         else
-            assert_has(log, "time @13 n=1 0x1122334455667788 raw=8877665544332211a8a9aaabacadaeaf\n");
+            assert_has(log,
+                       "time @13 n=1 0x1122334455667788 raw=8877665544332211a8a9aaabacadaeaf\n");
         assert_has(log, "pc=0x1004 op=0x00000002 el=0\nend OK\n");
         free(log);
         xtw_free(&w);
@@ -561,7 +563,8 @@ START_TEST(test_insn_truncated)
     assert_end(log, "end E_TRUNCATED @18 input ended inside a INST record (5 bytes, 2 present)\n");
     free(log);
     log = drv_check_all(&insn_target, NULL, w.buf, 8);
-    assert_end(log, "end E_TRUNCATED @0 input ended inside a PCINST record (13 bytes, 8 present)\n");
+    assert_end(log,
+               "end E_TRUNCATED @0 input ended inside a PCINST record (13 bytes, 8 present)\n");
     free(log);
     /* Inside an iovec header and inside iovec data. */
     xtw_t s;
@@ -721,8 +724,8 @@ START_TEST(test_insn_custom_profile)
     tracerd_xtrace_insn_config_t c;
     tracerd_xtrace_insn_config_init(&c);
     c.profile = &p;
-    static const uint8_t d[] = {0x05, 0, 0x20, 0, 0, 0, 0, 0, 0, 0x78, 0x56, 0x34, 0x12,
-                                0x06, 1,    0, 0, 0,    0x01};
+    static const uint8_t d[] = {0x05, 0,    0x20, 0,    0, 0, 0, 0, 0,   0x78,
+                                0x56, 0x34, 0x12, 0x06, 1, 0, 0, 0, 0x01};
     char *log = drv_check_all(&insn_target, &c, d, sizeof d);
     ck_assert_str_eq(log, "insn @0 #0 pc=0x2000 op=0x12345678 el=2 explicit\n"
                           "insn @13 #1 pc=0x2004 op=0x00000001 el=0\n"
@@ -735,8 +738,8 @@ START_TEST(test_insn_custom_profile)
     p.token[0x04].payload_bytes = 8;
     p.token[0x14].kind = TRACERD_XTRACE_TOK_OPAQUE;
     p.token[0x14].payload_bytes = 0;
-    static const uint8_t d2[] = {0x09, 0, 0x20, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
-                                 0x04, 1,    2, 3, 4, 5, 6, 7, 8, 0x14, 0x01, 2, 0, 0, 0};
+    static const uint8_t d2[] = {0x09, 0, 0x20, 0, 0, 0, 0, 0, 0,    1,    0, 0, 0, 0x04,
+                                 1,    2, 3,    4, 5, 6, 7, 8, 0x14, 0x01, 2, 0, 0, 0};
     log = drv_check_all(&insn_target, &c, d2, sizeof d2);
     ck_assert_str_eq(log, "insn @0 #0 pc=0x2000 op=0x00000001 el=0 explicit\n"
                           "opaque @13 n=1 token=0x04 payload=0102030405060708\n"
@@ -754,9 +757,9 @@ END_TEST
 START_TEST(test_filename)
 {
     tracerd_xtrace_filename_t f;
-    ck_assert_int_eq(tracerd_xtrace_parse_filename(
-                         "/data/run/xtrace.1718000000.4242.hint9.xinsndata.bin", &f),
-                     TRACERD_OK);
+    ck_assert_int_eq(
+        tracerd_xtrace_parse_filename("/data/run/xtrace.1718000000.4242.hint9.xinsndata.bin", &f),
+        TRACERD_OK);
     ck_assert_uint_eq(f.timestamp, 1718000000u);
     ck_assert_uint_eq(f.timestamp_pos, 17);
     ck_assert_uint_eq(f.timestamp_len, 10);
@@ -769,10 +772,14 @@ START_TEST(test_filename)
     ck_assert_uint_eq(f.id, 3);
     ck_assert_int_eq(f.kind, TRACERD_XTRACE_FILE_SNAPSHOT);
     static const char *const bad[] = {
-        "xtrace.1.2.hint10.xsnapshot.bin", "xtrace.1.2.hint9.xsnapshot.bin.gz",
-        "xtrace..2.hint9.xsnapshot.bin",   "xtrace.1.x.hint9.xinsndata.bin",
-        "trace.1.2.hint9.xinsndata.bin",   "xtrace.1.2.hint9.xdata.bin",
-        "xtrace.1.2.hint09.xinsndata.bin", "xtrace.99999999999999999999.2.hint9.xinsndata.bin",
+        "xtrace.1.2.hint10.xsnapshot.bin",
+        "xtrace.1.2.hint9.xsnapshot.bin.gz",
+        "xtrace..2.hint9.xsnapshot.bin",
+        "xtrace.1.x.hint9.xinsndata.bin",
+        "trace.1.2.hint9.xinsndata.bin",
+        "xtrace.1.2.hint9.xdata.bin",
+        "xtrace.1.2.hint09.xinsndata.bin",
+        "xtrace.99999999999999999999.2.hint9.xinsndata.bin",
         "",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -806,8 +813,10 @@ START_TEST(test_snap_sizes_table)
     static const struct {
         unsigned vl;
         size_t sz[4];
-    } t[] = {{128, {1200, 1424, 944, 1168}},     {256, {2512, 2704, 1488, 1680}},
-             {512, {6672, 6800, 2576, 2704}},    {1024, {21136, 21136, 4752, 4752}},
+    } t[] = {{128, {1200, 1424, 944, 1168}},
+             {256, {2512, 2704, 1488, 1680}},
+             {512, {6672, 6800, 2576, 2704}},
+             {1024, {21136, 21136, 4752, 4752}},
              {2048, {74656, 74656, 9120, 9120}}};
     for (size_t i = 0; i < 5; i++)
         for (unsigned j = 0; j < 4; j++) {
@@ -846,10 +855,14 @@ START_TEST(test_snap_matrix_detect)
                 char *log = run_once(&snap_target, NULL, w.buf, w.len);
                 char want[200];
                 bool same_p = fixed || vl % 1024 == 0; /* block == per-reg: the first is reported */
-                snprintf(want, sizeof want, "layout %s header=%d vl=%u svl=%u storage=%u p=%d za=%d "
+                snprintf(want, sizeof want,
+                         "layout %s header=%d vl=%u svl=%u storage=%u p=%d za=%d "
                          "fixed=%d record=%zu ",
                          big ? "big" : "little", hs[hi], vl, vl, fixed ? 2048u : vl,
-                         same_p ? 1 : per_reg ? 2 : 1, za, fixed, xtw_snap_record_bytes(&o));
+                         same_p    ? 1
+                         : per_reg ? 2
+                                   : 1,
+                         za, fixed, xtw_snap_record_bytes(&o));
                 ck_assert_msg(strncmp(log, want, strlen(want)) == 0, "want %s\ngot %.300s", want,
                               log);
                 assert_has(log, "snapshot_end");
@@ -940,7 +953,8 @@ START_TEST(test_snap_register_bytes)
         tracerd_xtrace_snap_layout_t l;
         ck_assert(tracerd_xtrace_snap_get_layout(r, &l));
         ck_assert_uint_eq(l.vector_length_bits, vl);
-        ck_assert_int_eq(l.p_layout, vl % 1024 == 0 ? TRACERD_XTRACE_P_BLOCK : TRACERD_XTRACE_P_PER_REG);
+        ck_assert_int_eq(l.p_layout,
+                         vl % 1024 == 0 ? TRACERD_XTRACE_P_BLOCK : TRACERD_XTRACE_P_PER_REG);
         tracerd_xtrace_snap_free(r);
         xtw_free(&w);
     }
@@ -1029,8 +1043,9 @@ START_TEST(test_snap_ambiguous_and_layout_errors)
     xtw_snapshot_file(&w, &o);
     w.buf[24 + 2 * S + 16] ^= 0x10;
     log = drv_check_all(&snap_target, &c, w.buf, w.len);
-    assert_end(log, "end E_LAYOUT @2424 snapshot 2: counts (user 5000016, total 10000005) do not "
-                    "advance by 1000000 from the previous snapshot (user 4000000, total 8000005)\n");
+    assert_end(log,
+               "end E_LAYOUT @2424 snapshot 2: counts (user 5000016, total 10000005) do not "
+               "advance by 1000000 from the previous snapshot (user 4000000, total 8000005)\n");
     free(log);
     c.check_advance = false;
     log = run_once(&snap_target, &c, w.buf, w.len);
@@ -1148,7 +1163,6 @@ START_TEST(test_snap_fixed_and_svl)
     xtw_free(&w);
 }
 END_TEST
-
 
 /* ---- committed fixtures: demo files and fuzz seeds ------------------------ */
 

@@ -50,11 +50,11 @@ typedef enum tracerd_xtrace_file_kind {
 
 /** The parts of `xtrace.{timestamp}.{tid|cpuid}.hint{9|13}.{xinsndata|xsnapshot}.bin`. */
 typedef struct tracerd_xtrace_filename {
-    uint64_t timestamp;        /**< the timestamp digits as a number (unit not specified) */
-    size_t timestamp_pos;      /**< where its digits start in the name passed in */
-    size_t timestamp_len;      /**< number of digits */
-    uint64_t id;               /**< thread id (thread capture) or cpu id (core capture) */
-    unsigned hint;             /**< 9 or 13 */
+    uint64_t timestamp;   /**< the timestamp digits as a number (unit not specified) */
+    size_t timestamp_pos; /**< where its digits start in the name passed in */
+    size_t timestamp_len; /**< number of digits */
+    uint64_t id;          /**< thread id (thread capture) or cpu id (core capture) */
+    unsigned hint;        /**< 9 or 13 */
     tracerd_xtrace_file_kind_t kind;
 } tracerd_xtrace_filename_t;
 
@@ -111,10 +111,10 @@ TRACERD_API const char *tracerd_xtrace_token_kind_name(tracerd_xtrace_token_kind
 
 /** One entry of a decode profile: what one token byte value means. */
 typedef struct tracerd_xtrace_token_info {
-    uint8_t kind;      /**< tracerd_xtrace_token_kind_t */
-    uint8_t sub;       /**< VAL: tracerd_xtrace_val_kind_t; else 0 */
-    uint8_t el;        /**< INST/PCINST: exception level carried by the token */
-    uint8_t size_log2; /**< LOAD/STORE: the value is 2^size_log2 bytes (0..15) */
+    uint8_t kind;           /**< tracerd_xtrace_token_kind_t */
+    uint8_t sub;            /**< VAL: tracerd_xtrace_val_kind_t; else 0 */
+    uint8_t el;             /**< INST/PCINST: exception level carried by the token */
+    uint8_t size_log2;      /**< LOAD/STORE: the value is 2^size_log2 bytes (0..15) */
     uint16_t payload_bytes; /**< OPAQUE: payload size (0..256); else ignored */
 } tracerd_xtrace_token_info_t;
 
@@ -197,10 +197,10 @@ typedef struct tracerd_xtrace_mem {
      * until the callback returns; NULL when the record is larger than the
      * stitch bound: the bytes then follow in on_mem_fragment. */
     const uint8_t *value;
-    uint64_t value_u64;  /**< the value as a little-endian integer when size <= 8, else 0 */
-    uint32_t size;       /**< 2^k bytes */
-    uint8_t size_log2;   /**< k */
-    uint8_t el;          /**< exception level of the latest instruction (0 before any) */
+    uint64_t value_u64; /**< the value as a little-endian integer when size <= 8, else 0 */
+    uint32_t size;      /**< 2^k bytes */
+    uint8_t size_log2;  /**< k */
+    uint8_t el;         /**< exception level of the latest instruction (0 before any) */
     bool is_store;
 } tracerd_xtrace_mem_t;
 
@@ -273,7 +273,7 @@ typedef int (*tracerd_xtrace_opaque_cb)(void *user, const tracerd_xtrace_opaque_
 typedef struct tracerd_xtrace_insn_callbacks {
     tracerd_xtrace_insn_cb on_insn;
     tracerd_xtrace_mem_cb on_mem;
-    tracerd_span_cb on_mem_fragment;          /**< MEM values above the stitch bound */
+    tracerd_span_cb on_mem_fragment; /**< MEM values above the stitch bound */
     tracerd_xtrace_val_cb on_val;
     tracerd_xtrace_allgpr_cb on_allgpr;
     tracerd_xtrace_misc_flags_cb on_misc_flags;
@@ -282,7 +282,7 @@ typedef struct tracerd_xtrace_insn_callbacks {
     tracerd_span_cb on_iov_data;                      /**< iovec data, fragments */
     tracerd_xtrace_syscall_vec_cb on_syscall_vec_end; /**< after the last iovec/data */
     tracerd_xtrace_time_cb on_time;
-    tracerd_warning_cb on_warning; /**< lenient padding / truncated tail */
+    tracerd_warning_cb on_warning;      /**< lenient padding / truncated tail */
     tracerd_xtrace_opaque_cb on_opaque; /**< tokens a custom profile declares OPAQUE */
 } tracerd_xtrace_insn_callbacks_t;
 
@@ -396,31 +396,31 @@ typedef struct tracerd_xtrace_snap_config {
 /** The layout the reader uses, reported once before any record. */
 typedef struct tracerd_xtrace_snap_layout {
     tracerd_byte_order_t byte_order;
-    uint32_t header_bytes;        /**< 0, 19, 24 or 32 */
-    uint32_t vector_length_bits;  /**< VL the registers hold (the trailing field) */
+    uint32_t header_bytes;       /**< 0, 19, 24 or 32 */
+    uint32_t vector_length_bits; /**< VL the registers hold (the trailing field) */
     uint32_t streaming_vector_length_bits;
     uint32_t storage_vector_length_bits; /**< VL the arrays are sized for (2048 if fixed_max) */
     tracerd_xtrace_p_layout_t p_layout;
     bool za_present;
     bool fixed_max;
-    uint32_t record_bytes;        /**< size of one snapshot */
+    uint32_t record_bytes;                                             /**< size of one snapshot */
     uint32_t z_offset, p_offset, ffr_offset, za_offset, sysreg_offset; /**< within a record */
-    bool detected;                /**< decided from the data (else fully configured) */
-    uint32_t candidates;          /**< layouts that were consistent (1 when decided) */
-    uint32_t records_checked;     /**< snapshots the detection looked at (0..detect_records) */
+    bool detected;            /**< decided from the data (else fully configured) */
+    uint32_t candidates;      /**< layouts that were consistent (1 when decided) */
+    uint32_t records_checked; /**< snapshots the detection looked at (0..detect_records) */
 } tracerd_xtrace_snap_layout_t;
 
 /** The file header. */
 typedef struct tracerd_xtrace_snap_header {
-    uint64_t offset;          /**< 0 */
-    uint32_t header_bytes;    /**< 19, 24 or 32 */
-    uint32_t ident;           /**< 4-byte identifier (value unspecified by the spec) */
-    uint32_t global_point;    /**< global snapshot point (multi-thread sync) */
+    uint64_t offset;       /**< 0 */
+    uint32_t header_bytes; /**< 19, 24 or 32 */
+    uint32_t ident;        /**< 4-byte identifier (value unspecified by the spec) */
+    uint32_t global_point; /**< global snapshot point (multi-thread sync) */
     uint64_t version;
-    uint8_t split_type;       /**< snapshots by user or by total instructions */
-    uint8_t stream_type;      /**< thread or core stream */
-    uint8_t mem_order;        /**< memory-order timestamps (TIME tokens) recorded */
-    tracerd_bytes_t pad;      /**< bytes after the 19 defined ones; borrowed */
+    uint8_t split_type;  /**< snapshots by user or by total instructions */
+    uint8_t stream_type; /**< thread or core stream */
+    uint8_t mem_order;   /**< memory-order timestamps (TIME tokens) recorded */
+    tracerd_bytes_t pad; /**< bytes after the 19 defined ones; borrowed */
 } tracerd_xtrace_snap_header_t;
 
 /** Start of a snapshot: counters and X0..X31. */

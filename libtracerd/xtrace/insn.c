@@ -9,37 +9,37 @@
 
 /* Internal operations of the compiled decode table. */
 enum {
-    OP_BAD = 0,  /* unassigned token byte */
-    OP_INST,     /* 1 + 4 */
-    OP_PCINST,   /* 1 + 8 + 4 */
-    OP_MEM,      /* 1 + 8 + 2^k, whole in the stitch bound */
-    OP_MEM_BIG,  /* 1 + 8, then the value as fragments */
+    OP_BAD = 0,   /* unassigned token byte */
+    OP_INST,      /* 1 + 4 */
+    OP_PCINST,    /* 1 + 8 + 4 */
+    OP_MEM,       /* 1 + 8 + 2^k, whole in the stitch bound */
+    OP_MEM_BIG,   /* 1 + 8, then the value as fragments */
     OP_MEM_LIMIT, /* k above max_mem_log2 */
-    OP_VAL,      /* 1 + 8 */
-    OP_ALLGPR,   /* 1 + 256 */
-    OP_FLAGS,    /* 1 + 8 */
-    OP_SYSVEC,   /* 1 + 8, then iovecs */
-    OP_TIME,     /* 1 + time_payload_bytes */
-    OP_PAD,      /* 0x00 with allow_trailing_zero_padding */
-    OP_OPAQUE    /* 1 + payload_bytes, delivered raw */
+    OP_VAL,       /* 1 + 8 */
+    OP_ALLGPR,    /* 1 + 256 */
+    OP_FLAGS,     /* 1 + 8 */
+    OP_SYSVEC,    /* 1 + 8, then iovecs */
+    OP_TIME,      /* 1 + time_payload_bytes */
+    OP_PAD,       /* 0x00 with allow_trailing_zero_padding */
+    OP_OPAQUE     /* 1 + payload_bytes, delivered raw */
 };
 
 struct ent {
     uint8_t op;
-    uint8_t a;  /* el (INST), is_store (MEM), val kind (VAL) */
-    uint8_t b;  /* size_log2 (MEM) */
-    uint8_t tk; /* token kind, for messages */
+    uint8_t a;     /* el (INST), is_store (MEM), val kind (VAL) */
+    uint8_t b;     /* size_log2 (MEM) */
+    uint8_t tk;    /* token kind, for messages */
     uint32_t size; /* bytes of the fixed part, token included */
 };
 
 enum {
-    S_TOKEN = 0,  /* at a token boundary */
-    S_FIELD,      /* inside a fragmented field (MEM value, iov data) */
-    S_IOV_HDR,    /* expecting the next 16-byte iovec */
-    S_SV_NEXT,    /* decide what follows in a SYSCALL_VEC */
-    S_SV_END,     /* deliver on_syscall_vec_end */
-    S_ZEROS,      /* trailing zero padding */
-    S_DONE        /* finish returned */
+    S_TOKEN = 0, /* at a token boundary */
+    S_FIELD,     /* inside a fragmented field (MEM value, iov data) */
+    S_IOV_HDR,   /* expecting the next 16-byte iovec */
+    S_SV_NEXT,   /* decide what follows in a SYSCALL_VEC */
+    S_SV_END,    /* deliver on_syscall_vec_end */
+    S_ZEROS,     /* trailing zero padding */
+    S_DONE       /* finish returned */
 };
 
 #define ALLGPR_SIZE 257u
@@ -56,12 +56,12 @@ struct tracerd_xtrace_insn_reader {
     uint64_t *iov_lens; /* GROUPED layout: the lengths, max_iov entries */
 
     int state;
-    uint64_t off;      /* absolute offset of the next byte */
-    uint64_t rec_off;  /* absolute offset of the current record */
-    uint64_t pc;       /* PC of the last instruction */
+    uint64_t off;     /* absolute offset of the next byte */
+    uint64_t rec_off; /* absolute offset of the current record */
+    uint64_t pc;      /* PC of the last instruction */
     bool have_pc;
     uint64_t ninsn;
-    uint8_t el;        /* EL of the last instruction */
+    uint8_t el; /* EL of the last instruction */
     bool paused, in_cb, finished;
 
     /* fragmented field */
@@ -128,8 +128,8 @@ const char *tracerd_xtrace_val_kind_name(tracerd_xtrace_val_kind_t kind)
 
 const char *tracerd_xtrace_token_kind_name(tracerd_xtrace_token_kind_t kind)
 {
-    static const char *const names[] = {"invalid", "inst",   "pcinst",     "load",
-                                        "store",   "val",    "allgpr",     "misc-flags",
+    static const char *const names[] = {"invalid",     "inst", "pcinst", "load",
+                                        "store",       "val",  "allgpr", "misc-flags",
                                         "syscall-vec", "time", "opaque"};
     return (unsigned)kind < 11 ? names[kind] : "invalid";
 }
@@ -143,9 +143,9 @@ const char *tracerd_xtrace_field_name(uint32_t field)
 /* Record name of a token kind for error messages. */
 static const char *rec_name(uint8_t tk)
 {
-    static const char *const names[] = {"token",       "INST",     "PCINST",      "MEM load",
-                                        "MEM store",   "VAL",      "MISC ALLGPR", "MISC_FLAGS",
-                                        "SYSCALL_VEC", "TIME",     "opaque"};
+    static const char *const names[] = {"token",       "INST", "PCINST",      "MEM load",
+                                        "MEM store",   "VAL",  "MISC ALLGPR", "MISC_FLAGS",
+                                        "SYSCALL_VEC", "TIME", "opaque"};
     return tk < 11 ? names[tk] : "token";
 }
 
@@ -398,8 +398,8 @@ static int bad_token(struct tracerd_xtrace_insn_reader *r, uint8_t tok, uint64_t
                            "token 0x%02x: class %u (bits [2:0]) is not assigned", tok, c);
     else
         tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, off,
-                           "token 0x%02x: %s sub-type %u (bits [7:3]) is not assigned", tok,
-                           cls[c], (unsigned)(tok >> 3));
+                           "token 0x%02x: %s sub-type %u (bits [7:3]) is not assigned", tok, cls[c],
+                           (unsigned)(tok >> 3));
     return STOP;
 }
 
@@ -692,8 +692,8 @@ static int field_step(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, 
     size_t avail = (size_t)(end - *pp);
     uint64_t left = r->fld_total - r->fld_done;
     size_t take = left < avail ? (size_t)left : avail;
-    tracerd_span_cb cb =
-        r->fld_field == TRACERD_XTRACE_FIELD_MEM_VALUE ? r->cbs.on_mem_fragment : r->cbs.on_iov_data;
+    tracerd_span_cb cb = r->fld_field == TRACERD_XTRACE_FIELD_MEM_VALUE ? r->cbs.on_mem_fragment
+                                                                        : r->cbs.on_iov_data;
     tracerd_span_t sp;
     sp.field = r->fld_field;
     sp.index = r->fld_index;
@@ -836,15 +836,13 @@ static tracerd_status_t run(struct tracerd_xtrace_insn_reader *r, const uint8_t 
                 tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->pad_off,
                                    "zero byte is not a token: padding from byte %llu is followed "
                                    "by data (0x%02x at byte %llu)",
-                                   (unsigned long long)r->pad_off, *p,
-                                   (unsigned long long)r->off);
+                                   (unsigned long long)r->pad_off, *p, (unsigned long long)r->off);
                 rc = STOP;
             }
             break;
         }
         default:
-            return tracerd__error_set(&r->err, TRACERD_E_INVALID, r->off,
-                                      "feed after finish");
+            return tracerd__error_set(&r->err, TRACERD_E_INVALID, r->off, "feed after finish");
         }
         if (rc != GO)
             return finish_status(r);

@@ -51,8 +51,8 @@ struct tracerd_xtrace_snap_reader {
     bool big;
 
     int state;
-    unsigned si;       /* current segment */
-    uint64_t sdone;    /* bytes of it done */
+    unsigned si;    /* current segment */
+    uint64_t sdone; /* bytes of it done */
     uint64_t off, rec_off;
     uint64_t nsnap;
     bool have_prev;
@@ -138,7 +138,9 @@ static void build_program(struct tracerd_xtrace_snap_reader *r)
 
 static const char *p_name(tracerd_xtrace_p_layout_t p)
 {
-    return p == TRACERD_XTRACE_P_BLOCK ? "block" : p == TRACERD_XTRACE_P_PER_REG ? "per-reg" : "auto";
+    return p == TRACERD_XTRACE_P_BLOCK     ? "block"
+           : p == TRACERD_XTRACE_P_PER_REG ? "per-reg"
+                                           : "auto";
 }
 
 static void describe(char *buf, size_t n, const tracerd_xtrace_snap_layout_t *l)
@@ -402,8 +404,9 @@ struct detect_acc {
     uint32_t tried, too_short; /* candidates, and those the input was too short for */
 };
 
-static void try_candidate(const struct tracerd_xtrace_snap_reader *r, tracerd_xtrace_snap_layout_t *l,
-                          size_t n, bool eof, struct detect_acc *acc)
+static void try_candidate(const struct tracerd_xtrace_snap_reader *r,
+                          tracerd_xtrace_snap_layout_t *l, size_t n, bool eof,
+                          struct detect_acc *acc)
 {
     if (tracerd_xtrace_snap_layout_compute(l) != TRACERD_OK)
         return;
@@ -459,8 +462,7 @@ static tracerd_status_t decide(struct tracerd_xtrace_snap_reader *r, bool eof)
                         if (c->za != TRACERD_XTRACE_AUTO && (c->za == TRACERD_XTRACE_YES) != zp)
                             continue;
                         for (unsigned pi = 1; pi <= 2; pi++) {
-                            if (c->p_layout != TRACERD_XTRACE_P_AUTO &&
-                                (unsigned)c->p_layout != pi)
+                            if (c->p_layout != TRACERD_XTRACE_P_AUTO && (unsigned)c->p_layout != pi)
                                 continue;
                             tracerd_xtrace_snap_layout_t l;
                             memset(&l, 0, sizeof l);
@@ -820,8 +822,7 @@ tracerd_status_t tracerd_xtrace_snap_finish(tracerd_xtrace_snap_reader_t *r)
                         (unsigned long long)r->nsnap, (unsigned)r->lay.record_bytes,
                         (unsigned long long)(r->off - r->rec_off));
     if (!r->cfg.allow_truncated_tail)
-        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, at, "input ended inside %s",
-                                  what);
+        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, at, "input ended inside %s", what);
     if (r->cbs.on_warning == NULL)
         return TRACERD_OK;
     char reason[200];

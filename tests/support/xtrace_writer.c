@@ -167,11 +167,11 @@ void xtw_snapshot_file(xtw_t *w, const xtw_snap_opts_t *o)
     w->big = o->big;
     if (o->header_bytes > 0) {
         xtw_u32(w, o->ident);
-        xtw_u32(w, 7);             /* global snapshot point */
-        xtw_u64(w, 2);             /* version */
-        xtw_u8(w, 0);              /* split: user instructions */
-        xtw_u8(w, 1);              /* stream type */
-        xtw_u8(w, 1);              /* memory order recorded */
+        xtw_u32(w, 7); /* global snapshot point */
+        xtw_u64(w, 2); /* version */
+        xtw_u8(w, 0);  /* split: user instructions */
+        xtw_u8(w, 1);  /* stream type */
+        xtw_u8(w, 1);  /* memory order recorded */
         xtw_fill(w, 0, (size_t)o->header_bytes - 19);
     }
     size_t v = o->vl_bits / 8, va = (o->fixed_max ? 2048u : o->vl_bits) / 8;
@@ -180,8 +180,8 @@ void xtw_snapshot_file(xtw_t *w, const xtw_snap_opts_t *o)
     for (unsigned k = 0; k < o->nsnap; k++) {
         size_t start = w->len;
         uint64_t user = o->start_user + (uint64_t)k * 1000000u;
-        xtw_u64(w, 1);                    /* file number */
-        xtw_u64(w, 4096u * k);            /* index in file */
+        xtw_u64(w, 1);         /* file number */
+        xtw_u64(w, 4096u * k); /* index in file */
         xtw_u64(w, user);
         xtw_u64(w, user * 2 + 5);
         for (unsigned i = 0; i < 32; i++)

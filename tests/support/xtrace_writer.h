@@ -28,7 +28,7 @@ void xtw_inst(xtw_t *w, unsigned el, uint32_t op);
 /* value NULL: bytes (addr + i) & 0xff. */
 void xtw_mem(xtw_t *w, bool store, unsigned k, uint64_t addr, const uint8_t *value);
 void xtw_val(xtw_t *w, unsigned kind, uint64_t v);
-void xtw_allgpr(xtw_t *w, uint64_t seed);          /* x[i] = seed + i */
+void xtw_allgpr(xtw_t *w, uint64_t seed); /* x[i] = seed + i */
 void xtw_flags(xtw_t *w, uint64_t v);
 /* layout: 0 interleaved, 1 grouped, 2 headers only; data bytes of iovec i are (i*16 + j) & 0xff */
 void xtw_sysvec(xtw_t *w, unsigned layout, uint64_t n, const uint64_t *base, const uint64_t *len);
@@ -36,15 +36,15 @@ void xtw_time(xtw_t *w, unsigned payload_bytes, uint64_t v);
 
 /* ---- snapshot files ---- */
 typedef struct xtw_snap_opts {
-    int header_bytes;      /* 0, 19, 24, 32 */
-    unsigned vl_bits;      /* 128..2048 */
-    unsigned svl_bits;     /* 0 = vl */
+    int header_bytes;  /* 0, 19, 24, 32 */
+    unsigned vl_bits;  /* 128..2048 */
+    unsigned svl_bits; /* 0 = vl */
     bool p_per_reg;
     bool za;
     bool fixed_max;
     bool big;
     unsigned nsnap;
-    uint64_t start_user;   /* user count of the first snapshot */
+    uint64_t start_user; /* user count of the first snapshot */
     uint32_t ident;
 } xtw_snap_opts_t;
 

@@ -230,8 +230,9 @@ static int i_mem(void *u, const tracerd_xtrace_mem_t *m)
     s->mem_bytes += m->size;
     if (s->dump) {
         FILE *f = s->c->out;
-        fprintf(f, "{\"type\":\"mem\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
-                   ",\"el\":%u,\"op\":\"%s\"",
+        fprintf(f,
+                "{\"type\":\"mem\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
+                ",\"el\":%u,\"op\":\"%s\"",
                 m->offset, m->insn_count, m->el, m->is_store ? "store" : "load");
         hexu(f, "addr", m->addr);
         fprintf(f, ",\"size\":%" PRIu32 ",\"value\":", m->size);
@@ -269,8 +270,9 @@ static int i_val(void *u, const tracerd_xtrace_val_t *v)
     s->vals[(unsigned)v->kind % 6]++;
     if (s->dump) {
         FILE *f = s->c->out;
-        fprintf(f, "{\"type\":\"val\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
-                   ",\"kind\":\"%s\"",
+        fprintf(f,
+                "{\"type\":\"val\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
+                ",\"kind\":\"%s\"",
                 v->offset, v->insn_count, tracerd_xtrace_val_kind_name(v->kind));
         hexu(f, "value", v->value);
         fputs("}\n", f);
@@ -473,8 +475,9 @@ static int run_insn(cli_t *c, bool dump)
                 s.loads, s.stores, s.mem_bytes);
         fprintf(f, "val:        ");
         for (unsigned i = 0; i < 6; i++)
-            fprintf(f, " %s %" PRIu64 "%s", tracerd_xtrace_val_kind_name((tracerd_xtrace_val_kind_t)i),
-                    s.vals[i], i < 5 ? "," : "\n");
+            fprintf(f, " %s %" PRIu64 "%s",
+                    tracerd_xtrace_val_kind_name((tracerd_xtrace_val_kind_t)i), s.vals[i],
+                    i < 5 ? "," : "\n");
         fprintf(f,
                 "misc:        %" PRIu64 " allgpr, %" PRIu64 " misc_flags, %" PRIu64
                 " syscall_vec (%" PRIu64 " iovecs, %" PRIu64 " data bytes)\n",
@@ -515,8 +518,8 @@ static int s_layout(void *u, const tracerd_xtrace_snap_layout_t *l)
                 tracerd_byte_order_name(l->byte_order), l->header_bytes, l->vector_length_bits,
                 l->streaming_vector_length_bits, l->storage_vector_length_bits,
                 l->p_layout == TRACERD_XTRACE_P_PER_REG ? "per-reg" : "block",
-                l->za_present ? "true" : "false", l->fixed_max ? "true" : "false",
-                l->record_bytes, l->detected ? "true" : "false", l->records_checked);
+                l->za_present ? "true" : "false", l->fixed_max ? "true" : "false", l->record_bytes,
+                l->detected ? "true" : "false", l->records_checked);
     return 0;
 }
 
@@ -667,23 +670,22 @@ static int run_snap(cli_t *c, bool dump)
             fprintf(f,
                     "layout:      %s: header %u bytes, VL %u bits, SVL %u bits, P %s, ZA %s%s, "
                     "%u-byte snapshots\n",
-                    l->detected ? "detected" : "configured", l->header_bytes,
-                    l->vector_length_bits, l->streaming_vector_length_bits,
+                    l->detected ? "detected" : "configured", l->header_bytes, l->vector_length_bits,
+                    l->streaming_vector_length_bits,
                     l->p_layout == TRACERD_XTRACE_P_PER_REG ? "per-register slots" : "block",
                     l->za_present ? "present" : "absent",
                     l->fixed_max ? ", arrays sized for VL 2048" : "", l->record_bytes);
         }
         if (s.have_header)
             fprintf(f,
-                    "header:      ident 0x%08" PRIx32 ", global point %" PRIu32
-                    ", version %" PRIu64 ", split %u, stream %u, mem order %u\n",
+                    "header:      ident 0x%08" PRIx32 ", global point %" PRIu32 ", version %" PRIu64
+                    ", split %u, stream %u, mem order %u\n",
                     s.hdr.ident, s.hdr.global_point, s.hdr.version, s.hdr.split_type,
                     s.hdr.stream_type, s.hdr.mem_order);
         fprintf(f, "snapshots:   %" PRIu64 "\n", s.snaps);
         if (s.snaps)
             fprintf(f,
-                    "instructions: user %" PRIu64 "..%" PRIu64 ", total %" PRIu64 "..%" PRIu64
-                    "\n",
+                    "instructions: user %" PRIu64 "..%" PRIu64 ", total %" PRIu64 "..%" PRIu64 "\n",
                     s.first_user, s.last_user, s.first_total, s.last_total);
         if (s.warnings)
             fprintf(f, "warnings:    %" PRIu64 "\n", s.warnings);
