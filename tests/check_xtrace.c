@@ -1271,8 +1271,8 @@ START_TEST(test_cli)
     static const char *const files[] = {
         "tests/data/xtrace/demo-xtrace.1718000000.4242.hint9.xinsndata.bin",
         "tests/data/xtrace/demo-xtrace.1718000000.4242.hint9.xsnapshot.bin"};
-    static const char *const gold[] = {"xtrace/demo-insn.dump.gold", "xtrace/demo-snap.dump.gold",
-                                       "xtrace/demo-insn.info.gold", "xtrace/demo-snap.info.gold"};
+    static const char *const gold[] = {"xtrace/cli-insn.dump.gold", "xtrace/cli-snap.dump.gold",
+                                       "xtrace/cli-insn.info.gold", "xtrace/cli-snap.info.gold"};
     for (int i = 0; i < 4; i++) {
         snprintf(cmd, sizeof cmd, "%s %s %s", cli, i < 2 ? "dump" : "info", files[i % 2]);
         FILE *p = popen(cmd, "r");
