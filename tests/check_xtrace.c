@@ -1307,6 +1307,58 @@ START_TEST(test_cli)
 }
 END_TEST
 
+/* Callback errors and re-entrancy in the snapshot reader. */
+typedef struct snapctx {
+    tracerd_xtrace_snap_reader_t *r;
+    int regs;
+    tracerd_status_t inner;
+    uint64_t off_in_cb;
+} snapctx_t;
+
+static int abort_reg(void *u, const tracerd_span_t *s)
+{
+    snapctx_t *c = u;
+    (void)s;
+    if (++c->regs == 1) {
+        size_t used;
+        c->inner = tracerd_xtrace_snap_feed(c->r, "x", 1, &used); /* not allowed */
+        c->off_in_cb = tracerd_xtrace_snap_offset(c->r);
+    }
+    return c->regs == 40 ? -9 : 0;
+}
+
+START_TEST(test_snap_callback_abort)
+{
+    xtw_snap_opts_t o;
+    snap_opts(&o, 24, 128, false, true, false, false, 2);
+    xtw_t w;
+    xtw_init(&w);
+    xtw_snapshot_file(&w, &o);
+    tracerd_xtrace_snap_callbacks_t cb;
+    memset(&cb, 0, sizeof cb);
+    cb.on_register = abort_reg;
+    snapctx_t c;
+    memset(&c, 0, sizeof c);
+    ck_assert_int_eq(tracerd_xtrace_snap_new(NULL, &cb, &c, NULL, &c.r), TRACERD_OK);
+    size_t used;
+    ck_assert_int_eq(tracerd_xtrace_snap_feed(c.r, w.buf, w.len, &used), TRACERD_OK);
+    ck_assert_int_eq(tracerd_xtrace_snap_finish(c.r), TRACERD_E_CALLBACK);
+    ck_assert_int_eq(c.inner, TRACERD_E_INVALID);
+    ck_assert_uint_eq(c.off_in_cb, 24 + 288 + 16); /* just after Z0 */
+    ck_assert_int_eq(tracerd_xtrace_snap_callback_error(c.r), -9);
+    ck_assert_uint_eq(tracerd_xtrace_snap_record_offset(c.r), 24);
+    ck_assert_str_eq(tracerd_xtrace_snap_error_reason(c.r), "on_register callback returned -9");
+    tracerd_xtrace_snap_layout_t l;
+    ck_assert(tracerd_xtrace_snap_get_layout(c.r, &l));
+    ck_assert_uint_eq(l.record_bytes, 1200);
+    tracerd_xtrace_snap_reset(c.r);
+    ck_assert(!tracerd_xtrace_snap_get_layout(c.r, &l));
+    ck_assert_int_eq(tracerd_xtrace_snap_resume(c.r), TRACERD_E_INVALID);
+    tracerd_xtrace_snap_free(c.r);
+    xtw_free(&w);
+}
+END_TEST
+
 Suite *suite_xtrace(void)
 {
     Suite *s = suite_create("xtrace");
@@ -1335,6 +1387,7 @@ Suite *suite_xtrace(void)
     tcase_add_test(ts, test_snap_ambiguous_and_layout_errors);
     tcase_add_test(ts, test_snap_truncated_and_misc);
     tcase_add_test(ts, test_snap_fixed_and_svl);
+    tcase_add_test(ts, test_snap_callback_abort);
     tcase_add_test(ts, test_fixtures);
     tcase_add_test(ts, test_cli);
     suite_add_tcase(s, ts);
