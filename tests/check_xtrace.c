@@ -491,6 +491,17 @@ START_TEST(test_insn_initial_pc)
     ck_assert_str_eq(log, "insn @0 #0 pc=0x7000 op=0x00000001 el=0\n"
                           "insn @5 #1 pc=0x7004 op=0x00000002 el=0\nend OK\n");
     free(log);
+    /* Resuming at a seek point: offsets and indexes continue from it. */
+    c.start_offset = 1000;
+    c.start_index = 3000000;
+    log = drv_check_all(&insn_target, &c, w.buf, w.len);
+    ck_assert_str_eq(log, "insn @1000 #3000000 pc=0x7000 op=0x00000001 el=0\n"
+                          "insn @1005 #3000001 pc=0x7004 op=0x00000002 el=0\nend OK\n");
+    free(log);
+    log = drv_check_all(&insn_target, &c, w.buf, 3);
+    ck_assert_str_eq(log, "end E_TRUNCATED @1000 input ended inside a INST record (5 bytes, 3 "
+                          "present)\n");
+    free(log);
     xtw_free(&w);
 }
 END_TEST

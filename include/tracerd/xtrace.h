@@ -154,6 +154,12 @@ typedef struct tracerd_xtrace_insn_config {
      * for reading from a snapshot's seek point. Default false: such an INST is E_ORDER. */
     bool has_initial_pc;
     uint64_t initial_pc;
+    /** Absolute file offset of the first byte fed, when reading starts after a
+     * seek (e.g. to a snapshot's index): every offset counts from it. Default 0. */
+    uint64_t start_offset;
+    /** Index of the first instruction delivered (e.g. a snapshot's instruction
+     * count). Default 0. */
+    uint64_t start_index;
     /** TIME payload size in bytes, 1..16 (default 8: a u64 sequence number). */
     uint32_t time_payload_bytes;
     /** Largest MEM value accepted, as log2 bytes, 0..15 (default 8 = 256 bytes);

@@ -260,11 +260,11 @@ size_t tracerd_xtrace_insn_memory_bound(const tracerd_xtrace_insn_config_t *cfg)
 static void reset_state(struct tracerd_xtrace_insn_reader *r)
 {
     r->state = S_TOKEN;
-    r->off = 0;
-    r->rec_off = 0;
+    r->off = r->cfg.start_offset;
+    r->rec_off = r->cfg.start_offset;
     r->have_pc = r->cfg.has_initial_pc;
     r->pc = r->cfg.initial_pc - 4u;
-    r->ninsn = 0;
+    r->ninsn = r->cfg.start_index;
     r->el = 0;
     r->paused = r->in_cb = r->finished = false;
     r->st.have = 0;

@@ -105,7 +105,8 @@ static bool is_snapshot(const cli_t *c)
  * (block|per-reg), za (yes|no), fixed (yes|no), order (little|big), detect
  * (1..8), advance (yes|no), ident (number), time (1..16), iov
  * (interleaved|grouped|headers-only), mem_log2 (0..15), pc (initial PC),
- * padding (yes|no), truncated (yes|no). Returns false on a bad key or value. */
+ * start_offset, start_index, padding (yes|no), truncated (yes|no). Returns false on a bad key or
+ * value. */
 static bool parse_opts(const char *prog, tracerd_xtrace_insn_config_t *ic,
                        tracerd_xtrace_snap_config_t *sc)
 {
@@ -166,7 +167,11 @@ static bool parse_opts(const char *prog, tracerd_xtrace_insn_config_t *ic,
         else if (strcmp(kv, "pc") == 0 && num) {
             ic->has_initial_pc = true;
             ic->initial_pc = n;
-        } else if (strcmp(kv, "padding") == 0 && (yes || no))
+        } else if (strcmp(kv, "start_offset") == 0 && num)
+            ic->start_offset = n;
+        else if (strcmp(kv, "start_index") == 0 && num)
+            ic->start_index = n;
+        else if (strcmp(kv, "padding") == 0 && (yes || no))
             ic->allow_trailing_zero_padding = yes;
         else if (strcmp(kv, "truncated") == 0 && (yes || no))
             ic->allow_truncated_tail = sc->allow_truncated_tail = yes;
