@@ -7,5 +7,6 @@
 
 #include <tracerd/core.h>
 #include <tracerd/xray.h>
+#include <tracerd/xtrace.h>
 
 #endif /* TRACERD_TRACERD_H */
