@@ -393,7 +393,8 @@ TRACERD_API tracerd_status_t tracerd_fxt_new(const tracerd_fxt_config_t *cfg,
  * @param consumed receives how many bytes were used: len on TRACERD_OK; the
  *        position right after the record (or fragment) whose callback paused
  *        on TRACERD_PAUSED (call _resume, then feed the rest); the error
- *        point on an error.
+ *        point on an error. A pause asked by the record that ends the chunk
+ *        holds no bytes back and is reported as TRACERD_OK.
  * @return TRACERD_OK, TRACERD_PAUSED, or an error (sticky until _reset).
  * Not callable from a callback (TRACERD_E_INVALID).
  */

@@ -1241,9 +1241,12 @@ tracerd_status_t tracerd_fxt_feed(tracerd_fxt_reader_t *r, const void *data, siz
     if (st != TRACERD_OK)
         return st;
     if (r->pause_pending) {
+        /* A pause asked by the record that ends the chunk holds nothing back. */
         r->pause_pending = false;
-        r->paused = true;
-        return TRACERD_PAUSED;
+        if (used < len) {
+            r->paused = true;
+            return TRACERD_PAUSED;
+        }
     }
     return TRACERD_OK;
 }
