@@ -196,7 +196,123 @@ START_TEST(test_all_records_both_orders)
 }
 END_TEST
 
-int fxt_dummy_unused(void);
+/* ---- peer archives ---------------------------------------------------- */
+
+static uint8_t *peer(const char *name, size_t *len)
+{
+    const char *dir = drv_peer_dir();
+    if (dir == NULL)
+        return NULL;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/fxt/%s", dir, name);
+    uint8_t *d = drv_read_file(path, len);
+    ck_assert_msg(d != NULL, "cannot read %s", path);
+    return d;
+}
+
+START_TEST(test_peer_richiesams)
+{
+    size_t n;
+    uint8_t *d = peer("richiesams-fxt_magic-trace_trace.fxt", &n);
+    if (d == NULL)
+        return;
+    ck_assert_uint_eq(n, 992384);
+    char *log = check_all(NULL, d, n);
+    /* 35,463 records: magic, provider info, provider section, init, 864
+     * strings, 1 thread, 2 kernel objects, 17,296 begin + 17,296 end. */
+    ck_assert_uint_eq(count(log, "\nmeta@"), 2); /* provider info + section (magic is line 1) */
+    ck_assert_uint_eq(count(log, "meta@0 type=4 provider=0 info=0 order=little\n"), 1);
+    ck_assert_uint_eq(count(log, "\ninit@"), 1);
+    ck_assert_uint_eq(count(log, "\nstring@"), 864);
+    ck_assert_uint_eq(count(log, "\nthread@"), 1);
+    ck_assert_uint_eq(count(log, "\nkernel@"), 2);
+    ck_assert_uint_eq(count(log, " duration-begin "), 17296);
+    ck_assert_uint_eq(count(log, " duration-end "), 17296);
+    ck_assert_uint_eq(count(log, "\nevent@"), 34592);
+    ck_assert_uint_eq(count(log, "\n"), 35463 + 1); /* + the end line */
+    ck_assert_uint_eq(count(log, "unknown@"), 0);
+    HAS(log, "meta@8 type=1 provider=0 name=\"jane_tracing\"\nmeta@32 type=2 provider=0\n");
+    /* jane_tracing writes a 4-word initialization record: the extra words are skipped. */
+    HAS(log, "string@40 provider=0 index=1 s=\"process\"\ninit@56 provider=0 tps=1000000000\n"
+             "string@88 provider=0 index=102 s=\"2248878/2248878\"\n");
+    HAS(log, "kernel@112 provider=0 koid=1 objtype=1 name=\"2248878/2248878\" args=[]\n");
+    HAS(log, "kernel@144 provider=0 koid=2 objtype=2 name=\"main\" args=[koid@160 n=\"process\" u=1]\n");
+    HAS(log, "thread@176 provider=0 index=1 pid=1 tid=2\n");
+    HAS(log, "event@232 provider=0 duration-end ticks=209 ns=209 thread=1:1/2 cat=\"\" "
+             "name=\"native_write_msr\" args=[] id=0 end=0/0\n");
+    HAS(log, "event@384 provider=0 duration-begin ticks=233 ns=233 thread=1:1/2 cat=\"\" "
+             "name=\"__list_add_valid\" args=[pointer@400 n=\"address\" u=18446744072328504752, "
+             "string@416 n=\"symbol\" s=\"__list_add_valid\"] id=0 end=0/0\n");
+    ck_assert_msg(strcmp(log + strlen(log) - 7, "end OK\n") == 0, "tail: %s", log + strlen(log) - 200);
+    free(log);
+    free(d);
+}
+END_TEST
+
+START_TEST(test_peer_ocaml_first)
+{
+    size_t n;
+    uint8_t *d = peer("ocaml-trace_t2_first.fxt", &n);
+    if (d == NULL)
+        return;
+    char *log = check_all(NULL, d, n);
+    /* No provider info, no initialization: implicit provider 0, 1 tick = 1 ns. */
+    ck_assert_str_eq(log, "meta@0 type=4 provider=0 info=0 order=little\n"
+                          "thread@8 provider=0 index=5 pid=1 tid=86\n"
+                          "event@32 provider=0 instant ticks=12345678 ns=12345678 thread=5:1/86 "
+                          "cat=\"\" name=\"hello\" args=[int32@56 n=\"x\" i=42] id=0 end=0/0\n"
+                          "end OK\n");
+    free(log);
+    free(d);
+}
+END_TEST
+
+START_TEST(test_peer_ocaml_second)
+{
+    size_t n;
+    uint8_t *d = peer("ocaml-trace_t2_second.fxt", &n);
+    if (d == NULL)
+        return;
+    /* Strict (the spec: per-provider tables): thread 5 was registered in the
+     * implicit provider 0, the events are in provider 1. The provider name
+     * length is 2 (the writer stores words, not bytes): the name is "oc". */
+    char *log = check_all(NULL, d, n);
+    ck_assert_str_eq(log, "meta@0 type=4 provider=0 info=0 order=little\n"
+                          "init@8 provider=0 tps=1000000000\n"
+                          "thread@24 provider=0 index=5 pid=1 tid=86\n"
+                          "meta@48 type=1 provider=1 name=\"oc\"\n"
+                          "end E_REFERENCE @72 duration complete event record: event thread index "
+                          "5 is not registered in provider 1\n");
+    free(log);
+    /* fallback_to_provider0: what one-global-table readers do. Provider 1 has
+     * no initialization record: 1 tick = 1 ns. */
+    tracerd_fxt_config_t cfg;
+    tracerd_fxt_config_init(&cfg);
+    cfg.fallback_to_provider0 = true;
+    log = check_all(&cfg, d, n);
+    ck_assert_str_eq(log, "meta@0 type=4 provider=0 info=0 order=little\n"
+                          "init@8 provider=0 tps=1000000000\n"
+                          "thread@24 provider=0 index=5 pid=1 tid=86\n"
+                          "meta@48 type=1 provider=1 name=\"oc\"\n"
+                          "event@72 provider=1 duration-complete ticks=100000 ns=100000 "
+                          "thread=5:1/86 cat=\"\" name=\"outer\" args=[] id=0 end=5000000/5000000\n"
+                          "event@104 provider=1 duration-complete ticks=180000 ns=180000 "
+                          "thread=5:1/86 cat=\"\" name=\"inner\" args=[] id=0 end=4500000/4500000\n"
+                          "event@136 provider=1 instant ticks=1234567 ns=1234567 thread=5:1/86 "
+                          "cat=\"\" name=\"hello\" args=[int32@160 n=\"x\" i=42] id=0 end=0/0\n"
+                          "end OK\n");
+    free(log);
+    /* Lenient: the three events are skipped with warnings, nothing else lost. */
+    tracerd_fxt_config_init(&cfg);
+    cfg.lenient = true;
+    log = check_all(&cfg, d, n);
+    ck_assert_uint_eq(count(log, "warning E_REFERENCE"), 3);
+    HAS(log, "warning E_REFERENCE @136 skipped=40 instant event record: event thread index 5 is "
+             "not registered in provider 1\nend OK\n");
+    free(log);
+    free(d);
+}
+END_TEST
 
 Suite *suite_fxt(void)
 {
@@ -204,6 +320,10 @@ Suite *suite_fxt(void)
     TCase *tc = tcase_create("fxt");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_all_records_both_orders);
+    tcase_add_test(tc, test_peer_richiesams);
+    tcase_add_test(tc, test_peer_ocaml_first);
+    tcase_add_test(tc, test_peer_ocaml_second);
     suite_add_tcase(s, tc);
     return s;
 }
+
