@@ -314,12 +314,363 @@ START_TEST(test_peer_ocaml_second)
 }
 END_TEST
 
+/* ---- bad input -------------------------------------------------------- */
+
+/* Runs every chunking; asserts the log ends with `tail`; returns the log. */
+static char *expect_tail(const tracerd_fxt_config_t *cfg, const uint8_t *d, size_t n,
+                         const char *tail)
+{
+    char *log = check_all(cfg, d, n);
+    size_t a = strlen(log), b = strlen(tail);
+    ck_assert_msg(a >= b && strcmp(log + a - b, tail) == 0, "want tail:\n%s\ngot log:\n%s", tail,
+                  log);
+    return log;
+}
+
+static void expect_w(fxw_t *w, const tracerd_fxt_config_t *cfg, const char *tail)
+{
+    size_t n;
+    uint8_t *d = fxw_take(w, &n);
+    free(expect_tail(cfg, d, n, tail));
+    free(d);
+}
+
+/* Sets the size field (bits 4..15) of the record at pos. */
+static void set_size(fxw_t *w, size_t pos, uint64_t words)
+{
+    uint64_t h = fxw_peek(w, pos);
+    fxw_patch(w, pos, (h & ~(uint64_t)0xfff0) | (words & 0xfff) << 4);
+}
+
+START_TEST(test_bad_sizes)
+{
+    for (int big = 0; big < 2; big++) {
+        fxw_t w;
+        fxw_init(&w, big);
+        fxw_magic(&w);
+        fxw_word(&w, 4); /* event, size 0 */
+        expect_w(&w, NULL, "end E_BAD_RECORD @8 event record: size is 0\n");
+        fxw_magic(&w);
+        fxw_string(&w, 1, "x");
+        fxw_word(&w, 15); /* large, size 0 */
+        expect_w(&w, NULL, "end E_BAD_RECORD @24 large record: size is 0\n");
+        /* A record that ends inside its own fields. */
+        fxw_magic(&w);
+        fxw_word(&w, 4 | 1 << 4); /* instant event, 1 word: no timestamp */
+        expect_w(&w, NULL,
+                 "end E_EXTENT @8 instant event record: timestamp word runs past the end of the "
+                 "record\n");
+        fxw_magic(&w);
+        fxw_raw_record(&w, 3, 1); /* thread record with only the pid */
+        expect_w(&w, NULL, "end E_EXTENT @8 thread record: thread koid word runs past the end of the record\n");
+        fxw_magic(&w);
+        fxw_event(&w, 1, FXT_INL(1, 2), FXS_EMPTY, FXS_EMPTY, 5, NULL, 0, 9);
+        set_size(&w, 8, 4); /* counter id cut off */
+        fxw_word(&w, 0);
+        fxw_magic(&w);
+        expect_w(&w, NULL,
+                 "end E_EXTENT @8 counter event record: counter id word runs past the end of the "
+                 "record\n");
+        fxw_magic(&w);
+        fxw_event(&w, 0, FXT_INL(1, 2), FXS_EMPTY, FXS_EMPTY, 5, NULL, 0, 0);
+        set_size(&w, 8, 3); /* inline koids cut off */
+        expect_w(&w, NULL,
+                 "end E_EXTENT @8 instant event record: inline event koids run past the end of the "
+                 "record\n");
+        fxw_free(&w);
+    }
+}
+END_TEST
+
+START_TEST(test_bad_inline_lengths)
+{
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    fxw_event(&w, 0, FXT_INL(1, 2), FXS_INL("c"), FXS_INL("a-long-name-of-21-byte"), 5, NULL, 0, 0);
+    set_size(&w, 8, 5); /* header, ts, pid, tid, category: the name is outside */
+    expect_w(&w, NULL,
+             "end E_EXTENT @8 instant event record: inline name string (22 bytes) runs past the "
+             "end of the record\n");
+    fxw_magic(&w);
+    fxw_string(&w, 1, "0123456789abcdef0");
+    set_size(&w, 8, 3);
+    expect_w(&w, NULL,
+             "end E_EXTENT @8 string record: string (17 bytes) runs past the end of the record\n");
+    fxw_magic(&w);
+    fxw_blob(&w, FXS_INL("b"), 1, BLOB16, 16);
+    set_size(&w, 8, 3);
+    expect_w(&w, NULL, "end E_EXTENT @8 blob record: payload (16 bytes) runs past the end of the record\n");
+    fxw_magic(&w);
+    fxw_log(&w, 1, FXT_INL(1, 1), "message of 20 bytes.");
+    set_size(&w, 8, 3);
+    expect_w(&w, NULL,
+             "end E_EXTENT @8 log record: inline log koids run past the end of the record\n");
+    fxw_magic(&w);
+    fxw_log(&w, 1, FXT_INL(1, 1), "message of 20 bytes.");
+    set_size(&w, 8, 5);
+    expect_w(&w, NULL, "end E_EXTENT @8 log record: message (20 bytes) runs past the end of the record\n");
+    fxw_magic(&w);
+    fxw_provider_info(&w, 3, "provider-name");
+    set_size(&w, 8, 2);
+    expect_w(&w, NULL,
+             "end E_EXTENT @8 provider info metadata record: provider name (13 bytes) runs past "
+             "the end of the record\n");
+    fxw_free(&w);
+}
+END_TEST
+
+START_TEST(test_bad_arguments)
+{
+    fxw_t w;
+    fxw_init(&w, true);
+    fxw_arg_t a[2] = {FXA_I32(FXS_INL("k"), 1), FXA_U64(FXS_INL("u"), 5)};
+    /* Argument size 0. */
+    fxw_magic(&w);
+    fxw_event(&w, 0, FXT_INL(1, 2), FXS_EMPTY, FXS_EMPTY, 5, a, 2, 0);
+    size_t arg2 = 8 + 32 + 16;
+    fxw_patch(&w, arg2, fxw_peek(&w, arg2) & ~(uint64_t)0xfff0);
+    expect_w(&w, NULL, "end E_BAD_RECORD @8 instant event record: argument 2: size is 0\n");
+    /* Argument overflowing the record. */
+    fxw_magic(&w);
+    fxw_event(&w, 0, FXT_INL(1, 2), FXS_EMPTY, FXS_EMPTY, 5, a, 2, 0);
+    fxw_patch(&w, arg2, (fxw_peek(&w, arg2) & ~(uint64_t)0xfff0) | 9 << 4);
+    expect_w(&w, NULL,
+             "end E_EXTENT @8 instant event record: argument 2: size (9 words) runs past the end of "
+             "the record\n");
+    /* More arguments declared than present. */
+    fxw_magic(&w);
+    fxw_event(&w, 0, FXT_INL(1, 2), FXS_EMPTY, FXS_EMPTY, 5, a, 2, 0);
+    fxw_patch(&w, 8, fxw_peek(&w, 8) | (uint64_t)3 << 20);
+    expect_w(&w, NULL,
+             "end E_EXTENT @8 instant event record: argument 3: header word runs past the end of "
+             "the record (3 arguments declared)\n");
+    /* A value word outside its argument (uint64 argument of 2 words: name + header). */
+    fxw_magic(&w);
+    fxw_event(&w, 0, FXT_INL(1, 2), FXS_EMPTY, FXS_EMPTY, 5, a, 2, 0);
+    fxw_patch(&w, arg2, (fxw_peek(&w, arg2) & ~(uint64_t)0xfff0) | 2 << 4);
+    fxw_patch(&w, 8, (fxw_peek(&w, 8) & ~(uint64_t)0xfff0) | 8 << 4);
+    expect_w(&w, NULL,
+             "end E_EXTENT @8 instant event record: argument 2: uint64 word runs past the end of "
+             "the argument\n");
+    /* Blob argument whose size would wrap padding arithmetic. */
+    fxw_magic(&w);
+    fxw_arg_t b = FXA_BLOB(FXS_INL("b"), BLOB16, 3);
+    fxw_event(&w, 0, FXT_INL(1, 2), FXS_EMPTY, FXS_EMPTY, 5, &b, 1, 0);
+    fxw_patch(&w, 40, fxw_peek(&w, 40) | (uint64_t)0xffffffffu << 32);
+    expect_w(&w, NULL,
+             "end E_EXTENT @8 instant event record: argument 1: blob payload (4294967295 bytes) "
+             "runs past the end of the argument\n");
+    /* Inline string value longer than its argument. */
+    fxw_magic(&w);
+    fxw_arg_t sv = FXA_STR(FXS_IDX(0), FXS_INL("v"));
+    fxw_event(&w, 0, FXT_INL(1, 2), FXS_EMPTY, FXS_EMPTY, 5, &sv, 1, 0);
+    fxw_patch(&w, 40, fxw_peek(&w, 40) | (uint64_t)0x8020 << 32);
+    expect_w(&w, NULL,
+             "end E_EXTENT @8 instant event record: argument 1: inline value string (33 bytes) "
+             "runs past the end of the argument\n");
+    fxw_free(&w);
+}
+END_TEST
+
+START_TEST(test_bad_references)
+{
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    fxw_string(&w, 1, "a");
+    fxw_event(&w, 0, FXT_INL(1, 2), FXS_IDX(1), FXS_IDX(9), 5, NULL, 0, 0);
+    expect_w(&w, NULL,
+             "end E_REFERENCE @24 instant event record: name string index 9 is not registered in "
+             "provider 0\n");
+    fxw_magic(&w);
+    fxw_event(&w, 0, FXT_IDX(4), FXS_EMPTY, FXS_EMPTY, 5, NULL, 0, 0);
+    expect_w(&w, NULL,
+             "end E_REFERENCE @8 instant event record: event thread index 4 is not registered in "
+             "provider 0\n");
+    /* Tables are per provider: a section switch hides provider 1's strings. */
+    fxw_magic(&w);
+    fxw_provider_info(&w, 1, "one");
+    fxw_string(&w, 1, "a");
+    fxw_thread(&w, 1, 5, 6);
+    fxw_provider_info(&w, 2, "two");
+    fxw_provider_section(&w, 1);
+    fxw_event(&w, 0, FXT_IDX(1), FXS_IDX(1), FXS_IDX(1), 5, NULL, 0, 0);
+    fxw_provider_section(&w, 2);
+    fxw_arg_t a = FXA_NULL(FXS_IDX(1));
+    fxw_event(&w, 0, FXT_INL(1, 1), FXS_EMPTY, FXS_EMPTY, 6, &a, 1, 0);
+    expect_w(&w, NULL,
+             "event@88 provider=1 instant ticks=5 ns=5 thread=1:5/6 cat=\"a\" name=\"a\" args=[] "
+             "id=0 end=0/0\nmeta@104 type=2 provider=2\n"
+             "end E_REFERENCE @112 instant event record: argument 1: name string index 1 is not "
+             "registered in provider 2\n");
+    /* A fresh provider info for a known id forgets its tables. */
+    fxw_magic(&w);
+    fxw_provider_info(&w, 1, "one");
+    fxw_string(&w, 1, "a");
+    fxw_provider_info(&w, 1, "one-again");
+    fxw_userspace(&w, 1, FXT_INL(1, 1), FXS_IDX(1), NULL, 0);
+    expect_w(&w, NULL,
+             "end E_REFERENCE @64 userspace object record: name string index 1 is not registered "
+             "in provider 1\n");
+    fxw_free(&w);
+}
+END_TEST
+
+START_TEST(test_bad_values_and_limits)
+{
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    fxw_init_record(&w, 0);
+    expect_w(&w, NULL, "end E_BAD_RECORD @8 initialization record: ticks per second is 0\n");
+    fxw_word(&w, 0x0016547846040010ull ^ ((uint64_t)1 << 30)); /* a magic record, wrong value */
+    expect_w(&w, NULL, "end E_MAGIC @0 magic record: magic is 0x16547806, not 0x16547846\n");
+    fxw_magic(&w);
+    fxw_raw_record(&w, 4u << 16, 1); /* trace info magic with 2 words */
+    fxw_patch(&w, 8, fxw_peek(&w, 8) | (uint64_t)0x16547846 << 24);
+    expect_w(&w, NULL, "end E_BAD_RECORD @8 magic record: size is 2 words, must be 1\n");
+    /* Large record larger than the configured maximum. */
+    tracerd_fxt_config_t cfg;
+    tracerd_fxt_config_init(&cfg);
+    cfg.max_large_record_bytes = 1024;
+    fxw_magic(&w);
+    uint8_t big[2000] = {0};
+    fxw_large_blob(&w, 1, FXS_EMPTY, FXS_EMPTY, 0, FXT_IDX(0), NULL, 0, big, sizeof big);
+    expect_w(&w, &cfg,
+             "end E_LIMIT @8 large record: size (2024 bytes) exceeds max_large_record_bytes "
+             "(1024)\n");
+    /* Large blob whose size word would wrap the padding arithmetic. */
+    fxw_magic(&w);
+    fxw_large_blob(&w, 1, FXS_EMPTY, FXS_EMPTY, 0, FXT_IDX(0), NULL, 0, big, 8);
+    fxw_patch(&w, 24, UINT64_MAX);
+    expect_w(&w, NULL,
+             "end E_EXTENT @8 large blob record: payload (18446744073709551615 bytes) runs past "
+             "the end of the record\n");
+    /* Too many providers. */
+    cfg.max_providers = 2;
+    fxw_magic(&w);
+    fxw_provider_info(&w, 1, "a");
+    fxw_provider_info(&w, 2, "b");
+    fxw_provider_section(&w, 3);
+    expect_w(&w, &cfg,
+             "end E_LIMIT @40 provider section metadata record: too many providers "
+             "(max_providers)\n");
+    cfg.lenient = true; /* a resource limit is not skipped */
+    fxw_magic(&w);
+    fxw_provider_info(&w, 1, "a");
+    fxw_provider_info(&w, 2, "b");
+    fxw_provider_info(&w, 3, "c");
+    expect_w(&w, &cfg,
+             "end E_LIMIT @40 provider info metadata record: too many providers (max_providers)\n");
+    /* String budget. */
+    tracerd_fxt_config_init(&cfg);
+    cfg.max_string_bytes = 100;
+    fxw_magic(&w);
+    fxw_string(&w, 1, "0123456789012345678901234567890123456789");
+    fxw_string(&w, 2, "0123456789012345678901234567890123456789");
+    fxw_string(&w, 3, "0123456789012345678901234567890123456789");
+    expect_w(&w, &cfg, "end E_LIMIT @56 string record: string tables exceed max_string_bytes\n");
+    /* The byte order forced against the magic. */
+    cfg.byte_order = TRACERD_BYTE_ORDER_BIG;
+    cfg.max_string_bytes = 1000;
+    fxw_magic(&w);
+    expect_w(&w, &cfg,
+             "end E_MAGIC @0 magic record: written in little-endian order but the reader is "
+             "configured for big-endian\n");
+    fxw_free(&w);
+}
+END_TEST
+
+START_TEST(test_truncation)
+{
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    fxw_string(&w, 1, "abc");
+    fxw_event(&w, 0, FXT_INL(1, 2), FXS_IDX(1), FXS_IDX(1), 5, NULL, 0, 0);
+    size_t n;
+    uint8_t *d = fxw_take(&w, &n);
+    free(expect_tail(NULL, d, n - 5,
+                     "end E_TRUNCATED @24 event record: input ended inside the record (27 "
+                     "of 32 bytes)\n"));
+    free(expect_tail(NULL, d, 27,
+                     "end E_TRUNCATED @24 record: input ended inside the header word (3 of 8 "
+                     "bytes)\n"));
+    free(expect_tail(NULL, d, 3,
+                     "end E_TRUNCATED @0 record: input ended inside the header word (3 of 8 "
+                     "bytes)\n"));
+    tracerd_fxt_config_t cfg;
+    tracerd_fxt_config_init(&cfg);
+    cfg.lenient = true;
+    free(expect_tail(&cfg, d, n - 5,
+                     "string@8 provider=0 index=1 s=\"abc\"\nwarning E_TRUNCATED @24 skipped=27 "
+                     "event record: input ended inside the record (27 of 32 bytes)\nend "
+                     "OK\n"));
+    free(d);
+}
+END_TEST
+
+START_TEST(test_lenient_damaged_archive)
+{
+    for (int big = 0; big < 2; big++) {
+        fxw_t w;
+        fxw_init(&w, big);
+        fxw_magic(&w);
+        fxw_string(&w, 1, "ok");
+        fxw_word(&w, 4);                                                        /* @24: size 0 */
+        fxw_event(&w, 0, FXT_IDX(9), FXS_IDX(1), FXS_IDX(1), 1, NULL, 0, 0);    /* @32: thread 9 */
+        fxw_init_record(&w, 0);                                                 /* @48 */
+        fxw_event(&w, 0, FXT_INL(1, 2), FXS_IDX(1), FXS_IDX(1), 2, NULL, 0, 0); /* @64 */
+        fxw_raw_record(&w, 15, 3);                                              /* @96 large, 4 words */
+        fxw_patch(&w, 96, fxw_peek(&w, 96) | (uint64_t)0xffffffu << 36);
+        size_t pos = w.len;
+        fxw_large_blob(&w, 1, FXS_EMPTY, FXS_EMPTY, 0, FXT_IDX(0), NULL, 0, BLOB16, 8);
+        fxw_patch(&w, pos + 16, 1000);                        /* @128: payload past the record */
+        fxw_event(&w, 3, FXT_INL(1, 2), FXS_IDX(1), FXS_IDX(1), 3, NULL, 0, 0); /* @160 */
+        size_t n;
+        uint8_t *d = fxw_take(&w, &n);
+        tracerd_fxt_config_t cfg;
+        tracerd_fxt_config_init(&cfg);
+        cfg.lenient = true;
+        char *log = check_all(&cfg, d, n);
+        const char *order = big ? "big" : "little";
+        char want[2048];
+        snprintf(want, sizeof want,
+                 "meta@0 type=4 provider=0 info=0 order=%s\n"
+                 "string@8 provider=0 index=1 s=\"ok\"\n"
+                 "warning E_BAD_RECORD @24 skipped=8 event record: size is 0\n"
+                 "warning E_REFERENCE @32 skipped=16 instant event record: event thread index 9 "
+                 "is not registered in provider 0\n"
+                 "warning E_BAD_RECORD @48 skipped=16 initialization record: ticks per second is 0\n"
+                 "event@64 provider=0 instant ticks=2 ns=2 thread=0:1/2 cat=\"ok\" name=\"ok\" "
+                 "args=[] id=0 end=0/0\n"
+                 "unknown@96 kind=7 type=15 header=%016llx size=32 raw=32:",
+                 order, (unsigned long long)(15 | 4 << 4 | (uint64_t)0xffffffu << 36));
+        HAS(log, want);
+        HAS(log, "warning E_EXTENT @128 skipped=32 large blob record: payload (1000 bytes) runs "
+                 "past the end of the record\n"
+                 "event@160 provider=0 duration-end ticks=3 ns=3 thread=0:1/2 cat=\"ok\" "
+                 "name=\"ok\" args=[] id=0 end=0/0\nend OK\n");
+        free(log);
+        free(d);
+    }
+}
+END_TEST
+
 Suite *suite_fxt(void)
 {
     Suite *s = suite_create("fxt");
     TCase *tc = tcase_create("fxt");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_all_records_both_orders);
+    tcase_add_test(tc, test_bad_sizes);
+    tcase_add_test(tc, test_bad_inline_lengths);
+    tcase_add_test(tc, test_bad_arguments);
+    tcase_add_test(tc, test_bad_references);
+    tcase_add_test(tc, test_bad_values_and_limits);
+    tcase_add_test(tc, test_truncation);
+    tcase_add_test(tc, test_lenient_damaged_archive);
     tcase_add_test(tc, test_peer_richiesams);
     tcase_add_test(tc, test_peer_ocaml_first);
     tcase_add_test(tc, test_peer_ocaml_second);
