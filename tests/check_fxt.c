@@ -658,6 +658,296 @@ START_TEST(test_lenient_damaged_archive)
 }
 END_TEST
 
+/* ---- large payloads, unknown types, tables, API ---------------------- */
+
+START_TEST(test_large_blob_streamed)
+{
+    size_t plen = 100000 + 3;
+    uint8_t *payload = malloc(plen);
+    for (size_t i = 0; i < plen; i++)
+        payload[i] = (uint8_t)(i * 7 + (i >> 8));
+    for (int big = 0; big < 2; big++) {
+        fxw_t w;
+        fxw_init(&w, big);
+        fxw_magic(&w);
+        fxw_string(&w, 1, "cat");
+        fxw_thread(&w, 1, 10, 11);
+        fxw_arg_t a[3] = {FXA_I32(FXS_IDX(1), 1), FXA_STR(FXS_INL("s"), FXS_INL("v")),
+                          FXA_UNKNOWN(13, FXS_INL("u"), 2)};
+        fxw_large_blob(&w, 0, FXS_IDX(1), FXS_INL("big-one"), 77, FXT_IDX(1), a, 3, payload, plen);
+        fxw_large_blob(&w, 1, FXS_INL("c"), FXS_INL("n"), 0, FXT_IDX(0), NULL, 0, payload, 40000);
+        /* An unknown large record type and an unknown blob format, both above the stitch bound. */
+        fxw_raw_record(&w, 15 | (uint64_t)3 << 36, 5000);
+        fxw_raw_record(&w, 15 | (uint64_t)9 << 40, 4500);
+        fxw_event(&w, 0, FXT_IDX(1), FXS_IDX(1), FXS_IDX(1), 5, NULL, 0, 0);
+        size_t n;
+        uint8_t *d = fxw_take(&w, &n);
+        char *log = check_all(NULL, d, n);
+        HAS(log, "large-blob@48 provider=0 format=0 ticks=77 ns=77 cat=\"cat\" name=\"big-one\" "
+                 "thread=1:10/11 args=[int32@");
+        HAS(log, "unknown@");
+        HAS(log, " kind=5 type=13 ");
+        HAS(log, " size=100003 payload=fragments\n");
+        char want[128];
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (size_t i = 0; i < plen; i++)
+            h = (h ^ payload[i]) * 0x100000001b3ull;
+        snprintf(want, sizeof want, "fragments@48 total=100003 hash=100003:%016llx\n",
+                 (unsigned long long)h);
+        HAS(log, want);
+        HAS(log, " format=1 ticks=0 ns=0 cat=\"c\" name=\"n\" thread=0:0/0 args=[] size=40000 "
+                 "payload=fragments\n");
+        HAS(log, " kind=7 type=3 header=");
+        HAS(log, " size=40008\n");
+        HAS(log, " kind=8 type=9 header=");
+        HAS(log, " size=36008\n");
+        HAS(log, "instant ticks=5 ns=5 thread=1:10/11 cat=\"cat\" name=\"cat\" args=[] id=0 "
+                 "end=0/0\nend OK\n");
+        HASNT(log, "BAD FRAGMENT");
+        /* With a stitch bound above the record sizes, the same records arrive whole. */
+        tracerd_fxt_config_t cfg;
+        tracerd_fxt_config_init(&cfg);
+        cfg.stitch_bytes = 256 * 1024;
+        char *whole = fxt_log(&cfg, d, n);
+        HAS(whole, " size=100003 payload=100003:");
+        HAS(whole, " size=40000 payload=40000:");
+        HASNT(whole, "fragments");
+        free(whole);
+        free(log);
+        free(d);
+    }
+    free(payload);
+}
+END_TEST
+
+START_TEST(test_large_blob_head_limits)
+{
+    /* A streamed large blob whose metadata exceeds the stitch bound: 3
+     * arguments of 16 KiB blobs. */
+    static uint8_t blob[16000];
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    fxw_arg_t a[3] = {FXA_BLOB(FXS_INL("a"), blob, sizeof blob),
+                      FXA_BLOB(FXS_INL("b"), blob, sizeof blob),
+                      FXA_BLOB(FXS_INL("c"), blob, sizeof blob)};
+    fxw_large_blob(&w, 0, FXS_EMPTY, FXS_EMPTY, 1, FXT_INL(1, 2), a, 3, blob, 100);
+    fxw_event(&w, 0, FXT_INL(1, 2), FXS_EMPTY, FXS_INL("after"), 5, NULL, 0, 0);
+    size_t n;
+    uint8_t *d = fxw_take(&w, &n);
+    free(expect_tail(NULL, d, n,
+                     "end E_LIMIT @8 large blob record: metadata (48096 bytes) exceeds the stitch "
+                     "bound (32768)\n"));
+    tracerd_fxt_config_t cfg;
+    tracerd_fxt_config_init(&cfg);
+    cfg.lenient = true;
+    char *log = expect_tail(&cfg, d, n,
+                            "warning E_LIMIT @8 skipped=48200 large blob record: metadata (48096 "
+                            "bytes) exceeds the stitch bound (32768)\nevent@48208 provider=0 "
+                            "instant ticks=5 ns=5 thread=0:1/2 cat=\"\" name=\"after\" args=[] id=0 "
+                            "end=0/0\nend OK\n");
+    free(log);
+    free(d);
+}
+END_TEST
+
+START_TEST(test_unknown_types)
+{
+    fxw_t w;
+    fxw_init(&w, true);
+    fxw_magic(&w);
+    fxw_raw_record(&w, 11, 2);                    /* @8 record type 11 */
+    fxw_raw_record(&w, 0 | 9u << 16, 1);          /* @32 metadata type 9 */
+    fxw_raw_record(&w, 0 | 4u << 16 | 5u << 20, 0); /* @48 trace info type 5 */
+    fxw_raw_record(&w, 4 | 12u << 16, 1);         /* @56 event type 12 */
+    fxw_raw_record(&w, 8 | (uint64_t)7 << 60, 1); /* @72 scheduling type 7 */
+    fxw_arg_t a[2] = {FXA_UNKNOWN(11, FXS_INL("x"), 1), FXA_I32(FXS_INL("y"), -1)};
+    fxw_kernel(&w, 5, 1, FXS_INL("k"), a, 2);     /* @88 */
+    fxw_raw_record(&w, 0 | 3u << 16 | 7u << 20 | (uint64_t)1 << 52, 0); /* @152 provider event 1 */
+    size_t n;
+    uint8_t *d = fxw_take(&w, &n);
+    char *log = check_all(NULL, d, n);
+    ck_assert_str_eq(log,
+                     "meta@0 type=4 provider=0 info=0 order=big\n"
+                     "unknown@8 kind=1 type=11 header=000000000000003b size=24 raw=24:"
+                     "1e92542a52f1cc14\n"
+                     "unknown@32 kind=2 type=9 header=0000000000090020 size=16 raw=16:"
+                     "6451024da3244fa2:00000000000900200000000000000000\n"
+                     "unknown@48 kind=3 type=5 header=0000000000540010 size=8 raw=8:"
+                     "e65aec3128fa63d9:0000000000540010\n"
+                     "unknown@56 kind=4 type=12 header=00000000000c0024 size=16 raw=16:"
+                     "1fce31db921161cd:00000000000c00240000000000000000\n"
+                     "unknown@72 kind=6 type=7 header=7000000000000028 size=16 raw=16:"
+                     "85cc3477066cdecd:70000000000000280000000000000000\n"
+                     "unknown@112 kind=5 type=11 header=000000008001003b size=24 raw=24:"
+                     "82bc03b5ad35ab87\n"
+                     "kernel@88 provider=0 koid=5 objtype=1 name=\"k\" args=[unknown@112 n=\"x\" "
+                     "raw=16:cfb4e37d8d9cb29d:78000000000000000000000000000000, int32@136 "
+                     "n=\"y\" i=-1]\n"
+                     "meta@152 type=3 provider=7 event=1\n"
+                     "end OK\n");
+    free(log);
+    free(d);
+}
+END_TEST
+
+static int abort_cb(void *user, const tracerd_fxt_event_t *e)
+{
+    (void)e;
+    int *n = user;
+    return ++*n == 2 ? -5 : TRACERD_CB_CONTINUE;
+}
+
+static int reenter_cb(void *user, const tracerd_fxt_event_t *e)
+{
+    (void)e;
+    tracerd_fxt_reader_t *r = *(tracerd_fxt_reader_t **)user;
+    size_t used = 99;
+    ck_assert_int_eq(tracerd_fxt_feed(r, "x", 1, &used), TRACERD_E_INVALID);
+    ck_assert_uint_eq(used, 0);
+    ck_assert_int_eq(tracerd_fxt_finish(r), TRACERD_E_INVALID);
+    ck_assert_uint_eq(tracerd_fxt_record_offset(r), 8);
+    ck_assert_uint_eq(tracerd_fxt_offset(r), 40);
+    ck_assert_int_eq(tracerd_fxt_byte_order(r), TRACERD_BYTE_ORDER_LITTLE);
+    return TRACERD_CB_PAUSE;
+}
+
+START_TEST(test_api)
+{
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    for (int i = 0; i < 3; i++)
+        fxw_event(&w, 0, FXT_IDX(0), FXS_EMPTY, FXS_EMPTY, (uint64_t)i, NULL, 0, 0);
+    size_t n;
+    uint8_t *d = fxw_take(&w, &n);
+    ck_assert_uint_eq(n, 8 + 3 * 32);
+    tracerd_fxt_callbacks_t cbs;
+    memset(&cbs, 0, sizeof cbs);
+    cbs.on_event = abort_cb;
+    int calls = 0;
+    tracerd_fxt_reader_t *r;
+    ck_assert_int_eq(tracerd_fxt_new(NULL, &cbs, &calls, NULL, &r), TRACERD_OK);
+    size_t used;
+    ck_assert_int_eq(tracerd_fxt_feed(r, d, n, &used), TRACERD_E_CALLBACK);
+    ck_assert_uint_eq(used, 8 + 2 * 32);
+    ck_assert_int_eq(tracerd_fxt_callback_error(r), -5);
+    ck_assert_uint_eq(tracerd_fxt_record_offset(r), 40);
+    ck_assert_str_eq(tracerd_fxt_error_reason(r), "callback on_event returned -5");
+    /* Sticky until reset. */
+    ck_assert_int_eq(tracerd_fxt_feed(r, d, n, &used), TRACERD_E_CALLBACK);
+    ck_assert_int_eq(tracerd_fxt_finish(r), TRACERD_E_CALLBACK);
+    tracerd_fxt_reset(r);
+    calls = 10;
+    ck_assert_int_eq(tracerd_fxt_feed(r, d, n, &used), TRACERD_OK);
+    ck_assert_uint_eq(used, n);
+    ck_assert_int_eq(tracerd_fxt_finish(r), TRACERD_OK);
+    ck_assert_int_eq(tracerd_fxt_resume(r), TRACERD_E_INVALID);
+    tracerd_fxt_free(r);
+    /* Re-entry from a callback and pause. */
+    cbs.on_event = reenter_cb;
+    tracerd_fxt_reader_t *r2 = NULL;
+    ck_assert_int_eq(tracerd_fxt_new(NULL, &cbs, &r2, NULL, &r2), TRACERD_OK);
+    ck_assert_int_eq(tracerd_fxt_feed(r2, d, n, &used), TRACERD_PAUSED);
+    ck_assert_uint_eq(used, 40);
+    ck_assert_int_eq(tracerd_fxt_feed(r2, d + used, n - used, &used), TRACERD_E_INVALID);
+    ck_assert_int_eq(tracerd_fxt_resume(r2), TRACERD_OK);
+    tracerd_fxt_free(r2);
+    /* Bad options. */
+    tracerd_fxt_config_t cfg;
+    tracerd_fxt_config_init(&cfg);
+    cfg.stitch_bytes = 1024;
+    ck_assert_int_eq(tracerd_fxt_new(&cfg, NULL, NULL, NULL, &r), TRACERD_E_INVALID);
+    ck_assert_ptr_null(r);
+    tracerd_fxt_config_init(&cfg);
+    cfg.max_providers = 0;
+    ck_assert_int_eq(tracerd_fxt_new(&cfg, NULL, NULL, NULL, &r), TRACERD_E_INVALID);
+    tracerd_fxt_free(NULL);
+    ck_assert_uint_gt(tracerd_fxt_memory_bound(NULL), (size_t)64 << 20);
+    ck_assert_str_eq(tracerd_fxt_event_type_name(4), "duration-complete");
+    ck_assert_str_eq(tracerd_fxt_arg_type_name(10), "blob");
+    ck_assert_str_eq(tracerd_fxt_record_type_name(6), "userspace-object");
+    ck_assert_str_eq(tracerd_fxt_record_type_name(12), "unknown");
+    free(d);
+}
+END_TEST
+
+/* Many re-registrations with a small string budget: compaction and growth
+ * keep every live string right (checked against a model). */
+START_TEST(test_string_table_churn)
+{
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    char model[64][40];
+    memset(model, 0, sizeof model);
+    uint64_t seed = 12345;
+    for (int i = 0; i < 3000; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        int idx = 1 + (int)((seed >> 33) % 63);
+        int len = (int)((seed >> 20) % 38);
+        for (int k = 0; k < len; k++)
+            model[idx][k] = (char)('a' + (i + k) % 26);
+        model[idx][len] = '\0';
+        fxw_string(&w, (uint16_t)(idx * 300), model[idx]); /* sparse indices up to 18900 */
+        fxw_arg_t a = FXA_STR(FXS_IDX(idx * 300), FXS_IDX(idx * 300));
+        fxw_event(&w, 0, FXT_INL(1, 1), FXS_IDX(idx * 300), FXS_IDX(idx * 300), (uint64_t)i, &a,
+                  1, 0);
+    }
+    size_t n;
+    uint8_t *d = fxw_take(&w, &n);
+    tracerd_fxt_config_t cfg;
+    tracerd_fxt_config_init(&cfg);
+    cfg.max_string_bytes = 8192;
+    char *log = fxt_log(&cfg, d, n);
+    HAS(log, "end OK\n");
+    /* Every event's strings equal the string registered just before it. */
+    const char *p = log;
+    while ((p = strstr(p, "\nstring@")) != NULL) {
+        const char *s = strstr(p, " s=\"");
+        const char *e = strchr(s + 4, '"');
+        const char *ev = strstr(p + 1, "\nevent@");
+        const char *nm = strstr(ev, " name=\"");
+        ck_assert(strncmp(nm + 7, s + 4, (size_t)(e - s - 4)) == 0 && nm[7 + (e - s - 4)] == '"');
+        p = ev;
+    }
+    free(log);
+    free(d);
+}
+END_TEST
+
+/* A larger archive: several providers, every record type, random splits. */
+START_TEST(test_many_providers_random_splits)
+{
+    for (int big = 0; big < 2; big++) {
+        fxw_t w;
+        fxw_init(&w, big);
+        fxw_magic(&w);
+        for (int round = 0; round < 40; round++) {
+            uint32_t prov = (uint32_t)(round % 5) + 1;
+            if (round < 5) {
+                fxw_provider_info(&w, prov, "p");
+                fxw_init_record(&w, 1000000u * prov);
+                fxw_string(&w, 1, "cat");
+                fxw_string(&w, 2, "name");
+                fxw_thread(&w, 1, prov, prov * 10);
+            } else {
+                fxw_provider_section(&w, prov);
+            }
+            write_all(&w);
+        }
+        size_t n;
+        uint8_t *d = fxw_take(&w, &n);
+        ck_assert_uint_gt(n, 16384);
+        char *log = check_all(NULL, d, n);
+        HAS(log, "end OK\n");
+        ck_assert_uint_eq(count(log, "\nlarge-blob@"), 80);
+        free(log);
+        free(d);
+    }
+}
+END_TEST
+
 Suite *suite_fxt(void)
 {
     Suite *s = suite_create("fxt");
@@ -671,6 +961,12 @@ Suite *suite_fxt(void)
     tcase_add_test(tc, test_bad_values_and_limits);
     tcase_add_test(tc, test_truncation);
     tcase_add_test(tc, test_lenient_damaged_archive);
+    tcase_add_test(tc, test_large_blob_streamed);
+    tcase_add_test(tc, test_large_blob_head_limits);
+    tcase_add_test(tc, test_unknown_types);
+    tcase_add_test(tc, test_api);
+    tcase_add_test(tc, test_string_table_churn);
+    tcase_add_test(tc, test_many_providers_random_splits);
     tcase_add_test(tc, test_peer_richiesams);
     tcase_add_test(tc, test_peer_ocaml_first);
     tcase_add_test(tc, test_peer_ocaml_second);
