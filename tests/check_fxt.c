@@ -948,6 +948,72 @@ START_TEST(test_many_providers_random_splits)
 }
 END_TEST
 
+/* ---- fuzz seed corpus ------------------------------------------------- */
+
+/* Writes fuzz/corpus/fxt/<name>: option byte, archive, chunk-seed byte. */
+static void corpus_file(const char *name, uint8_t flags, const uint8_t *d, size_t n, uint8_t seed)
+{
+    char path[256];
+    snprintf(path, sizeof path, "fuzz/corpus/fxt/%s", name);
+    FILE *f = fopen(path, "wb");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    fputc(flags, f);
+    fwrite(d, 1, n, f);
+    fputc(seed, f);
+    fclose(f);
+}
+
+/* The seed corpus generator: TRACERD_WRITE_FXT_CORPUS=1 rewrites it. */
+START_TEST(test_write_corpus)
+{
+    const char *env = getenv("TRACERD_WRITE_FXT_CORPUS");
+    if (env == NULL || strcmp(env, "1") != 0)
+        return;
+    for (int big = 0; big < 2; big++) {
+        fxw_t w;
+        fxw_init(&w, big);
+        write_all(&w);
+        size_t n;
+        uint8_t *d = fxw_take(&w, &n);
+        corpus_file(big ? "all_records_be" : "all_records_le", 0, d, n, 7);
+        corpus_file(big ? "all_records_be_lenient_small" : "all_records_le_lenient_small",
+                    1 | 16 | 32, d, n, 200);
+        free(d);
+    }
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    fxw_string(&w, 1, "ok");
+    fxw_word(&w, 4);
+    fxw_event(&w, 0, FXT_IDX(9), FXS_IDX(1), FXS_IDX(1), 1, NULL, 0, 0);
+    fxw_init_record(&w, 0);
+    fxw_event(&w, 0, FXT_INL(1, 2), FXS_IDX(1), FXS_IDX(1), 0x50, NULL, 0, 0);
+    fxw_raw_record(&w, 11, 2);
+    fxw_raw_record(&w, 4 | 12u << 16, 1);
+    fxw_log(&w, 3, FXT_INL(1, 2), "log");
+    size_t n;
+    uint8_t *d = fxw_take(&w, &n);
+    corpus_file("damaged_lenient", 1, d, n, 33);
+    corpus_file("damaged_strict", 0, d, n, 3);
+    free(d);
+    static uint8_t payload[40000];
+    for (size_t i = 0; i < sizeof payload; i++)
+        payload[i] = (uint8_t)i;
+    fxw_init(&w, true);
+    fxw_magic(&w);
+    fxw_provider_info(&w, 1, "a");
+    fxw_thread(&w, 1, 1, 2);
+    fxw_provider_info(&w, 2, "b");
+    fxw_arg_t a = FXA_BLOB(FXS_INL("b"), payload, 100);
+    fxw_large_blob(&w, 0, FXS_INL("c"), FXS_INL("n"), 9, FXT_IDX(1), &a, 1, payload, sizeof payload);
+    fxw_large_blob(&w, 1, FXS_INL("c"), FXS_INL("n"), 9, FXT_IDX(0), NULL, 0, payload, 100);
+    d = fxw_take(&w, &n);
+    corpus_file("large_fallback", 2, d, n, 40);
+    corpus_file("large_limit", 64, d, n, 5);
+    free(d);
+}
+END_TEST
+
 Suite *suite_fxt(void)
 {
     Suite *s = suite_create("fxt");
@@ -967,6 +1033,7 @@ Suite *suite_fxt(void)
     tcase_add_test(tc, test_api);
     tcase_add_test(tc, test_string_table_churn);
     tcase_add_test(tc, test_many_providers_random_splits);
+    tcase_add_test(tc, test_write_corpus);
     tcase_add_test(tc, test_peer_richiesams);
     tcase_add_test(tc, test_peer_ocaml_first);
     tcase_add_test(tc, test_peer_ocaml_second);
