@@ -111,7 +111,31 @@ typedef struct cur {
     const uint8_t *p; /* start of the record (or argument) */
     size_t n;         /* its bytes */
     size_t at;        /* next byte to read */
+    bool big;         /* byte order (a copy, so it lives in a register) */
 } cur_t;
+
+#if defined(__GNUC__)
+#define FXT_COLD __attribute__((cold, noinline))
+#else
+#define FXT_COLD
+#endif
+
+static FXT_COLD tracerd_status_t fail_word(tracerd_fxt_reader_t *r, const char *field)
+{
+    return fail(r, TRACERD_E_EXTENT, "%s word runs past the end of the %s", field,
+                r->arg_i >= 0 ? "argument" : "record");
+}
+
+static FXT_COLD tracerd_status_t fail_inline(tracerd_fxt_reader_t *r, const char *field, size_t len)
+{
+    return fail(r, TRACERD_E_EXTENT, "inline %s string (%zu bytes) runs past the end of the %s",
+                field, len, r->arg_i >= 0 ? "argument" : "record");
+}
+
+static FXT_COLD tracerd_status_t fail_koids(tracerd_fxt_reader_t *r, const char *field)
+{
+    return fail(r, TRACERD_E_EXTENT, "inline %s koids run past the end of the record", field);
+}
 
 static inline uint64_t ld64(const tracerd_fxt_reader_t *r, const uint8_t *p)
 {
@@ -144,9 +168,8 @@ static inline tracerd_status_t word(tracerd_fxt_reader_t *r, cur_t *c, uint64_t 
                                     const char *field)
 {
     if (TRACERD__UNLIKELY(c->n - c->at < 8))
-        return fail(r, TRACERD_E_EXTENT, "%s word runs past the end of the %s", field,
-                    r->arg_i >= 0 ? "argument" : "record");
-    *v = ld64(r, c->p + c->at);
+        return fail_word(r, field);
+    *v = tracerd__ld64(c->big, c->p + c->at);
     c->at += 8;
     return TRACERD_OK;
 }
@@ -168,6 +191,9 @@ static const struct tracerd__fxt_provider *fallback(const tracerd_fxt_reader_t *
     return tracerd__fxt_find(&r->tables, 0);
 }
 
+static tracerd_status_t str_ref_miss(tracerd_fxt_reader_t *r, uint32_t ref, tracerd_str_t *out,
+                                     const char *field);
+
 /* Reads a string reference: empty, inline (stream at c->at) or indexed. */
 static inline tracerd_status_t str_ref(tracerd_fxt_reader_t *r, cur_t *c, uint32_t ref,
                                        tracerd_str_t *out, const char *field)
@@ -175,8 +201,7 @@ static inline tracerd_status_t str_ref(tracerd_fxt_reader_t *r, cur_t *c, uint32
     if (ref & 0x8000u) {
         size_t len = ref & 0x7fffu;
         if (TRACERD__UNLIKELY(pad8(len) > c->n - c->at))
-            return fail(r, TRACERD_E_EXTENT, "inline %s string (%zu bytes) runs past the end of the %s",
-                        field, len, r->arg_i >= 0 ? "argument" : "record");
+            return fail_inline(r, field, len);
         out->data = (const char *)c->p + c->at;
         out->len = len;
         c->at += pad8(len);
@@ -189,11 +214,29 @@ static inline tracerd_status_t str_ref(tracerd_fxt_reader_t *r, cur_t *c, uint32
     }
     if (TRACERD__LIKELY(tracerd__fxt_str_get(r->cur, ref, out)))
         return TRACERD_OK;
+    return str_ref_miss(r, ref, out, field);
+}
+
+static FXT_COLD tracerd_status_t str_ref_miss(tracerd_fxt_reader_t *r, uint32_t ref,
+                                              tracerd_str_t *out, const char *field)
+{
     const struct tracerd__fxt_provider *p0 = fallback(r);
     if (p0 != NULL && tracerd__fxt_str_get(p0, ref, out))
         return TRACERD_OK;
     return fail(r, TRACERD_E_REFERENCE, "%s string index %u is not registered in provider %u", field,
                 (unsigned)ref, (unsigned)r->cur->id);
+}
+
+static FXT_COLD tracerd_status_t thread_miss(tracerd_fxt_reader_t *r, uint32_t ref,
+                                             tracerd_fxt_thread_t *t, const char *field)
+{
+    const struct tracerd__fxt_provider *p0 = fallback(r);
+    if (p0 == NULL || !p0->threads[ref].set)
+        return fail(r, TRACERD_E_REFERENCE, "%s thread index %u is not registered in provider %u",
+                    field, (unsigned)ref, (unsigned)r->cur->id);
+    t->pid = p0->threads[ref].pid;
+    t->tid = p0->threads[ref].tid;
+    return TRACERD_OK;
 }
 
 /* Reads a thread reference: inline (two koid words at c->at) or indexed. */
@@ -203,23 +246,38 @@ static inline tracerd_status_t thread_ref(tracerd_fxt_reader_t *r, cur_t *c, uin
     t->ref = (uint8_t)ref;
     if (ref == 0) {
         if (TRACERD__UNLIKELY(c->n - c->at < 16))
-            return fail(r, TRACERD_E_EXTENT, "inline %s koids run past the end of the record", field);
-        t->pid = ld64(r, c->p + c->at);
-        t->tid = ld64(r, c->p + c->at + 8);
+            return fail_koids(r, field);
+        t->pid = tracerd__ld64(c->big, c->p + c->at);
+        t->tid = tracerd__ld64(c->big, c->p + c->at + 8);
         c->at += 16;
         return TRACERD_OK;
     }
     const struct tracerd__fxt_thr *e = &r->cur->threads[ref];
-    if (TRACERD__UNLIKELY(!e->set)) {
-        const struct tracerd__fxt_provider *p0 = fallback(r);
-        if (p0 == NULL || !p0->threads[ref].set)
-            return fail(r, TRACERD_E_REFERENCE, "%s thread index %u is not registered in provider %u",
-                        field, (unsigned)ref, (unsigned)r->cur->id);
-        e = &p0->threads[ref];
-    }
+    if (TRACERD__UNLIKELY(!e->set))
+        return thread_miss(r, ref, t, field);
     t->pid = e->pid;
     t->tid = e->tid;
     return TRACERD_OK;
+}
+
+/* Per argument type: 1 = scalar in the header's bits 32..63, 2 = scalar in
+ * a value word, 3 = string, 4 = blob, 0 = unknown. */
+static const uint8_t ARG_KIND[16] = {1, 1, 1, 2, 2, 2, 3, 2, 2, 1, 4, 0, 0, 0, 0, 0};
+static const char *const ARG_WORD_NAME[16] = {"", "", "", "int64 value", "uint64 value",
+                                              "double value", "", "pointer value", "koid value"};
+
+static FXT_COLD tracerd_status_t fail_arg_header(tracerd_fxt_reader_t *r, const cur_t *c,
+                                                 uint32_t nargs)
+{
+    if (c->n - c->at < 8)
+        return fail(r, TRACERD_E_EXTENT,
+                    "header word runs past the end of the record (%u arguments declared)",
+                    (unsigned)nargs);
+    uint64_t h = tracerd__ld64(c->big, c->p + c->at);
+    size_t size = (size_t)((h >> 4) & 0xfffu) * 8u;
+    if (size == 0)
+        return fail(r, TRACERD_E_BAD_RECORD, "size is 0");
+    return fail(r, TRACERD_E_EXTENT, "size (%zu words) runs past the end of the record", size / 8);
 }
 
 /* Decodes nargs arguments starting at c->at into r->args. */
@@ -227,84 +285,86 @@ static tracerd_status_t read_args(tracerd_fxt_reader_t *r, cur_t *c, uint32_t na
 {
     tracerd_status_t st;
     r->unknown_args = 0;
+    uint64_t base = r->rec_off - (uint64_t)(uintptr_t)r->rec_p;
     for (uint32_t i = 0; i < nargs; i++) {
-        r->arg_i = (int)i;
-        if (TRACERD__UNLIKELY(c->n - c->at < 8))
-            return fail(r, TRACERD_E_EXTENT, "header word runs past the end of the record (%u arguments declared)",
-                        (unsigned)nargs);
-        uint64_t h = ld64(r, c->p + c->at);
-        size_t size = (size_t)((h >> 4) & 0xfffu) * 8u;
-        if (TRACERD__UNLIKELY(size == 0))
-            return fail(r, TRACERD_E_BAD_RECORD, "size is 0");
-        if (TRACERD__UNLIKELY(size > c->n - c->at))
-            return fail(r, TRACERD_E_EXTENT, "size (%zu words) runs past the end of the record",
-                        size / 8);
-        cur_t a = {c->p + c->at, size, 8};
+        uint64_t h = 0;
+        size_t size = 0;
+        if (TRACERD__LIKELY(c->n - c->at >= 8)) {
+            h = tracerd__ld64(c->big, c->p + c->at);
+            size = (size_t)((h >> 4) & 0xfffu) * 8u;
+        }
+        if (TRACERD__UNLIKELY(size == 0 || size > c->n - c->at)) {
+            r->arg_i = (int)i;
+            return fail_arg_header(r, c, nargs);
+        }
+        cur_t a = {c->p + c->at, size, 8, c->big};
         tracerd_fxt_arg_t *g = &r->args[i];
         uint32_t type = (uint32_t)(h & 0xfu);
         g->type = type;
-        g->offset = r->rec_off + (uint64_t)(a.p - r->rec_p);
-        g->i64 = 0;
-        g->u64 = 0;
-        g->f64 = 0;
-        g->str.data = NULL;
-        g->str.len = 0;
-        g->blob.data = NULL;
-        g->blob.len = 0;
-        if ((st = str_ref(r, &a, (uint32_t)(h >> 16) & 0xffffu, &g->name, "name")) != TRACERD_OK)
-            return st;
-        uint64_t v = 0;
-        switch (type) {
-        case TRACERD_FXT_ARG_NULL:
-            break;
-        case TRACERD_FXT_ARG_INT32:
-            g->i64 = s32((uint32_t)(h >> 32));
-            break;
-        case TRACERD_FXT_ARG_UINT32:
-            g->u64 = (uint32_t)(h >> 32);
-            break;
-        case TRACERD_FXT_ARG_INT64:
-            if ((st = word(r, &a, &v, "int64 value")) != TRACERD_OK)
+        g->offset = base + (uint64_t)(uintptr_t)a.p;
+        uint32_t name = (uint32_t)(h >> 16) & 0xffffu;
+        if (TRACERD__LIKELY((name & 0x8000u) == 0 && name != 0 &&
+                            tracerd__fxt_str_get(r->cur, name, &g->name))) {
+            /* indexed name, registered: the common case */
+        } else {
+            r->arg_i = (int)i;
+            if ((st = str_ref(r, &a, name, &g->name, "name")) != TRACERD_OK)
                 return st;
-            g->i64 = s64(v);
-            break;
-        case TRACERD_FXT_ARG_UINT64:
-        case TRACERD_FXT_ARG_POINTER:
-        case TRACERD_FXT_ARG_KOID:
-            if ((st = word(r, &a, &v, tracerd_fxt_arg_type_name(type))) != TRACERD_OK)
-                return st;
-            g->u64 = v;
-            break;
-        case TRACERD_FXT_ARG_DOUBLE:
-            if ((st = word(r, &a, &v, "double value")) != TRACERD_OK)
-                return st;
-            g->u64 = v;
-            memcpy(&g->f64, &v, sizeof v);
-            break;
-        case TRACERD_FXT_ARG_STRING:
-            if ((st = str_ref(r, &a, (uint32_t)(h >> 32) & 0xffffu, &g->str, "value")) !=
-                TRACERD_OK)
-                return st;
-            break;
-        case TRACERD_FXT_ARG_BOOL:
-            g->u64 = (h >> 32) & 1u;
-            break;
-        case TRACERD_FXT_ARG_BLOB: {
-            uint32_t bsize = (uint32_t)(h >> 32);
-            /* Compared before any padding arithmetic: a.n - a.at is a multiple of 8. */
-            if (bsize > a.n - a.at)
-                return fail(r, TRACERD_E_EXTENT,
-                            "blob payload (%u bytes) runs past the end of the argument",
-                            (unsigned)bsize);
-            g->blob.data = a.p + a.at;
-            g->blob.len = bsize;
-            break;
         }
-        default:
-            g->blob.data = a.p + 8;
-            g->blob.len = size - 8;
-            r->unknown_args = (uint16_t)(r->unknown_args | (1u << i));
-            break;
+        uint32_t kind = ARG_KIND[type];
+        if (TRACERD__LIKELY(kind <= 2)) {
+            uint64_t v = h >> 32;
+            if (kind == 2) {
+                if (TRACERD__UNLIKELY(a.n - a.at < 8)) {
+                    r->arg_i = (int)i;
+                    return fail_word(r, ARG_WORD_NAME[type]);
+                }
+                v = tracerd__ld64(a.big, a.p + a.at);
+            } else if (kind == 0) {
+                v = 0;
+            }
+            if (type == TRACERD_FXT_ARG_BOOL)
+                v &= 1u;
+            else if (type == TRACERD_FXT_ARG_NULL)
+                v = 0;
+            g->u64 = v;
+            g->i64 = type == TRACERD_FXT_ARG_INT32 ? s32((uint32_t)v) : s64(v);
+            memcpy(&g->f64, &v, sizeof v);
+            g->str.data = NULL;
+            g->str.len = 0;
+            g->blob.data = NULL;
+            g->blob.len = 0;
+            if (TRACERD__UNLIKELY(kind == 0)) { /* unknown type: its words, raw */
+                g->u64 = 0;
+                g->i64 = 0;
+                g->f64 = 0;
+                g->blob.data = a.p + 8;
+                g->blob.len = size - 8;
+                r->unknown_args = (uint16_t)(r->unknown_args | (1u << i));
+            }
+        } else {
+            g->u64 = 0;
+            g->i64 = 0;
+            g->f64 = 0;
+            g->str.data = NULL;
+            g->str.len = 0;
+            g->blob.data = NULL;
+            g->blob.len = 0;
+            r->arg_i = (int)i;
+            if (kind == 3) {
+                if ((st = str_ref(r, &a, (uint32_t)(h >> 32) & 0xffffu, &g->str, "value")) !=
+                    TRACERD_OK)
+                    return st;
+            } else {
+                uint32_t bsize = (uint32_t)(h >> 32);
+                /* Compared before any padding arithmetic: a.n - a.at is a multiple of 8. */
+                if (bsize > a.n - a.at)
+                    return fail(r, TRACERD_E_EXTENT,
+                                "blob payload (%u bytes) runs past the end of the argument",
+                                (unsigned)bsize);
+                g->blob.data = a.p + a.at;
+                g->blob.len = bsize;
+            }
         }
         c->at += size;
     }
@@ -423,7 +483,7 @@ static tracerd_status_t dec_metadata(tracerd_fxt_reader_t *r, const uint8_t *p, 
 static tracerd_status_t dec_init(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n)
 {
     r->what = "initialization record";
-    cur_t c = {p, n, 8};
+    cur_t c = {p, n, 8, r->big};
     tracerd_fxt_init_t i;
     tracerd_status_t st;
     if ((st = word(r, &c, &i.ticks_per_second, "ticks per second")) != TRACERD_OK)
@@ -470,7 +530,7 @@ static tracerd_status_t dec_string(tracerd_fxt_reader_t *r, const uint8_t *p, si
 static tracerd_status_t dec_thread(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h)
 {
     r->what = "thread record";
-    cur_t c = {p, n, 8};
+    cur_t c = {p, n, 8, r->big};
     tracerd_fxt_thread_rec_t t;
     tracerd_status_t st;
     if ((st = word(r, &c, &t.pid, "process koid")) != TRACERD_OK ||
@@ -508,7 +568,7 @@ static tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint8_t *p, siz
     if ((st = ensure_provider(r)) != TRACERD_OK)
         return st;
     tracerd_fxt_event_t e;
-    cur_t c = {p, n, 8};
+    cur_t c = {p, n, 8, r->big};
     e.offset = r->rec_off;
     e.provider_id = r->cur->id;
     e.type = (tracerd_fxt_event_type_t)type;
@@ -530,7 +590,6 @@ static tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint8_t *p, siz
         break;
     case TRACERD_FXT_EVENT_DURATION_COMPLETE:
         st = word(r, &c, &e.end_ticks, "end time");
-        e.end_ns = to_ns(r, e.end_ticks);
         break;
     case TRACERD_FXT_EVENT_ASYNC_BEGIN:
     case TRACERD_FXT_EVENT_ASYNC_INSTANT:
@@ -547,10 +606,14 @@ static tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint8_t *p, siz
     }
     if (st != TRACERD_OK)
         return st;
-    e.ns = to_ns(r, e.ticks);
     if (TRACERD__UNLIKELY(r->unknown_args != 0) &&
         (st = report_unknown_args(r, e.nargs)) != TRACERD_OK)
         return st;
+    if (r->cbs.on_event == NULL)
+        return TRACERD_OK;
+    e.ns = to_ns(r, e.ticks);
+    if (type == TRACERD_FXT_EVENT_DURATION_COMPLETE)
+        e.end_ns = to_ns(r, e.end_ticks);
     return CALL(r, on_event, &e);
 }
 
@@ -561,7 +624,7 @@ static tracerd_status_t dec_blob(tracerd_fxt_reader_t *r, const uint8_t *p, size
     if ((st = ensure_provider(r)) != TRACERD_OK)
         return st;
     tracerd_fxt_blob_t b;
-    cur_t c = {p, n, 8};
+    cur_t c = {p, n, 8, r->big};
     b.offset = r->rec_off;
     b.provider_id = r->cur->id;
     b.blob_type = (uint32_t)(h >> 48) & 0xffu;
@@ -583,7 +646,7 @@ static tracerd_status_t dec_userspace(tracerd_fxt_reader_t *r, const uint8_t *p,
     if ((st = ensure_provider(r)) != TRACERD_OK)
         return st;
     tracerd_fxt_userspace_object_t o;
-    cur_t c = {p, n, 8};
+    cur_t c = {p, n, 8, r->big};
     o.offset = r->rec_off;
     o.provider_id = r->cur->id;
     o.nargs = (uint32_t)(h >> 40) & 0xfu;
@@ -606,7 +669,7 @@ static tracerd_status_t dec_kernel(tracerd_fxt_reader_t *r, const uint8_t *p, si
     if ((st = ensure_provider(r)) != TRACERD_OK)
         return st;
     tracerd_fxt_kernel_object_t o;
-    cur_t c = {p, n, 8};
+    cur_t c = {p, n, 8, r->big};
     o.offset = r->rec_off;
     o.provider_id = r->cur->id;
     o.object_type = (uint32_t)(h >> 16) & 0xffu;
@@ -635,7 +698,7 @@ static tracerd_status_t dec_scheduling(tracerd_fxt_reader_t *r, const uint8_t *p
         return st;
     tracerd_fxt_scheduling_t s;
     memset(&s, 0, sizeof s);
-    cur_t c = {p, n, 8};
+    cur_t c = {p, n, 8, r->big};
     s.offset = r->rec_off;
     s.provider_id = r->cur->id;
     s.type = (tracerd_fxt_sched_type_t)type;
@@ -685,7 +748,7 @@ static tracerd_status_t dec_log(tracerd_fxt_reader_t *r, const uint8_t *p, size_
     if ((st = ensure_provider(r)) != TRACERD_OK)
         return st;
     tracerd_fxt_log_t l;
-    cur_t c = {p, n, 8};
+    cur_t c = {p, n, 8, r->big};
     l.offset = r->rec_off;
     l.provider_id = r->cur->id;
     size_t len = (size_t)(h >> 16) & 0x7fffu;
@@ -715,7 +778,7 @@ static tracerd_status_t large_blob_head(tracerd_fxt_reader_t *r, const uint8_t *
     b->provider_id = r->cur->id;
     b->format = (tracerd_fxt_large_blob_format_t)((h >> 40) & 0xfu);
     b->args = r->args;
-    cur_t c = {p, avail, 8};
+    cur_t c = {p, avail, 8, r->big};
     uint64_t f = 0;
     if ((st = word(r, &c, &f, "format header")) != TRACERD_OK ||
         (st = str_ref(r, &c, (uint32_t)f & 0xffffu, &b->category, "category")) != TRACERD_OK ||
