@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include <tracerd/fxt.h>
 
@@ -1030,6 +1031,80 @@ START_TEST(test_write_corpus)
 }
 END_TEST
 
+/* ---- the demo archive and the CLI ------------------------------------- */
+
+START_TEST(test_demo_golden)
+{
+    size_t n;
+    uint8_t *d = drv_read_file("tests/data/fxt/demo.fxt", &n);
+    ck_assert_msg(d != NULL, "tests/data/fxt/demo.fxt missing (tests/data/fxt/make_demo.py)");
+    char *log = check_all(NULL, d, n);
+    drv_golden("fxt/demo.gold", log);
+    free(log);
+    free(d);
+}
+END_TEST
+
+static char *run_cli(const char *args, int *rc)
+{
+    const char *cli = getenv("TRACERD_CLI");
+    if (cli == NULL)
+        cli = "build/tracerd";
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", cli, args);
+    FILE *p = popen(cmd, "r");
+    ck_assert(p != NULL);
+    tlog_t l = {0};
+    char buf[4096];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, p)) > 0)
+        tlog_printf(&l, "%.*s", (int)got, buf);
+    int st = pclose(p);
+    *rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return tlog_take(&l);
+}
+
+START_TEST(test_cli)
+{
+    const char *cli = getenv("TRACERD_CLI");
+    FILE *probe = fopen(cli != NULL ? cli : "build/tracerd", "rb");
+    if (probe == NULL) {
+        fprintf(stderr, "note: tracerd CLI not built; skipping the FXT CLI test\n");
+        return;
+    }
+    fclose(probe);
+    int rc;
+    char *out = run_cli("info tests/data/fxt/demo.fxt", &rc);
+    ck_assert_int_eq(rc, 0);
+    HAS(out, "format: fxt (Fuchsia trace format)\nbyte order: little\nproviders: 1\n"
+             "  provider 42 \"demo-provider\": clock 1000000000 ticks/s\nrecords: 30\n");
+    HAS(out, "  event duration-begin    6\n");
+    HAS(out, "time span: 1000000 .. 60000000 ns");
+    free(out);
+    out = run_cli("dump tests/data/fxt/demo.fxt", &rc);
+    ck_assert_int_eq(rc, 0);
+    HAS(out, "{\"record\":\"metadata\",\"offset\":8,\"provider\":42,\"type\":\"provider-info\","
+             "\"name\":\"demo-provider\"}\n");
+    HAS(out, "\"type\":\"counter\",\"ticks\":34342834,\"ns\":34342834,\"thread_ref\":1,\"pid\":1000,"
+             "\"tid\":1001,\"category\":\"gfx\",\"name\":\"fps\",\"args\":[{\"name\":\"fps\","
+             "\"type\":\"double\",\"value\":58},{\"name\":\"bytes\",\"type\":\"uint64\","
+             "\"value\":8192}],\"counter_id\":1}\n");
+    HAS(out, "{\"record\":\"blob\",\"offset\":704,\"provider\":42,\"blob_type\":1,\"name\":\"blob\","
+             "\"size\":12,\"payload\":\"000102030405060708090a0b\"}\n");
+    free(out);
+    const char *dir = drv_peer_dir();
+    if (dir != NULL) {
+        char args[1024];
+        snprintf(args, sizeof args, "dump %s/fxt/ocaml-trace_t2_second.fxt", dir);
+        out = run_cli(args, &rc);
+        ck_assert_int_eq(rc, 1);
+        HAS(out, "fxt error E_REFERENCE at byte 72: duration complete event record: event thread "
+                 "index 5 is not registered in provider 1\n");
+        free(out);
+    }
+}
+END_TEST
+
 Suite *suite_fxt(void)
 {
     Suite *s = suite_create("fxt");
@@ -1050,6 +1125,8 @@ Suite *suite_fxt(void)
     tcase_add_test(tc, test_string_table_churn);
     tcase_add_test(tc, test_many_providers_random_splits);
     tcase_add_test(tc, test_write_corpus);
+    tcase_add_test(tc, test_demo_golden);
+    tcase_add_test(tc, test_cli);
     tcase_add_test(tc, test_peer_richiesams);
     tcase_add_test(tc, test_peer_ocaml_first);
     tcase_add_test(tc, test_peer_ocaml_second);
