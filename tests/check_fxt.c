@@ -1105,12 +1105,25 @@ START_TEST(test_cli)
 }
 END_TEST
 
+static TCase *tcase(Suite *s, const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_set_timeout(tc, 300);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
 Suite *suite_fxt(void)
 {
     Suite *s = suite_create("fxt");
-    TCase *tc = tcase_create("fxt");
-    tcase_set_timeout(tc, 120);
+    TCase *tc = tcase(s, "fxt_records");
     tcase_add_test(tc, test_all_records_both_orders);
+    tcase_add_test(tc, test_unknown_types);
+    tcase_add_test(tc, test_api);
+    tcase_add_test(tc, test_demo_golden);
+    tcase_add_test(tc, test_cli);
+    tcase_add_test(tc, test_write_corpus);
+    tc = tcase(s, "fxt_bad");
     tcase_add_test(tc, test_bad_sizes);
     tcase_add_test(tc, test_bad_inline_lengths);
     tcase_add_test(tc, test_bad_arguments);
@@ -1118,19 +1131,14 @@ Suite *suite_fxt(void)
     tcase_add_test(tc, test_bad_values_and_limits);
     tcase_add_test(tc, test_truncation);
     tcase_add_test(tc, test_lenient_damaged_archive);
+    tc = tcase(s, "fxt_large");
     tcase_add_test(tc, test_large_blob_streamed);
     tcase_add_test(tc, test_large_blob_head_limits);
-    tcase_add_test(tc, test_unknown_types);
-    tcase_add_test(tc, test_api);
     tcase_add_test(tc, test_string_table_churn);
     tcase_add_test(tc, test_many_providers_random_splits);
-    tcase_add_test(tc, test_write_corpus);
-    tcase_add_test(tc, test_demo_golden);
-    tcase_add_test(tc, test_cli);
+    tc = tcase(s, "fxt_peer");
     tcase_add_test(tc, test_peer_richiesams);
     tcase_add_test(tc, test_peer_ocaml_first);
     tcase_add_test(tc, test_peer_ocaml_second);
-    suite_add_tcase(s, tc);
     return s;
 }
-
