@@ -129,18 +129,25 @@ typedef struct tracerd_fxt_thread {
 
 /**
  * One argument, decoded. `name`, `str` and `blob` are borrowed views, valid
- * until the callback returns.
+ * until the callback returns. Read the field that matches `type`:
+ * INT32/INT64 `i64`; UINT32/UINT64/POINTER/KOID/BOOL `u64`; DOUBLE `f64`;
+ * STRING `str`; BLOB `blob`; NULL has no value.
  */
 typedef struct tracerd_fxt_arg {
     uint32_t type;       /**< tracerd_fxt_arg_type_t, or an unknown value 11..15 */
     uint64_t offset;     /**< absolute offset of the argument's header word */
     tracerd_str_t name;
-    int64_t i64;         /**< INT32, INT64 (sign-extended); 0 otherwise */
-    uint64_t u64;        /**< UINT32, UINT64, POINTER, KOID, BOOL (0 or 1), DOUBLE (raw bits) */
-    double f64;          /**< DOUBLE */
-    tracerd_str_t str;   /**< STRING */
+    /** Scalar types: the value (32-bit values zero-extended, BOOL 0 or 1,
+     * DOUBLE its bits); 0 for NULL, STRING, BLOB and unknown types. */
+    uint64_t u64;
+    /** Scalar types: the same value as a signed integer (INT32 sign-extended
+     * from 32 bits); 0 for NULL, STRING, BLOB and unknown types. */
+    int64_t i64;
+    double f64;          /**< u64's bits as a double (meaningful for DOUBLE) */
+    tracerd_str_t str;   /**< STRING: the value; {NULL, 0} otherwise */
     /** BLOB: the payload (exactly the blob size). Unknown types: the
-     * argument's words after its header (name stream included). */
+     * argument's words after its header (name stream included). {NULL, 0}
+     * otherwise. */
     tracerd_bytes_t blob;
 } tracerd_fxt_arg_t;
 
