@@ -1092,6 +1092,9 @@ static tracerd_status_t large_head(tracerd_fxt_reader_t *r, const uint8_t **pos,
     size_t head;
     uint64_t h = ld64(r, hp);
     tracerd_status_t st = large_blob_head(r, hp, r->head_need, r->rec_size, h, &b, &head);
+    if (st == TRACERD_OK && head != r->head_need) /* defensive: the two walks must agree */
+        st = fail(r, TRACERD_E_BAD_RECORD, "metadata is %zu bytes, expected %zu", head,
+                  r->head_need);
     if (st != TRACERD_OK) {
         if (!skippable(r, st))
             return st;
