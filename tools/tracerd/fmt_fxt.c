@@ -72,6 +72,7 @@ struct info {
     struct {
         uint32_t id;
         char name[64];
+        bool named;
         uint64_t tps;
     } prov[MAX_PROVIDERS];
     uint64_t min_ns, max_ns;
@@ -97,6 +98,7 @@ static void prov_note(struct info *in, uint32_t id, const tracerd_str_t *name, u
         size_t n = name->len < sizeof in->prov[i].name - 1 ? name->len : sizeof in->prov[i].name - 1;
         memcpy(in->prov[i].name, name->data, n);
         in->prov[i].name[n] = '\0';
+        in->prov[i].named = true;
     }
     if (tps != 0)
         in->prov[i].tps = tps;
@@ -265,10 +267,12 @@ static int info(cli_t *c)
     for (uint64_t i = 0; i < in->nprov; i++)
         if (in->prov[i].tps != 0)
             fprintf(o, "  provider %u \"%s\": clock %" PRIu64 " ticks/s\n",
-                    (unsigned)in->prov[i].id, in->prov[i].name, in->prov[i].tps);
+                    (unsigned)in->prov[i].id, in->prov[i].named ? in->prov[i].name : "(no provider info)",
+                    in->prov[i].tps);
         else
             fprintf(o, "  provider %u \"%s\": no initialization record (1 tick = 1 ns)\n",
-                    (unsigned)in->prov[i].id, in->prov[i].name);
+                    (unsigned)in->prov[i].id,
+                    in->prov[i].named ? in->prov[i].name : "(no provider info)");
     uint64_t total = in->unknown;
     for (int t = 0; t < 16; t++)
         total += in->records[t];
