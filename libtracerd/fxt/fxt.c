@@ -116,8 +116,10 @@ typedef struct cur {
 
 #if defined(__GNUC__)
 #define FXT_COLD __attribute__((cold, noinline))
+#define FXT_INLINE __attribute__((always_inline)) inline
 #else
 #define FXT_COLD
+#define FXT_INLINE inline
 #endif
 
 static FXT_COLD tracerd_status_t fail_word(tracerd_fxt_reader_t *r, const char *field)
@@ -159,12 +161,12 @@ static inline size_t pad8(size_t n)
 
 static inline uint64_t to_ns(const tracerd_fxt_reader_t *r, uint64_t ticks)
 {
-    if (r->cur == NULL || !r->cur->has_init)
+    if (r->cur == NULL || !r->cur->has_init || r->cur->ticks_per_second == 1000000000u)
         return ticks;
     return tracerd_ticks_to_ns(ticks, r->cur->ticks_per_second);
 }
 
-static inline tracerd_status_t word(tracerd_fxt_reader_t *r, cur_t *c, uint64_t *v,
+static FXT_INLINE tracerd_status_t word(tracerd_fxt_reader_t *r, cur_t *c, uint64_t *v,
                                     const char *field)
 {
     if (TRACERD__UNLIKELY(c->n - c->at < 8))
@@ -174,14 +176,19 @@ static inline tracerd_status_t word(tracerd_fxt_reader_t *r, cur_t *c, uint64_t 
     return TRACERD_OK;
 }
 
-static tracerd_status_t ensure_provider(tracerd_fxt_reader_t *r)
+static FXT_COLD tracerd_status_t add_implicit_provider(tracerd_fxt_reader_t *r)
 {
-    if (TRACERD__LIKELY(r->cur != NULL))
-        return TRACERD_OK;
     tracerd_status_t st = tracerd__fxt_add(&r->tables, 0, &r->cur);
     if (st != TRACERD_OK)
         return fail_fatal(r, st, "the implicit provider 0");
     return TRACERD_OK;
+}
+
+static FXT_INLINE tracerd_status_t ensure_provider(tracerd_fxt_reader_t *r)
+{
+    if (TRACERD__LIKELY(r->cur != NULL))
+        return TRACERD_OK;
+    return add_implicit_provider(r);
 }
 
 static const struct tracerd__fxt_provider *fallback(const tracerd_fxt_reader_t *r)
@@ -195,7 +202,7 @@ static tracerd_status_t str_ref_miss(tracerd_fxt_reader_t *r, uint32_t ref, trac
                                      const char *field);
 
 /* Reads a string reference: empty, inline (stream at c->at) or indexed. */
-static inline tracerd_status_t str_ref(tracerd_fxt_reader_t *r, cur_t *c, uint32_t ref,
+static FXT_INLINE tracerd_status_t str_ref(tracerd_fxt_reader_t *r, cur_t *c, uint32_t ref,
                                        tracerd_str_t *out, const char *field)
 {
     if (ref & 0x8000u) {
@@ -240,7 +247,7 @@ static FXT_COLD tracerd_status_t thread_miss(tracerd_fxt_reader_t *r, uint32_t r
 }
 
 /* Reads a thread reference: inline (two koid words at c->at) or indexed. */
-static inline tracerd_status_t thread_ref(tracerd_fxt_reader_t *r, cur_t *c, uint32_t ref,
+static FXT_INLINE tracerd_status_t thread_ref(tracerd_fxt_reader_t *r, cur_t *c, uint32_t ref,
                                           tracerd_fxt_thread_t *t, const char *field)
 {
     t->ref = (uint8_t)ref;
@@ -370,6 +377,16 @@ static tracerd_status_t read_args(tracerd_fxt_reader_t *r, cur_t *c, uint32_t na
     }
     r->arg_i = -1;
     return TRACERD_OK;
+}
+
+/* read_args, without the call for records that have no arguments. */
+static FXT_INLINE tracerd_status_t args_of(tracerd_fxt_reader_t *r, cur_t *c, uint32_t nargs)
+{
+    if (nargs == 0) {
+        r->unknown_args = 0;
+        return TRACERD_OK;
+    }
+    return read_args(r, c, nargs);
 }
 
 /* Reports unknown argument types of the record just validated. */
@@ -582,7 +599,7 @@ static tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint8_t *p, siz
         (st = str_ref(r, &c, (uint32_t)(h >> 32) & 0xffffu, &e.category, "category")) !=
             TRACERD_OK ||
         (st = str_ref(r, &c, (uint32_t)(h >> 48), &e.name, "name")) != TRACERD_OK ||
-        (st = read_args(r, &c, e.nargs)) != TRACERD_OK)
+        (st = args_of(r, &c, e.nargs)) != TRACERD_OK)
         return st;
     switch (type) {
     case TRACERD_FXT_EVENT_COUNTER:
@@ -655,7 +672,7 @@ static tracerd_status_t dec_userspace(tracerd_fxt_reader_t *r, const uint8_t *p,
         (st = thread_ref(r, &c, (uint32_t)(h >> 16) & 0xffu, &o.process, "process")) !=
             TRACERD_OK ||
         (st = str_ref(r, &c, (uint32_t)(h >> 24) & 0xffffu, &o.name, "name")) != TRACERD_OK ||
-        (st = read_args(r, &c, o.nargs)) != TRACERD_OK)
+        (st = args_of(r, &c, o.nargs)) != TRACERD_OK)
         return st;
     if (r->unknown_args != 0 && (st = report_unknown_args(r, o.nargs)) != TRACERD_OK)
         return st;
@@ -677,7 +694,7 @@ static tracerd_status_t dec_kernel(tracerd_fxt_reader_t *r, const uint8_t *p, si
     o.args = r->args;
     if ((st = word(r, &c, &o.koid, "koid")) != TRACERD_OK ||
         (st = str_ref(r, &c, (uint32_t)(h >> 24) & 0xffffu, &o.name, "name")) != TRACERD_OK ||
-        (st = read_args(r, &c, o.nargs)) != TRACERD_OK)
+        (st = args_of(r, &c, o.nargs)) != TRACERD_OK)
         return st;
     if (r->unknown_args != 0 && (st = report_unknown_args(r, o.nargs)) != TRACERD_OK)
         return st;
@@ -713,14 +730,14 @@ static tracerd_status_t dec_scheduling(tracerd_fxt_reader_t *r, const uint8_t *p
         s.outgoing_state = (uint32_t)(h >> 36) & 0xfu;
         if ((st = word(r, &c, &s.outgoing.tid, "outgoing thread id")) != TRACERD_OK ||
             (st = word(r, &c, &s.incoming.tid, "incoming thread id")) != TRACERD_OK ||
-            (st = read_args(r, &c, s.nargs)) != TRACERD_OK)
+            (st = args_of(r, &c, s.nargs)) != TRACERD_OK)
             return st;
         break;
     case TRACERD_FXT_SCHED_THREAD_WAKEUP:
         s.nargs = (uint32_t)(h >> 16) & 0xfu;
         s.cpu = (uint32_t)(h >> 20) & 0xffffu;
         if ((st = word(r, &c, &s.waking_tid, "waking thread id")) != TRACERD_OK ||
-            (st = read_args(r, &c, s.nargs)) != TRACERD_OK)
+            (st = args_of(r, &c, s.nargs)) != TRACERD_OK)
             return st;
         break;
     default: /* legacy */
@@ -790,7 +807,7 @@ static tracerd_status_t large_blob_head(tracerd_fxt_reader_t *r, const uint8_t *
         if ((st = word(r, &c, &b->ticks, "timestamp")) != TRACERD_OK ||
             (st = thread_ref(r, &c, (uint32_t)(f >> 36) & 0xffu, &b->thread, "blob")) !=
                 TRACERD_OK ||
-            (st = read_args(r, &c, b->nargs)) != TRACERD_OK)
+            (st = args_of(r, &c, b->nargs)) != TRACERD_OK)
             return st;
         b->ns = to_ns(r, b->ticks);
     }
