@@ -966,6 +966,65 @@ START_TEST(test_string_table_churn)
 }
 END_TEST
 
+/* An allocator that records the peak of live bytes. */
+typedef struct peak_alloc {
+    tracerd_allocator_t a;
+    size_t live, peak;
+} peak_alloc_t;
+
+static void *pk_alloc(void *ctx, size_t size)
+{
+    peak_alloc_t *p = ctx;
+    p->live += size;
+    if (p->live > p->peak)
+        p->peak = p->live;
+    return malloc(size);
+}
+
+static void pk_free(void *ctx, void *ptr, size_t size)
+{
+    peak_alloc_t *p = ctx;
+    p->live -= size;
+    free(ptr);
+}
+
+/* The memory bound holds: every provider, the largest string indices, the
+ * string budget filled and churned. */
+START_TEST(test_memory_bound)
+{
+    tracerd_fxt_config_t cfg;
+    tracerd_fxt_config_init(&cfg);
+    cfg.max_providers = 4;
+    cfg.max_string_bytes = 1024 * 1024;
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    static char s[2001];
+    memset(s, 'x', 2000);
+    for (uint32_t p = 0; p < 4; p++) {
+        fxw_provider_info(&w, p, "p");
+        for (int k = 0; k < 60; k++) {
+            s[k % 2000] = (char)('a' + k % 26);
+            fxw_string(&w, (uint16_t)(k % 2 ? 0x7fff - k : 1 + k), s + (k * 97) % 1000);
+        }
+    }
+    size_t n;
+    uint8_t *d = fxw_take(&w, &n);
+    peak_alloc_t pk = {{pk_alloc, pk_free, NULL}, 0, 0};
+    pk.a.ctx = &pk;
+    tracerd_fxt_reader_t *r;
+    ck_assert_int_eq(tracerd_fxt_new(&cfg, NULL, NULL, &pk.a, &r), TRACERD_OK);
+    size_t used;
+    tracerd_status_t st = tracerd_fxt_feed(r, d, n, &used);
+    ck_assert_msg(st == TRACERD_OK, "%s: %s", tracerd_status_name(st), tracerd_fxt_error_reason(r));
+    tracerd_fxt_free(r);
+    ck_assert_uint_eq(pk.live, 0);
+    ck_assert_uint_gt(pk.peak, 4u * 32768u * 8u);
+    ck_assert_uint_le(pk.peak, tracerd_fxt_memory_bound(&cfg));
+    free(d);
+}
+END_TEST
+
 /* A larger archive: several providers, every record type, random splits. */
 START_TEST(test_many_providers_random_splits)
 {
@@ -1168,6 +1227,7 @@ Suite *suite_fxt(void)
     tcase_add_test(tc, test_large_blob_streamed);
     tcase_add_test(tc, test_large_blob_head_limits);
     tcase_add_test(tc, test_string_table_churn);
+    tcase_add_test(tc, test_memory_bound);
     tcase_add_test(tc, test_many_providers_random_splits);
     tc = tcase(s, "fxt_peer");
     tcase_add_test(tc, test_peer_richiesams);

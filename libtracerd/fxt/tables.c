@@ -78,8 +78,11 @@ void tracerd__fxt_provider_reset(struct tracerd__fxt_provider *p)
 
 size_t tracerd__fxt_provider_bytes(void)
 {
+    /* The string index at its largest, plus the half-size one it is copied
+     * from while it grows. */
     return sizeof(struct tracerd__fxt_provider) +
-           TRACERD__FXT_MAX_STRINGS * sizeof(struct tracerd__fxt_str);
+           (TRACERD__FXT_MAX_STRINGS + TRACERD__FXT_MAX_STRINGS / 2) *
+               sizeof(struct tracerd__fxt_str);
 }
 
 static size_t entry_bytes(size_t len)
