@@ -361,6 +361,62 @@ START_TEST(test_peer_ocaml_second)
 }
 END_TEST
 
+static char *expect_tail(const tracerd_fxt_config_t *cfg, const uint8_t *d, size_t n,
+                         const char *tail);
+
+/* Concatenated archives of both byte orders; no magic record at all. */
+START_TEST(test_byte_order_switch)
+{
+    fxw_t le, be;
+    fxw_init(&le, false);
+    fxw_init(&be, true);
+    fxw_magic(&le);
+    fxw_string(&le, 1, "little");
+    fxw_event(&le, 0, FXT_INL(1, 2), FXS_IDX(1), FXS_IDX(1), 10, NULL, 0, 0);
+    fxw_magic(&be);
+    fxw_provider_info(&be, 9, "big-host");
+    fxw_string(&be, 1, "big");
+    fxw_event(&be, 0, FXT_INL(3, 4), FXS_IDX(1), FXS_IDX(1), 20, NULL, 0, 0);
+    fxw_bytes(&le, be.buf, be.len);
+    size_t n;
+    uint8_t *d = fxw_take(&le, &n);
+    char *log = check_all(NULL, d, n);
+    ck_assert_str_eq(log, "meta@0 type=4 provider=0 info=0 order=little\n"
+                          "string@8 provider=0 index=1 s=\"little\"\n"
+                          "event@24 provider=0 instant ticks=10 ns=10 thread=0:1/2 cat=\"little\" "
+                          "name=\"little\" args=[] id=0 end=0/0\n"
+                          "meta@56 type=4 provider=0 info=0 order=big\n"
+                          "meta@64 type=1 provider=9 name=\"big-host\"\n"
+                          "string@80 provider=9 index=1 s=\"big\"\n"
+                          "event@96 provider=9 instant ticks=20 ns=20 thread=0:3/4 cat=\"big\" "
+                          "name=\"big\" args=[] id=0 end=0/0\n"
+                          "end OK\n");
+    free(log);
+    /* Forced little: the big-endian magic record is an error (lenient: skipped). */
+    tracerd_fxt_config_t cfg;
+    tracerd_fxt_config_init(&cfg);
+    cfg.byte_order = TRACERD_BYTE_ORDER_LITTLE;
+    free(expect_tail(&cfg, d, n,
+                     "end E_MAGIC @56 magic record: written in big-endian order but the reader is "
+                     "configured for little-endian\n"));
+    free(d);
+    /* No magic record: assume_byte_order decides. */
+    fxw_free(&be);
+    fxw_init(&be, true);
+    fxw_string(&be, 3, "no-magic");
+    fxw_thread(&be, 2, 7, 8);
+    d = fxw_take(&be, &n);
+    tracerd_fxt_config_init(&cfg);
+    cfg.assume_byte_order = TRACERD_BYTE_ORDER_BIG;
+    log = check_all(&cfg, d, n);
+    ck_assert_str_eq(log, "string@0 provider=0 index=3 s=\"no-magic\"\n"
+                          "thread@16 provider=0 index=2 pid=7 tid=8\nend OK\n");
+    free(log);
+    free(d);
+    fxw_free(&be);
+}
+END_TEST
+
 /* ---- bad input -------------------------------------------------------- */
 
 /* Runs every chunking; asserts the log ends with `tail`; returns the log. */
@@ -1211,6 +1267,7 @@ Suite *suite_fxt(void)
     TCase *tc = tcase(s, "fxt_records");
     tcase_add_test(tc, test_all_records_both_orders);
     tcase_add_test(tc, test_unknown_types);
+    tcase_add_test(tc, test_byte_order_switch);
     tcase_add_test(tc, test_api);
     tcase_add_test(tc, test_demo_golden);
     tcase_add_test(tc, test_cli);
