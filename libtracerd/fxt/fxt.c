@@ -288,7 +288,7 @@ static FXT_COLD tracerd_status_t fail_arg_header(tracerd_fxt_reader_t *r, const 
 }
 
 /* Decodes nargs arguments starting at c->at into r->args. */
-static tracerd_status_t read_args(tracerd_fxt_reader_t *r, cur_t *c, uint32_t nargs)
+static FXT_INLINE tracerd_status_t read_args(tracerd_fxt_reader_t *r, cur_t *c, uint32_t nargs)
 {
     tracerd_status_t st;
     r->unknown_args = 0;
@@ -443,9 +443,9 @@ static tracerd_status_t switch_provider(tracerd_fxt_reader_t *r, uint32_t id, bo
     return TRACERD_OK;
 }
 
-static tracerd_status_t dec_metadata(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
-                                     uint64_t h)
+static FXT_INLINE tracerd_status_t dec_metadata(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
 {
+    (void)big; /* no words beyond the header are read with it */
     tracerd_fxt_metadata_t m;
     memset(&m, 0, sizeof m);
     m.offset = r->rec_off;
@@ -497,10 +497,10 @@ static tracerd_status_t dec_metadata(tracerd_fxt_reader_t *r, const uint8_t *p, 
     }
 }
 
-static tracerd_status_t dec_init(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n)
+static FXT_INLINE tracerd_status_t dec_init(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, bool big)
 {
     r->what = "initialization record";
-    cur_t c = {p, n, 8, r->big};
+    cur_t c = {p, n, 8, big};
     tracerd_fxt_init_t i;
     tracerd_status_t st;
     if ((st = word(r, &c, &i.ticks_per_second, "ticks per second")) != TRACERD_OK)
@@ -516,8 +516,9 @@ static tracerd_status_t dec_init(tracerd_fxt_reader_t *r, const uint8_t *p, size
     return CALL(r, on_init, &i);
 }
 
-static tracerd_status_t dec_string(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h)
+static FXT_INLINE tracerd_status_t dec_string(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
 {
+    (void)big; /* no words beyond the header are read with it */
     r->what = "string record";
     uint32_t index = (uint32_t)(h >> 16) & 0x7fffu;
     size_t len = (size_t)(h >> 32) & 0x7fffu;
@@ -544,10 +545,10 @@ static tracerd_status_t dec_string(tracerd_fxt_reader_t *r, const uint8_t *p, si
     return CALL(r, on_string, &s);
 }
 
-static tracerd_status_t dec_thread(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h)
+static FXT_INLINE tracerd_status_t dec_thread(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
 {
     r->what = "thread record";
-    cur_t c = {p, n, 8, r->big};
+    cur_t c = {p, n, 8, big};
     tracerd_fxt_thread_rec_t t;
     tracerd_status_t st;
     if ((st = word(r, &c, &t.pid, "process koid")) != TRACERD_OK ||
@@ -575,7 +576,7 @@ static const char *const event_what[16] = {
     "event record",               "event record",              "event record",
     "event record"};
 
-static tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h)
+static FXT_INLINE tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
 {
     uint32_t type = (uint32_t)(h >> 16) & 0xfu;
     r->what = event_what[type];
@@ -585,7 +586,7 @@ static tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint8_t *p, siz
     if ((st = ensure_provider(r)) != TRACERD_OK)
         return st;
     tracerd_fxt_event_t e;
-    cur_t c = {p, n, 8, r->big};
+    cur_t c = {p, n, 8, big};
     e.offset = r->rec_off;
     e.provider_id = r->cur->id;
     e.type = (tracerd_fxt_event_type_t)type;
@@ -634,14 +635,14 @@ static tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint8_t *p, siz
     return CALL(r, on_event, &e);
 }
 
-static tracerd_status_t dec_blob(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h)
+static FXT_INLINE tracerd_status_t dec_blob(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
 {
     r->what = "blob record";
     tracerd_status_t st;
     if ((st = ensure_provider(r)) != TRACERD_OK)
         return st;
     tracerd_fxt_blob_t b;
-    cur_t c = {p, n, 8, r->big};
+    cur_t c = {p, n, 8, big};
     b.offset = r->rec_off;
     b.provider_id = r->cur->id;
     b.blob_type = (uint32_t)(h >> 48) & 0xffu;
@@ -655,15 +656,14 @@ static tracerd_status_t dec_blob(tracerd_fxt_reader_t *r, const uint8_t *p, size
     return CALL(r, on_blob, &b);
 }
 
-static tracerd_status_t dec_userspace(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
-                                      uint64_t h)
+static FXT_INLINE tracerd_status_t dec_userspace(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
 {
     r->what = "userspace object record";
     tracerd_status_t st;
     if ((st = ensure_provider(r)) != TRACERD_OK)
         return st;
     tracerd_fxt_userspace_object_t o;
-    cur_t c = {p, n, 8, r->big};
+    cur_t c = {p, n, 8, big};
     o.offset = r->rec_off;
     o.provider_id = r->cur->id;
     o.nargs = (uint32_t)(h >> 40) & 0xfu;
@@ -679,14 +679,14 @@ static tracerd_status_t dec_userspace(tracerd_fxt_reader_t *r, const uint8_t *p,
     return CALL(r, on_userspace_object, &o);
 }
 
-static tracerd_status_t dec_kernel(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h)
+static FXT_INLINE tracerd_status_t dec_kernel(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
 {
     r->what = "kernel object record";
     tracerd_status_t st;
     if ((st = ensure_provider(r)) != TRACERD_OK)
         return st;
     tracerd_fxt_kernel_object_t o;
-    cur_t c = {p, n, 8, r->big};
+    cur_t c = {p, n, 8, big};
     o.offset = r->rec_off;
     o.provider_id = r->cur->id;
     o.object_type = (uint32_t)(h >> 16) & 0xffu;
@@ -701,8 +701,7 @@ static tracerd_status_t dec_kernel(tracerd_fxt_reader_t *r, const uint8_t *p, si
     return CALL(r, on_kernel_object, &o);
 }
 
-static tracerd_status_t dec_scheduling(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
-                                       uint64_t h)
+static FXT_INLINE tracerd_status_t dec_scheduling(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
 {
     uint32_t type = (uint32_t)(h >> 60);
     static const char *const what[3] = {"legacy context switch record", "context switch record",
@@ -715,7 +714,7 @@ static tracerd_status_t dec_scheduling(tracerd_fxt_reader_t *r, const uint8_t *p
         return st;
     tracerd_fxt_scheduling_t s;
     memset(&s, 0, sizeof s);
-    cur_t c = {p, n, 8, r->big};
+    cur_t c = {p, n, 8, big};
     s.offset = r->rec_off;
     s.provider_id = r->cur->id;
     s.type = (tracerd_fxt_sched_type_t)type;
@@ -758,14 +757,14 @@ static tracerd_status_t dec_scheduling(tracerd_fxt_reader_t *r, const uint8_t *p
     return CALL(r, on_scheduling, &s);
 }
 
-static tracerd_status_t dec_log(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h)
+static FXT_INLINE tracerd_status_t dec_log(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
 {
     r->what = "log record";
     tracerd_status_t st;
     if ((st = ensure_provider(r)) != TRACERD_OK)
         return st;
     tracerd_fxt_log_t l;
-    cur_t c = {p, n, 8, r->big};
+    cur_t c = {p, n, 8, big};
     l.offset = r->rec_off;
     l.provider_id = r->cur->id;
     size_t len = (size_t)(h >> 16) & 0x7fffu;
@@ -780,11 +779,23 @@ static tracerd_status_t dec_log(tracerd_fxt_reader_t *r, const uint8_t *p, size_
     return CALL(r, on_log, &l);
 }
 
+static FXT_INLINE tracerd_status_t large_blob_head_o(tracerd_fxt_reader_t *r, const uint8_t *p, size_t avail,
+                                        uint64_t total, uint64_t h, tracerd_fxt_large_blob_t *b,
+                                        size_t *head, bool big);
+
 /* Decodes a large blob head from p (avail bytes of a record of total bytes)
  * into *b; *head receives the bytes before the payload. */
 static tracerd_status_t large_blob_head(tracerd_fxt_reader_t *r, const uint8_t *p, size_t avail,
                                         uint64_t total, uint64_t h, tracerd_fxt_large_blob_t *b,
                                         size_t *head)
+{
+    return r->big ? large_blob_head_o(r, p, avail, total, h, b, head, true)
+                  : large_blob_head_o(r, p, avail, total, h, b, head, false);
+}
+
+static FXT_INLINE tracerd_status_t large_blob_head_o(tracerd_fxt_reader_t *r, const uint8_t *p, size_t avail,
+                                        uint64_t total, uint64_t h, tracerd_fxt_large_blob_t *b,
+                                        size_t *head, bool big)
 {
     r->what = "large blob record";
     tracerd_status_t st;
@@ -795,7 +806,7 @@ static tracerd_status_t large_blob_head(tracerd_fxt_reader_t *r, const uint8_t *
     b->provider_id = r->cur->id;
     b->format = (tracerd_fxt_large_blob_format_t)((h >> 40) & 0xfu);
     b->args = r->args;
-    cur_t c = {p, avail, 8, r->big};
+    cur_t c = {p, avail, 8, big};
     uint64_t f = 0;
     if ((st = word(r, &c, &f, "format header")) != TRACERD_OK ||
         (st = str_ref(r, &c, (uint32_t)f & 0xffffu, &b->category, "category")) != TRACERD_OK ||
@@ -853,8 +864,9 @@ static size_t large_head_need(const tracerd_fxt_reader_t *r, const uint8_t *p, s
     return at + 8;
 }
 
-static tracerd_status_t dec_large(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h)
+static FXT_INLINE tracerd_status_t dec_large(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
 {
+    (void)big; /* no words beyond the header are read with it */
     uint32_t ltype = (uint32_t)(h >> 36) & 0xfu;
     r->what = "large record";
     if (ltype != 0)
@@ -884,31 +896,31 @@ static const char *const record_what[16] = {
     "large record"};
 
 /* Decodes one whole record (n bytes at p). */
-static tracerd_status_t dispatch(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h)
+static FXT_INLINE tracerd_status_t dispatch(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
 {
     switch (h & 0xfu) {
     case TRACERD_FXT_RECORD_EVENT:
-        return dec_event(r, p, n, h);
+        return dec_event(r, p, n, h, big);
     case TRACERD_FXT_RECORD_STRING:
-        return dec_string(r, p, n, h);
+        return dec_string(r, p, n, h, big);
     case TRACERD_FXT_RECORD_THREAD:
-        return dec_thread(r, p, n, h);
+        return dec_thread(r, p, n, h, big);
     case TRACERD_FXT_RECORD_METADATA:
-        return dec_metadata(r, p, n, h);
+        return dec_metadata(r, p, n, h, big);
     case TRACERD_FXT_RECORD_INIT:
-        return dec_init(r, p, n);
+        return dec_init(r, p, n, big);
     case TRACERD_FXT_RECORD_BLOB:
-        return dec_blob(r, p, n, h);
+        return dec_blob(r, p, n, h, big);
     case TRACERD_FXT_RECORD_USERSPACE_OBJECT:
-        return dec_userspace(r, p, n, h);
+        return dec_userspace(r, p, n, h, big);
     case TRACERD_FXT_RECORD_KERNEL_OBJECT:
-        return dec_kernel(r, p, n, h);
+        return dec_kernel(r, p, n, h, big);
     case TRACERD_FXT_RECORD_SCHEDULING:
-        return dec_scheduling(r, p, n, h);
+        return dec_scheduling(r, p, n, h, big);
     case TRACERD_FXT_RECORD_LOG:
-        return dec_log(r, p, n, h);
+        return dec_log(r, p, n, h, big);
     case TRACERD_FXT_RECORD_LARGE:
-        return dec_large(r, p, n, h);
+        return dec_large(r, p, n, h, big);
     default:
         r->what = "record";
         return report_unknown(r, TRACERD_FXT_UNKNOWN_RECORD, (uint32_t)(h & 0xfu), h, p, n);
@@ -941,7 +953,8 @@ static tracerd_status_t record(tracerd_fxt_reader_t *r, const uint8_t *p, size_t
     r->rec_p = p;
     r->arg_i = -1;
     r->next_off = r->rec_off + n;
-    tracerd_status_t st = dispatch(r, p, n, ld64(r, p));
+    tracerd_status_t st = r->big ? dispatch(r, p, n, tracerd__be64(p), true)
+                                 : dispatch(r, p, n, tracerd__le64(p), false);
     if (TRACERD__UNLIKELY(st != TRACERD_OK) && skippable(r, st))
         st = warn(r, n);
     return st;
