@@ -643,6 +643,16 @@ START_TEST(test_bad_values_and_limits)
     expect_w(&w, &cfg,
              "end E_LIMIT @8 large record: size (2024 bytes) exceeds max_large_record_bytes "
              "(1024)\n");
+    /* Lenient: the over-limit large record is skipped by its size, unread. */
+    cfg.lenient = true;
+    fxw_magic(&w);
+    fxw_large_blob(&w, 1, FXS_EMPTY, FXS_EMPTY, 0, FXT_IDX(0), NULL, 0, big, sizeof big);
+    fxw_log(&w, 1, FXT_INL(1, 2), "after");
+    expect_w(&w, &cfg,
+             "warning E_LIMIT @8 skipped=2024 large record: size (2024 bytes) exceeds "
+             "max_large_record_bytes (1024)\nlog@2032 provider=0 ticks=1 ns=1 thread=0:1/2 "
+             "msg=\"after\"\nend OK\n");
+    cfg.lenient = false;
     /* Large blob whose size word would wrap the padding arithmetic. */
     fxw_magic(&w);
     fxw_large_blob(&w, 1, FXS_EMPTY, FXS_EMPTY, 0, FXT_IDX(0), NULL, 0, big, 8);
