@@ -7,6 +7,7 @@
 
 #include <tracerd/core.h>
 #include <tracerd/xray.h>
+#include <tracerd/fxt.h>
 #include <tracerd/xtrace.h>
 
 #endif /* TRACERD_TRACERD_H */

@@ -1337,12 +1337,10 @@ tracerd_status_t tracerd_fxt_feed(tracerd_fxt_reader_t *r, const void *data, siz
     if (st != TRACERD_OK)
         return st;
     if (r->pause_pending) {
-        /* A pause asked by the record that ends the chunk holds nothing back. */
+        /* Reported even when the record ends the chunk: the caller asked for back-pressure. */
         r->pause_pending = false;
-        if (used < len) {
-            r->paused = true;
-            return TRACERD_PAUSED;
-        }
+        r->paused = true;
+        return TRACERD_PAUSED;
     }
     return TRACERD_OK;
 }
