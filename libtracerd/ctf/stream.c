@@ -736,13 +736,15 @@ static int packet_programs(tracerd_ctf_stream_t *r, struct vm *vm, bool dlv)
     if (rc != R_OK)
         return rc;
     if (!dlv) {
+        struct vm at0 = *vm;
+        at0.pos = 0;
         if ((r->have & (1u << ROLE_MAGIC)) && r->slots[ROLE_MAGIC] != PACKET_MAGIC)
-            return vm_fail(r, vm, NULL, TRACERD_E_MAGIC,
+            return vm_fail(r, &at0, NULL, TRACERD_E_MAGIC,
                            "packet magic is 0x%08llx, expected 0xc1fc1fc1",
                            (unsigned long long)r->slots[ROLE_MAGIC]);
         if (r->cfg.check_uuid && t->info.has_uuid && (r->have & (1u << ROLE_UUID)) &&
             memcmp(r->uuid, t->info.uuid, 16) != 0)
-            return vm_fail(r, vm, NULL, TRACERD_E_MAGIC,
+            return vm_fail(r, &at0, NULL, TRACERD_E_MAGIC,
                            "packet header uuid differs from the trace uuid");
         uint64_t sid = (r->have & (1u << ROLE_STREAM_ID)) ? r->slots[ROLE_STREAM_ID]
                        : t->info.nstreams == 1         ? t->info.streams[0]->id
@@ -967,7 +969,8 @@ static int record(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *en
             if (take > left)
                 take = (size_t)left;
         }
-        memcpy(r->st + r->st_have, *pp, take);
+        if (take)
+            memcpy(r->st + r->st_have, *pp, take);
         r->st_have += take;
         *pp += take;
         r->offset += take;
@@ -1099,6 +1102,11 @@ static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_
     r->gated = false;
     for (;;) {
         if (r->pause_req) {
+            /* A pause asked by the record that ended the chunk is reported on
+             * the next call (feed or finish), so that PAUSED always leaves
+             * bytes (or the end of input) to come back for. */
+            if (p == end && !final && p != data)
+                break;
             r->pause_req = false;
             r->paused = true;
             st = TRACERD_PAUSED;
@@ -1127,6 +1135,12 @@ static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_
                 if (st != TRACERD_OK)
                     break;
                 continue;
+            }
+            if (final && r->content_bits == UINT64_MAX && r->st_have != 0 &&
+                (r->pos >> 3) + r->st_have == ((r->pos + 7) >> 3) && (r->pos & 7) != 0) {
+                /* only the unused bits of the last byte are left: padding */
+                r->pos += 8 - (r->pos & 7);
+                r->st_have = 0;
             }
             if (p == end && r->st_have == 0) {
                 /* no packet size: the stream is one packet, ended by the input */

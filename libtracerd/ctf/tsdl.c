@@ -347,6 +347,7 @@ struct parser {
     struct env_build *env;
     uint32_t nstreams, nevents, nclocks, nenv;
     bool have_trace, have_bo;
+    struct tok trace_at;
     char scratch[512];
 };
 
@@ -1404,6 +1405,14 @@ static tracerd_status_t finish_stmt(struct parser *P, int pend, const tracerd_ct
     switch (pend) {
     case P_FIELD:
     case P_TYPEDEF:
+        if ((st = peek(P, &t)) != TRACERD_OK)
+            return st;
+        if (pend == P_FIELD && is(&t, ";") &&
+            (ty->kind == TRACERD_CTF_TYPE_STRUCT || ty->kind == TRACERD_CTF_TYPE_VARIANT ||
+             ty->kind == TRACERD_CTF_TYPE_ENUM)) {
+            next(P, &t); /* a type declaration inside a compound: no member */
+            return TRACERD_OK;
+        }
         for (;;) {
             const char *name = NULL;
             const tracerd_ctf_type_t *dt = NULL;
@@ -1538,6 +1547,7 @@ static tracerd_status_t open_block(struct parser *P, const struct tok *kw)
         if (P->have_trace)
             return PERR(P, kw, "second trace block");
         P->have_trace = true;
+        P->trace_at = *kw;
     } else if (blk == BLK_STREAM) {
         f->sb = tracerd__ctf_arena_alloc(P->ar, sizeof *f->sb);
         if (f->sb == NULL || (f->sb->sc = tracerd__ctf_arena_alloc(P->ar, sizeof *f->sb->sc)) == NULL)
@@ -1807,7 +1817,9 @@ static tracerd_status_t parse_item(struct parser *P, bool *done)
                 is(&t, "env") || is(&t, "callsite"))) {
         next(P, &t);
         return open_block(P, &t);
-    } else if (f->kind == FR_BLOCK && t.k == K_IDENT && !is(&t, "struct") && !is(&t, "variant") &&
+    } else if (f->kind == FR_BLOCK && t.k != K_IDENT) {
+        return PERR(P, &t, "expected an attribute name, a declaration or '}'");
+    } else if (f->kind == FR_BLOCK && !is(&t, "struct") && !is(&t, "variant") &&
                !is(&t, "enum") && !is(&t, "integer") && !is(&t, "floating_point") &&
                !is(&t, "string")) {
         next(P, &t);
@@ -1857,8 +1869,11 @@ static tracerd_status_t build_model(struct parser *P)
                                   "metadata: trace version %u.%u, expected 1.8", t->info.major,
                                   t->info.minor);
     }
-    if (!P->have_bo)
-        return PERR(P, NULL, "trace block without byte_order");
+    if (!P->have_bo) {
+        struct tok at = P->trace_at;
+        at.len = 5;
+        return PERR(P, &at, "trace block without byte_order");
+    }
     /* clocks (declaration order) */
     tracerd_ctf_clock_t *clk = tracerd__ctf_arena_alloc(P->ar, sizeof *clk * (P->nclocks + 1));
     tracerd_ctf_env_t *env = tracerd__ctf_arena_alloc(P->ar, sizeof *env * (P->nenv + 1));
