@@ -492,6 +492,8 @@ TRACERD_API const tracerd_ctf_dir_stream_t *tracerd_ctf_dir_current(const tracer
 /** Number of traces (metadata files) and of stream files. */
 TRACERD_API uint32_t tracerd_ctf_dir_trace_count(const tracerd_ctf_dir_t *d);
 TRACERD_API const tracerd_ctf_trace_t *tracerd_ctf_dir_trace(const tracerd_ctf_dir_t *d, uint32_t i);
+/** Folder holding the metadata of trace i (owned by the reader), or NULL. */
+TRACERD_API const char *tracerd_ctf_dir_trace_path(const tracerd_ctf_dir_t *d, uint32_t i);
 TRACERD_API uint32_t tracerd_ctf_dir_stream_count(const tracerd_ctf_dir_t *d);
 /** After an error: file at fault, absolute offset in it, reason. */
 TRACERD_API const char *tracerd_ctf_dir_error_path(const tracerd_ctf_dir_t *d);

@@ -619,6 +619,10 @@ const tracerd_ctf_trace_t *tracerd_ctf_dir_trace(const tracerd_ctf_dir_t *d, uin
 {
     return d && i < d->ntraces ? d->traces[i].trace : NULL;
 }
+const char *tracerd_ctf_dir_trace_path(const tracerd_ctf_dir_t *d, uint32_t i)
+{
+    return d && i < d->ntraces ? d->traces[i].path : NULL;
+}
 uint32_t tracerd_ctf_dir_stream_count(const tracerd_ctf_dir_t *d)
 {
     return d ? d->nstreams : 0;

@@ -308,8 +308,9 @@ static int vm_fail(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ct
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    uint64_t at = r->pkt_off + (vm->pos >> 3);
     const char *path = in && in->meta ? in->meta->path : "";
+    /* a field error names the field's offset; a record error the record's */
+    uint64_t at = path[0] ? r->pkt_off + (vm->pos >> 3) : r->rec_off;
     tracerd__format(r->err_path, sizeof r->err_path, "%s", path);
     r->err_field_off = at;
     const char *what = r->ev ? "event '" : r->state == S_PACKET ? "packet" : "event";
@@ -736,15 +737,13 @@ static int packet_programs(tracerd_ctf_stream_t *r, struct vm *vm, bool dlv)
     if (rc != R_OK)
         return rc;
     if (!dlv) {
-        struct vm at0 = *vm;
-        at0.pos = 0;
         if ((r->have & (1u << ROLE_MAGIC)) && r->slots[ROLE_MAGIC] != PACKET_MAGIC)
-            return vm_fail(r, &at0, NULL, TRACERD_E_MAGIC,
+            return vm_fail(r, vm, NULL, TRACERD_E_MAGIC,
                            "packet magic is 0x%08llx, expected 0xc1fc1fc1",
                            (unsigned long long)r->slots[ROLE_MAGIC]);
         if (r->cfg.check_uuid && t->info.has_uuid && (r->have & (1u << ROLE_UUID)) &&
             memcmp(r->uuid, t->info.uuid, 16) != 0)
-            return vm_fail(r, &at0, NULL, TRACERD_E_MAGIC,
+            return vm_fail(r, vm, NULL, TRACERD_E_MAGIC,
                            "packet header uuid differs from the trace uuid");
         uint64_t sid = (r->have & (1u << ROLE_STREAM_ID)) ? r->slots[ROLE_STREAM_ID]
                        : t->info.nstreams == 1         ? t->info.streams[0]->id
