@@ -697,7 +697,13 @@ static uint64_t clock_ns(const struct tracerd_ctf_trace *t, int clock, uint64_t 
             neg = true;
         }
     }
-    uint64_t part = tracerd__muldiv64(cyc, 1000000000u, c->freq);
+    uint64_t part;
+    if (c->freq == 1000000000u)
+        part = cyc;
+    else if (c->freq <= UINT64_MAX / 1000000000u)
+        part = (cyc / c->freq) * 1000000000u + (cyc % c->freq) * 1000000000u / c->freq;
+    else
+        part = tracerd__muldiv64(cyc, 1000000000u, c->freq);
     uint64_t base;
     if (c->offset_s >= 0) {
         if ((uint64_t)c->offset_s > UINT64_MAX / 1000000000u)
