@@ -18,6 +18,10 @@
 #include "support/ctf_writer.h"
 #include "support/driver.h"
 
+struct target_cfg;
+static void cfg_init(struct target_cfg *c, const char *meta);
+static void expect_end(const char *log, const char *end_line);
+
 /* ==== the recorder ======================================================== */
 
 struct target_cfg {
@@ -127,8 +131,24 @@ static void rec_callbacks(tracerd_ctf_callbacks_t *cb)
     cb->on_warning = r_warning;
 }
 
+static tracerd_status_t t_open_cb(const void *config, rec_t *rec,
+                                  const tracerd_allocator_t *alloc, void **reader, bool fields);
+
 static tracerd_status_t t_open(const void *config, rec_t *rec, const tracerd_allocator_t *alloc,
                                void **reader)
+{
+    return t_open_cb(config, rec, alloc, reader, true);
+}
+
+/* Without on_field: the reader's fast path (fused measure programs). */
+static tracerd_status_t t_open_events(const void *config, rec_t *rec,
+                                      const tracerd_allocator_t *alloc, void **reader)
+{
+    return t_open_cb(config, rec, alloc, reader, false);
+}
+
+static tracerd_status_t t_open_cb(const void *config, rec_t *rec,
+                                  const tracerd_allocator_t *alloc, void **reader, bool fields)
 {
     const struct target_cfg *c = config;
     struct target *t = calloc(1, sizeof *t);
@@ -140,6 +160,8 @@ static tracerd_status_t t_open(const void *config, rec_t *rec, const tracerd_all
     if (st == TRACERD_OK) {
         tracerd_ctf_callbacks_t cb;
         rec_callbacks(&cb);
+        if (!fields)
+            cb.on_field = NULL;
         st = tracerd_ctf_stream_new(t->trace, &c->stream, &cb, rec, alloc, &t->r);
     }
     if (st != TRACERD_OK) {
@@ -181,6 +203,40 @@ static const char *t_reason(const void *r)
 
 static const drv_target_t ctf_target = {"ctf",   t_open,  t_feed,          t_resume,
                                         t_finish, t_close, t_record_offset, t_reason};
+static const drv_target_t ctf_events_target = {"ctf-events", t_open_events,   t_feed,
+                                               t_resume,     t_finish,        t_close,
+                                               t_record_offset, t_reason};
+
+/* The log without its field lines. */
+static char *without_fields(const char *log)
+{
+    char *out = malloc(strlen(log) + 1);
+    size_t o = 0;
+    for (const char *p = log; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        if (p[0] != 'F') {
+            memcpy(out + o, p, n);
+            o += n;
+        }
+        p += n;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* Fast path (events only, whole packets in the chunk) against the general
+ * path: the same records under every split. */
+static void check_fast_path(const char *meta, const uint8_t *data, size_t len, const char *full)
+{
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    char *ev = drv_check_all(&ctf_events_target, &c, data, len);
+    char *want = without_fields(full);
+    ck_assert_str_eq(ev, want);
+    free(want);
+    free(ev);
+}
 
 static void cfg_init(struct target_cfg *c, const char *meta)
 {
@@ -566,6 +622,7 @@ static char *run_writer(bool big)
     struct target_cfg c;
     cfg_init(&c, meta);
     char *log = drv_check_all(&ctf_target, &c, data, len);
+    check_fast_path(meta, data, len, log);
     free(data);
     free(meta);
     return log;
@@ -630,6 +687,27 @@ START_TEST(test_stream_feature_trace)
         ck_assert_msg(strstr(le, want[i]) != NULL, "missing: %s", want[i]);
     free(le);
     free(be);
+}
+END_TEST
+
+/* The benchmark's LTTng-UST-like trace: fast path and general path agree. */
+START_TEST(test_stream_bench_trace)
+{
+    char *meta = ctf_writer_bench_metadata();
+    size_t len;
+    uint64_t nev;
+    uint8_t *data = ctf_writer_bench_stream(2 * 1024, 1024, &len, &nev);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    char *log = drv_check_all(&ctf_target, &c, data, len);
+    expect_end(log, "end OK");
+    ck_assert_uint_eq(count_lines(log, "E @"), nev);
+    ck_assert_uint_eq(count_lines(log, "P @"), 2);
+    ck_assert_ptr_nonnull(strstr(log, " s5 d1 UINT event.fields.state state = "));
+    check_fast_path(meta, data, len, log);
+    free(log);
+    free(data);
+    free(meta);
 }
 END_TEST
 
@@ -794,7 +872,7 @@ START_TEST(test_stream_errors)
         log = drv_check_all(&ctf_target, &c, bad, len);
         expect_end(log, "end OK");
         ck_assert_ptr_nonnull(strstr(log, "W E_BAD_RECORD @"));
-        ck_assert_uint_eq(count_lines(log, "E @"), 3); /* 1 before, 2 in the last packet */
+        ck_assert_uint_eq(count_lines(log, "E @"), 4); /* 1 before, the damaged one begun, 2 after */
         ck_assert_uint_eq(count_lines(log, "P @"), 3);
         free(log);
 
@@ -1283,6 +1361,7 @@ Suite *suite_ctf(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_stream_feature_trace);
     tcase_add_test(tc, test_stream_null_callbacks);
+    tcase_add_test(tc, test_stream_bench_trace);
     tcase_add_test(tc, test_stream_errors);
     tcase_add_test(tc, test_stream_no_packet_context);
     suite_add_tcase(s, tc);

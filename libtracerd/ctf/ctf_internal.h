@@ -52,7 +52,12 @@ enum ctf_op {
     OP_ARRAY_BEGIN, OP_ARRAY_NEXT,
     OP_SEQ_BEGIN, OP_SEQ_NEXT,
     OP_VARIANT, OP_JUMP, OP_VARIANT_END,
-    OP_ALIGN
+    OP_ALIGN,
+    /* measure-only ("fast") programs: fused fixed-size runs and LTTng headers */
+    OP_SKIP,          /* align, then count bits */
+    OP_SEQ_SKIP,      /* align, then slots[slot] elements of count bits */
+    OP_LTTNG_COMPACT, /* 5-bit id + 27-bit timestamp, or 31 + 32-bit id + 64-bit timestamp */
+    OP_LTTNG_LARGE    /* 16-bit id + 32-bit timestamp, or 65535 + 32-bit id + 64-bit timestamp */
 };
 
 /* Roles: integers the reader itself needs (fixed slots 1..ROLE_COUNT-1). */
@@ -110,12 +115,17 @@ struct ctf_prog {
     const struct ctf_insn *code; /* NULL when the scope is absent */
     uint32_t len;
     tracerd_ctf_scope_t scope;
+    const struct ctf_insn *fast; /* measure-only program, or NULL (then code measures) */
 };
 
 struct ctf_event_rt {
     const tracerd_ctf_event_class_t *cls;
     struct ctf_prog context;
     struct ctf_prog fields;
+    /* stream event context + event context + fields fused into one
+     * measure-only program, or NULL when one of them has variants or
+     * loops over non-fixed elements */
+    const struct ctf_insn *body_fast;
 };
 
 struct ctf_stream_rt {

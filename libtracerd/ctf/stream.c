@@ -65,6 +65,9 @@ struct tracerd_ctf_stream {
     uint32_t nloops;
 
     uint64_t clock;        /* current clock value (cycles) */
+    const struct ctf_stream_rt *ns_srt; /* stream class ns_simple/ns_base were computed for */
+    bool ns_simple;        /* 1 GHz clock with a non-negative offset: ns = cycles + ns_base */
+    uint64_t ns_base;
     bool clock_set;
     /* previous packet, for losses */
     bool prev;
@@ -188,6 +191,7 @@ void tracerd_ctf_stream_reset(tracerd_ctf_stream_t *r)
     r->have = 0;
     r->clock = 0;
     r->clock_set = false;
+    r->ns_srt = NULL;
     r->prev = false;
     r->ev = NULL;
     r->in_cb = r->paused = r->pause_req = r->gated = false;
@@ -220,6 +224,7 @@ tracerd_status_t tracerd_ctf_stream_set_trace(tracerd_ctf_stream_t *r,
         return st;
     r->t = trace;
     r->srt = s;
+    r->ns_srt = NULL;
     return TRACERD_OK;
 }
 
@@ -260,6 +265,33 @@ bool tracerd__ctf_stream_gated(const tracerd_ctf_stream_t *r)
 }
 
 /* ==== the interpreter ===================================================== */
+
+/* First NUL in p[0..n), or NULL: short strings are scanned inline, eight
+ * bytes at a time, longer ones with memchr. */
+static inline const uint8_t *find_nul(const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n && i < 64; i += 8) {
+        uint64_t w = tracerd__le64(p + i);
+        uint64_t z = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
+        if (z != 0) {
+#if defined(__GNUC__)
+            return p + i + ((unsigned)__builtin_ctzll(z) >> 3);
+#else
+            for (unsigned k = 0; k < 8; k++)
+                if (p[i + k] == 0)
+                    return p + i + k;
+#endif
+        }
+    }
+    if (i < 64) {
+        for (; i < n; i++)
+            if (p[i] == 0)
+                return p + i;
+        return NULL;
+    }
+    return memchr(p + i, 0, n - i);
+}
 
 static uint64_t read_bits(const uint8_t *d, uint64_t rel, unsigned size, bool be)
 {
@@ -365,7 +397,6 @@ static void field_init(tracerd_ctf_stream_t *r, const struct vm *vm, const struc
                        const struct ctf_prog *prog, tracerd_ctf_field_t *f, uint64_t at_bits,
                        tracerd_ctf_value_kind_t kind)
 {
-    memset(f, 0, sizeof *f);
     f->offset = r->pkt_off + (at_bits >> 3);
     f->scope = prog->scope;
     f->kind = kind;
@@ -374,6 +405,9 @@ static void field_init(tracerd_ctf_stream_t *r, const struct vm *vm, const struc
     f->index = (in->meta->name[0] == '\0' && vm->sp > 0) ? (int64_t)r->loops[vm->sp - 1].i : -1;
     f->depth = vm->depth;
     f->type = in->meta->type;
+    f->v.u = 0;
+    f->enum_label = NULL;
+    f->option = NULL;
 }
 
 static void role(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_insn *in,
@@ -489,7 +523,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             }
             const uint8_t *p = data + ((at - bit0) >> 3);
             size_t avail = (size_t)((limit - at) >> 3);
-            const uint8_t *z = memchr(p, 0, avail);
+            const uint8_t *z = find_nul(p, avail);
             if (z == NULL) {
                 vm->pos = at;
                 return vm_short(r, vm, in, at + ((uint64_t)avail + 1) * 8);
@@ -662,6 +696,130 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
     }
 }
 
+/* Runs a measure-only program (fused skips, stored integers, strings,
+ * sequences of fixed elements, LTTng headers). */
+static int run_fast(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_insn *code)
+{
+    uint64_t pos = vm->pos;
+    const uint64_t limit = vm->limit, bit0 = vm->bit0;
+    const uint8_t *data = vm->data;
+    uint64_t *slots = r->slots;
+    for (;; code++) {
+        const struct ctf_insn *in = code;
+        uint64_t v, at = (pos + in->align - 1) & ~((uint64_t)in->align - 1);
+        const uint8_t *p;
+        switch (in->op) {
+        case OP_END:
+            vm->pos = pos;
+            return R_OK;
+        case OP_SKIP:
+            if (TRACERD__UNLIKELY(at + in->count > limit))
+                goto short_at;
+            pos = at + in->count;
+            continue;
+        case OP_STRING: {
+            if (at > limit)
+                goto short_at;
+            p = data + ((at - bit0) >> 3);
+            size_t avail = (size_t)((limit - at) >> 3);
+            const uint8_t *z = find_nul(p, avail);
+            if (z == NULL) {
+                vm->pos = at;
+                return vm_short(r, vm, in, at + ((uint64_t)avail + 1) * 8);
+            }
+            pos = at + ((uint64_t)(z - p) + 1) * 8;
+            continue;
+        }
+        case OP_SEQ_SKIP: {
+            uint64_t n = slots[in->slot];
+            if (n > r->cfg.max_sequence_length) {
+                vm->pos = at;
+                return vm_fail(r, vm, in, TRACERD_E_LIMIT,
+                               "sequence length %llu exceeds max_sequence_length %llu",
+                               (unsigned long long)n,
+                               (unsigned long long)r->cfg.max_sequence_length);
+            }
+            uint64_t bits = n * in->count;
+            if (at > limit || bits > limit - at) {
+                vm->pos = at;
+                return vm_short(r, vm, in, at + bits);
+            }
+            pos = at + bits;
+            continue;
+        }
+        case OP_LTTNG_COMPACT:
+        case OP_LTTNG_LARGE: {
+            bool big = (in->flags & INSN_BE) != 0, compact = in->op == OP_LTTNG_COMPACT;
+            uint64_t hb = compact ? 32 : 48, id, ts;
+            if (at + hb > limit) {
+                vm->pos = at;
+                return vm_short(r, vm, in, at + hb);
+            }
+            p = data + ((at - bit0) >> 3);
+            uint32_t tsb;
+            if (compact) {
+                if (big) {
+                    id = p[0] >> 3;
+                    ts = tracerd__be32(p) & 0x7FFFFFFu;
+                } else {
+                    uint32_t w = tracerd__le32(p);
+                    id = w & 31u;
+                    ts = w >> 5;
+                }
+                tsb = 27;
+            } else {
+                id = tracerd__ld16(big, p);
+                ts = tracerd__ld32(big, p + 2);
+                tsb = 32;
+            }
+            pos = at + hb;
+            if (id == (compact ? 31u : 65535u)) {
+                uint64_t off = compact ? 1 : 2; /* bytes before the extended struct */
+                if (at + (off + 12) * 8 > limit) {
+                    vm->pos = at;
+                    return vm_short(r, vm, in, at + (off + 12) * 8);
+                }
+                id = tracerd__ld32(big, p + off);
+                ts = tracerd__ld64(big, p + off + 4);
+                tsb = 64;
+                pos = at + (off + 12) * 8;
+            }
+            slots[ROLE_EVENT_ID] = id;
+            slots[ROLE_TIMESTAMP] = ts;
+            r->ts_bits = tsb;
+            r->have |= (1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP);
+            continue;
+        }
+        default:
+            break;
+        }
+        /* integers with a stored value */
+        if (TRACERD__UNLIKELY(at + in->size > limit))
+            goto short_at;
+        p = data + ((at - bit0) >> 3);
+        switch (in->op) {
+        case OP_U8: v = p[0]; break;
+        case OP_U16LE: v = tracerd__le16(p); break;
+        case OP_U16BE: v = tracerd__be16(p); break;
+        case OP_U32LE: v = tracerd__le32(p); break;
+        case OP_U32BE: v = tracerd__be32(p); break;
+        case OP_U64LE: v = tracerd__le64(p); break;
+        case OP_U64BE: v = tracerd__be64(p); break;
+        default: v = read_bits(data, at - bit0, in->size, (in->flags & INSN_BE) != 0); break;
+        }
+        if (in->flags & INSN_SIGNED)
+            v = sext(v, in->size);
+        pos = at + in->size;
+        slots[in->slot] = v;
+        if (in->role)
+            role(r, vm, in, v);
+        continue;
+    short_at:
+        vm->pos = at;
+        return vm_short(r, vm, in, at + (in->op == OP_SKIP ? in->count : in->size));
+    }
+}
+
 /* ==== records ============================================================= */
 
 static int cb_ret(tracerd_ctf_stream_t *r, int rc, const char *name)
@@ -721,7 +879,23 @@ static uint64_t clock_ns(const struct tracerd_ctf_trace *t, int clock, uint64_t 
     return part > base ? part - base : 0;
 }
 
-static uint64_t unwrap(uint64_t cur, uint64_t v, uint32_t bits)
+static inline uint64_t event_ns(tracerd_ctf_stream_t *r, uint64_t cycles)
+{
+    if (r->ns_srt != r->srt) {
+        r->ns_srt = r->srt;
+        int ck = r->srt->clock;
+        const tracerd_ctf_clock_t *c = ck >= 0 ? &r->t->info.clocks[ck] : NULL;
+        r->ns_simple = c == NULL || (c->freq == 1000000000u && c->offset >= 0 && c->offset_s >= 0 &&
+                                     (uint64_t)c->offset_s < UINT64_MAX / 2000000000u &&
+                                     (uint64_t)c->offset < UINT64_MAX / 2);
+        r->ns_base = c == NULL ? 0 : (uint64_t)c->offset_s * 1000000000u + (uint64_t)c->offset;
+    }
+    if (r->ns_simple && cycles < UINT64_MAX - r->ns_base)
+        return cycles + r->ns_base;
+    return clock_ns(r->t, r->srt->clock, cycles);
+}
+
+static inline uint64_t unwrap(uint64_t cur, uint64_t v, uint32_t bits)
 {
     if (bits >= 64)
         return v;
@@ -763,35 +937,61 @@ static int packet_programs(tracerd_ctf_stream_t *r, struct vm *vm, bool dlv)
     return run(r, vm, &r->srt->packet_context, dlv);
 }
 
-static int event_programs(tracerd_ctf_stream_t *r, struct vm *vm, bool dlv)
+/* Event header, then the event class and the timestamp (measure only). */
+static int event_header_measure(tracerd_ctf_stream_t *r, struct vm *vm)
 {
     const struct ctf_stream_rt *s = r->srt;
-    if (!dlv) {
-        r->have &= ~((1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP));
-        r->ev = NULL;
+    r->have &= ~((1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP));
+    r->ev = NULL;
+    uint64_t start = vm->pos;
+    int rc = s->event_header.fast ? run_fast(r, vm, s->event_header.fast)
+                                  : run(r, vm, &s->event_header, false);
+    if (rc == R_ERR && s->event_header.fast) {
+        vm->pos = start; /* the full program names the field at fault */
+        rc = run(r, vm, &s->event_header, false);
     }
-    int rc = run(r, vm, &s->event_header, dlv);
     if (rc != R_OK)
         return rc;
-    if (!dlv) {
-        uint64_t id = (r->have & (1u << ROLE_EVENT_ID)) ? r->slots[ROLE_EVENT_ID]
-                      : s->nevents == 1                ? s->events[0].cls->id
-                                                       : 0;
-        r->ev = tracerd__ctf_event_rt(s, id);
-        if (r->ev == NULL)
-            return vm_fail(r, vm, NULL, TRACERD_E_REFERENCE,
-                           "event id %llu is not declared in stream %llu", (unsigned long long)id,
-                           (unsigned long long)s->cls->id);
-        r->ev_has_ts = (r->have & (1u << ROLE_TIMESTAMP)) != 0;
-        r->ev_cycles = r->ev_has_ts ? unwrap(r->clock, r->slots[ROLE_TIMESTAMP], r->ts_bits)
-                                    : r->clock;
+    uint64_t id = (r->have & (1u << ROLE_EVENT_ID)) ? r->slots[ROLE_EVENT_ID]
+                  : s->nevents == 1                ? s->events[0].cls->id
+                                                   : 0;
+    r->ev = tracerd__ctf_event_rt(s, id);
+    if (r->ev == NULL)
+        return vm_fail(r, vm, NULL, TRACERD_E_REFERENCE,
+                       "event id %llu is not declared in stream %llu", (unsigned long long)id,
+                       (unsigned long long)s->cls->id);
+    r->ev_has_ts = (r->have & (1u << ROLE_TIMESTAMP)) != 0;
+    r->ev_cycles = r->ev_has_ts ? unwrap(r->clock, r->slots[ROLE_TIMESTAMP], r->ts_bits) : r->clock;
+    return R_OK;
+}
+
+/* Contexts and fields after the header: measure (dlv false) or deliver. */
+static int event_body(tracerd_ctf_stream_t *r, struct vm *vm, bool dlv)
+{
+    const struct ctf_stream_rt *s = r->srt;
+    uint64_t start = vm->pos;
+    if (!dlv && r->ev->body_fast) {
+        int rc = run_fast(r, vm, r->ev->body_fast);
+        if (rc != R_ERR)
+            return rc;
+        vm->pos = start; /* the full programs name the field at fault */
     }
-    rc = run(r, vm, &s->event_context, dlv);
+    int rc = run(r, vm, &s->event_context, dlv);
     if (rc == R_OK)
         rc = run(r, vm, &r->ev->context, dlv);
     if (rc == R_OK)
         rc = run(r, vm, &r->ev->fields, dlv);
     return rc;
+}
+
+static int event_programs(tracerd_ctf_stream_t *r, struct vm *vm, bool dlv)
+{
+    if (!dlv) {
+        int rc = event_header_measure(r, vm);
+        return rc == R_OK ? event_body(r, vm, false) : rc;
+    }
+    int rc = run(r, vm, &r->srt->event_header, true);
+    return rc == R_OK ? event_body(r, vm, true) : rc;
 }
 
 static int emit_loss(tracerd_ctf_stream_t *r, tracerd_ctf_loss_kind_t kind, uint64_t count,
@@ -905,7 +1105,7 @@ static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
 
 static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
 {
-    uint64_t ns = clock_ns(r->t, r->srt->clock, r->ev_cycles);
+    uint64_t ns = event_ns(r, r->ev_cycles);
     if (r->gate && !r->gate(r->gate_user, ns)) {
         r->gated = true;
         return R_MORE;
@@ -935,6 +1135,7 @@ static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
         d.more_ok = false;
         if (event_programs(r, &d, true) != R_OK)
             return R_ERR;
+        vm->pos = d.pos;
     }
     if (r->cb.on_event_end) {
         r->in_cb = true;
@@ -995,7 +1196,20 @@ static int record(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *en
     r->rec_off = r->pkt_off + start_byte;
     if (is_packet)
         r->ev = NULL;
-    int rc = is_packet ? packet_programs(r, &vm, false) : event_programs(r, &vm, false);
+    int rc;
+    if (!is_packet && r->cb.on_field && !vm.more_ok) {
+        /* The event cannot need more input: measure the header only, then
+         * deliver (the delivery pass finds the end). */
+        rc = event_header_measure(r, &vm);
+        if (rc != R_OK)
+            return rc;
+        vm.pos = r->pos;
+        rc = event_deliver(r, &vm);
+        if (rc != R_OK)
+            return rc; /* R_MORE: gated */
+        goto delivered;
+    }
+    rc = is_packet ? packet_programs(r, &vm, false) : event_programs(r, &vm, false);
     if (rc == R_MORE) {
         if (r->st_have == 0) {
             size_t n = (size_t)(end - *pp);
@@ -1020,11 +1234,22 @@ static int record(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *en
                            is_packet ? "packet header and context" : "event", r->st_cap);
         return R_MORE;
     }
-    if (rc != R_OK)
-        return rc;
-    uint64_t new_pos = vm.pos;
+    if (rc != R_OK) {
+        /* The same fields as a delivery straight from the chunk would have
+         * given, then the same error. */
+        if (!is_packet && r->cb.on_field && r->ev != NULL) {
+            vm.pos = r->pos;
+            vm.more_ok = false;
+            rc = event_deliver(r, &vm);
+            if (rc == R_MORE)
+                return R_MORE;
+        }
+        return R_ERR;
+    }
     if (is_packet) {
+        uint64_t end_pos = vm.pos;
         rc = packet_deliver(r, &vm);
+        vm.pos = end_pos;
     } else {
         rc = event_deliver(r, &vm);
         if (rc == R_MORE) /* gated: nothing consumed */
@@ -1032,6 +1257,8 @@ static int record(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *en
     }
     if (rc != R_OK)
         return rc;
+delivered:;
+    uint64_t new_pos = vm.pos;
     uint64_t used = (new_pos >> 3) - start_byte;
     if (r->st_have == 0) {
         *pp += used;
@@ -1098,6 +1325,102 @@ static tracerd_status_t lenient_skip(tracerd_ctf_stream_t *r)
     return packet_end(r);
 }
 
+/* The hot path: while the rest of the packet's content is in the chunk and
+ * nobody wants fields, events are measured with the fast programs and
+ * delivered in a tight loop. Anything unusual (an error, a class without a
+ * fast program) leaves the loop; the general path then handles that event. */
+static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *end)
+{
+    const struct ctf_stream_rt *s = r->srt;
+    uint64_t start_byte = r->pos >> 3;
+    (void)end; /* the caller checked that the content ends inside the chunk */
+    struct vm vm;
+    memset(&vm, 0, sizeof vm);
+    vm.data = *pp;
+    vm.bit0 = start_byte * 8;
+    vm.limit = r->content_bits;
+    vm.end_status = TRACERD_E_EXTENT;
+    vm.pos = r->pos;
+    const struct ctf_insn *hdr = s->event_header.fast;
+    tracerd_ctf_event_cb on_begin = r->cb.on_event_begin, on_end = r->cb.on_event_end;
+    int rc = R_OK;
+    while (vm.pos < vm.limit) {
+        r->rec_off = r->pkt_off + (vm.pos >> 3);
+        r->have &= ~((1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP));
+        uint64_t at = (vm.pos + 7) & ~(uint64_t)7;
+        if (hdr[0].op == OP_LTTNG_COMPACT && !(hdr[0].flags & INSN_BE) && at + 32 <= vm.limit) {
+            /* the most common header, inline: little-endian compact */
+            uint32_t w = tracerd__le32(vm.data + ((at - vm.bit0) >> 3));
+            if ((w & 31u) == 31u)
+                goto general_header;
+            r->slots[ROLE_EVENT_ID] = w & 31u;
+            r->slots[ROLE_TIMESTAMP] = w >> 5;
+            r->ts_bits = 27;
+            r->have |= (1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP);
+            vm.pos = at + 32;
+        } else {
+        general_header:
+            if (run_fast(r, &vm, hdr) != R_OK)
+                break;
+        }
+        uint64_t id = (r->have & (1u << ROLE_EVENT_ID)) ? r->slots[ROLE_EVENT_ID]
+                      : s->nevents == 1                ? s->events[0].cls->id
+                                                       : 0;
+        const struct ctf_event_rt *ev =
+            s->direct ? (id < s->ndirect ? s->direct[id] : NULL) : tracerd__ctf_event_rt(s, id);
+        if (ev == NULL || ev->body_fast == NULL)
+            break;
+        r->ev = ev;
+        if (run_fast(r, &vm, ev->body_fast) != R_OK)
+            break;
+        r->ev_has_ts = (r->have & (1u << ROLE_TIMESTAMP)) != 0;
+        r->ev_cycles = r->ev_has_ts ? unwrap(r->clock, r->slots[ROLE_TIMESTAMP], r->ts_bits)
+                                    : r->clock;
+        tracerd_ctf_event_t e;
+        e.ns = event_ns(r, r->ev_cycles);
+        if (r->gate && !r->gate(r->gate_user, e.ns)) {
+            r->gated = true;
+            rc = R_MORE;
+            break;
+        }
+        r->clock = r->ev_cycles;
+        e.offset = r->rec_off;
+        e.cls = ev->cls;
+        e.stream_class = s->cls;
+        e.id = ev->cls->id;
+        e.name = ev->cls->name;
+        e.cycles = r->ev_cycles;
+        e.has_clock = s->clock >= 0 || r->ev_has_ts || r->clock_set;
+        e.packet_index = r->pkt_index;
+        if (on_begin) {
+            r->in_cb = true;
+            int cr = on_begin(r->user, &e);
+            r->in_cb = false;
+            if (cr != 0 && cb_ret(r, cr, "on_event_begin") != R_OK) {
+                rc = R_ERR;
+                break;
+            }
+        }
+        if (on_end) {
+            r->in_cb = true;
+            int cr = on_end(r->user, &e);
+            r->in_cb = false;
+            if (cr != 0 && cb_ret(r, cr, "on_event_end") != R_OK) {
+                rc = R_ERR;
+                break;
+            }
+        }
+        r->pkt_events++;
+        r->pos = vm.pos;
+        if (r->pause_req)
+            break;
+    }
+    uint64_t used = (r->pos >> 3) - start_byte;
+    *pp += used;
+    r->offset += used;
+    return rc;
+}
+
 /* The loop shared by feed and finish. */
 static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_t len,
                              size_t *consumed, bool final)
@@ -1159,6 +1482,23 @@ static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_
                     }
                 }
                 break;
+            }
+            if (r->cb.on_field == NULL && r->st_have == 0 && r->content_bits != UINT64_MAX &&
+                r->srt->event_header.fast != NULL &&
+                (uint64_t)(end - p) * 8 >= r->content_bits - ((r->pos >> 3) << 3)) {
+                uint64_t before = r->pos;
+                int frc = fast_events(r, &p, end);
+                if (frc == R_ERR) {
+                    st = r->err.status;
+                    break;
+                }
+                if (frc == R_MORE) {
+                    st = TRACERD_PAUSED;
+                    r->paused = true;
+                    break;
+                }
+                if (r->pos != before)
+                    continue; /* packet end, pause, or an event for the general path */
             }
             int rc = record(r, &p, end, final);
             if (rc == R_MORE) {

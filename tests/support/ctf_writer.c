@@ -443,12 +443,13 @@ static const char bench_meta[] =
     "  event.context := struct { integer { size = 32; align = 8; signed = 1; } _vtid; };\n"
     "};\n"
     "event { name = \"bench:alpha\"; id = 0; stream_id = 0; fields := struct {\n"
-    "  integer { size = 32; align = 8; signed = 1; } _a; uint64_t _b; string _msg;\n"
-    "  uint8_t __data_length; uint16_t _data[__data_length];\n"
+    "  integer { size = 32; align = 8; signed = 1; } _a; uint64_t _b; uint64_t _c; uint32_t _d;\n"
+    "  uint64_t _e;\n"
+    "  string _msg; uint8_t __data_length; uint16_t _data[__data_length];\n"
     "  enum : uint8_t { IDLE, RUNNING, BLOCKED = 5 ... 9 } _state; }; };\n"
     "event { name = \"bench:beta\"; id = 1; stream_id = 0; fields := struct {\n"
-    "  uint32_t _x; integer { size = 64; align = 8; signed = 1; } _y; string _name; "
-    "uint16_t _z; }; };\n";
+    "  uint32_t _x; integer { size = 64; align = 8; signed = 1; } _y; uint64_t _w; "
+    "uint32_t _v; string _name; uint16_t _z; }; };\n";
 
 char *ctf_writer_bench_metadata(void)
 {
@@ -463,7 +464,13 @@ uint8_t *ctf_writer_bench_stream(uint64_t target_bytes, size_t pkt_bytes, size_t
                                  uint64_t *events)
 {
     static const char *const msgs[] = {"ok", "request served", "cache miss on key 42",
-                                       "connection reset by peer (retrying)"};
+                                       "connection reset by peer (retrying)",
+                                       "GET /index.html 200", "worker 3 idle",
+                                       "flushing 128 dirty pages to disk", "tick",
+                                       "user session expired after 30 minutes", "GC",
+                                       "retry", "config reloaded from /etc/app.conf",
+                                       "lock contention on queue 7", "ok", "heartbeat",
+                                       "shard 12 rebalanced"};
     size_t cap = (size_t)target_bytes + pkt_bytes;
     uint8_t *buf = malloc(cap);
     if (buf == NULL)
@@ -489,10 +496,10 @@ uint8_t *ctf_writer_bench_stream(uint64_t target_bytes, size_t pkt_bytes, size_t
             x ^= x >> 7;
             x ^= x << 17;
             bool alpha = (x & 3) != 0;
-            const char *msg = msgs[(x >> 8) & 3];
+            const char *msg = msgs[(x >> 8) & 15];
             size_t ml = strlen(msg) + 1;
             unsigned dl = (unsigned)((x >> 12) & 7);
-            size_t need = 4 + 4 + (alpha ? 4 + 8 + ml + 1 + 2 * dl + 1 + 8 : 4 + 8 + ml + 2 + 8);
+            size_t need = 4 + 4 + (alpha ? 4 + 8 + 8 + 4 + 8 + ml + 1 + 2 * dl + 1 : 4 + 8 + 8 + 4 + ml + 2);
             if (o + need + 8 > pkt_bytes)
                 break;
             ts += 1 + ((x >> 20) & 255);
@@ -507,6 +514,12 @@ uint8_t *ctf_writer_bench_stream(uint64_t target_bytes, size_t pkt_bytes, size_t
                 o += 4;
                 put64(p + o, x);
                 o += 8;
+                put64(p + o, x * 3);
+                o += 8;
+                put32(p + o, (uint32_t)(x >> 17));
+                o += 4;
+                put64(p + o, ts);
+                o += 8;
                 memcpy(p + o, msg, ml);
                 o += ml;
                 p[o++] = (uint8_t)dl;
@@ -520,6 +533,10 @@ uint8_t *ctf_writer_bench_stream(uint64_t target_bytes, size_t pkt_bytes, size_t
                 o += 4;
                 put64(p + o, x >> 3);
                 o += 8;
+                put64(p + o, x >> 5);
+                o += 8;
+                put32(p + o, (uint32_t)n);
+                o += 4;
                 memcpy(p + o, msg, ml);
                 o += ml;
                 p[o++] = (uint8_t)x;
