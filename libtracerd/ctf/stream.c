@@ -1551,6 +1551,9 @@ tracerd_status_t tracerd_ctf_stream_feed(tracerd_ctf_stream_t *r, const void *da
         return r->err.status;
     if (r->paused)
         return TRACERD_E_INVALID;
+    static const uint8_t none[1] = {0};
+    if (len == 0)
+        data = none;
     if (r->state == S_END && len) {
         r->rec_off = r->offset;
         return tracerd__error_set(&r->err, TRACERD_E_EXTENT, r->offset,
@@ -1575,7 +1578,8 @@ tracerd_status_t tracerd_ctf_stream_finish(tracerd_ctf_stream_t *r)
         return r->err.status;
     if (r->paused)
         return TRACERD_E_INVALID;
-    tracerd_status_t st = step(r, NULL, 0, NULL, true);
+    static const uint8_t none[1] = {0};
+    tracerd_status_t st = step(r, none, 0, NULL, true);
     if (st != TRACERD_OK)
         return st;
     if (r->state == S_PACKET && r->st_have != 0)
