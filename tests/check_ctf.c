@@ -930,6 +930,37 @@ START_TEST(test_stream_no_packet_context)
 }
 END_TEST
 
+/* Events of no bits would never let the stream advance: an error (found by
+ * fuzzing), after the event is delivered, the same under every split. */
+START_TEST(test_stream_empty_event)
+{
+    const char *meta = "/* CTF 1.8 */\n"
+                       "trace { major = 1; minor = 8; byte_order = le; };\n"
+                       "event { name = nothing; fields := struct { }; };\n";
+    static const uint8_t data[3] = {1, 2, 3};
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    char *log = drv_check_all(&ctf_target, &c, data, sizeof data);
+    ck_assert_str_eq(log, "P @0 i=0 sid=0 inst=0 content=18446744073709551615 "
+                          "size=18446744073709551615 tsb=0 tse=0 nsb=0 disc=0 seq=0 cpu=0\n"
+                          "E @0 nothing id=0 cyc=0 ns=0\n"
+                          "F @0 s5 d0 S{ event.fields \n"
+                          "F @0 s5 d0 S} event.fields \n"
+                          "e nothing\n"
+                          "end E_BAD_RECORD @0 event 'nothing' at byte 0: the event is empty (0 "
+                          "bits); the stream cannot advance\n");
+    free(log);
+    check_fast_path(meta, data, sizeof data, "P @0 i=0 sid=0 inst=0 content=18446744073709551615 "
+                                                "size=18446744073709551615 tsb=0 tse=0 nsb=0 "
+                                                "disc=0 seq=0 cpu=0\n"
+                                                "E @0 nothing id=0 cyc=0 ns=0\n"
+                                                "e nothing\n"
+                                                "end E_BAD_RECORD @0 event 'nothing' at byte 0: "
+                                                "the event is empty (0 bits); the stream cannot "
+                                                "advance\n");
+}
+END_TEST
+
 /* ==== directory reader ===================================================== */
 
 static void write_file(const char *path, const void *data, size_t len)
@@ -1490,6 +1521,7 @@ Suite *suite_ctf(void)
     tcase_add_test(tc, test_stream_bench_trace);
     tcase_add_test(tc, test_stream_errors);
     tcase_add_test(tc, test_stream_no_packet_context);
+    tcase_add_test(tc, test_stream_empty_event);
     suite_add_tcase(s, tc);
     tc = tcase_create("dir");
     tcase_add_test(tc, test_dir_merge);

@@ -1259,6 +1259,12 @@ static int record(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *en
         return rc;
 delivered:;
     uint64_t new_pos = vm.pos;
+    if (!is_packet && new_pos == r->pos) {
+        /* Nothing in its header, contexts or fields: reading would never end. */
+        vm.pos = r->pos;
+        return vm_fail(r, &vm, NULL, TRACERD_E_BAD_RECORD,
+                       "the event is empty (0 bits); the stream cannot advance");
+    }
     uint64_t used = (new_pos >> 3) - start_byte;
     if (r->st_have == 0) {
         *pp += used;
@@ -1345,6 +1351,7 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
     tracerd_ctf_event_cb on_begin = r->cb.on_event_begin, on_end = r->cb.on_event_end;
     int rc = R_OK;
     while (vm.pos < vm.limit) {
+        uint64_t ev_start = vm.pos;
         r->rec_off = r->pkt_off + (vm.pos >> 3);
         r->have &= ~((1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP));
         uint64_t at = (vm.pos + 7) & ~(uint64_t)7;
@@ -1371,8 +1378,8 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
         if (ev == NULL || ev->body_fast == NULL)
             break;
         r->ev = ev;
-        if (run_fast(r, &vm, ev->body_fast) != R_OK)
-            break;
+        if (run_fast(r, &vm, ev->body_fast) != R_OK || vm.pos == ev_start)
+            break; /* an error or an empty event: the general path reports it */
         r->ev_has_ts = (r->have & (1u << ROLE_TIMESTAMP)) != 0;
         r->ev_cycles = r->ev_has_ts ? unwrap(r->clock, r->slots[ROLE_TIMESTAMP], r->ts_bits)
                                     : r->clock;
