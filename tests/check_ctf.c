@@ -1470,10 +1470,10 @@ static void bt2_check(const char *dir, bool quirk, size_t want_events)
  * trace in both byte orders, against babeltrace2 itself. */
 START_TEST(test_recorded_traces)
 {
-    bt2_check("tests/data/ctf/lttng-ust", true, 80);
+    bt2_check("tests/data/ctf/demo-lttng-ust", true, 80);
     bt2_check("tests/data/ctf/bt2-sink-ctf", false, 80);
     struct peer_result pr;
-    read_dir("tests/data/ctf/lttng-ust", NULL, &pr);
+    read_dir("tests/data/ctf/demo-lttng-ust", NULL, &pr);
     const char *out = pr.text.out.buf;
     ck_assert_ptr_nonnull(strstr(out, "tracerd:sample: { cpu_id = 1 }, { vpid = "));
     ck_assert_ptr_nonnull(strstr(out, "{ i = -20, hex = 0xFFFFFFFFFFFECABC, net = -318767105, "

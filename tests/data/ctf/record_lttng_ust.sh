@@ -1,5 +1,5 @@
 #!/bin/sh
-# Records the small LTTng-UST trace in tests/data/ctf/lttng-ust/ and writes
+# Records the small LTTng-UST trace in tests/data/ctf/demo-lttng-ust/ and writes
 # babeltrace2's own CTF rewrite of it in tests/data/ctf/bt2-sink-ctf/.
 #
 # Needs (Debian): lttng-tools, liblttng-ust-dev, babeltrace2, a C compiler,
@@ -74,17 +74,17 @@ lttng stop >/dev/null
 lttng destroy "$sess" >/dev/null
 # ust/uid/<uid>/64-bit/{metadata,chan_*,index/}
 src=$(dirname "$(find "$tmp/trace" -name metadata | head -n 1)")
-rm -rf "$out/lttng-ust"
-mkdir -p "$out/lttng-ust"
-cp "$src/metadata" "$out/lttng-ust/"
+rm -rf "$out/demo-lttng-ust"
+mkdir -p "$out/demo-lttng-ust"
+cp "$src/metadata" "$out/demo-lttng-ust/"
 for f in "$src"/chan_*; do
     # keep non-empty streams only (one per CPU that ran the app)
-    if [ -s "$f" ]; then cp "$f" "$out/lttng-ust/"; fi
+    if [ -s "$f" ]; then cp "$f" "$out/demo-lttng-ust/"; fi
 done
 # babeltrace2's CTF writer (sink.ctf.fs) rewriting the same trace
 rm -rf "$out/bt2-sink-ctf" "$tmp/bt2"
-babeltrace2 "$out/lttng-ust" -c sink.ctf.fs -p "path=\"$tmp/bt2\"" >/dev/null
+babeltrace2 "$out/demo-lttng-ust" -c sink.ctf.fs -p "path=\"$tmp/bt2\"" >/dev/null
 m=$(dirname "$(find "$tmp/bt2" -name metadata | head -n 1)")
 mkdir -p "$out/bt2-sink-ctf"
 cp "$m"/* "$out/bt2-sink-ctf/"
-du -sh "$out/lttng-ust" "$out/bt2-sink-ctf"
+du -sh "$out/demo-lttng-ust" "$out/bt2-sink-ctf"
