@@ -1339,12 +1339,15 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
 {
     const struct ctf_stream_rt *s = r->srt;
     uint64_t start_byte = r->pos >> 3;
-    (void)end; /* the caller checked that the content ends inside the chunk */
     struct vm vm;
     memset(&vm, 0, sizeof vm);
     vm.data = *pp;
     vm.bit0 = start_byte * 8;
-    vm.limit = r->content_bits;
+    uint64_t avail = vm.bit0 + (uint64_t)(end - *pp) * 8;
+    /* Events wholly inside the chunk: one that runs past its end (R_MORE)
+     * leaves the loop and is gathered by the general path. */
+    vm.limit = avail < r->content_bits ? avail : r->content_bits;
+    vm.more_ok = avail < r->content_bits;
     vm.end_status = TRACERD_E_EXTENT;
     vm.pos = r->pos;
     const struct ctf_insn *hdr = s->event_header.fast;
@@ -1490,9 +1493,8 @@ static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_
                 }
                 break;
             }
-            if (r->cb.on_field == NULL && r->st_have == 0 && r->content_bits != UINT64_MAX &&
-                r->srt->event_header.fast != NULL &&
-                (uint64_t)(end - p) * 8 >= r->content_bits - ((r->pos >> 3) << 3)) {
+            if (r->cb.on_field == NULL && r->st_have == 0 && p != end &&
+                r->srt->event_header.fast != NULL) {
                 uint64_t before = r->pos;
                 int frc = fast_events(r, &p, end);
                 if (frc == R_ERR) {
