@@ -377,7 +377,7 @@ static const char *enum_label(const tracerd_ctf_type_t *ty, uint64_t v)
     return NULL;
 }
 
-static int deliver(tracerd_ctf_stream_t *r, tracerd_ctf_field_t *f)
+static inline int deliver(tracerd_ctf_stream_t *r, tracerd_ctf_field_t *f)
 {
     r->in_cb = true;
     int rc = r->cb.on_field(r->user, f);
@@ -393,7 +393,7 @@ static int deliver(tracerd_ctf_stream_t *r, tracerd_ctf_field_t *f)
     return R_OK;
 }
 
-static void field_init(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_insn *in,
+static inline void field_init(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_insn *in,
                        const struct ctf_prog *prog, tracerd_ctf_field_t *f, uint64_t at_bits,
                        tracerd_ctf_value_kind_t kind)
 {
