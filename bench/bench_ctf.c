@@ -144,6 +144,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "metadata: %s\n", reason);
         return 1;
     }
+    printf("reader memory bound (tracerd_ctf_stream_memory_bound): %zu bytes, whatever the trace "
+           "length\n",
+           tracerd_ctf_stream_memory_bound(t, NULL));
     for (int rep = 0; rep < 2; rep++) {
         double x0 = cpu_now();
         XXH64_hash_t h = XXH3_64bits(data, len);
