@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <tracerd/ctf.h>
@@ -1503,6 +1504,76 @@ START_TEST(test_recorded_traces)
 }
 END_TEST
 
+/* The CLI on a directory, a single stream with --metadata, and errors
+ * (runs when make check gives TRACERD_CLI). */
+static char *cli_run(const char *args, int *rc)
+{
+    const char *cli = getenv("TRACERD_CLI");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", cli, args);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    tlog_t out = {0};
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        tlog_printf(&out, "%.*s", (int)n, buf);
+    int st = pclose(f);
+    *rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return tlog_take(&out);
+}
+
+START_TEST(test_cli)
+{
+    if (getenv("TRACERD_CLI") == NULL) {
+        fprintf(stderr, "note: TRACERD_CLI not set; CLI test skipped\n");
+        return;
+    }
+    int rc;
+    char *out = cli_run("info tests/data/ctf/demo-lttng-ust", &rc);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_ptr_nonnull(strstr(out, "format:        CTF trace directory"));
+    ck_assert_ptr_nonnull(strstr(out, "events:        80\n"));
+    ck_assert_ptr_nonnull(strstr(out, "tracerd:sample                           40"));
+    ck_assert_ptr_nonnull(strstr(out, "little-endian"));
+    free(out);
+    out = cli_run("dump tests/data/ctf/demo-lttng-ust", &rc);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_uint_eq(count_lines(out, "{\"type\":\"event\""), 80);
+    ck_assert_uint_eq(count_lines(out, "{\"type\":\"packet\""), 2);
+    ck_assert_ptr_nonnull(strstr(out, "\"st\":{\"value\":10,\"label\":\"AUTO\"}"));
+    ck_assert_ptr_nonnull(strstr(out, "\"seq\":[1,2,3,500]"));
+    free(out);
+    out = cli_run("--metadata tests/data/ctf/demo-lttng-ust/metadata dump "
+                  "tests/data/ctf/demo-lttng-ust/chan_1",
+                  &rc);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_uint_gt(count_lines(out, "{\"type\":\"event\""), 70);
+    free(out);
+    out = cli_run("info tests/data/ctf/bt2-sink-ctf/chan_1", &rc); /* metadata beside it */
+    ck_assert_int_eq(rc, 0);
+    ck_assert_ptr_nonnull(strstr(out, "format:        CTF data stream"));
+    free(out);
+    const char *peer = drv_peer_dir();
+    if (peer != NULL) {
+        char args[1024];
+        snprintf(args, sizeof args, "dump %s/ctf/fail/valid-events-then-invalid-events", peer);
+        out = cli_run(args, &rc);
+        ck_assert_int_eq(rc, 1);
+        ck_assert_uint_eq(count_lines(out, "{\"type\":\"event\""), 2);
+        ck_assert_ptr_nonnull(strstr(out, "ctf error E_REFERENCE at byte 2: event at byte 2: "
+                                          "event id 255 is not declared in stream 0"));
+        free(out);
+        snprintf(args, sizeof args, "info %s/ctf/fail/metadata-syntax-error", peer);
+        out = cli_run(args, &rc);
+        ck_assert_int_eq(rc, 1);
+        ck_assert_ptr_nonnull(strstr(out, "E_METADATA"));
+        ck_assert_ptr_nonnull(strstr(out, "line 3, column 58"));
+        free(out);
+    }
+}
+END_TEST
+
 Suite *suite_ctf(void)
 {
     Suite *s = suite_create("ctf");
@@ -1534,6 +1605,7 @@ Suite *suite_ctf(void)
     tcase_add_test(tc, test_peer_other);
     tcase_add_test(tc, test_peer_streams_split);
     tcase_add_test(tc, test_recorded_traces);
+    tcase_add_test(tc, test_cli);
     suite_add_tcase(s, tc);
     return s;
 }
