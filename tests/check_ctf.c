@@ -93,7 +93,13 @@ static int r_field(void *user, const tracerd_ctf_field_t *f)
         tlog_printf(&rec->log, "\"");
         break;
     case TRACERD_CTF_VALUE_ARRAY_BEGIN:
-    case TRACERD_CTF_VALUE_SEQUENCE_BEGIN: tlog_printf(&rec->log, " n=%" PRIu64, f->v.length); break;
+    case TRACERD_CTF_VALUE_SEQUENCE_BEGIN:
+        tlog_printf(&rec->log, " n=%" PRIu64, f->v.length);
+        if (f->bytes.data) {
+            tlog_printf(&rec->log, " bytes=");
+            tlog_hex(&rec->log, f->bytes.data, f->bytes.len);
+        }
+        break;
     case TRACERD_CTF_VALUE_VARIANT_BEGIN: tlog_printf(&rec->log, " opt=%s", f->option); break;
     default: break;
     }
@@ -658,7 +664,7 @@ START_TEST(test_stream_feature_trace)
         " s2 d1 UINT stream.event.header.id id = 0 (compact)\n",
         " s2 d1 V< stream.event.header.v v opt=compact\n",
         " s5 d1 STR event.fields.text text = \"text\"\n",
-        " s5 d1 Q[ event.fields.seq seq n=3\n",
+        " s5 d1 Q[ event.fields.seq seq n=3 bytes=010203\n",
         " s5 d2 UINT event.fields.seq  [2] = 3\n",
         " s5 d1 STR event.fields.tseq tseq = \"abc\"\n",
         " s5 d1 UINT event.fields.e e = 12 (RANGE)\n",
@@ -668,7 +674,7 @@ START_TEST(test_stream_feature_trace)
         " s5 d1 V< event.fields.v v opt=LAST\n",
         " s5 d4 UINT event.fields.nested.y  [2] = 50\n",
         " s5 d1 Q[ event.fields.cpus cpus n=2\n",
-        " s5 d1 Q[ event.fields.bytes_ctx bytes_ctx n=2\n",
+        " s5 d1 Q[ event.fields.bytes_ctx bytes_ctx n=2 bytes=feff\n",
         " s5 d1 A[ event.fields.after after n=0\n",
         " s5 d1 INT event.fields.se se = -3 (NEG)\n",
         " s5 d1 S{ event.fields.empty empty\n",

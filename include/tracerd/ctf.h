@@ -298,6 +298,10 @@ typedef struct tracerd_ctf_field {
     } v;
     const char *enum_label;        /**< first matching label of an enum value; NULL otherwise or if none */
     const char *option;            /**< VARIANT_BEGIN: selected option (display name) */
+    /** ARRAY/SEQUENCE_BEGIN of byte-aligned 8-bit integers: all the bytes as
+     * one view into the input (the elements still follow one by one);
+     * data NULL otherwise. */
+    tracerd_bytes_t bytes;
 } tracerd_ctf_field_t;
 
 /** A packet, reported once its header and context are read (fields follow via on_field). */
@@ -471,8 +475,15 @@ TRACERD_API void tracerd_ctf_dir_config_init(tracerd_ctf_dir_config_t *cfg);
  * (the folder itself and below), parses each metadata, and opens every
  * regular file beside it (except `metadata` and hidden files; `index`
  * folders are ignored) as a data stream.
+ * @param cfg  options (NULL: defaults); copied.
+ * @param cbs  callbacks (NULL: none); copied. They receive `user`.
+ * @param alloc allocator (NULL: libc); must outlive the reader.
+ * @param out  receives the reader. When the failure comes after the reader
+ *             itself was made (every status but E_INVALID and an E_NOMEM of
+ *             the first allocation), *out is set so that the error can be
+ *             read (tracerd_ctf_dir_error_*); free it with tracerd_ctf_dir_free.
  * @return TRACERD_OK, E_IO, E_METADATA (reason names the file, line and
- *         column), E_LIMIT, E_NOMEM.
+ *         column), E_VERSION, E_LIMIT, E_NOMEM.
  */
 TRACERD_API tracerd_status_t tracerd_ctf_dir_open(const char *path,
                                                   const tracerd_ctf_dir_config_t *cfg,

@@ -504,6 +504,8 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
                     break;
                 }
                 in->op = seq ? OP_SEQ_BEGIN : OP_ARRAY_BEGIN;
+                if (el->kind == TRACERD_CTF_TYPE_INT && el->size_bits == 8 && el->align_bits >= 8)
+                    in->flags = INSN_BYTES;
                 if (w.loops + 1 > c->depth_max)
                     c->depth_max = w.loops + 1;
                 ws[wn++] = (struct work){seq ? W_SEQ_END : W_ARRAY_END, ty, NULL, NULL, NULL,

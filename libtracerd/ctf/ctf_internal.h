@@ -83,6 +83,7 @@ enum ctf_role {
 #define INSN_SIGNED 0x01u
 #define INSN_BE 0x02u
 #define INSN_ENUM 0x04u
+#define INSN_BYTES 0x08u /* array/sequence of byte-aligned 8-bit integers */
 
 struct ctf_vsel { /* variant option selection: tag value range -> target */
     int64_t lo, hi;

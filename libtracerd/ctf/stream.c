@@ -408,6 +408,8 @@ static inline void field_init(tracerd_ctf_stream_t *r, const struct vm *vm, cons
     f->v.u = 0;
     f->enum_label = NULL;
     f->option = NULL;
+    f->bytes.data = NULL;
+    f->bytes.len = 0;
 }
 
 static void role(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_insn *in,
@@ -610,6 +612,10 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                 field_init(r, vm, in, prog, &f, at,
                            seq ? TRACERD_CTF_VALUE_SEQUENCE_BEGIN : TRACERD_CTF_VALUE_ARRAY_BEGIN);
                 f.v.length = n;
+                if ((in->flags & INSN_BYTES) && n <= (limit - at) / 8) {
+                    f.bytes.data = data + ((at - bit0) >> 3);
+                    f.bytes.len = (size_t)n;
+                }
                 if (deliver(r, &f) != R_OK)
                     return R_ERR;
                 vm->depth++;
