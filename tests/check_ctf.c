@@ -1015,6 +1015,7 @@ START_TEST(test_dir_merge)
     /* a second stream with shifted timestamps (packet header/context rewritten) */
     cw_t w = {data, len, 0};
     cw_patch(&w, 32, 0x100000005ull, 64, false); /* timestamp_begin of packet 0 */
+    cw_patch(&w, 24, 2, 64, false);              /* another stream instance */
     snprintf(path, sizeof path, "%s/chan_1", sub);
     write_file(path, data, len);
     snprintf(path, sizeof path, "%s/index", sub);
@@ -1059,6 +1060,80 @@ START_TEST(test_dir_merge)
     ck_assert_ptr_nonnull(strstr(tracerd_ctf_dir_error_reason(d), "line 1, column 8"));
     tracerd_ctf_dir_free(d);
     /* clean up */
+    snprintf(path, sizeof path, "rm -rf '%s'", tmpl);
+    ck_assert_int_eq(system(path), 0);
+    free(data);
+    free(meta);
+}
+END_TEST
+
+static int l_count(void *user, const tracerd_ctf_loss_t *l)
+{
+    uint64_t *n = user;
+    n[l->kind] += l->count;
+    return 0;
+}
+
+static int l_event(void *user, const tracerd_ctf_event_t *e)
+{
+    uint64_t *n = user;
+    n[2]++;
+    (void)e;
+    return 0;
+}
+
+/* A stream split over two files (tracefile rotation): one stream, read in
+ * order, with the losses across the file boundary. */
+START_TEST(test_dir_split_stream)
+{
+    char tmpl[] = "/tmp/tracerd-ctf-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(tmpl));
+    char path[1024];
+    char *meta = ctf_writer_metadata(true);
+    snprintf(path, sizeof path, "%s/metadata", tmpl);
+    write_file(path, meta, strlen(meta));
+    size_t len;
+    uint8_t *data = ctf_writer_stream(true, &len);
+    /* packet 0 goes to one file, the rest to another, named so that name
+     * order alone would put it first; packet_size (bits) is at byte 56 */
+    size_t p0 = 0;
+    for (int i = 0; i < 8; i++)
+        p0 = p0 << 8 | data[56 + i];
+    p0 /= 8;
+    ck_assert_uint_lt(p0, len);
+    snprintf(path, sizeof path, "%s/chan_0_1", tmpl);
+    write_file(path, data, p0);
+    snprintf(path, sizeof path, "%s/chan_0_0", tmpl);
+    write_file(path, data + p0, len - p0);
+    uint64_t n[3] = {0, 0, 0};
+    tracerd_ctf_callbacks_t cb;
+    memset(&cb, 0, sizeof cb);
+    cb.on_loss = l_count;
+    cb.on_event_begin = l_event;
+    tracerd_ctf_dir_t *d;
+    ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, NULL, &cb, n, NULL, &d), TRACERD_OK);
+    ck_assert_uint_eq(tracerd_ctf_dir_stream_count(d), 1);
+    ck_assert_int_eq(tracerd_ctf_dir_run(d), TRACERD_OK);
+    ck_assert_uint_eq(n[TRACERD_CTF_LOSS_EVENTS], 3);
+    ck_assert_uint_eq(n[TRACERD_CTF_LOSS_PACKETS], 1);
+    ck_assert_uint_eq(n[2], 11);
+    tracerd_ctf_dir_free(d);
+    /* damage the second file: the error names it, with its own offset */
+    size_t p1 = 0;
+    for (int i = 0; i < 8; i++)
+        p1 = p1 << 8 | data[p0 + 56 + i];
+    p1 /= 8;
+    data[p0 + p1] ^= 0xff; /* the magic of the second file's second packet */
+    snprintf(path, sizeof path, "%s/chan_0_0", tmpl);
+    write_file(path, data + p0, len - p0);
+    ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, NULL, NULL, NULL, NULL, &d), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_dir_run(d), TRACERD_E_MAGIC);
+    ck_assert_str_eq(tracerd_ctf_dir_error_path(d), path);
+    ck_assert_uint_eq(tracerd_ctf_dir_error_offset(d), p1);
+    char want[96];
+    snprintf(want, sizeof want, "offset in the stream's file set: %zu", p0 + p1);
+    ck_assert_ptr_nonnull(strstr(tracerd_ctf_dir_error_reason(d), want));
+    tracerd_ctf_dir_free(d);
     snprintf(path, sizeof path, "rm -rf '%s'", tmpl);
     ck_assert_int_eq(system(path), 0);
     free(data);
@@ -1602,6 +1677,7 @@ Suite *suite_ctf(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("dir");
     tcase_add_test(tc, test_dir_merge);
+    tcase_add_test(tc, test_dir_split_stream);
     suite_add_tcase(s, tc);
     tc = tcase_create("peer");
     tcase_set_timeout(tc, 120);

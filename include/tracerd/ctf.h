@@ -451,7 +451,7 @@ typedef struct tracerd_ctf_dir tracerd_ctf_dir_t;
 
 /** A stream file of a directory, as seen by callbacks (tracerd_ctf_dir_current). */
 typedef struct tracerd_ctf_dir_stream {
-    const char *path;                 /**< file being read */
+    const char *path;                 /**< file being read (of the stream's files) */
     const tracerd_ctf_trace_t *trace; /**< model of its trace */
     const char *trace_path;           /**< directory holding its metadata */
     uint32_t index;                   /**< stream number in the directory reader */
@@ -500,7 +500,8 @@ TRACERD_API tracerd_status_t tracerd_ctf_dir_open(const char *path,
 TRACERD_API tracerd_status_t tracerd_ctf_dir_run(tracerd_ctf_dir_t *d);
 /** The stream being delivered (callable from callbacks), or NULL. */
 TRACERD_API const tracerd_ctf_dir_stream_t *tracerd_ctf_dir_current(const tracerd_ctf_dir_t *d);
-/** Number of traces (metadata files) and of stream files. */
+/** Number of traces (metadata files) and of streams (a stream split over
+ * several files counts once). */
 TRACERD_API uint32_t tracerd_ctf_dir_trace_count(const tracerd_ctf_dir_t *d);
 TRACERD_API const tracerd_ctf_trace_t *tracerd_ctf_dir_trace(const tracerd_ctf_dir_t *d, uint32_t i);
 /** Folder holding the metadata of trace i (owned by the reader), or NULL. */

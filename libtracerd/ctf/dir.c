@@ -16,6 +16,15 @@
 struct dstream {
     tracerd_ctf_dir_stream_t pub;
     tracerd_ctf_stream_t *r;
+    /* A stream may be split over several files (LTTng tracefile rotation):
+     * files[] in order, pub.path is files[cur_file]. */
+    char **files;
+    uint32_t nfiles, cur_file;
+    uint64_t file_base;    /* reader offset where the current file starts */
+    /* first packet, for grouping */
+    bool keyed, has_ts, merged;
+    uint64_t key_sid, key_inst, first_ts;
+    uint32_t trace_index;
     int fd;
     uint8_t *buf;
     size_t len, pos;
@@ -324,9 +333,18 @@ static tracerd_status_t add_trace(struct tracerd_ctf_dir *d, const char *folder,
             d->streams = ns;
             d->cap_streams = nc;
         }
+        char **files = tracerd__calloc(&d->alloc, sizeof *files);
+        if (files == NULL) {
+            freestr(&d->alloc, fp);
+            return derr(d, TRACERD_E_NOMEM, folder, 0, "out of memory");
+        }
+        files[0] = fp;
         struct dstream *s = &d->streams[d->nstreams++];
         memset(s, 0, sizeof *s);
         s->fd = -1;
+        s->files = files;
+        s->nfiles = 1;
+        s->trace_index = ti;
         s->pub.path = fp;
         s->pub.trace = d->traces[ti].trace;
         s->pub.trace_path = d->traces[ti].path;
@@ -406,6 +424,119 @@ static tracerd_status_t scan(struct tracerd_ctf_dir *d, const char *root)
     return st;
 }
 
+/* ---- streams split over several files ---------------------------------- */
+
+static int peek_packet(void *user, const tracerd_ctf_packet_t *p)
+{
+    struct dstream *s = user;
+    s->keyed = p->has_stream_instance_id;
+    s->key_sid = p->stream_id;
+    s->key_inst = p->stream_instance_id;
+    s->has_ts = p->has_timestamp_begin;
+    s->first_ts = p->timestamp_begin;
+    return TRACERD_CB_PAUSE;
+}
+
+/* Reads the first packet header of a file (best effort: a file that cannot
+ * be read or decoded is simply not grouped; reading it later reports why). */
+static tracerd_status_t peek(struct tracerd_ctf_dir *d, struct dstream *s)
+{
+    tracerd_ctf_callbacks_t cb;
+    memset(&cb, 0, sizeof cb);
+    cb.on_packet_begin = peek_packet;
+    tracerd_ctf_stream_t *r;
+    tracerd_status_t st = tracerd_ctf_stream_new(s->pub.trace, &d->cfg.stream, &cb, s, &d->alloc, &r);
+    if (st != TRACERD_OK)
+        return derr(d, st, s->pub.path, 0, "cannot make a stream reader");
+    int fd = open(s->pub.path, O_RDONLY);
+    if (fd >= 0) {
+        uint8_t buf[4096];
+        ssize_t n;
+        do
+            n = read(fd, buf, sizeof buf);
+        while (n < 0 && errno == EINTR);
+        close(fd);
+        size_t used;
+        if (n > 0)
+            (void)tracerd_ctf_stream_feed(r, buf, (size_t)n, &used);
+    }
+    tracerd_ctf_stream_free(r);
+    return TRACERD_OK;
+}
+
+/* Files of one trace with the same stream class and stream instance id are
+ * one stream: their files are read one after the other, in the order of
+ * their first timestamp_begin (then of their names). */
+static tracerd_status_t group_files(struct tracerd_ctf_dir *d)
+{
+    for (uint32_t i = 0; i < d->nstreams; i++) {
+        tracerd_status_t st = peek(d, &d->streams[i]);
+        if (st != TRACERD_OK)
+            return st;
+    }
+    for (uint32_t i = 0; i < d->nstreams; i++) {
+        struct dstream *a = &d->streams[i];
+        if (!a->keyed || a->merged)
+            continue;
+        uint32_t n = 1;
+        for (uint32_t j = i + 1; j < d->nstreams; j++) {
+            struct dstream *b = &d->streams[j];
+            n += !b->merged && b->keyed && b->trace_index == a->trace_index &&
+                 b->key_sid == a->key_sid && b->key_inst == a->key_inst;
+        }
+        if (n == 1)
+            continue;
+        uint32_t *idx = tracerd__calloc(&d->alloc, sizeof *idx * n);
+        char **files = tracerd__calloc(&d->alloc, sizeof *files * n);
+        if (idx == NULL || files == NULL) {
+            tracerd__free(&d->alloc, idx, sizeof *idx * n);
+            tracerd__free(&d->alloc, files, sizeof *files * n);
+            return derr(d, TRACERD_E_NOMEM, a->pub.path, 0, "out of memory");
+        }
+        uint32_t k = 0;
+        idx[k++] = i;
+        for (uint32_t j = i + 1; j < d->nstreams; j++) {
+            struct dstream *b = &d->streams[j];
+            if (!b->merged && b->keyed && b->trace_index == a->trace_index &&
+                b->key_sid == a->key_sid && b->key_inst == a->key_inst)
+                idx[k++] = j;
+        }
+        /* by first timestamp_begin, then by name order (insertion sort: stable) */
+        for (uint32_t x = 1; x < n; x++)
+            for (uint32_t y = x; y > 0; y--) {
+                const struct dstream *p = &d->streams[idx[y - 1]], *q = &d->streams[idx[y]];
+                if (!(p->has_ts && q->has_ts && q->first_ts < p->first_ts))
+                    break;
+                uint32_t t = idx[y];
+                idx[y] = idx[y - 1];
+                idx[y - 1] = t;
+            }
+        for (k = 0; k < n; k++) {
+            struct dstream *b = &d->streams[idx[k]];
+            files[k] = b->files[0];
+            tracerd__free(&d->alloc, b->files, sizeof *b->files);
+            b->files = NULL;
+            b->nfiles = 0;
+            if (idx[k] != i)
+                b->merged = true;
+        }
+        tracerd__free(&d->alloc, idx, sizeof *idx * n);
+        a->files = files;
+        a->nfiles = n;
+        a->pub.path = files[0];
+    }
+    uint32_t o = 0;
+    for (uint32_t i = 0; i < d->nstreams; i++) {
+        if (d->streams[i].merged)
+            continue;
+        d->streams[o] = d->streams[i];
+        d->streams[o].pub.index = o;
+        o++;
+    }
+    d->nstreams = o;
+    return TRACERD_OK;
+}
+
 tracerd_status_t tracerd_ctf_dir_open(const char *path, const tracerd_ctf_dir_config_t *cfg,
                                       const tracerd_ctf_callbacks_t *cbs, void *user,
                                       const tracerd_allocator_t *alloc, tracerd_ctf_dir_t **out)
@@ -433,6 +564,8 @@ tracerd_status_t tracerd_ctf_dir_open(const char *path, const tracerd_ctf_dir_co
     d->cur = -1;
     *out = d;
     tracerd_status_t st = scan(d, path);
+    if (st == TRACERD_OK)
+        st = group_files(d);
     for (uint32_t i = 0; st == TRACERD_OK && i < d->nstreams; i++) {
         struct dstream *s = &d->streams[i];
         s->d = d;
@@ -506,11 +639,14 @@ static tracerd_status_t stream_fail(struct tracerd_ctf_dir *d, struct dstream *s
                                     tracerd_status_t st)
 {
     const char *path = tracerd_ctf_stream_error_path(s->r);
-    if (path[0])
-        return derr(d, st, s->pub.path, tracerd_ctf_stream_error_offset(s->r), "%s",
-                    tracerd_ctf_stream_error_reason(s->r));
-    return derr(d, st, s->pub.path, tracerd_ctf_stream_record_offset(s->r), "%s",
-                tracerd_ctf_stream_error_reason(s->r));
+    uint64_t off = path[0] ? tracerd_ctf_stream_error_offset(s->r)
+                           : tracerd_ctf_stream_record_offset(s->r);
+    /* offsets within the current file of a stream split over several */
+    off = off >= s->file_base ? off - s->file_base : 0;
+    if (s->nfiles > 1)
+        return derr(d, st, s->pub.path, off, "%s (offset in the stream's file set: %llu)",
+                    tracerd_ctf_stream_error_reason(s->r), (unsigned long long)(off + s->file_base));
+    return derr(d, st, s->pub.path, off, "%s", tracerd_ctf_stream_error_reason(s->r));
 }
 
 /* Feeds stream s until its reader is gated before an event (returns OK with
@@ -534,9 +670,16 @@ static tracerd_status_t advance(struct tracerd_ctf_dir *d, struct dstream *s)
             s->pos = 0;
             s->len = (size_t)n;
             if (n == 0) {
-                s->eof = true;
                 close(s->fd);
                 s->fd = -1;
+                if (s->cur_file + 1 < s->nfiles) {
+                    /* the next file of the same stream: it starts with a packet */
+                    s->cur_file++;
+                    s->pub.path = s->files[s->cur_file];
+                    s->file_base = tracerd_ctf_stream_offset(s->r);
+                    continue;
+                }
+                s->eof = true;
             }
         }
         tracerd_status_t st;
@@ -651,7 +794,10 @@ void tracerd_ctf_dir_free(tracerd_ctf_dir_t *d)
             close(s->fd);
         if (s->buf)
             tracerd__free(&d->alloc, s->buf, d->cfg.chunk_bytes);
-        freestr(&d->alloc, (char *)(uintptr_t)s->pub.path);
+        for (uint32_t k = 0; k < s->nfiles; k++)
+            freestr(&d->alloc, s->files[k]);
+        if (s->files)
+            tracerd__free(&d->alloc, s->files, sizeof *s->files * s->nfiles);
     }
     for (uint32_t i = 0; i < d->ntraces; i++) {
         tracerd_ctf_trace_free(d->traces[i].trace);

@@ -409,8 +409,7 @@ static int run_dir(cli_t *c, bool dump)
     x->dir = d;
     if (st == TRACERD_OK && !dump) {
         fprintf(c->out, "format:        CTF trace directory\n");
-        fprintf(c->out, "streams:       %u file%s\n", tracerd_ctf_dir_stream_count(d),
-                tracerd_ctf_dir_stream_count(d) == 1 ? "" : "s");
+        fprintf(c->out, "streams:       %u\n", tracerd_ctf_dir_stream_count(d));
         for (uint32_t i = 0; i < tracerd_ctf_dir_trace_count(d); i++)
             print_trace_info(c->out, tracerd_ctf_dir_trace_path(d, i), tracerd_ctf_dir_trace(d, i));
     }
