@@ -1042,6 +1042,37 @@ START_TEST(test_dir_merge)
     ck_assert(o.sorted);
     ck_assert_uint_eq(o.streams_seen, 3);
     tracerd_ctf_dir_free(d);
+    /* few open files allowed: each read reopens its file */
+    cfg.max_open_files = 1;
+    memset(&o, 0, sizeof o);
+    o.sorted = true;
+    ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, &cfg, &cb, &o, NULL, &d), TRACERD_OK);
+    o.d = d;
+    while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
+        ;
+    ck_assert_int_eq(st, TRACERD_OK);
+    ck_assert_uint_eq(o.events, 22);
+    ck_assert(o.sorted);
+    tracerd_ctf_dir_free(d);
+    /* every allocation may fail, without a leak */
+    for (unsigned long k = 1;; k++) {
+        drv_alloc_t fa;
+        drv_alloc_init(&fa, k);
+        memset(&o, 0, sizeof o);
+        st = tracerd_ctf_dir_open(tmpl, &cfg, &cb, &o, &fa.a, &d);
+        o.d = d;
+        if (st == TRACERD_OK)
+            while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
+                ;
+        tracerd_ctf_dir_free(d);
+        ck_assert_msg(fa.live == 0, "failure %lu leaked %ld", k, fa.live);
+        if (fa.calls < k) {
+            ck_assert_int_eq(st, TRACERD_OK);
+            ck_assert_uint_eq(o.events, 22);
+            break;
+        }
+        ck_assert_int_eq(st, TRACERD_E_NOMEM);
+    }
     /* a damaged stream file: the error names the file, offset and reason */
     data[0] ^= 0xff;
     snprintf(path, sizeof path, "%s/chan_1", sub);

@@ -465,6 +465,9 @@ typedef struct tracerd_ctf_dir_config {
     uint32_t max_streams;     /**< stream files (default 4096) */
     uint32_t max_traces;      /**< metadata files found recursively (default 256) */
     uint32_t max_dir_depth;   /**< folder depth searched (default 8) */
+    /** Files kept open between reads (default 256). With more streams than
+     * this, each read opens the file, reads at its offset and closes it. */
+    uint32_t max_open_files;
 } tracerd_ctf_dir_config_t;
 
 /** Fills *cfg with the defaults. */

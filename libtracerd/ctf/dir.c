@@ -21,6 +21,7 @@ struct dstream {
     char **files;
     uint32_t nfiles, cur_file;
     uint64_t file_base;    /* reader offset where the current file starts */
+    uint64_t file_off;     /* bytes of the current file read so far */
     /* first packet, for grouping */
     bool keyed, has_ts, merged;
     uint64_t key_sid, key_inst, first_ts;
@@ -67,6 +68,7 @@ void tracerd_ctf_dir_config_init(tracerd_ctf_dir_config_t *cfg)
     cfg->max_streams = 4096;
     cfg->max_traces = 256;
     cfg->max_dir_depth = 8;
+    cfg->max_open_files = 256;
 }
 
 static char *dupstr(const tracerd_allocator_t *a, const char *s)
@@ -661,22 +663,26 @@ static tracerd_status_t advance(struct tracerd_ctf_dir *d, struct dstream *s)
                     return derr(d, TRACERD_E_IO, s->pub.path, 0, "cannot open: %s",
                                 strerror(errno));
             }
-            ssize_t n = read(s->fd, s->buf, d->cfg.chunk_bytes);
+            ssize_t n = pread(s->fd, s->buf, d->cfg.chunk_bytes, (off_t)s->file_off);
             if (n < 0 && errno == EINTR)
                 continue;
             if (n < 0)
-                return derr(d, TRACERD_E_IO, s->pub.path, tracerd_ctf_stream_offset(s->r),
-                            "read error: %s", strerror(errno));
+                return derr(d, TRACERD_E_IO, s->pub.path, s->file_off, "read error: %s",
+                            strerror(errno));
             s->pos = 0;
             s->len = (size_t)n;
-            if (n == 0) {
-                close(s->fd);
+            s->file_off += (uint64_t)n;
+            if (n == 0 || d->nstreams > d->cfg.max_open_files) {
+                close(s->fd); /* reopened at file_off for the next read */
                 s->fd = -1;
+            }
+            if (n == 0) {
                 if (s->cur_file + 1 < s->nfiles) {
                     /* the next file of the same stream: it starts with a packet */
                     s->cur_file++;
                     s->pub.path = s->files[s->cur_file];
                     s->file_base = tracerd_ctf_stream_offset(s->r);
+                    s->file_off = 0;
                     continue;
                 }
                 s->eof = true;

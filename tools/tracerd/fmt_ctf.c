@@ -97,6 +97,10 @@ struct ctx {
     size_t ncounts;
     uint64_t cpus;           /* bit set of cpu_id values < 64 */
     uint64_t cpu_other;
+    /* info: distinct vtid/tid values of the contexts */
+    uint64_t *tids;          /* open addressing, 0 = empty (values stored + 1) */
+    size_t ntids;
+    bool tids_full;
     /* dump */
     bool first[256];
     unsigned level;
@@ -322,14 +326,45 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
     }
 }
 
+#define TID_SLOTS 65536u
+
+/* info: counts the distinct thread ids found in context fields named vtid or tid. */
+static int on_tid_field(void *user, const tracerd_ctf_field_t *f)
+{
+    struct ctx *x = user;
+    if (f->depth != 1 || (f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT) ||
+        (f->scope != TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT &&
+         f->scope != TRACERD_CTF_SCOPE_EVENT_CONTEXT) ||
+        (strcmp(f->name, "vtid") != 0 && strcmp(f->name, "tid") != 0) || x->tids == NULL)
+        return 0;
+    uint64_t key = f->v.u + 1;
+    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (TID_SLOTS - 1);
+    for (size_t probe = 0; probe < TID_SLOTS; probe++, h = (h + 1) & (TID_SLOTS - 1)) {
+        if (x->tids[h] == key)
+            return 0;
+        if (x->tids[h] == 0) {
+            if (x->ntids >= TID_SLOTS / 2) {
+                x->tids_full = true;
+                return 0;
+            }
+            x->tids[h] = key;
+            x->ntids++;
+            return 0;
+        }
+    }
+    return 0;
+}
+
 static void callbacks(struct ctx *x, tracerd_ctf_callbacks_t *cb)
 {
     memset(cb, 0, sizeof *cb);
     cb->on_packet_begin = on_packet;
     cb->on_event_begin = on_event;
     cb->on_event_end = x->dump ? on_event_end : NULL;
-    cb->on_field = x->dump ? on_field : NULL;
+    cb->on_field = x->dump ? on_field : on_tid_field;
     cb->on_loss = on_loss;
+    if (!x->dump)
+        x->tids = calloc(TID_SLOTS, sizeof *x->tids);
 }
 
 static const char *bo_name(tracerd_byte_order_t b)
@@ -380,6 +415,9 @@ static void print_summary(struct ctx *x)
             n += (x->cpus >> i) & 1;
         fprintf(f, "cpus:          %u\n", n + (unsigned)(x->cpu_other ? 1 : 0));
     }
+    if (x->ntids)
+        fprintf(f, "threads:       %zu%s (distinct vtid/tid context values)\n", x->ntids,
+                x->tids_full ? "+" : "");
     if (x->any_ns) {
         uint64_t span = x->last_ns - x->first_ns;
         fprintf(f, "time span:     %" PRIu64 ".%09" PRIu64 " .. %" PRIu64 ".%09" PRIu64
@@ -428,6 +466,7 @@ static int run_dir(cli_t *c, bool dump)
     if (!dump && (st == TRACERD_OK || x->events))
         print_summary(x);
     tracerd_ctf_dir_free(d);
+    free(x->tids);
     free(x);
     return rc;
 }
@@ -519,6 +558,7 @@ static int run_stream(cli_t *c, bool dump)
     tracerd_status_t st = tracerd_ctf_stream_new(t, NULL, &cb, x, NULL, &r);
     if (st != TRACERD_OK) {
         fprintf(stderr, "%s: %s: %s\n", c->prog, c->path, tracerd_status_message(st));
+        free(x->tids);
         free(x);
         tracerd_ctf_trace_free(t);
         return CLI_EXIT_TRACE;
@@ -545,6 +585,7 @@ static int run_stream(cli_t *c, bool dump)
         print_summary(x);
     tracerd_ctf_stream_free(r);
     tracerd_ctf_trace_free(t);
+    free(x->tids);
     free(x);
     return rc;
 }
