@@ -552,9 +552,9 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                                (unsigned long long)n,
                                (unsigned long long)r->cfg.max_sequence_length);
             }
-            if (at > limit || n * 8 > limit - at) {
+            if (at > limit || n > (limit - at) / 8) {
                 vm->pos = at;
-                return vm_short(r, vm, in, at + n * 8);
+                return vm_short(r, vm, in, n > (UINT64_MAX - at) / 8 ? UINT64_MAX : at + n * 8);
             }
             const uint8_t *p = data + ((at - bit0) >> 3);
             pos = at + n * 8;
@@ -746,9 +746,12 @@ static int run_fast(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_ins
                                (unsigned long long)r->cfg.max_sequence_length);
             }
             uint64_t bits = n * in->count;
-            if (at > limit || bits > limit - at) {
+            if (at > limit || (in->count != 0 && n > (limit - at) / in->count) ||
+                bits > limit - at) {
                 vm->pos = at;
-                return vm_short(r, vm, in, at + bits);
+                return vm_short(r, vm, in,
+                                in->count != 0 && n > (UINT64_MAX - at) / in->count ? UINT64_MAX
+                                                                                    : at + bits);
             }
             pos = at + bits;
             continue;
