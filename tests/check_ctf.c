@@ -937,6 +937,58 @@ START_TEST(test_stream_no_packet_context)
 }
 END_TEST
 
+/* A record larger than the stitch buffer is read when it lies inside one
+ * chunk, and is an E_LIMIT error when it straddles chunks; reset starts over. */
+START_TEST(test_stream_stitch_bound_and_reset)
+{
+    char *meta = ctf_writer_metadata(false);
+    size_t len;
+    uint8_t *data = ctf_writer_stream(false, &len);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    c.stream.stitch_bytes = 64; /* the packet header + context is 84 bytes */
+    drv_plan_t whole = {0};
+    char *log = drv_run(&ctf_target, &c, data, len, &whole);
+    expect_end(log, "end OK");
+    free(log);
+    size_t one = 1;
+    drv_plan_t bytes = {.sizes = &one, .nsizes = 1};
+    log = drv_run(&ctf_target, &c, data, len, &bytes);
+    expect_end(log, "end E_LIMIT @0 packet at byte 0: packet header and context is larger than "
+                    "the stitch buffer (64 bytes) and straddles chunks");
+    free(log);
+    /* reset: the same reader reads the input again, identically */
+    tracerd_ctf_trace_t *t;
+    ck_assert_int_eq(tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, &t, NULL, 0),
+                     TRACERD_OK);
+    rec_t rec;
+    memset(&rec, 0, sizeof rec);
+    tracerd_ctf_callbacks_t cb;
+    rec_callbacks(&cb);
+    tracerd_ctf_stream_t *r;
+    ck_assert_int_eq(tracerd_ctf_stream_new(t, NULL, &cb, &rec, NULL, &r), TRACERD_OK);
+    size_t used;
+    ck_assert_int_eq(tracerd_ctf_stream_feed(r, data, len / 2, &used), TRACERD_OK);
+    tracerd_ctf_stream_reset(r);
+    tlog_reset(&rec.log);
+    ck_assert_int_eq(tracerd_ctf_stream_feed(r, data, len, &used), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_stream_finish(r), TRACERD_OK);
+    ck_assert_uint_eq(count_lines(rec.log.buf, "E @"), 11);
+    /* errors are sticky until reset */
+    tracerd_ctf_stream_reset(r);
+    uint8_t bad[4] = {0, 0, 0, 0};
+    ck_assert_int_eq(tracerd_ctf_stream_feed(r, bad, 4, &used), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_stream_finish(r), TRACERD_E_TRUNCATED);
+    ck_assert_int_eq(tracerd_ctf_stream_feed(r, data, len, &used), TRACERD_E_TRUNCATED);
+    ck_assert_int_eq(tracerd_ctf_stream_resume(r), TRACERD_E_INVALID);
+    tracerd_ctf_stream_free(r);
+    tracerd_ctf_trace_free(t);
+    free(rec.log.buf);
+    free(data);
+    free(meta);
+}
+END_TEST
+
 /* Events of no bits would never let the stream advance: an error (found by
  * fuzzing), after the event is delivered, the same under every split. */
 START_TEST(test_stream_empty_event)
@@ -1705,6 +1757,7 @@ Suite *suite_ctf(void)
     tcase_add_test(tc, test_stream_errors);
     tcase_add_test(tc, test_stream_no_packet_context);
     tcase_add_test(tc, test_stream_empty_event);
+    tcase_add_test(tc, test_stream_stitch_bound_and_reset);
     suite_add_tcase(s, tc);
     tc = tcase_create("dir");
     tcase_add_test(tc, test_dir_merge);
