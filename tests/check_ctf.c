@@ -1631,12 +1631,14 @@ static void bt2_check(const char *dir, bool quirk, size_t want_events)
 }
 
 /* A trace recorded with LTTng-UST 2.13 and its rewrite by babeltrace2's CTF
- * writer (tests/data/ctf/record_lttng_ust.sh), and the writer's feature
- * trace in both byte orders, against babeltrace2 itself. */
+ * writer (tests/data/ctf/record_lttng_ust.sh), a trace made with python3-bt2
+ * and written by the same writer (tests/data/ctf/write_bt2_python.py), and
+ * the test writer's feature trace in both byte orders, against babeltrace2. */
 START_TEST(test_recorded_traces)
 {
     bt2_check("tests/data/ctf/demo-lttng-ust", true, 80);
     bt2_check("tests/data/ctf/bt2-sink-ctf", false, 80);
+    bt2_check("tests/data/ctf/bt2-python", false, 24);
     struct peer_result pr;
     read_dir("tests/data/ctf/demo-lttng-ust", NULL, &pr);
     const char *out = pr.text.out.buf;
@@ -1647,6 +1649,16 @@ START_TEST(test_recorded_traces)
     ck_assert_ptr_nonnull(strstr(out, "msg = \"tab\\there\", _seq_length = 3, seq = [ [0] = 1, "
                                       "[1] = 2, [2] = 3 ]"));
     ck_assert_ptr_nonnull(strstr(out, "st = ( \"AUTO\" : container = 10 )"));
+    ctf_text_free(&pr.text);
+    read_dir("tests/data/ctf/bt2-python", NULL, &pr);
+    out = pr.text.out.buf;
+    ck_assert_ptr_nonnull(strstr(out, "[00000000000000001060] bt2:scalars: { u7 = 10, s13 = -3430, "
+                                      "h64 = 0xFEDCBA9876543212, o16 = 01236, r32 = 3, r64 = -0.25, "
+                                      "name = \"event 2 \\\"q\\\"\", fixed = [ [0] = 2, [1] = 3, "
+                                      "[2] = 4 ], dyn_len = 2, dyn = [ [0] = 0, [1] = 1 ], color = "
+                                      "( \"BLUE\" : container = 2 ), level = ( \"HIGH\" : "
+                                      "container = 2 ) }"));
+    ck_assert_ptr_nonnull(strstr(out, "words = [ [0] = \"w0\", [1] = \"w1\", [2] = \"w2\" ]"));
     ctf_text_free(&pr.text);
     for (int big = 0; big < 2; big++) {
         char tmpl[] = "/tmp/tracerd-ctf-bt2-XXXXXX";
