@@ -1401,6 +1401,18 @@ static void peer_check(const char *group, const char *name, bool expect_ok)
     ck_assert_msg(expected != NULL, "missing %s", out);
     size_t bad = compare_bt2(name, expected, pr.text.out.buf);
     ck_assert_msg(bad == 0, "%s/%s: %zu lines differ from babeltrace2", group, name, bad);
+    /* the same through odd small reads, with files reopened at every read */
+    tracerd_ctf_dir_config_t small;
+    tracerd_ctf_dir_config_init(&small);
+    small.chunk_bytes = 97;
+    small.max_open_files = 1;
+    struct peer_result pr2;
+    read_dir(dir, &small, &pr2);
+    ck_assert_int_eq(pr2.st, pr.st);
+    ck_assert_str_eq(pr2.text.out.buf, pr.text.out.buf);
+    ck_assert_uint_eq(pr2.text.lost_events, pr.text.lost_events);
+    ck_assert_uint_eq(pr2.text.lost_packets, pr.text.lost_packets);
+    ctf_text_free(&pr2.text);
     char *se = slurp(err);
     size_t lost_events = se ? sum_discarded(se, "event") : 0;
     size_t lost_packets = se ? sum_discarded(se, "packet") : 0;
