@@ -1032,8 +1032,13 @@ static tracerd_status_t parse_type_spec(struct parser *P, bool leave_last,
             if ((st = peek(P, &c)) != TRACERD_OK)
                 return st;
             if (is(&c, "integer")) {
-                if ((st = parse_type_spec(P, false, &cont)) != TRACERD_OK)
+                next(P, &c);
+                struct ctf_type *it = new_type(P, TRACERD_CTF_TYPE_INT, &c);
+                if (it == NULL)
+                    return nomem(P);
+                if ((st = parse_attr_body(P, it)) != TRACERD_OK)
                     return st;
+                cont = &it->pub;
             } else {
                 if ((st = parse_type_name(P, false, &cont)) != TRACERD_OK)
                     return st;

@@ -42,29 +42,41 @@ static bool is_metadata_file(const char *path)
     return n >= 10 && memcmp(b, "/* CTF 1.", 9) == 0;
 }
 
-/* A folder holding `metadata`, at the top or (bounded) below. */
+/* A folder holding `metadata`, at the top or (bounded) below: a
+ * breadth-first walk over at most 256 folders, `depth` levels deep. */
 static bool has_metadata(const char *dir, int depth)
 {
-    char p[4096];
-    snprintf(p, sizeof p, "%s/metadata", dir);
-    if (is_metadata_file(p))
-        return true;
-    if (depth == 0)
-        return false;
-    DIR *d = opendir(dir);
-    if (d == NULL)
-        return false;
-    struct dirent *e;
+    enum { MAX_DIRS = 256 };
+    char *queue[MAX_DIRS];
+    int level[MAX_DIRS];
+    size_t head = 0, tail = 0;
     bool found = false;
-    while (!found && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        struct stat sb;
-        if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
-            found = has_metadata(p, depth - 1);
+    queue[tail] = strdup(dir);
+    level[tail] = 0;
+    if (queue[tail] == NULL)
+        return false;
+    tail++;
+    while (head < tail && !found) {
+        char *cur = queue[head];
+        int lv = level[head++];
+        char p[4096];
+        snprintf(p, sizeof p, "%s/metadata", cur);
+        found = is_metadata_file(p);
+        DIR *d = found || lv >= depth ? NULL : opendir(cur);
+        struct dirent *e;
+        while (d != NULL && (e = readdir(d)) != NULL && tail < MAX_DIRS) {
+            if (e->d_name[0] == '.')
+                continue;
+            snprintf(p, sizeof p, "%s/%s", cur, e->d_name);
+            struct stat sb;
+            if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode) && (queue[tail] = strdup(p)) != NULL)
+                level[tail++] = lv + 1;
+        }
+        if (d != NULL)
+            closedir(d);
     }
-    closedir(d);
+    for (size_t i = 0; i < tail; i++)
+        free(queue[i]);
     return found;
 }
 
