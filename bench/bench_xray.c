@@ -41,10 +41,15 @@ static int c_meta(void *u, const tracerd_xray_metadata_t *m)
     return 0;
 }
 
+/* Process CPU time by default: the benchmark machine is shared, and the wall
+ * clock counts the time other processes hold the core. XR_WALL=1 switches. */
 static double now(void)
 {
+    static int wall = -1;
+    if (wall < 0)
+        wall = getenv("XR_WALL") != NULL;
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(wall ? CLOCK_MONOTONIC : CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -118,7 +123,8 @@ int main(int argc, char **argv)
     xw_init(&w, false);
     generate(&w, mib << 20);
     double mb = (double)w.len / 1e6;
-    printf("trace: FDR v5, %.1f MB generated in memory\n", mb);
+    printf("trace: FDR v5, %.1f MB generated in memory; times are %s\n", mb,
+           getenv("XR_WALL") ? "wall clock" : "process CPU time (XR_WALL=1: wall clock)");
 
     double best_x = 1e9;
     uint64_t h = 0;

@@ -7,5 +7,8 @@
 
 #include <tracerd/core.h>
 #include <tracerd/xray.h>
+#include <tracerd/fxt.h>
+#include <tracerd/ctf.h>
+#include <tracerd/xtrace.h>
 
 #endif /* TRACERD_TRACERD_H */

@@ -1,0 +1,102 @@
+/* libFuzzer target: CTF data streams. The first input byte picks the model
+ * (the test writer's feature trace in either byte order, or the benchmark's
+ * LTTng-UST-like trace) and options (field callbacks on or off, lenient
+ * packet skipping, a small stitch buffer); the rest is the stream, fed in
+ * chunks chosen by the last byte, with pauses. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracerd/ctf.h>
+
+#include "fuzz_common.h"
+
+/* The trace generators shared with the tests (plain C, no other deps). */
+#include "../tests/support/ctf_writer.c"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static tracerd_ctf_trace_t *models[3];
+
+static int on_field(void *user, const tracerd_ctf_field_t *f)
+{
+    uint64_t *acc = user;
+    *acc += f->kind == TRACERD_CTF_VALUE_STRING ? f->v.str.len + (f->v.str.len ? f->v.str.data[0] : 0)
+                                                : (uint64_t)f->v.u;
+    if (f->enum_label)
+        *acc += (uint8_t)f->enum_label[0];
+    return (*acc & 63) == 7 ? TRACERD_CB_PAUSE : 0;
+}
+
+static int on_event(void *user, const tracerd_ctf_event_t *e)
+{
+    uint64_t *acc = user;
+    *acc += e->cycles + e->ns + (uint8_t)e->name[0];
+    return (*acc & 31) == 3 ? TRACERD_CB_PAUSE : 0;
+}
+
+static int on_packet(void *user, const tracerd_ctf_packet_t *p)
+{
+    uint64_t *acc = user;
+    *acc += p->content_size_bits;
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 2)
+        return 0;
+    unsigned sel = data[0];
+    unsigned mi = sel % 3;
+    if (models[mi] == NULL) {
+        char *meta = mi == 2 ? ctf_writer_bench_metadata() : ctf_writer_metadata(mi == 1);
+        if (tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, &models[mi], NULL, 0) !=
+            TRACERD_OK)
+            abort();
+        free(meta);
+    }
+    tracerd_ctf_stream_config_t cfg;
+    tracerd_ctf_stream_config_init(&cfg);
+    cfg.lenient_skip_packets = (sel & 4) != 0;
+    if (sel & 8)
+        cfg.stitch_bytes = 64;
+    cfg.max_sequence_length = 1 << 16;
+    cfg.max_packet_bytes = 1 << 20;
+    tracerd_ctf_callbacks_t cb;
+    memset(&cb, 0, sizeof cb);
+    cb.on_event_begin = on_event;
+    cb.on_packet_begin = on_packet;
+    if (sel & 16)
+        cb.on_field = on_field;
+    uint64_t acc = 0;
+    tracerd_ctf_stream_t *r;
+    if (tracerd_ctf_stream_new(models[mi], &cfg, &cb, &acc, NULL, &r) != TRACERD_OK)
+        return 0;
+    fuzz_chunker_t ch;
+    fuzz_chunker_init(&ch, data[size - 1]);
+    const uint8_t *p = data + 1;
+    size_t n = size - 1, off = 0;
+    tracerd_status_t st = TRACERD_OK;
+    while (off < n && st >= 0) {
+        size_t k = fuzz_chunker_next(&ch, n - off), used = 0;
+        st = tracerd_ctf_stream_feed(r, p + off, k, &used);
+        if (used > k)
+            abort();
+        off += used;
+        if (st == TRACERD_PAUSED)
+            st = tracerd_ctf_stream_resume(r);
+        else if (st == TRACERD_OK && used != k)
+            abort();
+    }
+    if (st >= 0) {
+        do {
+            st = tracerd_ctf_stream_finish(r);
+            if (st == TRACERD_PAUSED)
+                tracerd_ctf_stream_resume(r);
+        } while (st == TRACERD_PAUSED);
+    }
+    if (st < 0 && tracerd_ctf_stream_error_reason(r)[0] == '\0')
+        abort(); /* every error has a reason */
+    tracerd_ctf_stream_free(r);
+    return 0;
+}

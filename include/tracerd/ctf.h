@@ -1,0 +1,523 @@
+/**
+ * @file ctf.h
+ * Reader for the Common Trace Format 1.8 (LTTng, barectf, babeltrace2).
+ *
+ * Three layers:
+ *  - tracerd_ctf_metadata_*: an incremental TSDL reader (plain-text or
+ *    packetized metadata, fed in chunks of any size, appendable) that builds
+ *    an immutable trace model (tracerd_ctf_trace_t) and compiles every
+ *    dynamic scope into a flat decoding program.
+ *  - tracerd_ctf_stream_*: the reader contract for one data stream (a file or
+ *    a socket), created from a trace model: packets, events and every field,
+ *    pushed to callbacks.
+ *  - tracerd_ctf_dir_*: a whole trace directory (recursively: every folder
+ *    that holds a `metadata` file), every stream file read in fixed chunks,
+ *    events of all streams merged in timestamp order with a heap.
+ *
+ * See doc/formats/ctf.md for the byte-level reading and every choice made
+ * where the specification is silent.
+ */
+#ifndef TRACERD_CTF_H
+#define TRACERD_CTF_H
+
+#include <tracerd/core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ==== the trace model ==================================================== */
+
+/** Kind of a field type. */
+typedef enum tracerd_ctf_type_kind {
+    TRACERD_CTF_TYPE_INT = 0,
+    TRACERD_CTF_TYPE_FLOAT = 1,
+    TRACERD_CTF_TYPE_STRING = 2,
+    TRACERD_CTF_TYPE_ENUM = 3,
+    TRACERD_CTF_TYPE_STRUCT = 4,
+    TRACERD_CTF_TYPE_VARIANT = 5,
+    TRACERD_CTF_TYPE_ARRAY = 6,
+    TRACERD_CTF_TYPE_SEQUENCE = 7
+} tracerd_ctf_type_kind_t;
+
+/** Text encoding of an integer (byte arrays) or a string. */
+typedef enum tracerd_ctf_encoding {
+    TRACERD_CTF_ENCODING_NONE = 0,
+    TRACERD_CTF_ENCODING_UTF8 = 1,
+    TRACERD_CTF_ENCODING_ASCII = 2
+} tracerd_ctf_encoding_t;
+
+typedef struct tracerd_ctf_type tracerd_ctf_type_t;
+
+/** A named member of a structure or an option of a variant. */
+typedef struct tracerd_ctf_member {
+    const char *name;     /**< as written in the metadata (NUL-terminated) */
+    const char *display;  /**< name with one leading '_' removed (TSDL escape) */
+    const tracerd_ctf_type_t *type;
+} tracerd_ctf_member_t;
+
+/** One enumeration mapping: label for the values lo..hi (inclusive). */
+typedef struct tracerd_ctf_mapping {
+    const char *label;
+    int64_t lo;           /**< as signed when the container is signed, else cast from uint64 */
+    int64_t hi;
+} tracerd_ctf_mapping_t;
+
+/**
+ * A field type of the model. Read-only; owned by the trace. Only the members
+ * of its kind are meaningful.
+ */
+struct tracerd_ctf_type {
+    tracerd_ctf_type_kind_t kind;
+    uint32_t align_bits;             /**< alignment in bits (power of two) */
+    /* INT, ENUM (its container), FLOAT */
+    uint32_t size_bits;              /**< INT/ENUM: 1-64; FLOAT: 32 or 64 */
+    bool is_signed;
+    tracerd_byte_order_t byte_order; /**< LITTLE or BIG (native resolved) */
+    unsigned base;                   /**< 2, 8, 10 or 16 */
+    tracerd_ctf_encoding_t encoding; /**< INT and STRING */
+    int clock;                       /**< index in trace clocks of `map`, or -1 */
+    uint32_t exp_dig, mant_dig;      /**< FLOAT */
+    /* ENUM */
+    const tracerd_ctf_mapping_t *mappings;
+    uint32_t nmappings;
+    /* STRUCT, VARIANT */
+    const tracerd_ctf_member_t *members;
+    uint32_t nmembers;
+    /* VARIANT: tag path; SEQUENCE: length path (as written) */
+    const char *path;
+    /* ARRAY, SEQUENCE */
+    const tracerd_ctf_type_t *element;
+    uint64_t length;                 /**< ARRAY */
+};
+
+/** A clock block. */
+typedef struct tracerd_ctf_clock {
+    const char *name;
+    const char *description;  /**< "" when absent */
+    uint8_t uuid[16];
+    bool has_uuid;
+    uint64_t freq;            /**< Hz (default 1000000000) */
+    uint64_t precision;
+    int64_t offset_s;
+    int64_t offset;           /**< cycles */
+    bool absolute;
+} tracerd_ctf_clock_t;
+
+/** An environment entry (env block). */
+typedef struct tracerd_ctf_env {
+    const char *key;
+    const char *str;   /**< string value, or NULL for an integer */
+    int64_t value;     /**< integer value */
+} tracerd_ctf_env_t;
+
+/** An event class. */
+typedef struct tracerd_ctf_event_class {
+    const char *name;
+    uint64_t id;
+    uint64_t stream_id;
+    int64_t loglevel;
+    bool has_loglevel;
+    const char *emf_uri;                  /**< NULL when absent */
+    const tracerd_ctf_type_t *context;    /**< NULL when absent */
+    const tracerd_ctf_type_t *fields;     /**< NULL when absent */
+} tracerd_ctf_event_class_t;
+
+/** A stream class. */
+typedef struct tracerd_ctf_stream_class {
+    uint64_t id;
+    const tracerd_ctf_type_t *packet_context;
+    const tracerd_ctf_type_t *event_header;
+    const tracerd_ctf_type_t *event_context;
+    const tracerd_ctf_event_class_t *const *events; /**< in declaration order */
+    uint32_t nevents;
+} tracerd_ctf_stream_class_t;
+
+/** Opaque immutable trace model (owned by the caller; see tracerd_ctf_trace_free). */
+typedef struct tracerd_ctf_trace tracerd_ctf_trace_t;
+
+/** Top-level facts of a trace model (pointers owned by the trace). */
+typedef struct tracerd_ctf_trace_info {
+    uint32_t major, minor;
+    uint8_t uuid[16];
+    bool has_uuid;
+    tracerd_byte_order_t byte_order;
+    const tracerd_ctf_type_t *packet_header;  /**< NULL when absent */
+    const tracerd_ctf_clock_t *clocks;
+    uint32_t nclocks;
+    const tracerd_ctf_env_t *env;
+    uint32_t nenv;
+    const tracerd_ctf_stream_class_t *const *streams;
+    uint32_t nstreams;
+    uint32_t nevents;           /**< event classes over all streams */
+    size_t metadata_bytes;      /**< TSDL text bytes parsed */
+} tracerd_ctf_trace_info_t;
+
+/** The trace's top-level facts; the pointer is owned by the trace. */
+TRACERD_API const tracerd_ctf_trace_info_t *tracerd_ctf_trace_info(const tracerd_ctf_trace_t *t);
+/** Stream class by id, or NULL. */
+TRACERD_API const tracerd_ctf_stream_class_t *
+tracerd_ctf_trace_stream_class(const tracerd_ctf_trace_t *t, uint64_t id);
+/** Event class by stream class id and event id, or NULL. */
+TRACERD_API const tracerd_ctf_event_class_t *
+tracerd_ctf_trace_event_class(const tracerd_ctf_trace_t *t, uint64_t stream_id, uint64_t id);
+/** Environment string by key, or NULL (integer entries give NULL). */
+TRACERD_API const char *tracerd_ctf_trace_env(const tracerd_ctf_trace_t *t, const char *key);
+/** Frees a trace model. Every stream reader made from it must be freed first. NULL ok. */
+TRACERD_API void tracerd_ctf_trace_free(tracerd_ctf_trace_t *t);
+/** Name of a type kind ("integer", "struct", ...). Static string. */
+TRACERD_API const char *tracerd_ctf_type_kind_name(tracerd_ctf_type_kind_t k);
+
+/* ==== metadata reader ==================================================== */
+
+/** Opaque metadata reader. */
+typedef struct tracerd_ctf_metadata tracerd_ctf_metadata_t;
+
+/** Metadata reader options. Initialise with tracerd_ctf_metadata_config_init. */
+typedef struct tracerd_ctf_metadata_config {
+    size_t max_metadata_bytes; /**< TSDL text bound (default 64 MiB) */
+    uint32_t max_depth;        /**< nesting of blocks and compound types (default 64) */
+    uint32_t max_fields;       /**< members of one struct/variant, mappings of one enum (default 65536) */
+    uint64_t max_array_length; /**< static array length (default 1<<24) */
+    tracerd_byte_order_t byte_order; /**< packetized metadata: AUTO (from the magic) */
+    tracerd_warning_cb on_warning;   /**< unknown attributes and the like; may be NULL */
+    void *user;                      /**< passed to on_warning */
+} tracerd_ctf_metadata_config_t;
+
+/** Fills *cfg with the defaults. */
+TRACERD_API void tracerd_ctf_metadata_config_init(tracerd_ctf_metadata_config_t *cfg);
+
+/**
+ * Creates a metadata reader.
+ * @param cfg   options (NULL: defaults); copied.
+ * @param alloc allocator (NULL: libc); must outlive the reader and the traces it makes.
+ * @param out   receives the reader; NULL on failure.
+ * @return TRACERD_OK, TRACERD_E_INVALID, TRACERD_E_NOMEM.
+ */
+TRACERD_API tracerd_status_t tracerd_ctf_metadata_new(const tracerd_ctf_metadata_config_t *cfg,
+                                                      const tracerd_allocator_t *alloc,
+                                                      tracerd_ctf_metadata_t **out);
+/**
+ * Feeds metadata bytes (plain text, or metadata packets: the first bytes
+ * decide). Packet headers are checked and stripped as they arrive; the text
+ * is kept (bounded by max_metadata_bytes). Allocates (the text buffer grows).
+ * @return TRACERD_OK, or an error (sticky until _reset): E_MAGIC, E_UNSUPPORTED
+ *         (compressed, encrypted metadata), E_LIMIT, E_EXTENT, E_NOMEM.
+ */
+TRACERD_API tracerd_status_t tracerd_ctf_metadata_feed(tracerd_ctf_metadata_t *m, const void *data,
+                                                       size_t len);
+/**
+ * Parses all text fed so far and returns a new immutable trace model, owned
+ * by the caller (tracerd_ctf_trace_free). May be called again after more
+ * feeds (live traces append metadata): each call returns a model of all the
+ * text so far; earlier models stay valid until freed.
+ * @return TRACERD_OK; TRACERD_E_METADATA with line, column and reason
+ *         (tracerd_ctf_metadata_error_reason); E_TRUNCATED when packetized
+ *         input ended inside a packet; E_LIMIT; E_UNSUPPORTED; E_NOMEM.
+ */
+TRACERD_API tracerd_status_t tracerd_ctf_metadata_finish(tracerd_ctf_metadata_t *m,
+                                                         tracerd_ctf_trace_t **out);
+/** Returns the reader to its state after _new. */
+TRACERD_API void tracerd_ctf_metadata_reset(tracerd_ctf_metadata_t *m);
+/** Frees the reader (not the traces it made). NULL ok. */
+TRACERD_API void tracerd_ctf_metadata_free(tracerd_ctf_metadata_t *m);
+/** Bytes fed so far (absolute offset). */
+TRACERD_API uint64_t tracerd_ctf_metadata_offset(const tracerd_ctf_metadata_t *m);
+/** After an error: offset of the metadata packet at fault (packetized input), else 0. */
+TRACERD_API uint64_t tracerd_ctf_metadata_record_offset(const tracerd_ctf_metadata_t *m);
+/** After a TSDL error: 1-based line and column in the text (0 when not a text error). */
+TRACERD_API uint32_t tracerd_ctf_metadata_line(const tracerd_ctf_metadata_t *m);
+TRACERD_API uint32_t tracerd_ctf_metadata_column(const tracerd_ctf_metadata_t *m);
+/** NUL-terminated reason of the last error ("" if none), e.g. "line 3, column 5: expected ';' ...". */
+TRACERD_API const char *tracerd_ctf_metadata_error_reason(const tracerd_ctf_metadata_t *m);
+/** The TSDL text gathered so far (packet headers stripped); valid until the next feed/reset/free. */
+TRACERD_API tracerd_str_t tracerd_ctf_metadata_text(const tracerd_ctf_metadata_t *m);
+
+/**
+ * Convenience: parses a whole metadata buffer.
+ * On failure *out is NULL and, when reason is not NULL, reason receives the
+ * error text (NUL-terminated, truncated to reason_size).
+ */
+TRACERD_API tracerd_status_t tracerd_ctf_trace_parse(const void *data, size_t len,
+                                                     const tracerd_ctf_metadata_config_t *cfg,
+                                                     const tracerd_allocator_t *alloc,
+                                                     tracerd_ctf_trace_t **out, char *reason,
+                                                     size_t reason_size);
+
+/* ==== stream reader ======================================================= */
+
+/** Opaque data stream reader. */
+typedef struct tracerd_ctf_stream tracerd_ctf_stream_t;
+
+/** Dynamic scope a field belongs to. */
+typedef enum tracerd_ctf_scope {
+    TRACERD_CTF_SCOPE_PACKET_HEADER = 0,
+    TRACERD_CTF_SCOPE_PACKET_CONTEXT = 1,
+    TRACERD_CTF_SCOPE_EVENT_HEADER = 2,
+    TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT = 3,
+    TRACERD_CTF_SCOPE_EVENT_CONTEXT = 4,
+    TRACERD_CTF_SCOPE_EVENT_FIELDS = 5
+} tracerd_ctf_scope_t;
+
+/** What a field callback carries. */
+typedef enum tracerd_ctf_value_kind {
+    TRACERD_CTF_VALUE_INT = 0,      /**< signed integer (or enum with a signed container): i */
+    TRACERD_CTF_VALUE_UINT = 1,     /**< unsigned integer (or enum): u */
+    TRACERD_CTF_VALUE_FLOAT = 2,    /**< f */
+    TRACERD_CTF_VALUE_STRING = 3,   /**< str: string, or text array/sequence up to its first NUL */
+    TRACERD_CTF_VALUE_STRUCT_BEGIN = 4,
+    TRACERD_CTF_VALUE_STRUCT_END = 5,
+    TRACERD_CTF_VALUE_ARRAY_BEGIN = 6,    /**< length */
+    TRACERD_CTF_VALUE_ARRAY_END = 7,
+    TRACERD_CTF_VALUE_SEQUENCE_BEGIN = 8, /**< length */
+    TRACERD_CTF_VALUE_SEQUENCE_END = 9,
+    TRACERD_CTF_VALUE_VARIANT_BEGIN = 10, /**< option: the selected member's display name */
+    TRACERD_CTF_VALUE_VARIANT_END = 11
+} tracerd_ctf_value_kind_t;
+
+/**
+ * One field value, pushed in declaration order (depth-first). Scope roots
+ * (the struct of each scope) are delivered as STRUCT_BEGIN/END with depth 0.
+ * All pointers are borrowed, valid until the callback returns.
+ */
+typedef struct tracerd_ctf_field {
+    uint64_t offset;               /**< absolute stream byte offset where the field starts */
+    tracerd_ctf_scope_t scope;
+    tracerd_ctf_value_kind_t kind;
+    const char *name;              /**< display name (leading '_' removed); "" for elements */
+    const char *path;              /**< e.g. "event.fields.seq"; elements share their array's path */
+    int64_t index;                 /**< element index inside the enclosing array/sequence, or -1 */
+    uint32_t depth;                /**< nesting depth (scope root = 0) */
+    const tracerd_ctf_type_t *type;
+    union {
+        int64_t i;
+        uint64_t u;
+        double f;
+        tracerd_str_t str;         /**< view into the input (or the stitch buffer) */
+        uint64_t length;           /**< ARRAY/SEQUENCE_BEGIN */
+    } v;
+    const char *enum_label;        /**< first matching label of an enum value; NULL otherwise or if none */
+    const char *option;            /**< VARIANT_BEGIN: selected option (display name) */
+    /** ARRAY/SEQUENCE_BEGIN of byte-aligned 8-bit integers: all the bytes as
+     * one view into the input (the elements still follow one by one);
+     * data NULL otherwise. */
+    tracerd_bytes_t bytes;
+} tracerd_ctf_field_t;
+
+/** A packet, reported once its header and context are read (fields follow via on_field). */
+typedef struct tracerd_ctf_packet {
+    uint64_t offset;               /**< absolute offset of the packet */
+    uint64_t index;                /**< 0-based packet number in this stream */
+    const tracerd_ctf_stream_class_t *stream_class;
+    uint64_t stream_id;
+    uint64_t stream_instance_id;   bool has_stream_instance_id;
+    uint64_t content_size_bits;    /**< UINT64_MAX when the stream has no size (one packet) */
+    uint64_t packet_size_bits;
+    uint64_t timestamp_begin;      bool has_timestamp_begin;
+    uint64_t timestamp_end;        bool has_timestamp_end;
+    uint64_t ns_begin, ns_end;     /**< nanoseconds from the Epoch (clock offsets applied) */
+    uint64_t events_discarded;     bool has_events_discarded; /**< cumulative counter */
+    uint64_t packet_seq_num;       bool has_packet_seq_num;
+    uint64_t cpu_id;               bool has_cpu_id;
+} tracerd_ctf_packet_t;
+
+/** End of a packet's content (padding follows). */
+typedef struct tracerd_ctf_packet_end {
+    uint64_t offset;               /**< absolute offset of the packet */
+    uint64_t index;
+    uint64_t events;               /**< events read in this packet */
+} tracerd_ctf_packet_end_t;
+
+/** An event (fields follow via on_field, then on_event_end). */
+typedef struct tracerd_ctf_event {
+    uint64_t offset;               /**< absolute offset of the event header */
+    const tracerd_ctf_event_class_t *cls;
+    const tracerd_ctf_stream_class_t *stream_class;
+    uint64_t id;
+    const char *name;
+    uint64_t cycles;               /**< reconstructed clock value */
+    uint64_t ns;                   /**< nanoseconds from the Epoch (offsets applied) */
+    bool has_clock;
+    uint64_t packet_index;
+} tracerd_ctf_event_t;
+
+/** Loss reported between packets. */
+typedef enum tracerd_ctf_loss_kind {
+    TRACERD_CTF_LOSS_EVENTS = 0,   /**< events_discarded grew */
+    TRACERD_CTF_LOSS_PACKETS = 1   /**< packet_seq_num skipped */
+} tracerd_ctf_loss_kind_t;
+
+/** Discarded events or lost packets, reported before the packet that shows them. */
+typedef struct tracerd_ctf_loss {
+    uint64_t offset;               /**< absolute offset of the packet that shows the loss */
+    tracerd_ctf_loss_kind_t kind;
+    uint64_t count;
+    uint64_t stream_id;
+    uint64_t begin_cycles, end_cycles; /**< time range (previous packet end .. this one's end/begin) */
+    bool has_clock;
+} tracerd_ctf_loss_t;
+
+typedef int (*tracerd_ctf_packet_cb)(void *user, const tracerd_ctf_packet_t *p);
+typedef int (*tracerd_ctf_packet_end_cb)(void *user, const tracerd_ctf_packet_end_t *p);
+typedef int (*tracerd_ctf_event_cb)(void *user, const tracerd_ctf_event_t *e);
+typedef int (*tracerd_ctf_field_cb)(void *user, const tracerd_ctf_field_t *f);
+typedef int (*tracerd_ctf_loss_cb)(void *user, const tracerd_ctf_loss_t *l);
+
+/** Callbacks; any may be NULL ("not interested"). A NULL on_field skips value conversion. */
+typedef struct tracerd_ctf_callbacks {
+    tracerd_ctf_packet_cb on_packet_begin;
+    tracerd_ctf_packet_end_cb on_packet_end;
+    tracerd_ctf_event_cb on_event_begin;
+    tracerd_ctf_event_cb on_event_end;
+    tracerd_ctf_field_cb on_field;
+    tracerd_ctf_loss_cb on_loss;
+    tracerd_warning_cb on_warning;  /**< lenient packet skips */
+} tracerd_ctf_callbacks_t;
+
+/** Stream reader options. Initialise with tracerd_ctf_stream_config_init. */
+typedef struct tracerd_ctf_stream_config {
+    size_t stitch_bytes;        /**< largest packet header+context or event that may straddle
+                                     chunks (default 65536, min 64) */
+    uint64_t max_sequence_length; /**< sequence length bound (default 1<<24) */
+    uint32_t max_depth;         /**< nesting of arrays/sequences (default 64) */
+    uint64_t max_packet_bytes;  /**< packet size bound (default 1 GiB) */
+    bool check_uuid;            /**< packet header uuid must equal the trace's (default true) */
+    /** Lenient: skip a packet with damaged content to the next packet by its
+     * packet size, report it to on_warning (default false). Risk: its events are lost. */
+    bool lenient_skip_packets;
+} tracerd_ctf_stream_config_t;
+
+/** Fills *cfg with the defaults. */
+TRACERD_API void tracerd_ctf_stream_config_init(tracerd_ctf_stream_config_t *cfg);
+
+/**
+ * Creates a stream reader for one data stream of `trace`.
+ * @param trace the model; must outlive the reader (or be replaced with _set_trace).
+ * @return TRACERD_OK, TRACERD_E_INVALID, TRACERD_E_NOMEM. All memory is allocated here.
+ */
+TRACERD_API tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *trace,
+                                                    const tracerd_ctf_stream_config_t *cfg,
+                                                    const tracerd_ctf_callbacks_t *cbs, void *user,
+                                                    const tracerd_allocator_t *alloc,
+                                                    tracerd_ctf_stream_t **out);
+/**
+ * Feeds the next bytes of the stream (chunks of any size). Never allocates.
+ * @return TRACERD_OK (all consumed), TRACERD_PAUSED (*consumed < len after the
+ *         record whose callback paused), or an error (sticky until _reset):
+ *         E_MAGIC (magic, uuid), E_REFERENCE (unknown stream or event id),
+ *         E_EXTENT (content beyond the packet size, field past the content),
+ *         E_LIMIT (sequence length, stitch bound, packet size), E_BAD_RECORD
+ *         (variant tag with no option, content_size > packet_size), E_CALLBACK.
+ * Not callable from a callback.
+ */
+TRACERD_API tracerd_status_t tracerd_ctf_stream_feed(tracerd_ctf_stream_t *r, const void *data,
+                                                     size_t len, size_t *consumed);
+/** Clears a pause. */
+TRACERD_API tracerd_status_t tracerd_ctf_stream_resume(tracerd_ctf_stream_t *r);
+/** End of input: E_TRUNCATED if it ended inside a packet's content or an event. */
+TRACERD_API tracerd_status_t tracerd_ctf_stream_finish(tracerd_ctf_stream_t *r);
+/** Back to the state after _new (trace, options, callbacks kept). */
+TRACERD_API void tracerd_ctf_stream_reset(tracerd_ctf_stream_t *r);
+/** Frees the reader. NULL ok. */
+TRACERD_API void tracerd_ctf_stream_free(tracerd_ctf_stream_t *r);
+/**
+ * Switches to a newer model of the same trace (appended metadata). Allowed
+ * between events; the current stream class is looked up again by id.
+ * @return TRACERD_OK, TRACERD_E_REFERENCE (the stream class vanished),
+ *         TRACERD_E_INVALID (inside a record or a callback).
+ */
+TRACERD_API tracerd_status_t tracerd_ctf_stream_set_trace(tracerd_ctf_stream_t *r,
+                                                          const tracerd_ctf_trace_t *trace);
+/** Absolute offset of the next byte expected. Callable from callbacks. */
+TRACERD_API uint64_t tracerd_ctf_stream_offset(const tracerd_ctf_stream_t *r);
+/** Offset of the record being delivered, or of the record at fault after an error. */
+TRACERD_API uint64_t tracerd_ctf_stream_record_offset(const tracerd_ctf_stream_t *r);
+/** After a data error: absolute offset of the field at fault (else the record offset). */
+TRACERD_API uint64_t tracerd_ctf_stream_error_offset(const tracerd_ctf_stream_t *r);
+/** After a data error: path of the field at fault ("" when not a field error). */
+TRACERD_API const char *tracerd_ctf_stream_error_path(const tracerd_ctf_stream_t *r);
+/** NUL-terminated reason of the last error ("" if none). */
+TRACERD_API const char *tracerd_ctf_stream_error_reason(const tracerd_ctf_stream_t *r);
+/** The negative value a callback returned, after TRACERD_E_CALLBACK. */
+TRACERD_API int tracerd_ctf_stream_callback_error(const tracerd_ctf_stream_t *r);
+/** Upper bound of the memory a reader for `trace` with these options allocates. */
+TRACERD_API size_t tracerd_ctf_stream_memory_bound(const tracerd_ctf_trace_t *trace,
+                                                  const tracerd_ctf_stream_config_t *cfg);
+
+/* ==== trace directory reader ============================================== */
+
+/** Opaque directory reader. */
+typedef struct tracerd_ctf_dir tracerd_ctf_dir_t;
+
+/** A stream file of a directory, as seen by callbacks (tracerd_ctf_dir_current). */
+typedef struct tracerd_ctf_dir_stream {
+    const char *path;                 /**< file being read (of the stream's files) */
+    const tracerd_ctf_trace_t *trace; /**< model of its trace */
+    const char *trace_path;           /**< directory holding its metadata */
+    uint32_t index;                   /**< stream number in the directory reader */
+} tracerd_ctf_dir_stream_t;
+
+/** Directory reader options. */
+typedef struct tracerd_ctf_dir_config {
+    tracerd_ctf_stream_config_t stream;
+    tracerd_ctf_metadata_config_t metadata;
+    size_t chunk_bytes;       /**< read size per stream (default 65536) */
+    uint32_t max_streams;     /**< stream files (default 4096) */
+    uint32_t max_traces;      /**< metadata files found recursively (default 256) */
+    uint32_t max_dir_depth;   /**< folder depth searched (default 8) */
+    /** Files kept open between reads (default 256). With more streams than
+     * this, each read opens the file, reads at its offset and closes it. */
+    uint32_t max_open_files;
+} tracerd_ctf_dir_config_t;
+
+/** Fills *cfg with the defaults. */
+TRACERD_API void tracerd_ctf_dir_config_init(tracerd_ctf_dir_config_t *cfg);
+
+/**
+ * Opens a trace directory: finds every folder holding a `metadata` file
+ * (the folder itself and below), parses each metadata, and opens every
+ * regular file beside it (except `metadata` and hidden files; `index`
+ * folders are ignored) as a data stream.
+ * @param cfg  options (NULL: defaults); copied.
+ * @param cbs  callbacks (NULL: none); copied. They receive `user`.
+ * @param alloc allocator (NULL: libc); must outlive the reader.
+ * @param out  receives the reader. When the failure comes after the reader
+ *             itself was made (every status but E_INVALID and an E_NOMEM of
+ *             the first allocation), *out is set so that the error can be
+ *             read (tracerd_ctf_dir_error_*); free it with tracerd_ctf_dir_free.
+ * @return TRACERD_OK, E_IO, E_METADATA (reason names the file, line and
+ *         column), E_VERSION, E_LIMIT, E_NOMEM.
+ */
+TRACERD_API tracerd_status_t tracerd_ctf_dir_open(const char *path,
+                                                  const tracerd_ctf_dir_config_t *cfg,
+                                                  const tracerd_ctf_callbacks_t *cbs, void *user,
+                                                  const tracerd_allocator_t *alloc,
+                                                  tracerd_ctf_dir_t **out);
+/**
+ * Reads every stream, merging events by timestamp (nanoseconds from the
+ * Epoch, ties by stream order). Packet and loss records of a stream are
+ * delivered when its reader reaches them. Memory is bounded by the number of
+ * streams. Returns TRACERD_OK at the end, TRACERD_PAUSED when a callback
+ * paused (call _run again), or the first error.
+ */
+TRACERD_API tracerd_status_t tracerd_ctf_dir_run(tracerd_ctf_dir_t *d);
+/** The stream being delivered (callable from callbacks), or NULL. */
+TRACERD_API const tracerd_ctf_dir_stream_t *tracerd_ctf_dir_current(const tracerd_ctf_dir_t *d);
+/** Number of traces (metadata files) and of streams (a stream split over
+ * several files counts once). */
+TRACERD_API uint32_t tracerd_ctf_dir_trace_count(const tracerd_ctf_dir_t *d);
+TRACERD_API const tracerd_ctf_trace_t *tracerd_ctf_dir_trace(const tracerd_ctf_dir_t *d, uint32_t i);
+/** Folder holding the metadata of trace i (owned by the reader), or NULL. */
+TRACERD_API const char *tracerd_ctf_dir_trace_path(const tracerd_ctf_dir_t *d, uint32_t i);
+TRACERD_API uint32_t tracerd_ctf_dir_stream_count(const tracerd_ctf_dir_t *d);
+/** After an error: file at fault, absolute offset in it, reason. */
+TRACERD_API const char *tracerd_ctf_dir_error_path(const tracerd_ctf_dir_t *d);
+TRACERD_API uint64_t tracerd_ctf_dir_error_offset(const tracerd_ctf_dir_t *d);
+TRACERD_API const char *tracerd_ctf_dir_error_reason(const tracerd_ctf_dir_t *d);
+/** Frees everything (models included). NULL ok. */
+TRACERD_API void tracerd_ctf_dir_free(tracerd_ctf_dir_t *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TRACERD_CTF_H */

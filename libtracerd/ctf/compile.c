@@ -1,0 +1,947 @@
+/* CTF: compiles every dynamic scope of a trace model into a flat program
+ * (struct ctf_insn arrays). Field paths (sequence lengths, variant tags) are
+ * resolved here, once; decoding never looks a name up. The type tree is
+ * walked with an explicit work stack (no recursion). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ctf_internal.h"
+
+enum { SC_PH, SC_PC, SC_EH, SC_SEC, SC_EC, SC_EF, SC_N };
+
+static const char *const scope_prefix[SC_N] = {
+    "trace.packet.header", "stream.packet.context", "stream.event.header",
+    "stream.event.context", "event.context",        "event.fields"};
+
+struct node {
+    const char *name; /* raw */
+    const char *display;
+    const tracerd_ctf_type_t *type;
+    struct node *parent, *first, *last, *next;
+    const struct ctf_meta *meta;
+    int scope;
+    uint32_t idx;          /* instruction index (ints/enums) */
+    bool in_loop;
+};
+
+struct pbuf {
+    struct ctf_insn *v;
+    uint32_t len, cap;
+};
+
+struct cc {
+    struct tracerd_ctf_trace *t;
+    struct ctf_arena tmp;       /* nodes and work: freed after compiling */
+    struct ctf_arena *ar;       /* the trace's arena */
+    struct node *roots[SC_N];
+    struct ctf_insn *codes[SC_N]; /* final code of compiled scopes */
+    struct pbuf *cur;             /* buffer of the scope being compiled */
+    int cur_scope;
+    char *reason;
+    size_t rsize;
+    uint32_t *line, *col;
+    uint32_t depth_max;
+};
+
+struct work {
+    int what;
+    const tracerd_ctf_type_t *type;
+    const char *name;
+    const char *display;
+    struct node *parent;
+    uint32_t pc;
+    uint32_t i;
+    uint32_t loops;
+    struct ctf_vsel *vsel;
+    uint32_t nvsel;
+};
+
+enum { W_FIELD, W_STRUCT_END, W_ARRAY_END, W_SEQ_END, W_OPT_BEGIN, W_OPT_END, W_VARIANT_END };
+
+static tracerd_status_t cerr(struct cc *c, const tracerd_ctf_type_t *at, tracerd_status_t st,
+                             const char *fmt, ...) TRACERD__PRINTF(4, 5);
+static tracerd_status_t cerr(struct cc *c, const tracerd_ctf_type_t *at, tracerd_status_t st,
+                             const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const struct ctf_type *ct = (const struct ctf_type *)at;
+    *c->line = ct ? ct->line : 0;
+    *c->col = ct ? ct->col : 0;
+    if (ct)
+        tracerd__format(c->reason, c->rsize, "metadata line %u, column %u: %s", ct->line, ct->col,
+                        msg);
+    else
+        tracerd__format(c->reason, c->rsize, "metadata: %s", msg);
+    return st;
+}
+
+static tracerd_status_t nomem(struct cc *c)
+{
+    tracerd__format(c->reason, c->rsize, "metadata: out of memory while compiling");
+    return TRACERD_E_NOMEM;
+}
+
+static struct ctf_insn *emit(struct cc *c, struct pbuf *b)
+{
+    if (b->len == b->cap) {
+        uint32_t nc = b->cap ? b->cap * 2 : 64;
+        struct ctf_insn *v = tracerd__ctf_arena_alloc(&c->tmp, sizeof *v * nc);
+        if (v == NULL)
+            return NULL;
+        if (b->len)
+            memcpy(v, b->v, sizeof *v * b->len);
+        b->v = v;
+        b->cap = nc;
+    }
+    struct ctf_insn *in = &b->v[b->len++];
+    memset(in, 0, sizeof *in);
+    return in;
+}
+
+static bool name_is(const struct node *n, const char *s, size_t len)
+{
+    return (strlen(n->name) == len && memcmp(n->name, s, len) == 0) ||
+           (strlen(n->display) == len && memcmp(n->display, s, len) == 0);
+}
+
+static struct node *child(struct node *p, const char *s, size_t len)
+{
+    for (struct node *n = p->first; n; n = n->next)
+        if (name_is(n, s, len))
+            return n;
+    return NULL;
+}
+
+static struct node *descend(struct node *n, const char *rest)
+{
+    while (n && *rest) {
+        const char *dot = strchr(rest, '.');
+        size_t len = dot ? (size_t)(dot - rest) : strlen(rest);
+        if (n->type->kind == TRACERD_CTF_TYPE_ARRAY || n->type->kind == TRACERD_CTF_TYPE_SEQUENCE)
+            return NULL;
+        n = child(n, rest, len);
+        rest = dot ? dot + 1 : rest + len;
+    }
+    return n;
+}
+
+/* Resolves a length/tag path seen inside `parent` of scope `scope`. */
+static struct node *resolve(struct cc *c, const char *path, struct node *parent, int scope)
+{
+    for (int s = 0; s < SC_N; s++) {
+        size_t n = strlen(scope_prefix[s]);
+        if (strncmp(path, scope_prefix[s], n) == 0 && path[n] == '.') {
+            if (s > scope || c->roots[s] == NULL)
+                return NULL;
+            return descend(c->roots[s], path + n + 1);
+        }
+    }
+    const char *dot = strchr(path, '.');
+    size_t len = dot ? (size_t)(dot - path) : strlen(path);
+    for (struct node *p = parent; p; p = p->parent) {
+        struct node *n = child(p, path, len);
+        if (n)
+            return dot ? descend(n, dot + 1) : n;
+    }
+    for (int s = scope - 1; s >= 0; s--) {
+        if (c->roots[s] == NULL)
+            continue;
+        struct node *n = child(c->roots[s], path, len);
+        if (n)
+            return dot ? descend(n, dot + 1) : n;
+    }
+    return NULL;
+}
+
+static uint32_t slot_of(struct cc *c, struct node *n)
+{
+    struct ctf_insn *in = n->scope == c->cur_scope ? &c->cur->v[n->idx] : &c->codes[n->scope][n->idx];
+    if (in->slot == 0)
+        in->slot = c->t->nslots++;
+    return in->slot;
+}
+
+static int role_of(int scope, const struct node *n, uint32_t depth)
+{
+    const char *d = n->display;
+    const tracerd_ctf_type_t *ty = n->type;
+    switch (scope) {
+    case SC_PH:
+        if (depth != 1)
+            return ROLE_NONE;
+        if (!strcmp(d, "magic") && ty->size_bits == 32)
+            return ROLE_MAGIC;
+        if (!strcmp(d, "stream_id"))
+            return ROLE_STREAM_ID;
+        if (!strcmp(d, "stream_instance_id"))
+            return ROLE_STREAM_INSTANCE_ID;
+        return ROLE_NONE;
+    case SC_PC:
+        if (depth != 1)
+            return ROLE_NONE;
+        if (!strcmp(d, "content_size"))
+            return ROLE_CONTENT_SIZE;
+        if (!strcmp(d, "packet_size"))
+            return ROLE_PACKET_SIZE;
+        if (!strcmp(d, "timestamp_begin"))
+            return ROLE_TS_BEGIN;
+        if (!strcmp(d, "timestamp_end"))
+            return ROLE_TS_END;
+        if (!strcmp(d, "events_discarded"))
+            return ROLE_DISCARDED;
+        if (!strcmp(d, "packet_seq_num"))
+            return ROLE_SEQ_NUM;
+        if (!strcmp(d, "cpu_id"))
+            return ROLE_CPU_ID;
+        return ROLE_NONE;
+    case SC_EH:
+        if (!strcmp(d, "id"))
+            return ROLE_EVENT_ID;
+        if (!strcmp(d, "timestamp") || ty->clock >= 0)
+            return ROLE_TIMESTAMP;
+        return ROLE_NONE;
+    default:
+        return ROLE_NONE;
+    }
+}
+
+static char *join_path(struct cc *c, const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    char *p = tracerd__ctf_arena_alloc(c->ar, na + nb + 2);
+    if (p == NULL)
+        return NULL;
+    memcpy(p, a, na);
+    if (nb) {
+        p[na] = '.';
+        memcpy(p + na + 1, b, nb);
+        p[na + 1 + nb] = '\0';
+    } else {
+        p[na] = '\0';
+    }
+    return p;
+}
+
+static bool label_matches(const char *label, const char *opt)
+{
+    if (strcmp(label, opt) == 0)
+        return true;
+    return opt[0] == '_' && strcmp(label, opt + 1) == 0;
+}
+
+/* Resolves native byte order and the clock of an int/enum/float type. */
+static tracerd_status_t fix_type(struct cc *c, const tracerd_ctf_type_t *ty)
+{
+    struct ctf_type *t = (struct ctf_type *)(uintptr_t)ty;
+    if (t->native_order) {
+        t->pub.byte_order = c->t->info.byte_order;
+        t->native_order = false;
+    }
+    if (t->clock_name != NULL && t->pub.clock < 0) {
+        for (uint32_t i = 0; i < c->t->info.nclocks; i++)
+            if (strcmp(c->t->info.clocks[i].name, t->clock_name) == 0)
+                t->pub.clock = (int)i;
+        if (t->pub.clock < 0)
+            return cerr(c, ty, TRACERD_E_METADATA, "map names clock '%s', which is not declared",
+                        t->clock_name);
+    }
+    return TRACERD_OK;
+}
+
+static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *root, int scope,
+                                      struct ctf_prog *out)
+{
+    out->code = NULL;
+    out->len = 0;
+    out->scope = (tracerd_ctf_scope_t)scope;
+    c->roots[scope] = NULL;
+    if (root == NULL)
+        return TRACERD_OK;
+    struct pbuf b = {NULL, 0, 0};
+    c->cur = &b;
+    c->cur_scope = scope;
+    size_t wcap = 256, wn = 0;
+    struct work *ws = tracerd__calloc(c->tmp.alloc, sizeof *ws * wcap);
+    if (ws == NULL)
+        return nomem(c);
+    tracerd_status_t st = TRACERD_OK;
+    ws[wn++] = (struct work){W_FIELD, root, "", "", NULL, 0, 0, 0, NULL, 0};
+    while (wn > 0 && st == TRACERD_OK) {
+        struct work w = ws[--wn];
+        struct ctf_insn *in;
+        /* room for the pushes below */
+        size_t want = wn + 4 + (w.what == W_FIELD && w.type ? (size_t)w.type->nmembers * 3 : 0);
+        if (want > wcap) {
+            size_t nc = wcap;
+            while (nc < want)
+                nc *= 2;
+            struct work *nw = tracerd__calloc(c->tmp.alloc, sizeof *nw * nc);
+            if (nw == NULL) {
+                st = nomem(c);
+                break;
+            }
+            memcpy(nw, ws, sizeof *ws * wn);
+            tracerd__free(c->tmp.alloc, ws, sizeof *ws * wcap);
+            ws = nw;
+            wcap = nc;
+        }
+        switch (w.what) {
+        case W_STRUCT_END:
+            if ((in = emit(c, &b)) == NULL) {
+                st = nomem(c);
+                break;
+            }
+            in->op = OP_STRUCT_END;
+            in->meta = (const struct ctf_meta *)(uintptr_t)w.vsel; /* meta of the struct */
+            break;
+        case W_ARRAY_END:
+        case W_SEQ_END:
+            if ((in = emit(c, &b)) == NULL) {
+                st = nomem(c);
+                break;
+            }
+            in->op = w.what == W_ARRAY_END ? OP_ARRAY_NEXT : OP_SEQ_NEXT;
+            in->jump = w.pc + 1;
+            in->meta = b.v[w.pc].meta;
+            b.v[w.pc].jump = b.len;
+            break;
+        case W_OPT_BEGIN:
+            for (uint32_t k = 0; k < w.nvsel; k++)
+                if (w.vsel[k].option == w.i)
+                    w.vsel[k].target = b.len;
+            break;
+        case W_OPT_END:
+            if ((in = emit(c, &b)) == NULL) {
+                st = nomem(c);
+                break;
+            }
+            in->op = OP_JUMP;
+            in->count = b.v[w.pc].count; /* chain of jumps to patch */
+            b.v[w.pc].count = b.len - 1;
+            break;
+        case W_VARIANT_END: {
+            if ((in = emit(c, &b)) == NULL) {
+                st = nomem(c);
+                break;
+            }
+            in->op = OP_VARIANT_END;
+            in->meta = b.v[w.pc].meta;
+            uint32_t end = b.len - 1;
+            uint64_t j = b.v[w.pc].count;
+            while (j != 0) {
+                uint64_t nx = b.v[j].count;
+                b.v[j].jump = end;
+                b.v[j].count = 0;
+                j = nx;
+            }
+            b.v[w.pc].count = 0;
+            b.v[w.pc].jump = end;
+            break;
+        }
+        case W_FIELD: {
+            const tracerd_ctf_type_t *ty = w.type;
+            struct node *n = tracerd__ctf_arena_alloc(&c->tmp, sizeof *n);
+            struct ctf_meta *meta = tracerd__ctf_arena_alloc(c->ar, sizeof *meta);
+            if (n == NULL || meta == NULL) {
+                st = nomem(c);
+                break;
+            }
+            n->name = w.name;
+            n->display = w.display;
+            n->type = ty;
+            n->parent = w.parent;
+            n->scope = scope;
+            n->in_loop = w.loops > 0 || (w.parent && w.parent->in_loop);
+            uint32_t depth = 0;
+            for (struct node *p = w.parent; p; p = p->parent)
+                depth++;
+            if (w.parent) {
+                if (w.parent->last)
+                    w.parent->last->next = n;
+                else
+                    w.parent->first = n;
+                w.parent->last = n;
+            } else {
+                c->roots[scope] = n;
+            }
+            /* path: parent's path + display (elements keep the parent's path) */
+            const char *path;
+            if (w.parent == NULL)
+                path = scope_prefix[scope];
+            else if (w.name[0] == '\0')
+                path = w.parent->meta->path;
+            else
+                path = join_path(c, w.parent->meta->path, w.display);
+            if (path == NULL) {
+                st = nomem(c);
+                break;
+            }
+            meta->name = w.display;
+            meta->path = path;
+            meta->type = ty;
+            n->meta = meta;
+            switch (ty->kind) {
+            case TRACERD_CTF_TYPE_INT:
+            case TRACERD_CTF_TYPE_ENUM: {
+                if ((st = fix_type(c, ty)) != TRACERD_OK)
+                    break;
+                if ((in = emit(c, &b)) == NULL) {
+                    st = nomem(c);
+                    break;
+                }
+                in->meta = meta;
+                in->size = (uint8_t)ty->size_bits;
+                in->align = ty->align_bits;
+                bool be = ty->byte_order == TRACERD_BYTE_ORDER_BIG;
+                in->flags = (uint8_t)((ty->is_signed ? INSN_SIGNED : 0) | (be ? INSN_BE : 0) |
+                                      (ty->kind == TRACERD_CTF_TYPE_ENUM ? INSN_ENUM : 0));
+                in->op = OP_INT;
+                if (ty->align_bits >= 8) {
+                    switch (ty->size_bits) {
+                    case 8: in->op = OP_U8; break;
+                    case 16: in->op = be ? OP_U16BE : OP_U16LE; break;
+                    case 32: in->op = be ? OP_U32BE : OP_U32LE; break;
+                    case 64: in->op = be ? OP_U64BE : OP_U64LE; break;
+                    default: break;
+                    }
+                }
+                int role = role_of(scope, n, depth);
+                if (scope == SC_PH && w.name[0] == '\0' && w.parent && w.parent->parent &&
+                    w.parent->parent->parent == NULL && !strcmp(w.parent->display, "uuid") &&
+                    w.parent->type->kind == TRACERD_CTF_TYPE_ARRAY &&
+                    w.parent->type->length == 16 && ty->size_bits == 8)
+                    role = ROLE_UUID;
+                if (role != ROLE_NONE) {
+                    in->role = (uint8_t)role;
+                    in->slot = (uint32_t)role;
+                }
+                n->idx = b.len - 1;
+                break;
+            }
+            case TRACERD_CTF_TYPE_FLOAT:
+                if ((st = fix_type(c, ty)) != TRACERD_OK)
+                    break;
+                if (!((ty->exp_dig == 8 && ty->mant_dig == 24) ||
+                      (ty->exp_dig == 11 && ty->mant_dig == 53))) {
+                    st = cerr(c, ty, TRACERD_E_UNSUPPORTED,
+                              "floating point with exp_dig %u, mant_dig %u (only 8/24 and 11/53)",
+                              ty->exp_dig, ty->mant_dig);
+                    break;
+                }
+                if ((in = emit(c, &b)) == NULL) {
+                    st = nomem(c);
+                    break;
+                }
+                in->op = ty->size_bits == 32 ? OP_FLOAT32 : OP_FLOAT64;
+                in->size = (uint8_t)ty->size_bits;
+                in->align = ty->align_bits;
+                in->flags = ty->byte_order == TRACERD_BYTE_ORDER_BIG ? INSN_BE : 0;
+                in->meta = meta;
+                break;
+            case TRACERD_CTF_TYPE_STRING:
+                if ((in = emit(c, &b)) == NULL) {
+                    st = nomem(c);
+                    break;
+                }
+                in->op = OP_STRING;
+                in->align = 8;
+                in->meta = meta;
+                break;
+            case TRACERD_CTF_TYPE_STRUCT:
+                if ((in = emit(c, &b)) == NULL) {
+                    st = nomem(c);
+                    break;
+                }
+                in->op = OP_STRUCT_BEGIN;
+                in->align = ty->align_bits;
+                in->meta = meta;
+                ws[wn++] = (struct work){W_STRUCT_END, ty, NULL, NULL, NULL, 0, 0, w.loops,
+                                         (struct ctf_vsel *)(uintptr_t)meta, 0};
+                for (uint32_t k = ty->nmembers; k-- > 0;)
+                    ws[wn++] = (struct work){W_FIELD, ty->members[k].type, ty->members[k].name,
+                                             ty->members[k].display, n, 0, 0, w.loops, NULL, 0};
+                break;
+            case TRACERD_CTF_TYPE_ARRAY:
+            case TRACERD_CTF_TYPE_SEQUENCE: {
+                bool seq = ty->kind == TRACERD_CTF_TYPE_SEQUENCE;
+                const tracerd_ctf_type_t *el = ty->element;
+                uint32_t slot = 0;
+                if (seq) {
+                    struct node *ln = resolve(c, ty->path, w.parent, scope);
+                    if (ln == NULL) {
+                        st = cerr(c, ty, TRACERD_E_METADATA,
+                                  "sequence '%s': length field '%s' is not declared before it",
+                                  w.display, ty->path);
+                        break;
+                    }
+                    if ((ln->type->kind != TRACERD_CTF_TYPE_INT &&
+                         ln->type->kind != TRACERD_CTF_TYPE_ENUM) ||
+                        ln->type->is_signed) {
+                        st = cerr(c, ty, TRACERD_E_METADATA,
+                                  "sequence '%s': length field '%s' is not an unsigned integer",
+                                  w.display, ty->path);
+                        break;
+                    }
+                    slot = slot_of(c, ln);
+                }
+                if ((st = fix_type(c, el)) != TRACERD_OK)
+                    break;
+                if ((in = emit(c, &b)) == NULL) {
+                    st = nomem(c);
+                    break;
+                }
+                in->meta = meta;
+                in->align = el->align_bits;
+                in->slot = slot;
+                in->count = ty->length;
+                if (el->kind == TRACERD_CTF_TYPE_INT && el->size_bits == 8 &&
+                    el->align_bits >= 8 && el->encoding != TRACERD_CTF_ENCODING_NONE) {
+                    in->op = seq ? OP_TEXT_SEQ : OP_TEXT_ARRAY;
+                    break;
+                }
+                in->op = seq ? OP_SEQ_BEGIN : OP_ARRAY_BEGIN;
+                if (el->kind == TRACERD_CTF_TYPE_INT && el->size_bits == 8 && el->align_bits >= 8)
+                    in->flags = INSN_BYTES;
+                if (w.loops + 1 > c->depth_max)
+                    c->depth_max = w.loops + 1;
+                ws[wn++] = (struct work){seq ? W_SEQ_END : W_ARRAY_END, ty, NULL, NULL, NULL,
+                                         b.len - 1, 0, w.loops, NULL, 0};
+                ws[wn++] = (struct work){W_FIELD, el, "", "", n, 0, 0, w.loops + 1, NULL, 0};
+                break;
+            }
+            case TRACERD_CTF_TYPE_VARIANT: {
+                if (ty->path == NULL) {
+                    st = cerr(c, ty, TRACERD_E_METADATA, "variant '%s' has no tag", w.display);
+                    break;
+                }
+                struct node *tn = resolve(c, ty->path, w.parent, scope);
+                if (tn == NULL) {
+                    st = cerr(c, ty, TRACERD_E_METADATA,
+                              "variant '%s': tag '%s' is not declared before it", w.display,
+                              ty->path);
+                    break;
+                }
+                if (tn->type->kind != TRACERD_CTF_TYPE_ENUM) {
+                    st = cerr(c, ty, TRACERD_E_METADATA,
+                              "variant '%s': tag '%s' is not an enumeration", w.display, ty->path);
+                    break;
+                }
+                const tracerd_ctf_type_t *et = tn->type;
+                uint32_t nv = 0;
+                for (uint32_t m = 0; m < et->nmappings; m++)
+                    for (uint32_t k = 0; k < ty->nmembers; k++)
+                        if (label_matches(et->mappings[m].label, ty->members[k].name)) {
+                            nv++;
+                            break;
+                        }
+                struct ctf_vsel *vs = tracerd__ctf_arena_alloc(c->ar, sizeof *vs * (nv + 1));
+                const char **on = tracerd__ctf_arena_alloc(c->ar, sizeof *on * (ty->nmembers + 1));
+                if (vs == NULL || on == NULL) {
+                    st = nomem(c);
+                    break;
+                }
+                nv = 0;
+                for (uint32_t m = 0; m < et->nmappings; m++)
+                    for (uint32_t k = 0; k < ty->nmembers; k++)
+                        if (label_matches(et->mappings[m].label, ty->members[k].name)) {
+                            vs[nv].lo = et->mappings[m].lo;
+                            vs[nv].hi = et->mappings[m].hi;
+                            vs[nv].option = k;
+                            nv++;
+                            break;
+                        }
+                for (uint32_t k = 0; k < ty->nmembers; k++)
+                    on[k] = ty->members[k].display;
+                meta->vsel = vs;
+                meta->nvsel = nv;
+                meta->option_names = on;
+                if ((in = emit(c, &b)) == NULL) {
+                    st = nomem(c);
+                    break;
+                }
+                in->op = OP_VARIANT;
+                in->align = 1;
+                in->slot = slot_of(c, tn);
+                in->flags = et->is_signed ? INSN_SIGNED : 0;
+                in->meta = meta;
+                uint32_t vpc = b.len - 1;
+                ws[wn++] = (struct work){W_VARIANT_END, ty, NULL, NULL, NULL, vpc, 0, w.loops,
+                                         NULL, 0};
+                for (uint32_t k = ty->nmembers; k-- > 0;) {
+                    ws[wn++] = (struct work){W_OPT_END, ty, NULL, NULL, NULL, vpc, k, w.loops,
+                                             NULL, 0};
+                    ws[wn++] = (struct work){W_FIELD, ty->members[k].type, ty->members[k].name,
+                                             ty->members[k].display, n, 0, 0, w.loops, NULL, 0};
+                    ws[wn++] = (struct work){W_OPT_BEGIN, ty, NULL, NULL, NULL, vpc, k, w.loops,
+                                             vs, nv};
+                }
+                break;
+            }
+            }
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    tracerd__free(c->tmp.alloc, ws, sizeof *ws * wcap);
+    c->cur_scope = -1;
+    if (st != TRACERD_OK)
+        return st;
+    struct ctf_insn *in = emit(c, &b);
+    if (in == NULL)
+        return nomem(c);
+    in->op = OP_END;
+    struct ctf_insn *code = tracerd__ctf_arena_alloc(c->ar, sizeof *code * b.len);
+    if (code == NULL)
+        return nomem(c);
+    memcpy(code, b.v, sizeof *code * b.len);
+    /* Fields referenced by later scopes get their slots patched into `code`. */
+    c->codes[scope] = code;
+    out->code = code;
+    out->len = b.len;
+    return TRACERD_OK;
+}
+
+/* ==== measure-only programs ================================================= */
+
+struct fuse {
+    struct pbuf *out;
+    bool active;
+    uint32_t align;
+    uint64_t bits;
+};
+
+static bool fuse_flush(struct cc *c, struct fuse *f)
+{
+    if (!f->active)
+        return true;
+    struct ctf_insn *in = emit(c, f->out);
+    if (in == NULL)
+        return false;
+    in->op = OP_SKIP;
+    in->align = f->align;
+    in->count = f->bits;
+    f->active = false;
+    return true;
+}
+
+/* A field of fixed size with no stored value. */
+static bool fuse_fixed(struct cc *c, struct fuse *f, uint32_t align, uint64_t bits)
+{
+    if (f->active && align <= f->align && f->bits % align == 0) {
+        f->bits += bits;
+        return true;
+    }
+    if (!fuse_flush(c, f))
+        return false;
+    f->active = true;
+    f->align = align;
+    f->bits = bits;
+    return true;
+}
+
+static bool is_int_op(uint8_t op)
+{
+    return op == OP_INT || (op >= OP_U8 && op <= OP_U64BE);
+}
+
+/* Size of one element of a loop body made only of fixed fields, or false. */
+static bool fixed_body(const struct ctf_insn *code, uint32_t from, uint32_t to, uint32_t align,
+                       uint64_t *bits)
+{
+    uint64_t b = 0;
+    for (uint32_t pc = from; pc < to; pc++) {
+        const struct ctf_insn *in = &code[pc];
+        uint64_t size;
+        if ((is_int_op(in->op) || in->op == OP_FLOAT32 || in->op == OP_FLOAT64) && in->slot == 0)
+            size = in->size;
+        else if (in->op == OP_STRUCT_BEGIN)
+            size = 0;
+        else if (in->op == OP_STRUCT_END)
+            continue;
+        else if (in->op == OP_TEXT_ARRAY)
+            size = in->count * 8;
+        else
+            return false;
+        if (in->align > align || b % in->align != 0)
+            return false;
+        b += size;
+    }
+    if (b % align != 0)
+        return false;
+    *bits = b;
+    return true;
+}
+
+/* Appends the fused form of a program (without its END). Returns 1, 0 when
+ * the program is not straight-line (then no fast form), -1 on no memory. */
+static int fuse_program(struct cc *c, const struct ctf_insn *code, struct fuse *f)
+{
+    if (code == NULL)
+        return 1;
+    for (uint32_t pc = 0;; pc++) {
+        const struct ctf_insn *in = &code[pc];
+        struct ctf_insn *o;
+        uint64_t bits;
+        switch (in->op) {
+        case OP_END:
+            return 1;
+        case OP_STRUCT_BEGIN:
+            if (!fuse_fixed(c, f, in->align, 0))
+                return -1;
+            break;
+        case OP_STRUCT_END:
+            break;
+        case OP_FLOAT32:
+        case OP_FLOAT64:
+            if (!fuse_fixed(c, f, in->align, in->size))
+                return -1;
+            break;
+        case OP_TEXT_ARRAY:
+            if (!fuse_fixed(c, f, in->align, in->count * 8))
+                return -1;
+            break;
+        case OP_ARRAY_BEGIN:
+            if (!fixed_body(code, pc + 1, in->jump - 1, in->align, &bits))
+                return 0;
+            if (!fuse_fixed(c, f, in->align, in->count * bits))
+                return -1;
+            pc = in->jump - 1;
+            break;
+        case OP_SEQ_BEGIN:
+        case OP_TEXT_SEQ:
+            if (in->op == OP_SEQ_BEGIN) {
+                if (!fixed_body(code, pc + 1, in->jump - 1, in->align, &bits))
+                    return 0;
+            } else {
+                bits = 8;
+            }
+            if (!fuse_flush(c, f) || (o = emit(c, f->out)) == NULL)
+                return -1;
+            o->op = OP_SEQ_SKIP;
+            o->align = in->align;
+            o->slot = in->slot;
+            o->count = bits;
+            o->meta = in->meta;
+            if (in->op == OP_SEQ_BEGIN)
+                pc = in->jump - 1;
+            break;
+        case OP_STRING:
+            if (!fuse_flush(c, f) || (o = emit(c, f->out)) == NULL)
+                return -1;
+            *o = *in;
+            break;
+        default:
+            if (is_int_op(in->op)) {
+                if (in->slot == 0) {
+                    if (!fuse_fixed(c, f, in->align, in->size))
+                        return -1;
+                    break;
+                }
+                if (!fuse_flush(c, f) || (o = emit(c, f->out)) == NULL)
+                    return -1;
+                *o = *in;
+                break;
+            }
+            return 0; /* variants, nested loops: measured by the full program */
+        }
+    }
+}
+
+/* Builds a fast program from up to three programs; NULL when not possible. */
+static tracerd_status_t fuse_all(struct cc *c, const struct ctf_insn *a, const struct ctf_insn *b,
+                                 const struct ctf_insn *d, const struct ctf_insn **out)
+{
+    *out = NULL;
+    struct pbuf buf = {NULL, 0, 0};
+    struct fuse f = {&buf, false, 1, 0};
+    const struct ctf_insn *progs[3] = {a, b, d};
+    for (int i = 0; i < 3; i++) {
+        int r = fuse_program(c, progs[i], &f);
+        if (r < 0)
+            return nomem(c);
+        if (r == 0)
+            return TRACERD_OK;
+    }
+    struct ctf_insn *in;
+    if (!fuse_flush(c, &f) || (in = emit(c, &buf)) == NULL)
+        return nomem(c);
+    in->op = OP_END;
+    struct ctf_insn *code = tracerd__ctf_arena_alloc(c->ar, sizeof *code * buf.len);
+    if (code == NULL)
+        return nomem(c);
+    memcpy(code, buf.v, sizeof *code * buf.len);
+    *out = code;
+    return TRACERD_OK;
+}
+
+static const tracerd_ctf_member_t *member_named(const tracerd_ctf_type_t *t, const char *name)
+{
+    for (uint32_t i = 0; i < t->nmembers; i++)
+        if (strcmp(t->members[i].name, name) == 0)
+            return &t->members[i];
+    return NULL;
+}
+
+static bool plain_uint(const tracerd_ctf_type_t *t, uint32_t size, uint32_t max_align,
+                       tracerd_byte_order_t bo)
+{
+    return t && t->kind == TRACERD_CTF_TYPE_INT && !t->is_signed && t->size_bits == size &&
+           t->align_bits <= max_align && t->byte_order == bo;
+}
+
+/* Recognises LTTng's compact (5-bit id) and large (16-bit id) event headers:
+ * returns OP_LTTNG_COMPACT, OP_LTTNG_LARGE or 0. */
+static int lttng_header(const tracerd_ctf_type_t *h, tracerd_byte_order_t bo)
+{
+    if (h == NULL || h->kind != TRACERD_CTF_TYPE_STRUCT || h->nmembers != 2 || h->align_bits != 8)
+        return 0;
+    const tracerd_ctf_type_t *id = h->members[0].type, *v = h->members[1].type;
+    if (strcmp(h->members[0].name, "id") != 0 || id->kind != TRACERD_CTF_TYPE_ENUM ||
+        id->is_signed || id->byte_order != bo || (id->size_bits != 5 && id->size_bits != 16))
+        return 0;
+    bool compact = id->size_bits == 5;
+    int64_t max = compact ? 31 : 65535;
+    if (v->kind != TRACERD_CTF_TYPE_VARIANT || v->path == NULL || strcmp(v->path, "id") != 0 ||
+        v->nmembers != 2)
+        return 0;
+    const tracerd_ctf_member_t *mc = member_named(v, "compact"), *me = member_named(v, "extended");
+    if (mc == NULL || me == NULL)
+        return 0;
+    bool saw_ext = false;
+    for (uint32_t i = 0; i < id->nmappings; i++) {
+        const tracerd_ctf_mapping_t *m = &id->mappings[i];
+        if (strcmp(m->label, "compact") == 0) {
+            if (m->lo < 0 || m->hi > max - 1)
+                return 0;
+        } else if (strcmp(m->label, "extended") == 0) {
+            if (m->lo != max || m->hi != max)
+                return 0;
+            saw_ext = true;
+        } else {
+            return 0;
+        }
+    }
+    if (!saw_ext)
+        return 0;
+    const tracerd_ctf_type_t *c = mc->type, *e = me->type;
+    if (c->kind != TRACERD_CTF_TYPE_STRUCT || c->nmembers != 1 ||
+        strcmp(c->members[0].name, "timestamp") != 0 ||
+        !plain_uint(c->members[0].type, compact ? 27 : 32, compact ? 1 : 8, bo))
+        return 0;
+    if (compact && c->align_bits != 1)
+        return 0;
+    if (e->kind != TRACERD_CTF_TYPE_STRUCT || e->nmembers != 2 || e->align_bits != 8 ||
+        strcmp(e->members[0].name, "id") != 0 || strcmp(e->members[1].name, "timestamp") != 0 ||
+        !plain_uint(e->members[0].type, 32, 8, bo) || !plain_uint(e->members[1].type, 64, 8, bo) ||
+        e->members[0].type->align_bits != 8 || e->members[1].type->align_bits != 8)
+        return 0;
+    return compact ? OP_LTTNG_COMPACT : OP_LTTNG_LARGE;
+}
+
+static tracerd_status_t header_fast(struct cc *c, struct ctf_stream_rt *r)
+{
+    int op = lttng_header(r->cls->event_header, c->t->info.byte_order);
+    if (op == 0)
+        return fuse_all(c, r->event_header.code, NULL, NULL, &r->event_header.fast);
+    struct ctf_insn *code = tracerd__ctf_arena_alloc(c->ar, sizeof *code * 2);
+    if (code == NULL)
+        return nomem(c);
+    code[0].op = (uint8_t)op;
+    code[0].align = 8;
+    code[0].flags = c->t->info.byte_order == TRACERD_BYTE_ORDER_BIG ? INSN_BE : 0;
+    code[1].op = OP_END;
+    r->event_header.fast = code;
+    return TRACERD_OK;
+}
+
+static int cmp_ev(const void *a, const void *b)
+{
+    const struct ctf_event_rt *x = a, *y = b;
+    return x->cls->id < y->cls->id ? -1 : x->cls->id > y->cls->id;
+}
+
+tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason, size_t size,
+                                      uint32_t *line, uint32_t *col)
+{
+    struct cc c;
+    memset(&c, 0, sizeof c);
+    c.t = t;
+    c.ar = &t->arena;
+    tracerd__ctf_arena_init(&c.tmp, &t->alloc);
+    c.reason = reason;
+    c.rsize = size;
+    c.line = line;
+    c.col = col;
+    t->nslots = CTF_FIRST_FREE_SLOT;
+    tracerd_status_t st = compile_scope(&c, t->info.packet_header, SC_PH, &t->packet_header);
+    t->srt = tracerd__ctf_arena_alloc(c.ar, sizeof *t->srt * (t->info.nstreams + 1));
+    if (st == TRACERD_OK && t->srt == NULL)
+        st = nomem(&c);
+    for (uint32_t s = 0; st == TRACERD_OK && s < t->info.nstreams; s++) {
+        struct ctf_stream_rt *r = &t->srt[s];
+        const tracerd_ctf_stream_class_t *sc = t->info.streams[s];
+        r->cls = sc;
+        r->clock = -1;
+        st = compile_scope(&c, sc->packet_context, SC_PC, &r->packet_context);
+        if (st == TRACERD_OK)
+            st = compile_scope(&c, sc->event_header, SC_EH, &r->event_header);
+        if (st == TRACERD_OK)
+            st = compile_scope(&c, sc->event_context, SC_SEC, &r->event_context);
+        if (st != TRACERD_OK)
+            break;
+        for (uint32_t k = 0; k < r->event_header.len; k++)
+            if (r->event_header.code[k].role == ROLE_TIMESTAMP && r->clock < 0 &&
+                r->event_header.code[k].meta->type->clock >= 0)
+                r->clock = r->event_header.code[k].meta->type->clock;
+        for (uint32_t k = 0; k < r->packet_context.len; k++)
+            if (r->packet_context.code[k].role == ROLE_TS_BEGIN && r->clock < 0 &&
+                r->packet_context.code[k].meta->type->clock >= 0)
+                r->clock = r->packet_context.code[k].meta->type->clock;
+        if (r->clock < 0 && t->info.nclocks > 0)
+            r->clock = 0;
+        r->events = tracerd__ctf_arena_alloc(c.ar, sizeof *r->events * (sc->nevents + 1));
+        if (r->events == NULL) {
+            st = nomem(&c);
+            break;
+        }
+        r->nevents = sc->nevents;
+        uint64_t maxid = 0;
+        for (uint32_t e = 0; st == TRACERD_OK && e < sc->nevents; e++) {
+            struct ctf_event_rt *er = &r->events[e];
+            er->cls = sc->events[e];
+            if (er->cls->id > maxid)
+                maxid = er->cls->id;
+            st = compile_scope(&c, er->cls->context, SC_EC, &er->context);
+            if (st == TRACERD_OK)
+                st = compile_scope(&c, er->cls->fields, SC_EF, &er->fields);
+            if (st == TRACERD_OK)
+                st = fuse_all(&c, r->event_context.code, er->context.code, er->fields.code,
+                              &er->body_fast);
+        }
+        /* after the events: their paths may have given header fields slots */
+        if (st == TRACERD_OK && r->event_header.code)
+            st = header_fast(&c, r);
+        if (st != TRACERD_OK)
+            break;
+        qsort(r->events, r->nevents, sizeof *r->events, cmp_ev);
+        if (r->nevents > 0 && maxid < 65536) {
+            r->ndirect = (uint32_t)maxid + 1;
+            r->direct = tracerd__ctf_arena_alloc(c.ar, sizeof *r->direct * r->ndirect);
+            if (r->direct == NULL) {
+                st = nomem(&c);
+                break;
+            }
+            for (uint32_t e = 0; e < r->nevents; e++)
+                r->direct[r->events[e].cls->id] = &r->events[e];
+        }
+    }
+    t->max_loop_depth = c.depth_max;
+    tracerd__ctf_arena_free(&c.tmp);
+    return st;
+}

@@ -1,0 +1,169 @@
+/* CTF reader internals: the trace model's private side (arena, compiled
+ * programs) shared by the metadata parser, the compiler and the stream
+ * reader. Never installed. */
+#ifndef TRACERD_CTF_INTERNAL_H
+#define TRACERD_CTF_INTERNAL_H
+
+#include <tracerd/ctf.h>
+
+#include "../core/internal.h"
+
+/* ---- arena: every object of a trace model lives in one ------------------ */
+
+struct ctf_arena_block {
+    struct ctf_arena_block *next;
+    size_t size; /* bytes allocated for this block, header included */
+    size_t used;
+};
+
+struct ctf_arena {
+    const tracerd_allocator_t *alloc;
+    struct ctf_arena_block *head;
+    size_t total;
+};
+
+void tracerd__ctf_arena_init(struct ctf_arena *a, const tracerd_allocator_t *alloc);
+/* Zeroed, 8-byte aligned; NULL on failure. */
+void *tracerd__ctf_arena_alloc(struct ctf_arena *a, size_t size);
+char *tracerd__ctf_arena_strdup(struct ctf_arena *a, const char *s, size_t len);
+void tracerd__ctf_arena_free(struct ctf_arena *a);
+
+/* ---- the type, with its source position ---------------------------------- */
+
+struct ctf_type {
+    tracerd_ctf_type_t pub; /* first: a tracerd_ctf_type_t * is a struct ctf_type * */
+    uint32_t line, col;
+    bool native_order;      /* byte_order = native (or absent): resolved when compiled */
+    const char *clock_name; /* map = clock.NAME.value, resolved when compiled */
+};
+
+/* ---- compiled programs ---------------------------------------------------- */
+
+enum ctf_op {
+    OP_END = 0,
+    OP_INT,        /* generic bit field */
+    OP_U8,         /* byte-aligned fast loads */
+    OP_U16LE, OP_U16BE, OP_U32LE, OP_U32BE, OP_U64LE, OP_U64BE,
+    OP_FLOAT32, OP_FLOAT64,
+    OP_STRING,
+    OP_TEXT_ARRAY, /* count bytes shown as text */
+    OP_TEXT_SEQ,   /* slot holds the byte count */
+    OP_STRUCT_BEGIN, OP_STRUCT_END,
+    OP_ARRAY_BEGIN, OP_ARRAY_NEXT,
+    OP_SEQ_BEGIN, OP_SEQ_NEXT,
+    OP_VARIANT, OP_JUMP, OP_VARIANT_END,
+    OP_ALIGN,
+    /* measure-only ("fast") programs: fused fixed-size runs and LTTng headers */
+    OP_SKIP,          /* align, then count bits */
+    OP_SEQ_SKIP,      /* align, then slots[slot] elements of count bits */
+    OP_LTTNG_COMPACT, /* 5-bit id + 27-bit timestamp, or 31 + 32-bit id + 64-bit timestamp */
+    OP_LTTNG_LARGE    /* 16-bit id + 32-bit timestamp, or 65535 + 32-bit id + 64-bit timestamp */
+};
+
+/* Roles: integers the reader itself needs (fixed slots 1..ROLE_COUNT-1). */
+enum ctf_role {
+    ROLE_NONE = 0,
+    ROLE_MAGIC,
+    ROLE_UUID,        /* element of the packet header uuid array */
+    ROLE_STREAM_ID,
+    ROLE_STREAM_INSTANCE_ID,
+    ROLE_CONTENT_SIZE,
+    ROLE_PACKET_SIZE,
+    ROLE_TS_BEGIN,
+    ROLE_TS_END,
+    ROLE_DISCARDED,
+    ROLE_SEQ_NUM,
+    ROLE_CPU_ID,
+    ROLE_EVENT_ID,
+    ROLE_TIMESTAMP,
+    ROLE_COUNT
+};
+#define CTF_FIRST_FREE_SLOT 16u
+
+#define INSN_SIGNED 0x01u
+#define INSN_BE 0x02u
+#define INSN_ENUM 0x04u
+#define INSN_BYTES 0x08u /* array/sequence of byte-aligned 8-bit integers */
+
+struct ctf_vsel { /* variant option selection: tag value range -> target */
+    int64_t lo, hi;
+    uint32_t target;
+    uint32_t option;
+};
+
+struct ctf_meta {
+    const char *name;   /* display name */
+    const char *path;
+    const tracerd_ctf_type_t *type;
+    const struct ctf_vsel *vsel; /* OP_VARIANT */
+    uint32_t nvsel;
+    const char *const *option_names; /* OP_VARIANT: display names by option */
+};
+
+struct ctf_insn {
+    uint8_t op;
+    uint8_t flags;
+    uint8_t role;
+    uint8_t size;      /* bits, integers and floats */
+    uint32_t align;    /* bits (power of two), applied before the field */
+    uint32_t slot;     /* value store (0 = none) */
+    uint32_t jump;     /* loop / variant targets */
+    uint64_t count;    /* static array length */
+    const struct ctf_meta *meta;
+};
+
+struct ctf_prog {
+    const struct ctf_insn *code; /* NULL when the scope is absent */
+    uint32_t len;
+    tracerd_ctf_scope_t scope;
+    const struct ctf_insn *fast; /* measure-only program, or NULL (then code measures) */
+};
+
+struct ctf_event_rt {
+    const tracerd_ctf_event_class_t *cls;
+    struct ctf_prog context;
+    struct ctf_prog fields;
+    /* stream event context + event context + fields fused into one
+     * measure-only program, or NULL when one of them has variants or
+     * loops over non-fixed elements */
+    const struct ctf_insn *body_fast;
+};
+
+struct ctf_stream_rt {
+    const tracerd_ctf_stream_class_t *cls;
+    struct ctf_prog packet_context;
+    struct ctf_prog event_header;
+    struct ctf_prog event_context;
+    struct ctf_event_rt *events; /* sorted by id */
+    uint32_t nevents;
+    struct ctf_event_rt **direct; /* by id when max id < 65536, else NULL */
+    uint32_t ndirect;
+    int clock;                    /* clock of the event header timestamp (or packet ts), -1 */
+};
+
+struct tracerd_ctf_trace {
+    tracerd_allocator_t alloc;
+    struct ctf_arena arena;
+    tracerd_ctf_trace_info_t info;
+    struct ctf_prog packet_header;
+    struct ctf_stream_rt *srt;     /* sorted by id, info.nstreams */
+    uint32_t nslots;
+    uint32_t max_loop_depth;       /* deepest array/sequence nesting of any program */
+};
+
+/* Compiles every scope of t (after parsing). On error fills reason (line,
+ * column) and returns E_METADATA / E_UNSUPPORTED / E_NOMEM. */
+tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason, size_t size,
+                                      uint32_t *line, uint32_t *col);
+
+const struct ctf_stream_rt *tracerd__ctf_stream_rt(const struct tracerd_ctf_trace *t, uint64_t id);
+const struct ctf_event_rt *tracerd__ctf_event_rt(const struct ctf_stream_rt *s, uint64_t id);
+
+/* Directory reader hook: called after an event was fully decoded and before
+ * anything of it is delivered. Return true to deliver it, false to stop the
+ * feed right before it (feed returns TRACERD_PAUSED; nothing changed). */
+typedef bool (*tracerd__ctf_gate_fn)(void *user, uint64_t ns);
+void tracerd__ctf_stream_set_gate(tracerd_ctf_stream_t *r, tracerd__ctf_gate_fn fn, void *user);
+bool tracerd__ctf_stream_gated(const tracerd_ctf_stream_t *r);
+
+#endif

@@ -1,0 +1,820 @@
+/* CTF trace directories: finds every folder holding a `metadata` file,
+ * parses it, opens every stream file beside it, and merges the events of all
+ * streams by timestamp with a binary heap. Each stream keeps one read buffer
+ * of chunk_bytes and one stream reader: memory is bounded by the number of
+ * streams, not by the length of the trace. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ctf_internal.h"
+
+struct dstream {
+    tracerd_ctf_dir_stream_t pub;
+    tracerd_ctf_stream_t *r;
+    /* A stream may be split over several files (LTTng tracefile rotation):
+     * files[] in order, pub.path is files[cur_file]. */
+    char **files;
+    uint32_t nfiles, cur_file;
+    uint64_t file_base;    /* reader offset where the current file starts */
+    uint64_t file_off;     /* bytes of the current file read so far */
+    /* first packet, for grouping */
+    bool keyed, has_ts, merged;
+    uint64_t key_sid, key_inst, first_ts;
+    uint32_t trace_index;
+    int fd;
+    uint8_t *buf;
+    size_t len, pos;
+    bool eof, finished, done;
+    bool allow;            /* the gate lets the next event through */
+    uint64_t next_ns;
+    struct tracerd_ctf_dir *d;
+};
+
+struct dtrace {
+    char *path;
+    tracerd_ctf_trace_t *trace;
+};
+
+struct tracerd_ctf_dir {
+    tracerd_allocator_t alloc;
+    tracerd_ctf_dir_config_t cfg;
+    tracerd_ctf_callbacks_t cb;
+    void *user;
+    struct dtrace *traces;
+    uint32_t ntraces, cap_traces;
+    struct dstream *streams;
+    uint32_t nstreams, cap_streams;
+    uint32_t *heap;
+    uint32_t nheap;
+    uint32_t primed;       /* streams primed so far */
+    int32_t cur;           /* stream being advanced (-1 none) */
+    tracerd_status_t status;
+    char err_path[512];
+    uint64_t err_offset;
+    char err_reason[TRACERD__REASON_MAX + 64];
+};
+
+void tracerd_ctf_dir_config_init(tracerd_ctf_dir_config_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    tracerd_ctf_stream_config_init(&cfg->stream);
+    tracerd_ctf_metadata_config_init(&cfg->metadata);
+    cfg->chunk_bytes = 65536;
+    cfg->max_streams = 4096;
+    cfg->max_traces = 256;
+    cfg->max_dir_depth = 8;
+    cfg->max_open_files = 256;
+}
+
+static char *dupstr(const tracerd_allocator_t *a, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = tracerd__calloc(a, n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static void freestr(const tracerd_allocator_t *a, char *s)
+{
+    if (s)
+        tracerd__free(a, s, strlen(s) + 1);
+}
+
+static tracerd_status_t derr(struct tracerd_ctf_dir *d, tracerd_status_t st, const char *path,
+                             uint64_t off, const char *fmt, ...) TRACERD__PRINTF(5, 6);
+static tracerd_status_t derr(struct tracerd_ctf_dir *d, tracerd_status_t st, const char *path,
+                             uint64_t off, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->err_reason, sizeof d->err_reason, fmt, ap);
+    va_end(ap);
+    tracerd__format(d->err_path, sizeof d->err_path, "%s", path ? path : "");
+    d->err_offset = off;
+    d->status = st;
+    return st;
+}
+
+/* Natural order: digit runs compare by value (chan_0_2 < chan_0_10). */
+static int natcmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+            while (*a == '0')
+                a++;
+            while (*b == '0')
+                b++;
+            size_t na = 0, nb = 0;
+            while (a[na] >= '0' && a[na] <= '9')
+                na++;
+            while (b[nb] >= '0' && b[nb] <= '9')
+                nb++;
+            if (na != nb)
+                return na < nb ? -1 : 1;
+            int c = strncmp(a, b, na);
+            if (c)
+                return c;
+            a += na;
+            b += nb;
+            continue;
+        }
+        if (*a != *b)
+            return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        a++;
+        b++;
+    }
+    return *a ? 1 : *b ? -1 : 0;
+}
+
+static int cmp_names(const void *x, const void *y)
+{
+    return natcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Lists the names in a folder (sorted), skipping "." and "..". */
+static tracerd_status_t list_dir(struct tracerd_ctf_dir *d, const char *path, char ***out,
+                                 size_t *n_out)
+{
+    *out = NULL;
+    *n_out = 0;
+    DIR *dir = opendir(path);
+    if (dir == NULL)
+        return derr(d, TRACERD_E_IO, path, 0, "cannot open folder: %s", strerror(errno));
+    size_t n = 0, cap = 0;
+    char **names = NULL;
+    struct dirent *e;
+    tracerd_status_t st = TRACERD_OK;
+    while ((e = readdir(dir)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 32;
+            if (nc > 1u << 20) {
+                st = derr(d, TRACERD_E_LIMIT, path, 0, "too many entries in the folder");
+                break;
+            }
+            char **nn = tracerd__calloc(&d->alloc, sizeof *nn * nc);
+            if (nn == NULL) {
+                st = derr(d, TRACERD_E_NOMEM, path, 0, "out of memory");
+                break;
+            }
+            if (n)
+                memcpy(nn, names, sizeof *nn * n);
+            if (names)
+                tracerd__free(&d->alloc, names, sizeof *names * cap);
+            names = nn;
+            cap = nc;
+        }
+        names[n] = dupstr(&d->alloc, e->d_name);
+        if (names[n] == NULL) {
+            st = derr(d, TRACERD_E_NOMEM, path, 0, "out of memory");
+            break;
+        }
+        n++;
+    }
+    closedir(dir);
+    if (st != TRACERD_OK) {
+        for (size_t i = 0; i < n; i++)
+            freestr(&d->alloc, names[i]);
+        if (names)
+            tracerd__free(&d->alloc, names, sizeof *names * cap);
+        return st;
+    }
+    if (n)
+        qsort(names, n, sizeof *names, cmp_names);
+    *out = names;
+    *n_out = cap; /* capacity, for freeing; entries beyond n are NULL */
+    return TRACERD_OK;
+}
+
+static void free_list(struct tracerd_ctf_dir *d, char **names, size_t cap)
+{
+    if (names == NULL)
+        return;
+    for (size_t i = 0; i < cap; i++)
+        freestr(&d->alloc, names[i]);
+    tracerd__free(&d->alloc, names, sizeof *names * cap);
+}
+
+static char *join(struct tracerd_ctf_dir *d, const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    char *p = tracerd__calloc(&d->alloc, na + nb + 2);
+    if (p == NULL)
+        return NULL;
+    memcpy(p, a, na);
+    size_t o = na;
+    if (na && a[na - 1] != '/')
+        p[o++] = '/';
+    memcpy(p + o, b, nb);
+    p[o + nb] = '\0';
+    return p;
+}
+
+static tracerd_status_t read_metadata(struct tracerd_ctf_dir *d, const char *path,
+                                      tracerd_ctf_trace_t **out)
+{
+    *out = NULL;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return derr(d, TRACERD_E_IO, path, 0, "cannot open: %s", strerror(errno));
+    tracerd_ctf_metadata_t *m;
+    tracerd_status_t st = tracerd_ctf_metadata_new(&d->cfg.metadata, &d->alloc, &m);
+    if (st != TRACERD_OK) {
+        close(fd);
+        return derr(d, st, path, 0, "cannot make a metadata reader");
+    }
+    uint8_t buf[16384];
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            st = derr(d, TRACERD_E_IO, path, tracerd_ctf_metadata_offset(m), "read error: %s",
+                      strerror(errno));
+            break;
+        }
+        if (n == 0) {
+            st = tracerd_ctf_metadata_finish(m, out);
+            if (st != TRACERD_OK)
+                derr(d, st, path, tracerd_ctf_metadata_record_offset(m), "%s",
+                     tracerd_ctf_metadata_error_reason(m));
+            break;
+        }
+        st = tracerd_ctf_metadata_feed(m, buf, (size_t)n);
+        if (st != TRACERD_OK) {
+            derr(d, st, path, tracerd_ctf_metadata_record_offset(m), "%s",
+                 tracerd_ctf_metadata_error_reason(m));
+            break;
+        }
+    }
+    tracerd_ctf_metadata_free(m);
+    close(fd);
+    return st;
+}
+
+static bool gate(void *user, uint64_t ns)
+{
+    struct dstream *s = user;
+    if (s->allow) {
+        s->allow = false;
+        return true;
+    }
+    s->next_ns = ns;
+    return false;
+}
+
+static tracerd_status_t add_trace(struct tracerd_ctf_dir *d, const char *folder, char **names,
+                                  size_t cap)
+{
+    if (d->ntraces >= d->cfg.max_traces)
+        return derr(d, TRACERD_E_LIMIT, folder, 0, "more than max_traces (%u) metadata files",
+                    d->cfg.max_traces);
+    if (d->ntraces == d->cap_traces) {
+        uint32_t nc = d->cap_traces ? d->cap_traces * 2 : 4;
+        struct dtrace *nt = tracerd__calloc(&d->alloc, sizeof *nt * nc);
+        if (nt == NULL)
+            return derr(d, TRACERD_E_NOMEM, folder, 0, "out of memory");
+        if (d->ntraces)
+            memcpy(nt, d->traces, sizeof *nt * d->ntraces);
+        if (d->traces)
+            tracerd__free(&d->alloc, d->traces, sizeof *d->traces * d->cap_traces);
+        d->traces = nt;
+        d->cap_traces = nc;
+    }
+    struct dtrace *tr = &d->traces[d->ntraces];
+    memset(tr, 0, sizeof *tr);
+    tr->path = dupstr(&d->alloc, folder);
+    char *mp = join(d, folder, "metadata");
+    if (tr->path == NULL || mp == NULL) {
+        freestr(&d->alloc, tr->path);
+        freestr(&d->alloc, mp);
+        return derr(d, TRACERD_E_NOMEM, folder, 0, "out of memory");
+    }
+    tracerd_status_t st = read_metadata(d, mp, &tr->trace);
+    freestr(&d->alloc, mp);
+    if (st != TRACERD_OK) {
+        freestr(&d->alloc, tr->path);
+        return st;
+    }
+    uint32_t ti = d->ntraces++;
+    for (size_t i = 0; i < cap && names[i]; i++) {
+        const char *nm = names[i];
+        if (nm[0] == '.' || !strcmp(nm, "metadata"))
+            continue;
+        char *fp = join(d, folder, nm);
+        if (fp == NULL)
+            return derr(d, TRACERD_E_NOMEM, folder, 0, "out of memory");
+        struct stat sb;
+        if (stat(fp, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+            freestr(&d->alloc, fp);
+            continue;
+        }
+        if (d->nstreams >= d->cfg.max_streams) {
+            freestr(&d->alloc, fp);
+            return derr(d, TRACERD_E_LIMIT, folder, 0, "more than max_streams (%u) stream files",
+                        d->cfg.max_streams);
+        }
+        if (d->nstreams == d->cap_streams) {
+            uint32_t nc = d->cap_streams ? d->cap_streams * 2 : 16;
+            struct dstream *ns = tracerd__calloc(&d->alloc, sizeof *ns * nc);
+            if (ns == NULL) {
+                freestr(&d->alloc, fp);
+                return derr(d, TRACERD_E_NOMEM, folder, 0, "out of memory");
+            }
+            if (d->nstreams)
+                memcpy(ns, d->streams, sizeof *ns * d->nstreams);
+            if (d->streams)
+                tracerd__free(&d->alloc, d->streams, sizeof *d->streams * d->cap_streams);
+            d->streams = ns;
+            d->cap_streams = nc;
+        }
+        char **files = tracerd__calloc(&d->alloc, sizeof *files);
+        if (files == NULL) {
+            freestr(&d->alloc, fp);
+            return derr(d, TRACERD_E_NOMEM, folder, 0, "out of memory");
+        }
+        files[0] = fp;
+        struct dstream *s = &d->streams[d->nstreams++];
+        memset(s, 0, sizeof *s);
+        s->fd = -1;
+        s->files = files;
+        s->nfiles = 1;
+        s->trace_index = ti;
+        s->pub.path = fp;
+        s->pub.trace = d->traces[ti].trace;
+        s->pub.trace_path = d->traces[ti].path;
+        s->pub.index = d->nstreams - 1;
+    }
+    return TRACERD_OK;
+}
+
+/* Walks the folder tree with an explicit stack. */
+static tracerd_status_t scan(struct tracerd_ctf_dir *d, const char *root)
+{
+    struct item {
+        char *path;
+        uint32_t depth;
+    };
+    size_t cap = 64, n = 0;
+    struct item *stk = tracerd__calloc(&d->alloc, sizeof *stk * cap);
+    if (stk == NULL)
+        return derr(d, TRACERD_E_NOMEM, root, 0, "out of memory");
+    stk[n].path = dupstr(&d->alloc, root);
+    stk[n++].depth = 0;
+    tracerd_status_t st = stk[0].path ? TRACERD_OK : derr(d, TRACERD_E_NOMEM, root, 0, "out of memory");
+    while (st == TRACERD_OK && n > 0) {
+        struct item it = stk[--n];
+        char **names;
+        size_t ncap;
+        st = list_dir(d, it.path, &names, &ncap);
+        if (st != TRACERD_OK) {
+            freestr(&d->alloc, it.path);
+            break;
+        }
+        bool has_meta = false;
+        for (size_t i = 0; i < ncap && names[i]; i++)
+            has_meta = has_meta || !strcmp(names[i], "metadata");
+        if (has_meta) {
+            st = add_trace(d, it.path, names, ncap);
+        } else if (it.depth < d->cfg.max_dir_depth) {
+            /* push subfolders in reverse so they are visited in order */
+            size_t cnt = 0;
+            while (cnt < ncap && names[cnt])
+                cnt++;
+            for (size_t i = cnt; i-- > 0 && st == TRACERD_OK;) {
+                char *fp = join(d, it.path, names[i]);
+                if (fp == NULL) {
+                    st = derr(d, TRACERD_E_NOMEM, it.path, 0, "out of memory");
+                    break;
+                }
+                struct stat sb;
+                if (names[i][0] == '.' || stat(fp, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+                    freestr(&d->alloc, fp);
+                    continue;
+                }
+                if (n == cap) {
+                    struct item *ns = tracerd__calloc(&d->alloc, sizeof *ns * cap * 2);
+                    if (ns == NULL) {
+                        freestr(&d->alloc, fp);
+                        st = derr(d, TRACERD_E_NOMEM, it.path, 0, "out of memory");
+                        break;
+                    }
+                    memcpy(ns, stk, sizeof *stk * n);
+                    tracerd__free(&d->alloc, stk, sizeof *stk * cap);
+                    stk = ns;
+                    cap *= 2;
+                }
+                stk[n].path = fp;
+                stk[n++].depth = it.depth + 1;
+            }
+        }
+        free_list(d, names, ncap);
+        freestr(&d->alloc, it.path);
+    }
+    while (n > 0)
+        freestr(&d->alloc, stk[--n].path);
+    tracerd__free(&d->alloc, stk, sizeof *stk * cap);
+    if (st == TRACERD_OK && d->ntraces == 0)
+        st = derr(d, TRACERD_E_IO, root, 0, "no 'metadata' file in this folder or below");
+    return st;
+}
+
+/* ---- streams split over several files ---------------------------------- */
+
+static int peek_packet(void *user, const tracerd_ctf_packet_t *p)
+{
+    struct dstream *s = user;
+    s->keyed = p->has_stream_instance_id;
+    s->key_sid = p->stream_id;
+    s->key_inst = p->stream_instance_id;
+    s->has_ts = p->has_timestamp_begin;
+    s->first_ts = p->timestamp_begin;
+    return TRACERD_CB_PAUSE;
+}
+
+/* Reads the first packet header of a file (best effort: a file that cannot
+ * be read or decoded is simply not grouped; reading it later reports why). */
+static tracerd_status_t peek(struct tracerd_ctf_dir *d, struct dstream *s)
+{
+    tracerd_ctf_callbacks_t cb;
+    memset(&cb, 0, sizeof cb);
+    cb.on_packet_begin = peek_packet;
+    tracerd_ctf_stream_t *r;
+    tracerd_status_t st = tracerd_ctf_stream_new(s->pub.trace, &d->cfg.stream, &cb, s, &d->alloc, &r);
+    if (st != TRACERD_OK)
+        return derr(d, st, s->pub.path, 0, "cannot make a stream reader");
+    int fd = open(s->pub.path, O_RDONLY);
+    if (fd >= 0) {
+        uint8_t buf[4096];
+        ssize_t n;
+        do
+            n = read(fd, buf, sizeof buf);
+        while (n < 0 && errno == EINTR);
+        close(fd);
+        size_t used;
+        if (n > 0)
+            (void)tracerd_ctf_stream_feed(r, buf, (size_t)n, &used);
+    }
+    tracerd_ctf_stream_free(r);
+    return TRACERD_OK;
+}
+
+/* Files of one trace with the same stream class and stream instance id are
+ * one stream: their files are read one after the other, in the order of
+ * their first timestamp_begin (then of their names). */
+static tracerd_status_t group_files(struct tracerd_ctf_dir *d)
+{
+    for (uint32_t i = 0; i < d->nstreams; i++) {
+        tracerd_status_t st = peek(d, &d->streams[i]);
+        if (st != TRACERD_OK)
+            return st;
+    }
+    for (uint32_t i = 0; i < d->nstreams; i++) {
+        struct dstream *a = &d->streams[i];
+        if (!a->keyed || a->merged)
+            continue;
+        uint32_t n = 1;
+        for (uint32_t j = i + 1; j < d->nstreams; j++) {
+            struct dstream *b = &d->streams[j];
+            n += !b->merged && b->keyed && b->trace_index == a->trace_index &&
+                 b->key_sid == a->key_sid && b->key_inst == a->key_inst;
+        }
+        if (n == 1)
+            continue;
+        uint32_t *idx = tracerd__calloc(&d->alloc, sizeof *idx * n);
+        char **files = tracerd__calloc(&d->alloc, sizeof *files * n);
+        if (idx == NULL || files == NULL) {
+            tracerd__free(&d->alloc, idx, sizeof *idx * n);
+            tracerd__free(&d->alloc, files, sizeof *files * n);
+            return derr(d, TRACERD_E_NOMEM, a->pub.path, 0, "out of memory");
+        }
+        uint32_t k = 0;
+        idx[k++] = i;
+        for (uint32_t j = i + 1; j < d->nstreams; j++) {
+            struct dstream *b = &d->streams[j];
+            if (!b->merged && b->keyed && b->trace_index == a->trace_index &&
+                b->key_sid == a->key_sid && b->key_inst == a->key_inst)
+                idx[k++] = j;
+        }
+        /* by first timestamp_begin, then by name order (insertion sort: stable) */
+        for (uint32_t x = 1; x < n; x++)
+            for (uint32_t y = x; y > 0; y--) {
+                const struct dstream *p = &d->streams[idx[y - 1]], *q = &d->streams[idx[y]];
+                if (!(p->has_ts && q->has_ts && q->first_ts < p->first_ts))
+                    break;
+                uint32_t t = idx[y];
+                idx[y] = idx[y - 1];
+                idx[y - 1] = t;
+            }
+        for (k = 0; k < n; k++) {
+            struct dstream *b = &d->streams[idx[k]];
+            files[k] = b->files[0];
+            tracerd__free(&d->alloc, b->files, sizeof *b->files);
+            b->files = NULL;
+            b->nfiles = 0;
+            if (idx[k] != i)
+                b->merged = true;
+        }
+        tracerd__free(&d->alloc, idx, sizeof *idx * n);
+        a->files = files;
+        a->nfiles = n;
+        a->pub.path = files[0];
+    }
+    uint32_t o = 0;
+    for (uint32_t i = 0; i < d->nstreams; i++) {
+        if (d->streams[i].merged)
+            continue;
+        d->streams[o] = d->streams[i];
+        d->streams[o].pub.index = o;
+        o++;
+    }
+    d->nstreams = o;
+    return TRACERD_OK;
+}
+
+tracerd_status_t tracerd_ctf_dir_open(const char *path, const tracerd_ctf_dir_config_t *cfg,
+                                      const tracerd_ctf_callbacks_t *cbs, void *user,
+                                      const tracerd_allocator_t *alloc, tracerd_ctf_dir_t **out)
+{
+    if (out == NULL || path == NULL)
+        return TRACERD_E_INVALID;
+    *out = NULL;
+    tracerd_allocator_t a;
+    tracerd__allocator_init(&a, alloc);
+    struct tracerd_ctf_dir *d = tracerd__calloc(&a, sizeof *d);
+    if (d == NULL)
+        return TRACERD_E_NOMEM;
+    d->alloc = a;
+    if (cfg)
+        d->cfg = *cfg;
+    else
+        tracerd_ctf_dir_config_init(&d->cfg);
+    if (d->cfg.chunk_bytes < 64 || d->cfg.chunk_bytes > ((size_t)1 << 30)) {
+        tracerd__free(&a, d, sizeof *d);
+        return TRACERD_E_INVALID;
+    }
+    if (cbs)
+        d->cb = *cbs;
+    d->user = user;
+    d->cur = -1;
+    *out = d;
+    tracerd_status_t st = scan(d, path);
+    if (st == TRACERD_OK)
+        st = group_files(d);
+    for (uint32_t i = 0; st == TRACERD_OK && i < d->nstreams; i++) {
+        struct dstream *s = &d->streams[i];
+        s->d = d;
+        s->buf = tracerd__calloc(&d->alloc, d->cfg.chunk_bytes);
+        if (s->buf == NULL) {
+            st = derr(d, TRACERD_E_NOMEM, s->pub.path, 0, "out of memory");
+            break;
+        }
+        st = tracerd_ctf_stream_new(s->pub.trace, &d->cfg.stream, &d->cb, d->user, &d->alloc,
+                                    &s->r);
+        if (st != TRACERD_OK) {
+            derr(d, st, s->pub.path, 0, "cannot make a stream reader");
+            break;
+        }
+        tracerd__ctf_stream_set_gate(s->r, gate, s);
+    }
+    if (st == TRACERD_OK) {
+        d->heap = tracerd__calloc(&d->alloc, sizeof *d->heap * (d->nstreams + 1));
+        if (d->heap == NULL)
+            st = derr(d, TRACERD_E_NOMEM, path, 0, "out of memory");
+    }
+    if (st != TRACERD_OK)
+        return st; /* *out stays set so the caller can read the error, then free */
+    d->status = TRACERD_OK;
+    return TRACERD_OK;
+}
+
+static bool heap_less(const struct tracerd_ctf_dir *d, uint32_t a, uint32_t b)
+{
+    const struct dstream *x = &d->streams[a], *y = &d->streams[b];
+    return x->next_ns < y->next_ns || (x->next_ns == y->next_ns && a < b);
+}
+
+static void heap_push(struct tracerd_ctf_dir *d, uint32_t s)
+{
+    uint32_t i = d->nheap++;
+    d->heap[i] = s;
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (!heap_less(d, d->heap[i], d->heap[p]))
+            break;
+        uint32_t t = d->heap[i];
+        d->heap[i] = d->heap[p];
+        d->heap[p] = t;
+        i = p;
+    }
+}
+
+static uint32_t heap_pop(struct tracerd_ctf_dir *d)
+{
+    uint32_t top = d->heap[0];
+    d->heap[0] = d->heap[--d->nheap];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < d->nheap && heap_less(d, d->heap[l], d->heap[m]))
+            m = l;
+        if (r < d->nheap && heap_less(d, d->heap[r], d->heap[m]))
+            m = r;
+        if (m == i)
+            break;
+        uint32_t t = d->heap[i];
+        d->heap[i] = d->heap[m];
+        d->heap[m] = t;
+        i = m;
+    }
+    return top;
+}
+
+static tracerd_status_t stream_fail(struct tracerd_ctf_dir *d, struct dstream *s,
+                                    tracerd_status_t st)
+{
+    const char *path = tracerd_ctf_stream_error_path(s->r);
+    uint64_t off = path[0] ? tracerd_ctf_stream_error_offset(s->r)
+                           : tracerd_ctf_stream_record_offset(s->r);
+    /* offsets within the current file of a stream split over several */
+    off = off >= s->file_base ? off - s->file_base : 0;
+    if (s->nfiles > 1)
+        return derr(d, st, s->pub.path, off, "%s (offset in the stream's file set: %llu)",
+                    tracerd_ctf_stream_error_reason(s->r), (unsigned long long)(off + s->file_base));
+    return derr(d, st, s->pub.path, off, "%s", tracerd_ctf_stream_error_reason(s->r));
+}
+
+/* Feeds stream s until its reader is gated before an event (returns OK with
+ * s->done false), ends (s->done), pauses for the user (PAUSED) or fails. */
+static tracerd_status_t advance(struct tracerd_ctf_dir *d, struct dstream *s)
+{
+    for (;;) {
+        if (s->pos == s->len && !s->eof) {
+            if (s->fd < 0) {
+                s->fd = open(s->pub.path, O_RDONLY);
+                if (s->fd < 0)
+                    return derr(d, TRACERD_E_IO, s->pub.path, 0, "cannot open: %s",
+                                strerror(errno));
+            }
+            ssize_t n = pread(s->fd, s->buf, d->cfg.chunk_bytes, (off_t)s->file_off);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0)
+                return derr(d, TRACERD_E_IO, s->pub.path, s->file_off, "read error: %s",
+                            strerror(errno));
+            s->pos = 0;
+            s->len = (size_t)n;
+            s->file_off += (uint64_t)n;
+            if (n == 0 || d->nstreams > d->cfg.max_open_files) {
+                close(s->fd); /* reopened at file_off for the next read */
+                s->fd = -1;
+            }
+            if (n == 0) {
+                if (s->cur_file + 1 < s->nfiles) {
+                    /* the next file of the same stream: it starts with a packet */
+                    s->cur_file++;
+                    s->pub.path = s->files[s->cur_file];
+                    s->file_base = tracerd_ctf_stream_offset(s->r);
+                    s->file_off = 0;
+                    continue;
+                }
+                s->eof = true;
+            }
+        }
+        tracerd_status_t st;
+        if (s->pos < s->len) {
+            size_t used = 0;
+            st = tracerd_ctf_stream_feed(s->r, s->buf + s->pos, s->len - s->pos, &used);
+            s->pos += used;
+        } else {
+            st = tracerd_ctf_stream_finish(s->r);
+            if (st == TRACERD_OK) {
+                s->done = true;
+                return TRACERD_OK;
+            }
+        }
+        if (st == TRACERD_PAUSED) {
+            tracerd_ctf_stream_resume(s->r);
+            if (tracerd__ctf_stream_gated(s->r))
+                return TRACERD_OK;
+            return TRACERD_PAUSED;
+        }
+        if (st != TRACERD_OK)
+            return stream_fail(d, s, st);
+    }
+}
+
+tracerd_status_t tracerd_ctf_dir_run(tracerd_ctf_dir_t *d)
+{
+    if (d == NULL)
+        return TRACERD_E_INVALID;
+    if (d->status < 0)
+        return d->status;
+    tracerd_status_t st;
+    /* A stream interrupted by a user pause continues first. */
+    if (d->cur >= 0) {
+        struct dstream *s = &d->streams[d->cur];
+        st = advance(d, s);
+        if (st != TRACERD_OK)
+            return st;
+        if (!s->done)
+            heap_push(d, (uint32_t)d->cur);
+        if ((uint32_t)d->cur == d->primed)
+            d->primed++;
+        d->cur = -1;
+    }
+    while (d->primed < d->nstreams) {
+        struct dstream *s = &d->streams[d->primed];
+        d->cur = (int32_t)d->primed;
+        st = advance(d, s);
+        if (st != TRACERD_OK)
+            return st;
+        if (!s->done)
+            heap_push(d, d->primed);
+        d->primed++;
+        d->cur = -1;
+    }
+    while (d->nheap > 0) {
+        uint32_t i = heap_pop(d);
+        struct dstream *s = &d->streams[i];
+        s->allow = true;
+        d->cur = (int32_t)i;
+        st = advance(d, s);
+        if (st != TRACERD_OK)
+            return st;
+        if (!s->done)
+            heap_push(d, i);
+        d->cur = -1;
+    }
+    return TRACERD_OK;
+}
+
+const tracerd_ctf_dir_stream_t *tracerd_ctf_dir_current(const tracerd_ctf_dir_t *d)
+{
+    return d && d->cur >= 0 ? &d->streams[d->cur].pub : NULL;
+}
+uint32_t tracerd_ctf_dir_trace_count(const tracerd_ctf_dir_t *d)
+{
+    return d ? d->ntraces : 0;
+}
+const tracerd_ctf_trace_t *tracerd_ctf_dir_trace(const tracerd_ctf_dir_t *d, uint32_t i)
+{
+    return d && i < d->ntraces ? d->traces[i].trace : NULL;
+}
+const char *tracerd_ctf_dir_trace_path(const tracerd_ctf_dir_t *d, uint32_t i)
+{
+    return d && i < d->ntraces ? d->traces[i].path : NULL;
+}
+uint32_t tracerd_ctf_dir_stream_count(const tracerd_ctf_dir_t *d)
+{
+    return d ? d->nstreams : 0;
+}
+const char *tracerd_ctf_dir_error_path(const tracerd_ctf_dir_t *d)
+{
+    return d->err_path;
+}
+uint64_t tracerd_ctf_dir_error_offset(const tracerd_ctf_dir_t *d)
+{
+    return d->err_offset;
+}
+const char *tracerd_ctf_dir_error_reason(const tracerd_ctf_dir_t *d)
+{
+    return d->err_reason;
+}
+
+void tracerd_ctf_dir_free(tracerd_ctf_dir_t *d)
+{
+    if (d == NULL)
+        return;
+    for (uint32_t i = 0; i < d->nstreams; i++) {
+        struct dstream *s = &d->streams[i];
+        tracerd_ctf_stream_free(s->r);
+        if (s->fd >= 0)
+            close(s->fd);
+        if (s->buf)
+            tracerd__free(&d->alloc, s->buf, d->cfg.chunk_bytes);
+        for (uint32_t k = 0; k < s->nfiles; k++)
+            freestr(&d->alloc, s->files[k]);
+        if (s->files)
+            tracerd__free(&d->alloc, s->files, sizeof *s->files * s->nfiles);
+    }
+    for (uint32_t i = 0; i < d->ntraces; i++) {
+        tracerd_ctf_trace_free(d->traces[i].trace);
+        freestr(&d->alloc, d->traces[i].path);
+    }
+    if (d->streams)
+        tracerd__free(&d->alloc, d->streams, sizeof *d->streams * d->cap_streams);
+    if (d->traces)
+        tracerd__free(&d->alloc, d->traces, sizeof *d->traces * d->cap_traces);
+    if (d->heap)
+        tracerd__free(&d->alloc, d->heap, sizeof *d->heap * (d->nstreams + 1));
+    tracerd_allocator_t a = d->alloc;
+    tracerd__free(&a, d, sizeof *d);
+}

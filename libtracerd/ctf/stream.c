@@ -1,0 +1,1631 @@
+/* CTF data stream reader: packets, events and fields decoded by running the
+ * compiled programs of the trace model over the caller's chunks.
+ *
+ * Every record (a packet's header + context, or an event) is first
+ * "measured": the programs run without delivering anything, which finds its
+ * end, its stream/event class and its timestamp. A record wholly inside the
+ * chunk is then delivered straight from the chunk; one that straddles chunks
+ * is gathered in the stitch buffer first and delivered from there. So a
+ * record's callbacks never depend on how the input was cut. */
+#include <stdio.h>
+
+#include "ctf_internal.h"
+
+#define PACKET_MAGIC 0xC1FC1FC1u
+
+enum { S_PACKET = 0, S_EVENTS, S_PADDING, S_END };
+enum { R_OK = 0, R_MORE, R_ERR };
+
+struct loop {
+    uint64_t n, i;
+};
+
+struct vm {
+    const uint8_t *data;
+    uint64_t bit0;   /* packet-relative bit of data[0] */
+    uint64_t limit;  /* packet-relative bit where usable data ends */
+    bool more_ok;    /* hitting limit means "need more input" (else an error) */
+    tracerd_status_t end_status;
+    uint64_t pos;
+    uint64_t need;
+    uint32_t sp;     /* loop stack depth */
+    uint32_t depth;  /* delivery nesting */
+};
+
+struct tracerd_ctf_stream {
+    tracerd_allocator_t alloc;
+    const struct tracerd_ctf_trace *t;
+    tracerd_ctf_stream_config_t cfg;
+    tracerd_ctf_callbacks_t cb;
+    void *user;
+    struct tracerd__error err;
+    char err_path[160];
+    uint64_t err_field_off;
+
+    int state;
+    uint64_t offset;       /* absolute bytes taken from the input */
+    uint64_t pkt_off;      /* absolute offset of the current packet */
+    uint64_t pos;          /* packet-relative bit of the next record */
+    uint64_t content_bits, packet_bits;
+    uint64_t pkt_index, pkt_events;
+    bool in_packet_seen;
+    const struct ctf_stream_rt *srt;
+    uint64_t rec_off;
+
+    uint8_t *st;           /* stitch buffer */
+    size_t st_cap, st_have;
+    uint64_t st_need;      /* packet-relative bits needed before measuring again */
+
+    uint64_t *slots;
+    uint32_t nslots;
+    uint32_t have;         /* roles seen (bit per role) */
+    uint8_t uuid[16];
+    uint32_t ts_bits;
+    struct loop *loops;
+    uint32_t nloops;
+
+    uint64_t clock;        /* current clock value (cycles) */
+    const struct ctf_stream_rt *ns_srt; /* stream class ns_simple/ns_base were computed for */
+    bool ns_simple;        /* 1 GHz clock with a non-negative offset: ns = cycles + ns_base */
+    uint64_t ns_base;
+    bool clock_set;
+    /* previous packet, for losses */
+    bool prev;
+    uint64_t prev_discarded, prev_seq, prev_ts_end;
+    uint32_t discarded_bits;
+    bool prev_has_ts_end;
+
+    /* the measured event */
+    const struct ctf_event_rt *ev;
+    uint64_t ev_cycles;
+    bool ev_has_ts;
+
+    bool in_cb, paused, pause_req;
+    tracerd__ctf_gate_fn gate;
+    void *gate_user;
+    bool gated;
+};
+
+void tracerd_ctf_stream_config_init(tracerd_ctf_stream_config_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->stitch_bytes = 65536;
+    cfg->max_sequence_length = (uint64_t)1 << 24;
+    cfg->max_depth = 64;
+    cfg->max_packet_bytes = (uint64_t)1 << 30;
+    cfg->check_uuid = true;
+}
+
+size_t tracerd_ctf_stream_memory_bound(const tracerd_ctf_trace_t *trace,
+                                       const tracerd_ctf_stream_config_t *cfg)
+{
+    tracerd_ctf_stream_config_t c;
+    if (cfg)
+        c = *cfg;
+    else
+        tracerd_ctf_stream_config_init(&c);
+    size_t n = sizeof(struct tracerd_ctf_stream) + c.stitch_bytes;
+    if (trace)
+        n += sizeof(uint64_t) * trace->nslots + sizeof(struct loop) * (trace->max_loop_depth + 1);
+    return n;
+}
+
+static tracerd_status_t alloc_tables(tracerd_ctf_stream_t *r, const struct tracerd_ctf_trace *t)
+{
+    if (t->max_loop_depth > r->cfg.max_depth)
+        return TRACERD_E_LIMIT;
+    uint64_t *slots = tracerd__calloc(&r->alloc, sizeof *slots * t->nslots);
+    struct loop *loops = tracerd__calloc(&r->alloc, sizeof *loops * (t->max_loop_depth + 1));
+    if (slots == NULL || loops == NULL) {
+        tracerd__free(&r->alloc, slots, sizeof *slots * t->nslots);
+        tracerd__free(&r->alloc, loops, sizeof *loops * (t->max_loop_depth + 1));
+        return TRACERD_E_NOMEM;
+    }
+    if (r->slots) {
+        memcpy(slots, r->slots, sizeof *slots * (r->nslots < t->nslots ? r->nslots : t->nslots));
+        tracerd__free(&r->alloc, r->slots, sizeof *r->slots * r->nslots);
+    }
+    if (r->loops)
+        tracerd__free(&r->alloc, r->loops, sizeof *r->loops * r->nloops);
+    r->slots = slots;
+    r->nslots = t->nslots;
+    r->loops = loops;
+    r->nloops = t->max_loop_depth + 1;
+    return TRACERD_OK;
+}
+
+tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *trace,
+                                        const tracerd_ctf_stream_config_t *cfg,
+                                        const tracerd_ctf_callbacks_t *cbs, void *user,
+                                        const tracerd_allocator_t *alloc,
+                                        tracerd_ctf_stream_t **out)
+{
+    if (out == NULL || trace == NULL)
+        return TRACERD_E_INVALID;
+    *out = NULL;
+    tracerd_ctf_stream_config_t c;
+    if (cfg)
+        c = *cfg;
+    else
+        tracerd_ctf_stream_config_init(&c);
+    if (c.stitch_bytes < TRACERD_STITCH_MIN || c.max_depth == 0 || c.max_packet_bytes == 0)
+        return TRACERD_E_INVALID;
+    tracerd_allocator_t a;
+    tracerd__allocator_init(&a, alloc);
+    tracerd_ctf_stream_t *r = tracerd__calloc(&a, sizeof *r);
+    if (r == NULL)
+        return TRACERD_E_NOMEM;
+    r->alloc = a;
+    r->t = trace;
+    r->cfg = c;
+    if (cbs)
+        r->cb = *cbs;
+    r->user = user;
+    r->st = tracerd__calloc(&a, c.stitch_bytes);
+    r->st_cap = c.stitch_bytes;
+    tracerd_status_t st = r->st ? alloc_tables(r, trace) : TRACERD_E_NOMEM;
+    if (st != TRACERD_OK) {
+        tracerd_ctf_stream_free(r);
+        return st;
+    }
+    tracerd_ctf_stream_reset(r);
+    *out = r;
+    return TRACERD_OK;
+}
+
+void tracerd_ctf_stream_reset(tracerd_ctf_stream_t *r)
+{
+    if (r == NULL)
+        return;
+    tracerd__error_clear(&r->err);
+    r->err_path[0] = '\0';
+    r->err_field_off = 0;
+    r->state = S_PACKET;
+    r->offset = r->pkt_off = r->pos = 0;
+    r->content_bits = r->packet_bits = UINT64_MAX;
+    r->pkt_index = r->pkt_events = 0;
+    r->srt = NULL;
+    r->rec_off = 0;
+    r->st_have = 0;
+    r->st_need = 0;
+    r->have = 0;
+    r->clock = 0;
+    r->clock_set = false;
+    r->ns_srt = NULL;
+    r->prev = false;
+    r->ev = NULL;
+    r->in_cb = r->paused = r->pause_req = r->gated = false;
+}
+
+void tracerd_ctf_stream_free(tracerd_ctf_stream_t *r)
+{
+    if (r == NULL)
+        return;
+    tracerd_allocator_t a = r->alloc;
+    tracerd__free(&a, r->st, r->st_cap);
+    tracerd__free(&a, r->slots, sizeof *r->slots * r->nslots);
+    tracerd__free(&a, r->loops, sizeof *r->loops * r->nloops);
+    tracerd__free(&a, r, sizeof *r);
+}
+
+tracerd_status_t tracerd_ctf_stream_set_trace(tracerd_ctf_stream_t *r,
+                                              const tracerd_ctf_trace_t *trace)
+{
+    if (r == NULL || trace == NULL || r->in_cb || r->st_have != 0)
+        return TRACERD_E_INVALID;
+    const struct ctf_stream_rt *s = NULL;
+    if (r->srt != NULL) {
+        s = tracerd__ctf_stream_rt(trace, r->srt->cls->id);
+        if (s == NULL)
+            return TRACERD_E_REFERENCE;
+    }
+    tracerd_status_t st = alloc_tables(r, trace);
+    if (st != TRACERD_OK)
+        return st;
+    r->t = trace;
+    r->srt = s;
+    r->ns_srt = NULL;
+    return TRACERD_OK;
+}
+
+uint64_t tracerd_ctf_stream_offset(const tracerd_ctf_stream_t *r)
+{
+    return r->offset;
+}
+uint64_t tracerd_ctf_stream_record_offset(const tracerd_ctf_stream_t *r)
+{
+    return r->err.status < 0 ? r->err.offset : r->rec_off;
+}
+uint64_t tracerd_ctf_stream_error_offset(const tracerd_ctf_stream_t *r)
+{
+    return r->err_path[0] ? r->err_field_off : r->err.offset;
+}
+const char *tracerd_ctf_stream_error_path(const tracerd_ctf_stream_t *r)
+{
+    return r->err_path;
+}
+const char *tracerd_ctf_stream_error_reason(const tracerd_ctf_stream_t *r)
+{
+    return r->err.reason;
+}
+int tracerd_ctf_stream_callback_error(const tracerd_ctf_stream_t *r)
+{
+    return r->err.callback_value;
+}
+
+void tracerd__ctf_stream_set_gate(tracerd_ctf_stream_t *r, tracerd__ctf_gate_fn fn, void *user)
+{
+    r->gate = fn;
+    r->gate_user = user;
+}
+
+bool tracerd__ctf_stream_gated(const tracerd_ctf_stream_t *r)
+{
+    return r->gated;
+}
+
+/* ==== the interpreter ===================================================== */
+
+/* First NUL in p[0..n), or NULL: short strings are scanned inline, eight
+ * bytes at a time, longer ones with memchr. */
+static inline const uint8_t *find_nul(const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n && i < 64; i += 8) {
+        uint64_t w = tracerd__le64(p + i);
+        uint64_t z = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
+        if (z != 0) {
+#if defined(__GNUC__)
+            return p + i + ((unsigned)__builtin_ctzll(z) >> 3);
+#else
+            for (unsigned k = 0; k < 8; k++)
+                if (p[i + k] == 0)
+                    return p + i + k;
+#endif
+        }
+    }
+    if (i < 64) {
+        for (; i < n; i++)
+            if (p[i] == 0)
+                return p + i;
+        return NULL;
+    }
+    return memchr(p + i, 0, n - i);
+}
+
+static uint64_t read_bits(const uint8_t *d, uint64_t rel, unsigned size, bool be)
+{
+    size_t byte = (size_t)(rel >> 3);
+    unsigned bit = (unsigned)(rel & 7);
+    uint64_t v = 0;
+    unsigned got = 0;
+    if (!be) {
+        while (got < size) {
+            unsigned avail = 8 - bit, take = size - got < avail ? size - got : avail;
+            uint64_t chunk = ((uint64_t)d[byte] >> bit) & ((1u << take) - 1u);
+            v |= chunk << got;
+            got += take;
+            bit = 0;
+            byte++;
+        }
+    } else {
+        while (got < size) {
+            unsigned avail = 8 - bit, take = size - got < avail ? size - got : avail;
+            uint64_t chunk = ((uint64_t)d[byte] >> (avail - take)) & ((1u << take) - 1u);
+            v = (v << take) | chunk;
+            got += take;
+            bit = 0;
+            byte++;
+        }
+    }
+    return v;
+}
+
+static uint64_t sext(uint64_t v, unsigned size)
+{
+    if (size >= 64)
+        return v;
+    uint64_t m = (uint64_t)1 << (size - 1);
+    v &= ((uint64_t)1 << size) - 1;
+    return (v ^ m) - m;
+}
+
+static int vm_fail(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_insn *in,
+                   tracerd_status_t st, const char *fmt, ...) TRACERD__PRINTF(5, 6);
+static int vm_fail(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_insn *in,
+                   tracerd_status_t st, const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const char *path = in && in->meta ? in->meta->path : "";
+    /* a field error names the field's offset; a record error the record's */
+    uint64_t at = path[0] ? r->pkt_off + (vm->pos >> 3) : r->rec_off;
+    tracerd__format(r->err_path, sizeof r->err_path, "%s", path);
+    r->err_field_off = at;
+    const char *what = r->ev ? "event '" : r->state == S_PACKET ? "packet" : "event";
+    tracerd__error_set(&r->err, st, r->rec_off, "%s%s%s%s%s at byte %llu: %s", what,
+                       r->ev ? r->ev->cls->name : "", r->ev ? "'" : "", path[0] ? " field " : "",
+                       path, (unsigned long long)at, msg);
+    return R_ERR;
+}
+
+/* Hitting the end of usable data at bit `need`. */
+static int vm_short(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_insn *in,
+                    uint64_t need)
+{
+    if (vm->more_ok) {
+        vm->need = need;
+        return R_MORE;
+    }
+    if (vm->end_status == TRACERD_E_TRUNCATED)
+        return vm_fail(r, vm, in, TRACERD_E_TRUNCATED, "input ends inside the field");
+    return vm_fail(r, vm, in, TRACERD_E_EXTENT, "field runs past the packet content (%llu bits)",
+                   (unsigned long long)r->content_bits);
+}
+
+static const char *enum_label(const tracerd_ctf_type_t *ty, uint64_t v)
+{
+    for (uint32_t i = 0; i < ty->nmappings; i++) {
+        const tracerd_ctf_mapping_t *m = &ty->mappings[i];
+        if (ty->is_signed ? ((int64_t)v >= m->lo && (int64_t)v <= m->hi)
+                          : (v >= (uint64_t)m->lo && v <= (uint64_t)m->hi))
+            return m->label;
+    }
+    return NULL;
+}
+
+static inline int deliver(tracerd_ctf_stream_t *r, tracerd_ctf_field_t *f)
+{
+    r->in_cb = true;
+    int rc = r->cb.on_field(r->user, f);
+    r->in_cb = false;
+    if (rc < 0) {
+        r->err.callback_value = rc;
+        tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->rec_off,
+                           "on_field callback returned %d", rc);
+        return R_ERR;
+    }
+    if (rc == TRACERD_CB_PAUSE)
+        r->pause_req = true;
+    return R_OK;
+}
+
+static inline void field_init(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_insn *in,
+                       const struct ctf_prog *prog, tracerd_ctf_field_t *f, uint64_t at_bits,
+                       tracerd_ctf_value_kind_t kind)
+{
+    f->offset = r->pkt_off + (at_bits >> 3);
+    f->scope = prog->scope;
+    f->kind = kind;
+    f->name = in->meta->name;
+    f->path = in->meta->path;
+    f->index = (in->meta->name[0] == '\0' && vm->sp > 0) ? (int64_t)r->loops[vm->sp - 1].i : -1;
+    f->depth = vm->depth;
+    f->type = in->meta->type;
+    f->v.u = 0;
+    f->enum_label = NULL;
+    f->option = NULL;
+    f->bytes.data = NULL;
+    f->bytes.len = 0;
+}
+
+static void role(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_insn *in,
+                 uint64_t v)
+{
+    r->have |= 1u << in->role;
+    if (in->role == ROLE_UUID && vm->sp > 0)
+        r->uuid[r->loops[vm->sp - 1].i & 15] = (uint8_t)v;
+    else if (in->role == ROLE_TIMESTAMP)
+        r->ts_bits = in->size;
+    else if (in->role == ROLE_DISCARDED)
+        r->discarded_bits = in->size;
+}
+
+/* Runs one program from vm->pos. deliver: push fields to on_field. */
+static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *prog, bool dlv)
+{
+    const struct ctf_insn *code = prog->code;
+    if (code == NULL)
+        return R_OK;
+    uint64_t pos = vm->pos;
+    const uint64_t limit = vm->limit, bit0 = vm->bit0;
+    const uint8_t *data = vm->data;
+    uint64_t *slots = r->slots;
+    uint32_t pc = 0;
+    tracerd_ctf_field_t f;
+    for (;;) {
+        const struct ctf_insn *in = &code[pc];
+        uint64_t v;
+        uint64_t at = (pos + in->align - 1) & ~((uint64_t)in->align - 1);
+        switch (in->op) {
+        case OP_END:
+            vm->pos = pos;
+            return R_OK;
+        case OP_U8:
+        case OP_U16LE:
+        case OP_U16BE:
+        case OP_U32LE:
+        case OP_U32BE:
+        case OP_U64LE:
+        case OP_U64BE:
+        case OP_INT: {
+            if (TRACERD__UNLIKELY(at + in->size > limit)) {
+                vm->pos = at;
+                return vm_short(r, vm, in, at + in->size);
+            }
+            const uint8_t *p = data + ((at - bit0) >> 3);
+            switch (in->op) {
+            case OP_U8: v = p[0]; break;
+            case OP_U16LE: v = tracerd__le16(p); break;
+            case OP_U16BE: v = tracerd__be16(p); break;
+            case OP_U32LE: v = tracerd__le32(p); break;
+            case OP_U32BE: v = tracerd__be32(p); break;
+            case OP_U64LE: v = tracerd__le64(p); break;
+            case OP_U64BE: v = tracerd__be64(p); break;
+            default: v = read_bits(data, at - bit0, in->size, (in->flags & INSN_BE) != 0); break;
+            }
+            if (in->flags & INSN_SIGNED)
+                v = sext(v, in->size);
+            pos = at + in->size;
+            if (in->slot) {
+                slots[in->slot] = v;
+                if (in->role)
+                    role(r, vm, in, v);
+            }
+            if (dlv) {
+                field_init(r, vm, in, prog, &f, at,
+                           (in->flags & INSN_SIGNED) ? TRACERD_CTF_VALUE_INT
+                                                     : TRACERD_CTF_VALUE_UINT);
+                f.v.u = v;
+                if (in->flags & INSN_ENUM)
+                    f.enum_label = enum_label(in->meta->type, v);
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+            }
+            pc++;
+            break;
+        }
+        case OP_FLOAT32:
+        case OP_FLOAT64: {
+            if (at + in->size > limit) {
+                vm->pos = at;
+                return vm_short(r, vm, in, at + in->size);
+            }
+            bool be = (in->flags & INSN_BE) != 0;
+            if (((at - bit0) & 7) == 0) {
+                const uint8_t *p = data + ((at - bit0) >> 3);
+                v = in->size == 32 ? tracerd__ld32(be, p) : tracerd__ld64(be, p);
+            } else {
+                v = read_bits(data, at - bit0, in->size, be);
+            }
+            pos = at + in->size;
+            if (dlv) {
+                field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_FLOAT);
+                if (in->size == 32) {
+                    uint32_t w = (uint32_t)v;
+                    float fl;
+                    memcpy(&fl, &w, sizeof fl);
+                    f.v.f = fl;
+                } else {
+                    memcpy(&f.v.f, &v, sizeof f.v.f);
+                }
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+            }
+            pc++;
+            break;
+        }
+        case OP_STRING: {
+            if (at > limit) {
+                vm->pos = at;
+                return vm_short(r, vm, in, at + 8);
+            }
+            const uint8_t *p = data + ((at - bit0) >> 3);
+            size_t avail = (size_t)((limit - at) >> 3);
+            const uint8_t *z = find_nul(p, avail);
+            if (z == NULL) {
+                vm->pos = at;
+                return vm_short(r, vm, in, at + ((uint64_t)avail + 1) * 8);
+            }
+            size_t n = (size_t)(z - p);
+            pos = at + ((uint64_t)n + 1) * 8;
+            if (dlv) {
+                field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_STRING);
+                f.v.str.data = (const char *)p;
+                f.v.str.len = n;
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+            }
+            pc++;
+            break;
+        }
+        case OP_TEXT_ARRAY:
+        case OP_TEXT_SEQ: {
+            uint64_t n = in->op == OP_TEXT_ARRAY ? in->count : slots[in->slot];
+            if (in->op == OP_TEXT_SEQ && n > r->cfg.max_sequence_length) {
+                vm->pos = at;
+                return vm_fail(r, vm, in, TRACERD_E_LIMIT,
+                               "sequence length %llu exceeds max_sequence_length %llu",
+                               (unsigned long long)n,
+                               (unsigned long long)r->cfg.max_sequence_length);
+            }
+            if (at > limit || n > (limit - at) / 8) {
+                vm->pos = at;
+                return vm_short(r, vm, in, n > (UINT64_MAX - at) / 8 ? UINT64_MAX : at + n * 8);
+            }
+            const uint8_t *p = data + ((at - bit0) >> 3);
+            pos = at + n * 8;
+            if (dlv) {
+                field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_STRING);
+                const uint8_t *z = memchr(p, 0, (size_t)n);
+                f.v.str.data = (const char *)p;
+                f.v.str.len = z ? (size_t)(z - p) : (size_t)n;
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+            }
+            pc++;
+            break;
+        }
+        case OP_STRUCT_BEGIN:
+            if (at > limit) {
+                vm->pos = at;
+                return vm_short(r, vm, in, at);
+            }
+            pos = at;
+            if (dlv) {
+                field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_STRUCT_BEGIN);
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+                vm->depth++;
+            }
+            pc++;
+            break;
+        case OP_STRUCT_END:
+            if (dlv) {
+                vm->depth--;
+                field_init(r, vm, in, prog, &f, pos, TRACERD_CTF_VALUE_STRUCT_END);
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+            }
+            pc++;
+            break;
+        case OP_ARRAY_BEGIN:
+        case OP_SEQ_BEGIN: {
+            uint64_t n = in->op == OP_ARRAY_BEGIN ? in->count : slots[in->slot];
+            if (in->op == OP_SEQ_BEGIN && n > r->cfg.max_sequence_length) {
+                vm->pos = at;
+                return vm_fail(r, vm, in, TRACERD_E_LIMIT,
+                               "sequence length %llu exceeds max_sequence_length %llu",
+                               (unsigned long long)n,
+                               (unsigned long long)r->cfg.max_sequence_length);
+            }
+            if (at > limit) {
+                vm->pos = at;
+                return vm_short(r, vm, in, at);
+            }
+            pos = at;
+            bool seq = in->op == OP_SEQ_BEGIN;
+            if (dlv) {
+                field_init(r, vm, in, prog, &f, at,
+                           seq ? TRACERD_CTF_VALUE_SEQUENCE_BEGIN : TRACERD_CTF_VALUE_ARRAY_BEGIN);
+                f.v.length = n;
+                if ((in->flags & INSN_BYTES) && n <= (limit - at) / 8) {
+                    f.bytes.data = data + ((at - bit0) >> 3);
+                    f.bytes.len = (size_t)n;
+                }
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+                vm->depth++;
+            }
+            if (n == 0) {
+                if (dlv) {
+                    vm->depth--;
+                    field_init(r, vm, in, prog, &f, pos,
+                               seq ? TRACERD_CTF_VALUE_SEQUENCE_END : TRACERD_CTF_VALUE_ARRAY_END);
+                    if (deliver(r, &f) != R_OK)
+                        return R_ERR;
+                }
+                pc = in->jump;
+                break;
+            }
+            r->loops[vm->sp].n = n;
+            r->loops[vm->sp].i = 0;
+            vm->sp++;
+            pc++;
+            break;
+        }
+        case OP_ARRAY_NEXT:
+        case OP_SEQ_NEXT: {
+            struct loop *l = &r->loops[vm->sp - 1];
+            if (++l->i < l->n) {
+                pc = in->jump;
+                break;
+            }
+            vm->sp--;
+            if (dlv) {
+                vm->depth--;
+                field_init(r, vm, in, prog, &f, pos,
+                           in->op == OP_SEQ_NEXT ? TRACERD_CTF_VALUE_SEQUENCE_END
+                                                 : TRACERD_CTF_VALUE_ARRAY_END);
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+            }
+            pc++;
+            break;
+        }
+        case OP_VARIANT: {
+            uint64_t tag = slots[in->slot];
+            const struct ctf_meta *m = in->meta;
+            uint32_t k = 0;
+            bool sgn = (in->flags & INSN_SIGNED) != 0;
+            for (; k < m->nvsel; k++)
+                if (sgn ? ((int64_t)tag >= m->vsel[k].lo && (int64_t)tag <= m->vsel[k].hi)
+                        : (tag >= (uint64_t)m->vsel[k].lo && tag <= (uint64_t)m->vsel[k].hi))
+                    break;
+            if (k == m->nvsel) {
+                vm->pos = pos;
+                return vm_fail(r, vm, in, TRACERD_E_BAD_RECORD,
+                               sgn ? "variant tag value %lld selects no option"
+                                   : "variant tag value %llu selects no option",
+                               (unsigned long long)tag);
+            }
+            if (dlv) {
+                field_init(r, vm, in, prog, &f, pos, TRACERD_CTF_VALUE_VARIANT_BEGIN);
+                f.option = m->option_names[m->vsel[k].option];
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+                vm->depth++;
+            }
+            pc = m->vsel[k].target;
+            break;
+        }
+        case OP_JUMP:
+            pc = in->jump;
+            break;
+        case OP_VARIANT_END:
+            if (dlv) {
+                vm->depth--;
+                field_init(r, vm, in, prog, &f, pos, TRACERD_CTF_VALUE_VARIANT_END);
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+            }
+            pc++;
+            break;
+        default:
+            pos = at;
+            pc++;
+            break;
+        }
+    }
+}
+
+/* Runs a measure-only program (fused skips, stored integers, strings,
+ * sequences of fixed elements, LTTng headers). */
+static int run_fast(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_insn *code)
+{
+    uint64_t pos = vm->pos;
+    const uint64_t limit = vm->limit, bit0 = vm->bit0;
+    const uint8_t *data = vm->data;
+    uint64_t *slots = r->slots;
+    for (;; code++) {
+        const struct ctf_insn *in = code;
+        uint64_t v, at = (pos + in->align - 1) & ~((uint64_t)in->align - 1);
+        const uint8_t *p;
+        switch (in->op) {
+        case OP_END:
+            vm->pos = pos;
+            return R_OK;
+        case OP_SKIP:
+            if (TRACERD__UNLIKELY(at + in->count > limit))
+                goto short_at;
+            pos = at + in->count;
+            continue;
+        case OP_STRING: {
+            if (at > limit)
+                goto short_at;
+            p = data + ((at - bit0) >> 3);
+            size_t avail = (size_t)((limit - at) >> 3);
+            const uint8_t *z = find_nul(p, avail);
+            if (z == NULL) {
+                vm->pos = at;
+                return vm_short(r, vm, in, at + ((uint64_t)avail + 1) * 8);
+            }
+            pos = at + ((uint64_t)(z - p) + 1) * 8;
+            continue;
+        }
+        case OP_SEQ_SKIP: {
+            uint64_t n = slots[in->slot];
+            if (n > r->cfg.max_sequence_length) {
+                vm->pos = at;
+                return vm_fail(r, vm, in, TRACERD_E_LIMIT,
+                               "sequence length %llu exceeds max_sequence_length %llu",
+                               (unsigned long long)n,
+                               (unsigned long long)r->cfg.max_sequence_length);
+            }
+            uint64_t bits = n * in->count;
+            if (at > limit || (in->count != 0 && n > (limit - at) / in->count) ||
+                bits > limit - at) {
+                vm->pos = at;
+                return vm_short(r, vm, in,
+                                in->count != 0 && n > (UINT64_MAX - at) / in->count ? UINT64_MAX
+                                                                                    : at + bits);
+            }
+            pos = at + bits;
+            continue;
+        }
+        case OP_LTTNG_COMPACT:
+        case OP_LTTNG_LARGE: {
+            bool big = (in->flags & INSN_BE) != 0, compact = in->op == OP_LTTNG_COMPACT;
+            uint64_t hb = compact ? 32 : 48, id, ts;
+            if (at + hb > limit) {
+                vm->pos = at;
+                return vm_short(r, vm, in, at + hb);
+            }
+            p = data + ((at - bit0) >> 3);
+            uint32_t tsb;
+            if (compact) {
+                if (big) {
+                    id = p[0] >> 3;
+                    ts = tracerd__be32(p) & 0x7FFFFFFu;
+                } else {
+                    uint32_t w = tracerd__le32(p);
+                    id = w & 31u;
+                    ts = w >> 5;
+                }
+                tsb = 27;
+            } else {
+                id = tracerd__ld16(big, p);
+                ts = tracerd__ld32(big, p + 2);
+                tsb = 32;
+            }
+            pos = at + hb;
+            if (id == (compact ? 31u : 65535u)) {
+                uint64_t off = compact ? 1 : 2; /* bytes before the extended struct */
+                if (at + (off + 12) * 8 > limit) {
+                    vm->pos = at;
+                    return vm_short(r, vm, in, at + (off + 12) * 8);
+                }
+                id = tracerd__ld32(big, p + off);
+                ts = tracerd__ld64(big, p + off + 4);
+                tsb = 64;
+                pos = at + (off + 12) * 8;
+            }
+            slots[ROLE_EVENT_ID] = id;
+            slots[ROLE_TIMESTAMP] = ts;
+            r->ts_bits = tsb;
+            r->have |= (1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP);
+            continue;
+        }
+        default:
+            break;
+        }
+        /* integers with a stored value */
+        if (TRACERD__UNLIKELY(at + in->size > limit))
+            goto short_at;
+        p = data + ((at - bit0) >> 3);
+        switch (in->op) {
+        case OP_U8: v = p[0]; break;
+        case OP_U16LE: v = tracerd__le16(p); break;
+        case OP_U16BE: v = tracerd__be16(p); break;
+        case OP_U32LE: v = tracerd__le32(p); break;
+        case OP_U32BE: v = tracerd__be32(p); break;
+        case OP_U64LE: v = tracerd__le64(p); break;
+        case OP_U64BE: v = tracerd__be64(p); break;
+        default: v = read_bits(data, at - bit0, in->size, (in->flags & INSN_BE) != 0); break;
+        }
+        if (in->flags & INSN_SIGNED)
+            v = sext(v, in->size);
+        pos = at + in->size;
+        slots[in->slot] = v;
+        if (in->role)
+            role(r, vm, in, v);
+        continue;
+    short_at:
+        vm->pos = at;
+        return vm_short(r, vm, in, at + (in->op == OP_SKIP ? in->count : in->size));
+    }
+}
+
+/* ==== records ============================================================= */
+
+static int cb_ret(tracerd_ctf_stream_t *r, int rc, const char *name)
+{
+    if (rc < 0) {
+        r->err.callback_value = rc;
+        tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->rec_off, "%s callback returned %d",
+                           name, rc);
+        return R_ERR;
+    }
+    if (rc == TRACERD_CB_PAUSE)
+        r->pause_req = true;
+    return R_OK;
+}
+
+static uint64_t clock_ns(const struct tracerd_ctf_trace *t, int clock, uint64_t cycles)
+{
+    if (clock < 0)
+        return cycles;
+    const tracerd_ctf_clock_t *c = &t->info.clocks[clock];
+    /* offset_s seconds + (offset + cycles) / freq, saturating at 0 and UINT64_MAX */
+    bool neg = false;
+    uint64_t cyc;
+    if (c->offset >= 0) {
+        if (tracerd__add64_overflows(cycles, (uint64_t)c->offset, &cyc))
+            cyc = UINT64_MAX;
+    } else {
+        uint64_t o = (uint64_t)(-(c->offset + 1)) + 1u;
+        if (cycles >= o) {
+            cyc = cycles - o;
+        } else {
+            cyc = o - cycles;
+            neg = true;
+        }
+    }
+    uint64_t part;
+    if (c->freq == 1000000000u)
+        part = cyc;
+    else if (c->freq <= UINT64_MAX / 1000000000u)
+        part = (cyc / c->freq) * 1000000000u + (cyc % c->freq) * 1000000000u / c->freq;
+    else
+        part = tracerd__muldiv64(cyc, 1000000000u, c->freq);
+    uint64_t base;
+    if (c->offset_s >= 0) {
+        if ((uint64_t)c->offset_s > UINT64_MAX / 1000000000u)
+            return UINT64_MAX;
+        base = (uint64_t)c->offset_s * 1000000000u;
+        if (neg)
+            return base >= part ? base - part : 0;
+        uint64_t out;
+        return tracerd__add64_overflows(base, part, &out) ? UINT64_MAX : out;
+    }
+    uint64_t s = (uint64_t)(-(c->offset_s + 1)) + 1u;
+    if (s > UINT64_MAX / 1000000000u || neg)
+        return 0;
+    base = s * 1000000000u;
+    return part > base ? part - base : 0;
+}
+
+static inline uint64_t event_ns(tracerd_ctf_stream_t *r, uint64_t cycles)
+{
+    if (r->ns_srt != r->srt) {
+        r->ns_srt = r->srt;
+        int ck = r->srt->clock;
+        const tracerd_ctf_clock_t *c = ck >= 0 ? &r->t->info.clocks[ck] : NULL;
+        r->ns_simple = c == NULL || (c->freq == 1000000000u && c->offset >= 0 && c->offset_s >= 0 &&
+                                     (uint64_t)c->offset_s < UINT64_MAX / 2000000000u &&
+                                     (uint64_t)c->offset < UINT64_MAX / 2);
+        r->ns_base = c == NULL ? 0 : (uint64_t)c->offset_s * 1000000000u + (uint64_t)c->offset;
+    }
+    if (r->ns_simple && cycles < UINT64_MAX - r->ns_base)
+        return cycles + r->ns_base;
+    return clock_ns(r->t, r->srt->clock, cycles);
+}
+
+static inline uint64_t unwrap(uint64_t cur, uint64_t v, uint32_t bits)
+{
+    if (bits >= 64)
+        return v;
+    uint64_t mask = ((uint64_t)1 << bits) - 1;
+    uint64_t low = cur & mask;
+    uint64_t base = cur & ~mask;
+    if (v < low)
+        base += mask + 1;
+    return base | v;
+}
+
+/* Measures the packet header + context (pass 1) or delivers its fields. */
+static int packet_programs(tracerd_ctf_stream_t *r, struct vm *vm, bool dlv)
+{
+    const struct tracerd_ctf_trace *t = r->t;
+    if (!dlv)
+        r->have = 0;
+    int rc = run(r, vm, &t->packet_header, dlv);
+    if (rc != R_OK)
+        return rc;
+    if (!dlv) {
+        if ((r->have & (1u << ROLE_MAGIC)) && r->slots[ROLE_MAGIC] != PACKET_MAGIC)
+            return vm_fail(r, vm, NULL, TRACERD_E_MAGIC,
+                           "packet magic is 0x%08llx, expected 0xc1fc1fc1",
+                           (unsigned long long)r->slots[ROLE_MAGIC]);
+        if (r->cfg.check_uuid && t->info.has_uuid && (r->have & (1u << ROLE_UUID)) &&
+            memcmp(r->uuid, t->info.uuid, 16) != 0)
+            return vm_fail(r, vm, NULL, TRACERD_E_MAGIC,
+                           "packet header uuid differs from the trace uuid");
+        uint64_t sid = (r->have & (1u << ROLE_STREAM_ID)) ? r->slots[ROLE_STREAM_ID]
+                       : t->info.nstreams == 1         ? t->info.streams[0]->id
+                                                       : 0;
+        r->srt = tracerd__ctf_stream_rt(t, sid);
+        if (r->srt == NULL)
+            return vm_fail(r, vm, NULL, TRACERD_E_REFERENCE,
+                           "stream id %llu is not declared in the metadata",
+                           (unsigned long long)sid);
+    }
+    return run(r, vm, &r->srt->packet_context, dlv);
+}
+
+/* Event header, then the event class and the timestamp (measure only). */
+static int event_header_measure(tracerd_ctf_stream_t *r, struct vm *vm)
+{
+    const struct ctf_stream_rt *s = r->srt;
+    r->have &= ~((1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP));
+    r->ev = NULL;
+    uint64_t start = vm->pos;
+    int rc = s->event_header.fast ? run_fast(r, vm, s->event_header.fast)
+                                  : run(r, vm, &s->event_header, false);
+    if (rc == R_ERR && s->event_header.fast) {
+        vm->pos = start; /* the full program names the field at fault */
+        rc = run(r, vm, &s->event_header, false);
+    }
+    if (rc != R_OK)
+        return rc;
+    uint64_t id = (r->have & (1u << ROLE_EVENT_ID)) ? r->slots[ROLE_EVENT_ID]
+                  : s->nevents == 1                ? s->events[0].cls->id
+                                                   : 0;
+    r->ev = tracerd__ctf_event_rt(s, id);
+    if (r->ev == NULL)
+        return vm_fail(r, vm, NULL, TRACERD_E_REFERENCE,
+                       "event id %llu is not declared in stream %llu", (unsigned long long)id,
+                       (unsigned long long)s->cls->id);
+    r->ev_has_ts = (r->have & (1u << ROLE_TIMESTAMP)) != 0;
+    r->ev_cycles = r->ev_has_ts ? unwrap(r->clock, r->slots[ROLE_TIMESTAMP], r->ts_bits) : r->clock;
+    return R_OK;
+}
+
+/* Contexts and fields after the header: measure (dlv false) or deliver. */
+static int event_body(tracerd_ctf_stream_t *r, struct vm *vm, bool dlv)
+{
+    const struct ctf_stream_rt *s = r->srt;
+    uint64_t start = vm->pos;
+    if (!dlv && r->ev->body_fast) {
+        int rc = run_fast(r, vm, r->ev->body_fast);
+        if (rc != R_ERR)
+            return rc;
+        vm->pos = start; /* the full programs name the field at fault */
+    }
+    int rc = run(r, vm, &s->event_context, dlv);
+    if (rc == R_OK)
+        rc = run(r, vm, &r->ev->context, dlv);
+    if (rc == R_OK)
+        rc = run(r, vm, &r->ev->fields, dlv);
+    return rc;
+}
+
+static int event_programs(tracerd_ctf_stream_t *r, struct vm *vm, bool dlv)
+{
+    if (!dlv) {
+        int rc = event_header_measure(r, vm);
+        return rc == R_OK ? event_body(r, vm, false) : rc;
+    }
+    int rc = run(r, vm, &r->srt->event_header, true);
+    return rc == R_OK ? event_body(r, vm, true) : rc;
+}
+
+static int emit_loss(tracerd_ctf_stream_t *r, tracerd_ctf_loss_kind_t kind, uint64_t count,
+                     uint64_t begin, uint64_t end, bool has_clock)
+{
+    if (r->cb.on_loss == NULL)
+        return R_OK;
+    tracerd_ctf_loss_t l = {r->pkt_off, kind, count, r->srt->cls->id, begin, end, has_clock};
+    r->in_cb = true;
+    int rc = r->cb.on_loss(r->user, &l);
+    r->in_cb = false;
+    return cb_ret(r, rc, "on_loss");
+}
+
+/* Packet measured: check sizes, report losses and the packet. */
+static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
+{
+    uint32_t h = r->have;
+    uint64_t *s = r->slots;
+    uint64_t content = (h & (1u << ROLE_CONTENT_SIZE)) ? s[ROLE_CONTENT_SIZE] : UINT64_MAX;
+    uint64_t size = (h & (1u << ROLE_PACKET_SIZE)) ? s[ROLE_PACKET_SIZE] : UINT64_MAX;
+    if (size == UINT64_MAX && content != UINT64_MAX)
+        size = (content + 7) & ~(uint64_t)7;
+    if (content == UINT64_MAX && size != UINT64_MAX)
+        content = size;
+    if (size != UINT64_MAX) {
+        if (size % 8 != 0 || size / 8 > r->cfg.max_packet_bytes || size == 0)
+            return vm_fail(r, vm, NULL, size % 8 ? TRACERD_E_BAD_RECORD : TRACERD_E_LIMIT,
+                           "packet_size %llu bits is not a byte multiple or exceeds "
+                           "max_packet_bytes",
+                           (unsigned long long)size);
+        if (content > size)
+            return vm_fail(r, vm, NULL, TRACERD_E_EXTENT,
+                           "content_size %llu bits is beyond packet_size %llu bits",
+                           (unsigned long long)content, (unsigned long long)size);
+        if (vm->pos > content)
+            return vm_fail(r, vm, NULL, TRACERD_E_EXTENT,
+                           "packet header and context (%llu bits) run past content_size %llu "
+                           "bits",
+                           (unsigned long long)vm->pos, (unsigned long long)content);
+    }
+    r->content_bits = content;
+    r->packet_bits = size;
+    int clock = r->srt->clock;
+    bool has_clock = clock >= 0 || (h & (1u << ROLE_TS_BEGIN));
+    if (h & (1u << ROLE_TS_BEGIN)) {
+        r->clock = s[ROLE_TS_BEGIN];
+        r->clock_set = true;
+    }
+    /* losses against the previous packet of this stream */
+    if (r->prev) {
+        if ((h & (1u << ROLE_DISCARDED))) {
+            uint64_t mask = r->discarded_bits >= 64 ? UINT64_MAX
+                                                    : ((uint64_t)1 << r->discarded_bits) - 1;
+            uint64_t diff = (s[ROLE_DISCARDED] - r->prev_discarded) & mask;
+            if (diff != 0 &&
+                emit_loss(r, TRACERD_CTF_LOSS_EVENTS, diff, r->prev_ts_end,
+                          (h & (1u << ROLE_TS_END)) ? s[ROLE_TS_END] : r->clock,
+                          has_clock) != R_OK)
+                return R_ERR;
+        }
+        if ((h & (1u << ROLE_SEQ_NUM)) && s[ROLE_SEQ_NUM] > r->prev_seq + 1 &&
+            emit_loss(r, TRACERD_CTF_LOSS_PACKETS, s[ROLE_SEQ_NUM] - r->prev_seq - 1,
+                      r->prev_ts_end, r->clock, has_clock) != R_OK)
+            return R_ERR;
+    }
+    r->prev = true;
+    r->prev_discarded = s[ROLE_DISCARDED];
+    r->prev_seq = s[ROLE_SEQ_NUM];
+    r->prev_ts_end = (h & (1u << ROLE_TS_END)) ? s[ROLE_TS_END] : r->clock;
+    if (r->cb.on_packet_begin) {
+        tracerd_ctf_packet_t p;
+        memset(&p, 0, sizeof p);
+        p.offset = r->pkt_off;
+        p.index = r->pkt_index;
+        p.stream_class = r->srt->cls;
+        p.stream_id = r->srt->cls->id;
+        p.has_stream_instance_id = (h & (1u << ROLE_STREAM_INSTANCE_ID)) != 0;
+        p.stream_instance_id = p.has_stream_instance_id ? s[ROLE_STREAM_INSTANCE_ID] : 0;
+        p.content_size_bits = content;
+        p.packet_size_bits = size;
+        p.has_timestamp_begin = (h & (1u << ROLE_TS_BEGIN)) != 0;
+        p.timestamp_begin = p.has_timestamp_begin ? s[ROLE_TS_BEGIN] : 0;
+        p.has_timestamp_end = (h & (1u << ROLE_TS_END)) != 0;
+        p.timestamp_end = p.has_timestamp_end ? s[ROLE_TS_END] : 0;
+        p.ns_begin = p.has_timestamp_begin ? clock_ns(r->t, clock, p.timestamp_begin) : 0;
+        p.ns_end = p.has_timestamp_end ? clock_ns(r->t, clock, p.timestamp_end) : 0;
+        p.has_events_discarded = (h & (1u << ROLE_DISCARDED)) != 0;
+        p.events_discarded = p.has_events_discarded ? s[ROLE_DISCARDED] : 0;
+        p.has_packet_seq_num = (h & (1u << ROLE_SEQ_NUM)) != 0;
+        p.packet_seq_num = p.has_packet_seq_num ? s[ROLE_SEQ_NUM] : 0;
+        p.has_cpu_id = (h & (1u << ROLE_CPU_ID)) != 0;
+        p.cpu_id = p.has_cpu_id ? s[ROLE_CPU_ID] : 0;
+        r->in_cb = true;
+        int rc = r->cb.on_packet_begin(r->user, &p);
+        r->in_cb = false;
+        if (cb_ret(r, rc, "on_packet_begin") != R_OK)
+            return R_ERR;
+    }
+    if (r->cb.on_field) {
+        struct vm d = *vm;
+        d.pos = r->pos;
+        d.sp = d.depth = 0;
+        d.more_ok = false;
+        if (packet_programs(r, &d, true) != R_OK)
+            return R_ERR;
+    }
+    r->pkt_events = 0;
+    return R_OK;
+}
+
+static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
+{
+    uint64_t ns = event_ns(r, r->ev_cycles);
+    if (r->gate && !r->gate(r->gate_user, ns)) {
+        r->gated = true;
+        return R_MORE;
+    }
+    r->clock = r->ev_cycles;
+    tracerd_ctf_event_t e;
+    e.offset = r->rec_off;
+    e.cls = r->ev->cls;
+    e.stream_class = r->srt->cls;
+    e.id = e.cls->id;
+    e.name = e.cls->name;
+    e.cycles = r->ev_cycles;
+    e.ns = ns;
+    e.has_clock = r->srt->clock >= 0 || r->ev_has_ts || r->clock_set;
+    e.packet_index = r->pkt_index;
+    if (r->cb.on_event_begin) {
+        r->in_cb = true;
+        int rc = r->cb.on_event_begin(r->user, &e);
+        r->in_cb = false;
+        if (cb_ret(r, rc, "on_event_begin") != R_OK)
+            return R_ERR;
+    }
+    if (r->cb.on_field) {
+        struct vm d = *vm;
+        d.pos = r->pos;
+        d.sp = d.depth = 0;
+        d.more_ok = false;
+        if (event_programs(r, &d, true) != R_OK)
+            return R_ERR;
+        vm->pos = d.pos;
+    }
+    if (r->cb.on_event_end) {
+        r->in_cb = true;
+        int rc = r->cb.on_event_end(r->user, &e);
+        r->in_cb = false;
+        if (cb_ret(r, rc, "on_event_end") != R_OK)
+            return R_ERR;
+    }
+    r->pkt_events++;
+    return R_OK;
+}
+
+/* Decodes one record (packet header+context, or event) starting at r->pos.
+ * Returns R_OK (delivered; r->pos advanced, *p advanced), R_MORE (all input
+ * taken into the stitch buffer, or gated), or R_ERR. final: no more input. */
+static int record(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *end, bool final)
+{
+    const bool is_packet = r->state == S_PACKET;
+    uint64_t start_byte = r->pos >> 3;
+    uint64_t content = r->content_bits;
+    struct vm vm;
+    memset(&vm, 0, sizeof vm);
+    vm.bit0 = start_byte * 8;
+    vm.pos = r->pos;
+    vm.end_status = final ? TRACERD_E_TRUNCATED : TRACERD_E_EXTENT;
+    size_t taken = 0;
+    if (r->st_have == 0) {
+        vm.data = *pp;
+        vm.limit = vm.bit0 + (uint64_t)(end - *pp) * 8;
+    } else {
+        /* append what the record may need, up to the content end */
+        size_t room = r->st_cap - r->st_have, avail = (size_t)(end - *pp);
+        size_t take = avail < room ? avail : room;
+        if (content != UINT64_MAX) {
+            uint64_t cend = content / 8 + (content % 8 != 0), have = start_byte + r->st_have;
+            uint64_t left = cend > have ? cend - have : 0;
+            if (take > left)
+                take = (size_t)left;
+        }
+        if (take)
+            memcpy(r->st + r->st_have, *pp, take);
+        r->st_have += take;
+        *pp += take;
+        r->offset += take;
+        taken = take;
+        vm.data = r->st;
+        vm.limit = vm.bit0 + (uint64_t)r->st_have * 8;
+        if (vm.limit < r->st_need && !final && *pp == end)
+            return R_MORE;
+    }
+    if (content != UINT64_MAX && vm.limit >= content) {
+        vm.limit = content;
+        vm.end_status = TRACERD_E_EXTENT;
+        vm.more_ok = false;
+    } else {
+        vm.more_ok = !final;
+    }
+    r->rec_off = r->pkt_off + start_byte;
+    if (is_packet)
+        r->ev = NULL;
+    int rc;
+    if (!is_packet && r->cb.on_field && !vm.more_ok) {
+        /* The event cannot need more input: measure the header only, then
+         * deliver (the delivery pass finds the end). */
+        rc = event_header_measure(r, &vm);
+        if (rc != R_OK)
+            return rc;
+        vm.pos = r->pos;
+        rc = event_deliver(r, &vm);
+        if (rc != R_OK)
+            return rc; /* R_MORE: gated */
+        goto delivered;
+    }
+    rc = is_packet ? packet_programs(r, &vm, false) : event_programs(r, &vm, false);
+    if (rc == R_MORE) {
+        if (r->st_have == 0) {
+            size_t n = (size_t)(end - *pp);
+            if (n > r->st_cap)
+                return vm_fail(r, &vm, NULL, TRACERD_E_LIMIT,
+                               "%s is larger than the stitch buffer (%zu bytes) and straddles "
+                               "chunks",
+                               is_packet ? "packet header and context" : "event", r->st_cap);
+            memcpy(r->st, *pp, n);
+            r->st_have = n;
+            *pp += n;
+            r->offset += n;
+        } else if (r->st_have == r->st_cap) {
+            return vm_fail(r, &vm, NULL, TRACERD_E_LIMIT,
+                           "%s is larger than the stitch buffer (%zu bytes) and straddles chunks",
+                           is_packet ? "packet header and context" : "event", r->st_cap);
+        }
+        r->st_need = vm.need;
+        if (r->st_have == r->st_cap && vm.need > vm.bit0 + (uint64_t)r->st_cap * 8)
+            return vm_fail(r, &vm, NULL, TRACERD_E_LIMIT,
+                           "%s is larger than the stitch buffer (%zu bytes) and straddles chunks",
+                           is_packet ? "packet header and context" : "event", r->st_cap);
+        return R_MORE;
+    }
+    if (rc != R_OK) {
+        /* The same fields as a delivery straight from the chunk would have
+         * given, then the same error. */
+        if (!is_packet && r->cb.on_field && r->ev != NULL) {
+            vm.pos = r->pos;
+            vm.more_ok = false;
+            rc = event_deliver(r, &vm);
+            if (rc == R_MORE)
+                return R_MORE;
+        }
+        return R_ERR;
+    }
+    if (is_packet) {
+        uint64_t end_pos = vm.pos;
+        rc = packet_deliver(r, &vm);
+        vm.pos = end_pos;
+    } else {
+        rc = event_deliver(r, &vm);
+        if (rc == R_MORE) /* gated: nothing consumed */
+            return R_MORE;
+    }
+    if (rc != R_OK)
+        return rc;
+delivered:;
+    uint64_t new_pos = vm.pos;
+    if (!is_packet && new_pos == r->pos) {
+        /* Nothing in its header, contexts or fields: reading would never end. */
+        vm.pos = r->pos;
+        return vm_fail(r, &vm, NULL, TRACERD_E_BAD_RECORD,
+                       "the event is empty (0 bits); the stream cannot advance");
+    }
+    uint64_t used = (new_pos >> 3) - start_byte;
+    if (r->st_have == 0) {
+        *pp += used;
+        r->offset += used;
+    } else {
+        size_t left = r->st_have - (size_t)used;
+        if (left <= taken) {
+            *pp -= left;
+            r->offset -= left;
+            r->st_have = 0;
+        } else {
+            memmove(r->st, r->st + used, left);
+            r->st_have = left;
+        }
+        r->st_need = 0;
+    }
+    r->pos = new_pos;
+    if (is_packet)
+        r->state = S_EVENTS;
+    return R_OK;
+}
+
+static tracerd_status_t packet_end(tracerd_ctf_stream_t *r)
+{
+    r->state = S_PADDING;
+    if (r->cb.on_packet_end) {
+        tracerd_ctf_packet_end_t e = {r->pkt_off, r->pkt_index, r->pkt_events};
+        r->rec_off = r->pkt_off;
+        r->in_cb = true;
+        int rc = r->cb.on_packet_end(r->user, &e);
+        r->in_cb = false;
+        if (cb_ret(r, rc, "on_packet_end") != R_OK)
+            return r->err.status;
+    }
+    return TRACERD_OK;
+}
+
+static tracerd_status_t lenient_skip(tracerd_ctf_stream_t *r)
+{
+    tracerd_status_t st = r->err.status;
+    if (!r->cfg.lenient_skip_packets || st == TRACERD_E_CALLBACK || st == TRACERD_E_NOMEM ||
+        r->state != S_EVENTS || r->packet_bits == UINT64_MAX)
+        return st;
+    uint64_t pkt_end = r->pkt_off + r->packet_bits / 8;
+    if (r->cb.on_warning) {
+        tracerd_warning_t w = {st, r->err.offset, pkt_end > r->err.offset ? pkt_end - r->err.offset : 0,
+                               r->err.reason};
+        r->in_cb = true;
+        int rc = r->cb.on_warning(r->user, &w);
+        r->in_cb = false;
+        if (rc < 0) {
+            r->err.callback_value = rc;
+            return tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->err.offset,
+                                      "on_warning callback returned %d", rc);
+        }
+        if (rc == TRACERD_CB_PAUSE)
+            r->pause_req = true;
+    }
+    tracerd__error_clear(&r->err);
+    r->err_path[0] = '\0';
+    r->st_have = 0;
+    r->st_need = 0;
+    r->ev = NULL;
+    return packet_end(r);
+}
+
+/* The hot path: while the rest of the packet's content is in the chunk and
+ * nobody wants fields, events are measured with the fast programs and
+ * delivered in a tight loop. Anything unusual (an error, a class without a
+ * fast program) leaves the loop; the general path then handles that event. */
+static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *end)
+{
+    const struct ctf_stream_rt *s = r->srt;
+    uint64_t start_byte = r->pos >> 3;
+    struct vm vm;
+    memset(&vm, 0, sizeof vm);
+    vm.data = *pp;
+    vm.bit0 = start_byte * 8;
+    uint64_t avail = vm.bit0 + (uint64_t)(end - *pp) * 8;
+    /* Events wholly inside the chunk: one that runs past its end (R_MORE)
+     * leaves the loop and is gathered by the general path. */
+    vm.limit = avail < r->content_bits ? avail : r->content_bits;
+    vm.more_ok = avail < r->content_bits;
+    vm.end_status = TRACERD_E_EXTENT;
+    vm.pos = r->pos;
+    const struct ctf_insn *hdr = s->event_header.fast;
+    tracerd_ctf_event_cb on_begin = r->cb.on_event_begin, on_end = r->cb.on_event_end;
+    int rc = R_OK;
+    while (vm.pos < vm.limit) {
+        uint64_t ev_start = vm.pos;
+        r->rec_off = r->pkt_off + (vm.pos >> 3);
+        r->have &= ~((1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP));
+        uint64_t at = (vm.pos + 7) & ~(uint64_t)7;
+        if (hdr[0].op == OP_LTTNG_COMPACT && !(hdr[0].flags & INSN_BE) && at + 32 <= vm.limit) {
+            /* the most common header, inline: little-endian compact */
+            uint32_t w = tracerd__le32(vm.data + ((at - vm.bit0) >> 3));
+            if ((w & 31u) == 31u)
+                goto general_header;
+            r->slots[ROLE_EVENT_ID] = w & 31u;
+            r->slots[ROLE_TIMESTAMP] = w >> 5;
+            r->ts_bits = 27;
+            r->have |= (1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP);
+            vm.pos = at + 32;
+        } else {
+        general_header:
+            if (run_fast(r, &vm, hdr) != R_OK)
+                break;
+        }
+        uint64_t id = (r->have & (1u << ROLE_EVENT_ID)) ? r->slots[ROLE_EVENT_ID]
+                      : s->nevents == 1                ? s->events[0].cls->id
+                                                       : 0;
+        const struct ctf_event_rt *ev =
+            s->direct ? (id < s->ndirect ? s->direct[id] : NULL) : tracerd__ctf_event_rt(s, id);
+        if (ev == NULL || ev->body_fast == NULL)
+            break;
+        r->ev = ev;
+        if (run_fast(r, &vm, ev->body_fast) != R_OK || vm.pos == ev_start)
+            break; /* an error or an empty event: the general path reports it */
+        r->ev_has_ts = (r->have & (1u << ROLE_TIMESTAMP)) != 0;
+        r->ev_cycles = r->ev_has_ts ? unwrap(r->clock, r->slots[ROLE_TIMESTAMP], r->ts_bits)
+                                    : r->clock;
+        tracerd_ctf_event_t e;
+        e.ns = event_ns(r, r->ev_cycles);
+        if (r->gate && !r->gate(r->gate_user, e.ns)) {
+            r->gated = true;
+            rc = R_MORE;
+            break;
+        }
+        r->clock = r->ev_cycles;
+        e.offset = r->rec_off;
+        e.cls = ev->cls;
+        e.stream_class = s->cls;
+        e.id = ev->cls->id;
+        e.name = ev->cls->name;
+        e.cycles = r->ev_cycles;
+        e.has_clock = s->clock >= 0 || r->ev_has_ts || r->clock_set;
+        e.packet_index = r->pkt_index;
+        if (on_begin) {
+            r->in_cb = true;
+            int cr = on_begin(r->user, &e);
+            r->in_cb = false;
+            if (cr != 0 && cb_ret(r, cr, "on_event_begin") != R_OK) {
+                rc = R_ERR;
+                break;
+            }
+        }
+        if (on_end) {
+            r->in_cb = true;
+            int cr = on_end(r->user, &e);
+            r->in_cb = false;
+            if (cr != 0 && cb_ret(r, cr, "on_event_end") != R_OK) {
+                rc = R_ERR;
+                break;
+            }
+        }
+        r->pkt_events++;
+        r->pos = vm.pos;
+        if (r->pause_req)
+            break;
+    }
+    uint64_t used = (r->pos >> 3) - start_byte;
+    *pp += used;
+    r->offset += used;
+    return rc;
+}
+
+/* The loop shared by feed and finish. */
+static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_t len,
+                             size_t *consumed, bool final)
+{
+    const uint8_t *p = data, *end = data + len;
+    tracerd_status_t st = TRACERD_OK;
+    r->gated = false;
+    for (;;) {
+        if (r->pause_req) {
+            /* A pause asked by the record that ended the chunk is reported on
+             * the next call (feed or finish), so that PAUSED always leaves
+             * bytes (or the end of input) to come back for. */
+            if (p == end && !final && p != data)
+                break;
+            r->pause_req = false;
+            r->paused = true;
+            st = TRACERD_PAUSED;
+            break;
+        }
+        if (r->state == S_PACKET) {
+            if (p == end && r->st_have == 0)
+                break;
+            if (r->st_have == 0) {
+                r->pkt_off = r->offset;
+                r->pos = 0;
+                r->content_bits = r->packet_bits = UINT64_MAX;
+            }
+            int rc = record(r, &p, end, final);
+            if (rc == R_MORE)
+                break;
+            if (rc == R_ERR) {
+                st = r->err.status;
+                break;
+            }
+            continue;
+        }
+        if (r->state == S_EVENTS) {
+            if (r->content_bits != UINT64_MAX && r->pos >= r->content_bits && r->st_have == 0) {
+                st = packet_end(r);
+                if (st != TRACERD_OK)
+                    break;
+                continue;
+            }
+            if (final && r->content_bits == UINT64_MAX && r->st_have != 0 &&
+                (r->pos >> 3) + r->st_have == ((r->pos + 7) >> 3) && (r->pos & 7) != 0) {
+                /* only the unused bits of the last byte are left: padding */
+                r->pos += 8 - (r->pos & 7);
+                r->st_have = 0;
+            }
+            if (p == end && r->st_have == 0) {
+                /* no packet size: the stream is one packet, ended by the input */
+                if (final && r->content_bits == UINT64_MAX) {
+                    st = packet_end(r);
+                    r->state = S_END;
+                    if (st == TRACERD_OK && r->pause_req) {
+                        r->pause_req = false;
+                        r->paused = true;
+                        st = TRACERD_PAUSED;
+                    }
+                }
+                break;
+            }
+            if (r->cb.on_field == NULL && r->st_have == 0 && p != end &&
+                r->srt->event_header.fast != NULL) {
+                uint64_t before = r->pos;
+                int frc = fast_events(r, &p, end);
+                if (frc == R_ERR) {
+                    st = r->err.status;
+                    break;
+                }
+                if (frc == R_MORE) {
+                    st = TRACERD_PAUSED;
+                    r->paused = true;
+                    break;
+                }
+                if (r->pos != before)
+                    continue; /* packet end, pause, or an event for the general path */
+            }
+            int rc = record(r, &p, end, final);
+            if (rc == R_MORE) {
+                if (r->gated) {
+                    st = TRACERD_PAUSED;
+                    r->paused = true;
+                }
+                break;
+            }
+            if (rc == R_ERR) {
+                st = lenient_skip(r);
+                if (st != TRACERD_OK)
+                    break;
+                continue;
+            }
+            continue;
+        }
+        if (r->state == S_PADDING) {
+            uint64_t pkt_end = r->packet_bits == UINT64_MAX
+                                   ? r->offset
+                                   : r->pkt_off + r->packet_bits / 8;
+            uint64_t left = pkt_end > r->offset ? pkt_end - r->offset : 0;
+            size_t n = (size_t)(end - p);
+            if (n > left)
+                n = (size_t)left;
+            p += n;
+            r->offset += n;
+            if (r->offset >= pkt_end) {
+                r->state = S_PACKET;
+                r->pkt_index++;
+                continue;
+            }
+            break;
+        }
+        break; /* S_END */
+    }
+    if (consumed)
+        *consumed = (size_t)(p - data);
+    return st;
+}
+
+tracerd_status_t tracerd_ctf_stream_feed(tracerd_ctf_stream_t *r, const void *data, size_t len,
+                                         size_t *consumed)
+{
+    if (consumed)
+        *consumed = 0;
+    if (r == NULL || (data == NULL && len) || r->in_cb)
+        return TRACERD_E_INVALID;
+    if (r->err.status < 0)
+        return r->err.status;
+    if (r->paused)
+        return TRACERD_E_INVALID;
+    static const uint8_t none[1] = {0};
+    if (len == 0)
+        data = none;
+    if (r->state == S_END && len) {
+        r->rec_off = r->offset;
+        return tracerd__error_set(&r->err, TRACERD_E_EXTENT, r->offset,
+                                  "data after the end of a stream without packet sizes");
+    }
+    return step(r, data, len, consumed, false);
+}
+
+tracerd_status_t tracerd_ctf_stream_resume(tracerd_ctf_stream_t *r)
+{
+    if (r == NULL || r->in_cb || !r->paused)
+        return TRACERD_E_INVALID;
+    r->paused = false;
+    return TRACERD_OK;
+}
+
+tracerd_status_t tracerd_ctf_stream_finish(tracerd_ctf_stream_t *r)
+{
+    if (r == NULL || r->in_cb)
+        return TRACERD_E_INVALID;
+    if (r->err.status < 0)
+        return r->err.status;
+    if (r->paused)
+        return TRACERD_E_INVALID;
+    static const uint8_t none[1] = {0};
+    tracerd_status_t st = step(r, none, 0, NULL, true);
+    if (st != TRACERD_OK)
+        return st;
+    if (r->state == S_PACKET && r->st_have != 0)
+        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->pkt_off,
+                                  "input ends inside the packet header at byte %llu",
+                                  (unsigned long long)r->pkt_off);
+    if (r->state == S_EVENTS && r->content_bits != UINT64_MAX) {
+        r->rec_off = r->pkt_off;
+        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->pkt_off,
+                                  "packet at byte %llu: content_size is %llu bits but the input "
+                                  "ends after %llu bytes of it",
+                                  (unsigned long long)r->pkt_off,
+                                  (unsigned long long)r->content_bits,
+                                  (unsigned long long)(r->offset - r->pkt_off));
+    }
+    if (r->state == S_EVENTS && r->st_have != 0)
+        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->rec_off,
+                                  "input ends inside the event at byte %llu",
+                                  (unsigned long long)r->rec_off);
+    if (r->state == S_PADDING && r->packet_bits != UINT64_MAX &&
+        r->offset < r->pkt_off + r->packet_bits / 8) {
+        r->rec_off = r->pkt_off;
+        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->pkt_off,
+                                  "packet at byte %llu: packet_size is %llu bytes but the input "
+                                  "ends after %llu bytes of it",
+                                  (unsigned long long)r->pkt_off,
+                                  (unsigned long long)(r->packet_bits / 8),
+                                  (unsigned long long)(r->offset - r->pkt_off));
+    }
+    return TRACERD_OK;
+}

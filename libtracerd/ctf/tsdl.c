@@ -1,0 +1,2066 @@
+/* CTF 1.8 metadata: packetized-metadata unwrapping, TSDL lexer and parser
+ * (explicit frame stack, no recursion) building the trace model. */
+#include <stdio.h>
+
+#include "ctf_internal.h"
+
+#define META_MAGIC 0x75D11D57u
+#define META_HDR 37u
+
+/* ==== metadata reader (byte level) ======================================== */
+
+struct tracerd_ctf_metadata {
+    tracerd_allocator_t alloc;
+    tracerd_ctf_metadata_config_t cfg;
+    struct tracerd__error err;
+    uint32_t line, col;
+    uint64_t offset;        /* bytes fed */
+    uint64_t pkt_offset;    /* start of the current metadata packet */
+    int mode;               /* 0 undecided, 1 text, 2 packets */
+    bool big;
+    uint8_t hdr[META_HDR];
+    size_t hdr_have;
+    uint64_t content_left;  /* text bytes left in the current packet */
+    uint64_t pad_left;      /* padding bytes left in the current packet */
+    uint8_t uuid[16];
+    bool have_uuid;
+    char *text;
+    size_t len, cap;
+};
+
+void tracerd_ctf_metadata_config_init(tracerd_ctf_metadata_config_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->max_metadata_bytes = (size_t)64 << 20;
+    cfg->max_depth = 64;
+    cfg->max_fields = 65536;
+    cfg->max_array_length = (uint64_t)1 << 24;
+    cfg->byte_order = TRACERD_BYTE_ORDER_AUTO;
+}
+
+tracerd_status_t tracerd_ctf_metadata_new(const tracerd_ctf_metadata_config_t *cfg,
+                                          const tracerd_allocator_t *alloc,
+                                          tracerd_ctf_metadata_t **out)
+{
+    if (out == NULL)
+        return TRACERD_E_INVALID;
+    *out = NULL;
+    tracerd_ctf_metadata_config_t c;
+    if (cfg != NULL)
+        c = *cfg;
+    else
+        tracerd_ctf_metadata_config_init(&c);
+    if (c.max_depth < 4 || c.max_depth > 4096 || c.max_fields == 0 || c.max_metadata_bytes == 0)
+        return TRACERD_E_INVALID;
+    tracerd_allocator_t a;
+    tracerd__allocator_init(&a, alloc);
+    tracerd_ctf_metadata_t *m = tracerd__calloc(&a, sizeof *m);
+    if (m == NULL)
+        return TRACERD_E_NOMEM;
+    m->alloc = a;
+    m->cfg = c;
+    tracerd__error_clear(&m->err);
+    *out = m;
+    return TRACERD_OK;
+}
+
+void tracerd_ctf_metadata_reset(tracerd_ctf_metadata_t *m)
+{
+    if (m == NULL)
+        return;
+    char *text = m->text;
+    size_t cap = m->cap;
+    tracerd_allocator_t a = m->alloc;
+    tracerd_ctf_metadata_config_t c = m->cfg;
+    memset(m, 0, sizeof *m);
+    m->alloc = a;
+    m->cfg = c;
+    m->text = text;
+    m->cap = cap;
+    tracerd__error_clear(&m->err);
+}
+
+void tracerd_ctf_metadata_free(tracerd_ctf_metadata_t *m)
+{
+    if (m == NULL)
+        return;
+    tracerd_allocator_t a = m->alloc;
+    if (m->text)
+        tracerd__free(&a, m->text, m->cap);
+    tracerd__free(&a, m, sizeof *m);
+}
+
+uint64_t tracerd_ctf_metadata_offset(const tracerd_ctf_metadata_t *m)
+{
+    return m->offset;
+}
+uint64_t tracerd_ctf_metadata_record_offset(const tracerd_ctf_metadata_t *m)
+{
+    return m->err.status < 0 ? m->err.offset : m->pkt_offset;
+}
+uint32_t tracerd_ctf_metadata_line(const tracerd_ctf_metadata_t *m)
+{
+    return m->line;
+}
+uint32_t tracerd_ctf_metadata_column(const tracerd_ctf_metadata_t *m)
+{
+    return m->col;
+}
+const char *tracerd_ctf_metadata_error_reason(const tracerd_ctf_metadata_t *m)
+{
+    return m->err.reason;
+}
+tracerd_str_t tracerd_ctf_metadata_text(const tracerd_ctf_metadata_t *m)
+{
+    tracerd_str_t s = {m->text ? m->text : "", m->len};
+    return s;
+}
+
+static tracerd_status_t append_text(tracerd_ctf_metadata_t *m, const uint8_t *p, size_t n)
+{
+    if (n == 0)
+        return TRACERD_OK;
+    if (n > m->cfg.max_metadata_bytes - m->len || m->len > m->cfg.max_metadata_bytes)
+        return tracerd__error_set(&m->err, TRACERD_E_LIMIT, m->offset,
+                                  "metadata: text exceeds max_metadata_bytes (%zu)",
+                                  m->cfg.max_metadata_bytes);
+    if (m->len + n + 1 > m->cap) {
+        size_t nc = m->cap ? m->cap : 4096;
+        while (nc < m->len + n + 1)
+            nc *= 2;
+        char *t = tracerd__calloc(&m->alloc, nc);
+        if (t == NULL)
+            return tracerd__error_set(&m->err, TRACERD_E_NOMEM, m->offset,
+                                      "metadata: out of memory for the text");
+        if (m->len)
+            memcpy(t, m->text, m->len);
+        if (m->text)
+            tracerd__free(&m->alloc, m->text, m->cap);
+        m->text = t;
+        m->cap = nc;
+    }
+    memcpy(m->text + m->len, p, n);
+    m->len += n;
+    m->text[m->len] = '\0';
+    return TRACERD_OK;
+}
+
+static tracerd_status_t packet_header(tracerd_ctf_metadata_t *m)
+{
+    const uint8_t *h = m->hdr;
+    uint32_t magic = tracerd__ld32(m->big, h);
+    if (magic != META_MAGIC)
+        return tracerd__error_set(&m->err, TRACERD_E_MAGIC, m->pkt_offset,
+                                  "metadata packet: magic is 0x%08x, expected 0x75d11d57", magic);
+    uint32_t content = tracerd__ld32(m->big, h + 24), size = tracerd__ld32(m->big, h + 28);
+    if (h[32] != 0 || h[33] != 0 || h[34] != 0)
+        return tracerd__error_set(&m->err, TRACERD_E_UNSUPPORTED, m->pkt_offset,
+                                  "metadata packet: compression/encryption/checksum scheme %u/%u/%u "
+                                  "is not supported",
+                                  h[32], h[33], h[34]);
+    if (h[35] != 1 || h[36] != 8)
+        return tracerd__error_set(&m->err, TRACERD_E_VERSION, m->pkt_offset,
+                                  "metadata packet: version %u.%u, expected 1.8", h[35], h[36]);
+    if (content % 8 != 0 || size % 8 != 0 || content < META_HDR * 8 || content > size)
+        return tracerd__error_set(&m->err, TRACERD_E_EXTENT, m->pkt_offset,
+                                  "metadata packet: content_size %u / packet_size %u bits are "
+                                  "inconsistent",
+                                  content, size);
+    if (m->have_uuid && memcmp(m->uuid, h + 4, 16) != 0)
+        return tracerd__error_set(&m->err, TRACERD_E_MAGIC, m->pkt_offset,
+                                  "metadata packet: uuid differs from the first packet's");
+    memcpy(m->uuid, h + 4, 16);
+    m->have_uuid = true;
+    m->content_left = content / 8 - META_HDR;
+    m->pad_left = (size - content) / 8;
+    return TRACERD_OK;
+}
+
+tracerd_status_t tracerd_ctf_metadata_feed(tracerd_ctf_metadata_t *m, const void *data, size_t len)
+{
+    if (m == NULL || (data == NULL && len))
+        return TRACERD_E_INVALID;
+    if (m->err.status < 0)
+        return m->err.status;
+    const uint8_t *p = data, *end = p + len;
+    while (p < end) {
+        if (m->mode == 0) {
+            /* Decide from the first four bytes. */
+            while (m->hdr_have < 4 && p < end) {
+                m->hdr[m->hdr_have++] = *p++;
+                m->offset++;
+            }
+            if (m->hdr_have < 4)
+                return TRACERD_OK;
+            uint32_t le = tracerd__le32(m->hdr), be = tracerd__be32(m->hdr);
+            if (le == META_MAGIC || be == META_MAGIC) {
+                m->mode = 2;
+                m->big = m->cfg.byte_order == TRACERD_BYTE_ORDER_AUTO
+                             ? be == META_MAGIC
+                             : m->cfg.byte_order == TRACERD_BYTE_ORDER_BIG;
+            } else {
+                m->mode = 1;
+                tracerd_status_t st = append_text(m, m->hdr, 4);
+                if (st != TRACERD_OK)
+                    return st;
+                m->hdr_have = 0;
+            }
+            continue;
+        }
+        if (m->mode == 1) {
+            size_t n = (size_t)(end - p);
+            tracerd_status_t st = append_text(m, p, n);
+            if (st != TRACERD_OK)
+                return st;
+            m->offset += n;
+            return TRACERD_OK;
+        }
+        if (m->content_left == 0 && m->pad_left == 0 && m->hdr_have < META_HDR) {
+            if (m->hdr_have == 0)
+                m->pkt_offset = m->offset;
+            size_t n = META_HDR - m->hdr_have;
+            if (n > (size_t)(end - p))
+                n = (size_t)(end - p);
+            memcpy(m->hdr + m->hdr_have, p, n);
+            m->hdr_have += n;
+            p += n;
+            m->offset += n;
+            if (m->hdr_have < META_HDR)
+                return TRACERD_OK;
+            tracerd_status_t st = packet_header(m);
+            if (st != TRACERD_OK)
+                return st;
+            m->hdr_have = 0;
+            if (m->content_left == 0 && m->pad_left == 0)
+                continue;
+            m->hdr_have = META_HDR; /* inside a packet */
+        }
+        if (m->content_left) {
+            size_t n = (size_t)(end - p);
+            if (n > m->content_left)
+                n = (size_t)m->content_left;
+            tracerd_status_t st = append_text(m, p, n);
+            if (st != TRACERD_OK)
+                return st;
+            p += n;
+            m->offset += n;
+            m->content_left -= n;
+        } else if (m->pad_left) {
+            size_t n = (size_t)(end - p);
+            if (n > m->pad_left)
+                n = (size_t)m->pad_left;
+            p += n;
+            m->offset += n;
+            m->pad_left -= n;
+        }
+        if (m->content_left == 0 && m->pad_left == 0)
+            m->hdr_have = 0;
+    }
+    return TRACERD_OK;
+}
+
+/* ==== lexer =============================================================== */
+
+enum { K_EOF, K_IDENT, K_INT, K_STR, K_CHAR, K_PUNCT };
+
+struct tok {
+    int k;
+    const char *p;
+    size_t len;
+    uint32_t line, col;
+    uint64_t ival;
+};
+
+struct lex {
+    const char *s;
+    size_t n, pos;
+    uint32_t line, col;
+};
+
+/* ==== parser state ======================================================== */
+
+enum { FR_TOP, FR_BLOCK, FR_STRUCT, FR_VARIANT };
+enum { BLK_TRACE, BLK_STREAM, BLK_EVENT, BLK_CLOCK, BLK_ENV, BLK_CALLSITE };
+enum { P_NONE, P_FIELD, P_TYPEDEF, P_TYPEALIAS, P_ASSIGN, P_TYPESTMT };
+enum { D_ALIAS, D_STRUCT, D_VARIANT, D_ENUM };
+
+struct decl {
+    struct decl *next;
+    int kind;
+    const char *name;
+    const tracerd_ctf_type_t *type;
+};
+
+struct mnode {
+    struct mnode *next;
+    const char *name;
+    const tracerd_ctf_type_t *type;
+};
+
+struct sc_build {
+    struct sc_build *next;
+    tracerd_ctf_stream_class_t *sc;
+    bool has_id;
+};
+
+struct ec_build {
+    struct ec_build *next;
+    tracerd_ctf_event_class_t *ec;
+    bool has_id, has_stream_id;
+    uint32_t line, col;
+};
+
+struct clk_build {
+    struct clk_build *next;
+    tracerd_ctf_clock_t c;
+};
+
+struct env_build {
+    struct env_build *next;
+    tracerd_ctf_env_t e;
+};
+
+struct frame {
+    int kind, block, pend;
+    char key[64];
+    struct decl *decls;
+    struct mnode *mhead, *mtail;
+    uint32_t nm;
+    const char *cname;
+    const char *tag;
+    uint32_t line, col;
+    struct sc_build *sb;
+    struct ec_build *eb;
+    struct clk_build *cb;
+};
+
+struct parser {
+    tracerd_ctf_metadata_t *m;
+    struct tracerd_ctf_trace *t;
+    struct ctf_arena *ar;
+    struct lex lx;
+    struct frame *fr;
+    uint32_t nfr, maxfr;
+    struct sc_build *streams;
+    struct ec_build *events;
+    struct clk_build *clocks;
+    struct env_build *env;
+    uint32_t nstreams, nevents, nclocks, nenv;
+    bool have_trace, have_bo;
+    struct tok trace_at;
+    char scratch[512];
+};
+
+#define PERR(P, T, ...) perr((P), (T), __VA_ARGS__)
+
+static tracerd_status_t perr(struct parser *P, const struct tok *t, const char *fmt, ...)
+    TRACERD__PRINTF(3, 4);
+static tracerd_status_t perr(struct parser *P, const struct tok *t, const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    P->m->line = t ? t->line : P->lx.line;
+    P->m->col = t ? t->col : P->lx.col;
+    if (t && t->k == K_EOF)
+        return tracerd__error_set(&P->m->err, TRACERD_E_METADATA, 0,
+                                  "metadata line %u, column %u: %s, got end of text", P->m->line,
+                                  P->m->col, msg);
+    if (t)
+        return tracerd__error_set(&P->m->err, TRACERD_E_METADATA, 0,
+                                  "metadata line %u, column %u: %s, got '%.*s'", P->m->line,
+                                  P->m->col, msg, (int)(t->len > 40 ? 40 : t->len), t->p);
+    return tracerd__error_set(&P->m->err, TRACERD_E_METADATA, 0,
+                              "metadata line %u, column %u: %s", P->m->line, P->m->col, msg);
+}
+
+static tracerd_status_t nomem(struct parser *P)
+{
+    return tracerd__error_set(&P->m->err, TRACERD_E_NOMEM, 0, "metadata: out of memory");
+}
+
+static bool is_ident_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+static bool is_ident_char(char c)
+{
+    return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static void lx_adv(struct lex *l, size_t n)
+{
+    while (n-- && l->pos < l->n) {
+        if (l->s[l->pos] == '\n') {
+            l->line++;
+            l->col = 1;
+        } else {
+            l->col++;
+        }
+        l->pos++;
+    }
+}
+
+/* Lexes the next token at l (advancing l). Returns OK or E_METADATA. */
+static tracerd_status_t lx_next(struct parser *P, struct lex *l, struct tok *t)
+{
+    for (;;) {
+        while (l->pos < l->n && (l->s[l->pos] == ' ' || l->s[l->pos] == '\t' ||
+                                 l->s[l->pos] == '\n' || l->s[l->pos] == '\r' ||
+                                 l->s[l->pos] == '\f' || l->s[l->pos] == '\v'))
+            lx_adv(l, 1);
+        if (l->pos + 1 < l->n && l->s[l->pos] == '/' && l->s[l->pos + 1] == '*') {
+            struct tok c = {K_PUNCT, l->s + l->pos, 2, l->line, l->col, 0};
+            lx_adv(l, 2);
+            while (l->pos + 1 < l->n && !(l->s[l->pos] == '*' && l->s[l->pos + 1] == '/'))
+                lx_adv(l, 1);
+            if (l->pos + 1 >= l->n)
+                return PERR(P, &c, "comment is not closed");
+            lx_adv(l, 2);
+            continue;
+        }
+        if (l->pos + 1 < l->n && l->s[l->pos] == '/' && l->s[l->pos + 1] == '/') {
+            while (l->pos < l->n && l->s[l->pos] != '\n')
+                lx_adv(l, 1);
+            continue;
+        }
+        break;
+    }
+    t->line = l->line;
+    t->col = l->col;
+    t->p = l->s + l->pos;
+    t->ival = 0;
+    if (l->pos >= l->n || l->s[l->pos] == '\0') {
+        t->k = K_EOF;
+        t->len = 0;
+        return TRACERD_OK;
+    }
+    char c = l->s[l->pos];
+    size_t i = l->pos;
+    if (is_ident_start(c)) {
+        while (i < l->n && is_ident_char(l->s[i]))
+            i++;
+        t->k = K_IDENT;
+    } else if (c >= '0' && c <= '9') {
+        uint64_t v = 0;
+        unsigned base = 10;
+        if (c == '0' && i + 1 < l->n && (l->s[i + 1] == 'x' || l->s[i + 1] == 'X')) {
+            base = 16;
+            i += 2;
+        } else if (c == '0') {
+            base = 8;
+        }
+        size_t digits = 0;
+        for (; i < l->n; i++) {
+            char d = l->s[i];
+            unsigned dv;
+            if (d >= '0' && d <= '9')
+                dv = (unsigned)(d - '0');
+            else if (base == 16 && d >= 'a' && d <= 'f')
+                dv = (unsigned)(d - 'a' + 10);
+            else if (base == 16 && d >= 'A' && d <= 'F')
+                dv = (unsigned)(d - 'A' + 10);
+            else
+                break;
+            if (dv >= base) {
+                t->k = K_INT;
+                t->len = i + 1 - l->pos;
+                return PERR(P, t, "bad digit in an integer literal");
+            }
+            if (v > (UINT64_MAX - dv) / base) {
+                t->k = K_INT;
+                t->len = i + 1 - l->pos;
+                return PERR(P, t, "integer literal does not fit in 64 bits");
+            }
+            v = v * base + dv;
+            digits++;
+        }
+        if (base == 16 && digits == 0) {
+            t->k = K_INT;
+            t->len = i - l->pos;
+            return PERR(P, t, "hexadecimal literal without digits");
+        }
+        while (i < l->n && (l->s[i] == 'u' || l->s[i] == 'U' || l->s[i] == 'l' || l->s[i] == 'L'))
+            i++;
+        t->k = K_INT;
+        t->ival = v;
+    } else if (c == '"' || c == '\'') {
+        i++;
+        while (i < l->n && l->s[i] != c && l->s[i] != '\n') {
+            if (l->s[i] == '\\' && i + 1 < l->n)
+                i++;
+            i++;
+        }
+        if (i >= l->n || l->s[i] != c) {
+            t->k = K_STR;
+            t->len = 1;
+            return PERR(P, t, "string literal is not closed on its line");
+        }
+        i++;
+        t->k = c == '"' ? K_STR : K_CHAR;
+    } else {
+        t->k = K_PUNCT;
+        if (i + 2 < l->n && c == '.' && l->s[i + 1] == '.' && l->s[i + 2] == '.')
+            i += 3;
+        else if (i + 1 < l->n && ((c == ':' && l->s[i + 1] == '=') || (c == '-' && l->s[i + 1] == '>')))
+            i += 2;
+        else if (strchr("{}[]()<>;,:=.+-*", c) != NULL)
+            i++;
+        else {
+            t->len = 1;
+            return PERR(P, t, "unexpected character");
+        }
+    }
+    t->len = i - l->pos;
+    lx_adv(l, t->len);
+    return TRACERD_OK;
+}
+
+static tracerd_status_t next(struct parser *P, struct tok *t)
+{
+    return lx_next(P, &P->lx, t);
+}
+
+static tracerd_status_t peek(struct parser *P, struct tok *t)
+{
+    struct lex save = P->lx;
+    tracerd_status_t st = lx_next(P, &save, t);
+    return st;
+}
+
+static tracerd_status_t peek2(struct parser *P, struct tok *t1, struct tok *t2)
+{
+    struct lex save = P->lx;
+    tracerd_status_t st = lx_next(P, &save, t1);
+    if (st == TRACERD_OK)
+        st = lx_next(P, &save, t2);
+    return st;
+}
+
+static bool is(const struct tok *t, const char *s)
+{
+    size_t n = strlen(s);
+    return (t->k == K_PUNCT || t->k == K_IDENT) && t->len == n && memcmp(t->p, s, n) == 0;
+}
+
+static tracerd_status_t expect(struct parser *P, const char *s)
+{
+    struct tok t;
+    tracerd_status_t st = next(P, &t);
+    if (st != TRACERD_OK)
+        return st;
+    if (!is(&t, s))
+        return PERR(P, &t, "expected '%s'", s);
+    return TRACERD_OK;
+}
+
+static char *tokdup(struct parser *P, const struct tok *t)
+{
+    return tracerd__ctf_arena_strdup(P->ar, t->p, t->len);
+}
+
+/* Unescapes a string or char literal token into the arena. */
+static char *strdup_lit(struct parser *P, const struct tok *t)
+{
+    const char *s = t->p + 1;
+    size_t n = t->len - 2;
+    char *d = tracerd__ctf_arena_alloc(P->ar, n + 1);
+    if (d == NULL)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '\\' && i + 1 < n) {
+            char e = s[++i];
+            switch (e) {
+            case 'n': c = '\n'; break;
+            case 't': c = '\t'; break;
+            case 'r': c = '\r'; break;
+            case 'a': c = '\a'; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'v': c = '\v'; break;
+            case 'x': {
+                unsigned v = 0, k = 0;
+                while (k < 2 && i + 1 < n) {
+                    char h = s[i + 1];
+                    unsigned hv = h >= '0' && h <= '9'   ? (unsigned)(h - '0')
+                                  : h >= 'a' && h <= 'f' ? (unsigned)(h - 'a' + 10)
+                                  : h >= 'A' && h <= 'F' ? (unsigned)(h - 'A' + 10)
+                                                         : 16u;
+                    if (hv == 16)
+                        break;
+                    v = v * 16 + hv;
+                    i++;
+                    k++;
+                }
+                c = (char)v;
+                break;
+            }
+            default:
+                if (e >= '0' && e <= '7') {
+                    unsigned v = (unsigned)(e - '0'), k = 1;
+                    while (k < 3 && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7') {
+                        v = v * 8 + (unsigned)(s[++i] - '0');
+                        k++;
+                    }
+                    c = (char)v;
+                } else {
+                    c = e;
+                }
+            }
+        }
+        d[o++] = c;
+    }
+    d[o] = '\0';
+    return d;
+}
+
+/* ==== declarations and scopes ============================================= */
+
+static const tracerd_ctf_type_t *lookup(struct parser *P, int kind, const char *name, size_t len)
+{
+    for (uint32_t f = P->nfr; f-- > 0;)
+        for (const struct decl *d = P->fr[f].decls; d != NULL; d = d->next)
+            if (d->kind == kind && strlen(d->name) == len && memcmp(d->name, name, len) == 0)
+                return d->type;
+    return NULL;
+}
+
+static tracerd_status_t declare(struct parser *P, int kind, const char *name,
+                                const tracerd_ctf_type_t *type)
+{
+    struct decl *d = tracerd__ctf_arena_alloc(P->ar, sizeof *d);
+    if (d == NULL)
+        return nomem(P);
+    d->kind = kind;
+    d->name = name;
+    d->type = type;
+    struct frame *f = &P->fr[P->nfr - 1];
+    d->next = f->decls;
+    f->decls = d;
+    return TRACERD_OK;
+}
+
+static struct ctf_type *new_type(struct parser *P, tracerd_ctf_type_kind_t k, const struct tok *at)
+{
+    struct ctf_type *t = tracerd__ctf_arena_alloc(P->ar, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->pub.kind = k;
+    t->pub.align_bits = 8;
+    t->pub.base = 10;
+    t->pub.clock = -1;
+    t->pub.byte_order = TRACERD_BYTE_ORDER_LITTLE;
+    t->native_order = true;
+    t->line = at->line;
+    t->col = at->col;
+    return t;
+}
+
+static bool pow2(uint64_t v)
+{
+    return v != 0 && (v & (v - 1)) == 0;
+}
+
+static void warn(struct parser *P, const struct tok *t, const char *what)
+{
+    if (P->m->cfg.on_warning == NULL)
+        return;
+    char buf[200];
+    tracerd__format(buf, sizeof buf, "metadata line %u, column %u: %s '%.*s' ignored", t->line,
+                    t->col, what, (int)(t->len > 40 ? 40 : t->len), t->p);
+    tracerd_warning_t w = {TRACERD_E_METADATA, 0, 0, buf};
+    (void)P->m->cfg.on_warning(P->m->cfg.user, &w);
+}
+
+/* ==== attribute values ===================================================== */
+
+struct value {
+    int k;          /* K_INT (with neg), K_STR, K_IDENT (dotted path in text) */
+    uint64_t u;
+    bool neg;
+    struct tok t;   /* first token */
+    char path[128]; /* identifier path */
+};
+
+/* value ';' */
+static tracerd_status_t parse_value(struct parser *P, struct value *v)
+{
+    struct tok t;
+    tracerd_status_t st = next(P, &t);
+    if (st != TRACERD_OK)
+        return st;
+    memset(v, 0, sizeof *v);
+    v->t = t;
+    if (is(&t, "-") || is(&t, "+")) {
+        v->neg = is(&t, "-");
+        st = next(P, &t);
+        if (st != TRACERD_OK)
+            return st;
+        if (t.k != K_INT)
+            return PERR(P, &t, "expected an integer after the sign");
+    }
+    if (t.k == K_INT) {
+        v->k = K_INT;
+        v->u = t.ival;
+    } else if (t.k == K_STR || t.k == K_CHAR) {
+        v->k = K_STR;
+    } else if (t.k == K_IDENT) {
+        v->k = K_IDENT;
+        size_t n = 0;
+        for (;;) {
+            if (n + t.len + 2 >= sizeof v->path)
+                return PERR(P, &t, "identifier path too long");
+            memcpy(v->path + n, t.p, t.len);
+            n += t.len;
+            v->path[n] = '\0';
+            struct tok d;
+            st = peek(P, &d);
+            if (st != TRACERD_OK)
+                return st;
+            if (!is(&d, "."))
+                break;
+            st = next(P, &d);
+            if (st == TRACERD_OK)
+                st = next(P, &t);
+            if (st != TRACERD_OK)
+                return st;
+            if (t.k != K_IDENT)
+                return PERR(P, &t, "expected an identifier after '.'");
+            v->path[n++] = '.';
+        }
+    } else {
+        return PERR(P, &t, "expected a value");
+    }
+    return expect(P, ";");
+}
+
+static bool value_bool(const struct value *v, bool *out)
+{
+    if (v->k == K_INT && !v->neg && v->u <= 1) {
+        *out = v->u == 1;
+        return true;
+    }
+    if (v->k == K_IDENT && (strcmp(v->path, "true") == 0 || strcmp(v->path, "TRUE") == 0)) {
+        *out = true;
+        return true;
+    }
+    if (v->k == K_IDENT && (strcmp(v->path, "false") == 0 || strcmp(v->path, "FALSE") == 0)) {
+        *out = false;
+        return true;
+    }
+    return false;
+}
+
+static tracerd_status_t value_u64(struct parser *P, const struct value *v, uint64_t *out)
+{
+    if (v->k != K_INT || (v->neg && v->u != 0))
+        return PERR(P, &v->t, "expected a non-negative integer");
+    *out = v->u;
+    return TRACERD_OK;
+}
+
+static tracerd_status_t value_i64(struct parser *P, const struct value *v, int64_t *out)
+{
+    if (v->k != K_INT)
+        return PERR(P, &v->t, "expected an integer");
+    if (v->neg) {
+        if (v->u > (uint64_t)INT64_MAX + 1)
+            return PERR(P, &v->t, "integer out of range");
+        *out = v->u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v->u;
+    } else {
+        if (v->u > (uint64_t)INT64_MAX)
+            return PERR(P, &v->t, "integer out of range");
+        *out = (int64_t)v->u;
+    }
+    return TRACERD_OK;
+}
+
+static int byte_order_of(const struct value *v)
+{
+    if (v->k != K_IDENT)
+        return -1;
+    if (!strcmp(v->path, "le") || !strcmp(v->path, "little"))
+        return TRACERD_BYTE_ORDER_LITTLE;
+    if (!strcmp(v->path, "be") || !strcmp(v->path, "big") || !strcmp(v->path, "network"))
+        return TRACERD_BYTE_ORDER_BIG;
+    if (!strcmp(v->path, "native"))
+        return TRACERD_BYTE_ORDER_AUTO;
+    return -1;
+}
+
+static bool parse_uuid(const char *s, uint8_t out[16])
+{
+    unsigned n = 0;
+    for (size_t i = 0; s[i] && n < 32; i++) {
+        char c = s[i];
+        if (c == '-')
+            continue;
+        unsigned v = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
+                     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
+                                            : 16u;
+        if (v == 16)
+            return false;
+        if (n % 2 == 0)
+            out[n / 2] = (uint8_t)(v << 4);
+        else
+            out[n / 2] = (uint8_t)(out[n / 2] | v);
+        n++;
+    }
+    return n == 32;
+}
+
+/* ==== basic type bodies ==================================================== */
+
+/* key '=' value ';' ... '}' of integer / floating_point / string */
+static tracerd_status_t parse_attr_body(struct parser *P, struct ctf_type *ty)
+{
+    tracerd_status_t st = expect(P, "{");
+    if (st != TRACERD_OK)
+        return st;
+    bool align_set = false;
+    for (;;) {
+        struct tok k;
+        st = next(P, &k);
+        if (st != TRACERD_OK)
+            return st;
+        if (is(&k, "}"))
+            break;
+        if (k.k != K_IDENT)
+            return PERR(P, &k, "expected an attribute name or '}'");
+        st = expect(P, "=");
+        if (st != TRACERD_OK)
+            return st;
+        struct value v;
+        st = parse_value(P, &v);
+        if (st != TRACERD_OK)
+            return st;
+        tracerd_ctf_type_t *p = &ty->pub;
+        uint64_t u = 0;
+        bool b;
+        if (is(&k, "size") && p->kind == TRACERD_CTF_TYPE_INT) {
+            if ((st = value_u64(P, &v, &u)) != TRACERD_OK)
+                return st;
+            if (u < 1 || u > 64)
+                return PERR(P, &v.t, "integer size must be 1 to 64 bits");
+            p->size_bits = (uint32_t)u;
+        } else if (is(&k, "align")) {
+            if ((st = value_u64(P, &v, &u)) != TRACERD_OK)
+                return st;
+            if (!pow2(u) || u > 4096)
+                return PERR(P, &v.t, "align must be a power of two up to 4096");
+            p->align_bits = (uint32_t)u;
+            align_set = true;
+        } else if (is(&k, "signed") && p->kind == TRACERD_CTF_TYPE_INT) {
+            if (!value_bool(&v, &b))
+                return PERR(P, &v.t, "expected true, false, 0 or 1");
+            p->is_signed = b;
+        } else if (is(&k, "byte_order") && p->kind != TRACERD_CTF_TYPE_STRING) {
+            int bo = byte_order_of(&v);
+            if (bo < 0)
+                return PERR(P, &v.t, "expected le, be, network or native");
+            ty->native_order = bo == TRACERD_BYTE_ORDER_AUTO;
+            if (bo != TRACERD_BYTE_ORDER_AUTO)
+                p->byte_order = (tracerd_byte_order_t)bo;
+        } else if (is(&k, "base") && p->kind == TRACERD_CTF_TYPE_INT) {
+            if (v.k == K_INT && !v.neg && (v.u == 2 || v.u == 8 || v.u == 10 || v.u == 16)) {
+                p->base = (unsigned)v.u;
+            } else if (v.k == K_IDENT) {
+                const char *s = v.path;
+                if (!strcmp(s, "decimal") || !strcmp(s, "dec") || !strcmp(s, "d") ||
+                    !strcmp(s, "i") || !strcmp(s, "u"))
+                    p->base = 10;
+                else if (!strcmp(s, "hexadecimal") || !strcmp(s, "hex") || !strcmp(s, "x") ||
+                         !strcmp(s, "X") || !strcmp(s, "p"))
+                    p->base = 16;
+                else if (!strcmp(s, "octal") || !strcmp(s, "oct") || !strcmp(s, "o"))
+                    p->base = 8;
+                else if (!strcmp(s, "binary") || !strcmp(s, "b"))
+                    p->base = 2;
+                else
+                    return PERR(P, &v.t, "expected a base (2, 8, 10, 16 or their names)");
+            } else {
+                return PERR(P, &v.t, "expected a base (2, 8, 10, 16 or their names)");
+            }
+        } else if (is(&k, "encoding") && p->kind != TRACERD_CTF_TYPE_FLOAT) {
+            if (v.k == K_IDENT && (!strcmp(v.path, "none") || !strcmp(v.path, "NONE")))
+                p->encoding = TRACERD_CTF_ENCODING_NONE;
+            else if (v.k == K_IDENT && (!strcmp(v.path, "UTF8") || !strcmp(v.path, "utf8")))
+                p->encoding = TRACERD_CTF_ENCODING_UTF8;
+            else if (v.k == K_IDENT && (!strcmp(v.path, "ASCII") || !strcmp(v.path, "ascii")))
+                p->encoding = TRACERD_CTF_ENCODING_ASCII;
+            else
+                return PERR(P, &v.t, "expected an encoding (none, UTF8, ASCII)");
+        } else if (is(&k, "map") && p->kind == TRACERD_CTF_TYPE_INT) {
+            size_t n = strlen(v.path);
+            if (v.k != K_IDENT || n < 13 || strncmp(v.path, "clock.", 6) != 0 ||
+                strcmp(v.path + n - 6, ".value") != 0)
+                return PERR(P, &v.t, "expected map = clock.NAME.value");
+            ty->clock_name = tracerd__ctf_arena_strdup(P->ar, v.path + 6, n - 12);
+            if (ty->clock_name == NULL)
+                return nomem(P);
+        } else if ((is(&k, "exp_dig") || is(&k, "mant_dig")) && p->kind == TRACERD_CTF_TYPE_FLOAT) {
+            if ((st = value_u64(P, &v, &u)) != TRACERD_OK)
+                return st;
+            if (u > 1024)
+                return PERR(P, &v.t, "digits out of range");
+            if (is(&k, "exp_dig"))
+                p->exp_dig = (uint32_t)u;
+            else
+                p->mant_dig = (uint32_t)u;
+        } else {
+            warn(P, &k, "unknown type attribute");
+        }
+    }
+    tracerd_ctf_type_t *p = &ty->pub;
+    if (p->kind == TRACERD_CTF_TYPE_INT) {
+        if (p->size_bits == 0)
+            return PERR(P, NULL, "integer declared without a size");
+        if (!align_set)
+            p->align_bits = p->size_bits % 8 == 0 ? 8 : 1;
+    } else if (p->kind == TRACERD_CTF_TYPE_FLOAT) {
+        p->size_bits = p->exp_dig + p->mant_dig;
+        if (!align_set)
+            p->align_bits = p->size_bits % 8 == 0 ? 8 : 1;
+    } else {
+        p->align_bits = 8;
+    }
+    return TRACERD_OK;
+}
+
+/* ==== type specifiers ====================================================== */
+
+static tracerd_status_t push_frame(struct parser *P, int kind, const struct tok *at)
+{
+    if (P->nfr >= P->maxfr)
+        return PERR(P, at, "nesting deeper than max_depth (%u)", P->maxfr);
+    struct frame *f = &P->fr[P->nfr++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->line = at->line;
+    f->col = at->col;
+    return TRACERD_OK;
+}
+
+/* A type name: identifiers; with leave_last, the last identifier before
+ * ';' ',' '[' is left for the declarator. */
+static tracerd_status_t parse_type_name(struct parser *P, bool leave_last,
+                                        const tracerd_ctf_type_t **out)
+{
+    char name[128];
+    size_t n = 0;
+    struct tok first, t1, t2;
+    tracerd_status_t st = peek(P, &first);
+    if (st != TRACERD_OK)
+        return st;
+    for (;;) {
+        st = peek2(P, &t1, &t2);
+        if (st != TRACERD_OK)
+            return st;
+        if (t1.k != K_IDENT)
+            break;
+        if (leave_last && n > 0 && t2.k != K_IDENT)
+            break; /* t1 is the declarator */
+        if (n + t1.len + 2 >= sizeof name)
+            return PERR(P, &t1, "type name too long");
+        if (n)
+            name[n++] = ' ';
+        memcpy(name + n, t1.p, t1.len);
+        n += t1.len;
+        next(P, &t1);
+    }
+    if (n == 0)
+        return PERR(P, &first, "expected a type");
+    *out = lookup(P, D_ALIAS, name, n);
+    if (*out == NULL) {
+        name[n] = '\0';
+        return PERR(P, &first, "unknown type '%s'", name);
+    }
+    return TRACERD_OK;
+}
+
+/* Parses a type specifier. Returns OK with *out, or PAUSED when a compound
+ * body frame was pushed (the frame's closing resumes the statement). */
+static tracerd_status_t parse_type_spec(struct parser *P, bool leave_last,
+                                        const tracerd_ctf_type_t **out)
+{
+    struct tok t;
+    tracerd_status_t st = peek(P, &t);
+    if (st != TRACERD_OK)
+        return st;
+    *out = NULL;
+    if (is(&t, "integer") || is(&t, "floating_point") || is(&t, "string")) {
+        next(P, &t);
+        tracerd_ctf_type_kind_t k = is(&t, "integer")          ? TRACERD_CTF_TYPE_INT
+                                    : is(&t, "floating_point") ? TRACERD_CTF_TYPE_FLOAT
+                                                               : TRACERD_CTF_TYPE_STRING;
+        struct ctf_type *ty = new_type(P, k, &t);
+        if (ty == NULL)
+            return nomem(P);
+        struct tok b;
+        if ((st = peek(P, &b)) != TRACERD_OK)
+            return st;
+        if (k != TRACERD_CTF_TYPE_STRING || is(&b, "{")) {
+            if ((st = parse_attr_body(P, ty)) != TRACERD_OK)
+                return st;
+        }
+        *out = &ty->pub;
+        return TRACERD_OK;
+    }
+    if (is(&t, "enum")) {
+        next(P, &t);
+        struct tok n;
+        if ((st = peek(P, &n)) != TRACERD_OK)
+            return st;
+        const char *ename = NULL;
+        if (n.k == K_IDENT) {
+            next(P, &n);
+            ename = tokdup(P, &n);
+            if (ename == NULL)
+                return nomem(P);
+            if ((st = peek(P, &n)) != TRACERD_OK)
+                return st;
+        }
+        const tracerd_ctf_type_t *cont = NULL;
+        if (is(&n, ":")) {
+            next(P, &n);
+            struct tok c;
+            if ((st = peek(P, &c)) != TRACERD_OK)
+                return st;
+            if (is(&c, "integer")) {
+                next(P, &c);
+                struct ctf_type *it = new_type(P, TRACERD_CTF_TYPE_INT, &c);
+                if (it == NULL)
+                    return nomem(P);
+                if ((st = parse_attr_body(P, it)) != TRACERD_OK)
+                    return st;
+                cont = &it->pub;
+            } else {
+                if ((st = parse_type_name(P, false, &cont)) != TRACERD_OK)
+                    return st;
+            }
+            if (cont->kind != TRACERD_CTF_TYPE_INT)
+                return PERR(P, &c, "enum container must be an integer type");
+            if ((st = peek(P, &n)) != TRACERD_OK)
+                return st;
+        }
+        if (!is(&n, "{")) {
+            if (ename == NULL)
+                return PERR(P, &n, "expected '{' after enum");
+            *out = lookup(P, D_ENUM, ename, strlen(ename));
+            if (*out == NULL)
+                return PERR(P, &t, "unknown enum '%s'", ename);
+            return TRACERD_OK;
+        }
+        if (cont == NULL) {
+            cont = lookup(P, D_ALIAS, "int", 3);
+            if (cont == NULL || cont->kind != TRACERD_CTF_TYPE_INT)
+                return PERR(P, &t, "enum without a container type needs 'int' declared");
+        }
+        next(P, &n);
+        struct ctf_type *ty = new_type(P, TRACERD_CTF_TYPE_ENUM, &t);
+        if (ty == NULL)
+            return nomem(P);
+        const struct ctf_type *ci = (const struct ctf_type *)cont;
+        ty->pub = *cont;
+        ty->pub.kind = TRACERD_CTF_TYPE_ENUM;
+        ty->native_order = ci->native_order;
+        ty->clock_name = ci->clock_name;
+        ty->pub.element = cont;
+        /* Mappings: first into a list, then an array. */
+        struct mapn {
+            struct mapn *next;
+            tracerd_ctf_mapping_t m;
+        } *head = NULL, *tail = NULL;
+        uint32_t count = 0;
+        int64_t nextv = 0;
+        for (;;) {
+            struct tok l;
+            if ((st = next(P, &l)) != TRACERD_OK)
+                return st;
+            if (is(&l, "}"))
+                break;
+            const char *label;
+            if (l.k == K_IDENT)
+                label = tokdup(P, &l);
+            else if (l.k == K_STR)
+                label = strdup_lit(P, &l);
+            else
+                return PERR(P, &l, "expected an enumerator label or '}'");
+            if (label == NULL)
+                return nomem(P);
+            int64_t lo = nextv, hi = nextv;
+            struct tok e;
+            if ((st = peek(P, &e)) != TRACERD_OK)
+                return st;
+            if (is(&e, "=")) {
+                next(P, &e);
+                struct value v;
+                /* value up to ',' / '}' / '...': parse manually */
+                struct tok a;
+                bool neg = false;
+                if ((st = next(P, &a)) != TRACERD_OK)
+                    return st;
+                if (is(&a, "-")) {
+                    neg = true;
+                    if ((st = next(P, &a)) != TRACERD_OK)
+                        return st;
+                }
+                if (a.k != K_INT)
+                    return PERR(P, &a, "expected an enumerator value");
+                memset(&v, 0, sizeof v);
+                v.k = K_INT;
+                v.u = a.ival;
+                v.neg = neg;
+                v.t = a;
+                if (!neg && a.ival > (uint64_t)INT64_MAX)
+                    lo = (int64_t)a.ival; /* unsigned 64-bit containers: kept as bits */
+                else if ((st = value_i64(P, &v, &lo)) != TRACERD_OK)
+                    return st;
+                hi = lo;
+                if ((st = peek(P, &e)) != TRACERD_OK)
+                    return st;
+                if (is(&e, "...")) {
+                    next(P, &e);
+                    neg = false;
+                    if ((st = next(P, &a)) != TRACERD_OK)
+                        return st;
+                    if (is(&a, "-")) {
+                        neg = true;
+                        if ((st = next(P, &a)) != TRACERD_OK)
+                            return st;
+                    }
+                    if (a.k != K_INT)
+                        return PERR(P, &a, "expected the end of the range");
+                    v.u = a.ival;
+                    v.neg = neg;
+                    v.t = a;
+                    if (!neg && a.ival > (uint64_t)INT64_MAX)
+                        hi = (int64_t)a.ival;
+                    else if ((st = value_i64(P, &v, &hi)) != TRACERD_OK)
+                        return st;
+                }
+            }
+            if (++count > P->m->cfg.max_fields)
+                return PERR(P, &l, "more than max_fields enumerators");
+            struct mapn *mn = tracerd__ctf_arena_alloc(P->ar, sizeof *mn);
+            if (mn == NULL)
+                return nomem(P);
+            mn->m.label = label;
+            mn->m.lo = lo;
+            mn->m.hi = hi;
+            if (tail)
+                tail->next = mn;
+            else
+                head = mn;
+            tail = mn;
+            nextv = (int64_t)((uint64_t)hi + 1u);
+            if ((st = next(P, &e)) != TRACERD_OK)
+                return st;
+            if (is(&e, "}"))
+                break;
+            if (!is(&e, ","))
+                return PERR(P, &e, "expected ',' or '}' in enum");
+        }
+        tracerd_ctf_mapping_t *arr = tracerd__ctf_arena_alloc(P->ar, sizeof *arr * (count + 1));
+        if (arr == NULL)
+            return nomem(P);
+        uint32_t i = 0;
+        for (struct mapn *mn = head; mn; mn = mn->next)
+            arr[i++] = mn->m;
+        ty->pub.mappings = arr;
+        ty->pub.nmappings = count;
+        if (ename != NULL && (st = declare(P, D_ENUM, ename, &ty->pub)) != TRACERD_OK)
+            return st;
+        *out = &ty->pub;
+        return TRACERD_OK;
+    }
+    if (is(&t, "struct") || is(&t, "variant")) {
+        bool isv = is(&t, "variant");
+        next(P, &t);
+        struct tok n;
+        if ((st = peek(P, &n)) != TRACERD_OK)
+            return st;
+        const char *cname = NULL;
+        if (n.k == K_IDENT) {
+            next(P, &n);
+            cname = tokdup(P, &n);
+            if (cname == NULL)
+                return nomem(P);
+            if ((st = peek(P, &n)) != TRACERD_OK)
+                return st;
+        }
+        const char *tag = NULL;
+        if (isv && is(&n, "<")) {
+            next(P, &n);
+            char path[256];
+            size_t pn = 0;
+            for (;;) {
+                struct tok a;
+                if ((st = next(P, &a)) != TRACERD_OK)
+                    return st;
+                if (is(&a, ">"))
+                    break;
+                if (a.k != K_IDENT && !is(&a, "."))
+                    return PERR(P, &a, "expected a tag path or '>'");
+                if (pn + a.len + 1 >= sizeof path)
+                    return PERR(P, &a, "tag path too long");
+                memcpy(path + pn, a.p, a.len);
+                pn += a.len;
+            }
+            if (pn == 0)
+                return PERR(P, &n, "empty variant tag");
+            tag = tracerd__ctf_arena_strdup(P->ar, path, pn);
+            if (tag == NULL)
+                return nomem(P);
+            if ((st = peek(P, &n)) != TRACERD_OK)
+                return st;
+        }
+        if (is(&n, "{")) {
+            next(P, &n);
+            if ((st = push_frame(P, isv ? FR_VARIANT : FR_STRUCT, &t)) != TRACERD_OK)
+                return st;
+            P->fr[P->nfr - 1].cname = cname;
+            P->fr[P->nfr - 1].tag = tag;
+            return TRACERD_PAUSED;
+        }
+        if (cname == NULL)
+            return PERR(P, &n, "expected '{' or a %s name", isv ? "variant" : "struct");
+        const tracerd_ctf_type_t *ty = lookup(P, isv ? D_VARIANT : D_STRUCT, cname, strlen(cname));
+        if (ty == NULL)
+            return PERR(P, &t, "unknown %s '%s'", isv ? "variant" : "struct", cname);
+        if (isv && tag != NULL) {
+            struct ctf_type *c = tracerd__ctf_arena_alloc(P->ar, sizeof *c);
+            if (c == NULL)
+                return nomem(P);
+            *c = *(const struct ctf_type *)ty;
+            c->pub.path = tag;
+            ty = &c->pub;
+        }
+        if (!isv && is(&n, "align")) {
+            next(P, &n);
+            struct tok a;
+            if ((st = expect(P, "(")) != TRACERD_OK || (st = next(P, &a)) != TRACERD_OK)
+                return st;
+            if (a.k != K_INT || !pow2(a.ival) || a.ival > 4096)
+                return PERR(P, &a, "expected a power-of-two alignment");
+            if ((st = expect(P, ")")) != TRACERD_OK)
+                return st;
+            if (a.ival > ty->align_bits) {
+                struct ctf_type *c = tracerd__ctf_arena_alloc(P->ar, sizeof *c);
+                if (c == NULL)
+                    return nomem(P);
+                *c = *(const struct ctf_type *)ty;
+                c->pub.align_bits = (uint32_t)a.ival;
+                ty = &c->pub;
+            }
+        }
+        *out = ty;
+        return TRACERD_OK;
+    }
+    if (t.k == K_IDENT)
+        return parse_type_name(P, leave_last, out);
+    return PERR(P, &t, "expected a type");
+}
+
+/* Declarator: NAME ('[' (INT | path) ']')*; builds arrays/sequences around base. */
+static tracerd_status_t parse_declarator(struct parser *P, const tracerd_ctf_type_t *base,
+                                         const char **name, const tracerd_ctf_type_t **out)
+{
+    struct tok n;
+    tracerd_status_t st = next(P, &n);
+    if (st != TRACERD_OK)
+        return st;
+    if (n.k != K_IDENT)
+        return PERR(P, &n, "expected a field name");
+    *name = tokdup(P, &n);
+    if (*name == NULL)
+        return nomem(P);
+    /* Dimensions, outermost first; built innermost first. */
+    struct dim {
+        bool seq;
+        uint64_t len;
+        const char *path;
+        struct tok at;
+    } dims[8];
+    unsigned nd = 0;
+    for (;;) {
+        struct tok b;
+        if ((st = peek(P, &b)) != TRACERD_OK)
+            return st;
+        if (!is(&b, "["))
+            break;
+        next(P, &b);
+        if (nd == 8)
+            return PERR(P, &b, "more than 8 dimensions");
+        struct dim *d = &dims[nd++];
+        memset(d, 0, sizeof *d);
+        d->at = b;
+        struct tok a;
+        if ((st = next(P, &a)) != TRACERD_OK)
+            return st;
+        if (a.k == K_INT) {
+            if (a.ival > P->m->cfg.max_array_length)
+                return PERR(P, &a, "array length above max_array_length");
+            d->len = a.ival;
+            if ((st = expect(P, "]")) != TRACERD_OK)
+                return st;
+        } else if (a.k == K_IDENT) {
+            char path[256];
+            size_t pn = 0;
+            for (;;) {
+                if (pn + a.len + 1 >= sizeof path)
+                    return PERR(P, &a, "length path too long");
+                memcpy(path + pn, a.p, a.len);
+                pn += a.len;
+                if ((st = next(P, &a)) != TRACERD_OK)
+                    return st;
+                if (is(&a, "]"))
+                    break;
+                if (!is(&a, "."))
+                    return PERR(P, &a, "expected '.' or ']' in a sequence length");
+                path[pn++] = '.';
+                if ((st = next(P, &a)) != TRACERD_OK)
+                    return st;
+                if (a.k != K_IDENT)
+                    return PERR(P, &a, "expected an identifier in a sequence length");
+            }
+            d->seq = true;
+            d->path = tracerd__ctf_arena_strdup(P->ar, path, pn);
+            if (d->path == NULL)
+                return nomem(P);
+        } else {
+            return PERR(P, &a, "expected an array length or a length field");
+        }
+    }
+    const tracerd_ctf_type_t *ty = base;
+    while (nd-- > 0) {
+        struct ctf_type *a = new_type(P, dims[nd].seq ? TRACERD_CTF_TYPE_SEQUENCE
+                                                      : TRACERD_CTF_TYPE_ARRAY, &dims[nd].at);
+        if (a == NULL)
+            return nomem(P);
+        a->native_order = false;
+        a->pub.element = ty;
+        a->pub.length = dims[nd].len;
+        a->pub.path = dims[nd].path;
+        a->pub.align_bits = ty->align_bits;
+        ty = &a->pub;
+    }
+    *out = ty;
+    return TRACERD_OK;
+}
+
+/* ==== statements =========================================================== */
+
+static tracerd_status_t add_member(struct parser *P, struct frame *f, const char *name,
+                                   const tracerd_ctf_type_t *ty, const struct tok *at)
+{
+    if (f->nm >= P->m->cfg.max_fields)
+        return PERR(P, at, "more than max_fields members");
+    for (struct mnode *x = f->mhead; x; x = x->next)
+        if (strcmp(x->name, name) == 0)
+            return PERR(P, at, "duplicate member '%s'", name);
+    struct mnode *mn = tracerd__ctf_arena_alloc(P->ar, sizeof *mn);
+    if (mn == NULL)
+        return nomem(P);
+    mn->name = name;
+    mn->type = ty;
+    if (f->mtail)
+        f->mtail->next = mn;
+    else
+        f->mhead = mn;
+    f->mtail = mn;
+    f->nm++;
+    return TRACERD_OK;
+}
+
+static tracerd_status_t scope_assign(struct parser *P, struct frame *f, const char *key,
+                                     const tracerd_ctf_type_t *ty, const struct tok *at)
+{
+    if (ty->kind != TRACERD_CTF_TYPE_STRUCT)
+        return PERR(P, at, "scope '%s' must be a structure", key);
+    if (f->kind == FR_BLOCK && f->block == BLK_TRACE && !strcmp(key, "packet.header")) {
+        P->t->info.packet_header = ty;
+    } else if (f->kind == FR_BLOCK && f->block == BLK_STREAM && !strcmp(key, "packet.context")) {
+        f->sb->sc->packet_context = ty;
+    } else if (f->kind == FR_BLOCK && f->block == BLK_STREAM && !strcmp(key, "event.header")) {
+        f->sb->sc->event_header = ty;
+    } else if (f->kind == FR_BLOCK && f->block == BLK_STREAM && !strcmp(key, "event.context")) {
+        f->sb->sc->event_context = ty;
+    } else if (f->kind == FR_BLOCK && f->block == BLK_EVENT && !strcmp(key, "context")) {
+        f->eb->ec->context = ty;
+    } else if (f->kind == FR_BLOCK && f->block == BLK_EVENT && !strcmp(key, "fields")) {
+        f->eb->ec->fields = ty;
+    } else {
+        warn(P, at, "unknown scope assignment");
+    }
+    return TRACERD_OK;
+}
+
+/* Completes a statement whose type is known. */
+static tracerd_status_t finish_stmt(struct parser *P, int pend, const tracerd_ctf_type_t *ty)
+{
+    struct frame *f = &P->fr[P->nfr - 1];
+    tracerd_status_t st;
+    struct tok t;
+    switch (pend) {
+    case P_FIELD:
+    case P_TYPEDEF:
+        if ((st = peek(P, &t)) != TRACERD_OK)
+            return st;
+        if (pend == P_FIELD && is(&t, ";") &&
+            (ty->kind == TRACERD_CTF_TYPE_STRUCT || ty->kind == TRACERD_CTF_TYPE_VARIANT ||
+             ty->kind == TRACERD_CTF_TYPE_ENUM)) {
+            next(P, &t); /* a type declaration inside a compound: no member */
+            return TRACERD_OK;
+        }
+        for (;;) {
+            const char *name = NULL;
+            const tracerd_ctf_type_t *dt = NULL;
+            if ((st = peek(P, &t)) != TRACERD_OK)
+                return st;
+            if ((st = parse_declarator(P, ty, &name, &dt)) != TRACERD_OK)
+                return st;
+            if (pend == P_FIELD)
+                st = add_member(P, f, name, dt, &t);
+            else
+                st = declare(P, D_ALIAS, name, dt);
+            if (st != TRACERD_OK)
+                return st;
+            if ((st = next(P, &t)) != TRACERD_OK)
+                return st;
+            if (is(&t, ";"))
+                return TRACERD_OK;
+            if (!is(&t, ","))
+                return PERR(P, &t, "expected ',' or ';' after a declarator");
+        }
+    case P_TYPEALIAS: {
+        if ((st = expect(P, ":=")) != TRACERD_OK)
+            return st;
+        char name[128];
+        size_t n = 0;
+        struct tok first;
+        if ((st = peek(P, &first)) != TRACERD_OK)
+            return st;
+        for (;;) {
+            if ((st = next(P, &t)) != TRACERD_OK)
+                return st;
+            if (is(&t, ";"))
+                break;
+            if (t.k != K_IDENT)
+                return PERR(P, &t, "expected an alias name or ';'");
+            if (n + t.len + 2 >= sizeof name)
+                return PERR(P, &t, "alias name too long");
+            if (n)
+                name[n++] = ' ';
+            memcpy(name + n, t.p, t.len);
+            n += t.len;
+        }
+        if (n == 0)
+            return PERR(P, &first, "expected an alias name");
+        char *nm = tracerd__ctf_arena_strdup(P->ar, name, n);
+        if (nm == NULL)
+            return nomem(P);
+        return declare(P, D_ALIAS, nm, ty);
+    }
+    case P_ASSIGN:
+        if ((st = peek(P, &t)) != TRACERD_OK)
+            return st;
+        if ((st = scope_assign(P, f, f->key, ty, &t)) != TRACERD_OK)
+            return st;
+        return expect(P, ";");
+    case P_TYPESTMT:
+        return expect(P, ";");
+    default:
+        return PERR(P, NULL, "internal parser state");
+    }
+}
+
+/* Closes a struct/variant frame at '}' and returns the type. */
+static tracerd_status_t close_compound(struct parser *P, const tracerd_ctf_type_t **out)
+{
+    struct frame *f = &P->fr[P->nfr - 1];
+    struct tok at = {K_PUNCT, "", 0, f->line, f->col, 0};
+    struct ctf_type *ty = new_type(P, f->kind == FR_VARIANT ? TRACERD_CTF_TYPE_VARIANT
+                                                            : TRACERD_CTF_TYPE_STRUCT, &at);
+    if (ty == NULL)
+        return nomem(P);
+    ty->native_order = false;
+    tracerd_ctf_member_t *mem = tracerd__ctf_arena_alloc(P->ar, sizeof *mem * (f->nm + 1));
+    if (mem == NULL)
+        return nomem(P);
+    uint32_t i = 0, align = 1;
+    for (struct mnode *mn = f->mhead; mn; mn = mn->next, i++) {
+        mem[i].name = mn->name;
+        mem[i].display = mn->name[0] == '_' ? mn->name + 1 : mn->name;
+        mem[i].type = mn->type;
+        if (mn->type->kind != TRACERD_CTF_TYPE_VARIANT && mn->type->align_bits > align)
+            align = mn->type->align_bits;
+    }
+    ty->pub.members = mem;
+    ty->pub.nmembers = f->nm;
+    ty->pub.path = f->tag;
+    ty->pub.align_bits = f->kind == FR_VARIANT ? 1 : align;
+    const char *cname = f->cname;
+    int kind = f->kind;
+    P->nfr--;
+    tracerd_status_t st;
+    struct tok t;
+    if (kind == FR_STRUCT) {
+        if ((st = peek(P, &t)) != TRACERD_OK)
+            return st;
+        if (is(&t, "align")) {
+            next(P, &t);
+            struct tok a;
+            if ((st = expect(P, "(")) != TRACERD_OK || (st = next(P, &a)) != TRACERD_OK)
+                return st;
+            if (a.k != K_INT || !pow2(a.ival) || a.ival > 4096)
+                return PERR(P, &a, "expected a power-of-two alignment");
+            if ((st = expect(P, ")")) != TRACERD_OK)
+                return st;
+            if (a.ival > ty->pub.align_bits)
+                ty->pub.align_bits = (uint32_t)a.ival;
+        }
+    }
+    if (cname != NULL &&
+        (st = declare(P, kind == FR_VARIANT ? D_VARIANT : D_STRUCT, cname, &ty->pub)) != TRACERD_OK)
+        return st;
+    *out = &ty->pub;
+    return TRACERD_OK;
+}
+
+static tracerd_status_t open_block(struct parser *P, const struct tok *kw)
+{
+    int blk = is(kw, "trace")    ? BLK_TRACE
+              : is(kw, "stream") ? BLK_STREAM
+              : is(kw, "event")  ? BLK_EVENT
+              : is(kw, "clock")  ? BLK_CLOCK
+              : is(kw, "env")    ? BLK_ENV
+                                 : BLK_CALLSITE;
+    tracerd_status_t st = expect(P, "{");
+    if (st != TRACERD_OK)
+        return st;
+    if ((st = push_frame(P, FR_BLOCK, kw)) != TRACERD_OK)
+        return st;
+    struct frame *f = &P->fr[P->nfr - 1];
+    f->block = blk;
+    if (blk == BLK_TRACE) {
+        if (P->have_trace)
+            return PERR(P, kw, "second trace block");
+        P->have_trace = true;
+        P->trace_at = *kw;
+    } else if (blk == BLK_STREAM) {
+        f->sb = tracerd__ctf_arena_alloc(P->ar, sizeof *f->sb);
+        if (f->sb == NULL || (f->sb->sc = tracerd__ctf_arena_alloc(P->ar, sizeof *f->sb->sc)) == NULL)
+            return nomem(P);
+    } else if (blk == BLK_EVENT) {
+        f->eb = tracerd__ctf_arena_alloc(P->ar, sizeof *f->eb);
+        if (f->eb == NULL || (f->eb->ec = tracerd__ctf_arena_alloc(P->ar, sizeof *f->eb->ec)) == NULL)
+            return nomem(P);
+        f->eb->line = kw->line;
+        f->eb->col = kw->col;
+    } else if (blk == BLK_CLOCK) {
+        f->cb = tracerd__ctf_arena_alloc(P->ar, sizeof *f->cb);
+        if (f->cb == NULL)
+            return nomem(P);
+        f->cb->c.freq = 1000000000u;
+        f->cb->c.description = "";
+    }
+    return TRACERD_OK;
+}
+
+static tracerd_status_t close_block(struct parser *P, const struct tok *at)
+{
+    struct frame *f = &P->fr[P->nfr - 1];
+    tracerd_status_t st = expect(P, ";");
+    if (st != TRACERD_OK)
+        return st;
+    switch (f->block) {
+    case BLK_STREAM:
+        for (struct sc_build *s = P->streams; s; s = s->next)
+            if (s->sc->id == f->sb->sc->id)
+                return PERR(P, at, "duplicate stream id %llu", (unsigned long long)s->sc->id);
+        f->sb->next = P->streams;
+        P->streams = f->sb;
+        P->nstreams++;
+        break;
+    case BLK_EVENT:
+        if (f->eb->ec->name == NULL)
+            return PERR(P, at, "event block without a name");
+        f->eb->next = P->events;
+        P->events = f->eb;
+        P->nevents++;
+        break;
+    case BLK_CLOCK: {
+        if (f->cb->c.name == NULL)
+            return PERR(P, at, "clock block without a name");
+        bool dup = false;
+        for (struct clk_build *c = P->clocks; c; c = c->next)
+            dup = dup || strcmp(c->c.name, f->cb->c.name) == 0;
+        if (dup) {
+            warn(P, at, "duplicate clock block");
+            break;
+        }
+        f->cb->next = P->clocks;
+        P->clocks = f->cb;
+        P->nclocks++;
+        break;
+    }
+    default:
+        break;
+    }
+    P->nfr--;
+    return TRACERD_OK;
+}
+
+/* key path: IDENT ('.' IDENT)* */
+static tracerd_status_t parse_key(struct parser *P, const struct tok *first, char *key, size_t cap)
+{
+    size_t n = 0;
+    struct tok t = *first;
+    for (;;) {
+        if (n + t.len + 2 >= cap)
+            return PERR(P, &t, "attribute name too long");
+        memcpy(key + n, t.p, t.len);
+        n += t.len;
+        key[n] = '\0';
+        struct tok d;
+        tracerd_status_t st = peek(P, &d);
+        if (st != TRACERD_OK)
+            return st;
+        if (!is(&d, "."))
+            return TRACERD_OK;
+        next(P, &d);
+        if ((st = next(P, &t)) != TRACERD_OK)
+            return st;
+        if (t.k != K_IDENT)
+            return PERR(P, &t, "expected an identifier after '.'");
+        key[n++] = '.';
+    }
+}
+
+static tracerd_status_t block_attr(struct parser *P, struct frame *f, const char *key,
+                                   const struct tok *kt, const struct value *v)
+{
+    tracerd_status_t st = TRACERD_OK;
+    uint64_t u = 0;
+    int64_t i = 0;
+    switch (f->block) {
+    case BLK_TRACE:
+        if (!strcmp(key, "major") || !strcmp(key, "minor")) {
+            if ((st = value_u64(P, v, &u)) != TRACERD_OK)
+                return st;
+            if (key[1] == 'a')
+                P->t->info.major = (uint32_t)(u > 1000 ? 1000 : u);
+            else
+                P->t->info.minor = (uint32_t)(u > 1000 ? 1000 : u);
+        } else if (!strcmp(key, "uuid")) {
+            char *s = v->k == K_STR ? strdup_lit(P, &v->t) : NULL;
+            if (s == NULL || !parse_uuid(s, P->t->info.uuid))
+                return PERR(P, &v->t, "expected a uuid string");
+            P->t->info.has_uuid = true;
+        } else if (!strcmp(key, "byte_order")) {
+            int bo = byte_order_of(v);
+            if (bo <= 0)
+                return PERR(P, &v->t, "expected le, be or network");
+            P->t->info.byte_order = (tracerd_byte_order_t)bo;
+            P->have_bo = true;
+        } else {
+            warn(P, kt, "unknown trace attribute");
+        }
+        return TRACERD_OK;
+    case BLK_STREAM:
+        if (!strcmp(key, "id")) {
+            if ((st = value_u64(P, v, &u)) != TRACERD_OK)
+                return st;
+            f->sb->sc->id = u;
+            f->sb->has_id = true;
+        } else {
+            warn(P, kt, "unknown stream attribute");
+        }
+        return TRACERD_OK;
+    case BLK_EVENT: {
+        tracerd_ctf_event_class_t *ec = f->eb->ec;
+        if (!strcmp(key, "name")) {
+            ec->name = v->k == K_STR ? strdup_lit(P, &v->t) : tracerd__ctf_arena_strdup(P->ar, v->path, strlen(v->path));
+            if (v->k == K_INT)
+                return PERR(P, &v->t, "expected an event name");
+            if (ec->name == NULL)
+                return nomem(P);
+        } else if (!strcmp(key, "id")) {
+            if ((st = value_u64(P, v, &ec->id)) != TRACERD_OK)
+                return st;
+            f->eb->has_id = true;
+        } else if (!strcmp(key, "stream_id")) {
+            if ((st = value_u64(P, v, &ec->stream_id)) != TRACERD_OK)
+                return st;
+            f->eb->has_stream_id = true;
+        } else if (!strcmp(key, "loglevel")) {
+            if ((st = value_i64(P, v, &ec->loglevel)) != TRACERD_OK)
+                return st;
+            ec->has_loglevel = true;
+        } else if (!strcmp(key, "model.emf.uri")) {
+            ec->emf_uri = v->k == K_STR ? strdup_lit(P, &v->t) : NULL;
+            if (ec->emf_uri == NULL)
+                return PERR(P, &v->t, "expected a string");
+        } else {
+            warn(P, kt, "unknown event attribute");
+        }
+        return TRACERD_OK;
+    }
+    case BLK_CLOCK: {
+        tracerd_ctf_clock_t *c = &f->cb->c;
+        if (!strcmp(key, "name")) {
+            c->name = v->k == K_STR ? strdup_lit(P, &v->t)
+                      : v->k == K_IDENT ? tracerd__ctf_arena_strdup(P->ar, v->path, strlen(v->path))
+                                        : NULL;
+            if (c->name == NULL)
+                return PERR(P, &v->t, "expected a clock name");
+        } else if (!strcmp(key, "uuid")) {
+            char *s = v->k == K_STR ? strdup_lit(P, &v->t) : NULL;
+            if (s == NULL || !parse_uuid(s, c->uuid))
+                return PERR(P, &v->t, "expected a uuid string");
+            c->has_uuid = true;
+        } else if (!strcmp(key, "description")) {
+            c->description = v->k == K_STR ? strdup_lit(P, &v->t) : NULL;
+            if (c->description == NULL)
+                return PERR(P, &v->t, "expected a string");
+        } else if (!strcmp(key, "freq")) {
+            if ((st = value_u64(P, v, &c->freq)) != TRACERD_OK)
+                return st;
+            if (c->freq == 0)
+                return PERR(P, &v->t, "clock frequency must not be 0");
+        } else if (!strcmp(key, "precision")) {
+            return value_u64(P, v, &c->precision);
+        } else if (!strcmp(key, "offset_s")) {
+            return value_i64(P, v, &c->offset_s);
+        } else if (!strcmp(key, "offset")) {
+            return value_i64(P, v, &c->offset);
+        } else if (!strcmp(key, "absolute")) {
+            bool b;
+            if (!value_bool(v, &b))
+                return PERR(P, &v->t, "expected true or false");
+            c->absolute = b;
+        } else {
+            warn(P, kt, "unknown clock attribute");
+        }
+        return TRACERD_OK;
+    }
+    case BLK_ENV: {
+        struct env_build *e = tracerd__ctf_arena_alloc(P->ar, sizeof *e);
+        if (e == NULL)
+            return nomem(P);
+        e->e.key = tracerd__ctf_arena_strdup(P->ar, key, strlen(key));
+        if (e->e.key == NULL)
+            return nomem(P);
+        if (v->k == K_STR) {
+            e->e.str = strdup_lit(P, &v->t);
+        } else if (v->k == K_INT) {
+            if ((st = value_i64(P, v, &i)) != TRACERD_OK)
+                return st;
+            e->e.value = i;
+        } else {
+            e->e.str = tracerd__ctf_arena_strdup(P->ar, v->path, strlen(v->path));
+        }
+        if (v->k != K_INT && e->e.str == NULL)
+            return nomem(P);
+        e->next = P->env;
+        P->env = e;
+        P->nenv++;
+        return TRACERD_OK;
+    }
+    default:
+        return TRACERD_OK; /* callsite: ignored */
+    }
+}
+
+/* One item of a frame. */
+static tracerd_status_t parse_item(struct parser *P, bool *done)
+{
+    struct frame *f = &P->fr[P->nfr - 1];
+    struct tok t;
+    tracerd_status_t st = peek(P, &t);
+    if (st != TRACERD_OK)
+        return st;
+    const tracerd_ctf_type_t *ty = NULL;
+    if (t.k == K_EOF) {
+        if (f->kind == FR_TOP) {
+            *done = true;
+            return TRACERD_OK;
+        }
+        return PERR(P, &t, "expected '}' to close the block opened at line %u", f->line);
+    }
+    if (is(&t, "}") && f->kind != FR_TOP) {
+        next(P, &t);
+        if (f->kind == FR_BLOCK)
+            return close_block(P, &t);
+        if ((st = close_compound(P, &ty)) != TRACERD_OK)
+            return st;
+        int pend = P->fr[P->nfr - 1].pend;
+        P->fr[P->nfr - 1].pend = P_NONE;
+        return finish_stmt(P, pend, ty);
+    }
+    if (is(&t, ";")) { /* empty statement */
+        next(P, &t);
+        return TRACERD_OK;
+    }
+    int pend;
+    if (is(&t, "typealias")) {
+        next(P, &t);
+        pend = P_TYPEALIAS;
+        st = parse_type_spec(P, false, &ty);
+    } else if (is(&t, "typedef")) {
+        next(P, &t);
+        pend = P_TYPEDEF;
+        st = parse_type_spec(P, true, &ty);
+    } else if (f->kind == FR_TOP &&
+               (is(&t, "trace") || is(&t, "stream") || is(&t, "event") || is(&t, "clock") ||
+                is(&t, "env") || is(&t, "callsite"))) {
+        next(P, &t);
+        return open_block(P, &t);
+    } else if (f->kind == FR_BLOCK && t.k != K_IDENT) {
+        return PERR(P, &t, "expected an attribute name, a declaration or '}'");
+    } else if (f->kind == FR_BLOCK && !is(&t, "struct") && !is(&t, "variant") &&
+               !is(&t, "enum") && !is(&t, "integer") && !is(&t, "floating_point") &&
+               !is(&t, "string")) {
+        next(P, &t);
+        char key[64];
+        if ((st = parse_key(P, &t, key, sizeof key)) != TRACERD_OK)
+            return st;
+        struct tok op;
+        if ((st = next(P, &op)) != TRACERD_OK)
+            return st;
+        if (is(&op, "=")) {
+            struct value v;
+            if ((st = parse_value(P, &v)) != TRACERD_OK)
+                return st;
+            return block_attr(P, f, key, &t, &v);
+        }
+        if (!is(&op, ":="))
+            return PERR(P, &op, "expected '=' or ':=' after '%s'", key);
+        memcpy(f->key, key, sizeof f->key);
+        pend = P_ASSIGN;
+        st = parse_type_spec(P, false, &ty);
+    } else if (f->kind == FR_STRUCT || f->kind == FR_VARIANT) {
+        pend = P_FIELD;
+        st = parse_type_spec(P, true, &ty);
+    } else {
+        pend = P_TYPESTMT;
+        st = parse_type_spec(P, false, &ty);
+    }
+    if (st == TRACERD_PAUSED) {
+        P->fr[P->nfr - 2].pend = pend;
+        return TRACERD_OK;
+    }
+    if (st != TRACERD_OK)
+        return st;
+    return finish_stmt(P, pend, ty);
+}
+
+/* Builds the arrays of the model from the lists. */
+static tracerd_status_t build_model(struct parser *P)
+{
+    struct tracerd_ctf_trace *t = P->t;
+    struct tok none = {K_PUNCT, "", 0, 1, 1, 0};
+    if (!P->have_trace)
+        return PERR(P, NULL, "no trace block");
+    if (t->info.major != 1 || t->info.minor != 8) {
+        P->m->line = P->m->col = 0;
+        return tracerd__error_set(&P->m->err, TRACERD_E_VERSION, 0,
+                                  "metadata: trace version %u.%u, expected 1.8", t->info.major,
+                                  t->info.minor);
+    }
+    if (!P->have_bo) {
+        struct tok at = P->trace_at;
+        at.len = 5;
+        return PERR(P, &at, "trace block without byte_order");
+    }
+    /* clocks (declaration order) */
+    tracerd_ctf_clock_t *clk = tracerd__ctf_arena_alloc(P->ar, sizeof *clk * (P->nclocks + 1));
+    tracerd_ctf_env_t *env = tracerd__ctf_arena_alloc(P->ar, sizeof *env * (P->nenv + 1));
+    if (clk == NULL || env == NULL)
+        return nomem(P);
+    uint32_t i = P->nclocks;
+    for (struct clk_build *c = P->clocks; c; c = c->next)
+        clk[--i] = c->c;
+    i = P->nenv;
+    for (struct env_build *e = P->env; e; e = e->next)
+        env[--i] = e->e;
+    t->info.clocks = clk;
+    t->info.nclocks = P->nclocks;
+    t->info.env = env;
+    t->info.nenv = P->nenv;
+    /* stream classes, sorted by id; an implicit one (id 0) when none is declared */
+    if (P->nstreams == 0) {
+        struct sc_build *sb = tracerd__ctf_arena_alloc(P->ar, sizeof *sb);
+        if (sb == NULL || (sb->sc = tracerd__ctf_arena_alloc(P->ar, sizeof *sb->sc)) == NULL)
+            return nomem(P);
+        P->streams = sb;
+        P->nstreams = 1;
+    }
+    tracerd_ctf_stream_class_t **sc = tracerd__ctf_arena_alloc(P->ar, sizeof *sc * P->nstreams);
+    uint32_t *counts = tracerd__ctf_arena_alloc(P->ar, sizeof *counts * P->nstreams);
+    if (sc == NULL || counts == NULL)
+        return nomem(P);
+    i = 0;
+    for (struct sc_build *s = P->streams; s; s = s->next)
+        sc[i++] = s->sc;
+    for (uint32_t a = 1; a < P->nstreams; a++) /* insertion sort: few streams */
+        for (uint32_t b = a; b > 0 && sc[b - 1]->id > sc[b]->id; b--) {
+            tracerd_ctf_stream_class_t *x = sc[b];
+            sc[b] = sc[b - 1];
+            sc[b - 1] = x;
+        }
+    t->info.streams = (const tracerd_ctf_stream_class_t *const *)sc;
+    t->info.nstreams = P->nstreams;
+    /* events into their stream class, in declaration order */
+    struct ec_build **evs = tracerd__ctf_arena_alloc(P->ar, sizeof *evs * (P->nevents + 1));
+    if (evs == NULL)
+        return nomem(P);
+    i = P->nevents;
+    for (struct ec_build *e = P->events; e; e = e->next)
+        evs[--i] = e;
+    for (i = 0; i < P->nevents; i++) {
+        struct ec_build *e = evs[i];
+        if (!e->has_stream_id && P->nstreams == 1)
+            e->ec->stream_id = sc[0]->id;
+        uint32_t k = 0;
+        while (k < P->nstreams && sc[k]->id != e->ec->stream_id)
+            k++;
+        if (k == P->nstreams) {
+            struct tok at = {K_PUNCT, "", 0, e->line, e->col, 0};
+            return PERR(P, &at, "event '%s' names stream %llu, which is not declared",
+                        e->ec->name, (unsigned long long)e->ec->stream_id);
+        }
+        counts[k]++;
+    }
+    const tracerd_ctf_event_class_t ***evarr =
+        tracerd__ctf_arena_alloc(P->ar, sizeof *evarr * P->nstreams);
+    if (evarr == NULL)
+        return nomem(P);
+    for (uint32_t k = 0; k < P->nstreams; k++) {
+        const tracerd_ctf_event_class_t **arr =
+            tracerd__ctf_arena_alloc(P->ar, sizeof *arr * (counts[k] + 1));
+        if (arr == NULL)
+            return nomem(P);
+        evarr[k] = arr;
+        sc[k]->events = arr;
+        sc[k]->nevents = 0;
+    }
+    for (i = 0; i < P->nevents; i++) {
+        uint32_t k = 0;
+        while (sc[k]->id != evs[i]->ec->stream_id)
+            k++;
+        const tracerd_ctf_event_class_t **arr = evarr[k];
+        for (uint32_t j = 0; j < sc[k]->nevents; j++)
+            if (arr[j]->id == evs[i]->ec->id) {
+                struct tok at = {K_PUNCT, "", 0, evs[i]->line, evs[i]->col, 0};
+                return PERR(P, &at, "events '%s' and '%s' share id %llu in stream %llu",
+                            arr[j]->name, evs[i]->ec->name, (unsigned long long)evs[i]->ec->id,
+                            (unsigned long long)sc[k]->id);
+            }
+        arr[sc[k]->nevents++] = evs[i]->ec;
+        t->info.nevents++;
+    }
+    (void)none;
+    return TRACERD_OK;
+}
+
+tracerd_status_t tracerd_ctf_metadata_finish(tracerd_ctf_metadata_t *m, tracerd_ctf_trace_t **out)
+{
+    if (m == NULL || out == NULL)
+        return TRACERD_E_INVALID;
+    *out = NULL;
+    if (m->err.status < 0)
+        return m->err.status;
+    if (m->mode == 2 && (m->content_left != 0 || (m->hdr_have != 0 && m->hdr_have < META_HDR)))
+        return tracerd__error_set(&m->err, TRACERD_E_TRUNCATED, m->pkt_offset,
+                                  "metadata packet: input ended inside the packet");
+    if (m->mode == 0 && m->hdr_have > 0) {
+        tracerd_status_t st = append_text(m, m->hdr, m->hdr_have);
+        if (st != TRACERD_OK)
+            return st;
+        m->hdr_have = 0;
+        m->mode = 1;
+    }
+    m->line = m->col = 0;
+    struct tracerd_ctf_trace *t = tracerd__calloc(&m->alloc, sizeof *t);
+    if (t == NULL)
+        return tracerd__error_set(&m->err, TRACERD_E_NOMEM, 0, "metadata: out of memory");
+    t->alloc = m->alloc;
+    tracerd__ctf_arena_init(&t->arena, &t->alloc);
+    struct parser P;
+    memset(&P, 0, sizeof P);
+    P.m = m;
+    P.t = t;
+    P.ar = &t->arena;
+    P.lx.s = m->text ? m->text : "";
+    P.lx.n = m->len;
+    P.lx.line = 1;
+    P.lx.col = 1;
+    P.maxfr = m->cfg.max_depth;
+    t->info.byte_order = TRACERD_BYTE_ORDER_LITTLE;
+    t->info.metadata_bytes = m->len;
+    tracerd_status_t st = TRACERD_OK;
+    P.fr = tracerd__ctf_arena_alloc(P.ar, sizeof *P.fr * P.maxfr);
+    if (P.fr == NULL)
+        st = nomem(&P);
+    if (st == TRACERD_OK) {
+        P.nfr = 1;
+        P.fr[0].kind = FR_TOP;
+        bool done = false;
+        while (st == TRACERD_OK && !done)
+            st = parse_item(&P, &done);
+    }
+    if (st == TRACERD_OK)
+        st = build_model(&P);
+    if (st == TRACERD_OK) {
+        char reason[TRACERD__REASON_MAX];
+        uint32_t line = 0, col = 0;
+        st = tracerd__ctf_compile(t, reason, sizeof reason, &line, &col);
+        if (st != TRACERD_OK) {
+            m->line = line;
+            m->col = col;
+            tracerd__error_set(&m->err, st, 0, "%s", reason);
+        }
+    }
+    if (st != TRACERD_OK) {
+        tracerd_ctf_trace_free(t);
+        /* A parse error is not sticky: more metadata may be appended and
+         * parsed again; the reason stays readable until then. */
+        tracerd_status_t ret = m->err.status;
+        m->err.status = TRACERD_OK;
+        return ret != TRACERD_OK ? ret : st;
+    }
+    *out = t;
+    return TRACERD_OK;
+}
+
+tracerd_status_t tracerd_ctf_trace_parse(const void *data, size_t len,
+                                         const tracerd_ctf_metadata_config_t *cfg,
+                                         const tracerd_allocator_t *alloc,
+                                         tracerd_ctf_trace_t **out, char *reason,
+                                         size_t reason_size)
+{
+    if (out == NULL)
+        return TRACERD_E_INVALID;
+    *out = NULL;
+    tracerd_ctf_metadata_t *m;
+    tracerd_status_t st = tracerd_ctf_metadata_new(cfg, alloc, &m);
+    if (st != TRACERD_OK) {
+        if (reason && reason_size)
+            tracerd__format(reason, reason_size, "%s", tracerd_status_message(st));
+        return st;
+    }
+    st = tracerd_ctf_metadata_feed(m, data, len);
+    if (st == TRACERD_OK)
+        st = tracerd_ctf_metadata_finish(m, out);
+    if (st != TRACERD_OK && reason && reason_size)
+        tracerd__format(reason, reason_size, "%s", m->err.reason);
+    tracerd_ctf_metadata_free(m);
+    return st;
+}

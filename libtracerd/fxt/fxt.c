@@ -1,0 +1,1445 @@
+/* Streaming reader for the Fuchsia trace format (FXT).
+ *
+ * Records are 8-byte words. A normal record is at most 4095 words (32760
+ * bytes), so the stitch buffer (at least 32 KiB) holds any of them: records
+ * lying inside the caller's chunk are decoded in place, the others are
+ * gathered first. Large records (32-bit size) up to the stitch bound are
+ * handled the same way; larger ones have their head (everything up to the
+ * blob size word) gathered and their payload delivered as spans. */
+#include <stdio.h>
+
+#include "fxt_internal.h"
+
+enum { S_RECORD = 0, S_LARGE_HEAD = 1, S_LARGE_PAYLOAD = 2, S_SKIP = 3 };
+
+/* The magic record in both byte orders. */
+static const uint8_t MAGIC_LE[8] = {0x10, 0x00, 0x04, 0x46, 0x78, 0x54, 0x16, 0x00};
+static const uint8_t MAGIC_BE[8] = {0x00, 0x16, 0x54, 0x78, 0x46, 0x04, 0x00, 0x10};
+#define FXT_MAGIC 0x16547846u
+
+#define MAX_STITCH ((size_t)64 << 20)
+
+struct tracerd_fxt_reader {
+    tracerd_fxt_config_t cfg;
+    tracerd_fxt_callbacks_t cbs;
+    void *user;
+    tracerd_allocator_t alloc;
+    struct tracerd__error err;
+    struct tracerd__stitch st;
+    struct tracerd__fxt_tables tables;
+    struct tracerd__fxt_provider *cur; /* current provider; NULL before the first one */
+
+    int state;
+    bool big;
+    bool order_known;
+    bool in_cb;
+    bool paused;
+    bool pause_pending;
+    bool fatal; /* the current error may not be skipped in lenient mode */
+
+    const uint8_t *chunk;   /* the chunk being fed */
+    uint64_t chunk_off;     /* absolute offset of chunk[0] */
+    uint64_t next_off;      /* absolute offset of the next byte expected (for callbacks) */
+
+    /* The record being decoded. */
+    uint64_t rec_off;
+    const uint8_t *rec_p;   /* its first byte (chunk or stitch buffer) */
+    const char *what;       /* "event record", ... for error reasons */
+    int arg_i;              /* argument being decoded, -1 outside arguments */
+
+    /* Large record streaming. */
+    uint64_t rec_size;      /* bytes of the record */
+    size_t head_need;       /* bytes of the head known to be needed so far */
+    uint64_t pay_total;
+    uint64_t pay_done;
+    uint64_t skip_left;     /* bytes to skip after the payload (padding, extensions) */
+
+    tracerd_fxt_arg_t args[TRACERD_FXT_MAX_ARGS];
+    uint16_t unknown_args;  /* bit i: argument i has an unknown type */
+    char warn_reason[TRACERD__REASON_MAX];
+};
+
+/* ---- errors and callbacks --------------------------------------------- */
+
+static tracerd_status_t fail(tracerd_fxt_reader_t *r, tracerd_status_t st, const char *fmt, ...)
+    TRACERD__PRINTF(3, 4);
+
+static tracerd_status_t fail(tracerd_fxt_reader_t *r, tracerd_status_t st, const char *fmt, ...)
+{
+    char msg[TRACERD__REASON_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (r->arg_i >= 0)
+        return tracerd__error_set(&r->err, st, r->rec_off, "%s: argument %d: %s", r->what,
+                                  r->arg_i + 1, msg);
+    return tracerd__error_set(&r->err, st, r->rec_off, "%s: %s", r->what, msg);
+}
+
+/* A resource limit or allocation failure: never skipped in lenient mode. */
+static tracerd_status_t fail_fatal(tracerd_fxt_reader_t *r, tracerd_status_t st, const char *what)
+{
+    r->fatal = true;
+    if (st == TRACERD_E_NOMEM)
+        return fail(r, st, "out of memory for %s", what);
+    return fail(r, st, "%s", what);
+}
+
+static tracerd_status_t after_cb(tracerd_fxt_reader_t *r, int rv, const char *name)
+{
+    r->in_cb = false;
+    if (TRACERD__LIKELY(rv == TRACERD_CB_CONTINUE))
+        return TRACERD_OK;
+    if (rv > 0) {
+        r->pause_pending = true;
+        return TRACERD_OK;
+    }
+    r->fatal = true;
+    r->err.callback_value = rv;
+    return tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->rec_off, "callback %s returned %d",
+                              name, rv);
+}
+
+#define CALL(r, cb, arg)                                                                           \
+    ((r)->cbs.cb == NULL ? TRACERD_OK                                                              \
+                         : ((r)->in_cb = true, after_cb((r), (r)->cbs.cb((r)->user, (arg)), #cb)))
+
+/* ---- decoding primitives ---------------------------------------------- */
+
+typedef struct cur {
+    const uint8_t *p; /* start of the record (or argument) */
+    size_t n;         /* its bytes */
+    size_t at;        /* next byte to read */
+    bool big;         /* byte order (a copy, so it lives in a register) */
+} cur_t;
+
+#if defined(__GNUC__)
+#define FXT_COLD __attribute__((cold, noinline))
+#define FXT_INLINE __attribute__((always_inline)) inline
+#else
+#define FXT_COLD
+#define FXT_INLINE inline
+#endif
+
+static FXT_COLD tracerd_status_t fail_word(tracerd_fxt_reader_t *r, const char *field)
+{
+    return fail(r, TRACERD_E_EXTENT, "%s word runs past the end of the %s", field,
+                r->arg_i >= 0 ? "argument" : "record");
+}
+
+static FXT_COLD tracerd_status_t fail_inline(tracerd_fxt_reader_t *r, const char *field, size_t len)
+{
+    return fail(r, TRACERD_E_EXTENT, "inline %s string (%zu bytes) runs past the end of the %s",
+                field, len, r->arg_i >= 0 ? "argument" : "record");
+}
+
+static FXT_COLD tracerd_status_t fail_koids(tracerd_fxt_reader_t *r, const char *field)
+{
+    return fail(r, TRACERD_E_EXTENT, "inline %s koids run past the end of the record", field);
+}
+
+static inline uint64_t ld64(const tracerd_fxt_reader_t *r, const uint8_t *p)
+{
+    return tracerd__ld64(r->big, p);
+}
+
+static inline int64_t s64(uint64_t v)
+{
+    return v <= (uint64_t)INT64_MAX ? (int64_t)v : -(int64_t)(~v) - 1;
+}
+
+static inline int64_t s32(uint32_t v)
+{
+    return v <= (uint32_t)INT32_MAX ? (int64_t)v : -(int64_t)(~v) - 1;
+}
+
+static inline size_t pad8(size_t n)
+{
+    return (n + 7u) & ~(size_t)7u;
+}
+
+static inline uint64_t to_ns(const tracerd_fxt_reader_t *r, uint64_t ticks)
+{
+    if (r->cur == NULL || !r->cur->has_init || r->cur->ticks_per_second == 1000000000u)
+        return ticks;
+    return tracerd_ticks_to_ns(ticks, r->cur->ticks_per_second);
+}
+
+static FXT_INLINE tracerd_status_t word(tracerd_fxt_reader_t *r, cur_t *c, uint64_t *v,
+                                    const char *field)
+{
+    if (TRACERD__UNLIKELY(c->n - c->at < 8))
+        return fail_word(r, field);
+    *v = tracerd__ld64(c->big, c->p + c->at);
+    c->at += 8;
+    return TRACERD_OK;
+}
+
+static FXT_COLD tracerd_status_t add_implicit_provider(tracerd_fxt_reader_t *r)
+{
+    tracerd_status_t st = tracerd__fxt_add(&r->tables, 0, &r->cur);
+    if (st != TRACERD_OK)
+        return fail_fatal(r, st, "the implicit provider 0");
+    return TRACERD_OK;
+}
+
+static FXT_INLINE tracerd_status_t ensure_provider(tracerd_fxt_reader_t *r)
+{
+    if (TRACERD__LIKELY(r->cur != NULL))
+        return TRACERD_OK;
+    return add_implicit_provider(r);
+}
+
+static const struct tracerd__fxt_provider *fallback(const tracerd_fxt_reader_t *r)
+{
+    if (!r->cfg.fallback_to_provider0 || r->cur->id == 0)
+        return NULL;
+    return tracerd__fxt_find(&r->tables, 0);
+}
+
+static tracerd_status_t str_ref_miss(tracerd_fxt_reader_t *r, uint32_t ref, tracerd_str_t *out,
+                                     const char *field);
+
+/* Reads a string reference: empty, inline (stream at c->at) or indexed. */
+static FXT_INLINE tracerd_status_t str_ref(tracerd_fxt_reader_t *r, cur_t *c, uint32_t ref,
+                                       tracerd_str_t *out, const char *field)
+{
+    if (ref & 0x8000u) {
+        size_t len = ref & 0x7fffu;
+        if (TRACERD__UNLIKELY(pad8(len) > c->n - c->at))
+            return fail_inline(r, field, len);
+        out->data = (const char *)c->p + c->at;
+        out->len = len;
+        c->at += pad8(len);
+        return TRACERD_OK;
+    }
+    if (ref == 0) {
+        out->data = "";
+        out->len = 0;
+        return TRACERD_OK;
+    }
+    if (TRACERD__LIKELY(tracerd__fxt_str_get(r->cur, ref, out)))
+        return TRACERD_OK;
+    return str_ref_miss(r, ref, out, field);
+}
+
+static FXT_COLD tracerd_status_t str_ref_miss(tracerd_fxt_reader_t *r, uint32_t ref,
+                                              tracerd_str_t *out, const char *field)
+{
+    const struct tracerd__fxt_provider *p0 = fallback(r);
+    if (p0 != NULL && tracerd__fxt_str_get(p0, ref, out))
+        return TRACERD_OK;
+    return fail(r, TRACERD_E_REFERENCE, "%s string index %u is not registered in provider %u", field,
+                (unsigned)ref, (unsigned)r->cur->id);
+}
+
+static FXT_COLD tracerd_status_t thread_miss(tracerd_fxt_reader_t *r, uint32_t ref,
+                                             tracerd_fxt_thread_t *t, const char *field)
+{
+    const struct tracerd__fxt_provider *p0 = fallback(r);
+    if (p0 == NULL || !p0->threads[ref].set)
+        return fail(r, TRACERD_E_REFERENCE, "%s thread index %u is not registered in provider %u",
+                    field, (unsigned)ref, (unsigned)r->cur->id);
+    t->pid = p0->threads[ref].pid;
+    t->tid = p0->threads[ref].tid;
+    return TRACERD_OK;
+}
+
+/* Reads a thread reference: inline (two koid words at c->at) or indexed. */
+static FXT_INLINE tracerd_status_t thread_ref(tracerd_fxt_reader_t *r, cur_t *c, uint32_t ref,
+                                          tracerd_fxt_thread_t *t, const char *field)
+{
+    t->ref = (uint8_t)ref;
+    if (ref == 0) {
+        if (TRACERD__UNLIKELY(c->n - c->at < 16))
+            return fail_koids(r, field);
+        t->pid = tracerd__ld64(c->big, c->p + c->at);
+        t->tid = tracerd__ld64(c->big, c->p + c->at + 8);
+        c->at += 16;
+        return TRACERD_OK;
+    }
+    const struct tracerd__fxt_thr *e = &r->cur->threads[ref];
+    if (TRACERD__UNLIKELY(!e->set))
+        return thread_miss(r, ref, t, field);
+    t->pid = e->pid;
+    t->tid = e->tid;
+    return TRACERD_OK;
+}
+
+/* Per argument type: 1 = scalar in the header's bits 32..63, 2 = scalar in
+ * a value word, 3 = string, 4 = blob, 0 = unknown. */
+static const uint8_t ARG_KIND[16] = {1, 1, 1, 2, 2, 2, 3, 2, 2, 1, 4, 0, 0, 0, 0, 0};
+static const char *const ARG_WORD_NAME[16] = {"", "", "", "int64 value", "uint64 value",
+                                              "double value", "", "pointer value", "koid value"};
+
+static FXT_COLD tracerd_status_t fail_arg_header(tracerd_fxt_reader_t *r, const cur_t *c,
+                                                 uint32_t nargs)
+{
+    if (c->n - c->at < 8)
+        return fail(r, TRACERD_E_EXTENT,
+                    "header word runs past the end of the record (%u arguments declared)",
+                    (unsigned)nargs);
+    uint64_t h = tracerd__ld64(c->big, c->p + c->at);
+    size_t size = (size_t)((h >> 4) & 0xfffu) * 8u;
+    if (size == 0)
+        return fail(r, TRACERD_E_BAD_RECORD, "size is 0");
+    return fail(r, TRACERD_E_EXTENT, "size (%zu words) runs past the end of the record", size / 8);
+}
+
+/* Decodes nargs arguments starting at c->at into r->args. */
+static FXT_INLINE tracerd_status_t read_args(tracerd_fxt_reader_t *r, cur_t *c, uint32_t nargs)
+{
+    tracerd_status_t st;
+    r->unknown_args = 0;
+    uint64_t base = r->rec_off - (uint64_t)(uintptr_t)r->rec_p;
+    for (uint32_t i = 0; i < nargs; i++) {
+        uint64_t h = 0;
+        size_t size = 0;
+        if (TRACERD__LIKELY(c->n - c->at >= 8)) {
+            h = tracerd__ld64(c->big, c->p + c->at);
+            size = (size_t)((h >> 4) & 0xfffu) * 8u;
+        }
+        if (TRACERD__UNLIKELY(size == 0 || size > c->n - c->at)) {
+            r->arg_i = (int)i;
+            return fail_arg_header(r, c, nargs);
+        }
+        cur_t a = {c->p + c->at, size, 8, c->big};
+        tracerd_fxt_arg_t *g = &r->args[i];
+        uint32_t type = (uint32_t)(h & 0xfu);
+        g->type = type;
+        g->offset = base + (uint64_t)(uintptr_t)a.p;
+        uint32_t name = (uint32_t)(h >> 16) & 0xffffu;
+        if (TRACERD__LIKELY((name & 0x8000u) == 0 && name != 0 &&
+                            tracerd__fxt_str_get(r->cur, name, &g->name))) {
+            /* indexed name, registered: the common case */
+        } else {
+            r->arg_i = (int)i;
+            if ((st = str_ref(r, &a, name, &g->name, "name")) != TRACERD_OK)
+                return st;
+        }
+        uint32_t kind = ARG_KIND[type];
+        if (TRACERD__LIKELY(kind <= 2)) {
+            uint64_t v = h >> 32;
+            if (kind == 2) {
+                if (TRACERD__UNLIKELY(a.n - a.at < 8)) {
+                    r->arg_i = (int)i;
+                    return fail_word(r, ARG_WORD_NAME[type]);
+                }
+                v = tracerd__ld64(a.big, a.p + a.at);
+            } else if (kind == 0) {
+                v = 0;
+            }
+            if (type == TRACERD_FXT_ARG_BOOL)
+                v &= 1u;
+            else if (type == TRACERD_FXT_ARG_NULL)
+                v = 0;
+            g->u64 = v;
+            g->i64 = type == TRACERD_FXT_ARG_INT32 ? s32((uint32_t)v) : s64(v);
+            memcpy(&g->f64, &v, sizeof v);
+            g->str.data = NULL;
+            g->str.len = 0;
+            g->blob.data = NULL;
+            g->blob.len = 0;
+            if (TRACERD__UNLIKELY(kind == 0)) { /* unknown type: its words, raw */
+                g->u64 = 0;
+                g->i64 = 0;
+                g->f64 = 0;
+                g->blob.data = a.p + 8;
+                g->blob.len = size - 8;
+                r->unknown_args = (uint16_t)(r->unknown_args | (1u << i));
+            }
+        } else {
+            g->u64 = 0;
+            g->i64 = 0;
+            g->f64 = 0;
+            g->str.data = NULL;
+            g->str.len = 0;
+            g->blob.data = NULL;
+            g->blob.len = 0;
+            r->arg_i = (int)i;
+            if (kind == 3) {
+                if ((st = str_ref(r, &a, (uint32_t)(h >> 32) & 0xffffu, &g->str, "value")) !=
+                    TRACERD_OK)
+                    return st;
+            } else {
+                uint32_t bsize = (uint32_t)(h >> 32);
+                /* Compared before any padding arithmetic: a.n - a.at is a multiple of 8. */
+                if (bsize > a.n - a.at)
+                    return fail(r, TRACERD_E_EXTENT,
+                                "blob payload (%u bytes) runs past the end of the argument",
+                                (unsigned)bsize);
+                g->blob.data = a.p + a.at;
+                g->blob.len = bsize;
+            }
+        }
+        c->at += size;
+    }
+    r->arg_i = -1;
+    return TRACERD_OK;
+}
+
+/* read_args, without the call for records that have no arguments. */
+static FXT_INLINE tracerd_status_t args_of(tracerd_fxt_reader_t *r, cur_t *c, uint32_t nargs)
+{
+    if (nargs == 0) {
+        r->unknown_args = 0;
+        return TRACERD_OK;
+    }
+    return read_args(r, c, nargs);
+}
+
+/* Reports unknown argument types of the record just validated. */
+static tracerd_status_t report_unknown_args(tracerd_fxt_reader_t *r, uint32_t nargs)
+{
+    for (uint32_t i = 0; i < nargs && r->unknown_args != 0; i++) {
+        if (!(r->unknown_args & (1u << i)))
+            continue;
+        const tracerd_fxt_arg_t *g = &r->args[i];
+        tracerd_fxt_unknown_t u;
+        u.offset = g->offset;
+        u.kind = TRACERD_FXT_UNKNOWN_ARGUMENT;
+        u.type = g->type;
+        u.raw.data = g->blob.data - 8;
+        u.raw.len = g->blob.len + 8;
+        u.header = ld64(r, u.raw.data);
+        u.size = u.raw.len;
+        tracerd_status_t st = CALL(r, on_unknown, &u);
+        if (st != TRACERD_OK)
+            return st;
+    }
+    return TRACERD_OK;
+}
+
+static tracerd_status_t report_unknown(tracerd_fxt_reader_t *r, tracerd_fxt_unknown_kind_t kind,
+                                       uint32_t type, uint64_t h, const uint8_t *p, uint64_t n)
+{
+    tracerd_fxt_unknown_t u;
+    u.offset = r->rec_off;
+    u.kind = kind;
+    u.type = type;
+    u.header = h;
+    u.size = n;
+    u.raw.data = p;
+    u.raw.len = p != NULL ? (size_t)n : 0;
+    return CALL(r, on_unknown, &u);
+}
+
+/* ---- records ---------------------------------------------------------- */
+
+static tracerd_status_t switch_provider(tracerd_fxt_reader_t *r, uint32_t id, bool fresh)
+{
+    struct tracerd__fxt_provider *p = tracerd__fxt_find(&r->tables, id);
+    if (p == NULL) {
+        tracerd_status_t st = tracerd__fxt_add(&r->tables, id, &p);
+        if (st != TRACERD_OK)
+            return fail_fatal(r, st,
+                              st == TRACERD_E_LIMIT ? "too many providers (max_providers)"
+                                                    : "a new provider");
+    } else if (fresh) {
+        tracerd__fxt_provider_reset(p);
+    }
+    r->cur = p;
+    return TRACERD_OK;
+}
+
+static FXT_INLINE tracerd_status_t dec_metadata(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+{
+    (void)big; /* no words beyond the header are read with it */
+    tracerd_fxt_metadata_t m;
+    memset(&m, 0, sizeof m);
+    m.offset = r->rec_off;
+    uint32_t type = (uint32_t)(h >> 16) & 0xfu;
+    m.type = (tracerd_fxt_metadata_type_t)type;
+    m.provider_id = (uint32_t)(h >> 20);
+    tracerd_status_t st;
+    switch (type) {
+    case TRACERD_FXT_META_PROVIDER_INFO: {
+        r->what = "provider info metadata record";
+        size_t len = (size_t)(h >> 52) & 0xffu;
+        if (pad8(len) > n - 8)
+            return fail(r, TRACERD_E_EXTENT, "provider name (%zu bytes) runs past the end of the record",
+                        len);
+        m.name.data = (const char *)p + 8;
+        m.name.len = len;
+        if ((st = switch_provider(r, m.provider_id, true)) != TRACERD_OK)
+            return st;
+        return CALL(r, on_metadata, &m);
+    }
+    case TRACERD_FXT_META_PROVIDER_SECTION:
+        r->what = "provider section metadata record";
+        if ((st = switch_provider(r, m.provider_id, false)) != TRACERD_OK)
+            return st;
+        return CALL(r, on_metadata, &m);
+    case TRACERD_FXT_META_PROVIDER_EVENT:
+        r->what = "provider event metadata record";
+        m.event = (uint32_t)(h >> 52) & 0xfu;
+        return CALL(r, on_metadata, &m);
+    case TRACERD_FXT_META_TRACE_INFO:
+        r->what = "trace info metadata record";
+        m.trace_info_type = (uint32_t)(h >> 20) & 0xfu;
+        m.provider_id = r->cur != NULL ? r->cur->id : 0;
+        if (m.trace_info_type != TRACERD_FXT_TRACE_INFO_MAGIC)
+            return report_unknown(r, TRACERD_FXT_UNKNOWN_TRACE_INFO, m.trace_info_type, h, p, n);
+        r->what = "magic record";
+        if ((uint32_t)(h >> 24) != FXT_MAGIC)
+            return fail(r, TRACERD_E_MAGIC, "magic is 0x%08x, not 0x%08x", (unsigned)(h >> 24),
+                        FXT_MAGIC);
+        if ((h >> 56) != 0)
+            return fail(r, TRACERD_E_MAGIC, "bits 56..63 are 0x%02x, not zero",
+                        (unsigned)(h >> 56));
+        if (n != 8)
+            return fail(r, TRACERD_E_BAD_RECORD, "size is %zu words, must be 1", n / 8);
+        m.byte_order = r->big ? TRACERD_BYTE_ORDER_BIG : TRACERD_BYTE_ORDER_LITTLE;
+        return CALL(r, on_metadata, &m);
+    default:
+        return report_unknown(r, TRACERD_FXT_UNKNOWN_METADATA, type, h, p, n);
+    }
+}
+
+static FXT_INLINE tracerd_status_t dec_init(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, bool big)
+{
+    r->what = "initialization record";
+    cur_t c = {p, n, 8, big};
+    tracerd_fxt_init_t i;
+    tracerd_status_t st;
+    if ((st = word(r, &c, &i.ticks_per_second, "ticks per second")) != TRACERD_OK)
+        return st;
+    if (i.ticks_per_second == 0)
+        return fail(r, TRACERD_E_BAD_RECORD, "ticks per second is 0");
+    if ((st = ensure_provider(r)) != TRACERD_OK)
+        return st;
+    r->cur->has_init = true;
+    r->cur->ticks_per_second = i.ticks_per_second;
+    i.offset = r->rec_off;
+    i.provider_id = r->cur->id;
+    return CALL(r, on_init, &i);
+}
+
+static FXT_INLINE tracerd_status_t dec_string(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+{
+    (void)big; /* no words beyond the header are read with it */
+    r->what = "string record";
+    uint32_t index = (uint32_t)(h >> 16) & 0x7fffu;
+    size_t len = (size_t)(h >> 32) & 0x7fffu;
+    if (pad8(len) > n - 8)
+        return fail(r, TRACERD_E_EXTENT, "string (%zu bytes) runs past the end of the record", len);
+    tracerd_status_t st;
+    if ((st = ensure_provider(r)) != TRACERD_OK)
+        return st;
+    if (index != 0) {
+        st = tracerd__fxt_str_put(&r->tables, r->cur, index, p + 8, len);
+        if (st != TRACERD_OK)
+            return fail_fatal(r, st,
+                              st == TRACERD_E_LIMIT ? "string tables exceed max_string_bytes"
+                                                    : "a string copy");
+    }
+    if (r->cbs.on_string == NULL)
+        return TRACERD_OK;
+    tracerd_fxt_string_t s;
+    s.offset = r->rec_off;
+    s.provider_id = r->cur->id;
+    s.index = (uint16_t)index;
+    s.str.data = (const char *)p + 8;
+    s.str.len = len;
+    return CALL(r, on_string, &s);
+}
+
+static FXT_INLINE tracerd_status_t dec_thread(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+{
+    r->what = "thread record";
+    cur_t c = {p, n, 8, big};
+    tracerd_fxt_thread_rec_t t;
+    tracerd_status_t st;
+    if ((st = word(r, &c, &t.pid, "process koid")) != TRACERD_OK ||
+        (st = word(r, &c, &t.tid, "thread koid")) != TRACERD_OK)
+        return st;
+    if ((st = ensure_provider(r)) != TRACERD_OK)
+        return st;
+    t.index = (uint8_t)(h >> 16);
+    if (t.index != 0) {
+        struct tracerd__fxt_thr *e = &r->cur->threads[t.index];
+        e->pid = t.pid;
+        e->tid = t.tid;
+        e->set = true;
+    }
+    t.offset = r->rec_off;
+    t.provider_id = r->cur->id;
+    return CALL(r, on_thread, &t);
+}
+
+static const char *const event_what[16] = {
+    "instant event record",       "counter event record",      "duration begin event record",
+    "duration end event record",  "duration complete event record", "async begin event record",
+    "async instant event record", "async end event record",    "flow begin event record",
+    "flow step event record",     "flow end event record",     "event record",
+    "event record",               "event record",              "event record",
+    "event record"};
+
+static FXT_INLINE tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+{
+    uint32_t type = (uint32_t)(h >> 16) & 0xfu;
+    r->what = event_what[type];
+    if (type > TRACERD_FXT_EVENT_FLOW_END)
+        return report_unknown(r, TRACERD_FXT_UNKNOWN_EVENT, type, h, p, n);
+    tracerd_status_t st;
+    if ((st = ensure_provider(r)) != TRACERD_OK)
+        return st;
+    tracerd_fxt_event_t e;
+    cur_t c = {p, n, 8, big};
+    e.offset = r->rec_off;
+    e.provider_id = r->cur->id;
+    e.type = (tracerd_fxt_event_type_t)type;
+    e.nargs = (uint32_t)(h >> 20) & 0xfu;
+    e.args = r->args;
+    e.id = 0;
+    e.end_ticks = 0;
+    e.end_ns = 0;
+    if ((st = word(r, &c, &e.ticks, "timestamp")) != TRACERD_OK ||
+        (st = thread_ref(r, &c, (uint32_t)(h >> 24) & 0xffu, &e.thread, "event")) != TRACERD_OK ||
+        (st = str_ref(r, &c, (uint32_t)(h >> 32) & 0xffffu, &e.category, "category")) !=
+            TRACERD_OK ||
+        (st = str_ref(r, &c, (uint32_t)(h >> 48), &e.name, "name")) != TRACERD_OK ||
+        (st = args_of(r, &c, e.nargs)) != TRACERD_OK)
+        return st;
+    switch (type) {
+    case TRACERD_FXT_EVENT_COUNTER:
+        st = word(r, &c, &e.id, "counter id");
+        break;
+    case TRACERD_FXT_EVENT_DURATION_COMPLETE:
+        st = word(r, &c, &e.end_ticks, "end time");
+        break;
+    case TRACERD_FXT_EVENT_ASYNC_BEGIN:
+    case TRACERD_FXT_EVENT_ASYNC_INSTANT:
+    case TRACERD_FXT_EVENT_ASYNC_END:
+        st = word(r, &c, &e.id, "async correlation id");
+        break;
+    case TRACERD_FXT_EVENT_FLOW_BEGIN:
+    case TRACERD_FXT_EVENT_FLOW_STEP:
+    case TRACERD_FXT_EVENT_FLOW_END:
+        st = word(r, &c, &e.id, "flow correlation id");
+        break;
+    default:
+        break;
+    }
+    if (st != TRACERD_OK)
+        return st;
+    if (TRACERD__UNLIKELY(r->unknown_args != 0) &&
+        (st = report_unknown_args(r, e.nargs)) != TRACERD_OK)
+        return st;
+    if (r->cbs.on_event == NULL)
+        return TRACERD_OK;
+    e.ns = to_ns(r, e.ticks);
+    if (type == TRACERD_FXT_EVENT_DURATION_COMPLETE)
+        e.end_ns = to_ns(r, e.end_ticks);
+    return CALL(r, on_event, &e);
+}
+
+static FXT_INLINE tracerd_status_t dec_blob(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+{
+    r->what = "blob record";
+    tracerd_status_t st;
+    if ((st = ensure_provider(r)) != TRACERD_OK)
+        return st;
+    tracerd_fxt_blob_t b;
+    cur_t c = {p, n, 8, big};
+    b.offset = r->rec_off;
+    b.provider_id = r->cur->id;
+    b.blob_type = (uint32_t)(h >> 48) & 0xffu;
+    size_t size = (size_t)(h >> 32) & 0x7fffu;
+    if ((st = str_ref(r, &c, (uint32_t)(h >> 16) & 0xffffu, &b.name, "name")) != TRACERD_OK)
+        return st;
+    if (size > c.n - c.at)
+        return fail(r, TRACERD_E_EXTENT, "payload (%zu bytes) runs past the end of the record", size);
+    b.payload.data = p + c.at;
+    b.payload.len = size;
+    return CALL(r, on_blob, &b);
+}
+
+static FXT_INLINE tracerd_status_t dec_userspace(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+{
+    r->what = "userspace object record";
+    tracerd_status_t st;
+    if ((st = ensure_provider(r)) != TRACERD_OK)
+        return st;
+    tracerd_fxt_userspace_object_t o;
+    cur_t c = {p, n, 8, big};
+    o.offset = r->rec_off;
+    o.provider_id = r->cur->id;
+    o.nargs = (uint32_t)(h >> 40) & 0xfu;
+    o.args = r->args;
+    if ((st = word(r, &c, &o.pointer, "pointer")) != TRACERD_OK ||
+        (st = thread_ref(r, &c, (uint32_t)(h >> 16) & 0xffu, &o.process, "process")) !=
+            TRACERD_OK ||
+        (st = str_ref(r, &c, (uint32_t)(h >> 24) & 0xffffu, &o.name, "name")) != TRACERD_OK ||
+        (st = args_of(r, &c, o.nargs)) != TRACERD_OK)
+        return st;
+    if (r->unknown_args != 0 && (st = report_unknown_args(r, o.nargs)) != TRACERD_OK)
+        return st;
+    return CALL(r, on_userspace_object, &o);
+}
+
+static FXT_INLINE tracerd_status_t dec_kernel(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+{
+    r->what = "kernel object record";
+    tracerd_status_t st;
+    if ((st = ensure_provider(r)) != TRACERD_OK)
+        return st;
+    tracerd_fxt_kernel_object_t o;
+    cur_t c = {p, n, 8, big};
+    o.offset = r->rec_off;
+    o.provider_id = r->cur->id;
+    o.object_type = (uint32_t)(h >> 16) & 0xffu;
+    o.nargs = (uint32_t)(h >> 40) & 0xfu;
+    o.args = r->args;
+    if ((st = word(r, &c, &o.koid, "koid")) != TRACERD_OK ||
+        (st = str_ref(r, &c, (uint32_t)(h >> 24) & 0xffffu, &o.name, "name")) != TRACERD_OK ||
+        (st = args_of(r, &c, o.nargs)) != TRACERD_OK)
+        return st;
+    if (r->unknown_args != 0 && (st = report_unknown_args(r, o.nargs)) != TRACERD_OK)
+        return st;
+    return CALL(r, on_kernel_object, &o);
+}
+
+static FXT_INLINE tracerd_status_t dec_scheduling(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+{
+    uint32_t type = (uint32_t)(h >> 60);
+    static const char *const what[3] = {"legacy context switch record", "context switch record",
+                                        "thread wakeup record"};
+    r->what = type < 3 ? what[type] : "scheduling record";
+    if (type > TRACERD_FXT_SCHED_THREAD_WAKEUP)
+        return report_unknown(r, TRACERD_FXT_UNKNOWN_SCHEDULING, type, h, p, n);
+    tracerd_status_t st;
+    if ((st = ensure_provider(r)) != TRACERD_OK)
+        return st;
+    tracerd_fxt_scheduling_t s;
+    memset(&s, 0, sizeof s);
+    cur_t c = {p, n, 8, big};
+    s.offset = r->rec_off;
+    s.provider_id = r->cur->id;
+    s.type = (tracerd_fxt_sched_type_t)type;
+    s.args = r->args;
+    if ((st = word(r, &c, &s.ticks, "timestamp")) != TRACERD_OK)
+        return st;
+    s.ns = to_ns(r, s.ticks);
+    switch (type) {
+    case TRACERD_FXT_SCHED_CONTEXT_SWITCH:
+        s.nargs = (uint32_t)(h >> 16) & 0xfu;
+        s.cpu = (uint32_t)(h >> 20) & 0xffffu;
+        s.outgoing_state = (uint32_t)(h >> 36) & 0xfu;
+        if ((st = word(r, &c, &s.outgoing.tid, "outgoing thread id")) != TRACERD_OK ||
+            (st = word(r, &c, &s.incoming.tid, "incoming thread id")) != TRACERD_OK ||
+            (st = args_of(r, &c, s.nargs)) != TRACERD_OK)
+            return st;
+        break;
+    case TRACERD_FXT_SCHED_THREAD_WAKEUP:
+        s.nargs = (uint32_t)(h >> 16) & 0xfu;
+        s.cpu = (uint32_t)(h >> 20) & 0xffffu;
+        if ((st = word(r, &c, &s.waking_tid, "waking thread id")) != TRACERD_OK ||
+            (st = args_of(r, &c, s.nargs)) != TRACERD_OK)
+            return st;
+        break;
+    default: /* legacy */
+        s.cpu = (uint32_t)(h >> 16) & 0xffu;
+        s.outgoing_state = (uint32_t)(h >> 24) & 0xfu;
+        s.outgoing_priority = (uint32_t)(h >> 44) & 0xffu;
+        s.incoming_priority = (uint32_t)(h >> 52) & 0xffu;
+        if ((st = thread_ref(r, &c, (uint32_t)(h >> 28) & 0xffu, &s.outgoing, "outgoing")) !=
+                TRACERD_OK ||
+            (st = thread_ref(r, &c, (uint32_t)(h >> 36) & 0xffu, &s.incoming, "incoming")) !=
+                TRACERD_OK)
+            return st;
+        r->unknown_args = 0;
+        break;
+    }
+    if (r->unknown_args != 0 && (st = report_unknown_args(r, s.nargs)) != TRACERD_OK)
+        return st;
+    return CALL(r, on_scheduling, &s);
+}
+
+static FXT_INLINE tracerd_status_t dec_log(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+{
+    r->what = "log record";
+    tracerd_status_t st;
+    if ((st = ensure_provider(r)) != TRACERD_OK)
+        return st;
+    tracerd_fxt_log_t l;
+    cur_t c = {p, n, 8, big};
+    l.offset = r->rec_off;
+    l.provider_id = r->cur->id;
+    size_t len = (size_t)(h >> 16) & 0x7fffu;
+    if ((st = word(r, &c, &l.ticks, "timestamp")) != TRACERD_OK ||
+        (st = thread_ref(r, &c, (uint32_t)(h >> 32) & 0xffu, &l.thread, "log")) != TRACERD_OK)
+        return st;
+    if (len > c.n - c.at)
+        return fail(r, TRACERD_E_EXTENT, "message (%zu bytes) runs past the end of the record", len);
+    l.message.data = (const char *)p + c.at;
+    l.message.len = len;
+    l.ns = to_ns(r, l.ticks);
+    return CALL(r, on_log, &l);
+}
+
+static FXT_INLINE tracerd_status_t large_blob_head_o(tracerd_fxt_reader_t *r, const uint8_t *p, size_t avail,
+                                        uint64_t total, uint64_t h, tracerd_fxt_large_blob_t *b,
+                                        size_t *head, bool big);
+
+/* Decodes a large blob head from p (avail bytes of a record of total bytes)
+ * into *b; *head receives the bytes before the payload. */
+static tracerd_status_t large_blob_head(tracerd_fxt_reader_t *r, const uint8_t *p, size_t avail,
+                                        uint64_t total, uint64_t h, tracerd_fxt_large_blob_t *b,
+                                        size_t *head)
+{
+    return r->big ? large_blob_head_o(r, p, avail, total, h, b, head, true)
+                  : large_blob_head_o(r, p, avail, total, h, b, head, false);
+}
+
+static FXT_INLINE tracerd_status_t large_blob_head_o(tracerd_fxt_reader_t *r, const uint8_t *p, size_t avail,
+                                        uint64_t total, uint64_t h, tracerd_fxt_large_blob_t *b,
+                                        size_t *head, bool big)
+{
+    r->what = "large blob record";
+    tracerd_status_t st;
+    if ((st = ensure_provider(r)) != TRACERD_OK)
+        return st;
+    memset(b, 0, sizeof *b);
+    b->offset = r->rec_off;
+    b->provider_id = r->cur->id;
+    b->format = (tracerd_fxt_large_blob_format_t)((h >> 40) & 0xfu);
+    b->args = r->args;
+    cur_t c = {p, avail, 8, big};
+    uint64_t f = 0;
+    if ((st = word(r, &c, &f, "format header")) != TRACERD_OK ||
+        (st = str_ref(r, &c, (uint32_t)f & 0xffffu, &b->category, "category")) != TRACERD_OK ||
+        (st = str_ref(r, &c, (uint32_t)(f >> 16) & 0xffffu, &b->name, "name")) != TRACERD_OK)
+        return st;
+    r->unknown_args = 0;
+    if (b->format == TRACERD_FXT_LARGE_BLOB_WITH_METADATA) {
+        b->nargs = (uint32_t)(f >> 32) & 0xfu;
+        if ((st = word(r, &c, &b->ticks, "timestamp")) != TRACERD_OK ||
+            (st = thread_ref(r, &c, (uint32_t)(f >> 36) & 0xffu, &b->thread, "blob")) !=
+                TRACERD_OK ||
+            (st = args_of(r, &c, b->nargs)) != TRACERD_OK)
+            return st;
+        b->ns = to_ns(r, b->ticks);
+    }
+    if ((st = word(r, &c, &b->size, "blob size")) != TRACERD_OK)
+        return st;
+    /* Compared before padding: total - c.at is a multiple of 8, so the padded
+     * payload fits whenever the size does, and nothing can wrap. */
+    if (b->size > total - c.at)
+        return fail(r, TRACERD_E_EXTENT, "payload (%llu bytes) runs past the end of the record",
+                    (unsigned long long)b->size);
+    *head = c.at;
+    return TRACERD_OK;
+}
+
+/* Bytes of a large blob head needed so far, from the `have` bytes at p:
+ * returns a value <= have once the whole head is known. */
+static size_t large_head_need(const tracerd_fxt_reader_t *r, const uint8_t *p, size_t have,
+                              uint64_t h)
+{
+    if (have < 16)
+        return 16;
+    uint64_t f = ld64(r, p + 8);
+    size_t at = 16;
+    uint32_t cat = (uint32_t)f & 0xffffu, name = (uint32_t)(f >> 16) & 0xffffu;
+    if (cat & 0x8000u)
+        at += pad8(cat & 0x7fffu);
+    if (name & 0x8000u)
+        at += pad8(name & 0x7fffu);
+    if (((h >> 40) & 0xfu) == TRACERD_FXT_LARGE_BLOB_WITH_METADATA) {
+        at += 8;
+        if (((f >> 36) & 0xffu) == 0)
+            at += 16;
+        uint32_t nargs = (uint32_t)(f >> 32) & 0xfu;
+        for (uint32_t i = 0; i < nargs; i++) {
+            if (at + 8 > have)
+                return at + 8;
+            size_t size = (size_t)((ld64(r, p + at) >> 4) & 0xfffu) * 8u;
+            if (size == 0) /* the decoder reports it */
+                return at + 8;
+            at += size;
+        }
+    }
+    return at + 8;
+}
+
+static FXT_INLINE tracerd_status_t dec_large(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+{
+    (void)big; /* no words beyond the header are read with it */
+    uint32_t ltype = (uint32_t)(h >> 36) & 0xfu;
+    r->what = "large record";
+    if (ltype != 0)
+        return report_unknown(r, TRACERD_FXT_UNKNOWN_LARGE_RECORD, ltype, h, p, n);
+    uint32_t format = (uint32_t)(h >> 40) & 0xfu;
+    if (format > TRACERD_FXT_LARGE_BLOB_NO_METADATA) {
+        r->what = "large blob record";
+        return report_unknown(r, TRACERD_FXT_UNKNOWN_BLOB_FORMAT, format, h, p, n);
+    }
+    tracerd_fxt_large_blob_t b;
+    size_t head;
+    tracerd_status_t st = large_blob_head(r, p, n, n, h, &b, &head);
+    if (st != TRACERD_OK)
+        return st;
+    b.payload.data = p + head;
+    b.payload.len = (size_t)b.size;
+    if (r->unknown_args != 0 && (st = report_unknown_args(r, b.nargs)) != TRACERD_OK)
+        return st;
+    return CALL(r, on_large_blob, &b);
+}
+
+static const char *const record_what[16] = {
+    "metadata record",      "initialization record",   "string record", "thread record",
+    "event record",         "blob record",             "userspace object record",
+    "kernel object record", "scheduling record",       "log record",    "record",
+    "record",               "record",                  "record",        "record",
+    "large record"};
+
+/* Decodes one whole record (n bytes at p). */
+static FXT_INLINE tracerd_status_t dispatch(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+{
+    switch (h & 0xfu) {
+    case TRACERD_FXT_RECORD_EVENT:
+        return dec_event(r, p, n, h, big);
+    case TRACERD_FXT_RECORD_STRING:
+        return dec_string(r, p, n, h, big);
+    case TRACERD_FXT_RECORD_THREAD:
+        return dec_thread(r, p, n, h, big);
+    case TRACERD_FXT_RECORD_METADATA:
+        return dec_metadata(r, p, n, h, big);
+    case TRACERD_FXT_RECORD_INIT:
+        return dec_init(r, p, n, big);
+    case TRACERD_FXT_RECORD_BLOB:
+        return dec_blob(r, p, n, h, big);
+    case TRACERD_FXT_RECORD_USERSPACE_OBJECT:
+        return dec_userspace(r, p, n, h, big);
+    case TRACERD_FXT_RECORD_KERNEL_OBJECT:
+        return dec_kernel(r, p, n, h, big);
+    case TRACERD_FXT_RECORD_SCHEDULING:
+        return dec_scheduling(r, p, n, h, big);
+    case TRACERD_FXT_RECORD_LOG:
+        return dec_log(r, p, n, h, big);
+    case TRACERD_FXT_RECORD_LARGE:
+        return dec_large(r, p, n, h, big);
+    default:
+        r->what = "record";
+        return report_unknown(r, TRACERD_FXT_UNKNOWN_RECORD, (uint32_t)(h & 0xfu), h, p, n);
+    }
+}
+
+static bool skippable(const tracerd_fxt_reader_t *r, tracerd_status_t st)
+{
+    return r->cfg.lenient && !r->fatal &&
+           (st == TRACERD_E_BAD_RECORD || st == TRACERD_E_EXTENT || st == TRACERD_E_REFERENCE ||
+            st == TRACERD_E_MAGIC || st == TRACERD_E_LIMIT || st == TRACERD_E_TRUNCATED);
+}
+
+/* Lenient mode: turns the current error into a warning about skipping `skipped` bytes. */
+static tracerd_status_t warn(tracerd_fxt_reader_t *r, uint64_t skipped)
+{
+    tracerd_warning_t w;
+    memcpy(r->warn_reason, r->err.reason, sizeof r->warn_reason);
+    w.status = r->err.status;
+    w.offset = r->err.offset;
+    w.skipped_bytes = skipped;
+    w.reason = r->warn_reason;
+    tracerd__error_clear(&r->err);
+    return CALL(r, on_warning, &w);
+}
+
+/* Decodes a whole record; in lenient mode a malformed one becomes a warning. */
+static tracerd_status_t record(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n)
+{
+    r->rec_p = p;
+    r->arg_i = -1;
+    r->next_off = r->rec_off + n;
+    tracerd_status_t st = r->big ? dispatch(r, p, n, tracerd__be64(p), true)
+                                 : dispatch(r, p, n, tracerd__le64(p), false);
+    if (TRACERD__UNLIKELY(st != TRACERD_OK) && skippable(r, st))
+        st = warn(r, n);
+    return st;
+}
+
+/* ---- the state machine ------------------------------------------------ */
+
+/* Decides the byte order at the first record and handles magic records in
+ * the other byte order. Returns 1 when hp is such a magic record (8 bytes,
+ * handled), 0 otherwise, or an error. */
+static int other_magic(tracerd_fxt_reader_t *r, const uint8_t *hp, tracerd_status_t *st)
+{
+    bool le = memcmp(hp, MAGIC_LE, 8) == 0, be = memcmp(hp, MAGIC_BE, 8) == 0;
+    if (!r->order_known) {
+        r->order_known = true;
+        if (r->cfg.byte_order != TRACERD_BYTE_ORDER_AUTO)
+            r->big = r->cfg.byte_order == TRACERD_BYTE_ORDER_BIG;
+        else if (le || be)
+            r->big = be;
+        else
+            r->big = r->cfg.assume_byte_order == TRACERD_BYTE_ORDER_BIG;
+    }
+    if (!(r->big ? le : be))
+        return 0;
+    /* A magic record in the other byte order. */
+    r->what = "magic record";
+    r->rec_p = hp;
+    r->arg_i = -1;
+    r->next_off = r->rec_off + 8;
+    if (r->cfg.byte_order != TRACERD_BYTE_ORDER_AUTO) {
+        *st = fail(r, TRACERD_E_MAGIC, "written in %s-endian order but the reader is configured for %s-endian",
+                   r->big ? "little" : "big", r->big ? "big" : "little");
+        if (skippable(r, *st))
+            *st = warn(r, 8);
+        return 1;
+    }
+    r->big = !r->big;
+    *st = record(r, hp, 8);
+    return 1;
+}
+
+/* Size in bytes of the record whose header is h; sets *st on an invalid size. */
+static uint64_t record_size(tracerd_fxt_reader_t *r, uint64_t h, tracerd_status_t *st)
+{
+    uint32_t type = (uint32_t)(h & 0xfu);
+    r->what = record_what[type];
+    r->arg_i = -1;
+    uint64_t n = type == TRACERD_FXT_RECORD_LARGE ? ((h >> 4) & 0xffffffffu) * 8u
+                                                  : ((h >> 4) & 0xfffu) * 8u;
+    if (n == 0) {
+        *st = fail(r, TRACERD_E_BAD_RECORD, "size is 0");
+        return 0;
+    }
+    if (type == TRACERD_FXT_RECORD_LARGE && n > r->cfg.max_large_record_bytes) {
+        *st = fail(r, TRACERD_E_LIMIT, "size (%llu bytes) exceeds max_large_record_bytes (%llu)",
+                   (unsigned long long)n, (unsigned long long)r->cfg.max_large_record_bytes);
+        return n; /* lenient mode skips it by this size */
+    }
+    *st = TRACERD_OK;
+    return n;
+}
+
+/* Consumes `k` bytes that were peeked (in the chunk or in the stitch buffer). */
+static void take_peeked(tracerd_fxt_reader_t *r, const uint8_t **pos, size_t k)
+{
+    if (r->st.have != 0)
+        tracerd__stitch_drop(&r->st);
+    else
+        *pos += k;
+}
+
+/* Skips the rest of the current record (its first `have` bytes are consumed). */
+static void skip_rest(tracerd_fxt_reader_t *r, const uint8_t **pos, size_t peeked)
+{
+    uint64_t done = r->st.have != 0 ? r->st.have : peeked;
+    take_peeked(r, pos, peeked);
+    r->skip_left = r->rec_size - done;
+    r->state = r->skip_left != 0 ? S_SKIP : S_RECORD;
+}
+
+/* S_RECORD on the slow path: the header and the record via the stitch buffer. */
+static tracerd_status_t slow_record(tracerd_fxt_reader_t *r, const uint8_t **pos,
+                                    const uint8_t *end)
+{
+    if (r->st.have == 0)
+        r->rec_off = r->chunk_off + (uint64_t)(*pos - r->chunk);
+    const uint8_t *hp = tracerd__peek(&r->st, pos, end, 8);
+    if (hp == NULL)
+        return TRACERD_OK;
+    tracerd_status_t st = TRACERD_OK;
+    if (other_magic(r, hp, &st)) {
+        take_peeked(r, pos, 8);
+        return st;
+    }
+    uint64_t h = ld64(r, hp);
+    uint64_t n = record_size(r, h, &st);
+    if (st != TRACERD_OK) {
+        if (!skippable(r, st))
+            return st;
+        r->rec_size = n == 0 ? 8 : n;
+        skip_rest(r, pos, 8);
+        return warn(r, r->rec_size);
+    }
+    r->rec_size = n;
+    if (n <= r->st.cap) {
+        const uint8_t *p = tracerd__gather(&r->st, pos, end, (size_t)n);
+        if (p == NULL)
+            return TRACERD_OK;
+        return record(r, p, (size_t)n);
+    }
+    /* A large record above the stitch bound (normal records always fit). */
+    uint32_t ltype = (uint32_t)(h >> 36) & 0xfu, format = (uint32_t)(h >> 40) & 0xfu;
+    if (ltype != 0 || format > TRACERD_FXT_LARGE_BLOB_NO_METADATA) {
+        r->rec_p = hp;
+        r->next_off = r->rec_off + n;
+        r->what = ltype != 0 ? "large record" : "large blob record";
+        skip_rest(r, pos, 8);
+        return report_unknown(r,
+                              ltype != 0 ? TRACERD_FXT_UNKNOWN_LARGE_RECORD
+                                         : TRACERD_FXT_UNKNOWN_BLOB_FORMAT,
+                              ltype != 0 ? ltype : format, h, NULL, n);
+    }
+    r->head_need = 16;
+    r->state = S_LARGE_HEAD;
+    return TRACERD_OK;
+}
+
+/* S_LARGE_HEAD: gathers the head of a streamed large blob, then delivers it. */
+static tracerd_status_t large_head(tracerd_fxt_reader_t *r, const uint8_t **pos,
+                                   const uint8_t *end)
+{
+    const uint8_t *hp;
+    for (;;) {
+        size_t need = r->head_need;
+        tracerd_status_t st = TRACERD_OK;
+        if (need > r->rec_size) {
+            r->what = "large blob record";
+            r->arg_i = -1;
+            st = fail(r, TRACERD_E_EXTENT, "metadata (%zu bytes) runs past the end of the record",
+                      need);
+        } else if (need > r->st.cap) {
+            r->what = "large blob record";
+            r->arg_i = -1;
+            st = fail(r, TRACERD_E_LIMIT, "metadata (%zu bytes) exceeds the stitch bound (%zu)",
+                      need, r->st.cap);
+        }
+        if (st != TRACERD_OK) {
+            if (!skippable(r, st))
+                return st;
+            skip_rest(r, pos, 0);
+            return warn(r, r->rec_size);
+        }
+        hp = tracerd__peek(&r->st, pos, end, need);
+        if (hp == NULL)
+            return TRACERD_OK;
+        size_t more = large_head_need(r, hp, need, ld64(r, hp));
+        if (more <= need)
+            break;
+        r->head_need = more;
+    }
+    r->rec_p = hp;
+    r->arg_i = -1;
+    r->next_off = r->rec_off + r->rec_size;
+    tracerd_fxt_large_blob_t b;
+    size_t head;
+    uint64_t h = ld64(r, hp);
+    tracerd_status_t st = large_blob_head(r, hp, r->head_need, r->rec_size, h, &b, &head);
+    if (st == TRACERD_OK && head != r->head_need) /* defensive: the two walks must agree */
+        st = fail(r, TRACERD_E_BAD_RECORD, "metadata is %zu bytes, expected %zu", head,
+                  r->head_need);
+    if (st != TRACERD_OK) {
+        if (!skippable(r, st))
+            return st;
+        skip_rest(r, pos, r->head_need);
+        return warn(r, r->rec_size);
+    }
+    b.payload.data = b.size == 0 ? hp + head : NULL;
+    b.payload.len = 0;
+    if (r->unknown_args != 0)
+        st = report_unknown_args(r, b.nargs);
+    if (st == TRACERD_OK)
+        st = CALL(r, on_large_blob, &b);
+    take_peeked(r, pos, r->head_need);
+    r->pay_total = b.size;
+    r->pay_done = 0;
+    r->skip_left = r->rec_size - head - b.size;
+    r->state = b.size != 0 ? S_LARGE_PAYLOAD : r->skip_left != 0 ? S_SKIP : S_RECORD;
+    return st;
+}
+
+static tracerd_status_t run(tracerd_fxt_reader_t *r, const uint8_t **ppos, const uint8_t *end)
+{
+    const uint8_t *pos = *ppos;
+    tracerd_status_t st = TRACERD_OK;
+    while (pos < end) {
+        if (r->state == S_RECORD) {
+            if (r->st.have == 0 && r->order_known) {
+                /* Fast path: whole normal records straight from the chunk. */
+                while ((size_t)(end - pos) >= 8) {
+                    uint64_t h = ld64(r, pos);
+                    size_t n = (size_t)((h >> 4) & 0xfffu) * 8u;
+                    uint32_t type = (uint32_t)(h & 0xfu);
+                    if (TRACERD__UNLIKELY(n == 0 || n > (size_t)(end - pos) ||
+                                          type == TRACERD_FXT_RECORD_METADATA ||
+                                          type == TRACERD_FXT_RECORD_LARGE))
+                        break;
+                    r->rec_off = r->chunk_off + (uint64_t)(pos - r->chunk);
+                    st = record(r, pos, n);
+                    pos += n;
+                    if (TRACERD__UNLIKELY(st != TRACERD_OK || r->pause_pending))
+                        break;
+                }
+                if (pos == end || st != TRACERD_OK || r->pause_pending)
+                    break;
+            }
+            st = slow_record(r, &pos, end);
+        } else if (r->state == S_LARGE_HEAD) {
+            st = large_head(r, &pos, end);
+        } else if (r->state == S_LARGE_PAYLOAD) {
+            size_t avail = (size_t)(end - pos);
+            uint64_t left = r->pay_total - r->pay_done;
+            size_t take = left < avail ? (size_t)left : avail;
+            if (r->cbs.on_large_blob_fragment != NULL) {
+                tracerd_span_t sp;
+                sp.field = TRACERD_FXT_FIELD_LARGE_BLOB;
+                sp.index = 0;
+                sp.record_offset = r->rec_off;
+                sp.offset = r->pay_done;
+                sp.total = r->pay_total;
+                sp.data = pos;
+                sp.len = take;
+                st = CALL(r, on_large_blob_fragment, &sp);
+            }
+            pos += take;
+            r->pay_done += take;
+            if (r->pay_done == r->pay_total)
+                r->state = r->skip_left != 0 ? S_SKIP : S_RECORD;
+        } else { /* S_SKIP */
+            size_t avail = (size_t)(end - pos);
+            size_t take = r->skip_left < avail ? (size_t)r->skip_left : avail;
+            pos += take;
+            r->skip_left -= take;
+            if (r->skip_left == 0)
+                r->state = S_RECORD;
+        }
+        if (st != TRACERD_OK || r->pause_pending)
+            break;
+    }
+    *ppos = pos;
+    return st;
+}
+
+/* ---- public API ------------------------------------------------------- */
+
+void tracerd_fxt_config_init(tracerd_fxt_config_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->byte_order = TRACERD_BYTE_ORDER_AUTO;
+    cfg->assume_byte_order = TRACERD_BYTE_ORDER_LITTLE;
+    cfg->stitch_bytes = TRACERD_FXT_STITCH_MIN;
+    cfg->max_large_record_bytes = (uint64_t)1 << 30;
+    cfg->max_providers = 64;
+    cfg->max_string_bytes = (size_t)64 << 20;
+    cfg->lenient = false;
+    cfg->fallback_to_provider0 = false;
+}
+
+static bool config_ok(const tracerd_fxt_config_t *c)
+{
+    return c->byte_order <= TRACERD_BYTE_ORDER_BIG && c->assume_byte_order >= TRACERD_BYTE_ORDER_LITTLE &&
+           c->assume_byte_order <= TRACERD_BYTE_ORDER_BIG && c->stitch_bytes >= TRACERD_FXT_STITCH_MIN &&
+           c->stitch_bytes <= MAX_STITCH && c->max_large_record_bytes >= 8 &&
+           c->max_providers >= 1 && c->max_providers <= 65536 &&
+           c->max_string_bytes <= (size_t)UINT32_MAX;
+}
+
+size_t tracerd_fxt_memory_bound(const tracerd_fxt_config_t *cfg)
+{
+    tracerd_fxt_config_t d;
+    if (cfg == NULL) {
+        tracerd_fxt_config_init(&d);
+        cfg = &d;
+    }
+    return sizeof(struct tracerd_fxt_reader) + cfg->stitch_bytes +
+           (size_t)cfg->max_providers *
+               (sizeof(struct tracerd__fxt_provider *) + tracerd__fxt_provider_bytes()) +
+           cfg->max_string_bytes;
+}
+
+tracerd_status_t tracerd_fxt_new(const tracerd_fxt_config_t *cfg,
+                                 const tracerd_fxt_callbacks_t *cbs, void *user,
+                                 const tracerd_allocator_t *alloc, tracerd_fxt_reader_t **out)
+{
+    if (out == NULL)
+        return TRACERD_E_INVALID;
+    *out = NULL;
+    tracerd_fxt_config_t c;
+    if (cfg != NULL)
+        c = *cfg;
+    else
+        tracerd_fxt_config_init(&c);
+    if (!config_ok(&c))
+        return TRACERD_E_INVALID;
+    tracerd_allocator_t a;
+    tracerd__allocator_init(&a, alloc);
+    tracerd_fxt_reader_t *r = tracerd__calloc(&a, sizeof *r);
+    if (r == NULL)
+        return TRACERD_E_NOMEM;
+    r->cfg = c;
+    if (cbs != NULL)
+        r->cbs = *cbs;
+    r->user = user;
+    r->alloc = a;
+    if (tracerd__stitch_init(&r->st, &r->alloc, c.stitch_bytes) != TRACERD_OK ||
+        tracerd__fxt_tables_init(&r->tables, &r->alloc, c.max_providers, c.max_string_bytes) !=
+            TRACERD_OK) {
+        tracerd_fxt_free(r);
+        return TRACERD_E_NOMEM;
+    }
+    tracerd_fxt_reset(r);
+    *out = r;
+    return TRACERD_OK;
+}
+
+void tracerd_fxt_reset(tracerd_fxt_reader_t *r)
+{
+    if (r == NULL || r->in_cb)
+        return;
+    tracerd__fxt_tables_clear(&r->tables);
+    tracerd__error_clear(&r->err);
+    tracerd__stitch_drop(&r->st);
+    r->cur = NULL;
+    r->state = S_RECORD;
+    r->big = false;
+    r->order_known = false;
+    r->paused = false;
+    r->pause_pending = false;
+    r->fatal = false;
+    r->chunk = NULL;
+    r->chunk_off = 0;
+    r->next_off = 0;
+    r->rec_off = 0;
+    r->rec_p = NULL;
+    r->what = "record";
+    r->arg_i = -1;
+    r->rec_size = 0;
+    r->unknown_args = 0;
+}
+
+void tracerd_fxt_free(tracerd_fxt_reader_t *r)
+{
+    if (r == NULL)
+        return;
+    tracerd__fxt_tables_free(&r->tables);
+    tracerd__stitch_free(&r->st, &r->alloc);
+    tracerd_allocator_t a = r->alloc;
+    tracerd__free(&a, r, sizeof *r);
+}
+
+tracerd_status_t tracerd_fxt_feed(tracerd_fxt_reader_t *r, const void *data, size_t len,
+                                  size_t *consumed)
+{
+    if (consumed != NULL)
+        *consumed = 0;
+    if (r == NULL || r->in_cb || r->paused || (data == NULL && len != 0))
+        return TRACERD_E_INVALID;
+    if (r->err.status != TRACERD_OK)
+        return r->err.status;
+    if (len == 0)
+        return TRACERD_OK;
+    const uint8_t *start = data, *pos = start;
+    r->chunk = start;
+    tracerd_status_t st = run(r, &pos, start + len);
+    size_t used = (size_t)(pos - start);
+    r->chunk_off += used;
+    r->next_off = r->chunk_off;
+    r->chunk = NULL;
+    if (consumed != NULL)
+        *consumed = used;
+    if (st != TRACERD_OK)
+        return st;
+    if (r->pause_pending) {
+        /* Reported even when the record ends the chunk: the caller asked for back-pressure. */
+        r->pause_pending = false;
+        r->paused = true;
+        return TRACERD_PAUSED;
+    }
+    return TRACERD_OK;
+}
+
+tracerd_status_t tracerd_fxt_resume(tracerd_fxt_reader_t *r)
+{
+    if (r == NULL || r->in_cb || !r->paused)
+        return TRACERD_E_INVALID;
+    r->paused = false;
+    return TRACERD_OK;
+}
+
+tracerd_status_t tracerd_fxt_finish(tracerd_fxt_reader_t *r)
+{
+    if (r == NULL || r->in_cb || r->paused)
+        return TRACERD_E_INVALID;
+    if (r->err.status != TRACERD_OK)
+        return r->err.status;
+    if (r->state == S_RECORD && r->st.have == 0)
+        return TRACERD_OK;
+    r->arg_i = -1;
+    tracerd_status_t st;
+    uint64_t have = r->chunk_off - r->rec_off;
+    if (r->state == S_RECORD && r->st.have < 8) {
+        r->what = "record";
+        st = fail(r, TRACERD_E_TRUNCATED, "input ended inside the header word (%llu of 8 bytes)",
+                  (unsigned long long)have);
+    } else {
+        if (r->state == S_RECORD)
+            r->what = record_what[tracerd__ld64(r->big, r->st.buf) & 0xfu];
+        else
+            r->what = r->state == S_SKIP ? "large record" : "large blob record";
+        st = fail(r, TRACERD_E_TRUNCATED, "input ended inside the record (%llu of %llu bytes)",
+                  (unsigned long long)have, (unsigned long long)r->rec_size);
+    }
+    if (!skippable(r, st))
+        return st;
+    tracerd__stitch_drop(&r->st);
+    r->state = S_RECORD;
+    st = warn(r, have);
+    if (st == TRACERD_OK && r->pause_pending) {
+        r->pause_pending = false;
+        r->paused = true;
+        return TRACERD_PAUSED;
+    }
+    return st;
+}
+
+uint64_t tracerd_fxt_offset(const tracerd_fxt_reader_t *r)
+{
+    return r != NULL ? r->next_off : 0;
+}
+
+uint64_t tracerd_fxt_record_offset(const tracerd_fxt_reader_t *r)
+{
+    if (r == NULL)
+        return 0;
+    return r->err.status != TRACERD_OK ? r->err.offset : r->rec_off;
+}
+
+const char *tracerd_fxt_error_reason(const tracerd_fxt_reader_t *r)
+{
+    return r != NULL ? r->err.reason : "";
+}
+
+int tracerd_fxt_callback_error(const tracerd_fxt_reader_t *r)
+{
+    return r != NULL ? r->err.callback_value : 0;
+}
+
+tracerd_byte_order_t tracerd_fxt_byte_order(const tracerd_fxt_reader_t *r)
+{
+    if (r == NULL || !r->order_known)
+        return TRACERD_BYTE_ORDER_AUTO;
+    return r->big ? TRACERD_BYTE_ORDER_BIG : TRACERD_BYTE_ORDER_LITTLE;
+}
+
+const char *tracerd_fxt_record_type_name(uint32_t type)
+{
+    static const char *const names[16] = {
+        "metadata", "init",    "string", "thread",  "event",   "blob",    "userspace-object",
+        "kernel-object", "scheduling", "log", "unknown", "unknown", "unknown", "unknown",
+        "unknown", "large"};
+    return type < 16 ? names[type] : "unknown";
+}
+
+const char *tracerd_fxt_event_type_name(uint32_t type)
+{
+    static const char *const names[11] = {
+        "instant",     "counter",       "duration-begin", "duration-end",
+        "duration-complete", "async-begin", "async-instant", "async-end",
+        "flow-begin",  "flow-step",     "flow-end"};
+    return type < 11 ? names[type] : "unknown";
+}
+
+const char *tracerd_fxt_arg_type_name(uint32_t type)
+{
+    static const char *const names[11] = {"null",   "int32",   "uint32", "int64",
+                                          "uint64", "double",  "string", "pointer",
+                                          "koid",   "bool",    "blob"};
+    return type < 11 ? names[type] : "unknown";
+}

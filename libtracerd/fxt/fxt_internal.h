@@ -1,0 +1,78 @@
+/* FXT reader internals: per-provider string and thread tables. */
+#ifndef TRACERD_FXT_INTERNAL_H
+#define TRACERD_FXT_INTERNAL_H
+
+#include <tracerd/fxt.h>
+
+#include "../core/internal.h"
+
+#define TRACERD__FXT_MAX_STRINGS 32768u /* indices 1..0x7fff */
+#define TRACERD__FXT_MAX_THREADS 256u   /* indices 1..0xff */
+#define TRACERD__FXT_STR_HDR 4u         /* arena entry: u16 index, u16 length, bytes */
+
+/* A registered string: its copy lives in the provider's arena at off + 4. */
+struct tracerd__fxt_str {
+    uint32_t off;
+    uint16_t len;
+    uint16_t set;
+};
+
+struct tracerd__fxt_thr {
+    uint64_t pid;
+    uint64_t tid;
+    bool set;
+};
+
+struct tracerd__fxt_provider {
+    uint32_t id;
+    bool has_init;
+    uint64_t ticks_per_second;
+    struct tracerd__fxt_str *strs; /* strs_cap entries, grown to cover the largest index */
+    size_t strs_cap;
+    uint8_t *arena;                /* string copies (owned): [u16 index][u16 len][bytes]... */
+    size_t arena_cap;
+    size_t arena_used;
+    size_t arena_dead;             /* bytes of replaced entries, reclaimed by compaction */
+    struct tracerd__fxt_thr threads[TRACERD__FXT_MAX_THREADS];
+};
+
+/* All providers of a reader, with the memory budget for string copies. */
+struct tracerd__fxt_tables {
+    const tracerd_allocator_t *alloc;
+    struct tracerd__fxt_provider **list;
+    uint32_t count;
+    uint32_t max;
+    size_t str_bytes;     /* arena bytes allocated now, all providers */
+    size_t max_str_bytes;
+};
+
+tracerd_status_t tracerd__fxt_tables_init(struct tracerd__fxt_tables *t,
+                                          const tracerd_allocator_t *alloc, uint32_t max_providers,
+                                          size_t max_str_bytes);
+/* Frees every provider; the directory is kept. */
+void tracerd__fxt_tables_clear(struct tracerd__fxt_tables *t);
+void tracerd__fxt_tables_free(struct tracerd__fxt_tables *t);
+struct tracerd__fxt_provider *tracerd__fxt_find(const struct tracerd__fxt_tables *t, uint32_t id);
+/* Adds a provider: E_LIMIT when max providers exist, E_NOMEM. */
+tracerd_status_t tracerd__fxt_add(struct tracerd__fxt_tables *t, uint32_t id,
+                                  struct tracerd__fxt_provider **out);
+/* Forgets every registration of a provider (a fresh provider info). */
+void tracerd__fxt_provider_reset(struct tracerd__fxt_provider *p);
+/* Registers (or replaces) string `index` (1..0x7fff) with a copy of the
+ * bytes: E_LIMIT when the string budget is exhausted, E_NOMEM. */
+tracerd_status_t tracerd__fxt_str_put(struct tracerd__fxt_tables *t, struct tracerd__fxt_provider *p,
+                                      uint32_t index, const uint8_t *data, size_t len);
+/* Bytes one provider costs besides its string copies, at most. */
+size_t tracerd__fxt_provider_bytes(void);
+
+static inline bool tracerd__fxt_str_get(const struct tracerd__fxt_provider *p, uint32_t index,
+                                        tracerd_str_t *out)
+{
+    if (index >= p->strs_cap || !p->strs[index].set)
+        return false;
+    out->data = (const char *)p->arena + p->strs[index].off + TRACERD__FXT_STR_HDR;
+    out->len = p->strs[index].len;
+    return true;
+}
+
+#endif

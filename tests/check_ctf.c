@@ -1,0 +1,1801 @@
+/* CTF reader tests: metadata (TSDL, packetized, appended, errors, allocation
+ * failures), the stream reader on the writer's feature trace in both byte
+ * orders through every split/pause/allocation plan, data errors with their
+ * offsets and field paths, lenient packet skipping, the directory reader,
+ * and babeltrace's own CTF test traces compared with babeltrace2's output. */
+#include <check.h>
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <tracerd/ctf.h>
+
+#include "support/ctf_text.h"
+#include "support/ctf_writer.h"
+#include "support/driver.h"
+
+struct target_cfg;
+static void cfg_init(struct target_cfg *c, const char *meta);
+static void expect_end(const char *log, const char *end_line);
+
+/* ==== the recorder ======================================================== */
+
+struct target_cfg {
+    const char *metadata;
+    size_t metadata_len;
+    tracerd_ctf_stream_config_t stream;
+};
+
+struct target {
+    tracerd_ctf_trace_t *trace;
+    tracerd_ctf_stream_t *r;
+    const tracerd_allocator_t *alloc;
+};
+
+static const char *const kind_names[] = {"INT",  "UINT",  "FLOAT", "STR",  "S{",   "S}",
+                                         "A[",   "A]",    "Q[",    "Q]",   "V<",   "V>"};
+
+static int r_packet(void *user, const tracerd_ctf_packet_t *p)
+{
+    rec_t *rec = user;
+    tlog_printf(&rec->log,
+                "P @%" PRIu64 " i=%" PRIu64 " sid=%" PRIu64 " inst=%" PRIu64 " content=%" PRIu64
+                " size=%" PRIu64 " tsb=%" PRIu64 " tse=%" PRIu64 " nsb=%" PRIu64 " disc=%" PRIu64
+                " seq=%" PRIu64 " cpu=%" PRIu64 "\n",
+                p->offset, p->index, p->stream_id, p->stream_instance_id, p->content_size_bits,
+                p->packet_size_bits, p->timestamp_begin, p->timestamp_end, p->ns_begin,
+                p->events_discarded, p->packet_seq_num, p->cpu_id);
+    return rec_ret(rec);
+}
+
+static int r_packet_end(void *user, const tracerd_ctf_packet_end_t *p)
+{
+    rec_t *rec = user;
+    tlog_printf(&rec->log, "p @%" PRIu64 " i=%" PRIu64 " n=%" PRIu64 "\n", p->offset, p->index,
+                p->events);
+    return rec_ret(rec);
+}
+
+static int r_event(void *user, const tracerd_ctf_event_t *e)
+{
+    rec_t *rec = user;
+    tlog_printf(&rec->log, "E @%" PRIu64 " %s id=%" PRIu64 " cyc=%" PRIu64 " ns=%" PRIu64 "\n",
+                e->offset, e->name, e->id, e->cycles, e->ns);
+    return rec_ret(rec);
+}
+
+static int r_event_end(void *user, const tracerd_ctf_event_t *e)
+{
+    rec_t *rec = user;
+    tlog_printf(&rec->log, "e %s\n", e->name);
+    return rec_ret(rec);
+}
+
+static int r_field(void *user, const tracerd_ctf_field_t *f)
+{
+    rec_t *rec = user;
+    tlog_printf(&rec->log, "F @%" PRIu64 " s%d d%u %s %s %s", f->offset, (int)f->scope, f->depth,
+                kind_names[f->kind], f->path, f->name);
+    if (f->index >= 0)
+        tlog_printf(&rec->log, " [%" PRId64 "]", f->index);
+    switch (f->kind) {
+    case TRACERD_CTF_VALUE_INT: tlog_printf(&rec->log, " = %" PRId64, f->v.i); break;
+    case TRACERD_CTF_VALUE_UINT: tlog_printf(&rec->log, " = %" PRIu64, f->v.u); break;
+    case TRACERD_CTF_VALUE_FLOAT: tlog_printf(&rec->log, " = %.17g", f->v.f); break;
+    case TRACERD_CTF_VALUE_STRING:
+        tlog_printf(&rec->log, " = \"");
+        tlog_text(&rec->log, f->v.str.data, f->v.str.len);
+        tlog_printf(&rec->log, "\"");
+        break;
+    case TRACERD_CTF_VALUE_ARRAY_BEGIN:
+    case TRACERD_CTF_VALUE_SEQUENCE_BEGIN:
+        tlog_printf(&rec->log, " n=%" PRIu64, f->v.length);
+        if (f->bytes.data) {
+            tlog_printf(&rec->log, " bytes=");
+            tlog_hex(&rec->log, f->bytes.data, f->bytes.len);
+        }
+        break;
+    case TRACERD_CTF_VALUE_VARIANT_BEGIN: tlog_printf(&rec->log, " opt=%s", f->option); break;
+    default: break;
+    }
+    if (f->enum_label)
+        tlog_printf(&rec->log, " (%s)", f->enum_label);
+    tlog_printf(&rec->log, "\n");
+    return rec_ret(rec);
+}
+
+static int r_loss(void *user, const tracerd_ctf_loss_t *l)
+{
+    rec_t *rec = user;
+    tlog_printf(&rec->log, "L @%" PRIu64 " %s %" PRIu64 " %" PRIu64 "..%" PRIu64 "\n", l->offset,
+                l->kind == TRACERD_CTF_LOSS_EVENTS ? "events" : "packets", l->count,
+                l->begin_cycles, l->end_cycles);
+    return rec_ret(rec);
+}
+
+static int r_warning(void *user, const tracerd_warning_t *w)
+{
+    rec_t *rec = user;
+    tlog_printf(&rec->log, "W %s @%" PRIu64 " skip=%" PRIu64 " %s\n", tracerd_status_name(w->status),
+                w->offset, w->skipped_bytes, w->reason);
+    return rec_ret(rec);
+}
+
+static void rec_callbacks(tracerd_ctf_callbacks_t *cb)
+{
+    memset(cb, 0, sizeof *cb);
+    cb->on_packet_begin = r_packet;
+    cb->on_packet_end = r_packet_end;
+    cb->on_event_begin = r_event;
+    cb->on_event_end = r_event_end;
+    cb->on_field = r_field;
+    cb->on_loss = r_loss;
+    cb->on_warning = r_warning;
+}
+
+static tracerd_status_t t_open_cb(const void *config, rec_t *rec,
+                                  const tracerd_allocator_t *alloc, void **reader, bool fields);
+
+static tracerd_status_t t_open(const void *config, rec_t *rec, const tracerd_allocator_t *alloc,
+                               void **reader)
+{
+    return t_open_cb(config, rec, alloc, reader, true);
+}
+
+/* Without on_field: the reader's fast path (fused measure programs). */
+static tracerd_status_t t_open_events(const void *config, rec_t *rec,
+                                      const tracerd_allocator_t *alloc, void **reader)
+{
+    return t_open_cb(config, rec, alloc, reader, false);
+}
+
+static tracerd_status_t t_open_cb(const void *config, rec_t *rec,
+                                  const tracerd_allocator_t *alloc, void **reader, bool fields)
+{
+    const struct target_cfg *c = config;
+    struct target *t = calloc(1, sizeof *t);
+    ck_assert_ptr_nonnull(t);
+    t->alloc = alloc;
+    char reason[256];
+    tracerd_status_t st = tracerd_ctf_trace_parse(c->metadata, c->metadata_len, NULL, alloc,
+                                                  &t->trace, reason, sizeof reason);
+    if (st == TRACERD_OK) {
+        tracerd_ctf_callbacks_t cb;
+        rec_callbacks(&cb);
+        if (!fields)
+            cb.on_field = NULL;
+        st = tracerd_ctf_stream_new(t->trace, &c->stream, &cb, rec, alloc, &t->r);
+    }
+    if (st != TRACERD_OK) {
+        tracerd_ctf_trace_free(t->trace);
+        free(t);
+        return st;
+    }
+    *reader = t;
+    return TRACERD_OK;
+}
+
+static tracerd_status_t t_feed(void *r, const void *d, size_t n, size_t *used)
+{
+    return tracerd_ctf_stream_feed(((struct target *)r)->r, d, n, used);
+}
+static tracerd_status_t t_resume(void *r)
+{
+    return tracerd_ctf_stream_resume(((struct target *)r)->r);
+}
+static tracerd_status_t t_finish(void *r)
+{
+    return tracerd_ctf_stream_finish(((struct target *)r)->r);
+}
+static void t_close(void *r)
+{
+    struct target *t = r;
+    tracerd_ctf_stream_free(t->r);
+    tracerd_ctf_trace_free(t->trace);
+    free(t);
+}
+static uint64_t t_record_offset(const void *r)
+{
+    return tracerd_ctf_stream_record_offset(((const struct target *)r)->r);
+}
+static const char *t_reason(const void *r)
+{
+    return tracerd_ctf_stream_error_reason(((const struct target *)r)->r);
+}
+
+static const drv_target_t ctf_target = {"ctf",   t_open,  t_feed,          t_resume,
+                                        t_finish, t_close, t_record_offset, t_reason};
+static const drv_target_t ctf_events_target = {"ctf-events", t_open_events,   t_feed,
+                                               t_resume,     t_finish,        t_close,
+                                               t_record_offset, t_reason};
+
+/* The log without its field lines. */
+static char *without_fields(const char *log)
+{
+    char *out = malloc(strlen(log) + 1);
+    size_t o = 0;
+    for (const char *p = log; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        if (p[0] != 'F') {
+            memcpy(out + o, p, n);
+            o += n;
+        }
+        p += n;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* Fast path (events only, whole packets in the chunk) against the general
+ * path: the same records under every split. */
+static void check_fast_path(const char *meta, const uint8_t *data, size_t len, const char *full)
+{
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    char *ev = drv_check_all(&ctf_events_target, &c, data, len);
+    char *want = without_fields(full);
+    ck_assert_str_eq(ev, want);
+    free(want);
+    free(ev);
+}
+
+static void cfg_init(struct target_cfg *c, const char *meta)
+{
+    memset(c, 0, sizeof *c);
+    c->metadata = meta;
+    c->metadata_len = strlen(meta);
+    tracerd_ctf_stream_config_init(&c->stream);
+}
+
+static size_t count_lines(const char *log, const char *prefix)
+{
+    size_t n = 0, pl = strlen(prefix);
+    for (const char *p = log; p && *p;) {
+        if (strncmp(p, prefix, pl) == 0)
+            n++;
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    return n;
+}
+
+/* Offset of the first "F @N ... <path> ..." line for path. */
+static uint64_t field_offset(const char *log, const char *path)
+{
+    char needle[256];
+    snprintf(needle, sizeof needle, " %s ", path);
+    const char *p = strstr(log, needle);
+    ck_assert_msg(p != NULL, "no field %s in log", path);
+    while (p > log && p[-1] != '\n')
+        p--;
+    ck_assert(p[0] == 'F' && p[1] == ' ' && p[2] == '@');
+    return strtoull(p + 3, NULL, 10);
+}
+
+static uint64_t line_offset(const char *log, const char *prefix, int nth)
+{
+    size_t pl = strlen(prefix);
+    for (const char *p = log; p && *p;) {
+        if (strncmp(p, prefix, pl) == 0 && nth-- == 0) {
+            const char *at = strchr(p, '@');
+            return strtoull(at + 1, NULL, 10);
+        }
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    ck_abort_msg("no line %s", prefix);
+    return 0;
+}
+
+/* ==== metadata ============================================================= */
+
+START_TEST(test_metadata_model)
+{
+    char *meta = ctf_writer_metadata(false);
+    tracerd_ctf_trace_t *t;
+    char reason[256];
+    ck_assert_int_eq(tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, &t, reason,
+                                             sizeof reason),
+                     TRACERD_OK);
+    const tracerd_ctf_trace_info_t *in = tracerd_ctf_trace_info(t);
+    ck_assert_uint_eq(in->major, 1);
+    ck_assert_uint_eq(in->minor, 8);
+    ck_assert(in->has_uuid);
+    ck_assert_uint_eq(in->uuid[0], 0x2a);
+    ck_assert_uint_eq(in->uuid[15], 0x64);
+    ck_assert_int_eq(in->byte_order, TRACERD_BYTE_ORDER_LITTLE);
+    ck_assert_uint_eq(in->nclocks, 1);
+    ck_assert_str_eq(in->clocks[0].name, "monotonic");
+    ck_assert_str_eq(in->clocks[0].description, "writer \"clock\"\tone");
+    ck_assert_uint_eq(in->clocks[0].freq, 1000000000u);
+    ck_assert_int_eq(in->clocks[0].offset_s, 1600000000);
+    ck_assert_int_eq(in->clocks[0].offset, 500);
+    ck_assert(in->clocks[0].absolute);
+    ck_assert(in->clocks[0].has_uuid);
+    ck_assert_uint_eq(in->nenv, 4);
+    ck_assert_str_eq(tracerd_ctf_trace_env(t, "hostname"), "writer");
+    ck_assert_str_eq(in->env[3].key, "vpid");
+    ck_assert_int_eq(in->env[3].value, -1);
+    ck_assert_ptr_null(in->env[3].str);
+    ck_assert_uint_eq(in->nstreams, 1);
+    ck_assert_uint_eq(in->nevents, 3);
+    const tracerd_ctf_stream_class_t *sc = tracerd_ctf_trace_stream_class(t, 7);
+    ck_assert_ptr_nonnull(sc);
+    ck_assert_ptr_null(tracerd_ctf_trace_stream_class(t, 0));
+    ck_assert_uint_eq(sc->nevents, 3);
+    const tracerd_ctf_event_class_t *ev = tracerd_ctf_trace_event_class(t, 7, 0);
+    ck_assert_str_eq(ev->name, "test:ints");
+    ck_assert(ev->has_loglevel);
+    ck_assert_int_eq(ev->loglevel, 13);
+    ck_assert_str_eq(ev->emf_uri, "http://example.com/ints");
+    const tracerd_ctf_type_t *f = ev->fields;
+    ck_assert_int_eq(f->kind, TRACERD_CTF_TYPE_STRUCT);
+    ck_assert_uint_eq(f->nmembers, 10);
+    ck_assert_uint_eq(f->align_bits, 64);
+    ck_assert_str_eq(f->members[1].name, "u13");
+    ck_assert_uint_eq(f->members[1].type->size_bits, 13);
+    ck_assert_uint_eq(f->members[1].type->align_bits, 1);
+    ck_assert_uint_eq(f->members[3].type->base, 16);
+    ck_assert_int_eq(f->members[3].type->byte_order, TRACERD_BYTE_ORDER_BIG);
+    ck_assert_int_eq(f->members[1].type->byte_order, TRACERD_BYTE_ORDER_LITTLE);
+    ck_assert_int_eq(f->members[6].type->kind, TRACERD_CTF_TYPE_FLOAT);
+    ck_assert_uint_eq(f->members[6].type->mant_dig, 24);
+    const tracerd_ctf_event_class_t *cp = tracerd_ctf_trace_event_class(t, 7, 1);
+    const tracerd_ctf_type_t *e = cp->fields->members[6].type;
+    ck_assert_int_eq(e->kind, TRACERD_CTF_TYPE_ENUM);
+    ck_assert_uint_eq(e->nmappings, 5);
+    ck_assert_str_eq(e->mappings[2].label, "quoted label");
+    ck_assert_int_eq(e->mappings[3].lo, 10);
+    ck_assert_int_eq(e->mappings[3].hi, 20);
+    ck_assert_int_eq(e->mappings[4].lo, 21);
+    const tracerd_ctf_type_t *y = cp->fields->members[8].type->members[2].type;
+    ck_assert_int_eq(y->kind, TRACERD_CTF_TYPE_ARRAY);
+    ck_assert_uint_eq(y->length, 2);
+    ck_assert_uint_eq(y->element->length, 3);
+    ck_assert_str_eq(cp->fields->members[9].type->path, "stream.packet.context.cpu_id");
+    ck_assert_int_eq(cp->fields->members[7].type->kind, TRACERD_CTF_TYPE_VARIANT);
+    ck_assert_str_eq(cp->fields->members[7].type->members[3].display, "LAST");
+    ck_assert_ptr_nonnull(tracerd_ctf_trace_event_class(t, 7, 40));
+    ck_assert_str_eq(tracerd_ctf_type_kind_name(TRACERD_CTF_TYPE_SEQUENCE), "sequence");
+    tracerd_ctf_trace_free(t);
+    free(meta);
+}
+END_TEST
+
+/* The same model from text fed byte by byte and from packetized metadata. */
+START_TEST(test_metadata_chunked_and_packetized)
+{
+    for (int big = 0; big < 2; big++) {
+        char *meta = ctf_writer_metadata(big);
+        size_t plen;
+        uint8_t *pk = ctf_writer_packetize(meta, big, 128, &plen);
+        for (int mode = 0; mode < 3; mode++) {
+            tracerd_ctf_metadata_t *m;
+            ck_assert_int_eq(tracerd_ctf_metadata_new(NULL, NULL, &m), TRACERD_OK);
+            const uint8_t *src = mode == 0 ? (const uint8_t *)meta : pk;
+            size_t n = mode == 0 ? strlen(meta) : plen;
+            size_t step = mode == 2 ? 7 : 1;
+            for (size_t o = 0; o < n; o += step)
+                ck_assert_int_eq(tracerd_ctf_metadata_feed(m, src + o, n - o < step ? n - o : step),
+                                 TRACERD_OK);
+            tracerd_ctf_trace_t *t;
+            ck_assert_int_eq(tracerd_ctf_metadata_finish(m, &t), TRACERD_OK);
+            tracerd_str_t text = tracerd_ctf_metadata_text(m);
+            ck_assert_uint_eq(text.len, strlen(meta));
+            ck_assert(memcmp(text.data, meta, text.len) == 0);
+            ck_assert_uint_eq(tracerd_ctf_trace_info(t)->nevents, 3);
+            ck_assert_int_eq(tracerd_ctf_trace_info(t)->byte_order,
+                             big ? TRACERD_BYTE_ORDER_BIG : TRACERD_BYTE_ORDER_LITTLE);
+            tracerd_ctf_trace_free(t);
+            tracerd_ctf_metadata_free(m);
+        }
+        /* a packet cut short */
+        tracerd_ctf_metadata_t *m;
+        ck_assert_int_eq(tracerd_ctf_metadata_new(NULL, NULL, &m), TRACERD_OK);
+        ck_assert_int_eq(tracerd_ctf_metadata_feed(m, pk, 100), TRACERD_OK);
+        tracerd_ctf_trace_t *t;
+        ck_assert_int_eq(tracerd_ctf_metadata_finish(m, &t), TRACERD_E_TRUNCATED);
+        ck_assert_ptr_null(t);
+        tracerd_ctf_metadata_free(m);
+        /* compressed scheme */
+        pk[32] = 1;
+        ck_assert_int_eq(tracerd_ctf_metadata_new(NULL, NULL, &m), TRACERD_OK);
+        ck_assert_int_eq(tracerd_ctf_metadata_feed(m, pk, plen), TRACERD_E_UNSUPPORTED);
+        ck_assert_ptr_nonnull(strstr(tracerd_ctf_metadata_error_reason(m), "compression"));
+        tracerd_ctf_metadata_free(m);
+        free(pk);
+        free(meta);
+    }
+}
+END_TEST
+
+/* Live traces append metadata: each finish gives a model of all text so far. */
+START_TEST(test_metadata_append)
+{
+    char *meta = ctf_writer_metadata(false);
+    const char *cut = strstr(meta, "event {\n\tname = \"test:compound\"");
+    ck_assert_ptr_nonnull(cut);
+    size_t first = (size_t)(cut - meta);
+    tracerd_ctf_metadata_t *m;
+    ck_assert_int_eq(tracerd_ctf_metadata_new(NULL, NULL, &m), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_metadata_feed(m, meta, first), TRACERD_OK);
+    tracerd_ctf_trace_t *t1, *t2;
+    ck_assert_int_eq(tracerd_ctf_metadata_finish(m, &t1), TRACERD_OK);
+    ck_assert_uint_eq(tracerd_ctf_trace_info(t1)->nevents, 1);
+    /* a partial statement is an error, but more text may follow */
+    ck_assert_int_eq(tracerd_ctf_metadata_feed(m, meta + first, 20), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_metadata_finish(m, &t2), TRACERD_E_METADATA);
+    ck_assert_int_eq(tracerd_ctf_metadata_feed(m, meta + first + 20, strlen(meta) - first - 20),
+                     TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_metadata_finish(m, &t2), TRACERD_OK);
+    ck_assert_uint_eq(tracerd_ctf_trace_info(t2)->nevents, 3);
+    ck_assert_uint_eq(tracerd_ctf_trace_info(t1)->nevents, 1); /* the old model is untouched */
+    /* a stream reader moves to the newer model */
+    tracerd_ctf_stream_t *r;
+    ck_assert_int_eq(tracerd_ctf_stream_new(t1, NULL, NULL, NULL, NULL, &r), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_stream_set_trace(r, t2), TRACERD_OK);
+    size_t len;
+    uint8_t *data = ctf_writer_stream(false, &len);
+    size_t used;
+    ck_assert_int_eq(tracerd_ctf_stream_feed(r, data, len, &used), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_stream_finish(r), TRACERD_OK);
+    tracerd_ctf_stream_free(r);
+    free(data);
+    tracerd_ctf_trace_free(t1);
+    tracerd_ctf_trace_free(t2);
+    tracerd_ctf_metadata_free(m);
+    free(meta);
+}
+END_TEST
+
+static const struct merr {
+    const char *text;
+    tracerd_status_t st;
+    uint32_t line, col;
+    const char *reason;
+} merrs[] = {
+    {"/* CTF 1.8 */\ntrace { major = 1; minor = 8; byte_order = le; ]", TRACERD_E_METADATA, 2, 48,
+     "expected an attribute name, a declaration or '}'"},
+    {"trace { major = 1; minor = 8; byte_order = le; };\nevent { name = x; fields := struct { "
+     "uint32_t a; }; };",
+     TRACERD_E_METADATA, 2, 38, "unknown type 'uint32_t'"},
+    {"trace { major = 1; minor = 8; byte_order = xx; };", TRACERD_E_METADATA, 1, 44,
+     "expected le, be or network"},
+    {"trace { major = 1; minor = 8; };", TRACERD_E_METADATA, 1, 1, "without byte_order"},
+    {"trace { major = 2; minor = 0; byte_order = le; };", TRACERD_E_VERSION, 0, 0, "2.0"},
+    {"typealias integer { size = 65; } := x;", TRACERD_E_METADATA, 1, 28, "1 to 64"},
+    {"typealias integer { align = 3; size = 8; } := x;", TRACERD_E_METADATA, 1, 29,
+     "power of two"},
+    {"typealias integer { size = 8; } := x;\ntrace { major = 1; minor = 8; byte_order = le; };\n"
+     "event { name = e; fields := struct { x a; x b[c]; }; };",
+     TRACERD_E_METADATA, 3, 46, "length field 'c' is not declared"},
+    {"typealias integer { size = 8; signed = true; } := x;\ntrace { major = 1; minor = 8; "
+     "byte_order = le; };\nevent { name = e; fields := struct { x c; x b[c]; }; };",
+     TRACERD_E_METADATA, 3, 46, "not an unsigned integer"},
+    {"typealias integer { size = 8; } := x;\ntrace { major = 1; minor = 8; byte_order = le; };\n"
+     "event { name = e; fields := struct { x c; variant <c> { x a; } v; }; };",
+     TRACERD_E_METADATA, 3, 43, "not an enumeration"},
+    {"typealias integer { size = 8; } := x;\ntrace { major = 1; minor = 8; byte_order = le; };\n"
+     "event { name = e; stream_id = 3; };",
+     TRACERD_E_METADATA, 3, 1, "stream 3, which is not declared"},
+    {"typealias integer { size = 8; map = clock.nope.value; } := x;\ntrace { major = 1; minor = "
+     "8; byte_order = le; };\nevent { name = e; fields := struct { x a; }; };",
+     TRACERD_E_METADATA, 1, 11, "clock 'nope'"},
+    {"trace { major = 1; minor = 8; byte_order = le; };\nevent { name = \"e\"; id = 1; };\nevent { "
+     "name = \"f\"; id = 1; };",
+     TRACERD_E_METADATA, 3, 1, "share id 1"},
+    {"/* open comment", TRACERD_E_METADATA, 1, 1, "comment is not closed"},
+    {"trace { major = 1; minor = 8; byte_order = le; };\nevent { name = \"e\";", TRACERD_E_METADATA,
+     2, 20, "expected '}' to close the block opened at line 2"},
+    {"typealias floating_point { exp_dig = 5; mant_dig = 11; } := h;\ntrace { major = 1; minor = "
+     "8; byte_order = le; };\nevent { name = e; fields := struct { h a; }; };",
+     TRACERD_E_UNSUPPORTED, 1, 11, "exp_dig 5"},
+    {"trace { major = 1; minor = 8; byte_order = le; };\n@", TRACERD_E_METADATA, 2, 1,
+     "unexpected character"},
+    {"enum e : integer { size = 8; } { A = 0x } ;", TRACERD_E_METADATA, 1, 38, "without digits"},
+};
+
+START_TEST(test_metadata_errors)
+{
+    for (size_t i = 0; i < sizeof merrs / sizeof merrs[0]; i++) {
+        tracerd_ctf_metadata_t *m;
+        ck_assert_int_eq(tracerd_ctf_metadata_new(NULL, NULL, &m), TRACERD_OK);
+        ck_assert_int_eq(tracerd_ctf_metadata_feed(m, merrs[i].text, strlen(merrs[i].text)),
+                         TRACERD_OK);
+        tracerd_ctf_trace_t *t;
+        tracerd_status_t st = tracerd_ctf_metadata_finish(m, &t);
+        const char *why = tracerd_ctf_metadata_error_reason(m);
+        ck_assert_msg(st == merrs[i].st, "case %zu: status %s (%s)", i, tracerd_status_name(st),
+                      why);
+        ck_assert_msg(strstr(why, merrs[i].reason) != NULL, "case %zu: reason '%s'", i, why);
+        ck_assert_msg(tracerd_ctf_metadata_line(m) == merrs[i].line &&
+                          tracerd_ctf_metadata_column(m) == merrs[i].col,
+                      "case %zu: at %u:%u, want %u:%u (%s)", i, tracerd_ctf_metadata_line(m),
+                      tracerd_ctf_metadata_column(m), merrs[i].line, merrs[i].col, why);
+        ck_assert_ptr_null(t);
+        tracerd_ctf_metadata_free(m);
+    }
+}
+END_TEST
+
+/* Unknown attributes are warnings; odd but valid TSDL is accepted. */
+static int count_warn(void *user, const tracerd_warning_t *w)
+{
+    (*(int *)user)++;
+    ck_assert_ptr_nonnull(strstr(w->reason, "ignored"));
+    return 0;
+}
+
+START_TEST(test_metadata_lenient_syntax)
+{
+    const char *text =
+        "/* CTF 1.8 */\r\n"
+        "typealias integer { size = 32; align = 8; signed = false; blah = 3; } := unsigned int;\r\n"
+        "typealias integer { size = 8; align = 8; signed = false; base = x; encoding = UTF8; } "
+        ":= char_t;\n"
+        "typedef struct { unsigned int a; } pair_t;\n"
+        "trace { major = 1; minor = 8; byte_order = network; extra = \"x\"; };\n"
+        "clock { name = \"c\"; freq = 1000; };\n"
+        "clock { name = \"c\"; freq = 2000; };\n"
+        "stream { packet.context := struct { unsigned int content_size; unsigned int packet_size; "
+        "}; unknown := struct { unsigned int z; }; };\n"
+        "enum big : integer { size = 64; } { MAX = 18446744073709551615, NEG = -1 ... 3, };\n"
+        "event { name = e; fields := struct { pair_t p; enum big e; char_t s[4]; "
+        "variant v { unsigned int a; pair_t b; }; }; };\n";
+    int warnings = 0;
+    tracerd_ctf_metadata_config_t cfg;
+    tracerd_ctf_metadata_config_init(&cfg);
+    cfg.on_warning = count_warn;
+    cfg.user = &warnings;
+    tracerd_ctf_trace_t *t;
+    char reason[256] = "";
+    tracerd_status_t st = tracerd_ctf_trace_parse(text, strlen(text), &cfg, NULL, &t, reason,
+                                                  sizeof reason);
+    ck_assert_msg(st == TRACERD_OK, "%s", reason);
+    ck_assert_int_eq(warnings, 4);
+    const tracerd_ctf_trace_info_t *in = tracerd_ctf_trace_info(t);
+    ck_assert_int_eq(in->byte_order, TRACERD_BYTE_ORDER_BIG);
+    ck_assert_uint_eq(in->nclocks, 1);
+    ck_assert_uint_eq(in->clocks[0].freq, 1000);
+    const tracerd_ctf_event_class_t *ev = tracerd_ctf_trace_event_class(t, 0, 0);
+    ck_assert_uint_eq(ev->fields->members[1].type->mappings[0].lo, -1); /* UINT64_MAX as bits */
+    ck_assert_int_eq(ev->fields->members[2].type->element->encoding, TRACERD_CTF_ENCODING_UTF8);
+    tracerd_ctf_trace_free(t);
+}
+END_TEST
+
+START_TEST(test_metadata_limits_and_alloc)
+{
+    /* nesting deeper than max_depth */
+    char deep[4096] = "trace { major = 1; minor = 8; byte_order = le; };\n"
+                      "typealias integer { size = 8; } := u8;\nevent { name = e; fields := ";
+    for (int i = 0; i < 70; i++)
+        strcat(deep, "struct { ");
+    strcat(deep, "u8 x; ");
+    for (int i = 0; i < 70; i++)
+        strcat(deep, i == 69 ? "}; " : "} s; ");
+    strcat(deep, "};");
+    tracerd_ctf_trace_t *t;
+    char reason[256];
+    ck_assert_int_eq(tracerd_ctf_trace_parse(deep, strlen(deep), NULL, NULL, &t, reason,
+                                             sizeof reason),
+                     TRACERD_E_METADATA);
+    ck_assert_ptr_nonnull(strstr(reason, "max_depth"));
+    tracerd_ctf_metadata_config_t cfg;
+    tracerd_ctf_metadata_config_init(&cfg);
+    cfg.max_metadata_bytes = 100;
+    tracerd_ctf_metadata_t *m;
+    ck_assert_int_eq(tracerd_ctf_metadata_new(&cfg, NULL, &m), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_metadata_feed(m, deep, 101), TRACERD_E_LIMIT);
+    ck_assert_int_eq(tracerd_ctf_metadata_feed(m, deep, 1), TRACERD_E_LIMIT); /* sticky */
+    tracerd_ctf_metadata_reset(m);
+    ck_assert_int_eq(tracerd_ctf_metadata_feed(m, deep, 10), TRACERD_OK);
+    tracerd_ctf_metadata_free(m);
+    /* every allocation of the parser and compiler may fail, without a leak */
+    char *meta = ctf_writer_metadata(true);
+    for (unsigned long n = 1;; n++) {
+        drv_alloc_t fa;
+        drv_alloc_init(&fa, n);
+        tracerd_status_t st = tracerd_ctf_trace_parse(meta, strlen(meta), NULL, &fa.a, &t, reason,
+                                                      sizeof reason);
+        if (st == TRACERD_OK)
+            tracerd_ctf_trace_free(t);
+        ck_assert_msg(fa.live == 0, "failure %lu leaked %ld", n, fa.live);
+        if (fa.calls < n) {
+            ck_assert_int_eq(st, TRACERD_OK);
+            break;
+        }
+        ck_assert_int_eq(st, TRACERD_E_NOMEM);
+    }
+    free(meta);
+}
+END_TEST
+
+/* ==== the stream reader on the feature trace ============================== */
+
+static char *run_writer(bool big)
+{
+    char *meta = ctf_writer_metadata(big);
+    size_t len;
+    uint8_t *data = ctf_writer_stream(big, &len);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    char *log = drv_check_all(&ctf_target, &c, data, len);
+    check_fast_path(meta, data, len, log);
+    free(data);
+    free(meta);
+    return log;
+}
+
+START_TEST(test_stream_feature_trace)
+{
+    char *le = run_writer(false);
+    char *be = run_writer(true);
+    if (getenv("TRACERD_CTF_DUMP"))
+        fputs(le, stderr);
+    /* Both byte orders give the same records, offsets and values. */
+    ck_assert_str_eq(le, be);
+    ck_assert_uint_eq(count_lines(le, "E @"), 11);
+    ck_assert_uint_eq(count_lines(le, "P @"), 3);
+    ck_assert_uint_eq(count_lines(le, "p @"), 3);
+    ck_assert_ptr_nonnull(strstr(le, "end OK"));
+    static const char *const want[] = {
+        "P @0 i=0 sid=7 inst=1234605616436508552 content=",
+        "E @84 test:ints id=0 cyc=4294967306 ns=1600000004294967806\n",
+        " s5 d1 INT event.fields.s3 s3 = 2\n",
+        " s5 d1 UINT event.fields.u13 u13 = 6844\n",
+        " s5 d1 INT event.fields.s64 s64 = -1234567890123456789\n",
+        " s5 d1 UINT event.fields.ox ox = 48879\n",
+        " s5 d1 INT event.fields.oct oct = -83\n",
+        " s5 d1 FLOAT event.fields.f32 f32 = 1.5\n",
+        " s5 d1 FLOAT event.fields.f64 f64 = -2.25\n",
+        " s5 d1 UINT event.fields.flag flag = 1\n",
+        " s5 d1 UINT event.fields.u63 u63 = 8152436061464415727\n",
+        " s3 d1 INT stream.event.context.vtid vtid = -42\n",
+        " s3 d1 STR stream.event.context.procname procname = \"writer\"\n",
+        " s2 d1 UINT stream.event.header.id id = 0 (compact)\n",
+        " s2 d1 V< stream.event.header.v v opt=compact\n",
+        " s5 d1 STR event.fields.text text = \"text\"\n",
+        " s5 d1 Q[ event.fields.seq seq n=3 bytes=010203\n",
+        " s5 d2 UINT event.fields.seq  [2] = 3\n",
+        " s5 d1 STR event.fields.tseq tseq = \"abc\"\n",
+        " s5 d1 UINT event.fields.e e = 12 (RANGE)\n",
+        " s5 d1 V< event.fields.v v opt=RANGE\n",
+        " s5 d3 UINT event.fields.v.RANGE.b b = 72623859790382856\n",
+        " s5 d1 UINT event.fields.e e = 21 (_LAST)\n",
+        " s5 d1 V< event.fields.v v opt=LAST\n",
+        " s5 d4 UINT event.fields.nested.y  [2] = 50\n",
+        " s5 d1 Q[ event.fields.cpus cpus n=2\n",
+        " s5 d1 Q[ event.fields.bytes_ctx bytes_ctx n=2 bytes=feff\n",
+        " s5 d1 A[ event.fields.after after n=0\n",
+        " s5 d1 INT event.fields.se se = -3 (NEG)\n",
+        " s5 d1 S{ event.fields.empty empty\n",
+        " s5 d1 STR event.fields.msg msg = \"with \"quotes\"\\x0a\"\n",
+        "E @", /* extended header: */
+        " test:ext id=40 cyc=4294967346 ",
+        " s5 d1 UINT event.fields.big big = 18364758544493064720\n",
+        "test:ints id=0 cyc=4429185008 ",  /* t0 + 0x7fffff0 */
+        "test:ints id=0 cyc=4429185040 ",  /* wrapped 27-bit timestamp */
+        "test:ints id=0 cyc=4831838208 ",  /* extended: too far */
+        "L @", " events 3 4831838208..4831838464\n",
+        " packets 1 4831838464..4831838720\n",
+        " cpu=0\n",
+        " s5 d1 Q[ event.fields.cpus cpus n=0\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(strstr(le, want[i]) != NULL, "missing: %s", want[i]);
+    free(le);
+    free(be);
+}
+END_TEST
+
+/* The benchmark's LTTng-UST-like trace: fast path and general path agree. */
+START_TEST(test_stream_bench_trace)
+{
+    char *meta = ctf_writer_bench_metadata();
+    size_t len;
+    uint64_t nev;
+    uint8_t *data = ctf_writer_bench_stream(2 * 1024, 1024, &len, &nev);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    char *log = drv_check_all(&ctf_target, &c, data, len);
+    expect_end(log, "end OK");
+    ck_assert_uint_eq(count_lines(log, "E @"), nev);
+    ck_assert_uint_eq(count_lines(log, "P @"), 2);
+    ck_assert_ptr_nonnull(strstr(log, " s5 d1 UINT event.fields.state state = "));
+    check_fast_path(meta, data, len, log);
+    free(log);
+    free(data);
+    free(meta);
+}
+END_TEST
+
+/* A NULL on_field (and no other callback) validates the same input. */
+START_TEST(test_stream_null_callbacks)
+{
+    char *meta = ctf_writer_metadata(false);
+    size_t len;
+    uint8_t *data = ctf_writer_stream(false, &len);
+    tracerd_ctf_trace_t *t;
+    ck_assert_int_eq(tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, &t, NULL, 0),
+                     TRACERD_OK);
+    tracerd_ctf_stream_t *r;
+    ck_assert_int_eq(tracerd_ctf_stream_new(t, NULL, NULL, NULL, NULL, &r), TRACERD_OK);
+    size_t used;
+    for (size_t o = 0; o < len; o += used)
+        ck_assert_int_eq(tracerd_ctf_stream_feed(r, data + o, len - o < 5 ? len - o : 5, &used),
+                         TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_stream_finish(r), TRACERD_OK);
+    ck_assert_uint_eq(tracerd_ctf_stream_offset(r), len);
+    ck_assert_uint_ge(tracerd_ctf_stream_memory_bound(t, NULL), 65536);
+    tracerd_ctf_stream_free(r);
+    tracerd_ctf_trace_free(t);
+    free(data);
+    free(meta);
+}
+END_TEST
+
+/* ==== data errors ========================================================== */
+
+static char *run_plain(const char *meta, const uint8_t *data, size_t len,
+                       const tracerd_ctf_stream_config_t *sc)
+{
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    if (sc)
+        c.stream = *sc;
+    drv_plan_t whole = {0};
+    return drv_run(&ctf_target, &c, data, len, &whole);
+}
+
+static void expect_end(const char *log, const char *end_line)
+{
+    const char *e = strncmp(log, "end ", 4) == 0 ? log : strstr(log, "\nend ");
+    if (e && e != log)
+        e++;
+    ck_assert_msg(e != NULL && strncmp(e, end_line, strlen(end_line)) == 0,
+                  "want '%s', got '%s'", end_line, e ? e : log);
+}
+
+START_TEST(test_stream_errors)
+{
+    for (int big = 0; big < 2; big++) {
+        char *meta = ctf_writer_metadata(big);
+        size_t len;
+        uint8_t *data = ctf_writer_stream(big, &len);
+        char *good = run_plain(meta, data, len, NULL);
+        uint64_t ev2 = line_offset(good, "E @", 2); /* second compound event */
+        uint64_t e_at = field_offset(good, "event.fields.e");
+        uint64_t pkt1 = line_offset(good, "P @", 1);
+        uint64_t seq_len_at = field_offset(good, "event.fields.len");
+        uint8_t *bad = malloc(len);
+        char *log;
+        char want[256];
+
+        memcpy(bad, data, len); /* bad magic */
+        bad[0] ^= 0xff;
+        log = run_plain(meta, bad, len, NULL);
+        expect_end(log, "end E_MAGIC @0 packet at byte 0: packet magic is 0x");
+        free(log);
+
+        memcpy(bad, data, len); /* uuid mismatch; accepted when not checked */
+        bad[4] ^= 1;
+        log = run_plain(meta, bad, len, NULL);
+        expect_end(log, "end E_MAGIC @0 packet at byte 0: packet header uuid differs");
+        free(log);
+        tracerd_ctf_stream_config_t sc;
+        tracerd_ctf_stream_config_init(&sc);
+        sc.check_uuid = false;
+        log = run_plain(meta, bad, len, &sc);
+        expect_end(log, "end OK");
+        free(log);
+
+        memcpy(bad, data, len); /* unknown stream id */
+        bad[big ? 23 : 20] = 9;
+        log = run_plain(meta, bad, len, NULL);
+        expect_end(log, "end E_REFERENCE @0 packet at byte 0: stream id 9 is not declared");
+        free(log);
+
+        memcpy(bad, data, len); /* unknown event id 3 in the 5-bit compact id */
+        if (big)
+            bad[ev2] = (uint8_t)((bad[ev2] & 0x07) | (3 << 3));
+        else
+            bad[ev2] = (uint8_t)((bad[ev2] & 0xe0) | 3);
+        log = run_plain(meta, bad, len, NULL);
+        snprintf(want, sizeof want, "end E_REFERENCE @%" PRIu64 " event at byte %" PRIu64
+                                    ": event id 3 is not declared in stream 7",
+                 ev2, ev2);
+        expect_end(log, want);
+        ck_assert_uint_eq(count_lines(log, "E @"), 2); /* the events before it were read */
+        free(log);
+
+        memcpy(bad, data, len); /* variant tag with no option ("quoted label" = 5) */
+        bad[e_at] = 5;
+        log = run_plain(meta, bad, len, NULL);
+        snprintf(want, sizeof want, "end E_BAD_RECORD @%" PRIu64 " event 'test:compound' field "
+                                    "event.fields.v at byte %" PRIu64
+                                    ": variant tag value 5 selects no option",
+                 line_offset(good, "E @", 1), e_at + 1);
+        expect_end(log, want);
+        free(log);
+
+        /* sequence length beyond the limit */
+        tracerd_ctf_stream_config_init(&sc);
+        sc.max_sequence_length = 2;
+        log = run_plain(meta, data, len, &sc);
+        snprintf(want, sizeof want, "end E_LIMIT @%" PRIu64 " event 'test:compound' field "
+                                    "event.fields.seq at byte %" PRIu64
+                                    ": sequence length 3 exceeds max_sequence_length 2",
+                 line_offset(good, "E @", 1), seq_len_at + 2);
+        expect_end(log, want);
+        free(log);
+
+        /* a sequence length that runs past the packet content */
+        memcpy(bad, data, len);
+        cw_t w = {bad, len, 0};
+        cw_patch(&w, (size_t)seq_len_at, 60000, 16, big);
+        log = run_plain(meta, bad, len, NULL);
+        ck_assert_ptr_nonnull(strstr(log, "event.fields.seq at byte"));
+        ck_assert_ptr_nonnull(strstr(log, "field runs past the packet content"));
+        ck_assert_ptr_nonnull(strstr(log, "end E_EXTENT"));
+        free(log);
+
+        /* content_size beyond packet_size */
+        memcpy(bad, data, len);
+        cw_patch(&w, 48, 1u << 20, 64, big);
+        log = run_plain(meta, bad, len, NULL);
+        expect_end(log, "end E_EXTENT @0 packet at byte 0: content_size 1048576 bits is beyond "
+                        "packet_size");
+        free(log);
+
+        /* a packet larger than its data: the input ends in its padding / content */
+        log = run_plain(meta, data, (size_t)pkt1 - 1, NULL);
+        expect_end(log, "end E_TRUNCATED @0 packet at byte 0: packet_size is");
+        free(log);
+        log = run_plain(meta, data, (size_t)ev2 + 3, NULL);
+        snprintf(want, sizeof want, "end E_TRUNCATED @%" PRIu64, ev2);
+        expect_end(log, want);
+        free(log);
+        log = run_plain(meta, data, 50, NULL);
+        expect_end(log, "end E_TRUNCATED @0 packet field stream.packet.context.content_size at byte 48");
+        free(log);
+
+        /* lenient: the damaged packet is skipped by its size and reported */
+        memcpy(bad, data, len);
+        bad[e_at] = 5;
+        tracerd_ctf_stream_config_init(&sc);
+        sc.lenient_skip_packets = true;
+        struct target_cfg c;
+        cfg_init(&c, meta);
+        c.stream = sc;
+        log = drv_check_all(&ctf_target, &c, bad, len);
+        expect_end(log, "end OK");
+        ck_assert_ptr_nonnull(strstr(log, "W E_BAD_RECORD @"));
+        ck_assert_uint_eq(count_lines(log, "E @"), 4); /* 1 before, the damaged one begun, 2 after */
+        ck_assert_uint_eq(count_lines(log, "P @"), 3);
+        free(log);
+
+        free(bad);
+        free(good);
+        free(data);
+        free(meta);
+    }
+}
+END_TEST
+
+/* A stream class without packet context: the stream is one packet. */
+START_TEST(test_stream_no_packet_context)
+{
+    const char *meta = "/* CTF 1.8 */\n"
+                       "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+                       "typealias integer { size = 3; align = 1; signed = false; } := u3;\n"
+                       "trace { major = 1; minor = 8; byte_order = be; };\n"
+                       "stream { event.header := struct { u3 id; }; };\n"
+                       "event { name = a; id = 0; fields := struct { u3 x; }; };\n"
+                       "event { name = b; id = 1; fields := struct { u8 y; string s; }; };\n";
+    /* bit-packed: a(x=5) a(x=2) b(y=7,"hi") a(x=1) */
+    cw_t w;
+    cw_init(&w);
+    cw_int(&w, 0, 3, true);
+    cw_int(&w, 5, 3, true);
+    cw_int(&w, 0, 3, true);
+    cw_int(&w, 2, 3, true);
+    cw_int(&w, 1, 3, true);
+    cw_align(&w, 8);
+    cw_int(&w, 7, 8, true);
+    cw_str(&w, "hi");
+    cw_int(&w, 0, 3, true);
+    cw_int(&w, 1, 3, true);
+    size_t len = (size_t)((w.bits + 7) / 8);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    char *log = drv_check_all(&ctf_target, &c, w.buf, len);
+    expect_end(log, "end OK");
+    ck_assert_ptr_nonnull(strstr(log, "E @0 a id=0"));
+    ck_assert_ptr_nonnull(strstr(log, "F @0 s5 d1 UINT event.fields.x x = 5\n"));
+    ck_assert_ptr_nonnull(strstr(log, "F @1 s5 d1 UINT event.fields.x x = 2\n"));
+    ck_assert_ptr_nonnull(strstr(log, "E @1 b id=1"));
+    ck_assert_ptr_nonnull(strstr(log, "F @3 s5 d1 STR event.fields.s s = \"hi\"\n"));
+    ck_assert_ptr_nonnull(strstr(log, "F @6 s5 d1 UINT event.fields.x x = 1\n"));
+    ck_assert_uint_eq(count_lines(log, "E @"), 4);
+    ck_assert_ptr_nonnull(strstr(log, "p @0 i=0 n=4\n"));
+    free(log);
+    /* cut inside the string */
+    drv_plan_t whole = {0};
+    log = drv_run(&ctf_target, &c, w.buf, 4, &whole);
+    expect_end(log, "end E_TRUNCATED @1 event 'b' field event.fields.s at byte 3");
+    free(log);
+    cw_free(&w);
+}
+END_TEST
+
+/* A record larger than the stitch buffer is read when it lies inside one
+ * chunk, and is an E_LIMIT error when it straddles chunks; reset starts over. */
+START_TEST(test_stream_stitch_bound_and_reset)
+{
+    char *meta = ctf_writer_metadata(false);
+    size_t len;
+    uint8_t *data = ctf_writer_stream(false, &len);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    c.stream.stitch_bytes = 64; /* the packet header + context is 84 bytes */
+    drv_plan_t whole = {0};
+    char *log = drv_run(&ctf_target, &c, data, len, &whole);
+    expect_end(log, "end OK");
+    free(log);
+    size_t one = 1;
+    drv_plan_t bytes = {.sizes = &one, .nsizes = 1};
+    log = drv_run(&ctf_target, &c, data, len, &bytes);
+    expect_end(log, "end E_LIMIT @0 packet at byte 0: packet header and context is larger than "
+                    "the stitch buffer (64 bytes) and straddles chunks");
+    free(log);
+    /* reset: the same reader reads the input again, identically */
+    tracerd_ctf_trace_t *t;
+    ck_assert_int_eq(tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, &t, NULL, 0),
+                     TRACERD_OK);
+    rec_t rec;
+    memset(&rec, 0, sizeof rec);
+    tracerd_ctf_callbacks_t cb;
+    rec_callbacks(&cb);
+    tracerd_ctf_stream_t *r;
+    ck_assert_int_eq(tracerd_ctf_stream_new(t, NULL, &cb, &rec, NULL, &r), TRACERD_OK);
+    size_t used;
+    ck_assert_int_eq(tracerd_ctf_stream_feed(r, data, len / 2, &used), TRACERD_OK);
+    tracerd_ctf_stream_reset(r);
+    tlog_reset(&rec.log);
+    ck_assert_int_eq(tracerd_ctf_stream_feed(r, data, len, &used), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_stream_finish(r), TRACERD_OK);
+    ck_assert_uint_eq(count_lines(rec.log.buf, "E @"), 11);
+    /* errors are sticky until reset */
+    tracerd_ctf_stream_reset(r);
+    uint8_t bad[4] = {0, 0, 0, 0};
+    ck_assert_int_eq(tracerd_ctf_stream_feed(r, bad, 4, &used), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_stream_finish(r), TRACERD_E_TRUNCATED);
+    ck_assert_int_eq(tracerd_ctf_stream_feed(r, data, len, &used), TRACERD_E_TRUNCATED);
+    ck_assert_int_eq(tracerd_ctf_stream_resume(r), TRACERD_E_INVALID);
+    tracerd_ctf_stream_free(r);
+    tracerd_ctf_trace_free(t);
+    free(rec.log.buf);
+    free(data);
+    free(meta);
+}
+END_TEST
+
+/* Events of no bits would never let the stream advance: an error (found by
+ * fuzzing), after the event is delivered, the same under every split. */
+START_TEST(test_stream_empty_event)
+{
+    const char *meta = "/* CTF 1.8 */\n"
+                       "trace { major = 1; minor = 8; byte_order = le; };\n"
+                       "event { name = nothing; fields := struct { }; };\n";
+    static const uint8_t data[3] = {1, 2, 3};
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    char *log = drv_check_all(&ctf_target, &c, data, sizeof data);
+    ck_assert_str_eq(log, "P @0 i=0 sid=0 inst=0 content=18446744073709551615 "
+                          "size=18446744073709551615 tsb=0 tse=0 nsb=0 disc=0 seq=0 cpu=0\n"
+                          "E @0 nothing id=0 cyc=0 ns=0\n"
+                          "F @0 s5 d0 S{ event.fields \n"
+                          "F @0 s5 d0 S} event.fields \n"
+                          "e nothing\n"
+                          "end E_BAD_RECORD @0 event 'nothing' at byte 0: the event is empty (0 "
+                          "bits); the stream cannot advance\n");
+    free(log);
+    check_fast_path(meta, data, sizeof data, "P @0 i=0 sid=0 inst=0 content=18446744073709551615 "
+                                                "size=18446744073709551615 tsb=0 tse=0 nsb=0 "
+                                                "disc=0 seq=0 cpu=0\n"
+                                                "E @0 nothing id=0 cyc=0 ns=0\n"
+                                                "e nothing\n"
+                                                "end E_BAD_RECORD @0 event 'nothing' at byte 0: "
+                                                "the event is empty (0 bits); the stream cannot "
+                                                "advance\n");
+}
+END_TEST
+
+/* ==== directory reader ===================================================== */
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+struct order {
+    uint64_t last_ns, events;
+    bool sorted;
+    const tracerd_ctf_dir_t *d;
+    uint32_t streams_seen;
+};
+
+static int o_event(void *user, const tracerd_ctf_event_t *e)
+{
+    struct order *o = user;
+    if (e->ns < o->last_ns)
+        o->sorted = false;
+    o->last_ns = e->ns;
+    o->events++;
+    const tracerd_ctf_dir_stream_t *s = tracerd_ctf_dir_current(o->d);
+    ck_assert_ptr_nonnull(s);
+    o->streams_seen |= 1u << s->index;
+    return o->events % 3 == 0 ? TRACERD_CB_PAUSE : 0;
+}
+
+START_TEST(test_dir_merge)
+{
+    char tmpl[] = "/tmp/tracerd-ctf-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(tmpl));
+    char path[1024], sub[256];
+    snprintf(sub, sizeof sub, "%s/trace", tmpl);
+    ck_assert_int_eq(mkdir(sub, 0700), 0);
+    char *meta = ctf_writer_metadata(false);
+    snprintf(path, sizeof path, "%s/metadata", sub);
+    write_file(path, meta, strlen(meta));
+    size_t len;
+    uint8_t *data = ctf_writer_stream(false, &len);
+    snprintf(path, sizeof path, "%s/chan_0", sub);
+    write_file(path, data, len);
+    /* a second stream with shifted timestamps (packet header/context rewritten) */
+    cw_t w = {data, len, 0};
+    cw_patch(&w, 32, 0x100000005ull, 64, false); /* timestamp_begin of packet 0 */
+    cw_patch(&w, 24, 2, 64, false);              /* another stream instance */
+    snprintf(path, sizeof path, "%s/chan_1", sub);
+    write_file(path, data, len);
+    snprintf(path, sizeof path, "%s/index", sub);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    struct order o = {0, 0, true, NULL, 0};
+    tracerd_ctf_callbacks_t cb;
+    memset(&cb, 0, sizeof cb);
+    cb.on_event_begin = o_event;
+    tracerd_ctf_dir_config_t cfg;
+    tracerd_ctf_dir_config_init(&cfg);
+    cfg.chunk_bytes = 100; /* events straddle reads */
+    tracerd_ctf_dir_t *d;
+    ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, &cfg, &cb, &o, NULL, &d), TRACERD_OK);
+    o.d = d;
+    ck_assert_uint_eq(tracerd_ctf_dir_trace_count(d), 1);
+    ck_assert_uint_eq(tracerd_ctf_dir_stream_count(d), 2);
+    tracerd_status_t st;
+    int pauses = 0;
+    while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
+        pauses++;
+    ck_assert_int_eq(st, TRACERD_OK);
+    ck_assert_uint_eq(o.events, 22);
+    ck_assert_int_ge(pauses, 7);
+    ck_assert(o.sorted);
+    ck_assert_uint_eq(o.streams_seen, 3);
+    tracerd_ctf_dir_free(d);
+    /* few open files allowed: each read reopens its file */
+    cfg.max_open_files = 1;
+    memset(&o, 0, sizeof o);
+    o.sorted = true;
+    ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, &cfg, &cb, &o, NULL, &d), TRACERD_OK);
+    o.d = d;
+    while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
+        ;
+    ck_assert_int_eq(st, TRACERD_OK);
+    ck_assert_uint_eq(o.events, 22);
+    ck_assert(o.sorted);
+    tracerd_ctf_dir_free(d);
+    /* every allocation may fail, without a leak */
+    for (unsigned long k = 1;; k++) {
+        drv_alloc_t fa;
+        drv_alloc_init(&fa, k);
+        memset(&o, 0, sizeof o);
+        st = tracerd_ctf_dir_open(tmpl, &cfg, &cb, &o, &fa.a, &d);
+        o.d = d;
+        if (st == TRACERD_OK)
+            while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
+                ;
+        tracerd_ctf_dir_free(d);
+        ck_assert_msg(fa.live == 0, "failure %lu leaked %ld", k, fa.live);
+        if (fa.calls < k) {
+            ck_assert_int_eq(st, TRACERD_OK);
+            ck_assert_uint_eq(o.events, 22);
+            break;
+        }
+        ck_assert_int_eq(st, TRACERD_E_NOMEM);
+    }
+    /* a damaged stream file: the error names the file, offset and reason */
+    data[0] ^= 0xff;
+    snprintf(path, sizeof path, "%s/chan_1", sub);
+    write_file(path, data, len);
+    ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, NULL, NULL, NULL, NULL, &d), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_dir_run(d), TRACERD_E_MAGIC);
+    ck_assert_str_eq(tracerd_ctf_dir_error_path(d), path);
+    ck_assert_uint_eq(tracerd_ctf_dir_error_offset(d), 0);
+    ck_assert_ptr_nonnull(strstr(tracerd_ctf_dir_error_reason(d), "magic"));
+    tracerd_ctf_dir_free(d);
+    /* damaged metadata */
+    snprintf(path, sizeof path, "%s/metadata", sub);
+    write_file(path, "trace {", 7);
+    ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, NULL, NULL, NULL, NULL, &d), TRACERD_E_METADATA);
+    ck_assert_str_eq(tracerd_ctf_dir_error_path(d), path);
+    ck_assert_ptr_nonnull(strstr(tracerd_ctf_dir_error_reason(d), "line 1, column 8"));
+    tracerd_ctf_dir_free(d);
+    /* clean up */
+    snprintf(path, sizeof path, "rm -rf '%s'", tmpl);
+    ck_assert_int_eq(system(path), 0);
+    free(data);
+    free(meta);
+}
+END_TEST
+
+static int l_count(void *user, const tracerd_ctf_loss_t *l)
+{
+    uint64_t *n = user;
+    n[l->kind] += l->count;
+    return 0;
+}
+
+static int l_event(void *user, const tracerd_ctf_event_t *e)
+{
+    uint64_t *n = user;
+    n[2]++;
+    (void)e;
+    return 0;
+}
+
+/* A stream split over two files (tracefile rotation): one stream, read in
+ * order, with the losses across the file boundary. */
+START_TEST(test_dir_split_stream)
+{
+    char tmpl[] = "/tmp/tracerd-ctf-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(tmpl));
+    char path[1024];
+    char *meta = ctf_writer_metadata(true);
+    snprintf(path, sizeof path, "%s/metadata", tmpl);
+    write_file(path, meta, strlen(meta));
+    size_t len;
+    uint8_t *data = ctf_writer_stream(true, &len);
+    /* packet 0 goes to one file, the rest to another, named so that name
+     * order alone would put it first; packet_size (bits) is at byte 56 */
+    size_t p0 = 0;
+    for (int i = 0; i < 8; i++)
+        p0 = p0 << 8 | data[56 + i];
+    p0 /= 8;
+    ck_assert_uint_lt(p0, len);
+    snprintf(path, sizeof path, "%s/chan_0_1", tmpl);
+    write_file(path, data, p0);
+    snprintf(path, sizeof path, "%s/chan_0_0", tmpl);
+    write_file(path, data + p0, len - p0);
+    uint64_t n[3] = {0, 0, 0};
+    tracerd_ctf_callbacks_t cb;
+    memset(&cb, 0, sizeof cb);
+    cb.on_loss = l_count;
+    cb.on_event_begin = l_event;
+    tracerd_ctf_dir_t *d;
+    ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, NULL, &cb, n, NULL, &d), TRACERD_OK);
+    ck_assert_uint_eq(tracerd_ctf_dir_stream_count(d), 1);
+    ck_assert_int_eq(tracerd_ctf_dir_run(d), TRACERD_OK);
+    ck_assert_uint_eq(n[TRACERD_CTF_LOSS_EVENTS], 3);
+    ck_assert_uint_eq(n[TRACERD_CTF_LOSS_PACKETS], 1);
+    ck_assert_uint_eq(n[2], 11);
+    tracerd_ctf_dir_free(d);
+    /* damage the second file: the error names it, with its own offset */
+    size_t p1 = 0;
+    for (int i = 0; i < 8; i++)
+        p1 = p1 << 8 | data[p0 + 56 + i];
+    p1 /= 8;
+    data[p0 + p1] ^= 0xff; /* the magic of the second file's second packet */
+    snprintf(path, sizeof path, "%s/chan_0_0", tmpl);
+    write_file(path, data + p0, len - p0);
+    ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, NULL, NULL, NULL, NULL, &d), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_dir_run(d), TRACERD_E_MAGIC);
+    ck_assert_str_eq(tracerd_ctf_dir_error_path(d), path);
+    ck_assert_uint_eq(tracerd_ctf_dir_error_offset(d), p1);
+    char want[96];
+    snprintf(want, sizeof want, "offset in the stream's file set: %zu", p0 + p1);
+    ck_assert_ptr_nonnull(strstr(tracerd_ctf_dir_error_reason(d), want));
+    tracerd_ctf_dir_free(d);
+    snprintf(path, sizeof path, "rm -rf '%s'", tmpl);
+    ck_assert_int_eq(system(path), 0);
+    free(data);
+    free(meta);
+}
+END_TEST
+
+/* ==== babeltrace's CTF test traces ======================================== */
+
+static char *slurp(const char *path)
+{
+    size_t n;
+    uint8_t *b = drv_read_file(path, &n);
+    if (b == NULL)
+        return NULL;
+    char *s = realloc(b, n + 1);
+    s[n] = '\0';
+    return s;
+}
+
+struct peer_result {
+    tracerd_status_t st;
+    char reason[512];
+    ctf_text_t text;
+};
+
+static void read_dir(const char *dir, const tracerd_ctf_dir_config_t *cfg, struct peer_result *pr)
+{
+    memset(pr, 0, sizeof *pr);
+    tracerd_ctf_callbacks_t cb;
+    ctf_text_callbacks(&cb);
+    tracerd_ctf_dir_t *d = NULL;
+    pr->st = tracerd_ctf_dir_open(dir, cfg, &cb, &pr->text, NULL, &d);
+    pr->text.dir = d;
+    if (pr->st == TRACERD_OK)
+        pr->st = tracerd_ctf_dir_run(d);
+    if (pr->st != TRACERD_OK && d)
+        snprintf(pr->reason, sizeof pr->reason, "%s: %s", tracerd_ctf_dir_error_path(d),
+                 tracerd_ctf_dir_error_reason(d));
+    tracerd_ctf_dir_free(d);
+    if (pr->text.out.buf == NULL)
+        tlog_printf(&pr->text.out, "%s", "");
+}
+
+/* Compares babeltrace2's lines with ours: same count; each expected line has
+ * our "NAME: scopes" as its suffix and the same timestamp (lines with equal
+ * timestamps may come in either order). Returns the number of mismatches. */
+static bool same_text(const char *exp, const char *mine, bool quirk);
+
+/* Does babeltrace2's line (after its timestamp) end with our "NAME: ..."? */
+static bool line_matches(const char *rest, const char *mine, bool quirk)
+{
+    size_t ml = strlen(mine), rl = strlen(rest);
+    if (ml <= rl && strcmp(rest + rl - ml, mine) == 0 && (ml == rl || rest[rl - ml - 1] == ' '))
+        return true;
+    if (!quirk)
+        return false;
+    const char *colon = strstr(mine, ": ");
+    if (colon == NULL)
+        return false;
+    size_t nl = (size_t)(colon - mine) + 2;
+    for (const char *p = rest; (p = strstr(p, " ")) != NULL; p++)
+        if (strncmp(p + 1, mine, nl) == 0 && same_text(p + 1, mine, true))
+            return true;
+    return strncmp(rest, mine, nl) == 0 && same_text(rest, mine, true);
+}
+
+static size_t compare_bt2q(const char *name, const char *expected, const char *got, bool quirk);
+
+static size_t compare_bt2(const char *name, const char *expected, const char *got)
+{
+    return compare_bt2q(name, expected, got, false);
+}
+
+static size_t compare_bt2q(const char *name, const char *expected, const char *got, bool quirk)
+{
+    size_t nexp = count_lines(expected, ""), ngot = count_lines(got, "");
+    ck_assert_msg(nexp == ngot, "%s: babeltrace2 printed %zu events, tracerd %zu", name, nexp,
+                  ngot);
+    char **lines = calloc(ngot + 1, sizeof *lines);
+    char *g = strdup(got);
+    size_t k = 0;
+    for (char *p = strtok(g, "\n"); p; p = strtok(NULL, "\n"))
+        lines[k++] = p;
+    size_t bad = 0, start = 0;
+    char *e = strdup(expected);
+    char *save = NULL;
+    for (char *line = strtok_r(e, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        const char *rest = line;
+        char ts[32] = "";
+        if (line[0] == '[') {
+            memcpy(ts, line, 22);
+            ts[22] = '\0';
+        }
+        bool ok = false;
+        for (size_t i = start; i < k && !ok; i++) {
+            if (lines[i] == NULL)
+                continue;
+            const char *mine = lines[i];
+            if (ts[0]) {
+                if (strncmp(mine, ts, 22) != 0) {
+                    if (i == start)
+                        continue;
+                    break;
+                }
+                mine += 23;
+            }
+            if (line_matches(rest, mine, quirk)) {
+                lines[i] = NULL;
+                ok = true;
+            }
+        }
+        while (start < k && lines[start] == NULL)
+            start++;
+        if (!ok && bad++ < 3)
+            fprintf(stderr, "%s: no match for: %.300s\n", name, line);
+    }
+    free(e);
+    free(g);
+    free(lines);
+    return bad;
+}
+
+/* babeltrace2 2.0.4 prints an empty string field of a reused event as the
+ * value it had in an earlier event: with `quirk`, a string literal that is
+ * empty in our line matches any literal in babeltrace2's. */
+static bool same_text(const char *exp, const char *mine, bool quirk)
+{
+    while (*exp && *mine) {
+        if (quirk && *exp == '"' && *mine == '"') {
+            const char *e = exp + 1, *m = mine + 1;
+            while (*e && *e != '"')
+                e += (*e == '\\' && e[1]) ? 2 : 1;
+            while (*m && *m != '"')
+                m += (*m == '\\' && m[1]) ? 2 : 1;
+            if (*e == '\0' || *m == '\0')
+                return false;
+            size_t el = (size_t)(e - exp), ml = (size_t)(m - mine);
+            if (!(ml == 1 || (el == ml && memcmp(exp, mine, el) == 0)))
+                return false;
+            exp = e + 1;
+            mine = m + 1;
+            continue;
+        }
+        if (*exp++ != *mine++)
+            return false;
+    }
+    return *exp == *mine;
+}
+
+static size_t sum_discarded(const char *stderr_text, const char *unit)
+{
+    size_t total = 0;
+    for (const char *p = stderr_text; p && (p = strstr(p, "discarded ")) != NULL;) {
+        p += 10;
+        char *end;
+        unsigned long v = strtoul(p, &end, 10);
+        if (*end == ' ' && strncmp(end + 1, unit, strlen(unit)) == 0)
+            total += v;
+        p = end;
+    }
+    return total;
+}
+
+static void peer_check(const char *group, const char *name, bool expect_ok)
+{
+    const char *peer = drv_peer_dir();
+    if (peer == NULL)
+        return;
+    char dir[1024], out[1024], err[1024];
+    snprintf(dir, sizeof dir, "%s/ctf/%s/%s", peer, group, name);
+    snprintf(out, sizeof out, "%s/ctf/bt2-2.0.4-output/%s/%s.txt", peer, group, name);
+    snprintf(err, sizeof err, "%s/ctf/bt2-2.0.4-output/%s/%s.stderr.txt", peer, group, name);
+    struct peer_result pr;
+    read_dir(dir, NULL, &pr);
+    if (expect_ok)
+        ck_assert_msg(pr.st == TRACERD_OK, "%s/%s: %s %s", group, name,
+                      tracerd_status_name(pr.st), pr.reason);
+    else
+        ck_assert_msg(pr.st < 0 && pr.reason[0] != '\0', "%s/%s: expected an error", group, name);
+    char *expected = slurp(out);
+    ck_assert_msg(expected != NULL, "missing %s", out);
+    size_t bad = compare_bt2(name, expected, pr.text.out.buf);
+    ck_assert_msg(bad == 0, "%s/%s: %zu lines differ from babeltrace2", group, name, bad);
+    /* the same through odd small reads, with files reopened at every read */
+    tracerd_ctf_dir_config_t small;
+    tracerd_ctf_dir_config_init(&small);
+    small.chunk_bytes = 97;
+    small.max_open_files = 1;
+    struct peer_result pr2;
+    read_dir(dir, &small, &pr2);
+    ck_assert_int_eq(pr2.st, pr.st);
+    ck_assert_str_eq(pr2.text.out.buf, pr.text.out.buf);
+    ck_assert_uint_eq(pr2.text.lost_events, pr.text.lost_events);
+    ck_assert_uint_eq(pr2.text.lost_packets, pr.text.lost_packets);
+    ctf_text_free(&pr2.text);
+    char *se = slurp(err);
+    size_t lost_events = se ? sum_discarded(se, "event") : 0;
+    size_t lost_packets = se ? sum_discarded(se, "packet") : 0;
+    ck_assert_uint_eq(pr.text.lost_events, lost_events);
+    ck_assert_uint_eq(pr.text.lost_packets, lost_packets);
+    free(se);
+    free(expected);
+    ctf_text_free(&pr.text);
+}
+
+static const char *const succeed[] = {
+    "2packets", "array-align-elem", "barectf-event-before-packet", "crlf-metadata", "debug-info",
+    "env-warning", "ev-disc-no-ts-begin-end", "lf-metadata", "lttng-crash",
+    "lttng-event-after-packet", "lttng-tracefile-rotation",
+    /* babeltrace2 2.0.4 aborts on an assertion here (exit 134, fixed upstream, where the
+     * expected output is empty); tracerd reads it: no event class, no event. */
+    "meta-ctx-sequence", "meta-variant-no-underscore", "meta-variant-one-underscore",
+    "meta-variant-reserved-keywords", "meta-variant-same-with-underscore",
+    "meta-variant-two-underscores", "multi-domains", "no-packet-context", "sequence",
+    "session-rotation", "smalltrace", "struct-array-align-elem", "succeed1", "succeed2",
+    "succeed3", "succeed4", "trace-with-index", "warnings", "wk-heartbeat-u"};
+
+START_TEST(test_peer_succeed)
+{
+    peer_check("succeed", succeed[_i], true);
+}
+END_TEST
+
+START_TEST(test_peer_succeed_complete)
+{
+    /* Every succeed trace of the peer folder is in the list above. */
+    const char *peer = drv_peer_dir();
+    if (peer == NULL)
+        return;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/ctf/succeed", peer);
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    struct dirent *e;
+    size_t n = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        bool found = false;
+        for (size_t i = 0; i < sizeof succeed / sizeof succeed[0]; i++)
+            found = found || strcmp(succeed[i], e->d_name) == 0;
+        ck_assert_msg(found, "succeed/%s is not tested", e->d_name);
+        n++;
+    }
+    closedir(d);
+    ck_assert_uint_eq(n, sizeof succeed / sizeof succeed[0]);
+}
+END_TEST
+
+static const struct {
+    const char *name;
+    tracerd_status_t st;
+    const char *reason;
+} fails[] = {
+    {"fail1", TRACERD_E_METADATA, "line 11, column 70"},
+    {"fail2", TRACERD_E_VERSION, "trace version 0.1"},
+    {"integer-range", TRACERD_E_METADATA, "does not fit in 64 bits"},
+    {"invalid-packet-size", TRACERD_E_TRUNCATED, "packet_size is 4096 bytes but the input ends"},
+    {"invalid-sequence-length-field-class", TRACERD_E_METADATA, "not an unsigned integer"},
+    {"invalid-variant-selector-field-class", TRACERD_E_METADATA, "not an enumeration"},
+    {"lttng-modules-2.0-pre1", TRACERD_E_VERSION, "metadata packet: version"},
+    {"metadata-syntax-error", TRACERD_E_METADATA, "line 3, column 58"},
+    {"packet-based-metadata", TRACERD_E_VERSION, "metadata packet: version"},
+    {"smalltrace", TRACERD_E_VERSION, "trace version 0.1"},
+    {"valid-events-then-invalid-events", TRACERD_E_REFERENCE, "event id 255 is not declared"},
+};
+
+START_TEST(test_peer_fail)
+{
+    const char *peer = drv_peer_dir();
+    if (peer == NULL)
+        return;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/ctf/fail/%s", peer, fails[_i].name);
+    struct peer_result pr;
+    read_dir(dir, NULL, &pr);
+    ck_assert_msg(pr.st == fails[_i].st, "%s: %s %s", fails[_i].name, tracerd_status_name(pr.st),
+                  pr.reason);
+    ck_assert_msg(strstr(pr.reason, fails[_i].reason) != NULL, "%s: %s", fails[_i].name,
+                  pr.reason);
+    /* the events before the error match babeltrace2's */
+    char out[1024];
+    snprintf(out, sizeof out, "%s/ctf/bt2-2.0.4-output/fail/%s.txt", peer, fails[_i].name);
+    char *expected = slurp(out);
+    if (strcmp(fails[_i].name, "invalid-packet-size") != 0) /* bt2 indexes first: prints none */
+        ck_assert_uint_eq(compare_bt2(fails[_i].name, expected, pr.text.out.buf), 0);
+    free(expected);
+    ctf_text_free(&pr.text);
+}
+END_TEST
+
+START_TEST(test_peer_other)
+{
+    static const struct {
+        const char *group, *name;
+        bool ok;
+    } others[] = {
+        {"packet-seq-num", "2-lost-before-last", true},
+        {"packet-seq-num", "2-streams-lost-in-1", true},
+        {"packet-seq-num", "2-streams-lost-in-2", true},
+        {"packet-seq-num", "7-lost-between-2-with-index", true},
+        {"packet-seq-num", "no-lost", true},
+        {"packet-seq-num", "no-lost-not-starting-at-0", true},
+        {"deterministic-ordering", "a-corrupted", false},
+        {"deterministic-ordering", "b-not-corrupted", true},
+        {"deterministic-ordering", "c-corrupted", false},
+        {"intersection", "3eventsintersect", true},
+        {"intersection", "nointersect", true},
+        {"intersection", "nostream", true},
+        {"live", "split-metadata", true},
+    };
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        peer_check(others[i].group, others[i].name, others[i].ok);
+    /* Two intersection traces carry packet uuids that differ from their
+     * metadata's: babeltrace2 ignores it; tracerd reports it unless told not to. */
+    const char *peer = drv_peer_dir();
+    if (peer == NULL)
+        return;
+    static const char *const uuids[] = {"onestream", "3eventsintersectreverse"};
+    for (size_t i = 0; i < 2; i++) {
+        char dir[1024], out[1024];
+        snprintf(dir, sizeof dir, "%s/ctf/intersection/%s", peer, uuids[i]);
+        snprintf(out, sizeof out, "%s/ctf/bt2-2.0.4-output/intersection/%s.txt", peer, uuids[i]);
+        struct peer_result pr;
+        read_dir(dir, NULL, &pr);
+        ck_assert_int_eq(pr.st, TRACERD_E_MAGIC);
+        ck_assert_ptr_nonnull(strstr(pr.reason, "uuid differs"));
+        ctf_text_free(&pr.text);
+        tracerd_ctf_dir_config_t cfg;
+        tracerd_ctf_dir_config_init(&cfg);
+        cfg.stream.check_uuid = false;
+        read_dir(dir, &cfg, &pr);
+        ck_assert_int_eq(pr.st, TRACERD_OK);
+        char *expected = slurp(out);
+        ck_assert_uint_eq(compare_bt2(uuids[i], expected, pr.text.out.buf), 0);
+        free(expected);
+        ctf_text_free(&pr.text);
+    }
+}
+END_TEST
+
+/* Peer stream files through every split plan (small ones) and the stream
+ * reader directly: same log as the whole feed. */
+START_TEST(test_peer_streams_split)
+{
+    const char *peer = drv_peer_dir();
+    if (peer == NULL)
+        return;
+    static const char *const traces[] = {"succeed/wk-heartbeat-u/metadata",
+                                         "succeed/wk-heartbeat-u/u_0",
+                                         "succeed/sequence/metadata",
+                                         "succeed/sequence/channel0_0",
+                                         "succeed/no-packet-context/metadata",
+                                         "succeed/no-packet-context/stream"};
+    size_t events = 0;
+    for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i += 2) {
+        char mp[1024], sp[1024];
+        snprintf(mp, sizeof mp, "%s/ctf/%s", peer, traces[i]);
+        snprintf(sp, sizeof sp, "%s/ctf/%s", peer, traces[i + 1]);
+        size_t ml, sl;
+        uint8_t *m = drv_read_file(mp, &ml);
+        uint8_t *s = drv_read_file(sp, &sl);
+        if (s == NULL) {
+            free(m);
+            continue; /* file name differs in this copy */
+        }
+        /* packetized metadata: unwrap it first */
+        tracerd_ctf_metadata_t *md;
+        ck_assert_int_eq(tracerd_ctf_metadata_new(NULL, NULL, &md), TRACERD_OK);
+        ck_assert_int_eq(tracerd_ctf_metadata_feed(md, m, ml), TRACERD_OK);
+        tracerd_str_t text = tracerd_ctf_metadata_text(md);
+        struct target_cfg c;
+        memset(&c, 0, sizeof c);
+        c.metadata = text.data;
+        c.metadata_len = text.len;
+        tracerd_ctf_stream_config_init(&c.stream);
+        char *log = drv_check_all(&ctf_target, &c, s, sl);
+        expect_end(log, "end OK");
+        events += count_lines(log, "E @");
+        free(log);
+        tracerd_ctf_metadata_free(md);
+        free(m);
+        free(s);
+    }
+    ck_assert_uint_gt(events, 2);
+}
+END_TEST
+
+/* Runs babeltrace2 on a folder (when installed); NULL when it is not. */
+static char *run_bt2(const char *dir)
+{
+    if (system("command -v babeltrace2 >/dev/null 2>&1") != 0)
+        return NULL;
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "TZ=UTC babeltrace2 --clock-cycles '%s' 2>/dev/null", dir);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    tlog_t out = {0};
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        tlog_printf(&out, "%.*s", (int)n, buf);
+    ck_assert_int_eq(pclose(f), 0);
+    return tlog_take(&out);
+}
+
+static void bt2_check(const char *dir, bool quirk, size_t want_events)
+{
+    struct peer_result pr;
+    read_dir(dir, NULL, &pr);
+    ck_assert_msg(pr.st == TRACERD_OK, "%s: %s", dir, pr.reason);
+    ck_assert_uint_eq(pr.text.events, want_events);
+    char *bt = run_bt2(dir);
+    if (bt == NULL) {
+        ck_assert_msg(getenv("CI") == NULL || strcmp(getenv("CI"), "true") != 0,
+                      "babeltrace2 missing in CI");
+        fprintf(stderr, "note: babeltrace2 not installed; %s not compared\n", dir);
+    } else {
+        ck_assert_uint_eq(compare_bt2q(dir, bt, pr.text.out.buf, quirk), 0);
+        free(bt);
+    }
+    ctf_text_free(&pr.text);
+}
+
+/* A trace recorded with LTTng-UST 2.13 and its rewrite by babeltrace2's CTF
+ * writer (tests/data/ctf/record_lttng_ust.sh), a trace made with python3-bt2
+ * and written by the same writer (tests/data/ctf/write_bt2_python.py), and
+ * the test writer's feature trace in both byte orders, against babeltrace2. */
+START_TEST(test_recorded_traces)
+{
+    bt2_check("tests/data/ctf/demo-lttng-ust", true, 80);
+    bt2_check("tests/data/ctf/bt2-sink-ctf", false, 80);
+    bt2_check("tests/data/ctf/bt2-python", false, 24);
+    struct peer_result pr;
+    read_dir("tests/data/ctf/demo-lttng-ust", NULL, &pr);
+    const char *out = pr.text.out.buf;
+    ck_assert_ptr_nonnull(strstr(out, "tracerd:sample: { cpu_id = 1 }, { vpid = "));
+    ck_assert_ptr_nonnull(strstr(out, "{ i = -20, hex = 0xFFFFFFFFFFFECABC, net = -318767105, "
+                                      "msg = \"hello\", _seq_length = 0, seq = [ ], text = "
+                                      "\"text\", d = 0, st = ( \"IDLE\" : container = 0 ) }"));
+    ck_assert_ptr_nonnull(strstr(out, "msg = \"tab\\there\", _seq_length = 3, seq = [ [0] = 1, "
+                                      "[1] = 2, [2] = 3 ]"));
+    ck_assert_ptr_nonnull(strstr(out, "st = ( \"AUTO\" : container = 10 )"));
+    ctf_text_free(&pr.text);
+    read_dir("tests/data/ctf/bt2-python", NULL, &pr);
+    out = pr.text.out.buf;
+    ck_assert_ptr_nonnull(strstr(out, "[00000000000000001060] bt2:scalars: { u7 = 10, s13 = -3430, "
+                                      "h64 = 0xFEDCBA9876543212, o16 = 01236, r32 = 3, r64 = -0.25, "
+                                      "name = \"event 2 \\\"q\\\"\", fixed = [ [0] = 2, [1] = 3, "
+                                      "[2] = 4 ], dyn_len = 2, dyn = [ [0] = 0, [1] = 1 ], color = "
+                                      "( \"BLUE\" : container = 2 ), level = ( \"HIGH\" : "
+                                      "container = 2 ) }"));
+    ck_assert_ptr_nonnull(strstr(out, "words = [ [0] = \"w0\", [1] = \"w1\", [2] = \"w2\" ]"));
+    ctf_text_free(&pr.text);
+    for (int big = 0; big < 2; big++) {
+        char tmpl[] = "/tmp/tracerd-ctf-bt2-XXXXXX";
+        ck_assert_ptr_nonnull(mkdtemp(tmpl));
+        char path[512];
+        char *meta = ctf_writer_metadata(big);
+        snprintf(path, sizeof path, "%s/metadata", tmpl);
+        write_file(path, meta, strlen(meta));
+        size_t len;
+        uint8_t *data = ctf_writer_stream(big, &len);
+        snprintf(path, sizeof path, "%s/stream", tmpl);
+        write_file(path, data, len);
+        bt2_check(tmpl, false, 11);
+        snprintf(path, sizeof path, "rm -rf '%s'", tmpl);
+        ck_assert_int_eq(system(path), 0);
+        free(data);
+        free(meta);
+    }
+}
+END_TEST
+
+/* The CLI on a directory, a single stream with --metadata, and errors
+ * (runs when make check gives TRACERD_CLI). */
+static char *cli_run(const char *args, int *rc)
+{
+    const char *cli = getenv("TRACERD_CLI");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", cli, args);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    tlog_t out = {0};
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        tlog_printf(&out, "%.*s", (int)n, buf);
+    int st = pclose(f);
+    *rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return tlog_take(&out);
+}
+
+START_TEST(test_cli)
+{
+    if (getenv("TRACERD_CLI") == NULL) {
+        fprintf(stderr, "note: TRACERD_CLI not set; CLI test skipped\n");
+        return;
+    }
+    int rc;
+    char *out = cli_run("info tests/data/ctf/demo-lttng-ust", &rc);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_ptr_nonnull(strstr(out, "format:        CTF trace directory"));
+    ck_assert_ptr_nonnull(strstr(out, "events:        80\n"));
+    ck_assert_ptr_nonnull(strstr(out, "tracerd:sample                           40"));
+    ck_assert_ptr_nonnull(strstr(out, "little-endian"));
+    free(out);
+    out = cli_run("dump tests/data/ctf/demo-lttng-ust", &rc);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_uint_eq(count_lines(out, "{\"type\":\"event\""), 80);
+    ck_assert_uint_eq(count_lines(out, "{\"type\":\"packet\""), 2);
+    ck_assert_ptr_nonnull(strstr(out, "\"st\":{\"value\":10,\"label\":\"AUTO\"}"));
+    ck_assert_ptr_nonnull(strstr(out, "\"seq\":[1,2,3,500]"));
+    free(out);
+    out = cli_run("--metadata tests/data/ctf/demo-lttng-ust/metadata dump "
+                  "tests/data/ctf/demo-lttng-ust/chan_1",
+                  &rc);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_uint_gt(count_lines(out, "{\"type\":\"event\""), 70);
+    free(out);
+    out = cli_run("info tests/data/ctf/bt2-sink-ctf/chan_1", &rc); /* metadata beside it */
+    ck_assert_int_eq(rc, 0);
+    ck_assert_ptr_nonnull(strstr(out, "format:        CTF data stream"));
+    free(out);
+    const char *peer = drv_peer_dir();
+    if (peer != NULL) {
+        char args[1024];
+        snprintf(args, sizeof args, "dump %s/ctf/fail/valid-events-then-invalid-events", peer);
+        out = cli_run(args, &rc);
+        ck_assert_int_eq(rc, 1);
+        ck_assert_uint_eq(count_lines(out, "{\"type\":\"event\""), 2);
+        ck_assert_ptr_nonnull(strstr(out, "ctf error E_REFERENCE at byte 2: event at byte 2: "
+                                          "event id 255 is not declared in stream 0"));
+        free(out);
+        snprintf(args, sizeof args, "info %s/ctf/fail/metadata-syntax-error", peer);
+        out = cli_run(args, &rc);
+        ck_assert_int_eq(rc, 1);
+        ck_assert_ptr_nonnull(strstr(out, "E_METADATA"));
+        ck_assert_ptr_nonnull(strstr(out, "line 3, column 58"));
+        free(out);
+    }
+}
+END_TEST
+
+Suite *suite_ctf(void)
+{
+    Suite *s = suite_create("ctf");
+    TCase *tc = tcase_create("metadata");
+    tcase_add_test(tc, test_metadata_model);
+    tcase_add_test(tc, test_metadata_chunked_and_packetized);
+    tcase_add_test(tc, test_metadata_append);
+    tcase_add_test(tc, test_metadata_errors);
+    tcase_add_test(tc, test_metadata_lenient_syntax);
+    tcase_add_test(tc, test_metadata_limits_and_alloc);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("stream");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_stream_feature_trace);
+    tcase_add_test(tc, test_stream_null_callbacks);
+    tcase_add_test(tc, test_stream_bench_trace);
+    tcase_add_test(tc, test_stream_errors);
+    tcase_add_test(tc, test_stream_no_packet_context);
+    tcase_add_test(tc, test_stream_empty_event);
+    tcase_add_test(tc, test_stream_stitch_bound_and_reset);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("dir");
+    tcase_add_test(tc, test_dir_merge);
+    tcase_add_test(tc, test_dir_split_stream);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("peer");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_peer_succeed, 0, (int)(sizeof succeed / sizeof succeed[0]));
+    tcase_add_test(tc, test_peer_succeed_complete);
+    tcase_add_loop_test(tc, test_peer_fail, 0, (int)(sizeof fails / sizeof fails[0]));
+    tcase_add_test(tc, test_peer_other);
+    tcase_add_test(tc, test_peer_streams_split);
+    tcase_add_test(tc, test_recorded_traces);
+    tcase_add_test(tc, test_cli);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,615 @@
+/* tracerd CLI: CTF 1.8 trace directories, and single stream files with
+ * --metadata (or a `metadata` file beside them). See doc/formats/ctf.md. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tracerd/ctf.h>
+
+#include "cli.h"
+
+#define PACKET_MAGIC 0xC1FC1FC1u
+#define META_MAGIC 0x75D11D57u
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* Is this file CTF metadata (text that starts with the CTF comment, or packetized)? */
+static bool is_metadata_file(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return false;
+    uint8_t b[16];
+    ssize_t n = read(fd, b, sizeof b);
+    close(fd);
+    if (n < 4)
+        return false;
+    if (le32(b) == META_MAGIC || be32(b) == META_MAGIC)
+        return true;
+    return n >= 10 && memcmp(b, "/* CTF 1.", 9) == 0;
+}
+
+/* A folder holding `metadata`, at the top or (bounded) below: a
+ * breadth-first walk over at most 256 folders, `depth` levels deep. */
+static bool has_metadata(const char *dir, int depth)
+{
+    enum { MAX_DIRS = 256 };
+    char *queue[MAX_DIRS];
+    int level[MAX_DIRS];
+    size_t head = 0, tail = 0;
+    bool found = false;
+    queue[tail] = strdup(dir);
+    level[tail] = 0;
+    if (queue[tail] == NULL)
+        return false;
+    tail++;
+    while (head < tail && !found) {
+        char *cur = queue[head];
+        int lv = level[head++];
+        char p[4096];
+        snprintf(p, sizeof p, "%s/metadata", cur);
+        found = is_metadata_file(p);
+        DIR *d = found || lv >= depth ? NULL : opendir(cur);
+        struct dirent *e;
+        while (d != NULL && (e = readdir(d)) != NULL && tail < MAX_DIRS) {
+            if (e->d_name[0] == '.')
+                continue;
+            snprintf(p, sizeof p, "%s/%s", cur, e->d_name);
+            struct stat sb;
+            if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode) && (queue[tail] = strdup(p)) != NULL)
+                level[tail++] = lv + 1;
+        }
+        if (d != NULL)
+            closedir(d);
+    }
+    for (size_t i = 0; i < tail; i++)
+        free(queue[i]);
+    return found;
+}
+
+static int detect(const uint8_t *head, size_t n, const char *path, bool is_dir)
+{
+    if (is_dir)
+        return has_metadata(path, 4) ? 90 : 0;
+    if (n >= 4 && (le32(head) == PACKET_MAGIC || be32(head) == PACKET_MAGIC))
+        return 90;
+    return 0;
+}
+
+/* ---- shared reading ------------------------------------------------------ */
+
+struct evcount {
+    const char *name;
+    uint64_t n;
+};
+
+struct ctx {
+    cli_t *c;
+    bool dump;
+    tracerd_ctf_dir_t *dir;
+    const char *stream_path;
+    /* info */
+    uint64_t events, packets, fields, lost_events, lost_packets, losses;
+    uint64_t first_ns, last_ns;
+    bool any_ns;
+    struct evcount counts[512];
+    size_t ncounts;
+    uint64_t cpus;           /* bit set of cpu_id values < 64 */
+    uint64_t cpu_other;
+    /* info: distinct vtid/tid values of the contexts */
+    uint64_t *tids;          /* open addressing, 0 = empty (values stored + 1) */
+    size_t ntids;
+    bool tids_full;
+    /* dump */
+    bool first[256];
+    unsigned level;
+    bool in_variant[256];
+};
+
+static const char *cur_stream(const struct ctx *x)
+{
+    const tracerd_ctf_dir_stream_t *s = x->dir ? tracerd_ctf_dir_current(x->dir) : NULL;
+    return s ? s->path : x->stream_path;
+}
+
+static int on_packet(void *user, const tracerd_ctf_packet_t *p)
+{
+    struct ctx *x = user;
+    x->packets++;
+    if (p->has_cpu_id) {
+        if (p->cpu_id < 64)
+            x->cpus |= (uint64_t)1 << p->cpu_id;
+        else
+            x->cpu_other++;
+    }
+    if (!x->dump)
+        return 0;
+    FILE *f = x->c->out;
+    fprintf(f, "{\"type\":\"packet\",\"stream\":");
+    cli_json_cstr(f, cur_stream(x));
+    fprintf(f, ",\"offset\":%" PRIu64 ",\"index\":%" PRIu64 ",\"stream_id\":%" PRIu64, p->offset,
+            p->index, p->stream_id);
+    if (p->has_stream_instance_id)
+        fprintf(f, ",\"stream_instance_id\":%" PRIu64, p->stream_instance_id);
+    if (p->content_size_bits != UINT64_MAX)
+        fprintf(f, ",\"content_size_bits\":%" PRIu64 ",\"packet_size_bits\":%" PRIu64,
+                p->content_size_bits, p->packet_size_bits);
+    if (p->has_timestamp_begin)
+        fprintf(f, ",\"timestamp_begin\":%" PRIu64 ",\"ns_begin\":%" PRIu64, p->timestamp_begin,
+                p->ns_begin);
+    if (p->has_timestamp_end)
+        fprintf(f, ",\"timestamp_end\":%" PRIu64 ",\"ns_end\":%" PRIu64, p->timestamp_end,
+                p->ns_end);
+    if (p->has_events_discarded)
+        fprintf(f, ",\"events_discarded\":%" PRIu64, p->events_discarded);
+    if (p->has_packet_seq_num)
+        fprintf(f, ",\"packet_seq_num\":%" PRIu64, p->packet_seq_num);
+    if (p->has_cpu_id)
+        fprintf(f, ",\"cpu_id\":%" PRIu64, p->cpu_id);
+    fprintf(f, "}\n");
+    return 0;
+}
+
+static int on_loss(void *user, const tracerd_ctf_loss_t *l)
+{
+    struct ctx *x = user;
+    x->losses++;
+    if (l->kind == TRACERD_CTF_LOSS_EVENTS)
+        x->lost_events += l->count;
+    else
+        x->lost_packets += l->count;
+    if (!x->dump)
+        return 0;
+    FILE *f = x->c->out;
+    fprintf(f, "{\"type\":\"%s\",\"stream\":",
+            l->kind == TRACERD_CTF_LOSS_EVENTS ? "discarded_events" : "lost_packets");
+    cli_json_cstr(f, cur_stream(x));
+    fprintf(f, ",\"offset\":%" PRIu64 ",\"stream_id\":%" PRIu64 ",\"count\":%" PRIu64, l->offset,
+            l->stream_id, l->count);
+    if (l->has_clock)
+        fprintf(f, ",\"begin_cycles\":%" PRIu64 ",\"end_cycles\":%" PRIu64, l->begin_cycles,
+                l->end_cycles);
+    fprintf(f, "}\n");
+    return 0;
+}
+
+static int on_event(void *user, const tracerd_ctf_event_t *e)
+{
+    struct ctx *x = user;
+    x->events++;
+    if (e->has_clock) {
+        if (!x->any_ns || e->ns < x->first_ns)
+            x->first_ns = e->ns;
+        if (!x->any_ns || e->ns > x->last_ns)
+            x->last_ns = e->ns;
+        x->any_ns = true;
+    }
+    size_t i = 0;
+    while (i < x->ncounts && x->counts[i].name != e->name && strcmp(x->counts[i].name, e->name))
+        i++;
+    if (i < x->ncounts)
+        x->counts[i].n++;
+    else if (x->ncounts < sizeof x->counts / sizeof x->counts[0]) {
+        x->counts[x->ncounts].name = e->name;
+        x->counts[x->ncounts++].n = 1;
+    }
+    if (!x->dump)
+        return 0;
+    FILE *f = x->c->out;
+    fprintf(f, "{\"type\":\"event\",\"stream\":");
+    cli_json_cstr(f, cur_stream(x));
+    fprintf(f, ",\"offset\":%" PRIu64 ",\"name\":", e->offset);
+    cli_json_cstr(f, e->name);
+    fprintf(f, ",\"id\":%" PRIu64 ",\"stream_id\":%" PRIu64, e->id, e->stream_class->id);
+    if (e->has_clock)
+        fprintf(f, ",\"cycles\":%" PRIu64 ",\"ns\":%" PRIu64, e->cycles, e->ns);
+    return 0;
+}
+
+static int on_event_end(void *user, const tracerd_ctf_event_t *e)
+{
+    struct ctx *x = user;
+    (void)e;
+    if (x->dump)
+        fprintf(x->c->out, "}\n");
+    return 0;
+}
+
+static const char *const scope_keys[] = {"packet_header", "packet_context", "header",
+                                         "stream_context", "context",       "fields"};
+
+static void member(struct ctx *x, const tracerd_ctf_field_t *f)
+{
+    FILE *o = x->c->out;
+    if (!x->first[x->level])
+        fputc(',', o);
+    x->first[x->level] = false;
+    if (f->index < 0 && !x->in_variant[x->level]) {
+        cli_json_cstr(o, f->name);
+        fputc(':', o);
+    }
+}
+
+static void open_level(struct ctx *x, bool variant)
+{
+    if (x->level + 1 < sizeof x->first / sizeof x->first[0])
+        x->level++;
+    x->first[x->level] = true;
+    x->in_variant[x->level] = variant;
+}
+
+static int on_field(void *user, const tracerd_ctf_field_t *f)
+{
+    struct ctx *x = user;
+    x->fields++;
+    if (!x->dump)
+        return 0;
+    /* Packet header/context fields are summarised by the packet record. */
+    if (f->scope <= TRACERD_CTF_SCOPE_PACKET_CONTEXT)
+        return 0;
+    FILE *o = x->c->out;
+    switch (f->kind) {
+    case TRACERD_CTF_VALUE_STRUCT_BEGIN:
+        if (f->depth == 0) {
+            fprintf(o, ",\"%s\":{", scope_keys[f->scope]);
+            x->level = 0;
+            x->first[0] = true;
+            x->in_variant[0] = false;
+            return 0;
+        }
+        member(x, f);
+        fputc('{', o);
+        open_level(x, false);
+        return 0;
+    case TRACERD_CTF_VALUE_STRUCT_END:
+        if (f->depth == 0) {
+            fputc('}', o);
+            return 0;
+        }
+        fputc('}', o);
+        x->level--;
+        return 0;
+    case TRACERD_CTF_VALUE_ARRAY_BEGIN:
+    case TRACERD_CTF_VALUE_SEQUENCE_BEGIN:
+        member(x, f);
+        fputc('[', o);
+        open_level(x, false);
+        return 0;
+    case TRACERD_CTF_VALUE_ARRAY_END:
+    case TRACERD_CTF_VALUE_SEQUENCE_END:
+        fputc(']', o);
+        x->level--;
+        return 0;
+    case TRACERD_CTF_VALUE_VARIANT_BEGIN:
+        member(x, f);
+        fputc('{', o);
+        cli_json_cstr(o, f->option);
+        fputc(':', o);
+        open_level(x, true);
+        return 0;
+    case TRACERD_CTF_VALUE_VARIANT_END:
+        fputc('}', o);
+        x->level--;
+        return 0;
+    case TRACERD_CTF_VALUE_STRING:
+        member(x, f);
+        cli_json_str(o, f->v.str.data, f->v.str.len);
+        return 0;
+    case TRACERD_CTF_VALUE_FLOAT:
+        member(x, f);
+        if (f->v.f != f->v.f || f->v.f - f->v.f != 0)
+            fprintf(o, "null"); /* NaN and infinities have no JSON form */
+        else
+            fprintf(o, "%.17g", f->v.f);
+        return 0;
+    default:
+        member(x, f);
+        if (f->type->kind == TRACERD_CTF_TYPE_ENUM) {
+            fputs("{\"value\":", o);
+            if (f->kind == TRACERD_CTF_VALUE_INT)
+                fprintf(o, "%" PRId64, f->v.i);
+            else
+                fprintf(o, "%" PRIu64, f->v.u);
+            fputs(",\"label\":", o);
+            if (f->enum_label)
+                cli_json_cstr(o, f->enum_label);
+            else
+                fputs("null", o);
+            fputc('}', o);
+        } else if (f->kind == TRACERD_CTF_VALUE_INT) {
+            fprintf(o, "%" PRId64, f->v.i);
+        } else {
+            fprintf(o, "%" PRIu64, f->v.u);
+        }
+        return 0;
+    }
+}
+
+#define TID_SLOTS 65536u
+
+/* info: counts the distinct thread ids found in context fields named vtid or tid. */
+static int on_tid_field(void *user, const tracerd_ctf_field_t *f)
+{
+    struct ctx *x = user;
+    if (f->depth != 1 || (f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT) ||
+        (f->scope != TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT &&
+         f->scope != TRACERD_CTF_SCOPE_EVENT_CONTEXT) ||
+        (strcmp(f->name, "vtid") != 0 && strcmp(f->name, "tid") != 0) || x->tids == NULL)
+        return 0;
+    uint64_t key = f->v.u + 1;
+    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (TID_SLOTS - 1);
+    for (size_t probe = 0; probe < TID_SLOTS; probe++, h = (h + 1) & (TID_SLOTS - 1)) {
+        if (x->tids[h] == key)
+            return 0;
+        if (x->tids[h] == 0) {
+            if (x->ntids >= TID_SLOTS / 2) {
+                x->tids_full = true;
+                return 0;
+            }
+            x->tids[h] = key;
+            x->ntids++;
+            return 0;
+        }
+    }
+    return 0;
+}
+
+static void callbacks(struct ctx *x, tracerd_ctf_callbacks_t *cb)
+{
+    memset(cb, 0, sizeof *cb);
+    cb->on_packet_begin = on_packet;
+    cb->on_event_begin = on_event;
+    cb->on_event_end = x->dump ? on_event_end : NULL;
+    cb->on_field = x->dump ? on_field : on_tid_field;
+    cb->on_loss = on_loss;
+    if (!x->dump)
+        x->tids = calloc(TID_SLOTS, sizeof *x->tids);
+}
+
+static const char *bo_name(tracerd_byte_order_t b)
+{
+    return b == TRACERD_BYTE_ORDER_BIG ? "big-endian" : "little-endian";
+}
+
+static void print_trace_info(FILE *f, const char *where, const tracerd_ctf_trace_t *t)
+{
+    const tracerd_ctf_trace_info_t *in = tracerd_ctf_trace_info(t);
+    fprintf(f, "trace:         %s\n", where);
+    fprintf(f, "  version:     CTF %u.%u, %s, %zu bytes of TSDL\n", in->major, in->minor,
+            bo_name(in->byte_order), in->metadata_bytes);
+    if (in->has_uuid) {
+        fprintf(f, "  uuid:        ");
+        for (int i = 0; i < 16; i++)
+            fprintf(f, "%02x%s", in->uuid[i], i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
+        fprintf(f, "\n");
+    }
+    for (uint32_t i = 0; i < in->nclocks; i++)
+        fprintf(f, "  clock:       %s, %" PRIu64 " Hz, offset %" PRId64 " s + %" PRId64
+                   " cycles%s\n",
+                in->clocks[i].name, in->clocks[i].freq, in->clocks[i].offset_s,
+                in->clocks[i].offset, in->clocks[i].absolute ? ", absolute" : "");
+    const char *keys[] = {"hostname", "domain", "tracer_name", "procname"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const char *v = tracerd_ctf_trace_env(t, keys[i]);
+        if (v)
+            fprintf(f, "  %-12s %s\n", keys[i], v);
+    }
+    fprintf(f, "  classes:     %u stream class%s, %u event class%s\n", in->nstreams,
+            in->nstreams == 1 ? "" : "es", in->nevents, in->nevents == 1 ? "" : "es");
+}
+
+static void print_summary(struct ctx *x)
+{
+    FILE *f = x->c->out;
+    fprintf(f, "packets:       %" PRIu64 "\n", x->packets);
+    fprintf(f, "events:        %" PRIu64 "\n", x->events);
+    for (size_t i = 0; i < x->ncounts; i++)
+        fprintf(f, "  %-40s %" PRIu64 "\n", x->counts[i].name, x->counts[i].n);
+    if (x->lost_events || x->lost_packets)
+        fprintf(f, "lost:          %" PRIu64 " events discarded, %" PRIu64 " packets lost\n",
+                x->lost_events, x->lost_packets);
+    if (x->cpus || x->cpu_other) {
+        unsigned n = 0;
+        for (int i = 0; i < 64; i++)
+            n += (x->cpus >> i) & 1;
+        fprintf(f, "cpus:          %u\n", n + (unsigned)(x->cpu_other ? 1 : 0));
+    }
+    if (x->ntids)
+        fprintf(f, "threads:       %zu%s (distinct vtid/tid context values)\n", x->ntids,
+                x->tids_full ? "+" : "");
+    if (x->any_ns) {
+        uint64_t span = x->last_ns - x->first_ns;
+        fprintf(f, "time span:     %" PRIu64 ".%09" PRIu64 " .. %" PRIu64 ".%09" PRIu64
+                   " s since the Epoch (%" PRIu64 ".%09" PRIu64 " s)\n",
+                x->first_ns / 1000000000u, x->first_ns % 1000000000u, x->last_ns / 1000000000u,
+                x->last_ns % 1000000000u, span / 1000000000u, span % 1000000000u);
+    }
+}
+
+/* ---- a directory ----------------------------------------------------------- */
+
+static int run_dir(cli_t *c, bool dump)
+{
+    struct ctx *x = calloc(1, sizeof *x);
+    if (x == NULL)
+        return CLI_EXIT_IO;
+    x->c = c;
+    x->dump = dump;
+    tracerd_ctf_callbacks_t cb;
+    callbacks(x, &cb);
+    tracerd_ctf_dir_config_t cfg;
+    tracerd_ctf_dir_config_init(&cfg);
+    if (c->chunk)
+        cfg.chunk_bytes = c->chunk < 64 ? 64 : c->chunk;
+    tracerd_ctf_dir_t *d = NULL;
+    tracerd_status_t st = tracerd_ctf_dir_open(c->path, &cfg, &cb, x, NULL, &d);
+    x->dir = d;
+    if (st == TRACERD_OK && !dump) {
+        fprintf(c->out, "format:        CTF trace directory\n");
+        fprintf(c->out, "streams:       %u\n", tracerd_ctf_dir_stream_count(d));
+        for (uint32_t i = 0; i < tracerd_ctf_dir_trace_count(d); i++)
+            print_trace_info(c->out, tracerd_ctf_dir_trace_path(d, i), tracerd_ctf_dir_trace(d, i));
+    }
+    if (st == TRACERD_OK)
+        while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
+            ;
+    int rc = CLI_EXIT_OK;
+    if (st != TRACERD_OK) {
+        const char *path = d ? tracerd_ctf_dir_error_path(d) : c->path;
+        fprintf(stderr, "%s: %s: ctf error %s at byte %" PRIu64 ": %s\n", c->prog,
+                path && *path ? path : c->path, tracerd_status_name(st),
+                d ? tracerd_ctf_dir_error_offset(d) : 0,
+                d ? tracerd_ctf_dir_error_reason(d) : tracerd_status_message(st));
+        rc = st == TRACERD_E_IO ? CLI_EXIT_IO : CLI_EXIT_TRACE;
+    }
+    if (!dump && (st == TRACERD_OK || x->events))
+        print_summary(x);
+    tracerd_ctf_dir_free(d);
+    free(x->tids);
+    free(x);
+    return rc;
+}
+
+/* ---- a single stream file --------------------------------------------------- */
+
+static tracerd_status_t s_feed(void *r, const void *d, size_t n, size_t *used)
+{
+    return tracerd_ctf_stream_feed(r, d, n, used);
+}
+static tracerd_status_t s_resume(void *r)
+{
+    return tracerd_ctf_stream_resume(r);
+}
+static tracerd_status_t s_finish(void *r)
+{
+    return tracerd_ctf_stream_finish(r);
+}
+
+static int read_metadata(cli_t *c, const char *path, tracerd_ctf_trace_t **out)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        fprintf(stderr, "%s: %s: %s\n", c->prog, path, strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    tracerd_ctf_metadata_t *m;
+    if (tracerd_ctf_metadata_new(NULL, NULL, &m) != TRACERD_OK) {
+        close(fd);
+        return CLI_EXIT_IO;
+    }
+    uint8_t buf[65536];
+    tracerd_status_t st = TRACERD_OK;
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        st = tracerd_ctf_metadata_feed(m, buf, (size_t)n);
+        if (st != TRACERD_OK)
+            break;
+    }
+    close(fd);
+    if (st == TRACERD_OK)
+        st = tracerd_ctf_metadata_finish(m, out);
+    if (st != TRACERD_OK) {
+        fprintf(stderr, "%s: %s: ctf metadata error %s: %s\n", c->prog, path,
+                tracerd_status_name(st), tracerd_ctf_metadata_error_reason(m));
+        tracerd_ctf_metadata_free(m);
+        return CLI_EXIT_TRACE;
+    }
+    tracerd_ctf_metadata_free(m);
+    return CLI_EXIT_OK;
+}
+
+static int run_stream(cli_t *c, bool dump)
+{
+    char guess[4096];
+    const char *mpath = c->metadata;
+    if (mpath == NULL) {
+        /* the `metadata` file beside the stream */
+        const char *slash = strrchr(c->path, '/');
+        if (slash)
+            snprintf(guess, sizeof guess, "%.*s/metadata", (int)(slash - c->path), c->path);
+        else
+            snprintf(guess, sizeof guess, "metadata");
+        mpath = guess;
+        if (access(mpath, R_OK) != 0) {
+            fprintf(stderr, "%s: %s: a CTF stream needs --metadata PATH\n", c->prog, c->path);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    tracerd_ctf_trace_t *t = NULL;
+    int rc = read_metadata(c, mpath, &t);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    struct ctx *x = calloc(1, sizeof *x);
+    if (x == NULL) {
+        tracerd_ctf_trace_free(t);
+        return CLI_EXIT_IO;
+    }
+    x->c = c;
+    x->dump = dump;
+    x->stream_path = c->path;
+    tracerd_ctf_callbacks_t cb;
+    callbacks(x, &cb);
+    tracerd_ctf_stream_t *r;
+    tracerd_status_t st = tracerd_ctf_stream_new(t, NULL, &cb, x, NULL, &r);
+    if (st != TRACERD_OK) {
+        fprintf(stderr, "%s: %s: %s\n", c->prog, c->path, tracerd_status_message(st));
+        free(x->tids);
+        free(x);
+        tracerd_ctf_trace_free(t);
+        return CLI_EXIT_TRACE;
+    }
+    if (!dump) {
+        fprintf(c->out, "format:        CTF data stream\n");
+        print_trace_info(c->out, mpath, t);
+    }
+    st = cli_pump(c, r, s_feed, s_resume, s_finish);
+    rc = CLI_EXIT_OK;
+    if (st != TRACERD_OK) {
+        if (st != TRACERD_E_IO) {
+            const char *path = tracerd_ctf_stream_error_path(r);
+            char reason[512];
+            snprintf(reason, sizeof reason, "%s%s%s", tracerd_ctf_stream_error_reason(r),
+                     *path ? " (field " : "", *path ? path : "");
+            if (*path)
+                strncat(reason, ")", sizeof reason - strlen(reason) - 1);
+            cli_report(c, "ctf", st, tracerd_ctf_stream_record_offset(r), reason);
+        }
+        rc = st == TRACERD_E_IO ? CLI_EXIT_IO : CLI_EXIT_TRACE;
+    }
+    if (!dump)
+        print_summary(x);
+    tracerd_ctf_stream_free(r);
+    tracerd_ctf_trace_free(t);
+    free(x->tids);
+    free(x);
+    return rc;
+}
+
+static int info(cli_t *c)
+{
+    return c->is_dir ? run_dir(c, false) : run_stream(c, false);
+}
+
+static int dump(cli_t *c)
+{
+    return c->is_dir ? run_dir(c, true) : run_stream(c, true);
+}
+
+const struct cli_format cli_format_ctf = {"ctf", detect, info, dump};

@@ -1,0 +1,601 @@
+/* tracerd info / dump for the Fuchsia trace format (FXT). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracerd/fxt.h>
+
+#include "cli.h"
+
+static const uint8_t MAGIC_LE[8] = {0x10, 0x00, 0x04, 0x46, 0x78, 0x54, 0x16, 0x00};
+static const uint8_t MAGIC_BE[8] = {0x00, 0x16, 0x54, 0x78, 0x46, 0x04, 0x00, 0x10};
+
+static int detect(const uint8_t *head, size_t n, const char *path, bool is_dir)
+{
+    if (is_dir)
+        return 0;
+    if (n >= 8 && (memcmp(head, MAGIC_LE, 8) == 0 || memcmp(head, MAGIC_BE, 8) == 0))
+        return 100;
+    size_t len = strlen(path);
+    if (len > 4 && strcmp(path + len - 4, ".fxt") == 0)
+        return 40;
+    return 0;
+}
+
+static tracerd_status_t feed(void *r, const void *d, size_t n, size_t *used)
+{
+    return tracerd_fxt_feed(r, d, n, used);
+}
+
+static tracerd_status_t resume(void *r)
+{
+    return tracerd_fxt_resume(r);
+}
+
+static tracerd_status_t finish(void *r)
+{
+    return tracerd_fxt_finish(r);
+}
+
+static int run(cli_t *c, const tracerd_fxt_callbacks_t *cbs, void *user)
+{
+    tracerd_fxt_reader_t *r;
+    tracerd_status_t st = tracerd_fxt_new(NULL, cbs, user, NULL, &r);
+    if (st != TRACERD_OK) {
+        cli_report(c, "fxt", st, 0, "cannot create the reader");
+        return CLI_EXIT_TRACE;
+    }
+    st = cli_pump(c, r, feed, resume, finish);
+    int rc = CLI_EXIT_OK;
+    if (st == TRACERD_E_IO) {
+        rc = CLI_EXIT_IO;
+    } else if (st != TRACERD_OK) {
+        cli_report(c, "fxt", st, tracerd_fxt_record_offset(r), tracerd_fxt_error_reason(r));
+        rc = CLI_EXIT_TRACE;
+    }
+    tracerd_fxt_free(r);
+    return rc;
+}
+
+/* ---- info ------------------------------------------------------------- */
+
+#define MAX_PROVIDERS 64
+#define THREAD_SLOTS 8192
+
+struct info {
+    tracerd_byte_order_t order;
+    uint64_t records[16];
+    uint64_t events[16];
+    uint64_t unknown;
+    uint64_t nprov;
+    struct {
+        uint32_t id;
+        char name[64];
+        bool named;
+        uint64_t tps;
+    } prov[MAX_PROVIDERS];
+    uint64_t min_ns, max_ns;
+    bool any_time;
+    uint64_t *threads; /* (pid, tid) pairs, open addressing; 0,0 = empty */
+    uint64_t nthreads;
+    bool threads_full;
+};
+
+static void prov_note(struct info *in, uint32_t id, const tracerd_str_t *name, uint64_t tps)
+{
+    uint64_t i = 0;
+    while (i < in->nprov && in->prov[i].id != id)
+        i++;
+    if (i == in->nprov) {
+        if (in->nprov == MAX_PROVIDERS)
+            return;
+        in->nprov++;
+        memset(&in->prov[i], 0, sizeof in->prov[i]);
+        in->prov[i].id = id;
+    }
+    if (name != NULL) {
+        size_t n = name->len < sizeof in->prov[i].name - 1 ? name->len : sizeof in->prov[i].name - 1;
+        memcpy(in->prov[i].name, name->data, n);
+        in->prov[i].name[n] = '\0';
+        in->prov[i].named = true;
+    }
+    if (tps != 0)
+        in->prov[i].tps = tps;
+}
+
+static void time_note(struct info *in, uint64_t ns)
+{
+    if (!in->any_time || ns < in->min_ns)
+        in->min_ns = ns;
+    if (!in->any_time || ns > in->max_ns)
+        in->max_ns = ns;
+    in->any_time = true;
+}
+
+static void thread_note(struct info *in, uint64_t pid, uint64_t tid)
+{
+    if (in->threads == NULL || (pid == 0 && tid == 0))
+        return;
+    uint64_t h = (pid * 0x9e3779b97f4a7c15ull) ^ (tid * 0xc2b2ae3d27d4eb4full);
+    for (uint64_t k = 0; k < THREAD_SLOTS; k++) {
+        uint64_t *s = &in->threads[2 * ((h + k) % THREAD_SLOTS)];
+        if (s[0] == pid && s[1] == tid)
+            return;
+        if (s[0] == 0 && s[1] == 0) {
+            if (in->nthreads + 1 >= THREAD_SLOTS / 2) {
+                in->threads_full = true;
+                return;
+            }
+            s[0] = pid;
+            s[1] = tid;
+            in->nthreads++;
+            return;
+        }
+    }
+}
+
+static int i_meta(void *u, const tracerd_fxt_metadata_t *m)
+{
+    struct info *in = u;
+    in->records[0]++;
+    if (m->type == TRACERD_FXT_META_PROVIDER_INFO)
+        prov_note(in, m->provider_id, &m->name, 0);
+    else if (m->type == TRACERD_FXT_META_PROVIDER_SECTION)
+        prov_note(in, m->provider_id, NULL, 0);
+    else if (m->type == TRACERD_FXT_META_TRACE_INFO)
+        in->order = m->byte_order;
+    return 0;
+}
+
+static int i_init(void *u, const tracerd_fxt_init_t *i)
+{
+    struct info *in = u;
+    in->records[1]++;
+    prov_note(in, i->provider_id, NULL, i->ticks_per_second);
+    return 0;
+}
+
+static int i_string(void *u, const tracerd_fxt_string_t *s)
+{
+    (void)s;
+    ((struct info *)u)->records[2]++;
+    return 0;
+}
+
+static int i_thread(void *u, const tracerd_fxt_thread_rec_t *t)
+{
+    struct info *in = u;
+    in->records[3]++;
+    thread_note(in, t->pid, t->tid);
+    return 0;
+}
+
+static int i_event(void *u, const tracerd_fxt_event_t *e)
+{
+    struct info *in = u;
+    in->records[4]++;
+    in->events[e->type & 15]++;
+    time_note(in, e->ns);
+    if (e->type == TRACERD_FXT_EVENT_DURATION_COMPLETE)
+        time_note(in, e->end_ns);
+    thread_note(in, e->thread.pid, e->thread.tid);
+    return 0;
+}
+
+static int i_blob(void *u, const tracerd_fxt_blob_t *b)
+{
+    (void)b;
+    ((struct info *)u)->records[5]++;
+    return 0;
+}
+
+static int i_user(void *u, const tracerd_fxt_userspace_object_t *o)
+{
+    (void)o;
+    ((struct info *)u)->records[6]++;
+    return 0;
+}
+
+static int i_kernel(void *u, const tracerd_fxt_kernel_object_t *o)
+{
+    (void)o;
+    ((struct info *)u)->records[7]++;
+    return 0;
+}
+
+static int i_sched(void *u, const tracerd_fxt_scheduling_t *s)
+{
+    struct info *in = u;
+    in->records[8]++;
+    time_note(in, s->ns);
+    return 0;
+}
+
+static int i_log(void *u, const tracerd_fxt_log_t *l)
+{
+    struct info *in = u;
+    in->records[9]++;
+    time_note(in, l->ns);
+    thread_note(in, l->thread.pid, l->thread.tid);
+    return 0;
+}
+
+static int i_large(void *u, const tracerd_fxt_large_blob_t *b)
+{
+    struct info *in = u;
+    in->records[15]++;
+    if (b->format == TRACERD_FXT_LARGE_BLOB_WITH_METADATA)
+        time_note(in, b->ns);
+    return 0;
+}
+
+static int i_unknown(void *u, const tracerd_fxt_unknown_t *k)
+{
+    (void)k;
+    ((struct info *)u)->unknown++;
+    return 0;
+}
+
+static int info(cli_t *c)
+{
+    struct info *in = calloc(1, sizeof *in);
+    if (in == NULL)
+        return CLI_EXIT_IO;
+    in->threads = calloc(2 * THREAD_SLOTS, sizeof *in->threads);
+    tracerd_fxt_callbacks_t cbs;
+    memset(&cbs, 0, sizeof cbs);
+    cbs.on_init = i_init;
+    cbs.on_string = i_string;
+    cbs.on_thread = i_thread;
+    cbs.on_event = i_event;
+    cbs.on_blob = i_blob;
+    cbs.on_userspace_object = i_user;
+    cbs.on_kernel_object = i_kernel;
+    cbs.on_scheduling = i_sched;
+    cbs.on_log = i_log;
+    cbs.on_large_blob = i_large;
+    cbs.on_unknown = i_unknown;
+    cbs.on_metadata = i_meta;
+    int rc = run(c, &cbs, in);
+    FILE *o = c->out;
+    fprintf(o, "format: fxt (Fuchsia trace format)\n");
+    fprintf(o, "byte order: %s\n",
+            in->order == TRACERD_BYTE_ORDER_AUTO ? "little (no magic record)"
+                                                 : tracerd_byte_order_name(in->order));
+    fprintf(o, "providers: %" PRIu64 "\n", in->nprov);
+    for (uint64_t i = 0; i < in->nprov; i++)
+        if (in->prov[i].tps != 0)
+            fprintf(o, "  provider %u \"%s\": clock %" PRIu64 " ticks/s\n",
+                    (unsigned)in->prov[i].id, in->prov[i].named ? in->prov[i].name : "(no provider info)",
+                    in->prov[i].tps);
+        else
+            fprintf(o, "  provider %u \"%s\": no initialization record (1 tick = 1 ns)\n",
+                    (unsigned)in->prov[i].id,
+                    in->prov[i].named ? in->prov[i].name : "(no provider info)");
+    uint64_t total = in->unknown;
+    for (int t = 0; t < 16; t++)
+        total += in->records[t];
+    fprintf(o, "records: %" PRIu64 "\n", total);
+    for (uint32_t t = 0; t < 16; t++)
+        if (in->records[t] != 0)
+            fprintf(o, "  %-17s %" PRIu64 "\n", tracerd_fxt_record_type_name(t), in->records[t]);
+    if (in->unknown != 0)
+        fprintf(o, "  %-17s %" PRIu64 "\n", "unknown types", in->unknown);
+    for (uint32_t t = 0; t < 16; t++)
+        if (in->events[t] != 0)
+            fprintf(o, "  event %-17s %" PRIu64 "\n", tracerd_fxt_event_type_name(t), in->events[t]);
+    fprintf(o, "threads: %" PRIu64 "%s\n", in->nthreads, in->threads_full ? "+" : "");
+    if (in->any_time)
+        fprintf(o, "time span: %" PRIu64 " .. %" PRIu64 " ns (%.6f s)\n", in->min_ns, in->max_ns,
+                (double)(in->max_ns - in->min_ns) / 1e9);
+    else
+        fprintf(o, "time span: none\n");
+    free(in->threads);
+    free(in);
+    return rc;
+}
+
+/* ---- dump ------------------------------------------------------------- */
+
+struct dump {
+    FILE *f;
+};
+
+static void jkey(FILE *f, const char *k)
+{
+    fprintf(f, ",\"%s\":", k);
+}
+
+static void jstr(FILE *f, const char *k, tracerd_str_t s)
+{
+    jkey(f, k);
+    cli_json_str(f, s.data, s.len);
+}
+
+static void jhead(FILE *f, const char *rec, uint64_t off, uint32_t provider)
+{
+    fprintf(f, "{\"record\":\"%s\",\"offset\":%" PRIu64 ",\"provider\":%u", rec, off,
+            (unsigned)provider);
+}
+
+static void jthread(FILE *f, const char *prefix, tracerd_fxt_thread_t t)
+{
+    fprintf(f, ",\"%sthread_ref\":%u,\"%spid\":%" PRIu64 ",\"%stid\":%" PRIu64, prefix,
+            (unsigned)t.ref, prefix, t.pid, prefix, t.tid);
+}
+
+static void jargs(FILE *f, uint32_t n, const tracerd_fxt_arg_t *a)
+{
+    fprintf(f, ",\"args\":[");
+    for (uint32_t i = 0; i < n; i++) {
+        const tracerd_fxt_arg_t *g = &a[i];
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        cli_json_str(f, g->name.data, g->name.len);
+        fprintf(f, ",\"type\":\"%s\"", tracerd_fxt_arg_type_name(g->type));
+        if (g->type > TRACERD_FXT_ARG_BLOB)
+            fprintf(f, ",\"type_id\":%u", (unsigned)g->type);
+        fprintf(f, ",\"value\":");
+        switch (g->type) {
+        case TRACERD_FXT_ARG_NULL:
+            fprintf(f, "null");
+            break;
+        case TRACERD_FXT_ARG_INT32:
+        case TRACERD_FXT_ARG_INT64:
+            fprintf(f, "%" PRId64, g->i64);
+            break;
+        case TRACERD_FXT_ARG_UINT32:
+        case TRACERD_FXT_ARG_UINT64:
+        case TRACERD_FXT_ARG_KOID:
+            fprintf(f, "%" PRIu64, g->u64);
+            break;
+        case TRACERD_FXT_ARG_DOUBLE:
+            if (isfinite(g->f64))
+                fprintf(f, "%.17g", g->f64);
+            else
+                fprintf(f, "\"%s\"", isnan(g->f64) ? "nan" : g->f64 > 0 ? "inf" : "-inf");
+            break;
+        case TRACERD_FXT_ARG_STRING:
+            cli_json_str(f, g->str.data, g->str.len);
+            break;
+        case TRACERD_FXT_ARG_POINTER:
+            fprintf(f, "\"0x%" PRIx64 "\"", g->u64);
+            break;
+        case TRACERD_FXT_ARG_BOOL:
+            fprintf(f, "%s", g->u64 ? "true" : "false");
+            break;
+        default: /* blob, unknown: hex bytes */
+            cli_json_hex(f, g->blob.data, g->blob.len);
+            break;
+        }
+        fprintf(f, "}");
+    }
+    fprintf(f, "]");
+}
+
+static int d_meta(void *u, const tracerd_fxt_metadata_t *m)
+{
+    FILE *f = ((struct dump *)u)->f;
+    static const char *const kinds[5] = {"", "provider-info", "provider-section", "provider-event",
+                                         "trace-info"};
+    jhead(f, "metadata", m->offset, m->provider_id);
+    fprintf(f, ",\"type\":\"%s\"", m->type <= 4 ? kinds[m->type] : "unknown");
+    if (m->type == TRACERD_FXT_META_PROVIDER_INFO)
+        jstr(f, "name", m->name);
+    if (m->type == TRACERD_FXT_META_PROVIDER_EVENT)
+        fprintf(f, ",\"event\":%u", (unsigned)m->event);
+    if (m->type == TRACERD_FXT_META_TRACE_INFO)
+        fprintf(f, ",\"trace_info_type\":%u,\"magic\":true,\"byte_order\":\"%s\"",
+                (unsigned)m->trace_info_type, tracerd_byte_order_name(m->byte_order));
+    fprintf(f, "}\n");
+    return 0;
+}
+
+static int d_init(void *u, const tracerd_fxt_init_t *i)
+{
+    FILE *f = ((struct dump *)u)->f;
+    jhead(f, "init", i->offset, i->provider_id);
+    fprintf(f, ",\"ticks_per_second\":%" PRIu64 "}\n", i->ticks_per_second);
+    return 0;
+}
+
+static int d_string(void *u, const tracerd_fxt_string_t *s)
+{
+    FILE *f = ((struct dump *)u)->f;
+    jhead(f, "string", s->offset, s->provider_id);
+    fprintf(f, ",\"index\":%u", (unsigned)s->index);
+    jstr(f, "value", s->str);
+    fprintf(f, "}\n");
+    return 0;
+}
+
+static int d_thread(void *u, const tracerd_fxt_thread_rec_t *t)
+{
+    FILE *f = ((struct dump *)u)->f;
+    jhead(f, "thread", t->offset, t->provider_id);
+    fprintf(f, ",\"index\":%u,\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 "}\n", (unsigned)t->index,
+            t->pid, t->tid);
+    return 0;
+}
+
+static int d_event(void *u, const tracerd_fxt_event_t *e)
+{
+    FILE *f = ((struct dump *)u)->f;
+    jhead(f, "event", e->offset, e->provider_id);
+    fprintf(f, ",\"type\":\"%s\",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64,
+            tracerd_fxt_event_type_name(e->type), e->ticks, e->ns);
+    jthread(f, "", e->thread);
+    jstr(f, "category", e->category);
+    jstr(f, "name", e->name);
+    jargs(f, e->nargs, e->args);
+    switch (e->type) {
+    case TRACERD_FXT_EVENT_COUNTER:
+        fprintf(f, ",\"counter_id\":%" PRIu64, e->id);
+        break;
+    case TRACERD_FXT_EVENT_DURATION_COMPLETE:
+        fprintf(f, ",\"end_ticks\":%" PRIu64 ",\"end_ns\":%" PRIu64, e->end_ticks, e->end_ns);
+        break;
+    case TRACERD_FXT_EVENT_ASYNC_BEGIN:
+    case TRACERD_FXT_EVENT_ASYNC_INSTANT:
+    case TRACERD_FXT_EVENT_ASYNC_END:
+        fprintf(f, ",\"async_id\":%" PRIu64, e->id);
+        break;
+    case TRACERD_FXT_EVENT_FLOW_BEGIN:
+    case TRACERD_FXT_EVENT_FLOW_STEP:
+    case TRACERD_FXT_EVENT_FLOW_END:
+        fprintf(f, ",\"flow_id\":%" PRIu64, e->id);
+        break;
+    default:
+        break;
+    }
+    fprintf(f, "}\n");
+    return 0;
+}
+
+static int d_blob(void *u, const tracerd_fxt_blob_t *b)
+{
+    FILE *f = ((struct dump *)u)->f;
+    jhead(f, "blob", b->offset, b->provider_id);
+    fprintf(f, ",\"blob_type\":%u", (unsigned)b->blob_type);
+    jstr(f, "name", b->name);
+    fprintf(f, ",\"size\":%zu,\"payload\":", b->payload.len);
+    cli_json_hex(f, b->payload.data, b->payload.len);
+    fprintf(f, "}\n");
+    return 0;
+}
+
+static int d_user(void *u, const tracerd_fxt_userspace_object_t *o)
+{
+    FILE *f = ((struct dump *)u)->f;
+    jhead(f, "userspace-object", o->offset, o->provider_id);
+    fprintf(f, ",\"pointer\":\"0x%" PRIx64 "\"", o->pointer);
+    jthread(f, "process_", o->process);
+    jstr(f, "name", o->name);
+    jargs(f, o->nargs, o->args);
+    fprintf(f, "}\n");
+    return 0;
+}
+
+static int d_kernel(void *u, const tracerd_fxt_kernel_object_t *o)
+{
+    FILE *f = ((struct dump *)u)->f;
+    jhead(f, "kernel-object", o->offset, o->provider_id);
+    fprintf(f, ",\"koid\":%" PRIu64 ",\"object_type\":%u", o->koid, (unsigned)o->object_type);
+    jstr(f, "name", o->name);
+    jargs(f, o->nargs, o->args);
+    fprintf(f, "}\n");
+    return 0;
+}
+
+static int d_sched(void *u, const tracerd_fxt_scheduling_t *s)
+{
+    FILE *f = ((struct dump *)u)->f;
+    static const char *const kinds[3] = {"legacy-context-switch", "context-switch",
+                                         "thread-wakeup"};
+    jhead(f, "scheduling", s->offset, s->provider_id);
+    fprintf(f, ",\"type\":\"%s\",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64 ",\"cpu\":%u",
+            kinds[s->type], s->ticks, s->ns, (unsigned)s->cpu);
+    if (s->type == TRACERD_FXT_SCHED_THREAD_WAKEUP) {
+        fprintf(f, ",\"waking_tid\":%" PRIu64, s->waking_tid);
+    } else {
+        fprintf(f, ",\"outgoing_state\":%u", (unsigned)s->outgoing_state);
+        if (s->type == TRACERD_FXT_SCHED_CONTEXT_SWITCH) {
+            fprintf(f, ",\"outgoing_tid\":%" PRIu64 ",\"incoming_tid\":%" PRIu64,
+                    s->outgoing.tid, s->incoming.tid);
+        } else {
+            jthread(f, "outgoing_", s->outgoing);
+            jthread(f, "incoming_", s->incoming);
+            fprintf(f, ",\"outgoing_priority\":%u,\"incoming_priority\":%u",
+                    (unsigned)s->outgoing_priority, (unsigned)s->incoming_priority);
+        }
+    }
+    if (s->type != TRACERD_FXT_SCHED_LEGACY_CONTEXT_SWITCH)
+        jargs(f, s->nargs, s->args);
+    fprintf(f, "}\n");
+    return 0;
+}
+
+static int d_log(void *u, const tracerd_fxt_log_t *l)
+{
+    FILE *f = ((struct dump *)u)->f;
+    jhead(f, "log", l->offset, l->provider_id);
+    fprintf(f, ",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64, l->ticks, l->ns);
+    jthread(f, "", l->thread);
+    jstr(f, "message", l->message);
+    fprintf(f, "}\n");
+    return 0;
+}
+
+static int d_large(void *u, const tracerd_fxt_large_blob_t *b)
+{
+    FILE *f = ((struct dump *)u)->f;
+    jhead(f, "large-blob", b->offset, b->provider_id);
+    fprintf(f, ",\"format\":%u", (unsigned)b->format);
+    jstr(f, "category", b->category);
+    jstr(f, "name", b->name);
+    if (b->format == TRACERD_FXT_LARGE_BLOB_WITH_METADATA) {
+        fprintf(f, ",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64, b->ticks, b->ns);
+        jthread(f, "", b->thread);
+        jargs(f, b->nargs, b->args);
+    }
+    fprintf(f, ",\"size\":%" PRIu64 ",\"payload\":", b->size);
+    if (b->payload.data != NULL)
+        cli_json_hex(f, b->payload.data, b->payload.len);
+    else
+        fprintf(f, "null,\"fragmented\":true");
+    fprintf(f, "}\n");
+    return 0;
+}
+
+static int d_fragment(void *u, const tracerd_span_t *s)
+{
+    FILE *f = ((struct dump *)u)->f;
+    fprintf(f,
+            "{\"record\":\"large-blob-fragment\",\"offset\":%" PRIu64 ",\"data_offset\":%" PRIu64
+            ",\"total\":%" PRIu64 ",\"data\":",
+            s->record_offset, s->offset, s->total);
+    cli_json_hex(f, s->data, s->len);
+    fprintf(f, "}\n");
+    return 0;
+}
+
+static int d_unknown(void *u, const tracerd_fxt_unknown_t *k)
+{
+    FILE *f = ((struct dump *)u)->f;
+    static const char *const kinds[9] = {"",         "record",        "metadata",
+                                         "trace-info", "event",       "argument",
+                                         "scheduling", "large-record", "blob-format"};
+    fprintf(f,
+            "{\"record\":\"unknown\",\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"type\":%u,"
+            "\"header\":\"0x%016" PRIx64 "\",\"size\":%" PRIu64 ",\"raw\":",
+            k->offset, k->kind <= 8 ? kinds[k->kind] : "?", (unsigned)k->type, k->header, k->size);
+    if (k->raw.data != NULL)
+        cli_json_hex(f, k->raw.data, k->raw.len);
+    else
+        fprintf(f, "null");
+    fprintf(f, "}\n");
+    return 0;
+}
+
+static int dump(cli_t *c)
+{
+    struct dump d = {c->out};
+    tracerd_fxt_callbacks_t cbs;
+    memset(&cbs, 0, sizeof cbs);
+    cbs.on_metadata = d_meta;
+    cbs.on_init = d_init;
+    cbs.on_string = d_string;
+    cbs.on_thread = d_thread;
+    cbs.on_event = d_event;
+    cbs.on_blob = d_blob;
+    cbs.on_userspace_object = d_user;
+    cbs.on_kernel_object = d_kernel;
+    cbs.on_scheduling = d_sched;
+    cbs.on_log = d_log;
+    cbs.on_large_blob = d_large;
+    cbs.on_large_blob_fragment = d_fragment;
+    cbs.on_unknown = d_unknown;
+    return run(c, &cbs, &d);
+}
+
+const struct cli_format cli_format_fxt = {"fxt", detect, info, dump};

@@ -1,0 +1,712 @@
+/* tracerd info / dump for xtrace: .xinsndata.bin token streams and
+ * .xsnapshot.bin register snapshots. Detection: snapshot files by content
+ * (a record whose trailing vector-length field checks out within the first
+ * bytes) and by name; token streams have no magic, so by name only, with a
+ * modest score. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracerd/xtrace.h>
+
+#include "cli.h"
+
+/* ---- detection ---------------------------------------------------------- */
+
+static uint64_t le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* True when a snapshot record of some layout fits in head and checks out. */
+static bool snap_content(const uint8_t *head, size_t n)
+{
+    static const uint32_t hs[4] = {24, 19, 32, 0};
+    for (unsigned hi = 0; hi < 4; hi++)
+        for (uint32_t vl = 128; vl <= 2048; vl += 128)
+            for (unsigned m = 0; m < 4; m++) {
+                tracerd_xtrace_snap_layout_t l;
+                memset(&l, 0, sizeof l);
+                l.header_bytes = hs[hi];
+                l.vector_length_bits = vl;
+                l.p_layout = (m & 1) ? TRACERD_XTRACE_P_PER_REG : TRACERD_XTRACE_P_BLOCK;
+                l.za_present = (m & 2) == 0;
+                if (tracerd_xtrace_snap_layout_compute(&l) != TRACERD_OK)
+                    continue;
+                size_t end = (size_t)l.header_bytes + l.record_bytes;
+                if (end > n)
+                    continue;
+                const uint8_t *r = head + l.header_bytes;
+                if (le64(r + l.record_bytes - 8) == vl && le64(r + 16) <= le64(r + 24))
+                    return true;
+            }
+    return false;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* File kind from the name: exact scheme, or just the suffix. */
+static tracerd_xtrace_file_kind_t name_kind(const char *path, bool *exact)
+{
+    tracerd_xtrace_filename_t f;
+    *exact = false;
+    if (path == NULL)
+        return TRACERD_XTRACE_FILE_UNKNOWN;
+    if (tracerd_xtrace_parse_filename(path, &f) == TRACERD_OK) {
+        *exact = true;
+        return f.kind;
+    }
+    if (ends_with(path, ".xinsndata.bin"))
+        return TRACERD_XTRACE_FILE_INSNDATA;
+    if (ends_with(path, ".xsnapshot.bin"))
+        return TRACERD_XTRACE_FILE_SNAPSHOT;
+    return TRACERD_XTRACE_FILE_UNKNOWN;
+}
+
+static int detect(const uint8_t *head, size_t n, const char *path, bool is_dir)
+{
+    if (is_dir)
+        return 0;
+    bool exact;
+    tracerd_xtrace_file_kind_t k = name_kind(path, &exact);
+    bool content = snap_content(head, n);
+    if (k == TRACERD_XTRACE_FILE_SNAPSHOT)
+        return content ? 70 : exact ? 35 : 25;
+    if (k == TRACERD_XTRACE_FILE_INSNDATA) {
+        /* A stream usually starts with a PCINST (the PC is unknown before). */
+        bool pcinst = n > 0 && (head[0] & 0x3f) == 0x09;
+        return (exact ? 30 : 20) + (pcinst ? 5 : 0);
+    }
+    return content ? 25 : 0;
+}
+
+/* Which reader: the name decides, else the content. */
+static bool is_snapshot(const cli_t *c)
+{
+    bool exact;
+    tracerd_xtrace_file_kind_t k = name_kind(c->path, &exact);
+    if (k != TRACERD_XTRACE_FILE_UNKNOWN)
+        return k == TRACERD_XTRACE_FILE_SNAPSHOT;
+    return snap_content(c->head, c->head_len);
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+/* Reader options from the environment, TRACERD_XTRACE="key=value,...": the CLI
+ * has no per-format flags, and a file the reader refuses as ambiguous needs a
+ * way to say its layout. Keys: header (0|19|24|32), vl, svl (bits), p
+ * (block|per-reg), za (yes|no), fixed (yes|no), order (little|big), detect
+ * (1..8), advance (yes|no), ident (number), time (1..16), iov
+ * (interleaved|grouped|headers-only), mem_log2 (0..15), pc (initial PC),
+ * start_offset, start_index, padding (yes|no), truncated (yes|no). Returns false on a bad key or
+ * value. */
+static bool parse_opts(const char *prog, tracerd_xtrace_insn_config_t *ic,
+                       tracerd_xtrace_snap_config_t *sc)
+{
+    tracerd_xtrace_insn_config_init(ic);
+    tracerd_xtrace_snap_config_init(sc);
+    const char *env = getenv("TRACERD_XTRACE");
+    if (env == NULL || *env == '\0')
+        return true;
+    char buf[512];
+    if (strlen(env) >= sizeof buf) {
+        fprintf(stderr, "%s: TRACERD_XTRACE is too long\n", prog);
+        return false;
+    }
+    strcpy(buf, env);
+    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv != NULL;
+         kv = strtok_r(NULL, ",", &save)) {
+        char *v = strchr(kv, '=');
+        if (v == NULL) {
+            fprintf(stderr, "%s: TRACERD_XTRACE: '%s' is not key=value\n", prog, kv);
+            return false;
+        }
+        *v++ = '\0';
+        char *end;
+        unsigned long long n = strtoull(v, &end, 0);
+        bool num = *v != '\0' && *end == '\0';
+        bool yes = strcmp(v, "yes") == 0, no = strcmp(v, "no") == 0;
+        bool ok = true;
+        if (strcmp(kv, "header") == 0 && num)
+            sc->header_bytes = (int32_t)n;
+        else if (strcmp(kv, "vl") == 0 && num)
+            sc->vector_length_bits = (uint32_t)n;
+        else if (strcmp(kv, "svl") == 0 && num)
+            sc->streaming_vector_length_bits = (uint32_t)n;
+        else if (strcmp(kv, "p") == 0 && (strcmp(v, "block") == 0 || strcmp(v, "per-reg") == 0))
+            sc->p_layout = v[0] == 'b' ? TRACERD_XTRACE_P_BLOCK : TRACERD_XTRACE_P_PER_REG;
+        else if (strcmp(kv, "za") == 0 && (yes || no))
+            sc->za = yes ? TRACERD_XTRACE_YES : TRACERD_XTRACE_NO;
+        else if (strcmp(kv, "fixed") == 0 && (yes || no))
+            sc->fixed_max = yes ? TRACERD_XTRACE_YES : TRACERD_XTRACE_NO;
+        else if (strcmp(kv, "order") == 0 && (strcmp(v, "little") == 0 || strcmp(v, "big") == 0))
+            sc->byte_order = v[0] == 'l' ? TRACERD_BYTE_ORDER_LITTLE : TRACERD_BYTE_ORDER_BIG;
+        else if (strcmp(kv, "detect") == 0 && num)
+            sc->detect_records = (uint32_t)n;
+        else if (strcmp(kv, "advance") == 0 && (yes || no))
+            sc->check_advance = yes;
+        else if (strcmp(kv, "ident") == 0 && num)
+            sc->expect_ident = (uint32_t)n;
+        else if (strcmp(kv, "time") == 0 && num)
+            ic->time_payload_bytes = (uint32_t)n;
+        else if (strcmp(kv, "iov") == 0 && strcmp(v, "interleaved") == 0)
+            ic->iov_layout = TRACERD_XTRACE_IOV_INTERLEAVED;
+        else if (strcmp(kv, "iov") == 0 && strcmp(v, "grouped") == 0)
+            ic->iov_layout = TRACERD_XTRACE_IOV_GROUPED;
+        else if (strcmp(kv, "iov") == 0 && strcmp(v, "headers-only") == 0)
+            ic->iov_layout = TRACERD_XTRACE_IOV_HEADERS_ONLY;
+        else if (strcmp(kv, "mem_log2") == 0 && num)
+            ic->max_mem_log2 = (uint32_t)n;
+        else if (strcmp(kv, "pc") == 0 && num) {
+            ic->has_initial_pc = true;
+            ic->initial_pc = n;
+        } else if (strcmp(kv, "start_offset") == 0 && num)
+            ic->start_offset = n;
+        else if (strcmp(kv, "start_index") == 0 && num)
+            ic->start_index = n;
+        else if (strcmp(kv, "padding") == 0 && (yes || no))
+            ic->allow_trailing_zero_padding = yes;
+        else if (strcmp(kv, "truncated") == 0 && (yes || no))
+            ic->allow_truncated_tail = sc->allow_truncated_tail = yes;
+        else
+            ok = false;
+        if (!ok) {
+            fprintf(stderr, "%s: TRACERD_XTRACE: bad option %s=%s\n", prog, kv, v);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- instruction stream ------------------------------------------------ */
+
+typedef struct istate {
+    cli_t *c;
+    bool dump;
+    uint64_t insns, explicit_pcs, by_el[4], loads, stores, mem_bytes, vals[6], allgpr, flags;
+    uint64_t vecs, iovs, iov_bytes, times, frags, warnings;
+    uint64_t pc_min, pc_max, first_pc, last_pc, first_time, last_time;
+} istate_t;
+
+static void hexu(FILE *f, const char *key, uint64_t v)
+{
+    fprintf(f, ",\"%s\":\"0x%" PRIx64 "\"", key, v);
+}
+
+static int i_insn(void *u, const tracerd_xtrace_insn_t *x)
+{
+    istate_t *s = u;
+    if (s->insns == 0) {
+        s->first_pc = s->pc_min = s->pc_max = x->pc;
+    }
+    s->insns++;
+    s->explicit_pcs += x->explicit_pc;
+    s->by_el[x->el & 3]++;
+    s->last_pc = x->pc;
+    if (x->pc < s->pc_min)
+        s->pc_min = x->pc;
+    if (x->pc > s->pc_max)
+        s->pc_max = x->pc;
+    if (s->dump) {
+        FILE *f = s->c->out;
+        fprintf(f, "{\"type\":\"insn\",\"offset\":%" PRIu64 ",\"index\":%" PRIu64, x->offset,
+                x->index);
+        hexu(f, "pc", x->pc);
+        fprintf(f, ",\"opcode\":\"0x%08" PRIx32 "\",\"el\":%u,\"explicit_pc\":%s}\n", x->opcode,
+                x->el, x->explicit_pc ? "true" : "false");
+    }
+    return 0;
+}
+
+static int i_mem(void *u, const tracerd_xtrace_mem_t *m)
+{
+    istate_t *s = u;
+    if (m->is_store)
+        s->stores++;
+    else
+        s->loads++;
+    s->mem_bytes += m->size;
+    if (s->dump) {
+        FILE *f = s->c->out;
+        fprintf(f,
+                "{\"type\":\"mem\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
+                ",\"el\":%u,\"op\":\"%s\"",
+                m->offset, m->insn_count, m->el, m->is_store ? "store" : "load");
+        hexu(f, "addr", m->addr);
+        fprintf(f, ",\"size\":%" PRIu32 ",\"value\":", m->size);
+        if (m->value != NULL)
+            cli_json_hex(f, m->value, m->size);
+        else
+            fputs("null", f);
+        fputs("}\n", f);
+    }
+    return 0;
+}
+
+static int i_frag(void *u, const tracerd_span_t *sp)
+{
+    istate_t *s = u;
+    s->frags++;
+    if (sp->field == TRACERD_XTRACE_FIELD_IOV_DATA)
+        s->iov_bytes += sp->len;
+    if (s->dump) {
+        FILE *f = s->c->out;
+        fprintf(f,
+                "{\"type\":\"%s\",\"offset\":%" PRIu64 ",\"index\":%" PRIu32
+                ",\"data_offset\":%" PRIu64 ",\"total\":%" PRIu64 ",\"data\":",
+                sp->field == TRACERD_XTRACE_FIELD_IOV_DATA ? "iov_data" : "mem_fragment",
+                sp->record_offset, sp->index, sp->offset, sp->total);
+        cli_json_hex(f, sp->data, sp->len);
+        fputs("}\n", f);
+    }
+    return 0;
+}
+
+static int i_val(void *u, const tracerd_xtrace_val_t *v)
+{
+    istate_t *s = u;
+    s->vals[(unsigned)v->kind % 6]++;
+    if (s->dump) {
+        FILE *f = s->c->out;
+        fprintf(f,
+                "{\"type\":\"val\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
+                ",\"kind\":\"%s\"",
+                v->offset, v->insn_count, tracerd_xtrace_val_kind_name(v->kind));
+        hexu(f, "value", v->value);
+        fputs("}\n", f);
+    }
+    return 0;
+}
+
+static int i_allgpr(void *u, const tracerd_xtrace_allgpr_t *g)
+{
+    istate_t *s = u;
+    s->allgpr++;
+    if (s->dump) {
+        FILE *f = s->c->out;
+        fprintf(f, "{\"type\":\"allgpr\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64 ",\"x\":[",
+                g->offset, g->insn_count);
+        for (int i = 0; i < 32; i++)
+            fprintf(f, "%s\"0x%" PRIx64 "\"", i ? "," : "", g->x[i]);
+        fputs("]}\n", f);
+    }
+    return 0;
+}
+
+static int i_flags(void *u, const tracerd_xtrace_misc_flags_t *m)
+{
+    istate_t *s = u;
+    s->flags++;
+    if (s->dump) {
+        FILE *f = s->c->out;
+        fprintf(f, "{\"type\":\"misc_flags\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64,
+                m->offset, m->insn_count);
+        hexu(f, "flags", m->flags);
+        fputs("}\n", f);
+    }
+    return 0;
+}
+
+static const char *iov_layout_name(tracerd_xtrace_iov_layout_t l)
+{
+    return l == TRACERD_XTRACE_IOV_GROUPED        ? "grouped"
+           : l == TRACERD_XTRACE_IOV_HEADERS_ONLY ? "headers-only"
+                                                  : "interleaved";
+}
+
+static int i_vec(void *u, const tracerd_xtrace_syscall_vec_t *v)
+{
+    istate_t *s = u;
+    s->vecs++;
+    if (s->dump)
+        fprintf(s->c->out,
+                "{\"type\":\"syscall_vec\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
+                ",\"count\":%" PRIu64 ",\"layout\":\"%s\"}\n",
+                v->offset, v->insn_count, v->count, iov_layout_name(v->layout));
+    return 0;
+}
+
+static int i_vec_end(void *u, const tracerd_xtrace_syscall_vec_t *v)
+{
+    istate_t *s = u;
+    if (s->dump)
+        fprintf(s->c->out,
+                "{\"type\":\"syscall_vec_end\",\"offset\":%" PRIu64 ",\"count\":%" PRIu64 "}\n",
+                v->offset, v->count);
+    return 0;
+}
+
+static int i_iov(void *u, const tracerd_xtrace_iov_t *v)
+{
+    istate_t *s = u;
+    s->iovs++;
+    if (s->dump) {
+        FILE *f = s->c->out;
+        fprintf(f,
+                "{\"type\":\"iov\",\"offset\":%" PRIu64 ",\"iov_offset\":%" PRIu64
+                ",\"index\":%" PRIu32,
+                v->offset, v->iov_offset, v->index);
+        hexu(f, "base", v->base);
+        fprintf(f, ",\"len\":%" PRIu64 "}\n", v->len);
+    }
+    return 0;
+}
+
+static int i_time(void *u, const tracerd_xtrace_time_t *t)
+{
+    istate_t *s = u;
+    if (s->times == 0)
+        s->first_time = t->value;
+    s->times++;
+    s->last_time = t->value;
+    if (s->dump) {
+        FILE *f = s->c->out;
+        fprintf(f, "{\"type\":\"time\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64, t->offset,
+                t->insn_count);
+        hexu(f, "value", t->value);
+        fputs(",\"raw\":", f);
+        cli_json_hex(f, t->raw.data, t->raw.len);
+        fputs("}\n", f);
+    }
+    return 0;
+}
+
+static int on_warn(cli_t *c, bool dump, uint64_t *count, const tracerd_warning_t *w)
+{
+    (*count)++;
+    if (dump) {
+        fprintf(c->out,
+                "{\"type\":\"warning\",\"status\":\"%s\",\"offset\":%" PRIu64
+                ",\"skipped_bytes\":%" PRIu64 ",\"reason\":",
+                tracerd_status_name(w->status), w->offset, w->skipped_bytes);
+        cli_json_cstr(c->out, w->reason);
+        fputs("}\n", c->out);
+    } else {
+        fprintf(stderr, "%s: %s: warning at byte %" PRIu64 ": %s\n", c->prog, c->path, w->offset,
+                w->reason);
+    }
+    return 0;
+}
+
+static int i_warn(void *u, const tracerd_warning_t *w)
+{
+    istate_t *s = u;
+    return on_warn(s->c, s->dump, &s->warnings, w);
+}
+
+static tracerd_status_t i_feed(void *r, const void *d, size_t n, size_t *used)
+{
+    return tracerd_xtrace_insn_feed(r, d, n, used);
+}
+static tracerd_status_t i_resume(void *r)
+{
+    return tracerd_xtrace_insn_resume(r);
+}
+static tracerd_status_t i_finish(void *r)
+{
+    return tracerd_xtrace_insn_finish(r);
+}
+
+static void print_name(cli_t *c)
+{
+    tracerd_xtrace_filename_t f;
+    if (tracerd_xtrace_parse_filename(c->path, &f) == TRACERD_OK)
+        fprintf(c->out, "name:        timestamp %" PRIu64 ", tid/cpu %" PRIu64 ", hint%u\n",
+                f.timestamp, f.id, f.hint);
+}
+
+static int run_insn(cli_t *c, bool dump)
+{
+    istate_t s;
+    memset(&s, 0, sizeof s);
+    s.c = c;
+    s.dump = dump;
+    tracerd_xtrace_insn_callbacks_t cb;
+    memset(&cb, 0, sizeof cb);
+    cb.on_insn = i_insn;
+    cb.on_mem = i_mem;
+    cb.on_mem_fragment = i_frag;
+    cb.on_val = i_val;
+    cb.on_allgpr = i_allgpr;
+    cb.on_misc_flags = i_flags;
+    cb.on_syscall_vec = i_vec;
+    cb.on_iov = i_iov;
+    cb.on_iov_data = i_frag;
+    cb.on_syscall_vec_end = i_vec_end;
+    cb.on_time = i_time;
+    cb.on_warning = i_warn;
+    tracerd_xtrace_insn_config_t ic;
+    tracerd_xtrace_snap_config_t sc;
+    if (!parse_opts(c->prog, &ic, &sc))
+        return CLI_EXIT_USAGE;
+    tracerd_xtrace_insn_reader_t *r;
+    tracerd_status_t st = tracerd_xtrace_insn_new(&ic, &cb, &s, NULL, &r);
+    if (st != TRACERD_OK) {
+        cli_report(c, "xtrace", st, 0,
+                   st == TRACERD_E_INVALID ? "an option in TRACERD_XTRACE is out of range" : "");
+        return CLI_EXIT_TRACE;
+    }
+    st = cli_pump(c, r, i_feed, i_resume, i_finish);
+    int rc = CLI_EXIT_OK;
+    if (st == TRACERD_E_IO) {
+        rc = CLI_EXIT_IO;
+    } else if (st != TRACERD_OK) {
+        cli_report(c, "xtrace", st, tracerd_xtrace_insn_record_offset(r),
+                   tracerd_xtrace_insn_error_reason(r));
+        rc = CLI_EXIT_TRACE;
+    }
+    if (!dump) {
+        FILE *f = c->out;
+        fprintf(f, "format:      xtrace instruction stream (.xinsndata.bin)\n");
+        print_name(c);
+        fprintf(f, "byte order:  little\nbytes:       %" PRIu64 "\n", c->bytes_read);
+        fprintf(f,
+                "instructions: %" PRIu64 " (%" PRIu64 " with explicit PC; EL0 %" PRIu64
+                ", EL1 %" PRIu64 ", EL2 %" PRIu64 ", EL3 %" PRIu64 ")\n",
+                s.insns, s.explicit_pcs, s.by_el[0], s.by_el[1], s.by_el[2], s.by_el[3]);
+        if (s.insns)
+            fprintf(f,
+                    "pc:          first 0x%" PRIx64 ", last 0x%" PRIx64 ", range 0x%" PRIx64
+                    "..0x%" PRIx64 "\n",
+                    s.first_pc, s.last_pc, s.pc_min, s.pc_max);
+        fprintf(f, "mem:         %" PRIu64 " loads, %" PRIu64 " stores, %" PRIu64 " value bytes\n",
+                s.loads, s.stores, s.mem_bytes);
+        fprintf(f, "val:        ");
+        for (unsigned i = 0; i < 6; i++)
+            fprintf(f, " %s %" PRIu64 "%s",
+                    tracerd_xtrace_val_kind_name((tracerd_xtrace_val_kind_t)i), s.vals[i],
+                    i < 5 ? "," : "\n");
+        fprintf(f,
+                "misc:        %" PRIu64 " allgpr, %" PRIu64 " misc_flags, %" PRIu64
+                " syscall_vec (%" PRIu64 " iovecs, %" PRIu64 " data bytes)\n",
+                s.allgpr, s.flags, s.vecs, s.iovs, s.iov_bytes);
+        fprintf(f, "time:        %" PRIu64 " tokens", s.times);
+        if (s.times)
+            fprintf(f, ", first 0x%" PRIx64 ", last 0x%" PRIx64, s.first_time, s.last_time);
+        fprintf(f, "\n");
+        if (s.warnings)
+            fprintf(f, "warnings:    %" PRIu64 "\n", s.warnings);
+    }
+    tracerd_xtrace_insn_free(r);
+    return rc;
+}
+
+/* ---- snapshots ------------------------------------------------------------ */
+
+typedef struct sstate {
+    cli_t *c;
+    bool dump;
+    bool have_layout, have_header;
+    tracerd_xtrace_snap_layout_t lay;
+    tracerd_xtrace_snap_header_t hdr;
+    uint64_t snaps, first_user, last_user, first_total, last_total, warnings;
+} sstate_t;
+
+static int s_layout(void *u, const tracerd_xtrace_snap_layout_t *l)
+{
+    sstate_t *s = u;
+    s->have_layout = true;
+    s->lay = *l;
+    if (s->dump)
+        fprintf(s->c->out,
+                "{\"type\":\"layout\",\"byte_order\":\"%s\",\"header_bytes\":%u,"
+                "\"vector_length_bits\":%u,\"streaming_vector_length_bits\":%u,"
+                "\"storage_vector_length_bits\":%u,\"p_layout\":\"%s\",\"za_present\":%s,"
+                "\"fixed_max\":%s,\"record_bytes\":%u,\"detected\":%s,\"records_checked\":%u}\n",
+                tracerd_byte_order_name(l->byte_order), l->header_bytes, l->vector_length_bits,
+                l->streaming_vector_length_bits, l->storage_vector_length_bits,
+                l->p_layout == TRACERD_XTRACE_P_PER_REG ? "per-reg" : "block",
+                l->za_present ? "true" : "false", l->fixed_max ? "true" : "false", l->record_bytes,
+                l->detected ? "true" : "false", l->records_checked);
+    return 0;
+}
+
+static int s_header(void *u, const tracerd_xtrace_snap_header_t *h)
+{
+    sstate_t *s = u;
+    s->have_header = true;
+    s->hdr = *h;
+    s->hdr.pad.data = NULL;
+    if (s->dump) {
+        FILE *f = s->c->out;
+        fprintf(f,
+                "{\"type\":\"header\",\"offset\":0,\"header_bytes\":%u,\"ident\":\"0x%08" PRIx32
+                "\",\"global_point\":%" PRIu32 ",\"version\":%" PRIu64
+                ",\"split_type\":%u,\"stream_type\":%u,\"mem_order\":%u,\"pad\":",
+                h->header_bytes, h->ident, h->global_point, h->version, h->split_type,
+                h->stream_type, h->mem_order);
+        cli_json_hex(f, h->pad.data, h->pad.len);
+        fputs("}\n", f);
+    }
+    return 0;
+}
+
+static int s_snap(void *u, const tracerd_xtrace_snapshot_t *x)
+{
+    sstate_t *s = u;
+    if (s->snaps == 0) {
+        s->first_user = x->user_insns;
+        s->first_total = x->total_insns;
+    }
+    s->snaps++;
+    s->last_user = x->user_insns;
+    s->last_total = x->total_insns;
+    if (s->dump) {
+        FILE *f = s->c->out;
+        fprintf(f,
+                "{\"type\":\"snapshot\",\"offset\":%" PRIu64 ",\"index\":%" PRIu64
+                ",\"file_no\":%" PRIu64 ",\"file_index\":%" PRIu64 ",\"user_insns\":%" PRIu64
+                ",\"total_insns\":%" PRIu64 ",\"x\":[",
+                x->offset, x->index, x->file_no, x->file_index, x->user_insns, x->total_insns);
+        for (int i = 0; i < 32; i++)
+            fprintf(f, "%s\"0x%" PRIx64 "\"", i ? "," : "", x->x[i]);
+        fputs("]}\n", f);
+    }
+    return 0;
+}
+
+static int s_reg(void *u, const tracerd_span_t *sp)
+{
+    sstate_t *s = u;
+    if (s->dump) {
+        FILE *f = s->c->out;
+        fprintf(f,
+                "{\"type\":\"register\",\"offset\":%" PRIu64 ",\"reg\":\"%s\",\"index\":%" PRIu32
+                ",\"data_offset\":%" PRIu64 ",\"total\":%" PRIu64 ",\"data\":",
+                sp->record_offset, tracerd_xtrace_field_name(sp->field), sp->index, sp->offset,
+                sp->total);
+        cli_json_hex(f, sp->data, sp->len);
+        fputs("}\n", f);
+    }
+    return 0;
+}
+
+static int s_end(void *u, const tracerd_xtrace_snapshot_end_t *e)
+{
+    sstate_t *s = u;
+    if (s->dump) {
+        FILE *f = s->c->out;
+        fprintf(f, "{\"type\":\"snapshot_end\",\"offset\":%" PRIu64 ",\"index\":%" PRIu64,
+                e->offset, e->index);
+        hexu(f, "fpcr", e->fpcr);
+        hexu(f, "fpsr", e->fpsr);
+        hexu(f, "nzcv", e->nzcv);
+        hexu(f, "tpidr_el0", e->tpidr_el0);
+        hexu(f, "tpidrro_el0", e->tpidrro_el0);
+        hexu(f, "ttbr0_el1", e->ttbr0_el1);
+        hexu(f, "elr_el1", e->elr_el1);
+        hexu(f, "spsr_el1", e->spsr_el1);
+        hexu(f, "esr_el1", e->esr_el1);
+        hexu(f, "tpidr_el1", e->tpidr_el1);
+        hexu(f, "daif", e->daif);
+        fprintf(f, ",\"vector_length_bits\":%" PRIu64 "}\n", e->vector_length_bits);
+    }
+    return 0;
+}
+
+static int s_warn(void *u, const tracerd_warning_t *w)
+{
+    sstate_t *s = u;
+    return on_warn(s->c, s->dump, &s->warnings, w);
+}
+
+static tracerd_status_t s_feed(void *r, const void *d, size_t n, size_t *used)
+{
+    return tracerd_xtrace_snap_feed(r, d, n, used);
+}
+static tracerd_status_t s_resume(void *r)
+{
+    return tracerd_xtrace_snap_resume(r);
+}
+static tracerd_status_t s_finish(void *r)
+{
+    return tracerd_xtrace_snap_finish(r);
+}
+
+static int run_snap(cli_t *c, bool dump)
+{
+    sstate_t s;
+    memset(&s, 0, sizeof s);
+    s.c = c;
+    s.dump = dump;
+    tracerd_xtrace_snap_callbacks_t cb;
+    memset(&cb, 0, sizeof cb);
+    cb.on_layout = s_layout;
+    cb.on_header = s_header;
+    cb.on_snapshot = s_snap;
+    cb.on_register = dump ? s_reg : NULL;
+    cb.on_snapshot_end = s_end;
+    cb.on_warning = s_warn;
+    tracerd_xtrace_insn_config_t ic;
+    tracerd_xtrace_snap_config_t sc;
+    if (!parse_opts(c->prog, &ic, &sc))
+        return CLI_EXIT_USAGE;
+    tracerd_xtrace_snap_reader_t *r;
+    tracerd_status_t st = tracerd_xtrace_snap_new(&sc, &cb, &s, NULL, &r);
+    if (st != TRACERD_OK) {
+        cli_report(c, "xtrace", st, 0,
+                   st == TRACERD_E_INVALID ? "an option in TRACERD_XTRACE is out of range" : "");
+        return CLI_EXIT_TRACE;
+    }
+    st = cli_pump(c, r, s_feed, s_resume, s_finish);
+    int rc = CLI_EXIT_OK;
+    if (st == TRACERD_E_IO) {
+        rc = CLI_EXIT_IO;
+    } else if (st != TRACERD_OK) {
+        cli_report(c, "xtrace", st, tracerd_xtrace_snap_record_offset(r),
+                   tracerd_xtrace_snap_error_reason(r));
+        rc = CLI_EXIT_TRACE;
+    }
+    if (!dump) {
+        FILE *f = c->out;
+        fprintf(f, "format:      xtrace register snapshots (.xsnapshot.bin)\n");
+        print_name(c);
+        fprintf(f, "bytes:       %" PRIu64 "\n", c->bytes_read);
+        if (s.have_layout) {
+            const tracerd_xtrace_snap_layout_t *l = &s.lay;
+            fprintf(f, "byte order:  %s\n", tracerd_byte_order_name(l->byte_order));
+            fprintf(f,
+                    "layout:      %s: header %u bytes, VL %u bits, SVL %u bits, P %s, ZA %s%s, "
+                    "%u-byte snapshots\n",
+                    l->detected ? "detected" : "configured", l->header_bytes, l->vector_length_bits,
+                    l->streaming_vector_length_bits,
+                    l->p_layout == TRACERD_XTRACE_P_PER_REG ? "per-register slots" : "block",
+                    l->za_present ? "present" : "absent",
+                    l->fixed_max ? ", arrays sized for VL 2048" : "", l->record_bytes);
+        }
+        if (s.have_header)
+            fprintf(f,
+                    "header:      ident 0x%08" PRIx32 ", global point %" PRIu32 ", version %" PRIu64
+                    ", split %u, stream %u, mem order %u\n",
+                    s.hdr.ident, s.hdr.global_point, s.hdr.version, s.hdr.split_type,
+                    s.hdr.stream_type, s.hdr.mem_order);
+        fprintf(f, "snapshots:   %" PRIu64 "\n", s.snaps);
+        if (s.snaps)
+            fprintf(f,
+                    "instructions: user %" PRIu64 "..%" PRIu64 ", total %" PRIu64 "..%" PRIu64 "\n",
+                    s.first_user, s.last_user, s.first_total, s.last_total);
+        if (s.warnings)
+            fprintf(f, "warnings:    %" PRIu64 "\n", s.warnings);
+    }
+    tracerd_xtrace_snap_free(r);
+    return rc;
+}
+
+static int info(cli_t *c)
+{
+    return is_snapshot(c) ? run_snap(c, false) : run_insn(c, false);
+}
+
+static int dump(cli_t *c)
+{
+    return is_snapshot(c) ? run_snap(c, true) : run_insn(c, true);
+}
+
+const struct cli_format cli_format_xtrace = {"xtrace", detect, info, dump};
