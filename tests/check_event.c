@@ -251,14 +251,8 @@ END_TEST
 
 /* ---- FXT (when the FXT reader is part of the build) ------------------------- */
 
-#if defined(__has_include)
-#if __has_include(<tracerd/fxt.h>) && __has_include("support/fxt_writer.h")
-#define HAVE_FXT 1
 #include "support/fxt_writer.h"
-#endif
-#endif
 
-#ifdef HAVE_FXT
 static void build_fxt(fxw_t *w)
 {
     fxw_magic(w);
@@ -358,18 +352,11 @@ START_TEST(test_fxt_error)
     free(buf);
 }
 END_TEST
-#endif
 
 /* ---- CTF (when the CTF reader is part of the build) ---------------------------- */
 
-#if defined(__has_include)
-#if __has_include(<tracerd/ctf.h>) && __has_include("support/ctf_writer.h")
-#define HAVE_CTF 1
 #include "support/ctf_writer.h"
-#endif
-#endif
 
-#ifdef HAVE_CTF
 static const char *ctf_meta;    /* metadata given to the auto reader by ctf_open */
 static size_t ctf_meta_len;
 
@@ -490,18 +477,11 @@ START_TEST(test_ctf_events)
     ctf_meta = NULL;
 }
 END_TEST
-#endif
 
 /* ---- xtrace (when the xtrace reader is part of the build) ----------------------- */
 
-#if defined(__has_include)
-#if __has_include(<tracerd/xtrace.h>) && __has_include("support/xtrace_writer.h")
-#define HAVE_XTRACE 1
 #include "support/xtrace_writer.h"
-#endif
-#endif
 
-#ifdef HAVE_XTRACE
 START_TEST(test_xtrace_events)
 {
     xtw_t w;
@@ -538,7 +518,6 @@ START_TEST(test_xtrace_events)
     xtw_free(&w);
 }
 END_TEST
-#endif
 
 /* ---- names -------------------------------------------------------------------- */
 
@@ -766,16 +745,10 @@ Suite *suite_event(void)
     tcase_add_test(tc, test_auto_with_names);
     tcase_add_test(tc, test_names_clang);
     tcase_add_test(tc, test_api_doc_status_table);
-#ifdef HAVE_XTRACE
     tcase_add_test(tc, test_xtrace_events);
-#endif
-#ifdef HAVE_CTF
     tcase_add_test(tc, test_ctf_events);
-#endif
-#ifdef HAVE_FXT
     tcase_add_test(tc, test_fxt_events);
     tcase_add_test(tc, test_fxt_error);
-#endif
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2,7 +2,7 @@
  * magic 0x75D11D57 (either byte order) or text metadata starting with the
  * CTF signature comment.
  *
- * Mapping (when the CTF reader, include/tracerd/ctf.h, is part of the build):
+ * Mapping:
  * every event becomes an INSTANT named by its event class, at its clock time
  * (nanoseconds from the Epoch when the stream has a clock), with the CPU of
  * its packet context (cpu_id). Its scalar fields of the stream event
@@ -41,13 +41,6 @@ static int detect(const uint8_t *h, size_t n)
     return 0;
 }
 
-#if defined(__has_include)
-#if __has_include(<tracerd/ctf.h>)
-#define TRACERD__EVENT_HAVE_CTF 1
-#endif
-#endif
-
-#ifdef TRACERD__EVENT_HAVE_CTF
 #include <tracerd/ctf.h>
 
 #define CTF_TEXT 4096u /* string argument bytes kept per event */
@@ -562,59 +555,3 @@ void tracerd_event_dir_free(tracerd_event_dir_t *d)
     tracerd__free(&a, d, sizeof *d);
 }
 
-#else /* no CTF reader in this build: detection only (E_UNSUPPORTED) */
-
-const struct tracerd__event_backend tracerd__event_backend_ctf = {
-    .format = TRACERD_EVENT_FORMAT_CTF,
-    .name = "ctf",
-    .detect = detect,
-};
-
-struct tracerd_event_dir {
-    int unused;
-};
-
-tracerd_status_t tracerd_event_dir_open(const char *path, const tracerd_auto_config_t *cfg,
-                                        const tracerd_event_callbacks_t *cbs, void *user,
-                                        const tracerd_allocator_t *alloc, tracerd_event_dir_t **out)
-{
-    (void)path;
-    (void)cfg;
-    (void)cbs;
-    (void)user;
-    (void)alloc;
-    if (out != NULL)
-        *out = NULL;
-    return TRACERD_E_UNSUPPORTED;
-}
-
-tracerd_status_t tracerd_event_dir_run(tracerd_event_dir_t *d)
-{
-    (void)d;
-    return TRACERD_E_INVALID;
-}
-
-const char *tracerd_event_dir_error_path(const tracerd_event_dir_t *d)
-{
-    (void)d;
-    return "";
-}
-
-uint64_t tracerd_event_dir_error_offset(const tracerd_event_dir_t *d)
-{
-    (void)d;
-    return 0;
-}
-
-const char *tracerd_event_dir_error_reason(const tracerd_event_dir_t *d)
-{
-    (void)d;
-    return "";
-}
-
-void tracerd_event_dir_free(tracerd_event_dir_t *d)
-{
-    (void)d;
-}
-
-#endif

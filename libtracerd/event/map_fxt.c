@@ -1,7 +1,7 @@
 /* Fuchsia FXT onto events. Detection: the magic number record
  * (0x0016547846040010 as the first word, in either byte order).
  *
- * Mapping (when the FXT reader, include/tracerd/fxt.h, is part of the build):
+ * Mapping:
  *   event records    instant, counter, duration begin/end/complete, async
  *                    begin/instant/end, flow begin/step/end -> the event kind
  *                    of the same meaning, with category, name, thread, id and
@@ -33,13 +33,6 @@ static int detect(const uint8_t *h, size_t n)
     return memcmp(h, le, 8) == 0 || memcmp(h, be, 8) == 0 ? 100 : 0;
 }
 
-#if defined(__has_include)
-#if __has_include(<tracerd/fxt.h>)
-#define TRACERD__EVENT_HAVE_FXT 1
-#endif
-#endif
-
-#ifdef TRACERD__EVENT_HAVE_FXT
 #include <tracerd/fxt.h>
 
 struct fmap {
@@ -449,12 +442,3 @@ const struct tracerd__event_backend tracerd__event_backend_fxt = {
     .memory_bound = f_memory_bound,
 };
 
-#else /* no FXT reader in this build: detection only (E_UNSUPPORTED) */
-
-const struct tracerd__event_backend tracerd__event_backend_fxt = {
-    .format = TRACERD_EVENT_FORMAT_FXT,
-    .name = "fxt",
-    .detect = detect,
-};
-
-#endif

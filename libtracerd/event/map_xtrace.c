@@ -7,7 +7,7 @@
  *
  * xtrace has no clock: the timeline is the instruction count (ticks = the
  * number of instructions executed before the record; no nanoseconds).
- * Mapping (when the xtrace reader, include/tracerd/xtrace.h, is in the build):
+ * Mapping:
  *   SVCARG tokens (x8 = the number, then x0..x5) up to the SVCRET token
  *       -> one SPAN_COMPLETE "syscall#<nr>" from the first argument to the
  *          return, arguments nr, x0..x5 (those present) and ret;
@@ -27,13 +27,6 @@ static int detect(const uint8_t *h, size_t n)
     return 0;
 }
 
-#if defined(__has_include)
-#if __has_include(<tracerd/xtrace.h>)
-#define TRACERD__EVENT_HAVE_XTRACE 1
-#endif
-#endif
-
-#ifdef TRACERD__EVENT_HAVE_XTRACE
 #include <tracerd/xtrace.h>
 
 struct xtmap {
@@ -316,12 +309,3 @@ const struct tracerd__event_backend tracerd__event_backend_xtrace = {
     .memory_bound = t_memory_bound,
 };
 
-#else /* no xtrace reader in this build: forced format gives E_UNSUPPORTED */
-
-const struct tracerd__event_backend tracerd__event_backend_xtrace = {
-    .format = TRACERD_EVENT_FORMAT_XTRACE,
-    .name = "xtrace",
-    .detect = detect,
-};
-
-#endif

@@ -385,10 +385,31 @@ static uint8_t *read_file(const char *path, size_t max, size_t *len)
     return buf;
 }
 
+/* Does some format plugin recognise this directory (a CTF trace: a
+ * `metadata` file in it or below)? */
+static bool dir_is_trace(const cli_t *c)
+{
+    static const struct cli_format *const fmts[] = {
+#define X(name) &cli_format_##name,
+#include "formats.h"
+#undef X
+        NULL};
+    for (size_t i = 0; fmts[i] != NULL; i++)
+        if (fmts[i]->detect(c->head, 0, c->path, true) > 0)
+            return true;
+    return false;
+}
+
 /* A CTF trace directory: every stream, events merged in time order. */
 static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
 {
     cli_t *c = r->c;
+    if (!dir_is_trace(c)) {
+        fprintf(stderr, "%s: %s: not a trace format tracerd recognises (a directory without "
+                        "CTF metadata)\n",
+                c->prog, c->path);
+        return CLI_EXIT_FORMAT;
+    }
     tracerd_auto_config_t cfg;
     tracerd_auto_config_init(&cfg);
     cfg.xray_names = names;
