@@ -902,6 +902,24 @@ START_TEST(test_lenient_skip)
                                       "buffer-end @280 filler=0\nend OK\n"));
     free(log);
     xw_free(&w);
+
+    /* Regression (fuzzing): the damaged record ends exactly at the end of the
+     * last buffer, and the warning's callback pauses: finish must close the
+     * buffer, not report a truncation. */
+    xw_init(&w, _i == 1);
+    v5_preamble(&w);
+    size_t m = xw_extents(&w, 0);
+    xw_new_buffer(&w, 1);
+    xw_walltime(&w, 0, 0);
+    xw_new_cpu(&w, 0, 0);
+    uint8_t body[15] = {0};
+    xw_meta(&w, 37, body);
+    xw_end_extents(&w, m);
+    log = drv_check_all(&xray_target, &cfg, w.buf, w.len);
+    ck_assert_ptr_nonnull(strstr(log, "skipped the rest of the buffer that starts at byte 32\n"
+                                      "buffer-end @112 filler=0\nend OK\n"));
+    free(log);
+    xw_free(&w);
 }
 END_TEST
 

@@ -1060,14 +1060,14 @@ tracerd_status_t tracerd_xray_finish(tracerd_xray_reader_t *r)
                                   r->ev.typed ? "TypedEventMarker" : "CustomEventMarker",
                                   r->ev.size);
     case S_SKIP:
-        if (!r->skip_is_filler)
+        if (!r->skip_is_filler && r->left != 0)
             return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->buf.offset,
                                       "buffer: input ended inside its extent (%llu bytes "
                                       "missing)",
                                       (unsigned long long)r->left);
         /* v1 filler cut short at the end of the file carries no data. */
         r->state = S_RECORD;
-        close_buffer(r, r->offset, r->skip_total - r->left);
+        close_buffer(r, r->offset, r->skip_is_filler ? r->skip_total - r->left : 0);
         break;
     case S_BASIC:
         if (r->st.have != 0)
