@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -116,6 +117,56 @@ static double read_trace(const uint8_t *buf, size_t len, size_t chunk, struct co
     return t;
 }
 
+/* Times a peer command over a trace file: CPU seconds of the child processes. */
+static double child_seconds(const char *cmd)
+{
+    struct rusage before, after;
+    getrusage(RUSAGE_CHILDREN, &before);
+    if (system(cmd) != 0)
+        return -1;
+    getrusage(RUSAGE_CHILDREN, &after);
+    return (double)(after.ru_utime.tv_sec - before.ru_utime.tv_sec) +
+           (double)(after.ru_utime.tv_usec - before.ru_utime.tv_usec) / 1e6 +
+           (double)(after.ru_stime.tv_sec - before.ru_stime.tv_sec) +
+           (double)(after.ru_stime.tv_usec - before.ru_stime.tv_usec) / 1e6;
+}
+
+/* llvm-xray on a 32 MiB trace of the same mix, when it is installed. */
+static void peers(void)
+{
+    if (system("command -v llvm-xray >/dev/null 2>&1") != 0) {
+        printf("llvm-xray: not installed, skipped\n");
+        return;
+    }
+    xw_t w;
+    xw_init(&w, false);
+    generate(&w, (size_t)32 << 20);
+    char path[] = "/tmp/tracerd-bench-xray-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (f == NULL || fwrite(w.buf, 1, w.len, f) != w.len) {
+        printf("llvm-xray: cannot write a temporary trace\n");
+        return;
+    }
+    fclose(f);
+    double mb = (double)w.len / 1e6;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "llvm-xray fdr-dump %s > /dev/null", path);
+    double t = child_seconds(cmd);
+    if (t > 0)
+        printf("llvm-xray fdr-dump (%.1f MB): %.1f MB/s\n", mb, mb / t);
+    snprintf(cmd, sizeof cmd,
+             "llvm-xray convert --symbolize=false --output-format=yaml %s > /dev/null", path);
+    t = child_seconds(cmd);
+    if (t > 0)
+        printf("llvm-xray convert --output-format=yaml (%.1f MB): %.1f MB/s\n", mb, mb / t);
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    printf("llvm-xray peak RSS: %ld KiB\n", ru.ru_maxrss);
+    remove(path);
+    xw_free(&w);
+}
+
 int main(int argc, char **argv)
 {
     size_t mib = argc > 1 ? (size_t)atol(argv[1]) : 256;
@@ -161,5 +212,7 @@ int main(int argc, char **argv)
            rss1);
     printf("reader memory bound: %zu bytes\n", tracerd_xray_memory_bound(NULL));
     xw_free(&w);
+    if (getenv("XR_NO_PEERS") == NULL)
+        peers();
     return 0;
 }

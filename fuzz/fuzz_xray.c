@@ -1,6 +1,6 @@
 /* libFuzzer target for the XRay reader. Input layout: byte 0 selects options
  * (bit 0 lenient, bit 1 small stitch bound, bits 2-3 byte order, bit 4 pause
- * on callbacks), the last byte seeds the chunk sizes, the rest is the trace.
+ * on callbacks, bit 5 no metadata callback: the hot loop takes metadata itself), the last byte seeds the chunk sizes, the rest is the trace.
  * The input is read twice, whole and chunked (with pauses): the two event
  * hashes must agree, or the target traps (differential check). */
 #include <stdint.h>
@@ -96,6 +96,8 @@ static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed
     cfg.max_args = 8;
     tracerd_xray_callbacks_t cb = {f_header, f_buffer, f_buffer_end, f_function,
                                    f_event,  f_fragment, f_meta,     f_warning};
+    if (opts & 32)
+        cb.on_metadata = NULL;
     struct acc a = {0xcbf29ce484222325ull, 0, chunked && (opts & 16) != 0};
     tracerd_xray_reader_t *r;
     if (tracerd_xray_new(&cfg, &cb, &a, NULL, &r) != TRACERD_OK)

@@ -55,6 +55,7 @@ struct tracerd_xray_reader {
 
     enum state state;
     bool paused, in_cb, have_header, big;
+    bool in_fast; /* inside the hot loop: the record being delivered is pend */
     uint64_t offset;  /* absolute offset of the next unconsumed byte */
     uint64_t rec_off; /* absolute offset of the current record */
     tracerd_xray_header_t hdr;
@@ -135,7 +136,7 @@ static void reset_state(tracerd_xray_reader_t *r)
     tracerd__error_clear(&r->err);
     r->st.have = 0;
     r->state = S_HEADER;
-    r->paused = r->in_cb = r->have_header = r->big = false;
+    r->paused = r->in_cb = r->have_header = r->big = r->in_fast = false;
     r->offset = r->rec_off = 0;
     memset(&r->hdr, 0, sizeof r->hdr);
     r->bstate = B_BETWEEN;
@@ -210,7 +211,9 @@ uint64_t tracerd_xray_offset(const tracerd_xray_reader_t *r)
 
 uint64_t tracerd_xray_record_offset(const tracerd_xray_reader_t *r)
 {
-    return r->err.status < 0 ? r->err.offset : r->rec_off;
+    if (r->err.status < 0)
+        return r->err.offset;
+    return r->in_fast ? r->pend.offset : r->rec_off;
 }
 
 const char *tracerd_xray_error_reason(const tracerd_xray_reader_t *r)
@@ -748,22 +751,61 @@ static inline const uint8_t *fast_functions_order(tracerd_xray_reader_t *r, cons
     uint64_t tsc = r->tsc;
     tracerd_xray_function_t *f = &r->pend;
     bool pending = r->pending;
+    void *const user = r->user;
     *res = 0;
     if (lim - pos < (ptrdiff_t)FUNC_BYTES)
         return pos;
+    r->in_cb = true; /* only callbacks run inside this loop */
+    r->in_fast = true;
     const uint8_t *const last = lim - FUNC_BYTES;
-    while (pos <= last && (pos[0] & meta_bit) == 0) {
+    const bool inline_meta = r->cb.on_metadata == NULL;
+    while (pos <= last) {
+        if (pos[0] & meta_bit) {
+            /* The frequent metadata records, handled here when nobody asked to
+             * see them; everything else (and every error) takes the slow path. */
+            unsigned mk = big ? (pos[0] & 0x7fu) : (unsigned)(pos[0] >> 1);
+            if (lim - pos < (ptrdiff_t)META_BYTES)
+                break;
+            if (mk == TRACERD_XRAY_META_CALL_ARGUMENT) {
+                if (!pending || f->nargs >= r->cfg.max_args)
+                    break;
+                r->args[f->nargs++] = big ? tracerd__be64(pos + 1) : tracerd__le64(pos + 1);
+                pos += META_BYTES;
+                continue;
+            }
+            if (!inline_meta ||
+                (mk != TRACERD_XRAY_META_NEW_CPU && mk != TRACERD_XRAY_META_TSC_WRAP))
+                break;
+            if (pending && cb != NULL) {
+                int rc = cb(user, f);
+                if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE)) {
+                    r->in_fast = false;
+                    r->rec_off = f->offset;
+                    *res = cb_result(r, rc, "on_function");
+                    pending = false;
+                    break;
+                }
+            }
+            pending = false;
+            if (mk == TRACERD_XRAY_META_NEW_CPU) {
+                r->cpu = f->cpu = big ? tracerd__be16(pos + 1) : tracerd__le16(pos + 1);
+                tsc = big ? tracerd__be64(pos + 3) : tracerd__le64(pos + 3);
+            } else {
+                tsc = big ? tracerd__be64(pos + 1) : tracerd__le64(pos + 1);
+            }
+            pos += META_BYTES;
+            continue;
+        }
         uint32_t w = big ? tracerd__be32(pos) : tracerd__le32(pos);
         unsigned kind = big ? (w >> 28) & 7u : (w >> 1) & 7u;
         if (TRACERD__UNLIKELY(kind > 3))
             break;
         if (TRACERD__LIKELY(pending) && cb != NULL) {
-            r->pending = false;
-            r->rec_off = f->offset;
-            r->in_cb = true;
-            int rc = cb_result(r, cb(r->user, f), "on_function");
-            if (TRACERD__UNLIKELY(rc != 0)) {
-                *res = rc;
+            int rc = cb(user, f); /* in_cb and in_fast are set around the loop */
+            if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE)) {
+                r->in_fast = false;
+                r->rec_off = f->offset;
+                *res = cb_result(r, rc, "on_function");
                 pending = false;
                 break;
             }
@@ -780,6 +822,8 @@ static inline const uint8_t *fast_functions_order(tracerd_xray_reader_t *r, cons
         pending = true;
         pos += FUNC_BYTES;
     }
+    r->in_cb = false;
+    r->in_fast = false;
     r->pending = pending;
     r->tsc = tsc;
     return pos;
@@ -1016,14 +1060,14 @@ tracerd_status_t tracerd_xray_finish(tracerd_xray_reader_t *r)
                                   r->ev.typed ? "TypedEventMarker" : "CustomEventMarker",
                                   r->ev.size);
     case S_SKIP:
-        if (!r->skip_is_filler)
+        if (!r->skip_is_filler && r->left != 0)
             return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->buf.offset,
                                       "buffer: input ended inside its extent (%llu bytes "
                                       "missing)",
                                       (unsigned long long)r->left);
         /* v1 filler cut short at the end of the file carries no data. */
         r->state = S_RECORD;
-        close_buffer(r, r->offset, r->skip_total - r->left);
+        close_buffer(r, r->offset, r->skip_is_filler ? r->skip_total - r->left : 0);
         break;
     case S_BASIC:
         if (r->st.have != 0)
