@@ -10,5 +10,6 @@
 #include <tracerd/fxt.h>
 #include <tracerd/ctf.h>
 #include <tracerd/xtrace.h>
+#include <tracerd/event.h>
 
 #endif /* TRACERD_TRACERD_H */

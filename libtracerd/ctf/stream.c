@@ -1444,7 +1444,7 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
 static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_t len,
                              size_t *consumed, bool final)
 {
-    const uint8_t *p = data, *end = data + len;
+    const uint8_t *p = data, *end = data != NULL ? data + len : data; /* NULL + 0 is UB */
     tracerd_status_t st = TRACERD_OK;
     r->gated = false;
     for (;;) {

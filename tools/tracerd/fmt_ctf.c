@@ -424,7 +424,7 @@ static void print_summary(struct ctx *x)
     if (x->cpus || x->cpu_other) {
         unsigned n = 0;
         for (int i = 0; i < 64; i++)
-            n += (x->cpus >> i) & 1;
+            n += (unsigned)((x->cpus >> i) & 1u);
         fprintf(f, "cpus:          %u\n", n + (unsigned)(x->cpu_other ? 1 : 0));
     }
     if (x->ntids)
