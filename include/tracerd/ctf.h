@@ -51,15 +51,15 @@ typedef struct tracerd_ctf_type tracerd_ctf_type_t;
 
 /** A named member of a structure or an option of a variant. */
 typedef struct tracerd_ctf_member {
-    const char *name;     /**< as written in the metadata (NUL-terminated) */
-    const char *display;  /**< name with one leading '_' removed (TSDL escape) */
+    const char *name;    /**< as written in the metadata (NUL-terminated) */
+    const char *display; /**< name with one leading '_' removed (TSDL escape) */
     const tracerd_ctf_type_t *type;
 } tracerd_ctf_member_t;
 
 /** One enumeration mapping: label for the values lo..hi (inclusive). */
 typedef struct tracerd_ctf_mapping {
     const char *label;
-    int64_t lo;           /**< as signed when the container is signed, else cast from uint64 */
+    int64_t lo; /**< as signed when the container is signed, else cast from uint64 */
     int64_t hi;
 } tracerd_ctf_mapping_t;
 
@@ -69,9 +69,9 @@ typedef struct tracerd_ctf_mapping {
  */
 struct tracerd_ctf_type {
     tracerd_ctf_type_kind_t kind;
-    uint32_t align_bits;             /**< alignment in bits (power of two) */
+    uint32_t align_bits; /**< alignment in bits (power of two) */
     /* INT, ENUM (its container), FLOAT */
-    uint32_t size_bits;              /**< INT/ENUM: 1-64; FLOAT: 32 or 64 */
+    uint32_t size_bits; /**< INT/ENUM: 1-64; FLOAT: 32 or 64 */
     bool is_signed;
     tracerd_byte_order_t byte_order; /**< LITTLE or BIG (native resolved) */
     unsigned base;                   /**< 2, 8, 10 or 16 */
@@ -88,27 +88,27 @@ struct tracerd_ctf_type {
     const char *path;
     /* ARRAY, SEQUENCE */
     const tracerd_ctf_type_t *element;
-    uint64_t length;                 /**< ARRAY */
+    uint64_t length; /**< ARRAY */
 };
 
 /** A clock block. */
 typedef struct tracerd_ctf_clock {
     const char *name;
-    const char *description;  /**< "" when absent */
+    const char *description; /**< "" when absent */
     uint8_t uuid[16];
     bool has_uuid;
-    uint64_t freq;            /**< Hz (default 1000000000) */
+    uint64_t freq; /**< Hz (default 1000000000) */
     uint64_t precision;
     int64_t offset_s;
-    int64_t offset;           /**< cycles */
+    int64_t offset; /**< cycles */
     bool absolute;
 } tracerd_ctf_clock_t;
 
 /** An environment entry (env block). */
 typedef struct tracerd_ctf_env {
     const char *key;
-    const char *str;   /**< string value, or NULL for an integer */
-    int64_t value;     /**< integer value */
+    const char *str; /**< string value, or NULL for an integer */
+    int64_t value;   /**< integer value */
 } tracerd_ctf_env_t;
 
 /** An event class. */
@@ -118,9 +118,9 @@ typedef struct tracerd_ctf_event_class {
     uint64_t stream_id;
     int64_t loglevel;
     bool has_loglevel;
-    const char *emf_uri;                  /**< NULL when absent */
-    const tracerd_ctf_type_t *context;    /**< NULL when absent */
-    const tracerd_ctf_type_t *fields;     /**< NULL when absent */
+    const char *emf_uri;               /**< NULL when absent */
+    const tracerd_ctf_type_t *context; /**< NULL when absent */
+    const tracerd_ctf_type_t *fields;  /**< NULL when absent */
 } tracerd_ctf_event_class_t;
 
 /** A stream class. */
@@ -142,15 +142,15 @@ typedef struct tracerd_ctf_trace_info {
     uint8_t uuid[16];
     bool has_uuid;
     tracerd_byte_order_t byte_order;
-    const tracerd_ctf_type_t *packet_header;  /**< NULL when absent */
+    const tracerd_ctf_type_t *packet_header; /**< NULL when absent */
     const tracerd_ctf_clock_t *clocks;
     uint32_t nclocks;
     const tracerd_ctf_env_t *env;
     uint32_t nenv;
     const tracerd_ctf_stream_class_t *const *streams;
     uint32_t nstreams;
-    uint32_t nevents;           /**< event classes over all streams */
-    size_t metadata_bytes;      /**< TSDL text bytes parsed */
+    uint32_t nevents;      /**< event classes over all streams */
+    size_t metadata_bytes; /**< TSDL text bytes parsed */
 } tracerd_ctf_trace_info_t;
 
 /** The trace's top-level facts; the pointer is owned by the trace. */
@@ -177,8 +177,8 @@ typedef struct tracerd_ctf_metadata tracerd_ctf_metadata_t;
 typedef struct tracerd_ctf_metadata_config {
     size_t max_metadata_bytes; /**< TSDL text bound (default 64 MiB) */
     uint32_t max_depth;        /**< nesting of blocks and compound types (default 64) */
-    uint32_t max_fields;       /**< members of one struct/variant, mappings of one enum (default 65536) */
-    uint64_t max_array_length; /**< static array length (default 1<<24) */
+    uint32_t max_fields; /**< members of one struct/variant, mappings of one enum (default 65536) */
+    uint64_t max_array_length;       /**< static array length (default 1<<24) */
     tracerd_byte_order_t byte_order; /**< packetized metadata: AUTO (from the magic) */
     tracerd_warning_cb on_warning;   /**< unknown attributes and the like; may be NULL */
     void *user;                      /**< passed to on_warning */
@@ -228,9 +228,11 @@ TRACERD_API uint64_t tracerd_ctf_metadata_record_offset(const tracerd_ctf_metada
 /** After a TSDL error: 1-based line and column in the text (0 when not a text error). */
 TRACERD_API uint32_t tracerd_ctf_metadata_line(const tracerd_ctf_metadata_t *m);
 TRACERD_API uint32_t tracerd_ctf_metadata_column(const tracerd_ctf_metadata_t *m);
-/** NUL-terminated reason of the last error ("" if none), e.g. "line 3, column 5: expected ';' ...". */
+/** NUL-terminated reason of the last error ("" if none), e.g. "line 3, column 5: expected ';' ...".
+ */
 TRACERD_API const char *tracerd_ctf_metadata_error_reason(const tracerd_ctf_metadata_t *m);
-/** The TSDL text gathered so far (packet headers stripped); valid until the next feed/reset/free. */
+/** The TSDL text gathered so far (packet headers stripped); valid until the next feed/reset/free.
+ */
 TRACERD_API tracerd_str_t tracerd_ctf_metadata_text(const tracerd_ctf_metadata_t *m);
 
 /**
@@ -261,13 +263,13 @@ typedef enum tracerd_ctf_scope {
 
 /** What a field callback carries. */
 typedef enum tracerd_ctf_value_kind {
-    TRACERD_CTF_VALUE_INT = 0,      /**< signed integer (or enum with a signed container): i */
-    TRACERD_CTF_VALUE_UINT = 1,     /**< unsigned integer (or enum): u */
-    TRACERD_CTF_VALUE_FLOAT = 2,    /**< f */
-    TRACERD_CTF_VALUE_STRING = 3,   /**< str: string, or text array/sequence up to its first NUL */
+    TRACERD_CTF_VALUE_INT = 0,    /**< signed integer (or enum with a signed container): i */
+    TRACERD_CTF_VALUE_UINT = 1,   /**< unsigned integer (or enum): u */
+    TRACERD_CTF_VALUE_FLOAT = 2,  /**< f */
+    TRACERD_CTF_VALUE_STRING = 3, /**< str: string, or text array/sequence up to its first NUL */
     TRACERD_CTF_VALUE_STRUCT_BEGIN = 4,
     TRACERD_CTF_VALUE_STRUCT_END = 5,
-    TRACERD_CTF_VALUE_ARRAY_BEGIN = 6,    /**< length */
+    TRACERD_CTF_VALUE_ARRAY_BEGIN = 6, /**< length */
     TRACERD_CTF_VALUE_ARRAY_END = 7,
     TRACERD_CTF_VALUE_SEQUENCE_BEGIN = 8, /**< length */
     TRACERD_CTF_VALUE_SEQUENCE_END = 9,
@@ -281,23 +283,23 @@ typedef enum tracerd_ctf_value_kind {
  * All pointers are borrowed, valid until the callback returns.
  */
 typedef struct tracerd_ctf_field {
-    uint64_t offset;               /**< absolute stream byte offset where the field starts */
+    uint64_t offset; /**< absolute stream byte offset where the field starts */
     tracerd_ctf_scope_t scope;
     tracerd_ctf_value_kind_t kind;
-    const char *name;              /**< display name (leading '_' removed); "" for elements */
-    const char *path;              /**< e.g. "event.fields.seq"; elements share their array's path */
-    int64_t index;                 /**< element index inside the enclosing array/sequence, or -1 */
-    uint32_t depth;                /**< nesting depth (scope root = 0) */
+    const char *name; /**< display name (leading '_' removed); "" for elements */
+    const char *path; /**< e.g. "event.fields.seq"; elements share their array's path */
+    int64_t index;    /**< element index inside the enclosing array/sequence, or -1 */
+    uint32_t depth;   /**< nesting depth (scope root = 0) */
     const tracerd_ctf_type_t *type;
     union {
         int64_t i;
         uint64_t u;
         double f;
-        tracerd_str_t str;         /**< view into the input (or the stitch buffer) */
-        uint64_t length;           /**< ARRAY/SEQUENCE_BEGIN */
+        tracerd_str_t str; /**< view into the input (or the stitch buffer) */
+        uint64_t length;   /**< ARRAY/SEQUENCE_BEGIN */
     } v;
-    const char *enum_label;        /**< first matching label of an enum value; NULL otherwise or if none */
-    const char *option;            /**< VARIANT_BEGIN: selected option (display name) */
+    const char *enum_label; /**< first matching label of an enum value; NULL otherwise or if none */
+    const char *option;     /**< VARIANT_BEGIN: selected option (display name) */
     /** ARRAY/SEQUENCE_BEGIN of byte-aligned 8-bit integers: all the bytes as
      * one view into the input (the elements still follow one by one);
      * data NULL otherwise. */
@@ -306,54 +308,61 @@ typedef struct tracerd_ctf_field {
 
 /** A packet, reported once its header and context are read (fields follow via on_field). */
 typedef struct tracerd_ctf_packet {
-    uint64_t offset;               /**< absolute offset of the packet */
-    uint64_t index;                /**< 0-based packet number in this stream */
+    uint64_t offset; /**< absolute offset of the packet */
+    uint64_t index;  /**< 0-based packet number in this stream */
     const tracerd_ctf_stream_class_t *stream_class;
     uint64_t stream_id;
-    uint64_t stream_instance_id;   bool has_stream_instance_id;
-    uint64_t content_size_bits;    /**< UINT64_MAX when the stream has no size (one packet) */
+    uint64_t stream_instance_id;
+    bool has_stream_instance_id;
+    uint64_t content_size_bits; /**< UINT64_MAX when the stream has no size (one packet) */
     uint64_t packet_size_bits;
-    uint64_t timestamp_begin;      bool has_timestamp_begin;
-    uint64_t timestamp_end;        bool has_timestamp_end;
-    uint64_t ns_begin, ns_end;     /**< nanoseconds from the Epoch (clock offsets applied) */
-    uint64_t events_discarded;     bool has_events_discarded; /**< cumulative counter */
-    uint64_t packet_seq_num;       bool has_packet_seq_num;
-    uint64_t cpu_id;               bool has_cpu_id;
+    uint64_t timestamp_begin;
+    bool has_timestamp_begin;
+    uint64_t timestamp_end;
+    bool has_timestamp_end;
+    uint64_t ns_begin, ns_end; /**< nanoseconds from the Epoch (clock offsets applied) */
+    uint64_t events_discarded;
+    bool has_events_discarded; /**< cumulative counter */
+    uint64_t packet_seq_num;
+    bool has_packet_seq_num;
+    uint64_t cpu_id;
+    bool has_cpu_id;
 } tracerd_ctf_packet_t;
 
 /** End of a packet's content (padding follows). */
 typedef struct tracerd_ctf_packet_end {
-    uint64_t offset;               /**< absolute offset of the packet */
+    uint64_t offset; /**< absolute offset of the packet */
     uint64_t index;
-    uint64_t events;               /**< events read in this packet */
+    uint64_t events; /**< events read in this packet */
 } tracerd_ctf_packet_end_t;
 
 /** An event (fields follow via on_field, then on_event_end). */
 typedef struct tracerd_ctf_event {
-    uint64_t offset;               /**< absolute offset of the event header */
+    uint64_t offset; /**< absolute offset of the event header */
     const tracerd_ctf_event_class_t *cls;
     const tracerd_ctf_stream_class_t *stream_class;
     uint64_t id;
     const char *name;
-    uint64_t cycles;               /**< reconstructed clock value */
-    uint64_t ns;                   /**< nanoseconds from the Epoch (offsets applied) */
+    uint64_t cycles; /**< reconstructed clock value */
+    uint64_t ns;     /**< nanoseconds from the Epoch (offsets applied) */
     bool has_clock;
     uint64_t packet_index;
 } tracerd_ctf_event_t;
 
 /** Loss reported between packets. */
 typedef enum tracerd_ctf_loss_kind {
-    TRACERD_CTF_LOSS_EVENTS = 0,   /**< events_discarded grew */
-    TRACERD_CTF_LOSS_PACKETS = 1   /**< packet_seq_num skipped */
+    TRACERD_CTF_LOSS_EVENTS = 0, /**< events_discarded grew */
+    TRACERD_CTF_LOSS_PACKETS = 1 /**< packet_seq_num skipped */
 } tracerd_ctf_loss_kind_t;
 
 /** Discarded events or lost packets, reported before the packet that shows them. */
 typedef struct tracerd_ctf_loss {
-    uint64_t offset;               /**< absolute offset of the packet that shows the loss */
+    uint64_t offset; /**< absolute offset of the packet that shows the loss */
     tracerd_ctf_loss_kind_t kind;
     uint64_t count;
     uint64_t stream_id;
-    uint64_t begin_cycles, end_cycles; /**< time range (previous packet end .. this one's end/begin) */
+    uint64_t begin_cycles,
+        end_cycles; /**< time range (previous packet end .. this one's end/begin) */
     bool has_clock;
 } tracerd_ctf_loss_t;
 
@@ -371,17 +380,17 @@ typedef struct tracerd_ctf_callbacks {
     tracerd_ctf_event_cb on_event_end;
     tracerd_ctf_field_cb on_field;
     tracerd_ctf_loss_cb on_loss;
-    tracerd_warning_cb on_warning;  /**< lenient packet skips */
+    tracerd_warning_cb on_warning; /**< lenient packet skips */
 } tracerd_ctf_callbacks_t;
 
 /** Stream reader options. Initialise with tracerd_ctf_stream_config_init. */
 typedef struct tracerd_ctf_stream_config {
-    size_t stitch_bytes;        /**< largest packet header+context or event that may straddle
-                                     chunks (default 65536, min 64) */
+    size_t stitch_bytes;          /**< largest packet header+context or event that may straddle
+                                       chunks (default 65536, min 64) */
     uint64_t max_sequence_length; /**< sequence length bound (default 1<<24) */
-    uint32_t max_depth;         /**< nesting of arrays/sequences (default 64) */
-    uint64_t max_packet_bytes;  /**< packet size bound (default 1 GiB) */
-    bool check_uuid;            /**< packet header uuid must equal the trace's (default true) */
+    uint32_t max_depth;           /**< nesting of arrays/sequences (default 64) */
+    uint64_t max_packet_bytes;    /**< packet size bound (default 1 GiB) */
+    bool check_uuid;              /**< packet header uuid must equal the trace's (default true) */
     /** Lenient: skip a packet with damaged content to the next packet by its
      * packet size, report it to on_warning (default false). Risk: its events are lost. */
     bool lenient_skip_packets;
@@ -442,7 +451,7 @@ TRACERD_API const char *tracerd_ctf_stream_error_reason(const tracerd_ctf_stream
 TRACERD_API int tracerd_ctf_stream_callback_error(const tracerd_ctf_stream_t *r);
 /** Upper bound of the memory a reader for `trace` with these options allocates. */
 TRACERD_API size_t tracerd_ctf_stream_memory_bound(const tracerd_ctf_trace_t *trace,
-                                                  const tracerd_ctf_stream_config_t *cfg);
+                                                   const tracerd_ctf_stream_config_t *cfg);
 
 /* ==== trace directory reader ============================================== */
 
@@ -461,10 +470,10 @@ typedef struct tracerd_ctf_dir_stream {
 typedef struct tracerd_ctf_dir_config {
     tracerd_ctf_stream_config_t stream;
     tracerd_ctf_metadata_config_t metadata;
-    size_t chunk_bytes;       /**< read size per stream (default 65536) */
-    uint32_t max_streams;     /**< stream files (default 4096) */
-    uint32_t max_traces;      /**< metadata files found recursively (default 256) */
-    uint32_t max_dir_depth;   /**< folder depth searched (default 8) */
+    size_t chunk_bytes;     /**< read size per stream (default 65536) */
+    uint32_t max_streams;   /**< stream files (default 4096) */
+    uint32_t max_traces;    /**< metadata files found recursively (default 256) */
+    uint32_t max_dir_depth; /**< folder depth searched (default 8) */
     /** Files kept open between reads (default 256). With more streams than
      * this, each read opens the file, reads at its offset and closes it. */
     uint32_t max_open_files;
@@ -506,7 +515,8 @@ TRACERD_API const tracerd_ctf_dir_stream_t *tracerd_ctf_dir_current(const tracer
 /** Number of traces (metadata files) and of streams (a stream split over
  * several files counts once). */
 TRACERD_API uint32_t tracerd_ctf_dir_trace_count(const tracerd_ctf_dir_t *d);
-TRACERD_API const tracerd_ctf_trace_t *tracerd_ctf_dir_trace(const tracerd_ctf_dir_t *d, uint32_t i);
+TRACERD_API const tracerd_ctf_trace_t *tracerd_ctf_dir_trace(const tracerd_ctf_dir_t *d,
+                                                             uint32_t i);
 /** Folder holding the metadata of trace i (owned by the reader), or NULL. */
 TRACERD_API const char *tracerd_ctf_dir_trace_path(const tracerd_ctf_dir_t *d, uint32_t i);
 TRACERD_API uint32_t tracerd_ctf_dir_stream_count(const tracerd_ctf_dir_t *d);

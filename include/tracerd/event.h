@@ -32,25 +32,26 @@ typedef enum tracerd_event_format {
 
 /** What an event means on a timeline. Values are ABI. */
 typedef enum tracerd_event_kind {
-    TRACERD_EVENT_SPAN_BEGIN = 1,     /**< a synchronous span opens on (pid, tid) */
-    TRACERD_EVENT_SPAN_END = 2,       /**< the innermost open span of (pid, tid) closes */
-    TRACERD_EVENT_SPAN_COMPLETE = 3,  /**< a whole span: starts at ticks/ns, ends at end_ticks/end_ns */
-    TRACERD_EVENT_INSTANT = 4,        /**< a point in time */
-    TRACERD_EVENT_COUNTER = 5,        /**< numeric arguments are counter values; id names the series */
-    TRACERD_EVENT_ASYNC_BEGIN = 6,    /**< async span `id` begins */
-    TRACERD_EVENT_ASYNC_STEP = 7,     /**< async span `id` reaches a step */
-    TRACERD_EVENT_ASYNC_END = 8,      /**< async span `id` ends */
-    TRACERD_EVENT_FLOW_BEGIN = 9,     /**< flow `id` starts in the enclosing span */
-    TRACERD_EVENT_FLOW_STEP = 10,     /**< flow `id` passes through the enclosing span */
-    TRACERD_EVENT_FLOW_END = 11,      /**< flow `id` ends in the enclosing span */
-    TRACERD_EVENT_LOG = 12,           /**< a log message (`message`, `level`) */
+    TRACERD_EVENT_SPAN_BEGIN = 1, /**< a synchronous span opens on (pid, tid) */
+    TRACERD_EVENT_SPAN_END = 2,   /**< the innermost open span of (pid, tid) closes */
+    TRACERD_EVENT_SPAN_COMPLETE =
+        3,                     /**< a whole span: starts at ticks/ns, ends at end_ticks/end_ns */
+    TRACERD_EVENT_INSTANT = 4, /**< a point in time */
+    TRACERD_EVENT_COUNTER = 5, /**< numeric arguments are counter values; id names the series */
+    TRACERD_EVENT_ASYNC_BEGIN = 6,     /**< async span `id` begins */
+    TRACERD_EVENT_ASYNC_STEP = 7,      /**< async span `id` reaches a step */
+    TRACERD_EVENT_ASYNC_END = 8,       /**< async span `id` ends */
+    TRACERD_EVENT_FLOW_BEGIN = 9,      /**< flow `id` starts in the enclosing span */
+    TRACERD_EVENT_FLOW_STEP = 10,      /**< flow `id` passes through the enclosing span */
+    TRACERD_EVENT_FLOW_END = 11,       /**< flow `id` ends in the enclosing span */
+    TRACERD_EVENT_LOG = 12,            /**< a log message (`message`, `level`) */
     TRACERD_EVENT_CONTEXT_SWITCH = 13, /**< on `cpu`, tid (outgoing) gives way to other_tid */
-    TRACERD_EVENT_WAKEUP = 14,        /**< other_tid (in other_pid) is woken on `cpu` */
-    TRACERD_EVENT_PROCESS_NAME = 15,  /**< `name` is the name of process pid */
-    TRACERD_EVENT_THREAD_NAME = 16,   /**< `name` is the name of thread (pid, tid) */
-    TRACERD_EVENT_BLOB = 17,          /**< an opaque payload (argument "data") */
-    TRACERD_EVENT_MARK = 18           /**< a format record with no timeline meaning kept for
-                                           completeness (e.g. a clock or metadata marker) */
+    TRACERD_EVENT_WAKEUP = 14,         /**< other_tid (in other_pid) is woken on `cpu` */
+    TRACERD_EVENT_PROCESS_NAME = 15,   /**< `name` is the name of process pid */
+    TRACERD_EVENT_THREAD_NAME = 16,    /**< `name` is the name of thread (pid, tid) */
+    TRACERD_EVENT_BLOB = 17,           /**< an opaque payload (argument "data") */
+    TRACERD_EVENT_MARK = 18            /**< a format record with no timeline meaning kept for
+                                            completeness (e.g. a clock or metadata marker) */
 } tracerd_event_kind_t;
 
 /** Type of an argument value. Values are ABI. */
@@ -81,15 +82,16 @@ typedef struct tracerd_event_arg {
 } tracerd_event_arg_t;
 
 /** Event flags. */
-#define TRACERD_EVENT_HAS_NS 0x1u      /**< ns / end_ns are valid (the trace gives a clock rate) */
-#define TRACERD_EVENT_HAS_PID 0x2u     /**< pid is known */
-#define TRACERD_EVENT_HAS_TID 0x4u     /**< tid is known */
-#define TRACERD_EVENT_HAS_CPU 0x8u     /**< cpu is known */
-#define TRACERD_EVENT_HAS_ID 0x10u     /**< id is meaningful (async, flow, counter) */
+#define TRACERD_EVENT_HAS_NS 0x1u       /**< ns / end_ns are valid (the trace gives a clock rate) */
+#define TRACERD_EVENT_HAS_PID 0x2u      /**< pid is known */
+#define TRACERD_EVENT_HAS_TID 0x4u      /**< tid is known */
+#define TRACERD_EVENT_HAS_CPU 0x8u      /**< cpu is known */
+#define TRACERD_EVENT_HAS_ID 0x10u      /**< id is meaningful (async, flow, counter) */
 #define TRACERD_EVENT_HAS_NAME_ID 0x20u /**< name_id is meaningful (XRay function id) */
-#define TRACERD_EVENT_TAIL 0x40u       /**< SPAN_END from a tail call exit (XRay) */
-#define TRACERD_EVENT_TRUNCATED 0x80u  /**< a payload argument was too large, or args were left out */
-#define TRACERD_EVENT_NO_TIME 0x100u   /**< the record has no timestamp (ticks and ns are 0) */
+#define TRACERD_EVENT_TAIL 0x40u        /**< SPAN_END from a tail call exit (XRay) */
+#define TRACERD_EVENT_TRUNCATED                                                                    \
+    0x80u                            /**< a payload argument was too large, or args were left out */
+#define TRACERD_EVENT_NO_TIME 0x100u /**< the record has no timestamp (ticks and ns are 0) */
 
 /**
  * One event of any format. Built on the reader's stack for each callback;
@@ -97,25 +99,25 @@ typedef struct tracerd_event_arg {
  * and valid until the callback returns: copy what you keep.
  */
 typedef struct tracerd_event {
-    uint64_t offset;               /**< absolute stream offset of the source record */
+    uint64_t offset; /**< absolute stream offset of the source record */
     tracerd_event_format_t format;
     tracerd_event_kind_t kind;
-    uint32_t flags;                /**< TRACERD_EVENT_HAS_* and friends */
-    uint64_t ticks;                /**< time in the trace's own clock ticks (absolute) */
-    uint64_t ns;                   /**< time in nanoseconds (when HAS_NS) */
-    uint64_t end_ticks;            /**< SPAN_COMPLETE: end time in ticks */
-    uint64_t end_ns;               /**< SPAN_COMPLETE: end time in ns (when HAS_NS) */
-    uint64_t pid;                  /**< process (FXT koid, XRay pid) when HAS_PID */
-    uint64_t tid;                  /**< thread when HAS_TID */
-    uint32_t cpu;                  /**< when HAS_CPU */
-    int32_t level;                 /**< LOG: severity (format's scale); CONTEXT_SWITCH: outgoing state */
-    uint64_t id;                   /**< async/flow correlation id, counter series id (HAS_ID) */
-    uint64_t name_id;              /**< format's numeric name (XRay function id) (HAS_NAME_ID) */
-    uint64_t other_pid;            /**< CONTEXT_SWITCH: incoming process; WAKEUP: woken process */
-    uint64_t other_tid;            /**< CONTEXT_SWITCH: incoming thread; WAKEUP: woken thread */
-    tracerd_str_t category;        /**< borrowed; may be empty */
-    tracerd_str_t name;            /**< borrowed; never empty for spans, instants and counters */
-    tracerd_str_t message;         /**< LOG: the text; borrowed */
+    uint32_t flags;         /**< TRACERD_EVENT_HAS_* and friends */
+    uint64_t ticks;         /**< time in the trace's own clock ticks (absolute) */
+    uint64_t ns;            /**< time in nanoseconds (when HAS_NS) */
+    uint64_t end_ticks;     /**< SPAN_COMPLETE: end time in ticks */
+    uint64_t end_ns;        /**< SPAN_COMPLETE: end time in ns (when HAS_NS) */
+    uint64_t pid;           /**< process (FXT koid, XRay pid) when HAS_PID */
+    uint64_t tid;           /**< thread when HAS_TID */
+    uint32_t cpu;           /**< when HAS_CPU */
+    int32_t level;          /**< LOG: severity (format's scale); CONTEXT_SWITCH: outgoing state */
+    uint64_t id;            /**< async/flow correlation id, counter series id (HAS_ID) */
+    uint64_t name_id;       /**< format's numeric name (XRay function id) (HAS_NAME_ID) */
+    uint64_t other_pid;     /**< CONTEXT_SWITCH: incoming process; WAKEUP: woken process */
+    uint64_t other_tid;     /**< CONTEXT_SWITCH: incoming thread; WAKEUP: woken thread */
+    tracerd_str_t category; /**< borrowed; may be empty */
+    tracerd_str_t name;     /**< borrowed; never empty for spans, instants and counters */
+    tracerd_str_t message;  /**< LOG: the text; borrowed */
     const tracerd_event_arg_t *args; /**< borrowed array of nargs arguments */
     uint32_t nargs;
 } tracerd_event_t;
@@ -123,11 +125,11 @@ typedef struct tracerd_event {
 /** What the auto reader detected, reported once before the first event. */
 typedef struct tracerd_event_source {
     tracerd_event_format_t format;
-    const char *format_name;       /**< "xray", "fxt", "ctf", "xtrace"; static */
-    uint32_t version;              /**< format version as written (0 when the format has none) */
+    const char *format_name; /**< "xray", "fxt", "ctf", "xtrace"; static */
+    uint32_t version;        /**< format version as written (0 when the format has none) */
     tracerd_byte_order_t byte_order;
-    uint64_t ticks_per_second;     /**< 0 when the trace gives no clock rate */
-    int score;                     /**< detection confidence 0..100; 100 when forced */
+    uint64_t ticks_per_second; /**< 0 when the trace gives no clock rate */
+    int score;                 /**< detection confidence 0..100; 100 when forced */
 } tracerd_event_source_t;
 
 typedef int (*tracerd_event_cb)(void *user, const tracerd_event_t *ev);

@@ -98,14 +98,14 @@ typedef enum tracerd_fxt_large_blob_format {
 
 /** What kind of type on_unknown reports. */
 typedef enum tracerd_fxt_unknown_kind {
-    TRACERD_FXT_UNKNOWN_RECORD = 1,      /**< record type 10..14 */
-    TRACERD_FXT_UNKNOWN_METADATA = 2,    /**< metadata type 0 or 5..15 */
-    TRACERD_FXT_UNKNOWN_TRACE_INFO = 3,  /**< trace info type 1..15 */
-    TRACERD_FXT_UNKNOWN_EVENT = 4,       /**< event type 11..15 */
-    TRACERD_FXT_UNKNOWN_ARGUMENT = 5,    /**< argument type 11..15 (the record is still delivered) */
-    TRACERD_FXT_UNKNOWN_SCHEDULING = 6,  /**< scheduling type 3..15 */
+    TRACERD_FXT_UNKNOWN_RECORD = 1,     /**< record type 10..14 */
+    TRACERD_FXT_UNKNOWN_METADATA = 2,   /**< metadata type 0 or 5..15 */
+    TRACERD_FXT_UNKNOWN_TRACE_INFO = 3, /**< trace info type 1..15 */
+    TRACERD_FXT_UNKNOWN_EVENT = 4,      /**< event type 11..15 */
+    TRACERD_FXT_UNKNOWN_ARGUMENT = 5,   /**< argument type 11..15 (the record is still delivered) */
+    TRACERD_FXT_UNKNOWN_SCHEDULING = 6, /**< scheduling type 3..15 */
     TRACERD_FXT_UNKNOWN_LARGE_RECORD = 7, /**< large record type 1..15 */
-    TRACERD_FXT_UNKNOWN_BLOB_FORMAT = 8  /**< large blob format 2..15 */
+    TRACERD_FXT_UNKNOWN_BLOB_FORMAT = 8   /**< large blob format 2..15 */
 } tracerd_fxt_unknown_kind_t;
 
 /** Span field id of large blob payload fragments (tracerd_span_t.field). */
@@ -134,8 +134,8 @@ typedef struct tracerd_fxt_thread {
  * STRING `str`; BLOB `blob`; NULL has no value.
  */
 typedef struct tracerd_fxt_arg {
-    uint32_t type;       /**< tracerd_fxt_arg_type_t, or an unknown value 11..15 */
-    uint64_t offset;     /**< absolute offset of the argument's header word */
+    uint32_t type;   /**< tracerd_fxt_arg_type_t, or an unknown value 11..15 */
+    uint64_t offset; /**< absolute offset of the argument's header word */
     tracerd_str_t name;
     /** Scalar types: the value (32-bit values zero-extended, BOOL 0 or 1,
      * DOUBLE its bits); 0 for NULL, STRING, BLOB and unknown types. */
@@ -143,8 +143,8 @@ typedef struct tracerd_fxt_arg {
     /** Scalar types: the same value as a signed integer (INT32 sign-extended
      * from 32 bits); 0 for NULL, STRING, BLOB and unknown types. */
     int64_t i64;
-    double f64;          /**< u64's bits as a double (meaningful for DOUBLE) */
-    tracerd_str_t str;   /**< STRING: the value; {NULL, 0} otherwise */
+    double f64;        /**< u64's bits as a double (meaningful for DOUBLE) */
+    tracerd_str_t str; /**< STRING: the value; {NULL, 0} otherwise */
     /** BLOB: the payload (exactly the blob size). Unknown types: the
      * argument's words after its header (name stream included). {NULL, 0}
      * otherwise. */
@@ -153,12 +153,12 @@ typedef struct tracerd_fxt_arg {
 
 /** Metadata record (record type 0). */
 typedef struct tracerd_fxt_metadata {
-    uint64_t offset;             /**< absolute offset of the record */
+    uint64_t offset; /**< absolute offset of the record */
     tracerd_fxt_metadata_type_t type;
-    uint32_t provider_id;        /**< PROVIDER_*: from the record; TRACE_INFO: the current provider */
-    tracerd_str_t name;          /**< PROVIDER_INFO: the name (name-length bytes) */
-    uint32_t event;              /**< PROVIDER_EVENT: the event id (0 = buffer full) */
-    uint32_t trace_info_type;    /**< TRACE_INFO: 0 = magic */
+    uint32_t provider_id;     /**< PROVIDER_*: from the record; TRACE_INFO: the current provider */
+    tracerd_str_t name;       /**< PROVIDER_INFO: the name (name-length bytes) */
+    uint32_t event;           /**< PROVIDER_EVENT: the event id (0 = buffer full) */
+    uint32_t trace_info_type; /**< TRACE_INFO: 0 = magic */
     tracerd_byte_order_t byte_order; /**< TRACE_INFO magic: the byte order the record is in */
 } tracerd_fxt_metadata_t;
 
@@ -173,15 +173,15 @@ typedef struct tracerd_fxt_init {
 typedef struct tracerd_fxt_string {
     uint64_t offset;
     uint32_t provider_id;
-    uint16_t index;      /**< 1..0x7fff; 0 means the record was ignored (the spec reserves index 0) */
-    tracerd_str_t str;   /**< borrowed, valid until the callback returns */
+    uint16_t index;    /**< 1..0x7fff; 0 means the record was ignored (the spec reserves index 0) */
+    tracerd_str_t str; /**< borrowed, valid until the callback returns */
 } tracerd_fxt_string_t;
 
 /** Thread record (record type 3), after registration. */
 typedef struct tracerd_fxt_thread_rec {
     uint64_t offset;
     uint32_t provider_id;
-    uint8_t index;       /**< 1..255; 0 means the record was ignored (the spec reserves index 0) */
+    uint8_t index; /**< 1..255; 0 means the record was ignored (the spec reserves index 0) */
     uint64_t pid;
     uint64_t tid;
 } tracerd_fxt_thread_rec_t;
@@ -191,17 +191,17 @@ typedef struct tracerd_fxt_event {
     uint64_t offset;
     uint32_t provider_id;
     tracerd_fxt_event_type_t type;
-    uint64_t ticks;            /**< timestamp as written */
-    uint64_t ns;               /**< ticks in nanoseconds (provider's ticks/s; 1 tick = 1 ns without one) */
+    uint64_t ticks; /**< timestamp as written */
+    uint64_t ns;    /**< ticks in nanoseconds (provider's ticks/s; 1 tick = 1 ns without one) */
     tracerd_fxt_thread_t thread;
-    tracerd_str_t category;    /**< borrowed */
-    tracerd_str_t name;        /**< borrowed */
+    tracerd_str_t category; /**< borrowed */
+    tracerd_str_t name;     /**< borrowed */
     uint32_t nargs;
     const tracerd_fxt_arg_t *args; /**< borrowed, nargs entries */
     /** COUNTER: counter id; ASYNC_*: async correlation id; FLOW_*: flow
      * correlation id; 0 otherwise. */
     uint64_t id;
-    uint64_t end_ticks;        /**< DURATION_COMPLETE: end time; 0 otherwise */
+    uint64_t end_ticks; /**< DURATION_COMPLETE: end time; 0 otherwise */
     uint64_t end_ns;
 } tracerd_fxt_event_t;
 
@@ -210,8 +210,8 @@ typedef struct tracerd_fxt_blob {
     uint64_t offset;
     uint32_t provider_id;
     tracerd_str_t name;
-    uint32_t blob_type;        /**< 1 data, 2 last branch, 3 perfetto; others as written */
-    tracerd_bytes_t payload;   /**< exactly the payload size, borrowed */
+    uint32_t blob_type;      /**< 1 data, 2 last branch, 3 perfetto; others as written */
+    tracerd_bytes_t payload; /**< exactly the payload size, borrowed */
 } tracerd_fxt_blob_t;
 
 /** Userspace object record (record type 6). */
@@ -230,7 +230,7 @@ typedef struct tracerd_fxt_kernel_object {
     uint64_t offset;
     uint32_t provider_id;
     uint64_t koid;
-    uint32_t object_type;      /**< ZX_OBJ_TYPE_* */
+    uint32_t object_type; /**< ZX_OBJ_TYPE_* */
     tracerd_str_t name;
     uint32_t nargs;
     const tracerd_fxt_arg_t *args;
@@ -244,15 +244,15 @@ typedef struct tracerd_fxt_scheduling {
     uint64_t ticks;
     uint64_t ns;
     uint32_t cpu;
-    uint32_t outgoing_state;   /**< context switches: thread state of the outgoing thread */
+    uint32_t outgoing_state; /**< context switches: thread state of the outgoing thread */
     /** CONTEXT_SWITCH: outgoing and incoming thread koids in .tid (.pid 0,
      * .ref 0). LEGACY: both resolved thread references. WAKEUP: unused. */
     tracerd_fxt_thread_t outgoing;
     tracerd_fxt_thread_t incoming;
-    uint64_t waking_tid;       /**< THREAD_WAKEUP */
+    uint64_t waking_tid;        /**< THREAD_WAKEUP */
     uint32_t outgoing_priority; /**< LEGACY */
     uint32_t incoming_priority; /**< LEGACY */
-    uint32_t nargs;            /**< CONTEXT_SWITCH and THREAD_WAKEUP */
+    uint32_t nargs;             /**< CONTEXT_SWITCH and THREAD_WAKEUP */
     const tracerd_fxt_arg_t *args;
 } tracerd_fxt_scheduling_t;
 
@@ -263,7 +263,7 @@ typedef struct tracerd_fxt_log {
     uint64_t ticks;
     uint64_t ns;
     tracerd_fxt_thread_t thread;
-    tracerd_str_t message;     /**< borrowed, exactly the message length */
+    tracerd_str_t message; /**< borrowed, exactly the message length */
 } tracerd_fxt_log_t;
 
 /** Large blob record (record type 15, large type 0), formats 0 and 1. */
@@ -279,7 +279,7 @@ typedef struct tracerd_fxt_large_blob {
     tracerd_fxt_thread_t thread;
     uint32_t nargs;
     const tracerd_fxt_arg_t *args;
-    uint64_t size;             /**< payload bytes */
+    uint64_t size; /**< payload bytes */
     /** The whole payload when the record fits the stitch bound (a view into
      * the caller's chunk, or into the stitch buffer if it straddled chunks).
      * When the record is larger, payload.data is NULL and the payload follows
@@ -290,11 +290,11 @@ typedef struct tracerd_fxt_large_blob {
 
 /** A type this reader does not know; the record (or argument) is skipped by its size. */
 typedef struct tracerd_fxt_unknown {
-    uint64_t offset;           /**< absolute offset of the record (of the argument for ARGUMENT) */
+    uint64_t offset; /**< absolute offset of the record (of the argument for ARGUMENT) */
     tracerd_fxt_unknown_kind_t kind;
-    uint32_t type;             /**< the unknown type value */
-    uint64_t header;           /**< the record's (argument's) header word */
-    uint64_t size;             /**< bytes of the record (argument), header included */
+    uint32_t type;   /**< the unknown type value */
+    uint64_t header; /**< the record's (argument's) header word */
+    uint64_t size;   /**< bytes of the record (argument), header included */
     /** The whole record (argument) bytes, or data NULL for a large record
      * above the stitch bound. Borrowed. */
     tracerd_bytes_t raw;
@@ -333,9 +333,10 @@ typedef struct tracerd_fxt_callbacks {
     tracerd_fxt_scheduling_cb on_scheduling;
     tracerd_fxt_log_cb on_log;
     tracerd_fxt_large_blob_cb on_large_blob;
-    tracerd_span_cb on_large_blob_fragment; /**< pieces of large blob payloads above the stitch bound */
-    tracerd_fxt_unknown_cb on_unknown;      /**< unknown types, skipped by size */
-    tracerd_warning_cb on_warning;          /**< lenient skips */
+    tracerd_span_cb
+        on_large_blob_fragment;        /**< pieces of large blob payloads above the stitch bound */
+    tracerd_fxt_unknown_cb on_unknown; /**< unknown types, skipped by size */
+    tracerd_warning_cb on_warning;     /**< lenient skips */
 } tracerd_fxt_callbacks_t;
 
 /** Reader options. Initialise with tracerd_fxt_config_init. */
@@ -405,8 +406,8 @@ TRACERD_API tracerd_status_t tracerd_fxt_new(const tracerd_fxt_config_t *cfg,
  * @return TRACERD_OK, TRACERD_PAUSED, or an error (sticky until _reset).
  * Not callable from a callback (TRACERD_E_INVALID).
  */
-TRACERD_API tracerd_status_t tracerd_fxt_feed(tracerd_fxt_reader_t *r, const void *data,
-                                              size_t len, size_t *consumed);
+TRACERD_API tracerd_status_t tracerd_fxt_feed(tracerd_fxt_reader_t *r, const void *data, size_t len,
+                                              size_t *consumed);
 /** Clears a pause; then feed the unconsumed bytes. TRACERD_E_INVALID if not paused. */
 TRACERD_API tracerd_status_t tracerd_fxt_resume(tracerd_fxt_reader_t *r);
 /**
@@ -428,7 +429,8 @@ TRACERD_API uint64_t tracerd_fxt_record_offset(const tracerd_fxt_reader_t *r);
 TRACERD_API const char *tracerd_fxt_error_reason(const tracerd_fxt_reader_t *r);
 /** The negative value a callback returned, after TRACERD_E_CALLBACK. */
 TRACERD_API int tracerd_fxt_callback_error(const tracerd_fxt_reader_t *r);
-/** Byte order in use: LITTLE or BIG once the first record was seen, else AUTO. Callable from callbacks. */
+/** Byte order in use: LITTLE or BIG once the first record was seen, else AUTO. Callable from
+ * callbacks. */
 TRACERD_API tracerd_byte_order_t tracerd_fxt_byte_order(const tracerd_fxt_reader_t *r);
 /** Upper bound of the memory a reader with these options allocates, in bytes (NULL: defaults). */
 TRACERD_API size_t tracerd_fxt_memory_bound(const tracerd_fxt_config_t *cfg);

@@ -9,9 +9,9 @@
 
 enum { SC_PH, SC_PC, SC_EH, SC_SEC, SC_EC, SC_EF, SC_N };
 
-static const char *const scope_prefix[SC_N] = {
-    "trace.packet.header", "stream.packet.context", "stream.event.header",
-    "stream.event.context", "event.context",        "event.fields"};
+static const char *const scope_prefix[SC_N] = {"trace.packet.header", "stream.packet.context",
+                                               "stream.event.header", "stream.event.context",
+                                               "event.context",       "event.fields"};
 
 struct node {
     const char *name; /* raw */
@@ -20,7 +20,7 @@ struct node {
     struct node *parent, *first, *last, *next;
     const struct ctf_meta *meta;
     int scope;
-    uint32_t idx;          /* instruction index (ints/enums) */
+    uint32_t idx; /* instruction index (ints/enums) */
     bool in_loop;
 };
 
@@ -31,8 +31,8 @@ struct pbuf {
 
 struct cc {
     struct tracerd_ctf_trace *t;
-    struct ctf_arena tmp;       /* nodes and work: freed after compiling */
-    struct ctf_arena *ar;       /* the trace's arena */
+    struct ctf_arena tmp; /* nodes and work: freed after compiling */
+    struct ctf_arena *ar; /* the trace's arena */
     struct node *roots[SC_N];
     struct ctf_insn *codes[SC_N]; /* final code of compiled scopes */
     struct pbuf *cur;             /* buffer of the scope being compiled */
@@ -159,7 +159,8 @@ static struct node *resolve(struct cc *c, const char *path, struct node *parent,
 
 static uint32_t slot_of(struct cc *c, struct node *n)
 {
-    struct ctf_insn *in = n->scope == c->cur_scope ? &c->cur->v[n->idx] : &c->codes[n->scope][n->idx];
+    struct ctf_insn *in =
+        n->scope == c->cur_scope ? &c->cur->v[n->idx] : &c->codes[n->scope][n->idx];
     if (in->slot == 0)
         in->slot = c->t->nslots++;
     return in->slot;
@@ -402,11 +403,20 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
                 in->op = OP_INT;
                 if (ty->align_bits >= 8) {
                     switch (ty->size_bits) {
-                    case 8: in->op = OP_U8; break;
-                    case 16: in->op = be ? OP_U16BE : OP_U16LE; break;
-                    case 32: in->op = be ? OP_U32BE : OP_U32LE; break;
-                    case 64: in->op = be ? OP_U64BE : OP_U64LE; break;
-                    default: break;
+                    case 8:
+                        in->op = OP_U8;
+                        break;
+                    case 16:
+                        in->op = be ? OP_U16BE : OP_U16LE;
+                        break;
+                    case 32:
+                        in->op = be ? OP_U32BE : OP_U32LE;
+                        break;
+                    case 64:
+                        in->op = be ? OP_U64BE : OP_U64LE;
+                        break;
+                    default:
+                        break;
                     }
                 }
                 int role = role_of(scope, n, depth);
@@ -459,11 +469,27 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
                 in->op = OP_STRUCT_BEGIN;
                 in->align = ty->align_bits;
                 in->meta = meta;
-                ws[wn++] = (struct work){W_STRUCT_END, ty, NULL, NULL, NULL, 0, 0, w.loops,
-                                         (struct ctf_vsel *)(uintptr_t)meta, 0};
+                ws[wn++] = (struct work){W_STRUCT_END,
+                                         ty,
+                                         NULL,
+                                         NULL,
+                                         NULL,
+                                         0,
+                                         0,
+                                         w.loops,
+                                         (struct ctf_vsel *)(uintptr_t)meta,
+                                         0};
                 for (uint32_t k = ty->nmembers; k-- > 0;)
-                    ws[wn++] = (struct work){W_FIELD, ty->members[k].type, ty->members[k].name,
-                                             ty->members[k].display, n, 0, 0, w.loops, NULL, 0};
+                    ws[wn++] = (struct work){W_FIELD,
+                                             ty->members[k].type,
+                                             ty->members[k].name,
+                                             ty->members[k].display,
+                                             n,
+                                             0,
+                                             0,
+                                             w.loops,
+                                             NULL,
+                                             0};
                 break;
             case TRACERD_CTF_TYPE_ARRAY:
             case TRACERD_CTF_TYPE_SEQUENCE: {
@@ -498,8 +524,8 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
                 in->align = el->align_bits;
                 in->slot = slot;
                 in->count = ty->length;
-                if (el->kind == TRACERD_CTF_TYPE_INT && el->size_bits == 8 &&
-                    el->align_bits >= 8 && el->encoding != TRACERD_CTF_ENCODING_NONE) {
+                if (el->kind == TRACERD_CTF_TYPE_INT && el->size_bits == 8 && el->align_bits >= 8 &&
+                    el->encoding != TRACERD_CTF_ENCODING_NONE) {
                     in->op = seq ? OP_TEXT_SEQ : OP_TEXT_ARRAY;
                     break;
                 }
@@ -508,8 +534,16 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
                     in->flags = INSN_BYTES;
                 if (w.loops + 1 > c->depth_max)
                     c->depth_max = w.loops + 1;
-                ws[wn++] = (struct work){seq ? W_SEQ_END : W_ARRAY_END, ty, NULL, NULL, NULL,
-                                         b.len - 1, 0, w.loops, NULL, 0};
+                ws[wn++] = (struct work){seq ? W_SEQ_END : W_ARRAY_END,
+                                         ty,
+                                         NULL,
+                                         NULL,
+                                         NULL,
+                                         b.len - 1,
+                                         0,
+                                         w.loops,
+                                         NULL,
+                                         0};
                 ws[wn++] = (struct work){W_FIELD, el, "", "", n, 0, 0, w.loops + 1, NULL, 0};
                 break;
             }
@@ -569,15 +603,23 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
                 in->flags = et->is_signed ? INSN_SIGNED : 0;
                 in->meta = meta;
                 uint32_t vpc = b.len - 1;
-                ws[wn++] = (struct work){W_VARIANT_END, ty, NULL, NULL, NULL, vpc, 0, w.loops,
-                                         NULL, 0};
+                ws[wn++] =
+                    (struct work){W_VARIANT_END, ty, NULL, NULL, NULL, vpc, 0, w.loops, NULL, 0};
                 for (uint32_t k = ty->nmembers; k-- > 0;) {
-                    ws[wn++] = (struct work){W_OPT_END, ty, NULL, NULL, NULL, vpc, k, w.loops,
-                                             NULL, 0};
-                    ws[wn++] = (struct work){W_FIELD, ty->members[k].type, ty->members[k].name,
-                                             ty->members[k].display, n, 0, 0, w.loops, NULL, 0};
-                    ws[wn++] = (struct work){W_OPT_BEGIN, ty, NULL, NULL, NULL, vpc, k, w.loops,
-                                             vs, nv};
+                    ws[wn++] =
+                        (struct work){W_OPT_END, ty, NULL, NULL, NULL, vpc, k, w.loops, NULL, 0};
+                    ws[wn++] = (struct work){W_FIELD,
+                                             ty->members[k].type,
+                                             ty->members[k].name,
+                                             ty->members[k].display,
+                                             n,
+                                             0,
+                                             0,
+                                             w.loops,
+                                             NULL,
+                                             0};
+                    ws[wn++] =
+                        (struct work){W_OPT_BEGIN, ty, NULL, NULL, NULL, vpc, k, w.loops, vs, nv};
                 }
                 break;
             }

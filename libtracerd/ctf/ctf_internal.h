@@ -41,17 +41,28 @@ struct ctf_type {
 
 enum ctf_op {
     OP_END = 0,
-    OP_INT,        /* generic bit field */
-    OP_U8,         /* byte-aligned fast loads */
-    OP_U16LE, OP_U16BE, OP_U32LE, OP_U32BE, OP_U64LE, OP_U64BE,
-    OP_FLOAT32, OP_FLOAT64,
+    OP_INT, /* generic bit field */
+    OP_U8,  /* byte-aligned fast loads */
+    OP_U16LE,
+    OP_U16BE,
+    OP_U32LE,
+    OP_U32BE,
+    OP_U64LE,
+    OP_U64BE,
+    OP_FLOAT32,
+    OP_FLOAT64,
     OP_STRING,
     OP_TEXT_ARRAY, /* count bytes shown as text */
     OP_TEXT_SEQ,   /* slot holds the byte count */
-    OP_STRUCT_BEGIN, OP_STRUCT_END,
-    OP_ARRAY_BEGIN, OP_ARRAY_NEXT,
-    OP_SEQ_BEGIN, OP_SEQ_NEXT,
-    OP_VARIANT, OP_JUMP, OP_VARIANT_END,
+    OP_STRUCT_BEGIN,
+    OP_STRUCT_END,
+    OP_ARRAY_BEGIN,
+    OP_ARRAY_NEXT,
+    OP_SEQ_BEGIN,
+    OP_SEQ_NEXT,
+    OP_VARIANT,
+    OP_JUMP,
+    OP_VARIANT_END,
     OP_ALIGN,
     /* measure-only ("fast") programs: fused fixed-size runs and LTTng headers */
     OP_SKIP,          /* align, then count bits */
@@ -64,7 +75,7 @@ enum ctf_op {
 enum ctf_role {
     ROLE_NONE = 0,
     ROLE_MAGIC,
-    ROLE_UUID,        /* element of the packet header uuid array */
+    ROLE_UUID, /* element of the packet header uuid array */
     ROLE_STREAM_ID,
     ROLE_STREAM_INSTANCE_ID,
     ROLE_CONTENT_SIZE,
@@ -92,7 +103,7 @@ struct ctf_vsel { /* variant option selection: tag value range -> target */
 };
 
 struct ctf_meta {
-    const char *name;   /* display name */
+    const char *name; /* display name */
     const char *path;
     const tracerd_ctf_type_t *type;
     const struct ctf_vsel *vsel; /* OP_VARIANT */
@@ -104,11 +115,11 @@ struct ctf_insn {
     uint8_t op;
     uint8_t flags;
     uint8_t role;
-    uint8_t size;      /* bits, integers and floats */
-    uint32_t align;    /* bits (power of two), applied before the field */
-    uint32_t slot;     /* value store (0 = none) */
-    uint32_t jump;     /* loop / variant targets */
-    uint64_t count;    /* static array length */
+    uint8_t size;   /* bits, integers and floats */
+    uint32_t align; /* bits (power of two), applied before the field */
+    uint32_t slot;  /* value store (0 = none) */
+    uint32_t jump;  /* loop / variant targets */
+    uint64_t count; /* static array length */
     const struct ctf_meta *meta;
 };
 
@@ -138,7 +149,7 @@ struct ctf_stream_rt {
     uint32_t nevents;
     struct ctf_event_rt **direct; /* by id when max id < 65536, else NULL */
     uint32_t ndirect;
-    int clock;                    /* clock of the event header timestamp (or packet ts), -1 */
+    int clock; /* clock of the event header timestamp (or packet ts), -1 */
 };
 
 struct tracerd_ctf_trace {
@@ -146,9 +157,9 @@ struct tracerd_ctf_trace {
     struct ctf_arena arena;
     tracerd_ctf_trace_info_t info;
     struct ctf_prog packet_header;
-    struct ctf_stream_rt *srt;     /* sorted by id, info.nstreams */
+    struct ctf_stream_rt *srt; /* sorted by id, info.nstreams */
     uint32_t nslots;
-    uint32_t max_loop_depth;       /* deepest array/sequence nesting of any program */
+    uint32_t max_loop_depth; /* deepest array/sequence nesting of any program */
 };
 
 /* Compiles every scope of t (after parsing). On error fills reason (line,

@@ -20,8 +20,8 @@ struct dstream {
      * files[] in order, pub.path is files[cur_file]. */
     char **files;
     uint32_t nfiles, cur_file;
-    uint64_t file_base;    /* reader offset where the current file starts */
-    uint64_t file_off;     /* bytes of the current file read so far */
+    uint64_t file_base; /* reader offset where the current file starts */
+    uint64_t file_off;  /* bytes of the current file read so far */
     /* first packet, for grouping */
     bool keyed, has_ts, merged;
     uint64_t key_sid, key_inst, first_ts;
@@ -30,7 +30,7 @@ struct dstream {
     uint8_t *buf;
     size_t len, pos;
     bool eof, finished, done;
-    bool allow;            /* the gate lets the next event through */
+    bool allow; /* the gate lets the next event through */
     uint64_t next_ns;
     struct tracerd_ctf_dir *d;
 };
@@ -51,8 +51,8 @@ struct tracerd_ctf_dir {
     uint32_t nstreams, cap_streams;
     uint32_t *heap;
     uint32_t nheap;
-    uint32_t primed;       /* streams primed so far */
-    int32_t cur;           /* stream being advanced (-1 none) */
+    uint32_t primed; /* streams primed so far */
+    int32_t cur;     /* stream being advanced (-1 none) */
     tracerd_status_t status;
     char err_path[512];
     uint64_t err_offset;
@@ -368,7 +368,8 @@ static tracerd_status_t scan(struct tracerd_ctf_dir *d, const char *root)
         return derr(d, TRACERD_E_NOMEM, root, 0, "out of memory");
     stk[n].path = dupstr(&d->alloc, root);
     stk[n++].depth = 0;
-    tracerd_status_t st = stk[0].path ? TRACERD_OK : derr(d, TRACERD_E_NOMEM, root, 0, "out of memory");
+    tracerd_status_t st =
+        stk[0].path ? TRACERD_OK : derr(d, TRACERD_E_NOMEM, root, 0, "out of memory");
     while (st == TRACERD_OK && n > 0) {
         struct item it = stk[--n];
         char **names;
@@ -447,7 +448,8 @@ static tracerd_status_t peek(struct tracerd_ctf_dir *d, struct dstream *s)
     memset(&cb, 0, sizeof cb);
     cb.on_packet_begin = peek_packet;
     tracerd_ctf_stream_t *r;
-    tracerd_status_t st = tracerd_ctf_stream_new(s->pub.trace, &d->cfg.stream, &cb, s, &d->alloc, &r);
+    tracerd_status_t st =
+        tracerd_ctf_stream_new(s->pub.trace, &d->cfg.stream, &cb, s, &d->alloc, &r);
     if (st != TRACERD_OK)
         return derr(d, st, s->pub.path, 0, "cannot make a stream reader");
     int fd = open(s->pub.path, O_RDONLY);
@@ -576,8 +578,8 @@ tracerd_status_t tracerd_ctf_dir_open(const char *path, const tracerd_ctf_dir_co
             st = derr(d, TRACERD_E_NOMEM, s->pub.path, 0, "out of memory");
             break;
         }
-        st = tracerd_ctf_stream_new(s->pub.trace, &d->cfg.stream, &d->cb, d->user, &d->alloc,
-                                    &s->r);
+        st =
+            tracerd_ctf_stream_new(s->pub.trace, &d->cfg.stream, &d->cb, d->user, &d->alloc, &s->r);
         if (st != TRACERD_OK) {
             derr(d, st, s->pub.path, 0, "cannot make a stream reader");
             break;
@@ -641,13 +643,14 @@ static tracerd_status_t stream_fail(struct tracerd_ctf_dir *d, struct dstream *s
                                     tracerd_status_t st)
 {
     const char *path = tracerd_ctf_stream_error_path(s->r);
-    uint64_t off = path[0] ? tracerd_ctf_stream_error_offset(s->r)
-                           : tracerd_ctf_stream_record_offset(s->r);
+    uint64_t off =
+        path[0] ? tracerd_ctf_stream_error_offset(s->r) : tracerd_ctf_stream_record_offset(s->r);
     /* offsets within the current file of a stream split over several */
     off = off >= s->file_base ? off - s->file_base : 0;
     if (s->nfiles > 1)
         return derr(d, st, s->pub.path, off, "%s (offset in the stream's file set: %llu)",
-                    tracerd_ctf_stream_error_reason(s->r), (unsigned long long)(off + s->file_base));
+                    tracerd_ctf_stream_error_reason(s->r),
+                    (unsigned long long)(off + s->file_base));
     return derr(d, st, s->pub.path, off, "%s", tracerd_ctf_stream_error_reason(s->r));
 }
 

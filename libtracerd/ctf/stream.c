@@ -22,14 +22,14 @@ struct loop {
 
 struct vm {
     const uint8_t *data;
-    uint64_t bit0;   /* packet-relative bit of data[0] */
-    uint64_t limit;  /* packet-relative bit where usable data ends */
-    bool more_ok;    /* hitting limit means "need more input" (else an error) */
+    uint64_t bit0;  /* packet-relative bit of data[0] */
+    uint64_t limit; /* packet-relative bit where usable data ends */
+    bool more_ok;   /* hitting limit means "need more input" (else an error) */
     tracerd_status_t end_status;
     uint64_t pos;
     uint64_t need;
-    uint32_t sp;     /* loop stack depth */
-    uint32_t depth;  /* delivery nesting */
+    uint32_t sp;    /* loop stack depth */
+    uint32_t depth; /* delivery nesting */
 };
 
 struct tracerd_ctf_stream {
@@ -43,30 +43,30 @@ struct tracerd_ctf_stream {
     uint64_t err_field_off;
 
     int state;
-    uint64_t offset;       /* absolute bytes taken from the input */
-    uint64_t pkt_off;      /* absolute offset of the current packet */
-    uint64_t pos;          /* packet-relative bit of the next record */
+    uint64_t offset;  /* absolute bytes taken from the input */
+    uint64_t pkt_off; /* absolute offset of the current packet */
+    uint64_t pos;     /* packet-relative bit of the next record */
     uint64_t content_bits, packet_bits;
     uint64_t pkt_index, pkt_events;
     bool in_packet_seen;
     const struct ctf_stream_rt *srt;
     uint64_t rec_off;
 
-    uint8_t *st;           /* stitch buffer */
+    uint8_t *st; /* stitch buffer */
     size_t st_cap, st_have;
-    uint64_t st_need;      /* packet-relative bits needed before measuring again */
+    uint64_t st_need; /* packet-relative bits needed before measuring again */
 
     uint64_t *slots;
     uint32_t nslots;
-    uint32_t have;         /* roles seen (bit per role) */
+    uint32_t have; /* roles seen (bit per role) */
     uint8_t uuid[16];
     uint32_t ts_bits;
     struct loop *loops;
     uint32_t nloops;
 
-    uint64_t clock;        /* current clock value (cycles) */
+    uint64_t clock;                     /* current clock value (cycles) */
     const struct ctf_stream_rt *ns_srt; /* stream class ns_simple/ns_base were computed for */
-    bool ns_simple;        /* 1 GHz clock with a non-negative offset: ns = cycles + ns_base */
+    bool ns_simple; /* 1 GHz clock with a non-negative offset: ns = cycles + ns_base */
     uint64_t ns_base;
     bool clock_set;
     /* previous packet, for losses */
@@ -384,8 +384,8 @@ static inline int deliver(tracerd_ctf_stream_t *r, tracerd_ctf_field_t *f)
     r->in_cb = false;
     if (rc < 0) {
         r->err.callback_value = rc;
-        tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->rec_off,
-                           "on_field callback returned %d", rc);
+        tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->rec_off, "on_field callback returned %d",
+                           rc);
         return R_ERR;
     }
     if (rc == TRACERD_CB_PAUSE)
@@ -393,9 +393,10 @@ static inline int deliver(tracerd_ctf_stream_t *r, tracerd_ctf_field_t *f)
     return R_OK;
 }
 
-static inline void field_init(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_insn *in,
-                       const struct ctf_prog *prog, tracerd_ctf_field_t *f, uint64_t at_bits,
-                       tracerd_ctf_value_kind_t kind)
+static inline void field_init(tracerd_ctf_stream_t *r, const struct vm *vm,
+                              const struct ctf_insn *in, const struct ctf_prog *prog,
+                              tracerd_ctf_field_t *f, uint64_t at_bits,
+                              tracerd_ctf_value_kind_t kind)
 {
     f->offset = r->pkt_off + (at_bits >> 3);
     f->scope = prog->scope;
@@ -458,14 +459,30 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             }
             const uint8_t *p = data + ((at - bit0) >> 3);
             switch (in->op) {
-            case OP_U8: v = p[0]; break;
-            case OP_U16LE: v = tracerd__le16(p); break;
-            case OP_U16BE: v = tracerd__be16(p); break;
-            case OP_U32LE: v = tracerd__le32(p); break;
-            case OP_U32BE: v = tracerd__be32(p); break;
-            case OP_U64LE: v = tracerd__le64(p); break;
-            case OP_U64BE: v = tracerd__be64(p); break;
-            default: v = read_bits(data, at - bit0, in->size, (in->flags & INSN_BE) != 0); break;
+            case OP_U8:
+                v = p[0];
+                break;
+            case OP_U16LE:
+                v = tracerd__le16(p);
+                break;
+            case OP_U16BE:
+                v = tracerd__be16(p);
+                break;
+            case OP_U32LE:
+                v = tracerd__le32(p);
+                break;
+            case OP_U32BE:
+                v = tracerd__be32(p);
+                break;
+            case OP_U64LE:
+                v = tracerd__le64(p);
+                break;
+            case OP_U64BE:
+                v = tracerd__be64(p);
+                break;
+            default:
+                v = read_bits(data, at - bit0, in->size, (in->flags & INSN_BE) != 0);
+                break;
             }
             if (in->flags & INSN_SIGNED)
                 v = sext(v, in->size);
@@ -807,14 +824,30 @@ static int run_fast(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_ins
             goto short_at;
         p = data + ((at - bit0) >> 3);
         switch (in->op) {
-        case OP_U8: v = p[0]; break;
-        case OP_U16LE: v = tracerd__le16(p); break;
-        case OP_U16BE: v = tracerd__be16(p); break;
-        case OP_U32LE: v = tracerd__le32(p); break;
-        case OP_U32BE: v = tracerd__be32(p); break;
-        case OP_U64LE: v = tracerd__le64(p); break;
-        case OP_U64BE: v = tracerd__be64(p); break;
-        default: v = read_bits(data, at - bit0, in->size, (in->flags & INSN_BE) != 0); break;
+        case OP_U8:
+            v = p[0];
+            break;
+        case OP_U16LE:
+            v = tracerd__le16(p);
+            break;
+        case OP_U16BE:
+            v = tracerd__be16(p);
+            break;
+        case OP_U32LE:
+            v = tracerd__le32(p);
+            break;
+        case OP_U32BE:
+            v = tracerd__be32(p);
+            break;
+        case OP_U64LE:
+            v = tracerd__le64(p);
+            break;
+        case OP_U64BE:
+            v = tracerd__be64(p);
+            break;
+        default:
+            v = read_bits(data, at - bit0, in->size, (in->flags & INSN_BE) != 0);
+            break;
         }
         if (in->flags & INSN_SIGNED)
             v = sext(v, in->size);
@@ -835,8 +868,8 @@ static int cb_ret(tracerd_ctf_stream_t *r, int rc, const char *name)
 {
     if (rc < 0) {
         r->err.callback_value = rc;
-        tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->rec_off, "%s callback returned %d",
-                           name, rc);
+        tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->rec_off, "%s callback returned %d", name,
+                           rc);
         return R_ERR;
     }
     if (rc == TRACERD_CB_PAUSE)
@@ -935,8 +968,8 @@ static int packet_programs(tracerd_ctf_stream_t *r, struct vm *vm, bool dlv)
             return vm_fail(r, vm, NULL, TRACERD_E_MAGIC,
                            "packet header uuid differs from the trace uuid");
         uint64_t sid = (r->have & (1u << ROLE_STREAM_ID)) ? r->slots[ROLE_STREAM_ID]
-                       : t->info.nstreams == 1         ? t->info.streams[0]->id
-                                                       : 0;
+                       : t->info.nstreams == 1            ? t->info.streams[0]->id
+                                                          : 0;
         r->srt = tracerd__ctf_stream_rt(t, sid);
         if (r->srt == NULL)
             return vm_fail(r, vm, NULL, TRACERD_E_REFERENCE,
@@ -962,8 +995,8 @@ static int event_header_measure(tracerd_ctf_stream_t *r, struct vm *vm)
     if (rc != R_OK)
         return rc;
     uint64_t id = (r->have & (1u << ROLE_EVENT_ID)) ? r->slots[ROLE_EVENT_ID]
-                  : s->nevents == 1                ? s->events[0].cls->id
-                                                   : 0;
+                  : s->nevents == 1                 ? s->events[0].cls->id
+                                                    : 0;
     r->ev = tracerd__ctf_event_rt(s, id);
     if (r->ev == NULL)
         return vm_fail(r, vm, NULL, TRACERD_E_REFERENCE,
@@ -1053,13 +1086,12 @@ static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
     /* losses against the previous packet of this stream */
     if (r->prev) {
         if ((h & (1u << ROLE_DISCARDED))) {
-            uint64_t mask = r->discarded_bits >= 64 ? UINT64_MAX
-                                                    : ((uint64_t)1 << r->discarded_bits) - 1;
+            uint64_t mask =
+                r->discarded_bits >= 64 ? UINT64_MAX : ((uint64_t)1 << r->discarded_bits) - 1;
             uint64_t diff = (s[ROLE_DISCARDED] - r->prev_discarded) & mask;
             if (diff != 0 &&
                 emit_loss(r, TRACERD_CTF_LOSS_EVENTS, diff, r->prev_ts_end,
-                          (h & (1u << ROLE_TS_END)) ? s[ROLE_TS_END] : r->clock,
-                          has_clock) != R_OK)
+                          (h & (1u << ROLE_TS_END)) ? s[ROLE_TS_END] : r->clock, has_clock) != R_OK)
                 return R_ERR;
         }
         if ((h & (1u << ROLE_SEQ_NUM)) && s[ROLE_SEQ_NUM] > r->prev_seq + 1 &&
@@ -1319,7 +1351,8 @@ static tracerd_status_t lenient_skip(tracerd_ctf_stream_t *r)
         return st;
     uint64_t pkt_end = r->pkt_off + r->packet_bits / 8;
     if (r->cb.on_warning) {
-        tracerd_warning_t w = {st, r->err.offset, pkt_end > r->err.offset ? pkt_end - r->err.offset : 0,
+        tracerd_warning_t w = {st, r->err.offset,
+                               pkt_end > r->err.offset ? pkt_end - r->err.offset : 0,
                                r->err.reason};
         r->in_cb = true;
         int rc = r->cb.on_warning(r->user, &w);
@@ -1383,8 +1416,8 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
                 break;
         }
         uint64_t id = (r->have & (1u << ROLE_EVENT_ID)) ? r->slots[ROLE_EVENT_ID]
-                      : s->nevents == 1                ? s->events[0].cls->id
-                                                       : 0;
+                      : s->nevents == 1                 ? s->events[0].cls->id
+                                                        : 0;
         const struct ctf_event_rt *ev =
             s->direct ? (id < s->ndirect ? s->direct[id] : NULL) : tracerd__ctf_event_rt(s, id);
         if (ev == NULL || ev->body_fast == NULL)
@@ -1393,8 +1426,8 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
         if (run_fast(r, &vm, ev->body_fast) != R_OK || vm.pos == ev_start)
             break; /* an error or an empty event: the general path reports it */
         r->ev_has_ts = (r->have & (1u << ROLE_TIMESTAMP)) != 0;
-        r->ev_cycles = r->ev_has_ts ? unwrap(r->clock, r->slots[ROLE_TIMESTAMP], r->ts_bits)
-                                    : r->clock;
+        r->ev_cycles =
+            r->ev_has_ts ? unwrap(r->clock, r->slots[ROLE_TIMESTAMP], r->ts_bits) : r->clock;
         tracerd_ctf_event_t e;
         e.ns = event_ns(r, r->ev_cycles);
         if (r->gate && !r->gate(r->gate_user, e.ns)) {
@@ -1535,9 +1568,8 @@ static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_
             continue;
         }
         if (r->state == S_PADDING) {
-            uint64_t pkt_end = r->packet_bits == UINT64_MAX
-                                   ? r->offset
-                                   : r->pkt_off + r->packet_bits / 8;
+            uint64_t pkt_end =
+                r->packet_bits == UINT64_MAX ? r->offset : r->pkt_off + r->packet_bits / 8;
             uint64_t left = pkt_end > r->offset ? pkt_end - r->offset : 0;
             size_t n = (size_t)(end - p);
             if (n > left)

@@ -14,14 +14,14 @@ struct tracerd_ctf_metadata {
     tracerd_ctf_metadata_config_t cfg;
     struct tracerd__error err;
     uint32_t line, col;
-    uint64_t offset;        /* bytes fed */
-    uint64_t pkt_offset;    /* start of the current metadata packet */
-    int mode;               /* 0 undecided, 1 text, 2 packets */
+    uint64_t offset;     /* bytes fed */
+    uint64_t pkt_offset; /* start of the current metadata packet */
+    int mode;            /* 0 undecided, 1 text, 2 packets */
     bool big;
     uint8_t hdr[META_HDR];
     size_t hdr_have;
-    uint64_t content_left;  /* text bytes left in the current packet */
-    uint64_t pad_left;      /* padding bytes left in the current packet */
+    uint64_t content_left; /* text bytes left in the current packet */
+    uint64_t pad_left;     /* padding bytes left in the current packet */
     uint8_t uuid[16];
     bool have_uuid;
     char *text;
@@ -154,10 +154,11 @@ static tracerd_status_t packet_header(tracerd_ctf_metadata_t *m)
                                   "metadata packet: magic is 0x%08x, expected 0x75d11d57", magic);
     uint32_t content = tracerd__ld32(m->big, h + 24), size = tracerd__ld32(m->big, h + 28);
     if (h[32] != 0 || h[33] != 0 || h[34] != 0)
-        return tracerd__error_set(&m->err, TRACERD_E_UNSUPPORTED, m->pkt_offset,
-                                  "metadata packet: compression/encryption/checksum scheme %u/%u/%u "
-                                  "is not supported",
-                                  h[32], h[33], h[34]);
+        return tracerd__error_set(
+            &m->err, TRACERD_E_UNSUPPORTED, m->pkt_offset,
+            "metadata packet: compression/encryption/checksum scheme %u/%u/%u "
+            "is not supported",
+            h[32], h[33], h[34]);
     if (h[35] != 1 || h[36] != 8)
         return tracerd__error_set(&m->err, TRACERD_E_VERSION, m->pkt_offset,
                                   "metadata packet: version %u.%u, expected 1.8", h[35], h[36]);
@@ -372,8 +373,8 @@ static tracerd_status_t perr(struct parser *P, const struct tok *t, const char *
         return tracerd__error_set(&P->m->err, TRACERD_E_METADATA, 0,
                                   "metadata line %u, column %u: %s, got '%.*s'", P->m->line,
                                   P->m->col, msg, (int)(t->len > 40 ? 40 : t->len), t->p);
-    return tracerd__error_set(&P->m->err, TRACERD_E_METADATA, 0,
-                              "metadata line %u, column %u: %s", P->m->line, P->m->col, msg);
+    return tracerd__error_set(&P->m->err, TRACERD_E_METADATA, 0, "metadata line %u, column %u: %s",
+                              P->m->line, P->m->col, msg);
 }
 
 static tracerd_status_t nomem(struct parser *P)
@@ -407,9 +408,9 @@ static void lx_adv(struct lex *l, size_t n)
 static tracerd_status_t lx_next(struct parser *P, struct lex *l, struct tok *t)
 {
     for (;;) {
-        while (l->pos < l->n && (l->s[l->pos] == ' ' || l->s[l->pos] == '\t' ||
-                                 l->s[l->pos] == '\n' || l->s[l->pos] == '\r' ||
-                                 l->s[l->pos] == '\f' || l->s[l->pos] == '\v'))
+        while (l->pos < l->n &&
+               (l->s[l->pos] == ' ' || l->s[l->pos] == '\t' || l->s[l->pos] == '\n' ||
+                l->s[l->pos] == '\r' || l->s[l->pos] == '\f' || l->s[l->pos] == '\v'))
             lx_adv(l, 1);
         if (l->pos + 1 < l->n && l->s[l->pos] == '/' && l->s[l->pos + 1] == '*') {
             struct tok c = {K_PUNCT, l->s + l->pos, 2, l->line, l->col, 0};
@@ -504,7 +505,8 @@ static tracerd_status_t lx_next(struct parser *P, struct lex *l, struct tok *t)
         t->k = K_PUNCT;
         if (i + 2 < l->n && c == '.' && l->s[i + 1] == '.' && l->s[i + 2] == '.')
             i += 3;
-        else if (i + 1 < l->n && ((c == ':' && l->s[i + 1] == '=') || (c == '-' && l->s[i + 1] == '>')))
+        else if (i + 1 < l->n &&
+                 ((c == ':' && l->s[i + 1] == '=') || (c == '-' && l->s[i + 1] == '>')))
             i += 2;
         else if (strchr("{}[]()<>;,:=.+-*", c) != NULL)
             i++;
@@ -575,13 +577,27 @@ static char *strdup_lit(struct parser *P, const struct tok *t)
         if (c == '\\' && i + 1 < n) {
             char e = s[++i];
             switch (e) {
-            case 'n': c = '\n'; break;
-            case 't': c = '\t'; break;
-            case 'r': c = '\r'; break;
-            case 'a': c = '\a'; break;
-            case 'b': c = '\b'; break;
-            case 'f': c = '\f'; break;
-            case 'v': c = '\v'; break;
+            case 'n':
+                c = '\n';
+                break;
+            case 't':
+                c = '\t';
+                break;
+            case 'r':
+                c = '\r';
+                break;
+            case 'a':
+                c = '\a';
+                break;
+            case 'b':
+                c = '\b';
+                break;
+            case 'f':
+                c = '\f';
+                break;
+            case 'v':
+                c = '\v';
+                break;
             case 'x': {
                 unsigned v = 0, k = 0;
                 while (k < 2 && i + 1 < n) {
@@ -679,7 +695,7 @@ static void warn(struct parser *P, const struct tok *t, const char *what)
 /* ==== attribute values ===================================================== */
 
 struct value {
-    int k;          /* K_INT (with neg), K_STR, K_IDENT (dotted path in text) */
+    int k; /* K_INT (with neg), K_STR, K_IDENT (dotted path in text) */
     uint64_t u;
     bool neg;
     struct tok t;   /* first token */
@@ -1339,8 +1355,8 @@ static tracerd_status_t parse_declarator(struct parser *P, const tracerd_ctf_typ
     }
     const tracerd_ctf_type_t *ty = base;
     while (nd-- > 0) {
-        struct ctf_type *a = new_type(P, dims[nd].seq ? TRACERD_CTF_TYPE_SEQUENCE
-                                                      : TRACERD_CTF_TYPE_ARRAY, &dims[nd].at);
+        struct ctf_type *a = new_type(
+            P, dims[nd].seq ? TRACERD_CTF_TYPE_SEQUENCE : TRACERD_CTF_TYPE_ARRAY, &dims[nd].at);
         if (a == NULL)
             return nomem(P);
         a->native_order = false;
@@ -1485,8 +1501,8 @@ static tracerd_status_t close_compound(struct parser *P, const tracerd_ctf_type_
 {
     struct frame *f = &P->fr[P->nfr - 1];
     struct tok at = {K_PUNCT, "", 0, f->line, f->col, 0};
-    struct ctf_type *ty = new_type(P, f->kind == FR_VARIANT ? TRACERD_CTF_TYPE_VARIANT
-                                                            : TRACERD_CTF_TYPE_STRUCT, &at);
+    struct ctf_type *ty = new_type(
+        P, f->kind == FR_VARIANT ? TRACERD_CTF_TYPE_VARIANT : TRACERD_CTF_TYPE_STRUCT, &at);
     if (ty == NULL)
         return nomem(P);
     ty->native_order = false;
@@ -1555,11 +1571,13 @@ static tracerd_status_t open_block(struct parser *P, const struct tok *kw)
         P->trace_at = *kw;
     } else if (blk == BLK_STREAM) {
         f->sb = tracerd__ctf_arena_alloc(P->ar, sizeof *f->sb);
-        if (f->sb == NULL || (f->sb->sc = tracerd__ctf_arena_alloc(P->ar, sizeof *f->sb->sc)) == NULL)
+        if (f->sb == NULL ||
+            (f->sb->sc = tracerd__ctf_arena_alloc(P->ar, sizeof *f->sb->sc)) == NULL)
             return nomem(P);
     } else if (blk == BLK_EVENT) {
         f->eb = tracerd__ctf_arena_alloc(P->ar, sizeof *f->eb);
-        if (f->eb == NULL || (f->eb->ec = tracerd__ctf_arena_alloc(P->ar, sizeof *f->eb->ec)) == NULL)
+        if (f->eb == NULL ||
+            (f->eb->ec = tracerd__ctf_arena_alloc(P->ar, sizeof *f->eb->ec)) == NULL)
             return nomem(P);
         f->eb->line = kw->line;
         f->eb->col = kw->col;
@@ -1686,7 +1704,8 @@ static tracerd_status_t block_attr(struct parser *P, struct frame *f, const char
     case BLK_EVENT: {
         tracerd_ctf_event_class_t *ec = f->eb->ec;
         if (!strcmp(key, "name")) {
-            ec->name = v->k == K_STR ? strdup_lit(P, &v->t) : tracerd__ctf_arena_strdup(P->ar, v->path, strlen(v->path));
+            ec->name = v->k == K_STR ? strdup_lit(P, &v->t)
+                                     : tracerd__ctf_arena_strdup(P->ar, v->path, strlen(v->path));
             if (v->k == K_INT)
                 return PERR(P, &v->t, "expected an event name");
             if (ec->name == NULL)
@@ -1715,7 +1734,7 @@ static tracerd_status_t block_attr(struct parser *P, struct frame *f, const char
     case BLK_CLOCK: {
         tracerd_ctf_clock_t *c = &f->cb->c;
         if (!strcmp(key, "name")) {
-            c->name = v->k == K_STR ? strdup_lit(P, &v->t)
+            c->name = v->k == K_STR     ? strdup_lit(P, &v->t)
                       : v->k == K_IDENT ? tracerd__ctf_arena_strdup(P->ar, v->path, strlen(v->path))
                                         : NULL;
             if (c->name == NULL)
@@ -1817,16 +1836,14 @@ static tracerd_status_t parse_item(struct parser *P, bool *done)
         next(P, &t);
         pend = P_TYPEDEF;
         st = parse_type_spec(P, true, &ty);
-    } else if (f->kind == FR_TOP &&
-               (is(&t, "trace") || is(&t, "stream") || is(&t, "event") || is(&t, "clock") ||
-                is(&t, "env") || is(&t, "callsite"))) {
+    } else if (f->kind == FR_TOP && (is(&t, "trace") || is(&t, "stream") || is(&t, "event") ||
+                                     is(&t, "clock") || is(&t, "env") || is(&t, "callsite"))) {
         next(P, &t);
         return open_block(P, &t);
     } else if (f->kind == FR_BLOCK && t.k != K_IDENT) {
         return PERR(P, &t, "expected an attribute name, a declaration or '}'");
-    } else if (f->kind == FR_BLOCK && !is(&t, "struct") && !is(&t, "variant") &&
-               !is(&t, "enum") && !is(&t, "integer") && !is(&t, "floating_point") &&
-               !is(&t, "string")) {
+    } else if (f->kind == FR_BLOCK && !is(&t, "struct") && !is(&t, "variant") && !is(&t, "enum") &&
+               !is(&t, "integer") && !is(&t, "floating_point") && !is(&t, "string")) {
         next(P, &t);
         char key[64];
         if ((st = parse_key(P, &t, key, sizeof key)) != TRACERD_OK)
@@ -1933,8 +1950,8 @@ static tracerd_status_t build_model(struct parser *P)
             k++;
         if (k == P->nstreams) {
             struct tok at = {K_PUNCT, "", 0, e->line, e->col, 0};
-            return PERR(P, &at, "event '%s' names stream %llu, which is not declared",
-                        e->ec->name, (unsigned long long)e->ec->stream_id);
+            return PERR(P, &at, "event '%s' names stream %llu, which is not declared", e->ec->name,
+                        (unsigned long long)e->ec->stream_id);
         }
         counts[k]++;
     }

@@ -29,8 +29,8 @@ struct tracerd_auto_reader {
 
     bool paused;
     bool in_callback;
-    bool own_error;            /* err holds the error (else rd does) */
-    tracerd_status_t status;   /* sticky error, or OK */
+    bool own_error;          /* err holds the error (else rd does) */
+    tracerd_status_t status; /* sticky error, or OK */
     struct tracerd__error err;
 
     tracerd_event_arg_t *args;
@@ -178,8 +178,8 @@ static tracerd_status_t replay_head(tracerd_auto_reader_t *r)
 {
     while (r->replay < r->head_len) {
         size_t used = 0;
-        tracerd_status_t st = r->be->feed(r->rd, r->head + r->replay, r->head_len - r->replay,
-                                          &used);
+        tracerd_status_t st =
+            r->be->feed(r->rd, r->head + r->replay, r->head_len - r->replay, &used);
         r->replay += used;
         if (st != TRACERD_OK)
             return take(r, st);
@@ -472,10 +472,10 @@ tracerd_event_format_t tracerd_event_format_from_name(const char *name)
 const char *tracerd_event_kind_name(tracerd_event_kind_t kind)
 {
     static const char *const names[] = {
-        "unknown",     "span-begin",  "span-end",   "complete",       "instant",
-        "counter",     "async-begin", "async-step", "async-end",      "flow-begin",
-        "flow-step",   "flow-end",    "log",        "context-switch", "wakeup",
-        "process-name", "thread-name", "blob",      "mark"};
+        "unknown",     "span-begin",     "span-end",  "complete",     "instant",     "counter",
+        "async-begin", "async-step",     "async-end", "flow-begin",   "flow-step",   "flow-end",
+        "log",         "context-switch", "wakeup",    "process-name", "thread-name", "blob",
+        "mark"};
     if ((unsigned)kind >= sizeof names / sizeof names[0])
         return "unknown";
     return names[kind];

@@ -64,13 +64,13 @@ struct cmap {
     bool meta_mode;               /* the fed bytes are metadata */
     bool meta_given;
     bool source_sent;
-    struct tracerd__error err;    /* own errors (no metadata, metadata errors) */
+    struct tracerd__error err; /* own errors (no metadata, metadata errors) */
     bool own_error;
     /* the event being built */
     bool in_event;
     tracerd_event_t ev;
     uint32_t nargs;
-    int span;                     /* 0 none, 1 function entry, 2 function exit */
+    int span; /* 0 none, 1 function entry, 2 function exit */
     bool has_addr;
     uint64_t addr;
     size_t text_len;
@@ -554,4 +554,3 @@ void tracerd_event_dir_free(tracerd_event_dir_t *d)
     tracerd_auto_free(d->sink);
     tracerd__free(&a, d, sizeof *d);
 }
-

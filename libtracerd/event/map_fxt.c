@@ -141,10 +141,10 @@ static int on_init(void *user, const tracerd_fxt_init_t *i)
 static int on_event(void *user, const tracerd_fxt_event_t *e)
 {
     static const tracerd_event_kind_t kinds[] = {
-        TRACERD_EVENT_INSTANT,     TRACERD_EVENT_COUNTER,    TRACERD_EVENT_SPAN_BEGIN,
-        TRACERD_EVENT_SPAN_END,    TRACERD_EVENT_SPAN_COMPLETE, TRACERD_EVENT_ASYNC_BEGIN,
-        TRACERD_EVENT_ASYNC_STEP,  TRACERD_EVENT_ASYNC_END,  TRACERD_EVENT_FLOW_BEGIN,
-        TRACERD_EVENT_FLOW_STEP,   TRACERD_EVENT_FLOW_END};
+        TRACERD_EVENT_INSTANT,    TRACERD_EVENT_COUNTER,       TRACERD_EVENT_SPAN_BEGIN,
+        TRACERD_EVENT_SPAN_END,   TRACERD_EVENT_SPAN_COMPLETE, TRACERD_EVENT_ASYNC_BEGIN,
+        TRACERD_EVENT_ASYNC_STEP, TRACERD_EVENT_ASYNC_END,     TRACERD_EVENT_FLOW_BEGIN,
+        TRACERD_EVENT_FLOW_STEP,  TRACERD_EVENT_FLOW_END};
     struct fmap *m = user;
     if ((unsigned)e->type >= sizeof kinds / sizeof kinds[0])
         return TRACERD_CB_CONTINUE;
@@ -441,4 +441,3 @@ const struct tracerd__event_backend tracerd__event_backend_fxt = {
     .metadata = NULL,
     .memory_bound = f_memory_bound,
 };
-

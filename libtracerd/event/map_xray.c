@@ -12,7 +12,10 @@ struct xmap {
     bool has_ns;
 };
 
-#define ARGN(n) {"arg" #n, sizeof("arg" #n) - 1}
+#define ARGN(n)                                                                                    \
+    {                                                                                              \
+        "arg" #n, sizeof("arg" #n) - 1                                                             \
+    }
 static const tracerd_str_t arg_names[] = {
     ARGN(0),  ARGN(1),  ARGN(2),  ARGN(3),  ARGN(4),  ARGN(5),  ARGN(6),  ARGN(7),
     ARGN(8),  ARGN(9),  ARGN(10), ARGN(11), ARGN(12), ARGN(13), ARGN(14), ARGN(15),

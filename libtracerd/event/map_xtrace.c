@@ -34,11 +34,11 @@ struct xtmap {
     tracerd_xtrace_insn_reader_t *rd;
     const tracerd_allocator_t *alloc;
     bool source_sent;
-    uint8_t el;           /* exception level of the latest instruction */
-    uint64_t el_since;    /* insn count when it rose above 0 */
-    uint32_t nsvc;        /* SVCARG values collected */
+    uint8_t el;        /* exception level of the latest instruction */
+    uint64_t el_since; /* insn count when it rose above 0 */
+    uint32_t nsvc;     /* SVCARG values collected */
     uint64_t svc[7];
-    uint64_t svc_start;   /* insn count of the first SVCARG */
+    uint64_t svc_start; /* insn count of the first SVCARG */
     uint64_t svc_offset;
     char name_buf[32];
 };
@@ -228,8 +228,8 @@ static tracerd_status_t t_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
     cbs.on_time = on_time;
     cbs.on_syscall_vec = on_syscall_vec;
     cbs.on_warning = on_warning;
-    tracerd_status_t st = tracerd_xtrace_insn_new(
-        (const tracerd_xtrace_insn_config_t *)cfg->xtrace, &cbs, m, alloc, &m->rd);
+    tracerd_status_t st = tracerd_xtrace_insn_new((const tracerd_xtrace_insn_config_t *)cfg->xtrace,
+                                                  &cbs, m, alloc, &m->rd);
     if (st != TRACERD_OK) {
         tracerd__free(alloc, m, sizeof *m);
         return st;
@@ -308,4 +308,3 @@ const struct tracerd__event_backend tracerd__event_backend_xtrace = {
     .metadata = NULL,
     .memory_bound = t_memory_bound,
 };
-

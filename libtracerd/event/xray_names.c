@@ -15,10 +15,10 @@
 
 struct tracerd_xray_names {
     tracerd_allocator_t alloc;
-    uint32_t count;      /* function ids 1..count */
-    uint64_t *addr;      /* [count + 1] */
-    uint32_t *name_off;  /* [count + 1] into pool; UINT32_MAX = no name */
-    uint32_t *name_len;  /* [count + 1] */
+    uint32_t count;     /* function ids 1..count */
+    uint64_t *addr;     /* [count + 1] */
+    uint32_t *name_off; /* [count + 1] into pool; UINT32_MAX = no name */
+    uint32_t *name_len; /* [count + 1] */
     char *pool;
     size_t pool_size;
     struct tracerd__error err;
@@ -188,8 +188,8 @@ static tracerd_status_t parse_header(tracerd_xray_names_t *n, struct elf *e, uin
         return tracerd__error_set(&n->err, TRACERD_E_MAGIC, 0, "ELF header: no \\x7fELF magic");
     if ((p[4] != 1 && p[4] != 2) || (p[5] != 1 && p[5] != 2) || p[6] != 1)
         return tracerd__error_set(&n->err, TRACERD_E_VERSION, 4,
-                                  "ELF header: class %u, data %u, version %u not supported",
-                                  p[4], p[5], p[6]);
+                                  "ELF header: class %u, data %u, version %u not supported", p[4],
+                                  p[5], p[6]);
     e->is64 = p[4] == 2;
     e->big = p[5] == 2;
     size_t ehsize = e->is64 ? 64 : 52;

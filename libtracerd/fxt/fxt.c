@@ -37,25 +37,25 @@ struct tracerd_fxt_reader {
     bool pause_pending;
     bool fatal; /* the current error may not be skipped in lenient mode */
 
-    const uint8_t *chunk;   /* the chunk being fed */
-    uint64_t chunk_off;     /* absolute offset of chunk[0] */
-    uint64_t next_off;      /* absolute offset of the next byte expected (for callbacks) */
+    const uint8_t *chunk; /* the chunk being fed */
+    uint64_t chunk_off;   /* absolute offset of chunk[0] */
+    uint64_t next_off;    /* absolute offset of the next byte expected (for callbacks) */
 
     /* The record being decoded. */
     uint64_t rec_off;
-    const uint8_t *rec_p;   /* its first byte (chunk or stitch buffer) */
-    const char *what;       /* "event record", ... for error reasons */
-    int arg_i;              /* argument being decoded, -1 outside arguments */
+    const uint8_t *rec_p; /* its first byte (chunk or stitch buffer) */
+    const char *what;     /* "event record", ... for error reasons */
+    int arg_i;            /* argument being decoded, -1 outside arguments */
 
     /* Large record streaming. */
-    uint64_t rec_size;      /* bytes of the record */
-    size_t head_need;       /* bytes of the head known to be needed so far */
+    uint64_t rec_size; /* bytes of the record */
+    size_t head_need;  /* bytes of the head known to be needed so far */
     uint64_t pay_total;
     uint64_t pay_done;
-    uint64_t skip_left;     /* bytes to skip after the payload (padding, extensions) */
+    uint64_t skip_left; /* bytes to skip after the payload (padding, extensions) */
 
     tracerd_fxt_arg_t args[TRACERD_FXT_MAX_ARGS];
-    uint16_t unknown_args;  /* bit i: argument i has an unknown type */
+    uint16_t unknown_args; /* bit i: argument i has an unknown type */
     char warn_reason[TRACERD__REASON_MAX];
 };
 
@@ -167,7 +167,7 @@ static inline uint64_t to_ns(const tracerd_fxt_reader_t *r, uint64_t ticks)
 }
 
 static FXT_INLINE tracerd_status_t word(tracerd_fxt_reader_t *r, cur_t *c, uint64_t *v,
-                                    const char *field)
+                                        const char *field)
 {
     if (TRACERD__UNLIKELY(c->n - c->at < 8))
         return fail_word(r, field);
@@ -203,7 +203,7 @@ static tracerd_status_t str_ref_miss(tracerd_fxt_reader_t *r, uint32_t ref, trac
 
 /* Reads a string reference: empty, inline (stream at c->at) or indexed. */
 static FXT_INLINE tracerd_status_t str_ref(tracerd_fxt_reader_t *r, cur_t *c, uint32_t ref,
-                                       tracerd_str_t *out, const char *field)
+                                           tracerd_str_t *out, const char *field)
 {
     if (ref & 0x8000u) {
         size_t len = ref & 0x7fffu;
@@ -230,8 +230,8 @@ static FXT_COLD tracerd_status_t str_ref_miss(tracerd_fxt_reader_t *r, uint32_t 
     const struct tracerd__fxt_provider *p0 = fallback(r);
     if (p0 != NULL && tracerd__fxt_str_get(p0, ref, out))
         return TRACERD_OK;
-    return fail(r, TRACERD_E_REFERENCE, "%s string index %u is not registered in provider %u", field,
-                (unsigned)ref, (unsigned)r->cur->id);
+    return fail(r, TRACERD_E_REFERENCE, "%s string index %u is not registered in provider %u",
+                field, (unsigned)ref, (unsigned)r->cur->id);
 }
 
 static FXT_COLD tracerd_status_t thread_miss(tracerd_fxt_reader_t *r, uint32_t ref,
@@ -248,7 +248,7 @@ static FXT_COLD tracerd_status_t thread_miss(tracerd_fxt_reader_t *r, uint32_t r
 
 /* Reads a thread reference: inline (two koid words at c->at) or indexed. */
 static FXT_INLINE tracerd_status_t thread_ref(tracerd_fxt_reader_t *r, cur_t *c, uint32_t ref,
-                                          tracerd_fxt_thread_t *t, const char *field)
+                                              tracerd_fxt_thread_t *t, const char *field)
 {
     t->ref = (uint8_t)ref;
     if (ref == 0) {
@@ -270,8 +270,8 @@ static FXT_INLINE tracerd_status_t thread_ref(tracerd_fxt_reader_t *r, cur_t *c,
 /* Per argument type: 1 = scalar in the header's bits 32..63, 2 = scalar in
  * a value word, 3 = string, 4 = blob, 0 = unknown. */
 static const uint8_t ARG_KIND[16] = {1, 1, 1, 2, 2, 2, 3, 2, 2, 1, 4, 0, 0, 0, 0, 0};
-static const char *const ARG_WORD_NAME[16] = {"", "", "", "int64 value", "uint64 value",
-                                              "double value", "", "pointer value", "koid value"};
+static const char *const ARG_WORD_NAME[16] = {
+    "", "", "", "int64 value", "uint64 value", "double value", "", "pointer value", "koid value"};
 
 static FXT_COLD tracerd_status_t fail_arg_header(tracerd_fxt_reader_t *r, const cur_t *c,
                                                  uint32_t nargs)
@@ -443,7 +443,8 @@ static tracerd_status_t switch_provider(tracerd_fxt_reader_t *r, uint32_t id, bo
     return TRACERD_OK;
 }
 
-static FXT_INLINE tracerd_status_t dec_metadata(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+static FXT_INLINE tracerd_status_t dec_metadata(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
+                                                uint64_t h, bool big)
 {
     (void)big; /* no words beyond the header are read with it */
     tracerd_fxt_metadata_t m;
@@ -458,8 +459,8 @@ static FXT_INLINE tracerd_status_t dec_metadata(tracerd_fxt_reader_t *r, const u
         r->what = "provider info metadata record";
         size_t len = (size_t)(h >> 52) & 0xffu;
         if (pad8(len) > n - 8)
-            return fail(r, TRACERD_E_EXTENT, "provider name (%zu bytes) runs past the end of the record",
-                        len);
+            return fail(r, TRACERD_E_EXTENT,
+                        "provider name (%zu bytes) runs past the end of the record", len);
         m.name.data = (const char *)p + 8;
         m.name.len = len;
         if ((st = switch_provider(r, m.provider_id, true)) != TRACERD_OK)
@@ -497,7 +498,8 @@ static FXT_INLINE tracerd_status_t dec_metadata(tracerd_fxt_reader_t *r, const u
     }
 }
 
-static FXT_INLINE tracerd_status_t dec_init(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, bool big)
+static FXT_INLINE tracerd_status_t dec_init(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
+                                            bool big)
 {
     r->what = "initialization record";
     cur_t c = {p, n, 8, big};
@@ -516,7 +518,8 @@ static FXT_INLINE tracerd_status_t dec_init(tracerd_fxt_reader_t *r, const uint8
     return CALL(r, on_init, &i);
 }
 
-static FXT_INLINE tracerd_status_t dec_string(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+static FXT_INLINE tracerd_status_t dec_string(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
+                                              uint64_t h, bool big)
 {
     (void)big; /* no words beyond the header are read with it */
     r->what = "string record";
@@ -545,7 +548,8 @@ static FXT_INLINE tracerd_status_t dec_string(tracerd_fxt_reader_t *r, const uin
     return CALL(r, on_string, &s);
 }
 
-static FXT_INLINE tracerd_status_t dec_thread(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+static FXT_INLINE tracerd_status_t dec_thread(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
+                                              uint64_t h, bool big)
 {
     r->what = "thread record";
     cur_t c = {p, n, 8, big};
@@ -568,15 +572,25 @@ static FXT_INLINE tracerd_status_t dec_thread(tracerd_fxt_reader_t *r, const uin
     return CALL(r, on_thread, &t);
 }
 
-static const char *const event_what[16] = {
-    "instant event record",       "counter event record",      "duration begin event record",
-    "duration end event record",  "duration complete event record", "async begin event record",
-    "async instant event record", "async end event record",    "flow begin event record",
-    "flow step event record",     "flow end event record",     "event record",
-    "event record",               "event record",              "event record",
-    "event record"};
+static const char *const event_what[16] = {"instant event record",
+                                           "counter event record",
+                                           "duration begin event record",
+                                           "duration end event record",
+                                           "duration complete event record",
+                                           "async begin event record",
+                                           "async instant event record",
+                                           "async end event record",
+                                           "flow begin event record",
+                                           "flow step event record",
+                                           "flow end event record",
+                                           "event record",
+                                           "event record",
+                                           "event record",
+                                           "event record",
+                                           "event record"};
 
-static FXT_INLINE tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+static FXT_INLINE tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
+                                             uint64_t h, bool big)
 {
     uint32_t type = (uint32_t)(h >> 16) & 0xfu;
     r->what = event_what[type];
@@ -635,7 +649,8 @@ static FXT_INLINE tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint
     return CALL(r, on_event, &e);
 }
 
-static FXT_INLINE tracerd_status_t dec_blob(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+static FXT_INLINE tracerd_status_t dec_blob(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
+                                            uint64_t h, bool big)
 {
     r->what = "blob record";
     tracerd_status_t st;
@@ -650,13 +665,15 @@ static FXT_INLINE tracerd_status_t dec_blob(tracerd_fxt_reader_t *r, const uint8
     if ((st = str_ref(r, &c, (uint32_t)(h >> 16) & 0xffffu, &b.name, "name")) != TRACERD_OK)
         return st;
     if (size > c.n - c.at)
-        return fail(r, TRACERD_E_EXTENT, "payload (%zu bytes) runs past the end of the record", size);
+        return fail(r, TRACERD_E_EXTENT, "payload (%zu bytes) runs past the end of the record",
+                    size);
     b.payload.data = p + c.at;
     b.payload.len = size;
     return CALL(r, on_blob, &b);
 }
 
-static FXT_INLINE tracerd_status_t dec_userspace(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+static FXT_INLINE tracerd_status_t dec_userspace(tracerd_fxt_reader_t *r, const uint8_t *p,
+                                                 size_t n, uint64_t h, bool big)
 {
     r->what = "userspace object record";
     tracerd_status_t st;
@@ -679,7 +696,8 @@ static FXT_INLINE tracerd_status_t dec_userspace(tracerd_fxt_reader_t *r, const 
     return CALL(r, on_userspace_object, &o);
 }
 
-static FXT_INLINE tracerd_status_t dec_kernel(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+static FXT_INLINE tracerd_status_t dec_kernel(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
+                                              uint64_t h, bool big)
 {
     r->what = "kernel object record";
     tracerd_status_t st;
@@ -701,7 +719,8 @@ static FXT_INLINE tracerd_status_t dec_kernel(tracerd_fxt_reader_t *r, const uin
     return CALL(r, on_kernel_object, &o);
 }
 
-static FXT_INLINE tracerd_status_t dec_scheduling(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+static FXT_INLINE tracerd_status_t dec_scheduling(tracerd_fxt_reader_t *r, const uint8_t *p,
+                                                  size_t n, uint64_t h, bool big)
 {
     uint32_t type = (uint32_t)(h >> 60);
     static const char *const what[3] = {"legacy context switch record", "context switch record",
@@ -757,7 +776,8 @@ static FXT_INLINE tracerd_status_t dec_scheduling(tracerd_fxt_reader_t *r, const
     return CALL(r, on_scheduling, &s);
 }
 
-static FXT_INLINE tracerd_status_t dec_log(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+static FXT_INLINE tracerd_status_t dec_log(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
+                                           uint64_t h, bool big)
 {
     r->what = "log record";
     tracerd_status_t st;
@@ -772,16 +792,18 @@ static FXT_INLINE tracerd_status_t dec_log(tracerd_fxt_reader_t *r, const uint8_
         (st = thread_ref(r, &c, (uint32_t)(h >> 32) & 0xffu, &l.thread, "log")) != TRACERD_OK)
         return st;
     if (len > c.n - c.at)
-        return fail(r, TRACERD_E_EXTENT, "message (%zu bytes) runs past the end of the record", len);
+        return fail(r, TRACERD_E_EXTENT, "message (%zu bytes) runs past the end of the record",
+                    len);
     l.message.data = (const char *)p + c.at;
     l.message.len = len;
     l.ns = to_ns(r, l.ticks);
     return CALL(r, on_log, &l);
 }
 
-static FXT_INLINE tracerd_status_t large_blob_head_o(tracerd_fxt_reader_t *r, const uint8_t *p, size_t avail,
-                                        uint64_t total, uint64_t h, tracerd_fxt_large_blob_t *b,
-                                        size_t *head, bool big);
+static FXT_INLINE tracerd_status_t large_blob_head_o(tracerd_fxt_reader_t *r, const uint8_t *p,
+                                                     size_t avail, uint64_t total, uint64_t h,
+                                                     tracerd_fxt_large_blob_t *b, size_t *head,
+                                                     bool big);
 
 /* Decodes a large blob head from p (avail bytes of a record of total bytes)
  * into *b; *head receives the bytes before the payload. */
@@ -793,9 +815,10 @@ static tracerd_status_t large_blob_head(tracerd_fxt_reader_t *r, const uint8_t *
                   : large_blob_head_o(r, p, avail, total, h, b, head, false);
 }
 
-static FXT_INLINE tracerd_status_t large_blob_head_o(tracerd_fxt_reader_t *r, const uint8_t *p, size_t avail,
-                                        uint64_t total, uint64_t h, tracerd_fxt_large_blob_t *b,
-                                        size_t *head, bool big)
+static FXT_INLINE tracerd_status_t large_blob_head_o(tracerd_fxt_reader_t *r, const uint8_t *p,
+                                                     size_t avail, uint64_t total, uint64_t h,
+                                                     tracerd_fxt_large_blob_t *b, size_t *head,
+                                                     bool big)
 {
     r->what = "large blob record";
     tracerd_status_t st;
@@ -864,7 +887,8 @@ static size_t large_head_need(const tracerd_fxt_reader_t *r, const uint8_t *p, s
     return at + 8;
 }
 
-static FXT_INLINE tracerd_status_t dec_large(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+static FXT_INLINE tracerd_status_t dec_large(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
+                                             uint64_t h, bool big)
 {
     (void)big; /* no words beyond the header are read with it */
     uint32_t ltype = (uint32_t)(h >> 36) & 0xfu;
@@ -888,15 +912,26 @@ static FXT_INLINE tracerd_status_t dec_large(tracerd_fxt_reader_t *r, const uint
     return CALL(r, on_large_blob, &b);
 }
 
-static const char *const record_what[16] = {
-    "metadata record",      "initialization record",   "string record", "thread record",
-    "event record",         "blob record",             "userspace object record",
-    "kernel object record", "scheduling record",       "log record",    "record",
-    "record",               "record",                  "record",        "record",
-    "large record"};
+static const char *const record_what[16] = {"metadata record",
+                                            "initialization record",
+                                            "string record",
+                                            "thread record",
+                                            "event record",
+                                            "blob record",
+                                            "userspace object record",
+                                            "kernel object record",
+                                            "scheduling record",
+                                            "log record",
+                                            "record",
+                                            "record",
+                                            "record",
+                                            "record",
+                                            "record",
+                                            "large record"};
 
 /* Decodes one whole record (n bytes at p). */
-static FXT_INLINE tracerd_status_t dispatch(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h, bool big)
+static FXT_INLINE tracerd_status_t dispatch(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
+                                            uint64_t h, bool big)
 {
     switch (h & 0xfu) {
     case TRACERD_FXT_RECORD_EVENT:
@@ -985,7 +1020,8 @@ static int other_magic(tracerd_fxt_reader_t *r, const uint8_t *hp, tracerd_statu
     r->arg_i = -1;
     r->next_off = r->rec_off + 8;
     if (r->cfg.byte_order != TRACERD_BYTE_ORDER_AUTO) {
-        *st = fail(r, TRACERD_E_MAGIC, "written in %s-endian order but the reader is configured for %s-endian",
+        *st = fail(r, TRACERD_E_MAGIC,
+                   "written in %s-endian order but the reader is configured for %s-endian",
                    r->big ? "little" : "big", r->big ? "big" : "little");
         if (skippable(r, *st))
             *st = warn(r, 8);
@@ -1002,8 +1038,8 @@ static uint64_t record_size(tracerd_fxt_reader_t *r, uint64_t h, tracerd_status_
     uint32_t type = (uint32_t)(h & 0xfu);
     r->what = record_what[type];
     r->arg_i = -1;
-    uint64_t n = type == TRACERD_FXT_RECORD_LARGE ? ((h >> 4) & 0xffffffffu) * 8u
-                                                  : ((h >> 4) & 0xfffu) * 8u;
+    uint64_t n =
+        type == TRACERD_FXT_RECORD_LARGE ? ((h >> 4) & 0xffffffffu) * 8u : ((h >> 4) & 0xfffu) * 8u;
     if (n == 0) {
         *st = fail(r, TRACERD_E_BAD_RECORD, "size is 0");
         return 0;
@@ -1072,10 +1108,9 @@ static tracerd_status_t slow_record(tracerd_fxt_reader_t *r, const uint8_t **pos
         r->next_off = r->rec_off + n;
         r->what = ltype != 0 ? "large record" : "large blob record";
         skip_rest(r, pos, 8);
-        return report_unknown(r,
-                              ltype != 0 ? TRACERD_FXT_UNKNOWN_LARGE_RECORD
-                                         : TRACERD_FXT_UNKNOWN_BLOB_FORMAT,
-                              ltype != 0 ? ltype : format, h, NULL, n);
+        return report_unknown(
+            r, ltype != 0 ? TRACERD_FXT_UNKNOWN_LARGE_RECORD : TRACERD_FXT_UNKNOWN_BLOB_FORMAT,
+            ltype != 0 ? ltype : format, h, NULL, n);
     }
     r->head_need = 16;
     r->state = S_LARGE_HEAD;
@@ -1083,8 +1118,7 @@ static tracerd_status_t slow_record(tracerd_fxt_reader_t *r, const uint8_t **pos
 }
 
 /* S_LARGE_HEAD: gathers the head of a streamed large blob, then delivers it. */
-static tracerd_status_t large_head(tracerd_fxt_reader_t *r, const uint8_t **pos,
-                                   const uint8_t *end)
+static tracerd_status_t large_head(tracerd_fxt_reader_t *r, const uint8_t **pos, const uint8_t *end)
 {
     const uint8_t *hp;
     for (;;) {
@@ -1224,10 +1258,11 @@ void tracerd_fxt_config_init(tracerd_fxt_config_t *cfg)
 
 static bool config_ok(const tracerd_fxt_config_t *c)
 {
-    return c->byte_order <= TRACERD_BYTE_ORDER_BIG && c->assume_byte_order >= TRACERD_BYTE_ORDER_LITTLE &&
-           c->assume_byte_order <= TRACERD_BYTE_ORDER_BIG && c->stitch_bytes >= TRACERD_FXT_STITCH_MIN &&
-           c->stitch_bytes <= MAX_STITCH && c->max_large_record_bytes >= 8 &&
-           c->max_providers >= 1 && c->max_providers <= 65536 &&
+    return c->byte_order <= TRACERD_BYTE_ORDER_BIG &&
+           c->assume_byte_order >= TRACERD_BYTE_ORDER_LITTLE &&
+           c->assume_byte_order <= TRACERD_BYTE_ORDER_BIG &&
+           c->stitch_bytes >= TRACERD_FXT_STITCH_MIN && c->stitch_bytes <= MAX_STITCH &&
+           c->max_large_record_bytes >= 8 && c->max_providers >= 1 && c->max_providers <= 65536 &&
            c->max_string_bytes <= (size_t)UINT32_MAX;
 }
 
@@ -1421,25 +1456,25 @@ tracerd_byte_order_t tracerd_fxt_byte_order(const tracerd_fxt_reader_t *r)
 const char *tracerd_fxt_record_type_name(uint32_t type)
 {
     static const char *const names[16] = {
-        "metadata", "init",    "string", "thread",  "event",   "blob",    "userspace-object",
-        "kernel-object", "scheduling", "log", "unknown", "unknown", "unknown", "unknown",
-        "unknown", "large"};
+        "metadata",         "init",          "string",     "thread", "event",   "blob",
+        "userspace-object", "kernel-object", "scheduling", "log",    "unknown", "unknown",
+        "unknown",          "unknown",       "unknown",    "large"};
     return type < 16 ? names[type] : "unknown";
 }
 
 const char *tracerd_fxt_event_type_name(uint32_t type)
 {
-    static const char *const names[11] = {
-        "instant",     "counter",       "duration-begin", "duration-end",
-        "duration-complete", "async-begin", "async-instant", "async-end",
-        "flow-begin",  "flow-step",     "flow-end"};
+    static const char *const names[11] = {"instant",       "counter",           "duration-begin",
+                                          "duration-end",  "duration-complete", "async-begin",
+                                          "async-instant", "async-end",         "flow-begin",
+                                          "flow-step",     "flow-end"};
     return type < 11 ? names[type] : "unknown";
 }
 
 const char *tracerd_fxt_arg_type_name(uint32_t type)
 {
-    static const char *const names[11] = {"null",   "int32",   "uint32", "int64",
-                                          "uint64", "double",  "string", "pointer",
-                                          "koid",   "bool",    "blob"};
+    static const char *const names[11] = {"null",   "int32",  "uint32", "int64",
+                                          "uint64", "double", "string", "pointer",
+                                          "koid",   "bool",   "blob"};
     return type < 11 ? names[type] : "unknown";
 }

@@ -29,10 +29,10 @@ struct tracerd__fxt_provider {
     uint64_t ticks_per_second;
     struct tracerd__fxt_str *strs; /* strs_cap entries, grown to cover the largest index */
     size_t strs_cap;
-    uint8_t *arena;                /* string copies (owned): [u16 index][u16 len][bytes]... */
+    uint8_t *arena; /* string copies (owned): [u16 index][u16 len][bytes]... */
     size_t arena_cap;
     size_t arena_used;
-    size_t arena_dead;             /* bytes of replaced entries, reclaimed by compaction */
+    size_t arena_dead; /* bytes of replaced entries, reclaimed by compaction */
     struct tracerd__fxt_thr threads[TRACERD__FXT_MAX_THREADS];
 };
 
@@ -42,7 +42,7 @@ struct tracerd__fxt_tables {
     struct tracerd__fxt_provider **list;
     uint32_t count;
     uint32_t max;
-    size_t str_bytes;     /* arena bytes allocated now, all providers */
+    size_t str_bytes; /* arena bytes allocated now, all providers */
     size_t max_str_bytes;
 };
 
@@ -60,8 +60,9 @@ tracerd_status_t tracerd__fxt_add(struct tracerd__fxt_tables *t, uint32_t id,
 void tracerd__fxt_provider_reset(struct tracerd__fxt_provider *p);
 /* Registers (or replaces) string `index` (1..0x7fff) with a copy of the
  * bytes: E_LIMIT when the string budget is exhausted, E_NOMEM. */
-tracerd_status_t tracerd__fxt_str_put(struct tracerd__fxt_tables *t, struct tracerd__fxt_provider *p,
-                                      uint32_t index, const uint8_t *data, size_t len);
+tracerd_status_t tracerd__fxt_str_put(struct tracerd__fxt_tables *t,
+                                      struct tracerd__fxt_provider *p, uint32_t index,
+                                      const uint8_t *data, size_t len);
 /* Bytes one provider costs besides its string copies, at most. */
 size_t tracerd__fxt_provider_bytes(void);
 

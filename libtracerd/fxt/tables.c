@@ -167,8 +167,9 @@ static tracerd_status_t reserve(struct tracerd__fxt_tables *t, struct tracerd__f
     return TRACERD_OK;
 }
 
-tracerd_status_t tracerd__fxt_str_put(struct tracerd__fxt_tables *t, struct tracerd__fxt_provider *p,
-                                      uint32_t index, const uint8_t *data, size_t len)
+tracerd_status_t tracerd__fxt_str_put(struct tracerd__fxt_tables *t,
+                                      struct tracerd__fxt_provider *p, uint32_t index,
+                                      const uint8_t *data, size_t len)
 {
     tracerd_status_t st;
     if (index >= p->strs_cap && (st = grow_index(t, p, index)) != TRACERD_OK)

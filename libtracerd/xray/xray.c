@@ -55,7 +55,7 @@ struct tracerd_xray_reader {
 
     enum state state;
     bool paused, in_cb, have_header, big;
-    bool in_fast; /* inside the hot loop: the record being delivered is pend */
+    bool in_fast;     /* inside the hot loop: the record being delivered is pend */
     uint64_t offset;  /* absolute offset of the next unconsumed byte */
     uint64_t rec_off; /* absolute offset of the current record */
     tracerd_xray_header_t hdr;

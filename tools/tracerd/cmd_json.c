@@ -70,7 +70,8 @@ static inline void puts_(struct jw *w, const char *s)
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void putf(struct jw *w, const char *fmt, ...)
+static void
+putf(struct jw *w, const char *fmt, ...)
 {
     char tmp[128];
     va_list ap;
@@ -346,8 +347,8 @@ static int on_event(void *user, const tracerd_event_t *ev)
     }
     if (ins) {
         char name[64];
-        int n = snprintf(name, sizeof name, "%s process %llu", w->fmt_name,
-                         (unsigned long long)pid);
+        int n =
+            snprintf(name, sizeof name, "%s process %llu", w->fmt_name, (unsigned long long)pid);
         w->npids++;
         if (ev->kind != TRACERD_EVENT_PROCESS_NAME)
             meta_name(w, "process_name", pid, 0, name, (size_t)n);

@@ -10,10 +10,10 @@
 #include "evrun.h"
 
 struct agg {
-    char *name; /* "category/name" copy, or the name alone */
-    uint64_t count;  /* events of this name (spans: completed spans) */
-    uint64_t total;  /* inclusive time of completed spans */
-    uint64_t self;   /* total minus time in child spans */
+    char *name;     /* "category/name" copy, or the name alone */
+    uint64_t count; /* events of this name (spans: completed spans) */
+    uint64_t total; /* inclusive time of completed spans */
+    uint64_t self;  /* total minus time in child spans */
     uint64_t min, max;
     bool span;
     tracerd_event_kind_t kind; /* of the first event of this name */
@@ -130,7 +130,7 @@ static int on_event(void *user, const tracerd_event_t *ev)
 {
     struct st *s = user;
     if (ev->kind == TRACERD_EVENT_PROCESS_NAME || ev->kind == TRACERD_EVENT_THREAD_NAME)
-        return 0; /* names are not events */
+        return 0;                            /* names are not events */
     if (ev->flags & TRACERD_EVENT_NO_TIME) { /* counted by name, on no thread's timeline */
         uint32_t ni = name_of(s, ev);
         if (ni == UINT32_MAX)

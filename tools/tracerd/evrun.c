@@ -405,8 +405,9 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
 {
     cli_t *c = r->c;
     if (!dir_is_trace(c)) {
-        fprintf(stderr, "%s: %s: not a trace format tracerd recognises (a directory without "
-                        "CTF metadata)\n",
+        fprintf(stderr,
+                "%s: %s: not a trace format tracerd recognises (a directory without "
+                "CTF metadata)\n",
                 c->prog, c->path);
         return CLI_EXIT_FORMAT;
     }
@@ -442,9 +443,8 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
     } else if (st != TRACERD_OK) {
         const char *file = tracerd_event_dir_error_path(d);
         cli_progress_done(c);
-        fprintf(stderr, "%s: %s: ctf error %s at byte %llu: %s\n", c->prog,
-                *file ? file : c->path, tracerd_status_name(st),
-                (unsigned long long)tracerd_event_dir_error_offset(d),
+        fprintf(stderr, "%s: %s: ctf error %s at byte %llu: %s\n", c->prog, *file ? file : c->path,
+                tracerd_status_name(st), (unsigned long long)tracerd_event_dir_error_offset(d),
                 *tracerd_event_dir_error_reason(d) ? tracerd_event_dir_error_reason(d)
                                                    : tracerd_status_message(st));
         rc = st == TRACERD_E_IO ? CLI_EXIT_IO : CLI_EXIT_TRACE;

@@ -107,10 +107,10 @@ struct ctx {
     bool any_ns;
     struct evcount counts[512];
     size_t ncounts;
-    uint64_t cpus;           /* bit set of cpu_id values < 64 */
+    uint64_t cpus; /* bit set of cpu_id values < 64 */
     uint64_t cpu_other;
     /* info: distinct vtid/tid values of the contexts */
-    uint64_t *tids;          /* open addressing, 0 = empty (values stored + 1) */
+    uint64_t *tids; /* open addressing, 0 = empty (values stored + 1) */
     size_t ntids;
     bool tids_full;
     /* dump */
@@ -228,8 +228,8 @@ static int on_event_end(void *user, const tracerd_ctf_event_t *e)
     return 0;
 }
 
-static const char *const scope_keys[] = {"packet_header", "packet_context", "header",
-                                         "stream_context", "context",       "fields"};
+static const char *const scope_keys[] = {"packet_header",  "packet_context", "header",
+                                         "stream_context", "context",        "fields"};
 
 static void member(struct ctx *x, const tracerd_ctf_field_t *f)
 {
@@ -397,8 +397,8 @@ static void print_trace_info(FILE *f, const char *where, const tracerd_ctf_trace
         fprintf(f, "\n");
     }
     for (uint32_t i = 0; i < in->nclocks; i++)
-        fprintf(f, "  clock:       %s, %" PRIu64 " Hz, offset %" PRId64 " s + %" PRId64
-                   " cycles%s\n",
+        fprintf(f,
+                "  clock:       %s, %" PRIu64 " Hz, offset %" PRId64 " s + %" PRId64 " cycles%s\n",
                 in->clocks[i].name, in->clocks[i].freq, in->clocks[i].offset_s,
                 in->clocks[i].offset, in->clocks[i].absolute ? ", absolute" : "");
     const char *keys[] = {"hostname", "domain", "tracer_name", "procname"};
@@ -432,8 +432,9 @@ static void print_summary(struct ctx *x)
                 x->tids_full ? "+" : "");
     if (x->any_ns) {
         uint64_t span = x->last_ns - x->first_ns;
-        fprintf(f, "time span:     %" PRIu64 ".%09" PRIu64 " .. %" PRIu64 ".%09" PRIu64
-                   " s since the Epoch (%" PRIu64 ".%09" PRIu64 " s)\n",
+        fprintf(f,
+                "time span:     %" PRIu64 ".%09" PRIu64 " .. %" PRIu64 ".%09" PRIu64
+                " s since the Epoch (%" PRIu64 ".%09" PRIu64 " s)\n",
                 x->first_ns / 1000000000u, x->first_ns % 1000000000u, x->last_ns / 1000000000u,
                 x->last_ns % 1000000000u, span / 1000000000u, span % 1000000000u);
     }

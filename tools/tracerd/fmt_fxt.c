@@ -95,7 +95,8 @@ static void prov_note(struct info *in, uint32_t id, const tracerd_str_t *name, u
         in->prov[i].id = id;
     }
     if (name != NULL) {
-        size_t n = name->len < sizeof in->prov[i].name - 1 ? name->len : sizeof in->prov[i].name - 1;
+        size_t n =
+            name->len < sizeof in->prov[i].name - 1 ? name->len : sizeof in->prov[i].name - 1;
         memcpy(in->prov[i].name, name->data, n);
         in->prov[i].name[n] = '\0';
         in->prov[i].named = true;
@@ -267,8 +268,8 @@ static int info(cli_t *c)
     for (uint64_t i = 0; i < in->nprov; i++)
         if (in->prov[i].tps != 0)
             fprintf(o, "  provider %u \"%s\": clock %" PRIu64 " ticks/s\n",
-                    (unsigned)in->prov[i].id, in->prov[i].named ? in->prov[i].name : "(no provider info)",
-                    in->prov[i].tps);
+                    (unsigned)in->prov[i].id,
+                    in->prov[i].named ? in->prov[i].name : "(no provider info)", in->prov[i].tps);
         else
             fprintf(o, "  provider %u \"%s\": no initialization record (1 tick = 1 ns)\n",
                     (unsigned)in->prov[i].id,
@@ -284,7 +285,8 @@ static int info(cli_t *c)
         fprintf(o, "  %-17s %" PRIu64 "\n", "unknown types", in->unknown);
     for (uint32_t t = 0; t < 16; t++)
         if (in->events[t] != 0)
-            fprintf(o, "  event %-17s %" PRIu64 "\n", tracerd_fxt_event_type_name(t), in->events[t]);
+            fprintf(o, "  event %-17s %" PRIu64 "\n", tracerd_fxt_event_type_name(t),
+                    in->events[t]);
     fprintf(o, "threads: %" PRIu64 "%s\n", in->nthreads, in->threads_full ? "+" : "");
     if (in->any_time)
         fprintf(o, "time span: %" PRIu64 " .. %" PRIu64 " ns (%.6f s)\n", in->min_ns, in->max_ns,
@@ -500,8 +502,8 @@ static int d_sched(void *u, const tracerd_fxt_scheduling_t *s)
     } else {
         fprintf(f, ",\"outgoing_state\":%u", (unsigned)s->outgoing_state);
         if (s->type == TRACERD_FXT_SCHED_CONTEXT_SWITCH) {
-            fprintf(f, ",\"outgoing_tid\":%" PRIu64 ",\"incoming_tid\":%" PRIu64,
-                    s->outgoing.tid, s->incoming.tid);
+            fprintf(f, ",\"outgoing_tid\":%" PRIu64 ",\"incoming_tid\":%" PRIu64, s->outgoing.tid,
+                    s->incoming.tid);
         } else {
             jthread(f, "outgoing_", s->outgoing);
             jthread(f, "incoming_", s->incoming);
@@ -562,8 +564,8 @@ static int d_fragment(void *u, const tracerd_span_t *s)
 static int d_unknown(void *u, const tracerd_fxt_unknown_t *k)
 {
     FILE *f = ((struct dump *)u)->f;
-    static const char *const kinds[9] = {"",         "record",        "metadata",
-                                         "trace-info", "event",       "argument",
+    static const char *const kinds[9] = {"",           "record",       "metadata",
+                                         "trace-info", "event",        "argument",
                                          "scheduling", "large-record", "blob-format"};
     fprintf(f,
             "{\"record\":\"unknown\",\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"type\":%u,"

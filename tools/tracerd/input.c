@@ -16,8 +16,7 @@
 #include "cli.h"
 
 /* Splits "HOST:PORT" (HOST may be "[v6]") into host and port. */
-static int split_hostport(const char *spec, char *host, size_t hostcap, char *port,
-                          size_t portcap)
+static int split_hostport(const char *spec, char *host, size_t hostcap, char *port, size_t portcap)
 {
     const char *colon = strrchr(spec, ':');
     if (colon == NULL || colon[1] == '\0')
