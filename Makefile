@@ -158,13 +158,17 @@ check-be:
 	@sh tools/check-be.sh "$(MAKE)"
 
 # ---- demo -------------------------------------------------------------------
-DEMO_TRACES := $(sort $(wildcard tests/data/*/demo*))
+DEMO_TRACES := $(sort $(filter-out %.gold %.sh %.py %.txt %.md,$(wildcard tests/data/*/demo*)))
 demo:
 	@sh tools/deps.sh build
 	@$(MAKE) --no-print-directory all
 	@for t in $(DEMO_TRACES); do \
 	  echo "== tracerd info $$t"; $(CLI) info $$t || exit 1; \
 	  echo "== tracerd dump $$t | head -n 12"; $(CLI) dump $$t | head -n 12; done
+	@echo "== tracerd stats tests/data/xray/demo-fdr.xray"
+	@$(CLI) stats --quiet tests/data/xray/demo-fdr.xray
+	@echo "== tracerd json tests/data/fxt/demo.fxt | head -n 8 (open the whole file in ui.perfetto.dev)"
+	@$(CLI) json --quiet tests/data/fxt/demo.fxt | head -n 8
 
 # ---- fuzz (clang + libFuzzer) -------------------------------------------------
 FUZZ_CC ?= clang
