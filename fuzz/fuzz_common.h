@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <tracerd/core.h>
+
 typedef struct fuzz_chunker {
     uint32_t state;
     size_t max_chunk;
@@ -30,6 +32,48 @@ static inline size_t fuzz_chunker_next(fuzz_chunker_t *c, size_t remaining)
     c->state = x;
     size_t n = (size_t)(x % c->max_chunk) + 1;
     return n < remaining ? n : remaining;
+}
+
+/* The reader contract, as the targets drive it (a typed reader behind void *). */
+typedef struct fuzz_reader_ops {
+    tracerd_status_t (*feed)(void *reader, const void *data, size_t len, size_t *consumed);
+    tracerd_status_t (*resume)(void *reader);
+    tracerd_status_t (*finish)(void *reader);
+} fuzz_reader_ops_t;
+
+/* Feeds data in chunks picked by ch (NULL: one feed), resumes after every
+ * pause, then finishes (resuming pauses there too). Traps if a reader claims
+ * to have used more than it was given. Returns the final status. */
+static inline tracerd_status_t fuzz_pump(const fuzz_reader_ops_t *ops, void *reader,
+                                         const uint8_t *data, size_t size, fuzz_chunker_t *ch)
+{
+    tracerd_status_t st = TRACERD_OK;
+    size_t pos = 0;
+    while (pos < size && st == TRACERD_OK) {
+        size_t n = ch != NULL ? fuzz_chunker_next(ch, size - pos) : size - pos;
+        size_t off = 0;
+        while (off < n) {
+            size_t used = 0;
+            st = ops->feed(reader, data + pos + off, n - off, &used);
+            if (used > n - off)
+                __builtin_trap();
+            off += used;
+            if (st == TRACERD_PAUSED) {
+                st = ops->resume(reader);
+                continue;
+            }
+            if (st != TRACERD_OK)
+                break;
+        }
+        pos += n;
+    }
+    while (st == TRACERD_OK) {
+        st = ops->finish(reader);
+        if (st != TRACERD_PAUSED)
+            break;
+        st = ops->resume(reader);
+    }
+    return st;
 }
 
 #endif

@@ -83,6 +83,23 @@ static int f_warning(void *u, const tracerd_warning_t *w)
     return ret(u);
 }
 
+static tracerd_status_t op_feed(void *r, const void *d, size_t n, size_t *used)
+{
+    return tracerd_xray_feed((tracerd_xray_reader_t *)r, d, n, used);
+}
+
+static tracerd_status_t op_resume(void *r)
+{
+    return tracerd_xray_resume((tracerd_xray_reader_t *)r);
+}
+
+static tracerd_status_t op_finish(void *r)
+{
+    return tracerd_xray_finish((tracerd_xray_reader_t *)r);
+}
+
+static const fuzz_reader_ops_t ops = {op_feed, op_resume, op_finish};
+
 static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed, bool chunked)
 {
     tracerd_xray_config_t cfg;
@@ -104,30 +121,7 @@ static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed
         abort();
     fuzz_chunker_t ch;
     fuzz_chunker_init(&ch, seed);
-    size_t pos = 0;
-    tracerd_status_t st = TRACERD_OK;
-    while (pos < size && st == TRACERD_OK) {
-        size_t n = chunked ? fuzz_chunker_next(&ch, size - pos) : size - pos;
-        size_t off = 0;
-        while (off < n) {
-            size_t used = 0;
-            st = tracerd_xray_feed(r, data + pos + off, n - off, &used);
-            if (used > n - off)
-                __builtin_trap();
-            off += used;
-            if (st == TRACERD_PAUSED) {
-                st = tracerd_xray_resume(r);
-                continue;
-            }
-            if (st != TRACERD_OK)
-                break;
-        }
-        pos += n;
-    }
-    if (st == TRACERD_OK) {
-        while ((st = tracerd_xray_finish(r)) == TRACERD_PAUSED)
-            tracerd_xray_resume(r);
-    }
+    tracerd_status_t st = fuzz_pump(&ops, r, data, size, chunked ? &ch : NULL);
     mix(&a, (uint64_t)(int64_t)st);
     if (st < 0)
         mix(&a, tracerd_xray_record_offset(r));

@@ -163,6 +163,23 @@ static int c_warn(void *u, const tracerd_warning_t *w)
     return ret(f, false);
 }
 
+static tracerd_status_t op_feed(void *r, const void *d, size_t n, size_t *used)
+{
+    return tracerd_xtrace_insn_feed((tracerd_xtrace_insn_reader_t *)r, d, n, used);
+}
+
+static tracerd_status_t op_resume(void *r)
+{
+    return tracerd_xtrace_insn_resume((tracerd_xtrace_insn_reader_t *)r);
+}
+
+static tracerd_status_t op_finish(void *r)
+{
+    return tracerd_xtrace_insn_finish((tracerd_xtrace_insn_reader_t *)r);
+}
+
+static const fuzz_reader_ops_t ops = {op_feed, op_resume, op_finish};
+
 static uint64_t run(const tracerd_xtrace_insn_config_t *cfg, const uint8_t *d, size_t n,
                     fuzz_chunker_t *ch, unsigned long abort_at)
 {
@@ -185,36 +202,7 @@ static uint64_t run(const tracerd_xtrace_insn_config_t *cfg, const uint8_t *d, s
     tracerd_xtrace_insn_reader_t *r;
     if (tracerd_xtrace_insn_new(cfg, &cb, &f, NULL, &r) != TRACERD_OK)
         abort();
-    tracerd_status_t st = TRACERD_OK;
-    size_t pos = 0;
-    while (pos < n && st == TRACERD_OK) {
-        size_t len = ch ? fuzz_chunker_next(ch, n - pos) : n - pos;
-        size_t off = 0;
-        while (off < len) {
-            size_t used = 0;
-            st = tracerd_xtrace_insn_feed(r, d + pos + off, len - off, &used);
-            if (used > len - off)
-                abort();
-            off += used;
-            if (st == TRACERD_PAUSED) {
-                if (tracerd_xtrace_insn_resume(r) != TRACERD_OK)
-                    abort();
-                st = TRACERD_OK;
-                continue;
-            }
-            if (st != TRACERD_OK)
-                break;
-        }
-        pos += len;
-    }
-    while (st == TRACERD_OK) {
-        st = tracerd_xtrace_insn_finish(r);
-        if (st != TRACERD_PAUSED)
-            break;
-        if (tracerd_xtrace_insn_resume(r) != TRACERD_OK)
-            abort();
-        st = TRACERD_OK;
-    }
+    tracerd_status_t st = fuzz_pump(&ops, r, d, n, ch);
     mix(&f, (uint64_t)(int64_t)st);
     if (st < 0) {
         const char *why = tracerd_xtrace_insn_error_reason(r);
