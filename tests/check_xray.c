@@ -979,6 +979,95 @@ START_TEST(test_callback_abort)
 }
 END_TEST
 
+/* Records the hot loop delivers itself (NewCPUId, TSCWrap and events inside a
+ * buffer body, fed whole): inside each callback record_offset() names that
+ * record, and an abort there is reported at it, naming the callback. */
+struct probe {
+    tracerd_xray_reader_t *r;
+    uint64_t abort_at;
+    char log[1024];
+    size_t len;
+};
+
+static int probe_at(struct probe *p, uint64_t offset, const char *what)
+{
+    ck_assert_uint_eq(tracerd_xray_record_offset(p->r), offset);
+    p->len += (size_t)snprintf(p->log + p->len, sizeof p->log - p->len, "%s@%llu ", what,
+                               (unsigned long long)offset);
+    return offset == p->abort_at ? -7 : 0;
+}
+static int probe_fn(void *u, const tracerd_xray_function_t *f)
+{
+    return probe_at(u, f->offset, "fn");
+}
+static int probe_meta(void *u, const tracerd_xray_metadata_t *m)
+{
+    return probe_at(u, m->offset, tracerd_xray_meta_kind_name(m->kind));
+}
+static int probe_event(void *u, const tracerd_xray_event_t *e)
+{
+    struct probe *p = u;
+    p->len += (size_t)snprintf(p->log + p->len, sizeof p->log - p->len, "[tsc=%llu cpu=%u %.*s] ",
+                               (unsigned long long)e->tsc, e->cpu, (int)e->payload.len,
+                               (const char *)e->payload.data);
+    return probe_at(u, e->offset, e->typed ? "typed" : "custom");
+}
+
+START_TEST(test_fast_loop_callbacks)
+{
+    xw_t w;
+    xw_init(&w, _i == 1);
+    v5_preamble(&w);
+    size_t m = xw_extents(&w, 0);
+    xw_new_buffer(&w, 7);
+    xw_walltime(&w, 1, 2);
+    xw_pid(&w, 9);
+    xw_new_cpu(&w, 1, 100);
+    xw_func(&w, 0, 1, 5);                              /* @112 */
+    xw_new_cpu(&w, 3, 1000);                           /* @120 */
+    xw_func(&w, 1, 1, 2);                              /* @136 */
+    xw_tsc_wrap(&w, 5000);                             /* @144 */
+    xw_func(&w, 0, 2, 1);                              /* @160 */
+    xw_custom(&w, 4, 7, 0, "abcd", 4);                 /* @168 */
+    xw_typed(&w, 3, (uint32_t)-2, 9, "xyz", 3);        /* @188 */
+    xw_func(&w, 1, 2, 1);                              /* @207 */
+    xw_end_extents(&w, m);
+    ck_assert_uint_eq(w.len, 215);
+    static const uint64_t at[] = {0, 112, 120, 136, 144, 160, 168, 188, 207};
+    static const char *const which[] = {"", "on_function", "on_metadata", "on_function",
+                                        "on_metadata", "on_function", "on_event", "on_event",
+                                        "on_function"};
+    for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+        struct probe p = {.abort_at = at[k]};
+        tracerd_xray_callbacks_t cb = {0};
+        cb.on_function = probe_fn;
+        cb.on_metadata = probe_meta;
+        cb.on_event = probe_event;
+        ck_assert_int_eq(tracerd_xray_new(NULL, &cb, &p, NULL, &p.r), TRACERD_OK);
+        size_t used;
+        tracerd_status_t st = tracerd_xray_feed(p.r, w.buf, w.len, &used);
+        if (k == 0) {
+            ck_assert_int_eq(st, TRACERD_OK);
+            ck_assert_int_eq(tracerd_xray_finish(p.r), TRACERD_OK);
+            ck_assert_str_eq(p.log,
+                             "buffer-extents@32 new-buffer@48 walltime@64 pid@80 new-cpu@96 "
+                             "fn@112 new-cpu@120 fn@136 tsc-wrap@144 fn@160 "
+                             "[tsc=5008 cpu=3 abcd] custom@168 [tsc=5006 cpu=3 xyz] typed@188 "
+                             "fn@207 ");
+        } else {
+            ck_assert_int_eq(st, TRACERD_E_CALLBACK);
+            ck_assert_uint_eq(tracerd_xray_record_offset(p.r), at[k]);
+            char want[64];
+            snprintf(want, sizeof want, "%s callback returned -7", which[k]);
+            ck_assert_str_eq(tracerd_xray_error_reason(p.r), want);
+            ck_assert_int_eq(tracerd_xray_callback_error(p.r), -7);
+        }
+        tracerd_xray_free(p.r);
+    }
+    xw_free(&w);
+}
+END_TEST
+
 /* A NULL-callback reader validates: same status, and a paused feed never happens. */
 START_TEST(test_validator)
 {
@@ -1061,6 +1150,7 @@ Suite *suite_xray(void)
     tcase_add_test(te, test_err_extent_and_sizes);
     tcase_add_loop_test(te, test_lenient_skip, 0, 2);
     tcase_add_test(te, test_callback_abort);
+    tcase_add_loop_test(te, test_fast_loop_callbacks, 0, 2);
     tcase_add_test(te, test_validator);
     suite_add_tcase(s, te);
     return s;

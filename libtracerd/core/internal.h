@@ -17,7 +17,15 @@
 #define TRACERD__PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define TRACERD__LIKELY(x) __builtin_expect(!!(x), 1)
 #define TRACERD__UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* For hot loops specialised on a constant argument (the byte order): the
+ * compiler must make one copy per call site, not one shared function. */
+#define TRACERD__INLINE __attribute__((always_inline)) inline
+#define TRACERD__COLD __attribute__((cold, noinline))
+#define TRACERD__NOINLINE __attribute__((noinline))
 #else
+#define TRACERD__NOINLINE
+#define TRACERD__INLINE inline
+#define TRACERD__COLD
 #define TRACERD__PRINTF(f, a)
 #define TRACERD__LIKELY(x) (x)
 #define TRACERD__UNLIKELY(x) (x)

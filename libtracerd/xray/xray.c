@@ -739,30 +739,54 @@ static bool try_skip_buffer(tracerd_xray_reader_t *r, uint64_t cur)
     return true;
 }
 
-/* Hot loop: function records of a buffer body lying wholly in the chunk.
- * `big` is a constant at each call site, so each byte order gets its own copy. */
-static inline const uint8_t *fast_functions_order(tracerd_xray_reader_t *r, const uint8_t *pos,
-                                                  const uint8_t *lim, uint64_t pos_offset, int *res,
-                                                  const bool big)
+/* Deliver a metadata record or an event from inside the hot loop:
+ * record_offset() must name that record, not the pending function. Return the
+ * cb_result() code. */
+static int fast_metadata(tracerd_xray_reader_t *r, const tracerd_xray_metadata_t *m)
 {
+    r->in_fast = false;
+    r->rec_off = m->offset;
+    int rc = r->cb.on_metadata(r->user, m);
+    r->in_fast = true;
+    return rc == TRACERD_CB_CONTINUE ? 0 : cb_result(r, rc, "on_metadata");
+}
+
+static int fast_event(tracerd_xray_reader_t *r, const tracerd_xray_event_t *e)
+{
+    r->in_fast = false;
+    r->rec_off = e->offset;
+    int rc = r->cb.on_event(r->user, e);
+    r->in_fast = true;
+    return rc == TRACERD_CB_CONTINUE ? 0 : cb_result(r, rc, "on_event");
+}
+
+/* Hot loop: the body of a buffer lying wholly in the chunk. Function records,
+ * CallArguments, NewCPUId, TSCWrap and custom/typed events whose payload is in
+ * the chunk and within the stitch bound are handled here; every other record,
+ * every error and any record straddling chunks take the general state machine.
+ * `big` is a constant at each call site, and the function is always inlined,
+ * so each byte order gets its own copy. */
+static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, const uint8_t *pos,
+                                                      const uint8_t *lim, uint64_t pos_offset,
+                                                      int *res, const bool big, const bool has_cb)
+{
+    /* has_cb is a constant too: the loop without a function callback only validates */
     const tracerd_xray_function_cb cb = r->cb.on_function;
     const uint8_t meta_bit = big ? 0x80u : 0x01u;
-    const uint8_t *const first = pos;
+    /* offset of pos = off_base + pos (mod 2^64): one register instead of two */
+    const uint64_t off_base = pos_offset - (uint64_t)(uintptr_t)pos;
     uint64_t tsc = r->tsc;
     tracerd_xray_function_t *f = &r->pend;
     bool pending = r->pending;
-    void *const user = r->user;
+    const unsigned version = r->hdr.version;
     *res = 0;
     if (lim - pos < (ptrdiff_t)FUNC_BYTES)
         return pos;
     r->in_cb = true; /* only callbacks run inside this loop */
     r->in_fast = true;
     const uint8_t *const last = lim - FUNC_BYTES;
-    const bool inline_meta = r->cb.on_metadata == NULL;
     while (pos <= last) {
         if (pos[0] & meta_bit) {
-            /* The frequent metadata records, handled here when nobody asked to
-             * see them; everything else (and every error) takes the slow path. */
             unsigned mk = big ? (pos[0] & 0x7fu) : (unsigned)(pos[0] >> 1);
             if (lim - pos < (ptrdiff_t)META_BYTES)
                 break;
@@ -773,11 +797,23 @@ static inline const uint8_t *fast_functions_order(tracerd_xray_reader_t *r, cons
                 pos += META_BYTES;
                 continue;
             }
-            if (!inline_meta ||
-                (mk != TRACERD_XRAY_META_NEW_CPU && mk != TRACERD_XRAY_META_TSC_WRAP))
+            const bool event =
+                mk == TRACERD_XRAY_META_CUSTOM_EVENT || mk == TRACERD_XRAY_META_TYPED_EVENT;
+            uint32_t size = 0;
+            if (event) {
+                /* Only FDR v5's form; a bad size or a payload beyond the chunk,
+                 * the buffer or the stitch bound goes the general way. */
+                size = big ? tracerd__be32(pos + 1) : tracerd__le32(pos + 1);
+                if (version != 5 || size == 0 || size > 0x7fffffffu ||
+                    size > r->cfg.max_event_bytes || size > r->st.cap ||
+                    (uint64_t)(lim - pos) - META_BYTES < size)
+                    break;
+            } else if (mk != TRACERD_XRAY_META_NEW_CPU && mk != TRACERD_XRAY_META_TSC_WRAP) {
                 break;
-            if (pending && cb != NULL) {
-                int rc = cb(user, f);
+            }
+            /* Any record but a CallArgument delivers the pending function first. */
+            if (pending && has_cb) {
+                int rc = cb(r->user, f);
                 if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE)) {
                     r->in_fast = false;
                     r->rec_off = f->offset;
@@ -787,21 +823,44 @@ static inline const uint8_t *fast_functions_order(tracerd_xray_reader_t *r, cons
                 }
             }
             pending = false;
+            const uint64_t at = off_base + (uint64_t)(uintptr_t)pos;
+            if (event) {
+                int32_t d = (int32_t)(big ? tracerd__be32(pos + 5) : tracerd__le32(pos + 5));
+                tsc = d >= 0 ? tsc + (uint32_t)d : tsc - (uint64_t)(-(int64_t)d);
+                const bool typed = mk == TRACERD_XRAY_META_TYPED_EVENT;
+                tracerd_xray_event_t e = {
+                    .offset = at,
+                    .typed = typed,
+                    .event_type =
+                        typed ? (big ? tracerd__be16(pos + 9) : tracerd__le16(pos + 9)) : 0,
+                    .tsc = tsc,
+                    .ns = tracerd__tick_conv_ns(&r->conv, tsc),
+                    .tid = r->buf.tid,
+                    .pid = r->buf.pid,
+                    .cpu = r->cpu,
+                    .size = size,
+                    .payload = {pos + META_BYTES, size}};
+                pos += META_BYTES + size;
+                if (r->cb.on_event != NULL && (*res = fast_event(r, &e)) != 0)
+                    break;
+                continue;
+            }
+            tracerd_xray_metadata_t m = {.offset = at, .kind = (tracerd_xray_meta_kind_t)mk};
             if (mk == TRACERD_XRAY_META_NEW_CPU) {
-                r->cpu = f->cpu = big ? tracerd__be16(pos + 1) : tracerd__le16(pos + 1);
-                tsc = big ? tracerd__be64(pos + 3) : tracerd__le64(pos + 3);
+                r->cpu = f->cpu = m.cpu = big ? tracerd__be16(pos + 1) : tracerd__le16(pos + 1);
+                tsc = m.tsc = big ? tracerd__be64(pos + 3) : tracerd__le64(pos + 3);
             } else {
-                tsc = big ? tracerd__be64(pos + 1) : tracerd__le64(pos + 1);
+                tsc = m.tsc = big ? tracerd__be64(pos + 1) : tracerd__le64(pos + 1);
             }
             pos += META_BYTES;
+            if (r->cb.on_metadata != NULL && (*res = fast_metadata(r, &m)) != 0)
+                break;
             continue;
         }
-        uint32_t w = big ? tracerd__be32(pos) : tracerd__le32(pos);
-        unsigned kind = big ? (w >> 28) & 7u : (w >> 1) & 7u;
-        if (TRACERD__UNLIKELY(kind > 3))
-            break;
-        if (TRACERD__LIKELY(pending) && cb != NULL) {
-            int rc = cb(user, f); /* in_cb and in_fast are set around the loop */
+        /* A function record: deliver the previous one first (it has all its
+         * arguments now), so nothing decoded here lives across the call. */
+        if (TRACERD__LIKELY(pending) && has_cb) {
+            int rc = cb(r->user, f); /* in_cb and in_fast are set around the loop */
             if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE)) {
                 r->in_fast = false;
                 r->rec_off = f->offset;
@@ -810,13 +869,18 @@ static inline const uint8_t *fast_functions_order(tracerd_xray_reader_t *r, cons
                 break;
             }
         }
+        pending = false;
+        uint32_t w = big ? tracerd__be32(pos) : tracerd__le32(pos);
+        unsigned kind = big ? (w >> 28) & 7u : (w >> 1) & 7u;
+        if (TRACERD__UNLIKELY(kind > 3))
+            break;
         uint32_t delta = big ? tracerd__be32(pos + 4) : tracerd__le32(pos + 4);
         tsc += delta;
-        f->offset = pos_offset + (uint64_t)(pos - first);
+        f->offset = off_base + (uint64_t)(uintptr_t)pos;
         f->kind = (tracerd_xray_kind_t)kind;
         f->function_id = (int32_t)(big ? (w & 0x0fffffffu) : (w >> 4));
         f->tsc = tsc;
-        f->ns = cb != NULL ? tracerd__tick_conv_ns(&r->conv, tsc) : 0;
+        f->ns = has_cb ? tracerd__tick_conv_ns(&r->conv, tsc) : 0;
         f->delta = delta;
         f->nargs = 0;
         pending = true;
@@ -828,6 +892,20 @@ static inline const uint8_t *fast_functions_order(tracerd_xray_reader_t *r, cons
     r->tsc = tsc;
     return pos;
 }
+
+/* One out-of-line copy per byte order and per presence of on_function, so
+ * that each loop has the registers to itself and no test of either inside. */
+#define FAST_BODY(name, big, has_cb)                                                               \
+    static TRACERD__NOINLINE const uint8_t *name(tracerd_xray_reader_t *r, const uint8_t *pos,     \
+                                                 const uint8_t *lim, uint64_t at, int *res)        \
+    {                                                                                              \
+        return fast_body_order(r, pos, lim, at, res, big, has_cb);                                 \
+    }
+FAST_BODY(fast_body_le, false, true)
+FAST_BODY(fast_body_be, true, true)
+FAST_BODY(fast_body_le_nocb, false, false)
+FAST_BODY(fast_body_be_nocb, true, false)
+#undef FAST_BODY
 
 static const uint8_t *fast_functions(tracerd_xray_reader_t *r, const uint8_t *pos,
                                      const uint8_t *end, uint64_t base, const uint8_t *data,
@@ -842,8 +920,10 @@ static const uint8_t *fast_functions(tracerd_xray_reader_t *r, const uint8_t *po
     r->pend.pid = r->buf.pid;
     r->pend.cpu = r->cpu;
     r->pend.args = r->args;
-    return r->big ? fast_functions_order(r, pos, lim, at, res, true)
-                  : fast_functions_order(r, pos, lim, at, res, false);
+    if (r->cb.on_function != NULL)
+        return r->big ? fast_body_be(r, pos, lim, at, res) : fast_body_le(r, pos, lim, at, res);
+    return r->big ? fast_body_be_nocb(r, pos, lim, at, res)
+                  : fast_body_le_nocb(r, pos, lim, at, res);
 }
 
 tracerd_status_t tracerd_xray_feed(tracerd_xray_reader_t *r, const void *data_, size_t len,
