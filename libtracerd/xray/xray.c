@@ -786,7 +786,7 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
     r->in_fast = true;
     const uint8_t *const last = lim - FUNC_BYTES;
     while (pos <= last) {
-        if (pos[0] & meta_bit) {
+        if (TRACERD__UNLIKELY(pos[0] & meta_bit)) {
             unsigned mk = big ? (pos[0] & 0x7fu) : (unsigned)(pos[0] >> 1);
             if (lim - pos < (ptrdiff_t)META_BYTES)
                 break;
