@@ -760,6 +760,31 @@ static int fast_event(tracerd_xray_reader_t *r, const tracerd_xray_event_t *e)
     return rc == TRACERD_CB_CONTINUE ? 0 : cb_result(r, rc, "on_event");
 }
 
+/* Decodes the function record at p into the pending slot; false (and nothing
+ * changed) when its kind is undefined, which the general path reports. */
+static TRACERD__INLINE bool fast_function(tracerd_xray_reader_t *r, const uint8_t *p,
+                                          uint64_t off_base, uint64_t *tsc, const bool big,
+                                          const bool has_cb)
+{
+    uint32_t w = big ? tracerd__be32(p) : tracerd__le32(p);
+    /* kinds 4-7 have the kind field's top bit set */
+    if (TRACERD__UNLIKELY(w & (big ? 0x40000000u : 0x8u)))
+        return false;
+    unsigned kind = big ? (w >> 28) & 3u : (w >> 1) & 3u;
+    tracerd_xray_function_t *f = &r->pend;
+    uint32_t delta = big ? tracerd__be32(p + 4) : tracerd__le32(p + 4);
+    uint64_t t = *tsc + delta;
+    *tsc = t;
+    f->offset = off_base + (uint64_t)(uintptr_t)p;
+    f->kind = (tracerd_xray_kind_t)kind;
+    f->function_id = (int32_t)(big ? (w & 0x0fffffffu) : (w >> 4));
+    f->tsc = t;
+    f->ns = has_cb ? tracerd__tick_conv_ns(&r->conv, t) : 0;
+    f->delta = delta;
+    f->nargs = 0;
+    return true;
+}
+
 /* Hot loop: the body of a buffer lying wholly in the chunk. Function records,
  * CallArguments, NewCPUId, TSCWrap and custom/typed events whose payload is in
  * the chunk and within the stitch bound are handled here; every other record,
@@ -779,6 +804,7 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
     tracerd_xray_function_t *f = &r->pend;
     bool pending = r->pending;
     const unsigned version = r->hdr.version;
+    int rc = TRACERD_CB_CONTINUE;
     *res = 0;
     if (lim - pos < (ptrdiff_t)FUNC_BYTES)
         return pos;
@@ -813,14 +839,9 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
             }
             /* Any record but a CallArgument delivers the pending function first. */
             if (pending && has_cb) {
-                int rc = cb(r->user, f);
-                if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE)) {
-                    r->in_fast = false;
-                    r->rec_off = f->offset;
-                    *res = cb_result(r, rc, "on_function");
-                    pending = false;
-                    break;
-                }
+                rc = cb(r->user, f);
+                if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE))
+                    goto cb_stop;
             }
             pending = false;
             const uint64_t at = off_base + (uint64_t)(uintptr_t)pos;
@@ -860,32 +881,37 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
         /* A function record: deliver the previous one first (it has all its
          * arguments now), so nothing decoded here lives across the call. */
         if (TRACERD__LIKELY(pending) && has_cb) {
-            int rc = cb(r->user, f); /* in_cb and in_fast are set around the loop */
-            if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE)) {
-                r->in_fast = false;
-                r->rec_off = f->offset;
-                *res = cb_result(r, rc, "on_function");
-                pending = false;
-                break;
-            }
+            rc = cb(r->user, f); /* in_cb and in_fast are set around the loop */
+            if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE))
+                goto cb_stop;
         }
         pending = false;
-        uint32_t w = big ? tracerd__be32(pos) : tracerd__le32(pos);
-        unsigned kind = big ? (w >> 28) & 7u : (w >> 1) & 7u;
-        if (TRACERD__UNLIKELY(kind > 3))
+        if (TRACERD__UNLIKELY(!fast_function(r, pos, off_base, &tsc, big, has_cb)))
             break;
-        uint32_t delta = big ? tracerd__be32(pos + 4) : tracerd__le32(pos + 4);
-        tsc += delta;
-        f->offset = off_base + (uint64_t)(uintptr_t)pos;
-        f->kind = (tracerd_xray_kind_t)kind;
-        f->function_id = (int32_t)(big ? (w & 0x0fffffffu) : (w >> 4));
-        f->tsc = tsc;
-        f->ns = has_cb ? tracerd__tick_conv_ns(&r->conv, tsc) : 0;
-        f->delta = delta;
-        f->nargs = 0;
         pending = true;
         pos += FUNC_BYTES;
+        /* The common run, function records after a function record: a record
+         * is known to be pending, so this loop has no test for it. */
+        while (pos <= last && TRACERD__LIKELY(!(pos[0] & meta_bit))) {
+            if (has_cb) {
+                rc = cb(r->user, f);
+                if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE))
+                    goto cb_stop;
+            }
+            if (TRACERD__UNLIKELY(!fast_function(r, pos, off_base, &tsc, big, has_cb))) {
+                pending = false;
+                goto out;
+            }
+            pos += FUNC_BYTES;
+        }
     }
+    goto out;
+cb_stop: /* on_function asked to pause or stop: f was delivered */
+    r->in_fast = false;
+    r->rec_off = f->offset;
+    *res = cb_result(r, rc, "on_function");
+    pending = false;
+out:
     r->in_cb = false;
     r->in_fast = false;
     r->pending = pending;
