@@ -95,7 +95,7 @@ static void generate(xw_t *w, size_t target)
     }
 }
 
-#define RUNS 7
+#define RUNS_MAX 7
 
 static double read_trace(const uint8_t *buf, size_t len, size_t chunk, struct counts *c)
 {
@@ -190,14 +190,19 @@ int main(int argc, char **argv)
         if (t < best_x)
             best_x = t;
     }
+    /* BENCH_RUNS=1 (bench/instructions.sh): one read per mode, for callgrind */
+    int runs = getenv("BENCH_RUNS") ? atoi(getenv("BENCH_RUNS")) : RUNS_MAX;
+    if (runs < 1 || runs > RUNS_MAX)
+        runs = RUNS_MAX;
     long rss0 = max_rss_kib();
     const size_t chunks[2] = {1u << 20, w.len};
     const char *names[2] = {"1 MiB chunks", "whole buffer"};
+    uint64_t records_read = 0;
     for (int k = 0; k < 2; k++) {
-        double best = 1e9, cycles[RUNS];
+        double best = 1e9, cycles[RUNS_MAX];
         int ncycles = 0;
         struct counts c = {0};
-        for (int i = 0; i < RUNS; i++) {
+        for (int i = 0; i < runs; i++) {
             struct counts ci = {0};
             double g0 = bench_clock_ghz();
             double t = read_trace(w.buf, w.len, chunks[k], &ci);
@@ -207,15 +212,17 @@ int main(int argc, char **argv)
             if (g0 > 0 && g1 > 0)
                 cycles[ncycles++] = t * (g0 + g1) / 2 * 1e9;
             c = ci;
+            records_read += ci.functions + ci.events + ci.metadata;
         }
         uint64_t recs = c.functions + c.events + c.metadata;
         printf("tracerd xray (%s): %.0f MB/s, %.1f M records/s (%llu functions, %llu events, "
                "%llu metadata; best of %d, %.3f s)\n",
                names[k], mb / best, (double)recs / best / 1e6, (unsigned long long)c.functions,
-               (unsigned long long)c.events, (unsigned long long)c.metadata, RUNS, best);
+               (unsigned long long)c.events, (unsigned long long)c.metadata, runs, best);
         bench_cycles_report(cycles, ncycles, (double)w.len, (double)recs);
     }
     long rss1 = max_rss_kib();
+    printf("records read: %llu\n", (unsigned long long)records_read);
     printf("XXH3_64bits over the same bytes: %.0f MB/s (hash %016llx)\n", mb / best_x,
            (unsigned long long)h);
     printf("peak RSS: %ld KiB before the reads, %ld KiB after (trace buffer included)\n", rss0,

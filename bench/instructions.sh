@@ -1,0 +1,31 @@
+#!/bin/sh
+# Instructions per record of a reader, counted by callgrind: exact and
+# repeatable, where MB/s on the shared machines moves by +-30 % from one run
+# to the next. Usage (after `make all`):
+#
+#     bench/instructions.sh xray [MiB]     # default 16 MiB
+#     bench/instructions.sh fxt [MiB]
+#
+# It builds bench/bench_<fmt>.c at -O2 without -march=native (valgrind cannot
+# run every AVX-512 instruction), runs it under callgrind with BENCH_RUNS=1,
+# counts only instructions executed inside tracerd_<fmt>_* (the reader and the
+# benchmark's counting callbacks it calls, not the generator or XXH3) and
+# divides by the records the benchmark reports having read (its line
+# "records read: N").
+set -eu
+fmt=${1:?usage: bench/instructions.sh FORMAT [MiB]}
+size=${2:-16}
+B=${B:-build}
+command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+${CC:-cc} -O2 -g -Iinclude -o "$tmp/bench" "bench/bench_$fmt.c" "$B/libtracerd.a" -lm
+BENCH_RUNS=1 XR_NO_PEERS=1 valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
+    --toggle-collect="tracerd_${fmt}_*" "$tmp/bench" "$size" >"$tmp/out" 2>"$tmp/err"
+insns=$(callgrind_annotate "$tmp/cg.out" | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+# Each benchmark prints "records read: N", the records of all its timed reads.
+records=$(awk -F': ' '/^records read: / { print $2 }' "$tmp/out")
+[ -n "$records" ] || { echo "bench_$fmt does not print 'records read: N'" >&2; exit 1; }
+cat "$tmp/out"
+awk -v i="$insns" -v r="$records" 'BEGIN {
+    printf "instructions inside the reader: %d over %d records read = %.1f per record\n", i, r, i / r }'
