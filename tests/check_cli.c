@@ -708,6 +708,99 @@ START_TEST(test_dump_stdin)
 }
 END_TEST
 
+/* --lenient and -o FORMAT.KEY=VALUE reach the readers of every command. */
+START_TEST(test_reader_options)
+{
+    CLI_OR_SKIP(cli);
+    /* XRay: the first buffer has an undefined metadata kind; the second is fine */
+    xw_t w;
+    xw_init(&w, false);
+    xw_header(&w, 5, 1, 3u, 1000000000u, 0);
+    for (int t = 0; t < 2; t++) {
+        size_t m = xw_extents(&w, 0);
+        xw_new_buffer(&w, 100 + t);
+        xw_walltime(&w, 1, 0);
+        xw_pid(&w, 7);
+        xw_new_cpu(&w, 0, 1000);
+        xw_func(&w, 0, 1, 10);
+        if (t == 0) {
+            uint8_t body[15] = {0};
+            xw_meta(&w, 30, body);
+        }
+        xw_func(&w, 1, 1, 10);
+        xw_end_extents(&w, m);
+    }
+    char *path = ev_temp_file("damaged.xray", w.buf, w.len);
+    xw_free(&w);
+    ev_proc_t a;
+    run_cli(cli, NULL, &a, "dump", path, NULL);
+    ck_assert_int_eq(a.status, 1);
+    ck_assert_ptr_nonnull(strstr(a.err, "xray error E_BAD_TOKEN at byte 120: metadata record"));
+    ev_proc_free(&a);
+    run_cli(cli, NULL, &a, "dump", "--lenient", path, NULL);
+    ck_assert_int_eq(a.status, 0);
+    ck_assert_ptr_nonnull(strstr(a.out, "{\"type\":\"warning\",\"offset\":32,\"status\":"
+                                        "\"E_BAD_TOKEN\",\"skipped_bytes\":8,\"reason\":"));
+    ck_assert_ptr_nonnull(strstr(a.out, "\"tid\":101")); /* the second buffer is read */
+    ev_proc_free(&a);
+    run_cli(cli, NULL, &a, "info", "--lenient", path, NULL);
+    ck_assert_int_eq(a.status, 0);
+    ck_assert_ptr_nonnull(strstr(a.err, "xray warning E_BAD_TOKEN at byte 32: E_BAD_TOKEN at "
+                                        "byte 120"));
+    ck_assert_ptr_nonnull(strstr(a.out, "warnings:    1\n"));
+    ev_proc_free(&a);
+    run_cli(cli, NULL, &a, "stats", "-q", "--lenient", path, NULL);
+    ck_assert_int_eq(a.status, 0);
+    ck_assert_ptr_nonnull(strstr(a.err, "warning E_BAD_TOKEN at byte 32"));
+    ev_proc_free(&a);
+    /* a forced byte order the header does not have */
+    run_cli(cli, NULL, &a, "info", "-o", "xray.byte-order=big", path, NULL);
+    ck_assert_int_eq(a.status, 1);
+    ck_assert_ptr_nonnull(strstr(a.err, "E_VERSION at byte 0"));
+    ev_proc_free(&a);
+    /* bad options are usage errors, before any input is read */
+    static const char *const bad[] = {"nope", "fxt.bogus=1", "xray.byte-order=sideways",
+                                      "fxt.provider0-fallback=maybe", "ctf.check-uuid",
+                                      "xtrace.header=x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        run_cli(cli, NULL, &a, "dump", "-o", bad[i], "/nonexistent/trace", NULL);
+        ck_assert_msg(a.status == 2, "-o %s: exit %d", bad[i], a.status);
+        ck_assert_ptr_nonnull(strstr(a.err, bad[i]));
+        ev_proc_free(&a);
+    }
+    /* FXT: ocaml-trace registers its thread before provider_info (fxt.md) */
+    const char *peer = drv_peer_dir();
+    if (peer == NULL) {
+        fprintf(stderr, "test_reader_options: no peer-tests, FXT part skipped\n");
+    } else {
+        char fxt[1024];
+        snprintf(fxt, sizeof fxt, "%s/fxt/ocaml-trace_t2_second.fxt", peer);
+        run_cli(cli, NULL, &a, "dump", fxt, NULL);
+        ck_assert_int_eq(a.status, 1);
+        ck_assert_ptr_nonnull(strstr(a.err, "E_REFERENCE at byte 72"));
+        ev_proc_free(&a);
+        run_cli(cli, NULL, &a, "dump", "-o", "fxt.provider0-fallback=yes", fxt, NULL);
+        ck_assert_int_eq(a.status, 0);
+        ck_assert_ptr_nonnull(strstr(a.out, "\"name\":\"hello\""));
+        ck_assert_ptr_nonnull(strstr(a.out, "\"pid\":1,\"tid\":86"));
+        ev_proc_free(&a);
+        run_cli(cli, NULL, &a, "json", "-q", "-o", "fxt.provider0-fallback=yes", fxt, NULL);
+        ck_assert_int_eq(a.status, 0);
+        ck_assert_ptr_nonnull(strstr(a.out, "\"tid\":86"));
+        check_chrome(a.out, a.out_len, "ocaml-trace with provider-0 fallback");
+        ev_proc_free(&a);
+        run_cli(cli, NULL, &a, "dump", "--lenient", fxt, NULL);
+        ck_assert_int_eq(a.status, 0);
+        ck_assert_ptr_nonnull(strstr(a.out, "{\"record\":\"warning\",\"offset\":136,\"status\":"
+                                            "\"E_REFERENCE\",\"skipped_bytes\":40,"));
+        ev_proc_free(&a);
+        chrome_run();
+    }
+    free(path);
+    ev_temp_cleanup();
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -724,6 +817,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_ctf_dir);
     tcase_add_test(tc, test_stats_vs_llvm_xray);
     tcase_add_test(tc, test_dump_stdin);
+    tcase_add_test(tc, test_reader_options);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -163,4 +164,21 @@ void cli_json_hex(FILE *f, const void *data, size_t len)
     for (size_t i = 0; i < len; i++)
         fprintf(f, "%02x", p[i]);
     fputc('"', f);
+}
+
+int cli_warning(const cli_t *c, FILE *dump_out, const char *format, const tracerd_warning_t *w)
+{
+    if (dump_out != NULL) {
+        fprintf(dump_out,
+                "{\"type\":\"warning\",\"offset\":%" PRIu64 ",\"status\":\"%s\","
+                "\"skipped_bytes\":%" PRIu64 ",\"reason\":",
+                w->offset, tracerd_status_name(w->status), w->skipped_bytes);
+        cli_json_cstr(dump_out, w->reason);
+        fputs("}\n", dump_out);
+    } else {
+        fprintf(stderr, "%s: %s: %s warning %s at byte %" PRIu64 ": %s\n",
+                c != NULL ? c->prog : "tracerd", c != NULL ? c->path : "-", format,
+                tracerd_status_name(w->status), w->offset, w->reason);
+    }
+    return TRACERD_CB_CONTINUE;
 }

@@ -23,6 +23,7 @@ enum {
 };
 
 #define CLI_HEAD_MAX 4096
+#define CLI_OPTS_MAX 32
 
 typedef struct cli {
     const char *prog;
@@ -47,6 +48,9 @@ typedef struct cli {
     bool progress;            /* a progress line is drawn (stderr is a terminal, not --quiet) */
     double progress_last;     /* monotonic seconds of the last progress update */
     bool progress_shown;
+    bool lenient;                    /* --lenient: skip damaged parts, with a warning */
+    const char *opts[CLI_OPTS_MAX];  /* -o FORMAT.KEY=VALUE, in command-line order */
+    unsigned nopts;
 } cli_t;
 
 typedef tracerd_status_t (*cli_feed_fn)(void *reader, const void *data, size_t len,
@@ -82,6 +86,24 @@ void cli_report(const cli_t *c, const char *format, tracerd_status_t st, uint64_
 void cli_json_str(FILE *f, const void *data, size_t len);
 void cli_json_cstr(FILE *f, const char *s);
 void cli_json_hex(FILE *f, const void *data, size_t len);
+
+/* Reader configs from --lenient and -o FORMAT.KEY=VALUE (options.c,
+ * doc/tracerd.1 READER OPTIONS): each initialises cfg, applies the options of
+ * its format and returns CLI_EXIT_OK, or prints what is wrong and returns
+ * CLI_EXIT_USAGE. cli_config_xtrace also applies TRACERD_XTRACE (first).
+ * cli_config_check checks every option once, before any input is read. */
+int cli_config_xray(const cli_t *c, tracerd_xray_config_t *cfg);
+int cli_config_fxt(const cli_t *c, tracerd_fxt_config_t *cfg);
+int cli_config_ctf(const cli_t *c, tracerd_ctf_stream_config_t *cfg);
+int cli_config_xtrace(const cli_t *c, tracerd_xtrace_insn_config_t *ic,
+                      tracerd_xtrace_snap_config_t *sc);
+int cli_config_check(const cli_t *c);
+
+/* Prints a reader's warning (a lenient skip): with dump_out, the dump line
+ * {"type":"warning","offset","status","skipped_bytes","reason"} there; else
+ * "tracerd: TRACE: FORMAT warning STATUS at byte N: reason" on standard error
+ * (c may be NULL then). Returns TRACERD_CB_CONTINUE. */
+int cli_warning(const cli_t *c, FILE *dump_out, const char *format, const tracerd_warning_t *w);
 
 /* The commands on the event view (cmd_json.c, cmd_stats.c). */
 int cli_cmd_json(cli_t *c);

@@ -240,12 +240,11 @@ static int on_event(void *user, const tracerd_event_t *ev)
 static int on_warning(void *user, const tracerd_warning_t *w)
 {
     struct ev_run *r = user;
-    if (!r->c->quiet) {
-        cli_progress_done(r->c);
-        fprintf(stderr, "%s: %s: warning %s at byte %llu: %s (skipped %llu bytes)\n", r->c->prog,
-                r->c->path, tracerd_status_name(w->status), (unsigned long long)w->offset,
-                w->reason ? w->reason : "", (unsigned long long)w->skipped_bytes);
-    }
+    /* data was skipped: said even with --quiet, which only silences progress */
+    cli_progress_done(r->c);
+    fprintf(stderr, "%s: %s: warning %s at byte %llu: %s (skipped %llu bytes)\n", r->c->prog,
+            r->c->path, tracerd_status_name(w->status), (unsigned long long)w->offset,
+            w->reason ? w->reason : "", (unsigned long long)w->skipped_bytes);
     return 0;
 }
 
@@ -314,12 +313,41 @@ static int load_names(cli_t *c, tracerd_xray_names_t **out)
     return CLI_EXIT_OK;
 }
 
+/* The formats' reader configs from --lenient and -o, which the auto config
+ * borrows: they live in the caller's frame as long as the reader. */
+struct ev_configs {
+    tracerd_xray_config_t xray;
+    tracerd_fxt_config_t fxt;
+    tracerd_ctf_stream_config_t ctf;
+    tracerd_xtrace_insn_config_t xtrace;
+    tracerd_xtrace_snap_config_t xtrace_snap; /* not used by the event view */
+};
+
+static int ev_configs(const cli_t *c, struct ev_configs *fc, tracerd_auto_config_t *cfg)
+{
+    int rc;
+    tracerd_auto_config_init(cfg);
+    if ((rc = cli_config_xray(c, &fc->xray)) != CLI_EXIT_OK ||
+        (rc = cli_config_fxt(c, &fc->fxt)) != CLI_EXIT_OK ||
+        (rc = cli_config_ctf(c, &fc->ctf)) != CLI_EXIT_OK ||
+        (rc = cli_config_xtrace(c, &fc->xtrace, &fc->xtrace_snap)) != CLI_EXIT_OK)
+        return rc;
+    cfg->xray = &fc->xray;
+    cfg->fxt = &fc->fxt;
+    cfg->ctf = &fc->ctf;
+    cfg->xtrace = &fc->xtrace;
+    return CLI_EXIT_OK;
+}
+
 static int run_stream(struct ev_run *r, const tracerd_xray_names_t *names, const void *meta,
                       size_t meta_len)
 {
     cli_t *c = r->c;
     tracerd_auto_config_t cfg;
-    tracerd_auto_config_init(&cfg);
+    struct ev_configs fc;
+    int orc = ev_configs(c, &fc, &cfg);
+    if (orc != CLI_EXIT_OK)
+        return orc;
     cfg.xray_names = names;
     if (c->format != NULL)
         cfg.format = tracerd_event_format_from_name(c->format);
@@ -412,7 +440,14 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
         return CLI_EXIT_FORMAT;
     }
     tracerd_auto_config_t cfg;
-    tracerd_auto_config_init(&cfg);
+    struct ev_configs fc;
+    int orc = ev_configs(c, &fc, &cfg);
+    if (orc != CLI_EXIT_OK)
+        return orc;
+    tracerd_ctf_dir_config_t dc; /* the directory reader takes a directory config */
+    tracerd_ctf_dir_config_init(&dc);
+    dc.stream = fc.ctf;
+    cfg.ctf = &dc;
     cfg.xray_names = names;
     tracerd_event_callbacks_t cbs;
     memset(&cbs, 0, sizeof cbs);

@@ -103,6 +103,7 @@ struct ctx {
     const char *stream_path;
     /* info */
     uint64_t events, packets, fields, lost_events, lost_packets, losses;
+    uint64_t warnings; /* lenient packet skips */
     uint64_t first_ns, last_ns;
     bool any_ns;
     struct evcount counts[512];
@@ -182,6 +183,23 @@ static int on_loss(void *user, const tracerd_ctf_loss_t *l)
     if (l->has_clock)
         fprintf(f, ",\"begin_cycles\":%" PRIu64 ",\"end_cycles\":%" PRIu64, l->begin_cycles,
                 l->end_cycles);
+    fprintf(f, "}\n");
+    return 0;
+}
+
+static int on_warning(void *user, const tracerd_warning_t *w)
+{
+    struct ctx *x = user;
+    x->warnings++;
+    if (!x->dump)
+        return cli_warning(x->c, NULL, "ctf", w);
+    FILE *f = x->c->out;
+    fprintf(f, "{\"type\":\"warning\",\"stream\":");
+    cli_json_cstr(f, cur_stream(x));
+    fprintf(f,
+            ",\"offset\":%" PRIu64 ",\"status\":\"%s\",\"skipped_bytes\":%" PRIu64 ",\"reason\":",
+            w->offset, tracerd_status_name(w->status), w->skipped_bytes);
+    cli_json_cstr(f, w->reason);
     fprintf(f, "}\n");
     return 0;
 }
@@ -375,6 +393,7 @@ static void callbacks(struct ctx *x, tracerd_ctf_callbacks_t *cb)
     cb->on_event_end = x->dump ? on_event_end : NULL;
     cb->on_field = x->dump ? on_field : on_tid_field;
     cb->on_loss = on_loss;
+    cb->on_warning = on_warning;
     if (!x->dump)
         x->tids = calloc(TID_SLOTS, sizeof *x->tids);
 }
@@ -421,6 +440,8 @@ static void print_summary(struct ctx *x)
     if (x->lost_events || x->lost_packets)
         fprintf(f, "lost:          %" PRIu64 " events discarded, %" PRIu64 " packets lost\n",
                 x->lost_events, x->lost_packets);
+    if (x->warnings)
+        fprintf(f, "skipped:       %" PRIu64 " damaged packets (lenient)\n", x->warnings);
     if (x->cpus || x->cpu_other) {
         unsigned n = 0;
         for (int i = 0; i < 64; i++)
@@ -453,6 +474,12 @@ static int run_dir(cli_t *c, bool dump)
     callbacks(x, &cb);
     tracerd_ctf_dir_config_t cfg;
     tracerd_ctf_dir_config_init(&cfg);
+    int orc = cli_config_ctf(c, &cfg.stream);
+    if (orc != CLI_EXIT_OK) {
+        free(x->tids);
+        free(x);
+        return orc;
+    }
     if (c->chunk)
         cfg.chunk_bytes = c->chunk < 64 ? 64 : c->chunk;
     tracerd_ctf_dir_t *d = NULL;
@@ -567,8 +594,11 @@ static int run_stream(cli_t *c, bool dump)
     x->stream_path = c->path;
     tracerd_ctf_callbacks_t cb;
     callbacks(x, &cb);
-    tracerd_ctf_stream_t *r;
-    tracerd_status_t st = tracerd_ctf_stream_new(t, NULL, &cb, x, NULL, &r);
+    tracerd_ctf_stream_config_t scfg;
+    int orc = cli_config_ctf(c, &scfg);
+    tracerd_ctf_stream_t *r = NULL;
+    tracerd_status_t st =
+        orc == CLI_EXIT_OK ? tracerd_ctf_stream_new(t, &scfg, &cb, x, NULL, &r) : TRACERD_E_INVALID;
     if (st != TRACERD_OK) {
         fprintf(stderr, "%s: %s: %s\n", c->prog, c->path, tracerd_status_message(st));
         free(x->tids);

@@ -40,8 +40,12 @@ static tracerd_status_t finish(void *r)
 
 static int run(cli_t *c, const tracerd_fxt_callbacks_t *cbs, void *user)
 {
+    tracerd_fxt_config_t cfg;
+    int orc = cli_config_fxt(c, &cfg);
+    if (orc != CLI_EXIT_OK)
+        return orc;
     tracerd_fxt_reader_t *r;
-    tracerd_status_t st = tracerd_fxt_new(NULL, cbs, user, NULL, &r);
+    tracerd_status_t st = tracerd_fxt_new(&cfg, cbs, user, NULL, &r);
     if (st != TRACERD_OK) {
         cli_report(c, "fxt", st, 0, "cannot create the reader");
         return CLI_EXIT_TRACE;
@@ -64,6 +68,8 @@ static int run(cli_t *c, const tracerd_fxt_callbacks_t *cbs, void *user)
 #define THREAD_SLOTS 8192
 
 struct info {
+    const cli_t *c;
+    uint64_t warnings; /* lenient skips */
     tracerd_byte_order_t order;
     uint64_t records[16];
     uint64_t events[16];
@@ -238,6 +244,13 @@ static int i_unknown(void *u, const tracerd_fxt_unknown_t *k)
     return 0;
 }
 
+static int i_warning(void *u, const tracerd_warning_t *w)
+{
+    struct info *in = u;
+    in->warnings++;
+    return cli_warning(in->c, NULL, "fxt", w);
+}
+
 static int info(cli_t *c)
 {
     struct info *in = calloc(1, sizeof *in);
@@ -258,6 +271,8 @@ static int info(cli_t *c)
     cbs.on_large_blob = i_large;
     cbs.on_unknown = i_unknown;
     cbs.on_metadata = i_meta;
+    cbs.on_warning = i_warning;
+    in->c = c;
     int rc = run(c, &cbs, in);
     FILE *o = c->out;
     fprintf(o, "format: fxt (Fuchsia trace format)\n");
@@ -283,6 +298,8 @@ static int info(cli_t *c)
             fprintf(o, "  %-17s %" PRIu64 "\n", tracerd_fxt_record_type_name(t), in->records[t]);
     if (in->unknown != 0)
         fprintf(o, "  %-17s %" PRIu64 "\n", "unknown types", in->unknown);
+    if (in->warnings != 0)
+        fprintf(o, "  %-17s %" PRIu64 "\n", "skipped (lenient)", in->warnings);
     for (uint32_t t = 0; t < 16; t++)
         if (in->events[t] != 0)
             fprintf(o, "  event %-17s %" PRIu64 "\n", tracerd_fxt_event_type_name(t),
@@ -579,6 +596,20 @@ static int d_unknown(void *u, const tracerd_fxt_unknown_t *k)
     return 0;
 }
 
+/* A lenient skip, as an FXT dump line: "record" names the kind, as in every
+ * FXT dump object. */
+static int d_warning(void *u, const tracerd_warning_t *w)
+{
+    FILE *f = ((struct dump *)u)->f;
+    fprintf(f,
+            "{\"record\":\"warning\",\"offset\":%" PRIu64 ",\"status\":\"%s\","
+            "\"skipped_bytes\":%" PRIu64 ",\"reason\":",
+            w->offset, tracerd_status_name(w->status), w->skipped_bytes);
+    cli_json_cstr(f, w->reason);
+    fprintf(f, "}\n");
+    return 0;
+}
+
 static int dump(cli_t *c)
 {
     struct dump d = {c->out};
@@ -597,6 +628,7 @@ static int dump(cli_t *c)
     cbs.on_large_blob = d_large;
     cbs.on_large_blob_fragment = d_fragment;
     cbs.on_unknown = d_unknown;
+    cbs.on_warning = d_warning;
     return run(c, &cbs, &d);
 }
 

@@ -33,6 +33,7 @@ static int detect(const uint8_t *h, size_t n, const char *path, bool is_dir)
 #define MAX_THREADS 4096
 
 struct info {
+    const cli_t *c;
     tracerd_xray_header_t hdr;
     uint64_t fn[4], meta[10], custom, typed, buffers, warnings, args;
     uint64_t min_tsc, max_tsc, min_ns, max_ns;
@@ -112,8 +113,7 @@ static int i_warning(void *u, const tracerd_warning_t *w)
 {
     struct info *in = u;
     in->warnings++;
-    fprintf(stderr, "tracerd: warning at byte %" PRIu64 ": %s\n", w->offset, w->reason);
-    return 0;
+    return cli_warning(in->c, NULL, "xray", w);
 }
 
 static tracerd_status_t feed_cb(void *r, const void *d, size_t n, size_t *used)
@@ -131,14 +131,17 @@ static tracerd_status_t finish_cb(void *r)
 
 static int run(cli_t *c, const tracerd_xray_callbacks_t *cb, void *user)
 {
+    tracerd_xray_config_t cfg;
+    int rc = cli_config_xray(c, &cfg);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     tracerd_xray_reader_t *r;
-    tracerd_status_t st = tracerd_xray_new(NULL, cb, user, NULL, &r);
+    tracerd_status_t st = tracerd_xray_new(&cfg, cb, user, NULL, &r);
     if (st != TRACERD_OK) {
         fprintf(stderr, "%s: %s\n", c->prog, tracerd_status_message(st));
         return CLI_EXIT_IO;
     }
     st = cli_pump(c, r, feed_cb, resume_cb, finish_cb);
-    int rc = CLI_EXIT_OK;
     if (st == TRACERD_E_IO) {
         rc = CLI_EXIT_IO;
     } else if (st != TRACERD_OK) {
@@ -153,6 +156,7 @@ static int info(cli_t *c)
 {
     static struct info in; /* large: keep it off the stack; the CLI runs one command */
     memset(&in, 0, sizeof in);
+    in.c = c;
     tracerd_xray_callbacks_t cb = {0};
     cb.on_header = i_header;
     cb.on_buffer = i_buffer;
@@ -315,14 +319,7 @@ static int d_meta(void *u, const tracerd_xray_metadata_t *m)
 
 static int d_warning(void *u, const tracerd_warning_t *w)
 {
-    FILE *o = u;
-    fprintf(o,
-            "{\"type\":\"warning\",\"offset\":%" PRIu64 ",\"status\":\"%s\",\"skipped\":%" PRIu64
-            ",\"reason\":",
-            w->offset, tracerd_status_name(w->status), w->skipped_bytes);
-    cli_json_cstr(o, w->reason);
-    fprintf(o, "}\n");
-    return 0;
+    return cli_warning(NULL, u, "xray", w);
 }
 
 static int dump(cli_t *c)

@@ -97,94 +97,6 @@ static bool is_snapshot(const cli_t *c)
     return snap_content(c->head, c->head_len);
 }
 
-/* ---- options ------------------------------------------------------------ */
-
-/* Reader options from the environment, TRACERD_XTRACE="key=value,...": the CLI
- * has no per-format flags, and a file the reader refuses as ambiguous needs a
- * way to say its layout. Keys: header (0|19|24|32), vl, svl (bits), p
- * (block|per-reg), za (yes|no), fixed (yes|no), order (little|big), detect
- * (1..8), advance (yes|no), ident (number), time (1..16), iov
- * (interleaved|grouped|headers-only), mem_log2 (0..15), pc (initial PC),
- * start_offset, start_index, padding (yes|no), truncated (yes|no). Returns false on a bad key or
- * value. */
-static bool parse_opts(const char *prog, tracerd_xtrace_insn_config_t *ic,
-                       tracerd_xtrace_snap_config_t *sc)
-{
-    tracerd_xtrace_insn_config_init(ic);
-    tracerd_xtrace_snap_config_init(sc);
-    const char *env = getenv("TRACERD_XTRACE");
-    if (env == NULL || *env == '\0')
-        return true;
-    char buf[512];
-    if (strlen(env) >= sizeof buf) {
-        fprintf(stderr, "%s: TRACERD_XTRACE is too long\n", prog);
-        return false;
-    }
-    strcpy(buf, env);
-    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv != NULL;
-         kv = strtok_r(NULL, ",", &save)) {
-        char *v = strchr(kv, '=');
-        if (v == NULL) {
-            fprintf(stderr, "%s: TRACERD_XTRACE: '%s' is not key=value\n", prog, kv);
-            return false;
-        }
-        *v++ = '\0';
-        char *end;
-        unsigned long long n = strtoull(v, &end, 0);
-        bool num = *v != '\0' && *end == '\0';
-        bool yes = strcmp(v, "yes") == 0, no = strcmp(v, "no") == 0;
-        bool ok = true;
-        if (strcmp(kv, "header") == 0 && num)
-            sc->header_bytes = (int32_t)n;
-        else if (strcmp(kv, "vl") == 0 && num)
-            sc->vector_length_bits = (uint32_t)n;
-        else if (strcmp(kv, "svl") == 0 && num)
-            sc->streaming_vector_length_bits = (uint32_t)n;
-        else if (strcmp(kv, "p") == 0 && (strcmp(v, "block") == 0 || strcmp(v, "per-reg") == 0))
-            sc->p_layout = v[0] == 'b' ? TRACERD_XTRACE_P_BLOCK : TRACERD_XTRACE_P_PER_REG;
-        else if (strcmp(kv, "za") == 0 && (yes || no))
-            sc->za = yes ? TRACERD_XTRACE_YES : TRACERD_XTRACE_NO;
-        else if (strcmp(kv, "fixed") == 0 && (yes || no))
-            sc->fixed_max = yes ? TRACERD_XTRACE_YES : TRACERD_XTRACE_NO;
-        else if (strcmp(kv, "order") == 0 && (strcmp(v, "little") == 0 || strcmp(v, "big") == 0))
-            sc->byte_order = v[0] == 'l' ? TRACERD_BYTE_ORDER_LITTLE : TRACERD_BYTE_ORDER_BIG;
-        else if (strcmp(kv, "detect") == 0 && num)
-            sc->detect_records = (uint32_t)n;
-        else if (strcmp(kv, "advance") == 0 && (yes || no))
-            sc->check_advance = yes;
-        else if (strcmp(kv, "ident") == 0 && num)
-            sc->expect_ident = (uint32_t)n;
-        else if (strcmp(kv, "time") == 0 && num)
-            ic->time_payload_bytes = (uint32_t)n;
-        else if (strcmp(kv, "iov") == 0 && strcmp(v, "interleaved") == 0)
-            ic->iov_layout = TRACERD_XTRACE_IOV_INTERLEAVED;
-        else if (strcmp(kv, "iov") == 0 && strcmp(v, "grouped") == 0)
-            ic->iov_layout = TRACERD_XTRACE_IOV_GROUPED;
-        else if (strcmp(kv, "iov") == 0 && strcmp(v, "headers-only") == 0)
-            ic->iov_layout = TRACERD_XTRACE_IOV_HEADERS_ONLY;
-        else if (strcmp(kv, "mem_log2") == 0 && num)
-            ic->max_mem_log2 = (uint32_t)n;
-        else if (strcmp(kv, "pc") == 0 && num) {
-            ic->has_initial_pc = true;
-            ic->initial_pc = n;
-        } else if (strcmp(kv, "start_offset") == 0 && num)
-            ic->start_offset = n;
-        else if (strcmp(kv, "start_index") == 0 && num)
-            ic->start_index = n;
-        else if (strcmp(kv, "padding") == 0 && (yes || no))
-            ic->allow_trailing_zero_padding = yes;
-        else if (strcmp(kv, "truncated") == 0 && (yes || no))
-            ic->allow_truncated_tail = sc->allow_truncated_tail = yes;
-        else
-            ok = false;
-        if (!ok) {
-            fprintf(stderr, "%s: TRACERD_XTRACE: bad option %s=%s\n", prog, kv, v);
-            return false;
-        }
-    }
-    return true;
-}
-
 /* ---- instruction stream ------------------------------------------------ */
 
 typedef struct istate {
@@ -381,18 +293,7 @@ static int i_time(void *u, const tracerd_xtrace_time_t *t)
 static int on_warn(cli_t *c, bool dump, uint64_t *count, const tracerd_warning_t *w)
 {
     (*count)++;
-    if (dump) {
-        fprintf(c->out,
-                "{\"type\":\"warning\",\"status\":\"%s\",\"offset\":%" PRIu64
-                ",\"skipped_bytes\":%" PRIu64 ",\"reason\":",
-                tracerd_status_name(w->status), w->offset, w->skipped_bytes);
-        cli_json_cstr(c->out, w->reason);
-        fputs("}\n", c->out);
-    } else {
-        fprintf(stderr, "%s: %s: warning at byte %" PRIu64 ": %s\n", c->prog, c->path, w->offset,
-                w->reason);
-    }
-    return 0;
+    return cli_warning(c, dump ? c->out : NULL, "xtrace", w);
 }
 
 static int i_warn(void *u, const tracerd_warning_t *w)
@@ -444,8 +345,9 @@ static int run_insn(cli_t *c, bool dump)
     cb.on_warning = i_warn;
     tracerd_xtrace_insn_config_t ic;
     tracerd_xtrace_snap_config_t sc;
-    if (!parse_opts(c->prog, &ic, &sc))
-        return CLI_EXIT_USAGE;
+    int orc = cli_config_xtrace(c, &ic, &sc);
+    if (orc != CLI_EXIT_OK)
+        return orc;
     tracerd_xtrace_insn_reader_t *r;
     tracerd_status_t st = tracerd_xtrace_insn_new(&ic, &cb, &s, NULL, &r);
     if (st != TRACERD_OK) {
@@ -646,8 +548,9 @@ static int run_snap(cli_t *c, bool dump)
     cb.on_warning = s_warn;
     tracerd_xtrace_insn_config_t ic;
     tracerd_xtrace_snap_config_t sc;
-    if (!parse_opts(c->prog, &ic, &sc))
-        return CLI_EXIT_USAGE;
+    int orc = cli_config_xtrace(c, &ic, &sc);
+    if (orc != CLI_EXIT_OK)
+        return orc;
     tracerd_xtrace_snap_reader_t *r;
     tracerd_status_t st = tracerd_xtrace_snap_new(&sc, &cb, &s, NULL, &r);
     if (st != TRACERD_OK) {

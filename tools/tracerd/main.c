@@ -30,17 +30,24 @@ static int usage(FILE *f, const char *prog)
             prog, prog);
     for (size_t i = 0; formats[i]; i++)
         fprintf(f, "%s%s", i ? ", " : "", formats[i]->name);
-    fprintf(f, ")\n"
-               "  --metadata PATH     CTF metadata for a single stream file\n"
-               "  --listen HOST:PORT  accept one TCP connection and read the trace from it\n"
-               "  --instr-map BINARY  XRay: name functions from the instrumented binary\n"
-               "  --top N             stats: show the N names with the most time (default 20;\n"
-               "                      0 = all)\n"
-               "  --chunk BYTES       read size (default 262144)\n"
-               "  -q, --quiet         no progress line on standard error\n"
-               "  --version           print the library version\n"
-               "exit status: 0 ok, 1 bad trace, 2 usage, 3 I/O error, 4 unknown format,\n"
-               "5 format recognised but not supported by this command.\n");
+    fprintf(f,
+            ")\n"
+            "  --metadata PATH     CTF metadata for a single stream file\n"
+            "  --listen HOST:PORT  accept one TCP connection and read the trace from it\n"
+            "  --instr-map BINARY  XRay: name functions from the instrumented binary\n"
+            "  --top N             stats: show the N names with the most time (default 20;\n"
+            "                      0 = all)\n"
+            "  --chunk BYTES       read size (default 262144)\n"
+            "  --lenient           skip damaged buffers, records or packets with a warning\n"
+            "                      and read on (default: stop at the first error)\n"
+            "  -o FORMAT.KEY=VALUE reader option (repeatable): xray.byte-order=auto|little|big,\n"
+            "                      fxt.byte-order=auto|little|big, fxt.no-magic-order=little|big,\n"
+            "                      fxt.provider0-fallback=yes|no, ctf.check-uuid=yes|no,\n"
+            "                      xtrace.KEY=VALUE (the TRACERD_XTRACE keys, doc/tracerd.1)\n"
+            "  -q, --quiet         no progress line on standard error\n"
+            "  --version           print the library version\n"
+            "exit status: 0 ok, 1 bad trace, 2 usage, 3 I/O error, 4 unknown format,\n"
+            "5 format recognised but not supported by this command.\n");
     return CLI_EXIT_USAGE;
 }
 
@@ -112,6 +119,14 @@ int main(int argc, char **argv)
             if (!parse_uint(argv[++i], 1000000, &v))
                 return usage(stderr, c.prog);
             c.top = (unsigned)v;
+        } else if (strcmp(a, "--lenient") == 0) {
+            c.lenient = true;
+        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--option") == 0) && has_val) {
+            if (c.nopts == CLI_OPTS_MAX) {
+                fprintf(stderr, "%s: more than %d -o options\n", c.prog, CLI_OPTS_MAX);
+                return CLI_EXIT_USAGE;
+            }
+            c.opts[c.nopts++] = argv[++i];
         } else if (strcmp(a, "--chunk") == 0 && has_val) {
             if (!parse_uint(argv[++i], 1ul << 30, &v) || v == 0)
                 return usage(stderr, c.prog);
@@ -133,7 +148,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: unknown --format name: %s\n", c.prog, c.format);
         return CLI_EXIT_USAGE;
     }
-    int rc = cli_open_input(&c);
+    int rc = cli_config_check(&c); /* every reader option, before any input is read */
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    rc = cli_open_input(&c);
     if (rc != CLI_EXIT_OK)
         return rc;
     if (event_cmd) {
