@@ -43,7 +43,8 @@ typedef struct fuzz_reader_ops {
 
 /* Feeds data in chunks picked by ch (NULL: one feed), resumes after every
  * pause, then finishes (resuming pauses there too). Traps if a reader claims
- * to have used more than it was given. Returns the final status. */
+ * to have used more than it was given, or returns OK without taking the whole
+ * chunk. Returns the final status. */
 static inline tracerd_status_t fuzz_pump(const fuzz_reader_ops_t *ops, void *reader,
                                          const uint8_t *data, size_t size, fuzz_chunker_t *ch)
 {
@@ -64,6 +65,8 @@ static inline tracerd_status_t fuzz_pump(const fuzz_reader_ops_t *ops, void *rea
             }
             if (st != TRACERD_OK)
                 break;
+            if (off != n) /* OK means the whole chunk was taken */
+                __builtin_trap();
         }
         pos += n;
     }

@@ -14,6 +14,20 @@
 /* The trace generators shared with the tests (plain C, no other deps). */
 #include "../tests/support/ctf_writer.c"
 
+static tracerd_status_t s_feed(void *r, const void *d, size_t n, size_t *used)
+{
+    return tracerd_ctf_stream_feed(r, d, n, used);
+}
+static tracerd_status_t s_resume(void *r)
+{
+    return tracerd_ctf_stream_resume(r);
+}
+static tracerd_status_t s_finish(void *r)
+{
+    return tracerd_ctf_stream_finish(r);
+}
+static const fuzz_reader_ops_t stream_ops = {s_feed, s_resume, s_finish};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static tracerd_ctf_trace_t *models[3];
@@ -74,27 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     fuzz_chunker_t ch;
     fuzz_chunker_init(&ch, data[size - 1]);
-    const uint8_t *p = data + 1;
-    size_t n = size - 1, off = 0;
-    tracerd_status_t st = TRACERD_OK;
-    while (off < n && st >= 0) {
-        size_t k = fuzz_chunker_next(&ch, n - off), used = 0;
-        st = tracerd_ctf_stream_feed(r, p + off, k, &used);
-        if (used > k)
-            abort();
-        off += used;
-        if (st == TRACERD_PAUSED)
-            st = tracerd_ctf_stream_resume(r);
-        else if (st == TRACERD_OK && used != k)
-            abort();
-    }
-    if (st >= 0) {
-        do {
-            st = tracerd_ctf_stream_finish(r);
-            if (st == TRACERD_PAUSED)
-                tracerd_ctf_stream_resume(r);
-        } while (st == TRACERD_PAUSED);
-    }
+    tracerd_status_t st = fuzz_pump(&stream_ops, r, data + 1, size - 1, &ch);
     if (st < 0 && tracerd_ctf_stream_error_reason(r)[0] == '\0')
         abort(); /* every error has a reason */
     tracerd_ctf_stream_free(r);

@@ -70,6 +70,20 @@ static int on_source(void *u, const tracerd_event_source_t *s)
     return TRACERD_CB_CONTINUE;
 }
 
+static tracerd_status_t a_feed(void *r, const void *d, size_t n, size_t *used)
+{
+    return tracerd_auto_feed(r, d, n, used);
+}
+static tracerd_status_t a_resume(void *r)
+{
+    return tracerd_auto_resume(r);
+}
+static tracerd_status_t a_finish(void *r)
+{
+    return tracerd_auto_finish(r);
+}
+static const fuzz_reader_ops_t auto_ops = {a_feed, a_resume, a_finish};
+
 static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed, bool chunked,
                     const tracerd_xray_names_t *names)
 {
@@ -97,7 +111,6 @@ static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed
         abort();
     fuzz_chunker_t ch;
     fuzz_chunker_init(&ch, seed);
-    size_t pos = 0;
     tracerd_status_t st = TRACERD_OK;
     if (meta != NULL) {
         st = tracerd_auto_metadata(r, meta, meta_len);
@@ -105,30 +118,8 @@ static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed
         if (st == TRACERD_E_INVALID || st == TRACERD_E_UNSUPPORTED)
             st = TRACERD_OK; /* a forced other format, or no CTF reader: read the stream alone */
     }
-    while (pos < size && st == TRACERD_OK) {
-        size_t n = chunked ? fuzz_chunker_next(&ch, size - pos) : size - pos;
-        size_t off = 0;
-        while (off < n) {
-            size_t used = 0;
-            st = tracerd_auto_feed(r, data + pos + off, n - off, &used);
-            if (used > n - off)
-                __builtin_trap();
-            off += used;
-            if (st == TRACERD_PAUSED) {
-                st = tracerd_auto_resume(r);
-                continue;
-            }
-            if (st != TRACERD_OK)
-                break;
-        }
-        pos += n;
-    }
-    while (st == TRACERD_OK) {
-        st = tracerd_auto_finish(r);
-        if (st != TRACERD_PAUSED)
-            break;
-        st = tracerd_auto_resume(r);
-    }
+    if (st == TRACERD_OK)
+        st = fuzz_pump(&auto_ops, r, data, size, chunked ? &ch : NULL);
     mix(&a, (uint64_t)(int64_t)st);
     if (st < 0) {
         mix(&a, tracerd_auto_record_offset(r));
