@@ -796,6 +796,12 @@ START_TEST(test_reader_options)
         ev_proc_free(&a);
         chrome_run();
     }
+    /* an xtrace instruction stream has no magic: its file name says what it is */
+    run_cli(cli, NULL, &a, "stats", "-q",
+            "tests/data/xtrace/demo-xtrace.1718000000.4242.hint9.xinsndata.bin", NULL);
+    ck_assert_int_eq(a.status, 0);
+    ck_assert_ptr_nonnull(strstr(a.out, "(xtrace v0, little-endian"));
+    ev_proc_free(&a);
     free(path);
     ev_temp_cleanup();
 }

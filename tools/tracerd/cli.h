@@ -105,6 +105,12 @@ int cli_config_check(const cli_t *c);
  * (c may be NULL then). Returns TRACERD_CB_CONTINUE. */
 int cli_warning(const cli_t *c, FILE *dump_out, const char *format, const tracerd_warning_t *w);
 
+/* xtrace file kind from a path's name (fmt_xtrace.c): the naming scheme of
+ * tracerd_xtrace_parse_filename (*exact set), or just the .xinsndata.bin /
+ * .xsnapshot.bin suffix. The instruction stream has no magic number: its
+ * name is how json and stats recognise it. */
+tracerd_xtrace_file_kind_t cli_xtrace_name_kind(const char *path, bool *exact);
+
 /* The commands on the event view (cmd_json.c, cmd_stats.c). */
 int cli_cmd_json(cli_t *c);
 int cli_cmd_stats(cli_t *c);

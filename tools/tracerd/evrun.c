@@ -349,8 +349,11 @@ static int run_stream(struct ev_run *r, const tracerd_xray_names_t *names, const
     if (orc != CLI_EXIT_OK)
         return orc;
     cfg.xray_names = names;
+    bool exact;
     if (c->format != NULL)
         cfg.format = tracerd_event_format_from_name(c->format);
+    else if (cli_xtrace_name_kind(c->path, &exact) == TRACERD_XTRACE_FILE_INSNDATA)
+        cfg.format = TRACERD_EVENT_FORMAT_XTRACE; /* no magic number: the name says it */
     tracerd_event_callbacks_t cbs;
     memset(&cbs, 0, sizeof cbs);
     cbs.on_event = on_event;

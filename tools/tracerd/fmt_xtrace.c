@@ -53,7 +53,7 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* File kind from the name: exact scheme, or just the suffix. */
-static tracerd_xtrace_file_kind_t name_kind(const char *path, bool *exact)
+tracerd_xtrace_file_kind_t cli_xtrace_name_kind(const char *path, bool *exact)
 {
     tracerd_xtrace_filename_t f;
     *exact = false;
@@ -75,7 +75,7 @@ static int detect(const uint8_t *head, size_t n, const char *path, bool is_dir)
     if (is_dir)
         return 0;
     bool exact;
-    tracerd_xtrace_file_kind_t k = name_kind(path, &exact);
+    tracerd_xtrace_file_kind_t k = cli_xtrace_name_kind(path, &exact);
     bool content = snap_content(head, n);
     if (k == TRACERD_XTRACE_FILE_SNAPSHOT)
         return content ? 70 : exact ? 35 : 25;
@@ -91,7 +91,7 @@ static int detect(const uint8_t *head, size_t n, const char *path, bool is_dir)
 static bool is_snapshot(const cli_t *c)
 {
     bool exact;
-    tracerd_xtrace_file_kind_t k = name_kind(c->path, &exact);
+    tracerd_xtrace_file_kind_t k = cli_xtrace_name_kind(c->path, &exact);
     if (k != TRACERD_XTRACE_FILE_UNKNOWN)
         return k == TRACERD_XTRACE_FILE_SNAPSHOT;
     return snap_content(c->head, c->head_len);
