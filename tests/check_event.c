@@ -435,9 +435,16 @@ START_TEST(test_ctf_events)
     ck_assert_ptr_nonnull(strstr(log, " instant t="));
     ck_assert_ptr_nonnull(strstr(log, " tid=18446744073709551574 cpu=2 cat=ust name=test:ints "
                                       "vtid=-42 procname=\"writer\" s3=2 u13=6844 "));
-    ck_assert_ptr_nonnull(strstr(log, "name=test:compound vtid=-42 procname=\"writer\" ctxlen=2 "
-                                      "msg=\"hello\" text=\"text\" len=3 tseq=\"abc\" "
-                                      "e=\"ZERO\" se=\"NEG\"\n"));
+    /* compound fields flattened: elements [i], members .name, the variant's
+     * selected option, byte arrays as one BYTES argument */
+    ck_assert_ptr_nonnull(strstr(
+        log, "name=test:compound vtid=-42 procname=\"writer\" ctxlen=2 msg=\"hello\" "
+             "text=\"text\" arr[0]=100 arr[1]=101 arr[2]=102 len=3 seq=0x010203 tseq=\"abc\" "
+             "e=\"ZERO\" v.ZERO=3735928559 nested.x=9 nested.nib=12 nested.y[0][0]=0 "
+             "nested.y[0][1]=10 nested.y[0][2]=20 nested.y[1][0]=30 nested.y[1][1]=40 "
+             "nested.y[1][2]=50 cpus[0]=1000 cpus[1]=1001 bytes_ctx=0xfeff se=\"NEG\"\n"));
+    ck_assert_ptr_nonnull(strstr(log, " e=\"ONE\" v.ONE=\"one\" nested.x=9 "));
+    ck_assert_ptr_nonnull(strstr(log, " e=\"RANGE\" v.RANGE.a=7 v.RANGE.b=72623859790382856 "));
     ck_assert_ptr_nonnull(strstr(log, "mark t=0 cat=ctf name=events discarded count="));
     ck_assert_ptr_nonnull(strstr(log, "end OK\n"));
     free(log);

@@ -5,11 +5,13 @@
  * Mapping:
  * every event becomes an INSTANT named by its event class, at its clock time
  * (nanoseconds from the Epoch when the stream has a clock), with the CPU of
- * its packet context (cpu_id). Its scalar fields of the stream event
- * context, event context and payload scopes, taken at the top level of each
- * scope, become typed arguments (integers, enumerations by their label,
- * floats, strings and text arrays); compound fields (structures, arrays,
- * sequences, variants) and the fields inside them are left out. Context
+ * its packet context (cpu_id). The fields of the stream event context, event
+ * context and payload scopes become typed arguments (integers, enumerations
+ * by their label, floats, strings and text arrays); the scalars inside
+ * compound fields are flattened into arguments named by their path:
+ * "s.member" inside a structure, "a[2]" for an array or sequence element,
+ * "v.option" for a variant's selected member; an array or sequence of bytes
+ * (8-bit integers that are not text) is one BYTES argument. Context
  * fields vtid/tid and vpid/pid give the thread and process. LTTng-UST's
  * function instrumentation (lttng_ust_cyg_profile[_fast]:func_entry /
  * func_exit) becomes SPAN_BEGIN / SPAN_END with name_id = the function
@@ -22,6 +24,7 @@
  * stream with no metadata is E_METADATA. A trace directory is read by
  * tracerd_event_dir_*, through the CTF directory reader (streams merged in
  * time order). */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "event_internal.h"
@@ -43,7 +46,9 @@ static int detect(const uint8_t *h, size_t n)
 
 #include <tracerd/ctf.h>
 
-#define CTF_TEXT 4096u /* string argument bytes kept per event */
+#define CTF_TEXT 4096u  /* string and bytes argument bytes kept per event */
+#define CTF_NAMES 2048u /* bytes of flattened argument names kept per event */
+#define CTF_DEPTH 32u   /* nesting depth flattened; deeper fields are left out (TRUNCATED) */
 
 /* Metadata (text, or packetized: magic 0x75D11D57 in either order), not a
  * data stream? Decided on the first byte so that it does not depend on how
@@ -75,6 +80,12 @@ struct cmap {
     uint64_t addr;
     size_t text_len;
     char text[CTF_TEXT];
+    /* flattened names of nested fields: path[0, plen[d]) names the field at depth d */
+    char path[256];
+    uint16_t plen[CTF_DEPTH + 1];
+    uint32_t skip_depth; /* inside a byte array delivered whole: skip deeper fields (0: none) */
+    size_t names_len;
+    char names[CTF_NAMES];
     char name_buf[24];
     bool has_cpu;
     uint32_t cpu;
@@ -133,6 +144,8 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
     m->in_event = true;
     m->nargs = 0;
     m->text_len = 0;
+    m->names_len = 0;
+    m->skip_depth = 0;
     m->has_addr = false;
     m->ev.offset = e->offset;
     m->ev.kind = TRACERD_EVENT_INSTANT;
@@ -155,18 +168,105 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
     return send_source(m);
 }
 
-/* Copies a string view into the per-event text buffer (cut when full). */
-static tracerd_str_t keep_text(struct cmap *m, tracerd_str_t s)
+/* Copies a view into a per-event buffer (cut when full, with TRUNCATED). */
+static const char *keep(struct cmap *m, char *buf, size_t cap, size_t *used, const void *data,
+                        size_t len, size_t *kept)
 {
-    size_t room = CTF_TEXT - m->text_len;
-    size_t n = s.len < room ? s.len : room;
-    if (n < s.len)
+    size_t room = cap - *used;
+    size_t n = len < room ? len : room;
+    if (n < len)
         m->ev.flags |= TRACERD_EVENT_TRUNCATED;
     if (n > 0)
-        memcpy(m->text + m->text_len, s.data, n);
-    tracerd_str_t v = {m->text + m->text_len, n};
-    m->text_len += n;
+        memcpy(buf + *used, data, n);
+    const char *at = buf + *used;
+    *used += n;
+    *kept = n;
+    return at;
+}
+
+static tracerd_str_t keep_text(struct cmap *m, tracerd_str_t s)
+{
+    tracerd_str_t v;
+    v.data = keep(m, m->text, CTF_TEXT, &m->text_len, s.data, s.len, &v.len);
     return v;
+}
+
+/* Sets path[0, plen[depth]) to the name of field f at depth (>= 1): its
+ * parent's path, then "[index]" for an element or ".name" for a member (just
+ * "name" at the top of a scope). False when it does not fit. */
+static bool set_path(struct cmap *m, const tracerd_ctf_field_t *f, const char *name)
+{
+    size_t at = f->depth > 1 ? m->plen[f->depth - 1] : 0, room = sizeof m->path - at;
+    int n = f->index >= 0 ? snprintf(m->path + at, room, "[%lld]", (long long)f->index)
+                          : snprintf(m->path + at, room, "%s%s", at > 0 ? "." : "", name);
+    if (n < 0 || (size_t)n >= room)
+        return false;
+    m->plen[f->depth] = (uint16_t)(at + (size_t)n);
+    return true;
+}
+
+static tracerd_event_arg_t *new_arg(struct cmap *m)
+{
+    uint32_t cap;
+    tracerd_event_arg_t *args = tracerd__auto_args(m->a, &cap);
+    if (m->nargs >= cap) {
+        m->ev.flags |= TRACERD_EVENT_TRUNCATED;
+        return NULL;
+    }
+    tracerd_event_arg_t *o = &args[m->nargs++];
+    memset(o, 0, sizeof *o);
+    return o;
+}
+
+/* A field below the top of its scope: flattened into an argument named by
+ * its path, or a byte array as one BYTES argument. */
+static int nested_field(struct cmap *m, const tracerd_ctf_field_t *f, const char *name)
+{
+    if (m->skip_depth != 0) {
+        if (f->depth > m->skip_depth)
+            return TRACERD_CB_CONTINUE; /* the elements of a byte array given whole */
+        m->skip_depth = 0;              /* its END */
+        return TRACERD_CB_CONTINUE;
+    }
+    if (f->depth > CTF_DEPTH || !set_path(m, f, name)) {
+        m->ev.flags |= TRACERD_EVENT_TRUNCATED;
+        return TRACERD_CB_CONTINUE;
+    }
+    bool begin =
+        f->kind == TRACERD_CTF_VALUE_ARRAY_BEGIN || f->kind == TRACERD_CTF_VALUE_SEQUENCE_BEGIN;
+    if (begin && f->bytes.data != NULL) {
+        m->skip_depth = f->depth;
+    } else if (f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT &&
+               f->kind != TRACERD_CTF_VALUE_FLOAT && f->kind != TRACERD_CTF_VALUE_STRING) {
+        return TRACERD_CB_CONTINUE; /* a structure, array or variant opens or closes */
+    }
+    tracerd_event_arg_t *o = new_arg(m);
+    if (o == NULL)
+        return TRACERD_CB_CONTINUE;
+    o->name.data =
+        keep(m, m->names, CTF_NAMES, &m->names_len, m->path, m->plen[f->depth], &o->name.len);
+    if (begin) {
+        o->type = TRACERD_EVENT_ARG_BYTES;
+        const char *d =
+            keep(m, m->text, CTF_TEXT, &m->text_len, f->bytes.data, f->bytes.len, &o->v.bytes.len);
+        o->v.bytes.data = (const uint8_t *)d;
+    } else if (f->enum_label != NULL) {
+        o->type = TRACERD_EVENT_ARG_STRING;
+        o->v.str = cstr(f->enum_label);
+    } else if (f->kind == TRACERD_CTF_VALUE_INT) {
+        o->type = TRACERD_EVENT_ARG_INT;
+        o->v.i = f->v.i;
+    } else if (f->kind == TRACERD_CTF_VALUE_UINT) {
+        o->type = TRACERD_EVENT_ARG_UINT;
+        o->v.u = f->v.u;
+    } else if (f->kind == TRACERD_CTF_VALUE_FLOAT) {
+        o->type = TRACERD_EVENT_ARG_DOUBLE;
+        o->v.d = f->v.f;
+    } else {
+        o->type = TRACERD_EVENT_ARG_STRING;
+        o->v.str = keep_text(m, f->v.str);
+    }
+    return TRACERD_CB_CONTINUE;
 }
 
 static bool name_is(const char *n, const char *a, const char *b)
@@ -177,9 +277,13 @@ static bool name_is(const char *n, const char *a, const char *b)
 static int on_field(void *user, const tracerd_ctf_field_t *f)
 {
     struct cmap *m = user;
-    if (!m->in_event || f->depth != 1 || f->scope < TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT)
+    if (!m->in_event || f->depth == 0 || f->scope < TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT)
         return TRACERD_CB_CONTINUE;
     const char *name = f->name != NULL ? f->name : "";
+    if (f->depth > 1 || m->skip_depth != 0 || f->bytes.data != NULL ||
+        f->kind == TRACERD_CTF_VALUE_STRUCT_BEGIN || f->kind == TRACERD_CTF_VALUE_ARRAY_BEGIN ||
+        f->kind == TRACERD_CTF_VALUE_SEQUENCE_BEGIN || f->kind == TRACERD_CTF_VALUE_VARIANT_BEGIN)
+        return nested_field(m, f, name);
     bool is_ctx = f->scope != TRACERD_CTF_SCOPE_EVENT_FIELDS;
     if (f->kind == TRACERD_CTF_VALUE_INT || f->kind == TRACERD_CTF_VALUE_UINT) {
         uint64_t u = f->kind == TRACERD_CTF_VALUE_UINT ? f->v.u : (uint64_t)f->v.i;
@@ -196,15 +300,10 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
     }
     if (f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT &&
         f->kind != TRACERD_CTF_VALUE_FLOAT && f->kind != TRACERD_CTF_VALUE_STRING)
-        return TRACERD_CB_CONTINUE; /* compound fields are left out */
-    uint32_t cap;
-    tracerd_event_arg_t *args = tracerd__auto_args(m->a, &cap);
-    if (m->nargs >= cap) {
-        m->ev.flags |= TRACERD_EVENT_TRUNCATED;
+        return TRACERD_CB_CONTINUE; /* the END of a compound field */
+    tracerd_event_arg_t *o = new_arg(m);
+    if (o == NULL)
         return TRACERD_CB_CONTINUE;
-    }
-    tracerd_event_arg_t *o = &args[m->nargs++];
-    memset(o, 0, sizeof *o);
     o->name = cstr(name);
     if (f->enum_label != NULL) {
         o->type = TRACERD_EVENT_ARG_STRING;
