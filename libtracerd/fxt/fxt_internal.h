@@ -10,11 +10,11 @@
 #define TRACERD__FXT_MAX_THREADS 256u   /* indices 1..0xff */
 #define TRACERD__FXT_STR_HDR 4u         /* arena entry: u16 index, u16 length, bytes */
 
-/* A registered string: its copy lives in the provider's arena at off + 4. */
+/* A registered string: its bytes live in the provider's arena at `at` (the
+ * entry's offset + 4, so never 0); at == 0 means the index is not set. */
 struct tracerd__fxt_str {
-    uint32_t off;
-    uint16_t len;
-    uint16_t set;
+    uint32_t at;
+    uint32_t len;
 };
 
 struct tracerd__fxt_thr {
@@ -69,9 +69,10 @@ size_t tracerd__fxt_provider_bytes(void);
 static inline bool tracerd__fxt_str_get(const struct tracerd__fxt_provider *p, uint32_t index,
                                         tracerd_str_t *out)
 {
-    if (index >= p->strs_cap || !p->strs[index].set)
+    /* Index 0 is never set, and inline references (bit 15) are >= strs_cap. */
+    if (index >= p->strs_cap || p->strs[index].at == 0)
         return false;
-    out->data = (const char *)p->arena + p->strs[index].off + TRACERD__FXT_STR_HDR;
+    out->data = (const char *)p->arena + p->strs[index].at;
     out->len = p->strs[index].len;
     return true;
 }

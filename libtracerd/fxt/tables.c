@@ -100,10 +100,10 @@ static size_t compact_into(struct tracerd__fxt_provider *p, uint8_t *dst, const 
         uint32_t idx = tracerd__le16(src + r);
         size_t len = tracerd__le16(src + r + 2);
         size_t n = entry_bytes(len);
-        if (idx < p->strs_cap && p->strs[idx].set && p->strs[idx].off == r) {
+        if (idx < p->strs_cap && p->strs[idx].at == r + TRACERD__FXT_STR_HDR) {
             if (dst + w != src + r)
                 memmove(dst + w, src + r, n);
-            p->strs[idx].off = (uint32_t)w;
+            p->strs[idx].at = (uint32_t)(w + TRACERD__FXT_STR_HDR);
             w += n;
         }
         r += n;
@@ -174,8 +174,8 @@ tracerd_status_t tracerd__fxt_str_put(struct tracerd__fxt_tables *t,
     tracerd_status_t st;
     if (index >= p->strs_cap && (st = grow_index(t, p, index)) != TRACERD_OK)
         return st;
-    if (p->strs[index].set) { /* the old copy becomes garbage */
-        p->strs[index].set = 0;
+    if (p->strs[index].at != 0) { /* the old copy becomes garbage */
+        p->strs[index].at = 0;
         p->arena_dead += entry_bytes(p->strs[index].len);
     }
     size_t need = entry_bytes(len);
@@ -188,9 +188,8 @@ tracerd_status_t tracerd__fxt_str_put(struct tracerd__fxt_tables *t,
     e[3] = (uint8_t)(len >> 8);
     if (len != 0)
         memcpy(e + TRACERD__FXT_STR_HDR, data, len);
-    p->strs[index].off = (uint32_t)p->arena_used;
-    p->strs[index].len = (uint16_t)len;
-    p->strs[index].set = 1;
+    p->strs[index].at = (uint32_t)(p->arena_used + TRACERD__FXT_STR_HDR);
+    p->strs[index].len = (uint32_t)len;
     p->arena_used += need;
     return TRACERD_OK;
 }
