@@ -1296,13 +1296,15 @@ static FXT_INLINE bool event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, siz
         !fast_str(pv, (uint32_t)(h >> 48), &q, end, &e.name))
         return false;
     uint32_t nargs = (uint32_t)(h >> 20) & 0xfu;
-    tracerd_fxt_arg_t *g = r->args;
-    for (uint32_t i = 0; i < nargs; i++, g++) {
-        if (TRACERD__UNLIKELY(q == end)) /* sizes are whole words: q never passes end */
+    tracerd_fxt_arg_t *g = r->args, *const gend = g + nargs;
+    for (; g != gend; g++) {
+        size_t rem = (size_t)(end - q); /* sizes are whole words: q never passes end */
+        if (TRACERD__UNLIKELY(rem == 0))
             return false;
         uint64_t a = ldw(big, q);
         size_t size = (size_t)((a >> 4) & 0xfffu) * 8u;
-        if (TRACERD__UNLIKELY(size == 0 || size > (size_t)(end - q)))
+        /* 0 < size <= rem, in one test (size 0 wraps; both are whole words). */
+        if (TRACERD__UNLIKELY(size - 1 >= rem))
             return false;
         const uint8_t *v = q + 8, *const aend = q + size;
         uint32_t atype = (uint32_t)(a & 0xfu);
@@ -1342,7 +1344,11 @@ static FXT_INLINE bool event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, siz
             g->v.blob.data = v;
             g->v.blob.len = (size_t)(a >> 32);
             break;
-        default:
+        case 11: /* unknown types (every value listed: no range check) */
+        case 12:
+        case 13:
+        case 14:
+        case 15:
             return false;
         }
         q = aend;
@@ -1358,7 +1364,6 @@ static FXT_INLINE bool event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, siz
         else
             e.id = ldw(big, q);
     }
-    r->unknown_args = 0;
     *st = TRACERD_OK;
     if (r->cbs.on_event == NULL)
         return true;
