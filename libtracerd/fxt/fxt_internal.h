@@ -27,8 +27,11 @@ struct tracerd__fxt_provider {
     uint32_t id;
     bool has_init;
     uint64_t ticks_per_second;
-    struct tracerd__fxt_str *strs; /* strs_cap entries, grown to cover the largest index */
-    size_t strs_cap;
+    /* TRACERD__FXT_MAX_STRINGS entries, allocated with the provider (pages
+     * that no index reaches are never touched), so any 15-bit index is in
+     * range without a bound check. */
+    struct tracerd__fxt_str *strs;
+    uint32_t strs_hi; /* highest index set since the last reset */
     uint8_t *arena; /* string copies (owned): [u16 index][u16 len][bytes]... */
     size_t arena_cap;
     size_t arena_used;
@@ -69,8 +72,8 @@ size_t tracerd__fxt_provider_bytes(void);
 static inline bool tracerd__fxt_str_get(const struct tracerd__fxt_provider *p, uint32_t index,
                                         tracerd_str_t *out)
 {
-    /* Index 0 is never set, and inline references (bit 15) are >= strs_cap. */
-    if (index >= p->strs_cap || p->strs[index].at == 0)
+    /* Index 0 is never set; inline references (bit 15) are out of range. */
+    if (index >= TRACERD__FXT_MAX_STRINGS || p->strs[index].at == 0)
         return false;
     out->data = (const char *)p->arena + p->strs[index].at;
     out->len = p->strs[index].len;

@@ -1,6 +1,6 @@
 /* FXT per-provider string and thread tables. Memory is bounded: at most
- * max_providers providers, each with a string index of at most 32768 entries
- * and a thread table of 256, and string copies within max_str_bytes (peak,
+ * max_providers providers, each with a string index of 32768 entries and a
+ * thread table of 256, and string copies within max_str_bytes (peak,
  * counting the old arena while it is copied into a larger one). */
 #include "fxt_internal.h"
 
@@ -18,7 +18,7 @@ tracerd_status_t tracerd__fxt_tables_init(struct tracerd__fxt_tables *t,
 
 static void provider_free(struct tracerd__fxt_tables *t, struct tracerd__fxt_provider *p)
 {
-    tracerd__free(t->alloc, p->strs, p->strs_cap * sizeof *p->strs);
+    tracerd__free(t->alloc, p->strs, TRACERD__FXT_MAX_STRINGS * sizeof *p->strs);
     tracerd__free(t->alloc, p->arena, p->arena_cap);
     t->str_bytes -= p->arena_cap;
     tracerd__free(t->alloc, p, sizeof *p);
@@ -59,6 +59,11 @@ tracerd_status_t tracerd__fxt_add(struct tracerd__fxt_tables *t, uint32_t id,
     struct tracerd__fxt_provider *p = tracerd__calloc(t->alloc, sizeof *p);
     if (p == NULL)
         return TRACERD_E_NOMEM;
+    p->strs = tracerd__calloc(t->alloc, TRACERD__FXT_MAX_STRINGS * sizeof *p->strs);
+    if (p->strs == NULL) {
+        tracerd__free(t->alloc, p, sizeof *p);
+        return TRACERD_E_NOMEM;
+    }
     p->id = id;
     t->list[t->count++] = p;
     *out = p;
@@ -69,8 +74,8 @@ void tracerd__fxt_provider_reset(struct tracerd__fxt_provider *p)
 {
     p->has_init = false;
     p->ticks_per_second = 0;
-    if (p->strs != NULL)
-        memset(p->strs, 0, p->strs_cap * sizeof *p->strs);
+    memset(p->strs, 0, ((size_t)p->strs_hi + 1) * sizeof *p->strs);
+    p->strs_hi = 0;
     p->arena_used = 0;
     p->arena_dead = 0;
     memset(p->threads, 0, sizeof p->threads);
@@ -78,11 +83,8 @@ void tracerd__fxt_provider_reset(struct tracerd__fxt_provider *p)
 
 size_t tracerd__fxt_provider_bytes(void)
 {
-    /* The string index at its largest, plus the half-size one it is copied
-     * from while it grows. */
     return sizeof(struct tracerd__fxt_provider) +
-           (TRACERD__FXT_MAX_STRINGS + TRACERD__FXT_MAX_STRINGS / 2) *
-               sizeof(struct tracerd__fxt_str);
+           TRACERD__FXT_MAX_STRINGS * sizeof(struct tracerd__fxt_str);
 }
 
 static size_t entry_bytes(size_t len)
@@ -100,7 +102,7 @@ static size_t compact_into(struct tracerd__fxt_provider *p, uint8_t *dst, const 
         uint32_t idx = tracerd__le16(src + r);
         size_t len = tracerd__le16(src + r + 2);
         size_t n = entry_bytes(len);
-        if (idx < p->strs_cap && p->strs[idx].at == r + TRACERD__FXT_STR_HDR) {
+        if (idx < TRACERD__FXT_MAX_STRINGS && p->strs[idx].at == r + TRACERD__FXT_STR_HDR) {
             if (dst + w != src + r)
                 memmove(dst + w, src + r, n);
             p->strs[idx].at = (uint32_t)(w + TRACERD__FXT_STR_HDR);
@@ -109,25 +111,6 @@ static size_t compact_into(struct tracerd__fxt_provider *p, uint8_t *dst, const 
         r += n;
     }
     return w;
-}
-
-static tracerd_status_t grow_index(struct tracerd__fxt_tables *t, struct tracerd__fxt_provider *p,
-                                   uint32_t index)
-{
-    size_t cap = p->strs_cap ? p->strs_cap : 256;
-    while (cap <= index)
-        cap *= 2;
-    if (cap > TRACERD__FXT_MAX_STRINGS)
-        cap = TRACERD__FXT_MAX_STRINGS;
-    struct tracerd__fxt_str *n = tracerd__calloc(t->alloc, cap * sizeof *n);
-    if (n == NULL)
-        return TRACERD_E_NOMEM;
-    if (p->strs != NULL)
-        memcpy(n, p->strs, p->strs_cap * sizeof *n);
-    tracerd__free(t->alloc, p->strs, p->strs_cap * sizeof *p->strs);
-    p->strs = n;
-    p->strs_cap = cap;
-    return TRACERD_OK;
 }
 
 /* Makes room for `need` more arena bytes: compaction first, then a larger
@@ -172,8 +155,6 @@ tracerd_status_t tracerd__fxt_str_put(struct tracerd__fxt_tables *t,
                                       const uint8_t *data, size_t len)
 {
     tracerd_status_t st;
-    if (index >= p->strs_cap && (st = grow_index(t, p, index)) != TRACERD_OK)
-        return st;
     if (p->strs[index].at != 0) { /* the old copy becomes garbage */
         p->strs[index].at = 0;
         p->arena_dead += entry_bytes(p->strs[index].len);
@@ -190,6 +171,8 @@ tracerd_status_t tracerd__fxt_str_put(struct tracerd__fxt_tables *t,
         memcpy(e + TRACERD__FXT_STR_HDR, data, len);
     p->strs[index].at = (uint32_t)(p->arena_used + TRACERD__FXT_STR_HDR);
     p->strs[index].len = (uint32_t)len;
+    if (index > p->strs_hi)
+        p->strs_hi = index;
     p->arena_used += need;
     return TRACERD_OK;
 }
