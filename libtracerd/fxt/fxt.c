@@ -334,8 +334,7 @@ static FXT_INLINE tracerd_status_t read_args(tracerd_fxt_reader_t *r, cur_t *c, 
     const size_t n = c->n;
     const bool big = c->big;
     size_t at = c->at;
-    const struct tracerd__fxt_str *const strs = r->cur->strs;
-    const char *const arena = (const char *)r->cur->arena;
+    const struct tracerd__fxt_provider *const pv = r->cur;
     tracerd_fxt_arg_t *g = r->args;
     uint32_t unknown = 0;
     tracerd_status_t st;
@@ -356,10 +355,7 @@ static FXT_INLINE tracerd_status_t read_args(tracerd_fxt_reader_t *r, cur_t *c, 
         g->pos = (uint32_t)at; /* records decoded whole are at most 64 MiB */
         size_t vat = 8;        /* where the value words start: after the name stream */
         uint32_t ref = (uint32_t)(h >> 16) & 0xffffu;
-        if (TRACERD__LIKELY(ref < TRACERD__FXT_MAX_STRINGS && strs[ref].at != 0)) {
-            g->name.data = arena + strs[ref].at;
-            g->name.len = strs[ref].len;
-        } else {
+        if (!tracerd__fxt_str_get(pv, ref, &g->name)) {
             if ((st = arg_str_slow(r, q, size, 8, i, ref, &g->name, "name")) != TRACERD_OK)
                 return st;
             if (ref & 0x8000u)
@@ -389,11 +385,8 @@ static FXT_INLINE tracerd_status_t read_args(tracerd_fxt_reader_t *r, cur_t *c, 
             break;
         case TRACERD_FXT_ARG_STRING:
             ref = (uint32_t)(h >> 32) & 0xffffu;
-            if (TRACERD__LIKELY(ref < TRACERD__FXT_MAX_STRINGS && strs[ref].at != 0)) {
-                g->v.str.data = arena + strs[ref].at;
-                g->v.str.len = strs[ref].len;
-            } else if ((st = arg_str_slow(r, q, size, vat, i, ref, &g->v.str, "value")) !=
-                       TRACERD_OK) {
+            if (!tracerd__fxt_str_get(pv, ref, &g->v.str) &&
+                (st = arg_str_slow(r, q, size, vat, i, ref, &g->v.str, "value")) != TRACERD_OK) {
                 return st;
             }
             break;
@@ -1226,9 +1219,10 @@ static tracerd_status_t large_head(tracerd_fxt_reader_t *r, const uint8_t **pos,
 static FXT_INLINE bool fast_str(const struct tracerd__fxt_provider *pv, uint32_t ref,
                                 const uint8_t **q, const uint8_t *end, tracerd_str_t *out)
 {
-    if (TRACERD__LIKELY(ref < TRACERD__FXT_MAX_STRINGS && pv->strs[ref].at != 0)) {
-        out->data = (const char *)pv->arena + pv->strs[ref].at;
-        out->len = pv->strs[ref].len;
+    const uint8_t *s = ref < TRACERD__FXT_MAX_STRINGS ? pv->strs[ref] : NULL;
+    if (TRACERD__LIKELY(s != NULL)) { /* arena entry: [u16 index][u16 length LE][bytes] */
+        out->data = (const char *)s + TRACERD__FXT_STR_HDR;
+        out->len = (size_t)s[2] | (size_t)s[3] << 8;
         return true;
     }
     if (ref & 0x8000u) {

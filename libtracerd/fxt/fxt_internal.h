@@ -10,13 +10,6 @@
 #define TRACERD__FXT_MAX_THREADS 256u   /* indices 1..0xff */
 #define TRACERD__FXT_STR_HDR 4u         /* arena entry: u16 index, u16 length, bytes */
 
-/* A registered string: its bytes live in the provider's arena at `at` (the
- * entry's offset + 4, so never 0); at == 0 means the index is not set. */
-struct tracerd__fxt_str {
-    uint32_t at;
-    uint32_t len;
-};
-
 struct tracerd__fxt_thr {
     uint64_t pid;
     uint64_t tid;
@@ -30,9 +23,9 @@ struct tracerd__fxt_provider {
     /* TRACERD__FXT_MAX_STRINGS entries, allocated with the provider (pages
      * that no index reaches are never touched), so any 15-bit index is in
      * range without a bound check. */
-    struct tracerd__fxt_str *strs;
-    uint32_t strs_hi; /* highest index set since the last reset */
-    uint8_t *arena; /* string copies (owned): [u16 index][u16 len][bytes]... */
+    const uint8_t **strs; /* index -> its arena entry, NULL when not set */
+    uint32_t strs_hi;     /* highest index set since the last reset */
+    uint8_t *arena;       /* string copies (owned): [u16 index][u16 len][bytes]... */
     size_t arena_cap;
     size_t arena_used;
     size_t arena_dead; /* bytes of replaced entries, reclaimed by compaction */
@@ -73,10 +66,10 @@ static inline bool tracerd__fxt_str_get(const struct tracerd__fxt_provider *p, u
                                         tracerd_str_t *out)
 {
     /* Index 0 is never set; inline references (bit 15) are out of range. */
-    if (index >= TRACERD__FXT_MAX_STRINGS || p->strs[index].at == 0)
+    if (index >= TRACERD__FXT_MAX_STRINGS || p->strs[index] == NULL)
         return false;
-    out->data = (const char *)p->arena + p->strs[index].at;
-    out->len = p->strs[index].len;
+    out->data = (const char *)p->strs[index] + TRACERD__FXT_STR_HDR;
+    out->len = tracerd__le16(p->strs[index] + 2);
     return true;
 }
 

@@ -84,7 +84,7 @@ void tracerd__fxt_provider_reset(struct tracerd__fxt_provider *p)
 size_t tracerd__fxt_provider_bytes(void)
 {
     return sizeof(struct tracerd__fxt_provider) +
-           TRACERD__FXT_MAX_STRINGS * sizeof(struct tracerd__fxt_str);
+           TRACERD__FXT_MAX_STRINGS * sizeof(const uint8_t *);
 }
 
 static size_t entry_bytes(size_t len)
@@ -102,10 +102,10 @@ static size_t compact_into(struct tracerd__fxt_provider *p, uint8_t *dst, const 
         uint32_t idx = tracerd__le16(src + r);
         size_t len = tracerd__le16(src + r + 2);
         size_t n = entry_bytes(len);
-        if (idx < TRACERD__FXT_MAX_STRINGS && p->strs[idx].at == r + TRACERD__FXT_STR_HDR) {
+        if (idx < TRACERD__FXT_MAX_STRINGS && p->strs[idx] == src + r) {
             if (dst + w != src + r)
                 memmove(dst + w, src + r, n);
-            p->strs[idx].at = (uint32_t)(w + TRACERD__FXT_STR_HDR);
+            p->strs[idx] = dst + w;
             w += n;
         }
         r += n;
@@ -155,9 +155,9 @@ tracerd_status_t tracerd__fxt_str_put(struct tracerd__fxt_tables *t,
                                       const uint8_t *data, size_t len)
 {
     tracerd_status_t st;
-    if (p->strs[index].at != 0) { /* the old copy becomes garbage */
-        p->strs[index].at = 0;
-        p->arena_dead += entry_bytes(p->strs[index].len);
+    if (p->strs[index] != NULL) { /* the old copy becomes garbage */
+        p->arena_dead += entry_bytes(tracerd__le16(p->strs[index] + 2));
+        p->strs[index] = NULL;
     }
     size_t need = entry_bytes(len);
     if ((st = reserve(t, p, need)) != TRACERD_OK)
@@ -169,8 +169,7 @@ tracerd_status_t tracerd__fxt_str_put(struct tracerd__fxt_tables *t,
     e[3] = (uint8_t)(len >> 8);
     if (len != 0)
         memcpy(e + TRACERD__FXT_STR_HDR, data, len);
-    p->strs[index].at = (uint32_t)(p->arena_used + TRACERD__FXT_STR_HDR);
-    p->strs[index].len = (uint32_t)len;
+    p->strs[index] = e;
     if (index > p->strs_hi)
         p->strs_hi = index;
     p->arena_used += need;
