@@ -1252,21 +1252,25 @@ static FXT_INLINE uint64_t ns_of(const struct tracerd__fxt_provider *pv, uint64_
  * and flow ids): bit per type. */
 #define EVENT_TYPES_WITH_WORD 0x7f2u
 
-/* Decodes an event record (n bytes at p, header h) in one pass with its
- * fields in registers and calls on_event. Events are the bulk of every
- * trace. Anything out of the ordinary (no provider yet, an unknown event or
- * argument type, an unregistered thread or string index, a field that does
- * not fit) returns false before any callback, with nothing changed that
- * matters, and the record is then decoded again by dec_event, which handles
- * every case and reports errors exactly. Otherwise returns true with the
- * callback's status in *st. */
-static FXT_INLINE bool event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h,
-                                  bool big, tracerd_status_t *st)
+/* What event_fast did. */
+enum { FAST_DONE = 0, FAST_BAIL = 1, FAST_STOP = 2 };
+
+/* Decodes an event record (n bytes at p, header h, absolute offset off) in
+ * one pass with its fields in registers and calls on_event. Events are the
+ * bulk of every trace. Anything out of the ordinary (no provider yet, an
+ * unknown event or argument type, an unregistered thread or string index, a
+ * field that does not fit) returns FAST_BAIL before any callback, with
+ * nothing changed that matters, and the record is then decoded again by
+ * dec_event, which handles every case and reports errors exactly. Returns
+ * FAST_DONE when the record was delivered (or no callback is set) and the
+ * callback asked to go on, FAST_STOP with *st when it paused or failed. */
+static FXT_INLINE int event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h,
+                                 uint64_t off, bool big, tracerd_status_t *st)
 {
     const struct tracerd__fxt_provider *pv = r->cur;
     uint32_t type = (uint32_t)(h >> 16) & 0xfu;
     if (TRACERD__UNLIKELY(pv == NULL || type > TRACERD_FXT_EVENT_FLOW_END || n < 16))
-        return false;
+        return FAST_BAIL;
     const uint8_t *q = p + 16, *const end = p + n;
     tracerd_fxt_event_t e;
     e.ticks = ldw(big, p + 8);
@@ -1275,36 +1279,36 @@ static FXT_INLINE bool event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, siz
     if (TRACERD__LIKELY(ref != 0)) {
         const struct tracerd__fxt_thr *t = &pv->threads[ref];
         if (TRACERD__UNLIKELY(!t->set))
-            return false;
+            return FAST_BAIL;
         e.thread.pid = t->pid;
         e.thread.tid = t->tid;
     } else {
         if ((size_t)(end - q) < 16)
-            return false;
+            return FAST_BAIL;
         e.thread.pid = ldw(big, q);
         e.thread.tid = ldw(big, q + 8);
         q += 16;
     }
     if (!fast_str(pv, (uint32_t)(h >> 32) & 0xffffu, &q, end, &e.category) ||
         !fast_str(pv, (uint32_t)(h >> 48), &q, end, &e.name))
-        return false;
+        return FAST_BAIL;
     uint32_t nargs = (uint32_t)(h >> 20) & 0xfu;
     tracerd_fxt_arg_t *g = r->args, *const gend = g + nargs;
     for (; g != gend; g++) {
         size_t rem = (size_t)(end - q); /* sizes are whole words: q never passes end */
         if (TRACERD__UNLIKELY(rem == 0))
-            return false;
+            return FAST_BAIL;
         uint64_t a = ldw(big, q);
         size_t size = (size_t)((a >> 4) & 0xfffu) * 8u;
         /* 0 < size <= rem, in one test (size 0 wraps; both are whole words). */
         if (TRACERD__UNLIKELY(size - 1 >= rem))
-            return false;
+            return FAST_BAIL;
         const uint8_t *v = q + 8, *const aend = q + size;
         uint32_t atype = (uint32_t)(a & 0xfu);
         g->type = atype;
         g->pos = (uint32_t)(q - p); /* records decoded whole are at most 64 MiB */
         if (!fast_str(pv, (uint32_t)(a >> 16) & 0xffffu, &v, aend, &g->name))
-            return false;
+            return FAST_BAIL;
         switch (atype) {
         case TRACERD_FXT_ARG_INT64:
         case TRACERD_FXT_ARG_UINT64:
@@ -1312,7 +1316,7 @@ static FXT_INLINE bool event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, siz
         case TRACERD_FXT_ARG_POINTER:
         case TRACERD_FXT_ARG_KOID:
             if (TRACERD__UNLIKELY(v == aend))
-                return false;
+                return FAST_BAIL;
             g->v.u64 = ldw(big, v);
             break;
         case TRACERD_FXT_ARG_INT32:
@@ -1329,11 +1333,11 @@ static FXT_INLINE bool event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, siz
             break;
         case TRACERD_FXT_ARG_STRING:
             if (!fast_str(pv, (uint32_t)(a >> 32) & 0xffffu, &v, aend, &g->v.str))
-                return false;
+                return FAST_BAIL;
             break;
         case TRACERD_FXT_ARG_BLOB:
             if ((a >> 32) > (uint64_t)(aend - v))
-                return false;
+                return FAST_BAIL;
             g->v.blob.data = v;
             g->v.blob.len = (size_t)(a >> 32);
             break;
@@ -1342,7 +1346,7 @@ static FXT_INLINE bool event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, siz
         case 13:
         case 14:
         case 15:
-            return false;
+            return FAST_BAIL;
         }
         q = aend;
     }
@@ -1351,16 +1355,15 @@ static FXT_INLINE bool event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, siz
     e.end_ns = 0;
     if ((EVENT_TYPES_WITH_WORD >> type) & 1u) {
         if (TRACERD__UNLIKELY(q == end))
-            return false;
+            return FAST_BAIL;
         if (type == TRACERD_FXT_EVENT_DURATION_COMPLETE)
             e.end_ticks = ldw(big, q);
         else
             e.id = ldw(big, q);
     }
-    *st = TRACERD_OK;
     if (r->cbs.on_event == NULL)
-        return true;
-    e.offset = r->rec_off;
+        return FAST_DONE;
+    e.offset = off;
     e.provider_id = pv->id;
     e.type = (tracerd_fxt_event_type_t)type;
     e.nargs = nargs;
@@ -1368,11 +1371,14 @@ static FXT_INLINE bool event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, siz
     e.ns = ns_of(pv, e.ticks);
     if (type == TRACERD_FXT_EVENT_DURATION_COMPLETE)
         e.end_ns = ns_of(pv, e.end_ticks);
-    r->rec_p = p;
-    r->next_off = r->rec_off + n;
+    r->next_off = off + n;
     r->in_cb = true;
-    *st = after_cb(r, r->cbs.on_event(r->user, &e), "on_event");
-    return true;
+    int rv = r->cbs.on_event(r->user, &e);
+    r->in_cb = false;
+    if (TRACERD__LIKELY(rv == TRACERD_CB_CONTINUE))
+        return FAST_DONE;
+    *st = after_cb(r, rv, "on_event");
+    return FAST_STOP;
 }
 
 /* Whole normal records straight from the chunk, while they lie in it:
@@ -1382,6 +1388,8 @@ static FXT_INLINE tracerd_status_t fast_records(tracerd_fxt_reader_t *r, const u
 {
     const uint8_t *pos = *ppos;
     tracerd_status_t st = TRACERD_OK;
+    /* Absolute offset of pos = base + pos (modulo 2^64). */
+    const uint64_t base = r->chunk_off - (uint64_t)(uintptr_t)r->chunk;
     while ((size_t)(end - pos) >= 8) {
         uint64_t h = ldw(big, pos);
         size_t n = (size_t)((h >> 4) & 0xfffu) * 8u;
@@ -1390,9 +1398,20 @@ static FXT_INLINE tracerd_status_t fast_records(tracerd_fxt_reader_t *r, const u
                               type == TRACERD_FXT_RECORD_METADATA ||
                               type == TRACERD_FXT_RECORD_LARGE))
             break;
-        r->rec_off = r->chunk_off + (uint64_t)(pos - r->chunk);
-        if (type != TRACERD_FXT_RECORD_EVENT || !event_fast(r, pos, n, h, big, &st))
-            st = record(r, pos, n);
+        uint64_t off = base + (uint64_t)(uintptr_t)pos;
+        r->rec_off = off;
+        if (type == TRACERD_FXT_RECORD_EVENT) {
+            int k = event_fast(r, pos, n, h, off, big, &st);
+            if (TRACERD__LIKELY(k == FAST_DONE)) {
+                pos += n;
+                continue;
+            }
+            if (k == FAST_STOP) {
+                pos += n;
+                break;
+            }
+        }
+        st = record(r, pos, n);
         pos += n;
         if (TRACERD__UNLIKELY(st != TRACERD_OK || r->pause_pending))
             break;
