@@ -1248,6 +1248,42 @@ static FXT_INLINE uint64_t ns_of(const struct tracerd__fxt_provider *pv, uint64_
     return tracerd_ticks_to_ns(ticks, tps);
 }
 
+/* Per argument type, for the branch-free scalar decoder. */
+struct arg_class {
+    uint64_t need; /* value bytes needed after the name; UINT64_MAX: not a scalar */
+    uint64_t word; /* all ones when the value is the word after the name */
+    uint64_t sign; /* 0x80000000 for int32 (sign extension), else 0 */
+    uint64_t keep; /* value bits kept from the header's bits 32..63 */
+};
+#define ARG_INLINE(keep, sign)                                                                     \
+    {                                                                                              \
+        0, 0, (sign), (keep)                                                                       \
+    }
+#define ARG_WORD                                                                                   \
+    {                                                                                              \
+        8, UINT64_MAX, 0, 0                                                                        \
+    }
+#define ARG_OTHER                                                                                  \
+    {                                                                                              \
+        UINT64_MAX, 0, 0, 0                                                                        \
+    }
+static const struct arg_class ARG_CLASS[16] = {ARG_INLINE(0, 0),                   /* null */
+                                               ARG_INLINE(UINT64_MAX, 0x80000000), /* int32 */
+                                               ARG_INLINE(0xffffffffu, 0),         /* uint32 */
+                                               ARG_WORD,                           /* int64 */
+                                               ARG_WORD,                           /* uint64 */
+                                               ARG_WORD,                           /* double */
+                                               ARG_OTHER,                          /* string */
+                                               ARG_WORD,                           /* pointer */
+                                               ARG_WORD,                           /* koid */
+                                               ARG_INLINE(1, 0), /* bool: bit 32 */
+                                               ARG_OTHER,        /* blob */
+                                               ARG_OTHER,
+                                               ARG_OTHER,
+                                               ARG_OTHER,
+                                               ARG_OTHER,
+                                               ARG_OTHER};
+
 /* Event types followed by one more word (counter, duration complete, async
  * and flow ids): bit per type. */
 #define EVENT_TYPES_WITH_WORD 0x7f2u
@@ -1309,44 +1345,30 @@ static FXT_INLINE int event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, size
         g->pos = (uint32_t)(q - p); /* records decoded whole are at most 64 MiB */
         if (!fast_str(pv, (uint32_t)(a >> 16) & 0xffffu, &v, aend, &g->name))
             return FAST_BAIL;
-        switch (atype) {
-        case TRACERD_FXT_ARG_INT64:
-        case TRACERD_FXT_ARG_UINT64:
-        case TRACERD_FXT_ARG_DOUBLE:
-        case TRACERD_FXT_ARG_POINTER:
-        case TRACERD_FXT_ARG_KOID:
-            if (TRACERD__UNLIKELY(v == aend))
+        /* Scalars (the common case) without a branch on the type:
+         * argument types come in any order, and a mispredicted jump per
+         * argument costs more than the work below. The per-type constants
+         * select with masks, so that the compiler cannot turn the
+         * selection back into branches. Strings, blobs, unknown types and
+         * missing value words take the one branch. */
+        const struct arg_class *k = &ARG_CLASS[atype];
+        if (TRACERD__UNLIKELY((uint64_t)(aend - v) < k->need)) {
+            if (atype == TRACERD_FXT_ARG_STRING) {
+                if (!fast_str(pv, (uint32_t)(a >> 32) & 0xffffu, &v, aend, &g->v.str))
+                    return FAST_BAIL;
+            } else if (atype == TRACERD_FXT_ARG_BLOB && (a >> 32) <= (uint64_t)(aend - v)) {
+                g->v.blob.data = v;
+                g->v.blob.len = (size_t)(a >> 32);
+            } else { /* unknown type, or the value word is missing */
                 return FAST_BAIL;
-            g->v.u64 = ldw(big, v);
-            break;
-        case TRACERD_FXT_ARG_INT32:
-            g->v.i64 = s32((uint32_t)(a >> 32));
-            break;
-        case TRACERD_FXT_ARG_UINT32:
-            g->v.u64 = a >> 32;
-            break;
-        case TRACERD_FXT_ARG_BOOL:
-            g->v.u64 = (a >> 32) & 1u;
-            break;
-        case TRACERD_FXT_ARG_NULL:
-            g->v.u64 = 0;
-            break;
-        case TRACERD_FXT_ARG_STRING:
-            if (!fast_str(pv, (uint32_t)(a >> 32) & 0xffffu, &v, aend, &g->v.str))
-                return FAST_BAIL;
-            break;
-        case TRACERD_FXT_ARG_BLOB:
-            if ((a >> 32) > (uint64_t)(aend - v))
-                return FAST_BAIL;
-            g->v.blob.data = v;
-            g->v.blob.len = (size_t)(a >> 32);
-            break;
-        case 11: /* unknown types (every value listed: no range check) */
-        case 12:
-        case 13:
-        case 14:
-        case 15:
-            return FAST_BAIL;
+            }
+        } else {
+            /* The word after the name (the header itself, then unused,
+             * when the type has none), or bits 32..63 sign-extended for
+             * int32 and masked by type. */
+            uint64_t w = ldw(big, q + ((size_t)(v - q) & (size_t)k->word));
+            uint64_t x = ((a >> 32) ^ k->sign) - k->sign;
+            g->v.u64 = (w & k->word) | (x & k->keep);
         }
         q = aend;
     }

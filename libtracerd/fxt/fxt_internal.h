@@ -23,9 +23,11 @@ struct tracerd__fxt_provider {
     /* TRACERD__FXT_MAX_STRINGS entries, allocated with the provider (pages
      * that no index reaches are never touched), so any 15-bit index is in
      * range without a bound check. */
-    const uint8_t **strs; /* index -> its arena entry, NULL when not set */
-    uint32_t strs_hi;     /* highest index set since the last reset */
-    uint8_t *arena;       /* string copies (owned): [u16 index][u16 len][bytes]... */
+    /* index -> its arena entry, NULL when not set; index 0 (the empty
+     * string reference) -> an empty entry. */
+    const uint8_t **strs;
+    uint32_t strs_hi; /* highest index set since the last reset */
+    uint8_t *arena;   /* string copies (owned): [u16 index][u16 len][bytes]... */
     size_t arena_cap;
     size_t arena_used;
     size_t arena_dead; /* bytes of replaced entries, reclaimed by compaction */
@@ -65,7 +67,7 @@ size_t tracerd__fxt_provider_bytes(void);
 static inline bool tracerd__fxt_str_get(const struct tracerd__fxt_provider *p, uint32_t index,
                                         tracerd_str_t *out)
 {
-    /* Index 0 is never set; inline references (bit 15) are out of range. */
+    /* Index 0 gives the empty string; inline references (bit 15) are out of range. */
     if (index >= TRACERD__FXT_MAX_STRINGS || p->strs[index] == NULL)
         return false;
     out->data = (const char *)p->strs[index] + TRACERD__FXT_STR_HDR;

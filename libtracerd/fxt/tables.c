@@ -4,6 +4,10 @@
  * counting the old arena while it is copied into a larger one). */
 #include "fxt_internal.h"
 
+/* Entry of index 0 (the empty string reference): an arena entry of length 0,
+ * so that a lookup of index 0 needs no test. */
+static const uint8_t EMPTY_ENTRY[TRACERD__FXT_STR_HDR] = {0};
+
 tracerd_status_t tracerd__fxt_tables_init(struct tracerd__fxt_tables *t,
                                           const tracerd_allocator_t *alloc, uint32_t max_providers,
                                           size_t max_str_bytes)
@@ -64,6 +68,7 @@ tracerd_status_t tracerd__fxt_add(struct tracerd__fxt_tables *t, uint32_t id,
         tracerd__free(t->alloc, p, sizeof *p);
         return TRACERD_E_NOMEM;
     }
+    p->strs[0] = EMPTY_ENTRY;
     p->id = id;
     t->list[t->count++] = p;
     *out = p;
@@ -75,6 +80,7 @@ void tracerd__fxt_provider_reset(struct tracerd__fxt_provider *p)
     p->has_init = false;
     p->ticks_per_second = 0;
     memset(p->strs, 0, ((size_t)p->strs_hi + 1) * sizeof *p->strs);
+    p->strs[0] = EMPTY_ENTRY;
     p->strs_hi = 0;
     p->arena_used = 0;
     p->arena_dead = 0;
