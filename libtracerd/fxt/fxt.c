@@ -1372,17 +1372,15 @@ static FXT_INLINE int event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, size
         }
         q = aend;
     }
-    e.id = 0;
-    e.end_ticks = 0;
-    e.end_ns = 0;
-    if ((EVENT_TYPES_WITH_WORD >> type) & 1u) {
-        if (TRACERD__UNLIKELY(q == end))
-            return FAST_BAIL;
-        if (type == TRACERD_FXT_EVENT_DURATION_COMPLETE)
-            e.end_ticks = ldw(big, q);
-        else
-            e.id = ldw(big, q);
-    }
+    /* The word after the arguments, without a branch on the event type
+     * (read from the header, then unused, when the type has none). */
+    uint64_t has = 0 - (uint64_t)((EVENT_TYPES_WITH_WORD >> type) & 1u);
+    if (TRACERD__UNLIKELY(has & (q == end)))
+        return FAST_BAIL;
+    uint64_t w = ldw(big, p + ((size_t)(q - p) & (size_t)has)) & has;
+    uint64_t complete = 0 - (uint64_t)(type == TRACERD_FXT_EVENT_DURATION_COMPLETE);
+    e.id = w & ~complete;
+    e.end_ticks = w & complete;
     if (r->cbs.on_event == NULL)
         return FAST_DONE;
     e.offset = off;
@@ -1391,8 +1389,7 @@ static FXT_INLINE int event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, size
     e.nargs = nargs;
     e.args = r->args;
     e.ns = ns_of(pv, e.ticks);
-    if (type == TRACERD_FXT_EVENT_DURATION_COMPLETE)
-        e.end_ns = ns_of(pv, e.end_ticks);
+    e.end_ns = ns_of(pv, e.end_ticks); /* 0 unless DURATION_COMPLETE */
     r->next_off = off + n;
     r->in_cb = true;
     int rv = r->cbs.on_event(r->user, &e);
