@@ -4,7 +4,10 @@
  * callback that reads every argument's name and value as a converter would,
  * and with none (validation only), beside XXH3_64bits over the same bytes.
  * Reports MB/s, records/s and max RSS before/after (the reader's memory is
- * constant). Usage: bench_fxt [ticks_per_second [MiB]]. */
+ * constant). Usage: bench_fxt [ticks_per_second [MiB [once|once-peer]]]:
+ * "once" makes one counting pass over the generated archive and "once-peer"
+ * one over the peer archive, for instruction counts under callgrind
+ * (doc/perf-fxt.md). */
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -258,11 +261,46 @@ static double read_once(const uint8_t *d, size_t n, size_t chunk, int mode, stru
     return t;
 }
 
+#define PEER_ARCHIVE "../shared/peer-tests/fxt/richiesams-fxt_magic-trace_trace.fxt"
+
+/* Reads the peer archive (up to 2 MiB) into *out; returns its size, 0 if absent. */
+static size_t peer_archive(uint8_t **out)
+{
+    FILE *f = fopen(PEER_ARCHIVE, "rb");
+    *out = NULL;
+    if (f == NULL)
+        return 0;
+    uint8_t *rd = malloc((size_t)2 << 20);
+    size_t rn = rd != NULL ? fread(rd, 1, (size_t)2 << 20, f) : 0;
+    fclose(f);
+    *out = rd;
+    return rn;
+}
+
+/* One counting pass (for callgrind): prints the records read. */
+static int once(const uint8_t *d, size_t n, size_t chunk)
+{
+    struct counts c;
+    read_once(d, n, chunk, COUNTING, &c);
+    printf("records %llu events %llu args %llu check %llu\n",
+           (unsigned long long)(c.events + c.strings + c.other), (unsigned long long)c.events,
+           (unsigned long long)c.args, (unsigned long long)c.ns_sum);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t tps = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000000u;
     if (argc > 2)
         TARGET_BYTES = (size_t)strtoull(argv[2], NULL, 10) << 20;
+    const char *mode = argc > 3 ? argv[3] : "";
+    if (strcmp(mode, "once-peer") == 0) {
+        uint8_t *rd;
+        size_t rn = peer_archive(&rd);
+        int rc = rn != 0 ? once(rd, rn, (size_t)256 << 10) : 1;
+        free(rd);
+        return rc;
+    }
     gen_t g = {0};
     uint64_t seed = 0x9e3779b97f4a7c15ull, ticks = 1000;
     head(&g, tps);
@@ -282,6 +320,11 @@ int main(int argc, char **argv)
         total += block;
     }
     free(g.buf);
+    if (strcmp(mode, "once") == 0) {
+        once(d, total, (size_t)1 << 20);
+        free(d);
+        return 0;
+    }
     long rss0 = maxrss_kb();
     struct counts c;
     double best = 1e9, best_null = 1e9, best_64k = 1e9, best_args = 1e9, best_x = 1e9;
@@ -323,21 +366,18 @@ int main(int argc, char **argv)
     free(d);
     /* A real archive too, when the peer tests are there: jane_tracing's
      * magic-trace archive (small records: begin with 2 args, end with none). */
-    FILE *f = fopen("../shared/peer-tests/fxt/richiesams-fxt_magic-trace_trace.fxt", "rb");
-    if (f != NULL) {
-        uint8_t *rd = malloc((size_t)2 << 20);
-        size_t rn = rd != NULL ? fread(rd, 1, (size_t)2 << 20, f) : 0;
-        fclose(f);
+    uint8_t *rd;
+    size_t rn = peer_archive(&rd);
+    if (rn != 0) {
         double rbest = 1e9;
-        for (int rep = 0; rep < 50 && rn != 0; rep++) {
+        for (int rep = 0; rep < 50; rep++) {
             double t = read_once(rd, rn, (size_t)256 << 10, COUNTING, &c);
             rbest = t < rbest ? t : rbest;
         }
-        if (rn != 0)
-            printf("richiesams peer archive (%.2f MB, in cache): %.0f MB/s  %.1f M records/s\n",
-                   (double)rn / 1e6, (double)rn / 1e6 / rbest,
-                   (double)(c.events + c.strings + c.other) / rbest / 1e6);
-        free(rd);
+        printf("richiesams peer archive (%.2f MB, in cache): %.0f MB/s  %.1f M records/s\n",
+               (double)rn / 1e6, (double)rn / 1e6 / rbest,
+               (double)(c.events + c.strings + c.other) / rbest / 1e6);
     }
+    free(rd);
     return 0;
 }
