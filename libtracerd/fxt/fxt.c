@@ -1239,15 +1239,6 @@ static FXT_INLINE bool fast_str(const struct tracerd__fxt_provider *pv, uint32_t
     return ref == 0;
 }
 
-/* Ticks to nanoseconds with the provider's initialization record. */
-static FXT_INLINE uint64_t ns_of(const struct tracerd__fxt_provider *pv, uint64_t ticks)
-{
-    uint64_t tps = pv->ticks_per_second; /* 0 until an initialization record */
-    if (tps == 0 || tps == 1000000000u)
-        return ticks;
-    return tracerd_ticks_to_ns(ticks, tps);
-}
-
 /* Per argument type, for the branch-free scalar decoder. */
 struct arg_class {
     uint64_t need; /* value bytes needed after the name; UINT64_MAX: not a scalar */
@@ -1388,8 +1379,14 @@ static FXT_INLINE int event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, size
     e.type = (tracerd_fxt_event_type_t)type;
     e.nargs = nargs;
     e.args = r->args;
-    e.ns = ns_of(pv, e.ticks);
-    e.end_ns = ns_of(pv, e.end_ticks); /* 0 unless DURATION_COMPLETE */
+    uint64_t tps = pv->ticks_per_second; /* 0 until an initialization record */
+    if (tps == 0 || tps == 1000000000u) {
+        e.ns = e.ticks;
+        e.end_ns = e.end_ticks; /* 0 unless DURATION_COMPLETE */
+    } else {
+        e.ns = tracerd_ticks_to_ns(e.ticks, tps);
+        e.end_ns = tracerd_ticks_to_ns(e.end_ticks, tps);
+    }
     r->next_off = off + n;
     r->in_cb = true;
     int rv = r->cbs.on_event(r->user, &e);
