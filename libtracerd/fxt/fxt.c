@@ -1219,7 +1219,7 @@ static tracerd_status_t large_head(tracerd_fxt_reader_t *r, const uint8_t **pos,
 static FXT_INLINE bool fast_str(const struct tracerd__fxt_provider *pv, uint32_t ref,
                                 const uint8_t **q, const uint8_t *end, tracerd_str_t *out)
 {
-    const uint8_t *s = ref < TRACERD__FXT_MAX_STRINGS ? pv->strs[ref] : NULL;
+    const uint8_t *s = ref < pv->strs_cap ? pv->strs[ref] : NULL;
     if (TRACERD__LIKELY(s != NULL)) { /* arena entry: [u16 index][u16 length LE][bytes] */
         out->data = (const char *)s + TRACERD__FXT_STR_HDR;
         out->len = (size_t)s[2] | (size_t)s[3] << 8;

@@ -20,12 +20,11 @@ struct tracerd__fxt_provider {
     uint32_t id;
     bool has_init;
     uint64_t ticks_per_second;
-    /* TRACERD__FXT_MAX_STRINGS entries, allocated with the provider (pages
-     * that no index reaches are never touched), so any 15-bit index is in
-     * range without a bound check. */
     /* index -> its arena entry, NULL when not set; index 0 (the empty
-     * string reference) -> an empty entry. */
+     * string reference) -> an empty entry. strs_cap entries (0 until the
+     * first string), grown to cover the largest index. */
     const uint8_t **strs;
+    uint32_t strs_cap;
     uint32_t strs_hi; /* highest index set since the last reset */
     uint8_t *arena;   /* string copies (owned): [u16 index][u16 len][bytes]... */
     size_t arena_cap;
@@ -68,7 +67,7 @@ static inline bool tracerd__fxt_str_get(const struct tracerd__fxt_provider *p, u
                                         tracerd_str_t *out)
 {
     /* Index 0 gives the empty string; inline references (bit 15) are out of range. */
-    if (index >= TRACERD__FXT_MAX_STRINGS || p->strs[index] == NULL)
+    if (index >= p->strs_cap || p->strs[index] == NULL)
         return false;
     out->data = (const char *)p->strs[index] + TRACERD__FXT_STR_HDR;
     out->len = tracerd__le16(p->strs[index] + 2);

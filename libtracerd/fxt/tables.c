@@ -1,6 +1,6 @@
 /* FXT per-provider string and thread tables. Memory is bounded: at most
- * max_providers providers, each with a string index of 32768 entries and a
- * thread table of 256, and string copies within max_str_bytes (peak,
+ * max_providers providers, each with a string index of at most 32768 entries
+ * and a thread table of 256, and string copies within max_str_bytes (peak,
  * counting the old arena while it is copied into a larger one). */
 #include "fxt_internal.h"
 
@@ -22,7 +22,7 @@ tracerd_status_t tracerd__fxt_tables_init(struct tracerd__fxt_tables *t,
 
 static void provider_free(struct tracerd__fxt_tables *t, struct tracerd__fxt_provider *p)
 {
-    tracerd__free(t->alloc, p->strs, TRACERD__FXT_MAX_STRINGS * sizeof *p->strs);
+    tracerd__free(t->alloc, p->strs, p->strs_cap * sizeof *p->strs);
     tracerd__free(t->alloc, p->arena, p->arena_cap);
     t->str_bytes -= p->arena_cap;
     tracerd__free(t->alloc, p, sizeof *p);
@@ -63,12 +63,6 @@ tracerd_status_t tracerd__fxt_add(struct tracerd__fxt_tables *t, uint32_t id,
     struct tracerd__fxt_provider *p = tracerd__calloc(t->alloc, sizeof *p);
     if (p == NULL)
         return TRACERD_E_NOMEM;
-    p->strs = tracerd__calloc(t->alloc, TRACERD__FXT_MAX_STRINGS * sizeof *p->strs);
-    if (p->strs == NULL) {
-        tracerd__free(t->alloc, p, sizeof *p);
-        return TRACERD_E_NOMEM;
-    }
-    p->strs[0] = EMPTY_ENTRY;
     p->id = id;
     t->list[t->count++] = p;
     *out = p;
@@ -79,8 +73,10 @@ void tracerd__fxt_provider_reset(struct tracerd__fxt_provider *p)
 {
     p->has_init = false;
     p->ticks_per_second = 0;
-    memset(p->strs, 0, ((size_t)p->strs_hi + 1) * sizeof *p->strs);
-    p->strs[0] = EMPTY_ENTRY;
+    if (p->strs != NULL) {
+        memset(p->strs, 0, ((size_t)p->strs_hi + 1) * sizeof *p->strs);
+        p->strs[0] = EMPTY_ENTRY;
+    }
     p->strs_hi = 0;
     p->arena_used = 0;
     p->arena_dead = 0;
@@ -89,8 +85,10 @@ void tracerd__fxt_provider_reset(struct tracerd__fxt_provider *p)
 
 size_t tracerd__fxt_provider_bytes(void)
 {
+    /* The string index at its largest, plus the half-size one it is copied
+     * from while it grows. */
     return sizeof(struct tracerd__fxt_provider) +
-           TRACERD__FXT_MAX_STRINGS * sizeof(const uint8_t *);
+           (TRACERD__FXT_MAX_STRINGS + TRACERD__FXT_MAX_STRINGS / 2) * sizeof(const uint8_t *);
 }
 
 static size_t entry_bytes(size_t len)
@@ -108,7 +106,7 @@ static size_t compact_into(struct tracerd__fxt_provider *p, uint8_t *dst, const 
         uint32_t idx = tracerd__le16(src + r);
         size_t len = tracerd__le16(src + r + 2);
         size_t n = entry_bytes(len);
-        if (idx < TRACERD__FXT_MAX_STRINGS && p->strs[idx] == src + r) {
+        if (idx < p->strs_cap && p->strs[idx] == src + r) {
             if (dst + w != src + r)
                 memmove(dst + w, src + r, n);
             p->strs[idx] = dst + w;
@@ -117,6 +115,27 @@ static size_t compact_into(struct tracerd__fxt_provider *p, uint8_t *dst, const 
         r += n;
     }
     return w;
+}
+
+/* Grows the string index to cover `index` (doubling from 256 entries). */
+static tracerd_status_t grow_index(struct tracerd__fxt_tables *t, struct tracerd__fxt_provider *p,
+                                   uint32_t index)
+{
+    size_t cap = p->strs_cap ? p->strs_cap : 256;
+    while (cap <= index)
+        cap *= 2;
+    if (cap > TRACERD__FXT_MAX_STRINGS)
+        cap = TRACERD__FXT_MAX_STRINGS;
+    const uint8_t **n = tracerd__calloc(t->alloc, cap * sizeof *n);
+    if (n == NULL)
+        return TRACERD_E_NOMEM;
+    if (p->strs != NULL)
+        memcpy(n, p->strs, p->strs_cap * sizeof *n);
+    n[0] = EMPTY_ENTRY;
+    tracerd__free(t->alloc, p->strs, p->strs_cap * sizeof *p->strs);
+    p->strs = n;
+    p->strs_cap = (uint32_t)cap;
+    return TRACERD_OK;
 }
 
 /* Makes room for `need` more arena bytes: compaction first, then a larger
@@ -161,6 +180,8 @@ tracerd_status_t tracerd__fxt_str_put(struct tracerd__fxt_tables *t,
                                       const uint8_t *data, size_t len)
 {
     tracerd_status_t st;
+    if (index >= p->strs_cap && (st = grow_index(t, p, index)) != TRACERD_OK)
+        return st;
     if (p->strs[index] != NULL) { /* the old copy becomes garbage */
         p->arena_dead += entry_bytes(tracerd__le16(p->strs[index] + 2));
         p->strs[index] = NULL;
