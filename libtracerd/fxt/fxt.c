@@ -1216,10 +1216,10 @@ static tracerd_status_t large_head(tracerd_fxt_reader_t *r, const uint8_t **pos,
 
 /* A string reference on the fast path: indexed and registered, inline
  * (stream at *q, at most `end`) or empty. Anything else returns false. */
-static FXT_INLINE bool fast_str(const struct tracerd__fxt_provider *pv, uint32_t ref,
+static FXT_INLINE bool fast_str(const uint8_t *const *strs, uint32_t cap, uint32_t ref,
                                 const uint8_t **q, const uint8_t *end, tracerd_str_t *out)
 {
-    const uint8_t *s = ref < pv->strs_cap ? pv->strs[ref] : NULL;
+    const uint8_t *s = ref < cap ? strs[ref] : NULL;
     if (TRACERD__LIKELY(s != NULL)) { /* arena entry: [u16 index][u16 length LE][bytes] */
         out->data = (const char *)s + TRACERD__FXT_STR_HDR;
         out->len = (size_t)s[2] | (size_t)s[3] << 8;
@@ -1299,6 +1299,8 @@ static FXT_INLINE int event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, size
     if (TRACERD__UNLIKELY(pv == NULL || type > TRACERD_FXT_EVENT_FLOW_END || n < 16))
         return FAST_BAIL;
     const uint8_t *q = p + 16, *const end = p + n;
+    const uint8_t *const *const strs = pv->strs; /* the tables do not change here */
+    const uint32_t cap = pv->strs_cap;
     tracerd_fxt_event_t e;
     e.ticks = ldw(big, p + 8);
     uint32_t ref = (uint32_t)(h >> 24) & 0xffu;
@@ -1316,8 +1318,8 @@ static FXT_INLINE int event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, size
         e.thread.tid = ldw(big, q + 8);
         q += 16;
     }
-    if (!fast_str(pv, (uint32_t)(h >> 32) & 0xffffu, &q, end, &e.category) ||
-        !fast_str(pv, (uint32_t)(h >> 48), &q, end, &e.name))
+    if (!fast_str(strs, cap, (uint32_t)(h >> 32) & 0xffffu, &q, end, &e.category) ||
+        !fast_str(strs, cap, (uint32_t)(h >> 48), &q, end, &e.name))
         return FAST_BAIL;
     uint32_t nargs = (uint32_t)(h >> 20) & 0xfu;
     tracerd_fxt_arg_t *g = r->args, *const gend = g + nargs;
@@ -1334,7 +1336,7 @@ static FXT_INLINE int event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, size
         uint32_t atype = (uint32_t)(a & 0xfu);
         g->type = atype;
         g->pos = (uint32_t)(q - p); /* records decoded whole are at most 64 MiB */
-        if (!fast_str(pv, (uint32_t)(a >> 16) & 0xffffu, &v, aend, &g->name))
+        if (!fast_str(strs, cap, (uint32_t)(a >> 16) & 0xffffu, &v, aend, &g->name))
             return FAST_BAIL;
         /* Scalars (the common case) without a branch on the type:
          * argument types come in any order, and a mispredicted jump per
@@ -1345,7 +1347,7 @@ static FXT_INLINE int event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, size
         const struct arg_class *k = &ARG_CLASS[atype];
         if (TRACERD__UNLIKELY((uint64_t)(aend - v) < k->need)) {
             if (atype == TRACERD_FXT_ARG_STRING) {
-                if (!fast_str(pv, (uint32_t)(a >> 32) & 0xffffu, &v, aend, &g->v.str))
+                if (!fast_str(strs, cap, (uint32_t)(a >> 32) & 0xffffu, &v, aend, &g->v.str))
                     return FAST_BAIL;
             } else if (atype == TRACERD_FXT_ARG_BLOB && (a >> 32) <= (uint64_t)(aend - v)) {
                 g->v.blob.data = v;
