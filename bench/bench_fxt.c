@@ -1,7 +1,13 @@
 /* FXT reader throughput: a generated archive of typical records (events with
  * 2-4 arguments, indexed strings and threads; 256 MiB) read with counting
- * callbacks, beside XXH3_64bits over the same bytes. Reports MB/s,
- * records/s and max RSS before/after (the reader's memory is constant). */
+ * callbacks (events and arguments counted, ns and name touched), with a
+ * callback that reads every argument's name and value as a converter would,
+ * and with none (validation only), beside XXH3_64bits over the same bytes.
+ * Reports MB/s, records/s and max RSS before/after (the reader's memory is
+ * constant). Usage: bench_fxt [ticks_per_second [MiB [once|once-peer]]]:
+ * "once" makes one counting pass over the generated archive and "once-peer"
+ * one over the peer archive, for instruction counts under callgrind
+ * (doc/perf-fxt.md). */
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -160,6 +166,39 @@ static int c_event(void *u, const tracerd_fxt_event_t *e)
     return 0;
 }
 
+/* What a converter does: every argument's name and value, by type. */
+static int c_event_args(void *u, const tracerd_fxt_event_t *e)
+{
+    struct counts *c = u;
+    c->events++;
+    c->args += e->nargs;
+    uint64_t sum = e->ns + e->name.len + e->category.len;
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        const tracerd_fxt_arg_t *a = &e->args[i];
+        sum += a->name.len + (uint8_t)a->name.data[0];
+        switch (a->type) {
+        case TRACERD_FXT_ARG_INT32:
+        case TRACERD_FXT_ARG_INT64:
+            sum += (uint64_t)a->v.i64;
+            break;
+        case TRACERD_FXT_ARG_DOUBLE:
+            sum += (uint64_t)(a->v.f64 * 2.0);
+            break;
+        case TRACERD_FXT_ARG_STRING:
+            sum += a->v.str.len;
+            break;
+        case TRACERD_FXT_ARG_BLOB:
+            sum += a->v.blob.len;
+            break;
+        default:
+            sum += a->v.u64;
+            break;
+        }
+    }
+    c->ns_sum += sum;
+    return 0;
+}
+
 static int c_string(void *u, const tracerd_fxt_string_t *s)
 {
     (void)s;
@@ -188,12 +227,14 @@ static long maxrss_kb(void)
     return ru.ru_maxrss;
 }
 
-static double read_once(const uint8_t *d, size_t n, size_t chunk, bool null_cbs, struct counts *c)
+enum { COUNTING = 0, NULL_CBS = 1, READ_ARGS = 2 };
+
+static double read_once(const uint8_t *d, size_t n, size_t chunk, int mode, struct counts *c)
 {
     tracerd_fxt_callbacks_t cbs;
     memset(&cbs, 0, sizeof cbs);
-    if (!null_cbs) {
-        cbs.on_event = c_event;
+    if (mode != NULL_CBS) {
+        cbs.on_event = mode == READ_ARGS ? c_event_args : c_event;
         cbs.on_string = c_string;
         cbs.on_thread = (tracerd_fxt_thread_cb)(void (*)(void))c_other;
         cbs.on_metadata = (tracerd_fxt_metadata_cb)(void (*)(void))c_other;
@@ -220,11 +261,46 @@ static double read_once(const uint8_t *d, size_t n, size_t chunk, bool null_cbs,
     return t;
 }
 
+#define PEER_ARCHIVE "../shared/peer-tests/fxt/richiesams-fxt_magic-trace_trace.fxt"
+
+/* Reads the peer archive (up to 2 MiB) into *out; returns its size, 0 if absent. */
+static size_t peer_archive(uint8_t **out)
+{
+    FILE *f = fopen(PEER_ARCHIVE, "rb");
+    *out = NULL;
+    if (f == NULL)
+        return 0;
+    uint8_t *rd = malloc((size_t)2 << 20);
+    size_t rn = rd != NULL ? fread(rd, 1, (size_t)2 << 20, f) : 0;
+    fclose(f);
+    *out = rd;
+    return rn;
+}
+
+/* One counting pass (for callgrind): prints the records read. */
+static int once(const uint8_t *d, size_t n, size_t chunk)
+{
+    struct counts c;
+    read_once(d, n, chunk, COUNTING, &c);
+    printf("records %llu events %llu args %llu check %llu\n",
+           (unsigned long long)(c.events + c.strings + c.other), (unsigned long long)c.events,
+           (unsigned long long)c.args, (unsigned long long)c.ns_sum);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t tps = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000000u;
     if (argc > 2)
         TARGET_BYTES = (size_t)strtoull(argv[2], NULL, 10) << 20;
+    const char *mode = argc > 3 ? argv[3] : "";
+    if (strcmp(mode, "once-peer") == 0) {
+        uint8_t *rd;
+        size_t rn = peer_archive(&rd);
+        int rc = rn != 0 ? once(rd, rn, (size_t)256 << 10) : 1;
+        free(rd);
+        return rc;
+    }
     gen_t g = {0};
     uint64_t seed = 0x9e3779b97f4a7c15ull, ticks = 1000;
     head(&g, tps);
@@ -244,18 +320,26 @@ int main(int argc, char **argv)
         total += block;
     }
     free(g.buf);
+    if (strcmp(mode, "once") == 0) {
+        once(d, total, (size_t)1 << 20);
+        free(d);
+        return 0;
+    }
     long rss0 = maxrss_kb();
     struct counts c;
-    double best = 1e9, best_null = 1e9, best_64k = 1e9, best_x = 1e9;
+    double best = 1e9, best_null = 1e9, best_64k = 1e9, best_args = 1e9, best_x = 1e9;
     uint64_t xh = 0;
     for (int rep = 0; rep < 5; rep++) {
-        double t = read_once(d, total, (size_t)1 << 20, false, &c);
+        double t = read_once(d, total, (size_t)1 << 20, COUNTING, &c);
         best = t < best ? t : best;
-        t = read_once(d, total, (size_t)64 << 10, false, &c);
+        t = read_once(d, total, (size_t)64 << 10, COUNTING, &c);
         best_64k = t < best_64k ? t : best_64k;
         struct counts cn;
-        t = read_once(d, total, (size_t)1 << 20, true, &cn);
+        t = read_once(d, total, (size_t)1 << 20, NULL_CBS, &cn);
         best_null = t < best_null ? t : best_null;
+        struct counts ca;
+        t = read_once(d, total, (size_t)1 << 20, READ_ARGS, &ca);
+        best_args = t < best_args ? t : best_args;
         double t0 = now();
         xh ^= XXH3_64bits(d, total);
         t = now() - t0;
@@ -271,6 +355,8 @@ int main(int argc, char **argv)
            (double)recs / best / 1e6);
     printf("fxt counting callbacks, 64 KiB feeds: %8.0f MB/s  %6.1f M records/s\n", mb / best_64k,
            (double)recs / best_64k / 1e6);
+    printf("fxt reading every argument, 1 MiB:    %8.0f MB/s  %6.1f M records/s\n", mb / best_args,
+           (double)recs / best_args / 1e6);
     printf("fxt NULL callbacks (validate only):   %8.0f MB/s\n", mb / best_null);
     printf("XXH3_64bits over the same bytes:      %8.0f MB/s  (hash %016llx)\n", mb / best_x,
            (unsigned long long)xh);
@@ -280,21 +366,18 @@ int main(int argc, char **argv)
     free(d);
     /* A real archive too, when the peer tests are there: jane_tracing's
      * magic-trace archive (small records: begin with 2 args, end with none). */
-    FILE *f = fopen("../shared/peer-tests/fxt/richiesams-fxt_magic-trace_trace.fxt", "rb");
-    if (f != NULL) {
-        uint8_t *rd = malloc((size_t)2 << 20);
-        size_t rn = rd != NULL ? fread(rd, 1, (size_t)2 << 20, f) : 0;
-        fclose(f);
+    uint8_t *rd;
+    size_t rn = peer_archive(&rd);
+    if (rn != 0) {
         double rbest = 1e9;
-        for (int rep = 0; rep < 50 && rn != 0; rep++) {
-            double t = read_once(rd, rn, (size_t)256 << 10, false, &c);
+        for (int rep = 0; rep < 50; rep++) {
+            double t = read_once(rd, rn, (size_t)256 << 10, COUNTING, &c);
             rbest = t < rbest ? t : rbest;
         }
-        if (rn != 0)
-            printf("richiesams peer archive (%.2f MB, in cache): %.0f MB/s  %.1f M records/s\n",
-                   (double)rn / 1e6, (double)rn / 1e6 / rbest,
-                   (double)(c.events + c.strings + c.other) / rbest / 1e6);
-        free(rd);
+        printf("richiesams peer archive (%.2f MB, in cache): %.0f MB/s  %.1f M records/s\n",
+               (double)rn / 1e6, (double)rn / 1e6 / rbest,
+               (double)(c.events + c.strings + c.other) / rbest / 1e6);
     }
+    free(rd);
     return 0;
 }

@@ -43,12 +43,17 @@ static void mix_args(run_t *r, uint32_t n, const tracerd_fxt_arg_t *a)
 {
     for (uint32_t i = 0; i < n; i++) {
         mix(r, a[i].type);
-        mix(r, a[i].offset);
+        mix(r, a[i].pos);
         mix_bytes(r, a[i].name.data, a[i].name.len);
-        mix(r, a[i].u64);
-        mix(r, (uint64_t)a[i].i64);
-        mix_bytes(r, a[i].str.data, a[i].str.len);
-        mix_bytes(r, a[i].blob.data, a[i].blob.len);
+        /* Only the value member that matches the type is meaningful. */
+        if (a[i].type == TRACERD_FXT_ARG_INT32 || a[i].type == TRACERD_FXT_ARG_INT64)
+            mix(r, (uint64_t)a[i].v.i64);
+        else if (a[i].type == TRACERD_FXT_ARG_STRING)
+            mix_bytes(r, a[i].v.str.data, a[i].v.str.len);
+        else if (a[i].type >= TRACERD_FXT_ARG_BLOB)
+            mix_bytes(r, a[i].v.blob.data, a[i].v.blob.len);
+        else
+            mix(r, a[i].v.u64);
     }
 }
 

@@ -128,27 +128,37 @@ typedef struct tracerd_fxt_thread {
 } tracerd_fxt_thread_t;
 
 /**
- * One argument, decoded. `name`, `str` and `blob` are borrowed views, valid
- * until the callback returns. Read the field that matches `type`:
- * INT32/INT64 `i64`; UINT32/UINT64/POINTER/KOID/BOOL `u64`; DOUBLE `f64`;
- * STRING `str`; BLOB `blob`; NULL has no value.
+ * One argument, decoded: its type, its name and its value, every reference
+ * resolved. `name` and the views in `v` are borrowed, valid until the
+ * callback returns. Read the member of `v` that matches `type`:
+ *
+ * | type | member |
+ * |---|---|
+ * | NULL | `v.u64` (0) |
+ * | INT32, INT64 | `v.i64` (INT32 sign-extended) |
+ * | UINT32, UINT64, POINTER, KOID | `v.u64` (UINT32 zero-extended) |
+ * | BOOL | `v.u64` (0 or 1) |
+ * | DOUBLE | `v.f64` |
+ * | STRING | `v.str` |
+ * | BLOB | `v.blob` (the payload, exactly the blob size) |
+ * | unknown (11..15) | `v.blob` (the argument's words after its header, name stream included) |
+ *
+ * The other members hold no meaningful value.
  */
 typedef struct tracerd_fxt_arg {
-    uint32_t type;   /**< tracerd_fxt_arg_type_t, or an unknown value 11..15 */
-    uint64_t offset; /**< absolute offset of the argument's header word */
+    uint32_t type; /**< tracerd_fxt_arg_type_t, or an unknown value 11..15 */
+    /** Byte position of the argument's header word inside its record: its
+     * absolute offset is the record's `offset` + `pos`. */
+    uint32_t pos;
     tracerd_str_t name;
-    /** Scalar types: the value (32-bit values zero-extended, BOOL 0 or 1,
-     * DOUBLE its bits); 0 for NULL, STRING, BLOB and unknown types. */
-    uint64_t u64;
-    /** Scalar types: the same value as a signed integer (INT32 sign-extended
-     * from 32 bits); 0 for NULL, STRING, BLOB and unknown types. */
-    int64_t i64;
-    double f64;        /**< u64's bits as a double (meaningful for DOUBLE) */
-    tracerd_str_t str; /**< STRING: the value; {NULL, 0} otherwise */
-    /** BLOB: the payload (exactly the blob size). Unknown types: the
-     * argument's words after its header (name stream included). {NULL, 0}
-     * otherwise. */
-    tracerd_bytes_t blob;
+    /** The value, by `type` (see above). */
+    union {
+        uint64_t u64;
+        int64_t i64;
+        double f64;
+        tracerd_str_t str;
+        tracerd_bytes_t blob;
+    } v;
 } tracerd_fxt_arg_t;
 
 /** Metadata record (record type 0). */

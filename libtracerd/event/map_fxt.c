@@ -89,36 +89,36 @@ static void map_args(struct fmap *m, tracerd_event_t *ev, const tracerd_fxt_arg_
         case TRACERD_FXT_ARG_INT32:
         case TRACERD_FXT_ARG_INT64:
             o->type = TRACERD_EVENT_ARG_INT;
-            o->v.i = a->i64;
+            o->v.i = a->v.i64;
             break;
         case TRACERD_FXT_ARG_UINT32:
         case TRACERD_FXT_ARG_UINT64:
             o->type = TRACERD_EVENT_ARG_UINT;
-            o->v.u = a->u64;
+            o->v.u = a->v.u64;
             break;
         case TRACERD_FXT_ARG_DOUBLE:
             o->type = TRACERD_EVENT_ARG_DOUBLE;
-            o->v.d = a->f64;
+            o->v.d = a->v.f64;
             break;
         case TRACERD_FXT_ARG_STRING:
             o->type = TRACERD_EVENT_ARG_STRING;
-            o->v.str = a->str;
+            o->v.str = a->v.str;
             break;
         case TRACERD_FXT_ARG_POINTER:
             o->type = TRACERD_EVENT_ARG_POINTER;
-            o->v.u = a->u64;
+            o->v.u = a->v.u64;
             break;
         case TRACERD_FXT_ARG_KOID:
             o->type = TRACERD_EVENT_ARG_KOID;
-            o->v.u = a->u64;
+            o->v.u = a->v.u64;
             break;
         case TRACERD_FXT_ARG_BOOL:
             o->type = TRACERD_EVENT_ARG_BOOL;
-            o->v.b = a->u64 != 0;
+            o->v.b = a->v.u64 != 0;
             break;
         default: /* BLOB, and unknown types: their bytes */
             o->type = TRACERD_EVENT_ARG_BYTES;
-            o->v.bytes = a->blob;
+            o->v.bytes = a->v.blob;
             break;
         }
     }
@@ -191,7 +191,7 @@ static int on_kernel_object(void *user, const tracerd_fxt_kernel_object_t *o)
             const tracerd_fxt_arg_t *a = &o->args[i];
             if (a->type == TRACERD_FXT_ARG_KOID && a->name.len == 7 &&
                 memcmp(a->name.data, "process", 7) == 0)
-                ev.pid = a->u64;
+                ev.pid = a->v.u64;
         }
     }
     map_args(m, &ev, o->args, o->nargs, 0);

@@ -139,22 +139,35 @@ static FXT_COLD tracerd_status_t fail_koids(tracerd_fxt_reader_t *r, const char 
     return fail(r, TRACERD_E_EXTENT, "inline %s koids run past the end of the record", field);
 }
 
+/* tracerd__ld64 (bytes.h), forced inline: in the decoders specialised per
+ * byte order `big` is a constant and the load compiles to one instruction
+ * (plus a byte swap); gcc does not always inline the bytes.h helpers into
+ * the large decoding function by itself. Same byte assembly, so correct for
+ * any alignment and host byte order. */
+static FXT_INLINE uint64_t ldw(bool big, const uint8_t *b)
+{
+    if (big)
+        return (uint64_t)b[0] << 56 | (uint64_t)b[1] << 48 | (uint64_t)b[2] << 40 |
+               (uint64_t)b[3] << 32 | (uint64_t)b[4] << 24 | (uint64_t)b[5] << 16 |
+               (uint64_t)b[6] << 8 | (uint64_t)b[7];
+    return (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24 |
+           (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40 | (uint64_t)b[6] << 48 |
+           (uint64_t)b[7] << 56;
+}
+
 static inline uint64_t ld64(const tracerd_fxt_reader_t *r, const uint8_t *p)
 {
-    return tracerd__ld64(r->big, p);
+    return ldw(r->big, p);
 }
 
-static inline int64_t s64(uint64_t v)
+/* Sign-extends a 32-bit two's complement value, without a branch (the
+ * signs of int32 arguments are as good as random). */
+static FXT_INLINE int64_t s32(uint32_t v)
 {
-    return v <= (uint64_t)INT64_MAX ? (int64_t)v : -(int64_t)(~v) - 1;
+    return (int64_t)(v ^ 0x80000000u) - (int64_t)0x80000000;
 }
 
-static inline int64_t s32(uint32_t v)
-{
-    return v <= (uint32_t)INT32_MAX ? (int64_t)v : -(int64_t)(~v) - 1;
-}
-
-static inline size_t pad8(size_t n)
+static FXT_INLINE size_t pad8(size_t n)
 {
     return (n + 7u) & ~(size_t)7u;
 }
@@ -171,7 +184,7 @@ static FXT_INLINE tracerd_status_t word(tracerd_fxt_reader_t *r, cur_t *c, uint6
 {
     if (TRACERD__UNLIKELY(c->n - c->at < 8))
         return fail_word(r, field);
-    *v = tracerd__ld64(c->big, c->p + c->at);
+    *v = ldw(c->big, c->p + c->at);
     c->at += 8;
     return TRACERD_OK;
 }
@@ -254,8 +267,8 @@ static FXT_INLINE tracerd_status_t thread_ref(tracerd_fxt_reader_t *r, cur_t *c,
     if (ref == 0) {
         if (TRACERD__UNLIKELY(c->n - c->at < 16))
             return fail_koids(r, field);
-        t->pid = tracerd__ld64(c->big, c->p + c->at);
-        t->tid = tracerd__ld64(c->big, c->p + c->at + 8);
+        t->pid = ldw(c->big, c->p + c->at);
+        t->tid = ldw(c->big, c->p + c->at + 8);
         c->at += 16;
         return TRACERD_OK;
     }
@@ -267,115 +280,135 @@ static FXT_INLINE tracerd_status_t thread_ref(tracerd_fxt_reader_t *r, cur_t *c,
     return TRACERD_OK;
 }
 
-/* Per argument type: 1 = scalar in the header's bits 32..63, 2 = scalar in
- * a value word, 3 = string, 4 = blob, 0 = unknown. */
-static const uint8_t ARG_KIND[16] = {1, 1, 1, 2, 2, 2, 3, 2, 2, 1, 4, 0, 0, 0, 0, 0};
 static const char *const ARG_WORD_NAME[16] = {
     "", "", "", "int64 value", "uint64 value", "double value", "", "pointer value", "koid value"};
 
 static FXT_COLD tracerd_status_t fail_arg_header(tracerd_fxt_reader_t *r, const cur_t *c,
-                                                 uint32_t nargs)
+                                                 uint32_t i, uint32_t nargs)
 {
+    r->arg_i = (int)i;
     if (c->n - c->at < 8)
         return fail(r, TRACERD_E_EXTENT,
                     "header word runs past the end of the record (%u arguments declared)",
                     (unsigned)nargs);
-    uint64_t h = tracerd__ld64(c->big, c->p + c->at);
+    uint64_t h = ldw(c->big, c->p + c->at);
     size_t size = (size_t)((h >> 4) & 0xfffu) * 8u;
     if (size == 0)
         return fail(r, TRACERD_E_BAD_RECORD, "size is 0");
     return fail(r, TRACERD_E_EXTENT, "size (%zu words) runs past the end of the record", size / 8);
 }
 
-/* Decodes nargs arguments starting at c->at into r->args. */
+static FXT_COLD tracerd_status_t fail_arg_word(tracerd_fxt_reader_t *r, uint32_t i, uint32_t type)
+{
+    r->arg_i = (int)i;
+    return fail_word(r, ARG_WORD_NAME[type]);
+}
+
+static FXT_COLD tracerd_status_t fail_arg_blob(tracerd_fxt_reader_t *r, uint32_t i, uint32_t bsize)
+{
+    r->arg_i = (int)i;
+    return fail(r, TRACERD_E_EXTENT, "blob payload (%u bytes) runs past the end of the argument",
+                (unsigned)bsize);
+}
+
+/* A string reference of argument i (q, size bytes) off the fast path
+ * (inline, empty, not registered), its stream starting at q + at. */
+static FXT_COLD tracerd_status_t arg_str_slow(tracerd_fxt_reader_t *r, const uint8_t *q,
+                                              size_t size, size_t at, uint32_t i, uint32_t ref,
+                                              tracerd_str_t *out, const char *field)
+{
+    cur_t a = {q, size, at, r->big};
+    r->arg_i = (int)i;
+    tracerd_status_t st = str_ref(r, &a, ref, out, field);
+    if (st == TRACERD_OK)
+        r->arg_i = -1;
+    return st;
+}
+
+/* Decodes nargs arguments starting at c->at into r->args: sizes checked,
+ * names and string values resolved, values by type. The string table
+ * cannot change while arguments are decoded, so its fields are read once. */
 static FXT_INLINE tracerd_status_t read_args(tracerd_fxt_reader_t *r, cur_t *c, uint32_t nargs)
 {
+    const uint8_t *const p = c->p;
+    const size_t n = c->n;
+    const bool big = c->big;
+    size_t at = c->at;
+    const struct tracerd__fxt_provider *const pv = r->cur;
+    tracerd_fxt_arg_t *g = r->args;
+    uint32_t unknown = 0;
     tracerd_status_t st;
-    r->unknown_args = 0;
-    uint64_t base = r->rec_off - (uint64_t)(uintptr_t)r->rec_p;
-    for (uint32_t i = 0; i < nargs; i++) {
-        uint64_t h = 0;
-        size_t size = 0;
-        if (TRACERD__LIKELY(c->n - c->at >= 8)) {
-            h = tracerd__ld64(c->big, c->p + c->at);
-            size = (size_t)((h >> 4) & 0xfffu) * 8u;
+    for (uint32_t i = 0; i < nargs; i++, g++) {
+        if (TRACERD__UNLIKELY(n - at < 8)) {
+            c->at = at;
+            return fail_arg_header(r, c, i, nargs);
         }
-        if (TRACERD__UNLIKELY(size == 0 || size > c->n - c->at)) {
-            r->arg_i = (int)i;
-            return fail_arg_header(r, c, nargs);
+        const uint8_t *q = p + at;
+        uint64_t h = ldw(big, q);
+        size_t size = (size_t)((h >> 4) & 0xfffu) * 8u;
+        if (TRACERD__UNLIKELY(size == 0 || size > n - at)) {
+            c->at = at;
+            return fail_arg_header(r, c, i, nargs);
         }
-        cur_t a = {c->p + c->at, size, 8, c->big};
-        tracerd_fxt_arg_t *g = &r->args[i];
         uint32_t type = (uint32_t)(h & 0xfu);
         g->type = type;
-        g->offset = base + (uint64_t)(uintptr_t)a.p;
-        uint32_t name = (uint32_t)(h >> 16) & 0xffffu;
-        if (TRACERD__LIKELY((name & 0x8000u) == 0 && name != 0 &&
-                            tracerd__fxt_str_get(r->cur, name, &g->name))) {
-            /* indexed name, registered: the common case */
-        } else {
-            r->arg_i = (int)i;
-            if ((st = str_ref(r, &a, name, &g->name, "name")) != TRACERD_OK)
+        g->pos = (uint32_t)at; /* records decoded whole are at most 64 MiB */
+        size_t vat = 8;        /* where the value words start: after the name stream */
+        uint32_t ref = (uint32_t)(h >> 16) & 0xffffu;
+        if (!tracerd__fxt_str_get(pv, ref, &g->name)) {
+            if ((st = arg_str_slow(r, q, size, 8, i, ref, &g->name, "name")) != TRACERD_OK)
                 return st;
+            if (ref & 0x8000u)
+                vat += pad8(ref & 0x7fffu);
         }
-        uint32_t kind = ARG_KIND[type];
-        if (TRACERD__LIKELY(kind <= 2)) {
-            uint64_t v = h >> 32;
-            if (kind == 2) {
-                if (TRACERD__UNLIKELY(a.n - a.at < 8)) {
-                    r->arg_i = (int)i;
-                    return fail_word(r, ARG_WORD_NAME[type]);
-                }
-                v = tracerd__ld64(a.big, a.p + a.at);
-            } else if (kind == 0) {
-                v = 0;
+        switch (type) {
+        case TRACERD_FXT_ARG_INT64:
+        case TRACERD_FXT_ARG_UINT64:
+        case TRACERD_FXT_ARG_DOUBLE:
+        case TRACERD_FXT_ARG_POINTER:
+        case TRACERD_FXT_ARG_KOID:
+            if (TRACERD__UNLIKELY(size - vat < 8))
+                return fail_arg_word(r, i, type);
+            g->v.u64 = ldw(big, q + vat);
+            break;
+        case TRACERD_FXT_ARG_INT32:
+            g->v.i64 = s32((uint32_t)(h >> 32));
+            break;
+        case TRACERD_FXT_ARG_UINT32:
+            g->v.u64 = h >> 32;
+            break;
+        case TRACERD_FXT_ARG_BOOL:
+            g->v.u64 = (h >> 32) & 1u;
+            break;
+        case TRACERD_FXT_ARG_NULL:
+            g->v.u64 = 0;
+            break;
+        case TRACERD_FXT_ARG_STRING:
+            ref = (uint32_t)(h >> 32) & 0xffffu;
+            if (!tracerd__fxt_str_get(pv, ref, &g->v.str) &&
+                (st = arg_str_slow(r, q, size, vat, i, ref, &g->v.str, "value")) != TRACERD_OK) {
+                return st;
             }
-            if (type == TRACERD_FXT_ARG_BOOL)
-                v &= 1u;
-            else if (type == TRACERD_FXT_ARG_NULL)
-                v = 0;
-            g->u64 = v;
-            g->i64 = type == TRACERD_FXT_ARG_INT32 ? s32((uint32_t)v) : s64(v);
-            memcpy(&g->f64, &v, sizeof v);
-            g->str.data = NULL;
-            g->str.len = 0;
-            g->blob.data = NULL;
-            g->blob.len = 0;
-            if (TRACERD__UNLIKELY(kind == 0)) { /* unknown type: its words, raw */
-                g->u64 = 0;
-                g->i64 = 0;
-                g->f64 = 0;
-                g->blob.data = a.p + 8;
-                g->blob.len = size - 8;
-                r->unknown_args = (uint16_t)(r->unknown_args | (1u << i));
-            }
-        } else {
-            g->u64 = 0;
-            g->i64 = 0;
-            g->f64 = 0;
-            g->str.data = NULL;
-            g->str.len = 0;
-            g->blob.data = NULL;
-            g->blob.len = 0;
-            r->arg_i = (int)i;
-            if (kind == 3) {
-                if ((st = str_ref(r, &a, (uint32_t)(h >> 32) & 0xffffu, &g->str, "value")) !=
-                    TRACERD_OK)
-                    return st;
-            } else {
-                uint32_t bsize = (uint32_t)(h >> 32);
-                /* Compared before any padding arithmetic: a.n - a.at is a multiple of 8. */
-                if (bsize > a.n - a.at)
-                    return fail(r, TRACERD_E_EXTENT,
-                                "blob payload (%u bytes) runs past the end of the argument",
-                                (unsigned)bsize);
-                g->blob.data = a.p + a.at;
-                g->blob.len = bsize;
-            }
+            break;
+        case TRACERD_FXT_ARG_BLOB: {
+            uint32_t bsize = (uint32_t)(h >> 32);
+            /* Compared before any padding arithmetic: size - vat is a multiple of 8. */
+            if (TRACERD__UNLIKELY(bsize > size - vat))
+                return fail_arg_blob(r, i, bsize);
+            g->v.blob.data = q + vat;
+            g->v.blob.len = bsize;
+            break;
         }
-        c->at += size;
+        default: /* unknown type: its words, raw */
+            g->v.blob.data = q + 8;
+            g->v.blob.len = size - 8;
+            unknown |= 1u << i;
+            break;
+        }
+        at += size;
     }
-    r->arg_i = -1;
+    c->at = at;
+    r->unknown_args = (uint16_t)unknown;
     return TRACERD_OK;
 }
 
@@ -397,11 +430,11 @@ static tracerd_status_t report_unknown_args(tracerd_fxt_reader_t *r, uint32_t na
             continue;
         const tracerd_fxt_arg_t *g = &r->args[i];
         tracerd_fxt_unknown_t u;
-        u.offset = g->offset;
+        u.offset = r->rec_off + g->pos;
         u.kind = TRACERD_FXT_UNKNOWN_ARGUMENT;
         u.type = g->type;
-        u.raw.data = g->blob.data - 8;
-        u.raw.len = g->blob.len + 8;
+        u.raw.data = r->rec_p + g->pos;
+        u.raw.len = g->v.blob.len + 8;
         u.header = ld64(r, u.raw.data);
         u.size = u.raw.len;
         tracerd_status_t st = CALL(r, on_unknown, &u);
@@ -988,8 +1021,8 @@ static tracerd_status_t record(tracerd_fxt_reader_t *r, const uint8_t *p, size_t
     r->rec_p = p;
     r->arg_i = -1;
     r->next_off = r->rec_off + n;
-    tracerd_status_t st = r->big ? dispatch(r, p, n, tracerd__be64(p), true)
-                                 : dispatch(r, p, n, tracerd__le64(p), false);
+    tracerd_status_t st =
+        r->big ? dispatch(r, p, n, ldw(true, p), true) : dispatch(r, p, n, ldw(false, p), false);
     if (TRACERD__UNLIKELY(st != TRACERD_OK) && skippable(r, st))
         st = warn(r, n);
     return st;
@@ -1179,6 +1212,232 @@ static tracerd_status_t large_head(tracerd_fxt_reader_t *r, const uint8_t **pos,
     return st;
 }
 
+/* ---- the event fast path ---------------------------------------------- */
+
+/* A string reference on the fast path: indexed and registered, inline
+ * (stream at *q, at most `end`) or empty. Anything else returns false. */
+static FXT_INLINE bool fast_str(const uint8_t *const *strs, uint32_t cap, uint32_t ref,
+                                const uint8_t **q, const uint8_t *end, tracerd_str_t *out)
+{
+    const uint8_t *s = ref < cap ? strs[ref] : NULL;
+    if (TRACERD__LIKELY(s != NULL)) { /* arena entry: [u16 index][u16 length LE][bytes] */
+        out->data = (const char *)s + TRACERD__FXT_STR_HDR;
+        out->len = (size_t)s[2] | (size_t)s[3] << 8;
+        return true;
+    }
+    if (ref & 0x8000u) {
+        size_t len = ref & 0x7fffu;
+        if (pad8(len) > (size_t)(end - *q))
+            return false;
+        out->data = (const char *)*q;
+        out->len = len;
+        *q += pad8(len);
+        return true;
+    }
+    out->data = "";
+    out->len = 0;
+    return ref == 0;
+}
+
+/* Per argument type, for the branch-free scalar decoder. */
+struct arg_class {
+    uint64_t need; /* value bytes needed after the name; UINT64_MAX: not a scalar */
+    uint64_t word; /* all ones when the value is the word after the name */
+    uint64_t sign; /* 0x80000000 for int32 (sign extension), else 0 */
+    uint64_t keep; /* value bits kept from the header's bits 32..63 */
+};
+#define ARG_INLINE(keep, sign)                                                                     \
+    {                                                                                              \
+        0, 0, (sign), (keep)                                                                       \
+    }
+#define ARG_WORD                                                                                   \
+    {                                                                                              \
+        8, UINT64_MAX, 0, 0                                                                        \
+    }
+#define ARG_OTHER                                                                                  \
+    {                                                                                              \
+        UINT64_MAX, 0, 0, 0                                                                        \
+    }
+static const struct arg_class ARG_CLASS[16] = {ARG_INLINE(0, 0),                   /* null */
+                                               ARG_INLINE(UINT64_MAX, 0x80000000), /* int32 */
+                                               ARG_INLINE(0xffffffffu, 0),         /* uint32 */
+                                               ARG_WORD,                           /* int64 */
+                                               ARG_WORD,                           /* uint64 */
+                                               ARG_WORD,                           /* double */
+                                               ARG_OTHER,                          /* string */
+                                               ARG_WORD,                           /* pointer */
+                                               ARG_WORD,                           /* koid */
+                                               ARG_INLINE(1, 0), /* bool: bit 32 */
+                                               ARG_OTHER,        /* blob */
+                                               ARG_OTHER,
+                                               ARG_OTHER,
+                                               ARG_OTHER,
+                                               ARG_OTHER,
+                                               ARG_OTHER};
+
+/* Event types followed by one more word (counter, duration complete, async
+ * and flow ids): bit per type. */
+#define EVENT_TYPES_WITH_WORD 0x7f2u
+
+/* What event_fast did. */
+enum { FAST_DONE = 0, FAST_BAIL = 1, FAST_STOP = 2 };
+
+/* Decodes an event record (n bytes at p, header h, absolute offset off) in
+ * one pass with its fields in registers and calls on_event. Events are the
+ * bulk of every trace. Anything out of the ordinary (no provider yet, an
+ * unknown event or argument type, an unregistered thread or string index, a
+ * field that does not fit) returns FAST_BAIL before any callback, with
+ * nothing changed that matters, and the record is then decoded again by
+ * dec_event, which handles every case and reports errors exactly. Returns
+ * FAST_DONE when the record was delivered (or no callback is set) and the
+ * callback asked to go on, FAST_STOP with *st when it paused or failed. */
+static FXT_INLINE int event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h,
+                                 uint64_t off, bool big, tracerd_status_t *st)
+{
+    const struct tracerd__fxt_provider *pv = r->cur;
+    uint32_t type = (uint32_t)(h >> 16) & 0xfu;
+    if (TRACERD__UNLIKELY(pv == NULL || type > TRACERD_FXT_EVENT_FLOW_END || n < 16))
+        return FAST_BAIL;
+    const uint8_t *q = p + 16, *const end = p + n;
+    const uint8_t *const *const strs = pv->strs; /* the tables do not change here */
+    const uint32_t cap = pv->strs_cap;
+    tracerd_fxt_event_t e;
+    e.ticks = ldw(big, p + 8);
+    uint32_t ref = (uint32_t)(h >> 24) & 0xffu;
+    e.thread.ref = (uint8_t)ref;
+    if (TRACERD__LIKELY(ref != 0)) {
+        const struct tracerd__fxt_thr *t = &pv->threads[ref];
+        if (TRACERD__UNLIKELY(!t->set))
+            return FAST_BAIL;
+        e.thread.pid = t->pid;
+        e.thread.tid = t->tid;
+    } else {
+        if ((size_t)(end - q) < 16)
+            return FAST_BAIL;
+        e.thread.pid = ldw(big, q);
+        e.thread.tid = ldw(big, q + 8);
+        q += 16;
+    }
+    if (!fast_str(strs, cap, (uint32_t)(h >> 32) & 0xffffu, &q, end, &e.category) ||
+        !fast_str(strs, cap, (uint32_t)(h >> 48), &q, end, &e.name))
+        return FAST_BAIL;
+    uint32_t nargs = (uint32_t)(h >> 20) & 0xfu;
+    tracerd_fxt_arg_t *g = r->args, *const gend = g + nargs;
+    for (; g != gend; g++) {
+        size_t rem = (size_t)(end - q); /* sizes are whole words: q never passes end */
+        if (TRACERD__UNLIKELY(rem == 0))
+            return FAST_BAIL;
+        uint64_t a = ldw(big, q);
+        size_t size = (size_t)((a >> 4) & 0xfffu) * 8u;
+        /* 0 < size <= rem, in one test (size 0 wraps; both are whole words). */
+        if (TRACERD__UNLIKELY(size - 1 >= rem))
+            return FAST_BAIL;
+        const uint8_t *v = q + 8, *const aend = q + size;
+        uint32_t atype = (uint32_t)(a & 0xfu);
+        g->type = atype;
+        g->pos = (uint32_t)(q - p); /* records decoded whole are at most 64 MiB */
+        if (!fast_str(strs, cap, (uint32_t)(a >> 16) & 0xffffu, &v, aend, &g->name))
+            return FAST_BAIL;
+        /* Scalars (the common case) without a branch on the type:
+         * argument types come in any order, and a mispredicted jump per
+         * argument costs more than the work below. The per-type constants
+         * select with masks, so that the compiler cannot turn the
+         * selection back into branches. Strings, blobs, unknown types and
+         * missing value words take the one branch. */
+        const struct arg_class *k = &ARG_CLASS[atype];
+        if (TRACERD__UNLIKELY((uint64_t)(aend - v) < k->need)) {
+            if (atype == TRACERD_FXT_ARG_STRING) {
+                if (!fast_str(strs, cap, (uint32_t)(a >> 32) & 0xffffu, &v, aend, &g->v.str))
+                    return FAST_BAIL;
+            } else if (atype == TRACERD_FXT_ARG_BLOB && (a >> 32) <= (uint64_t)(aend - v)) {
+                g->v.blob.data = v;
+                g->v.blob.len = (size_t)(a >> 32);
+            } else { /* unknown type, or the value word is missing */
+                return FAST_BAIL;
+            }
+        } else {
+            /* The word after the name (the header itself, then unused,
+             * when the type has none), or bits 32..63 sign-extended for
+             * int32 and masked by type. */
+            uint64_t w = ldw(big, q + ((size_t)(v - q) & (size_t)k->word));
+            uint64_t x = ((a >> 32) ^ k->sign) - k->sign;
+            g->v.u64 = (w & k->word) | (x & k->keep);
+        }
+        q = aend;
+    }
+    /* The word after the arguments, without a branch on the event type
+     * (read from the header, then unused, when the type has none). */
+    uint64_t has = 0 - (uint64_t)((EVENT_TYPES_WITH_WORD >> type) & 1u);
+    if (TRACERD__UNLIKELY(has & (q == end)))
+        return FAST_BAIL;
+    uint64_t w = ldw(big, p + ((size_t)(q - p) & (size_t)has)) & has;
+    uint64_t complete = 0 - (uint64_t)(type == TRACERD_FXT_EVENT_DURATION_COMPLETE);
+    e.id = w & ~complete;
+    e.end_ticks = w & complete;
+    if (r->cbs.on_event == NULL)
+        return FAST_DONE;
+    e.offset = off;
+    e.provider_id = pv->id;
+    e.type = (tracerd_fxt_event_type_t)type;
+    e.nargs = nargs;
+    e.args = r->args;
+    uint64_t tps = pv->ticks_per_second; /* 0 until an initialization record */
+    if (tps == 0 || tps == 1000000000u) {
+        e.ns = e.ticks;
+        e.end_ns = e.end_ticks; /* 0 unless DURATION_COMPLETE */
+    } else {
+        e.ns = tracerd_ticks_to_ns(e.ticks, tps);
+        e.end_ns = tracerd_ticks_to_ns(e.end_ticks, tps);
+    }
+    r->next_off = off + n;
+    r->in_cb = true;
+    int rv = r->cbs.on_event(r->user, &e);
+    r->in_cb = false;
+    if (TRACERD__LIKELY(rv == TRACERD_CB_CONTINUE))
+        return FAST_DONE;
+    *st = after_cb(r, rv, "on_event");
+    return FAST_STOP;
+}
+
+/* Whole normal records straight from the chunk, while they lie in it:
+ * events through event_fast, the others through record(). */
+static FXT_INLINE tracerd_status_t fast_records(tracerd_fxt_reader_t *r, const uint8_t **ppos,
+                                                const uint8_t *end, bool big)
+{
+    const uint8_t *pos = *ppos;
+    tracerd_status_t st = TRACERD_OK;
+    /* Absolute offset of pos = base + pos (modulo 2^64). */
+    const uint64_t base = r->chunk_off - (uint64_t)(uintptr_t)r->chunk;
+    while ((size_t)(end - pos) >= 8) {
+        uint64_t h = ldw(big, pos);
+        size_t n = (size_t)((h >> 4) & 0xfffu) * 8u;
+        uint32_t type = (uint32_t)(h & 0xfu);
+        if (TRACERD__UNLIKELY(n == 0 || n > (size_t)(end - pos) ||
+                              type == TRACERD_FXT_RECORD_METADATA ||
+                              type == TRACERD_FXT_RECORD_LARGE))
+            break;
+        uint64_t off = base + (uint64_t)(uintptr_t)pos;
+        r->rec_off = off;
+        if (type == TRACERD_FXT_RECORD_EVENT) {
+            int k = event_fast(r, pos, n, h, off, big, &st);
+            if (TRACERD__LIKELY(k == FAST_DONE)) {
+                pos += n;
+                continue;
+            }
+            if (k == FAST_STOP) {
+                pos += n;
+                break;
+            }
+        }
+        st = record(r, pos, n);
+        pos += n;
+        if (TRACERD__UNLIKELY(st != TRACERD_OK || r->pause_pending))
+            break;
+    }
+    *ppos = pos;
+    return st;
+}
+
 static tracerd_status_t run(tracerd_fxt_reader_t *r, const uint8_t **ppos, const uint8_t *end)
 {
     const uint8_t *pos = *ppos;
@@ -1186,21 +1445,7 @@ static tracerd_status_t run(tracerd_fxt_reader_t *r, const uint8_t **ppos, const
     while (pos < end) {
         if (r->state == S_RECORD) {
             if (r->st.have == 0 && r->order_known) {
-                /* Fast path: whole normal records straight from the chunk. */
-                while ((size_t)(end - pos) >= 8) {
-                    uint64_t h = ld64(r, pos);
-                    size_t n = (size_t)((h >> 4) & 0xfffu) * 8u;
-                    uint32_t type = (uint32_t)(h & 0xfu);
-                    if (TRACERD__UNLIKELY(n == 0 || n > (size_t)(end - pos) ||
-                                          type == TRACERD_FXT_RECORD_METADATA ||
-                                          type == TRACERD_FXT_RECORD_LARGE))
-                        break;
-                    r->rec_off = r->chunk_off + (uint64_t)(pos - r->chunk);
-                    st = record(r, pos, n);
-                    pos += n;
-                    if (TRACERD__UNLIKELY(st != TRACERD_OK || r->pause_pending))
-                        break;
-                }
+                st = r->big ? fast_records(r, &pos, end, true) : fast_records(r, &pos, end, false);
                 if (pos == end || st != TRACERD_OK || r->pause_pending)
                     break;
             }
@@ -1405,7 +1650,7 @@ tracerd_status_t tracerd_fxt_finish(tracerd_fxt_reader_t *r)
                   (unsigned long long)have);
     } else {
         if (r->state == S_RECORD)
-            r->what = record_what[tracerd__ld64(r->big, r->st.buf) & 0xfu];
+            r->what = record_what[ldw(r->big, r->st.buf) & 0xfu];
         else
             r->what = r->state == S_SKIP ? "large record" : "large blob record";
         st = fail(r, TRACERD_E_TRUNCATED, "input ended inside the record (%llu of %llu bytes)",

@@ -10,13 +10,6 @@
 #define TRACERD__FXT_MAX_THREADS 256u   /* indices 1..0xff */
 #define TRACERD__FXT_STR_HDR 4u         /* arena entry: u16 index, u16 length, bytes */
 
-/* A registered string: its copy lives in the provider's arena at off + 4. */
-struct tracerd__fxt_str {
-    uint32_t off;
-    uint16_t len;
-    uint16_t set;
-};
-
 struct tracerd__fxt_thr {
     uint64_t pid;
     uint64_t tid;
@@ -27,9 +20,13 @@ struct tracerd__fxt_provider {
     uint32_t id;
     bool has_init;
     uint64_t ticks_per_second;
-    struct tracerd__fxt_str *strs; /* strs_cap entries, grown to cover the largest index */
-    size_t strs_cap;
-    uint8_t *arena; /* string copies (owned): [u16 index][u16 len][bytes]... */
+    /* index -> its arena entry, NULL when not set; index 0 (the empty
+     * string reference) -> an empty entry. strs_cap entries (0 until the
+     * first string), grown to cover the largest index. */
+    const uint8_t **strs;
+    uint32_t strs_cap;
+    uint32_t strs_hi; /* highest index set since the last reset */
+    uint8_t *arena;   /* string copies (owned): [u16 index][u16 len][bytes]... */
     size_t arena_cap;
     size_t arena_used;
     size_t arena_dead; /* bytes of replaced entries, reclaimed by compaction */
@@ -69,10 +66,11 @@ size_t tracerd__fxt_provider_bytes(void);
 static inline bool tracerd__fxt_str_get(const struct tracerd__fxt_provider *p, uint32_t index,
                                         tracerd_str_t *out)
 {
-    if (index >= p->strs_cap || !p->strs[index].set)
+    /* Index 0 gives the empty string; inline references (bit 15) are out of range. */
+    if (index >= p->strs_cap || p->strs[index] == NULL)
         return false;
-    out->data = (const char *)p->arena + p->strs[index].off + TRACERD__FXT_STR_HDR;
-    out->len = p->strs[index].len;
+    out->data = (const char *)p->strs[index] + TRACERD__FXT_STR_HDR;
+    out->len = tracerd__le16(p->strs[index] + 2);
     return true;
 }
 

@@ -4,6 +4,10 @@
  * counting the old arena while it is copied into a larger one). */
 #include "fxt_internal.h"
 
+/* Entry of index 0 (the empty string reference): an arena entry of length 0,
+ * so that a lookup of index 0 needs no test. */
+static const uint8_t EMPTY_ENTRY[TRACERD__FXT_STR_HDR] = {0};
+
 tracerd_status_t tracerd__fxt_tables_init(struct tracerd__fxt_tables *t,
                                           const tracerd_allocator_t *alloc, uint32_t max_providers,
                                           size_t max_str_bytes)
@@ -69,8 +73,11 @@ void tracerd__fxt_provider_reset(struct tracerd__fxt_provider *p)
 {
     p->has_init = false;
     p->ticks_per_second = 0;
-    if (p->strs != NULL)
-        memset(p->strs, 0, p->strs_cap * sizeof *p->strs);
+    if (p->strs != NULL) {
+        memset(p->strs, 0, ((size_t)p->strs_hi + 1) * sizeof *p->strs);
+        p->strs[0] = EMPTY_ENTRY;
+    }
+    p->strs_hi = 0;
     p->arena_used = 0;
     p->arena_dead = 0;
     memset(p->threads, 0, sizeof p->threads);
@@ -81,8 +88,7 @@ size_t tracerd__fxt_provider_bytes(void)
     /* The string index at its largest, plus the half-size one it is copied
      * from while it grows. */
     return sizeof(struct tracerd__fxt_provider) +
-           (TRACERD__FXT_MAX_STRINGS + TRACERD__FXT_MAX_STRINGS / 2) *
-               sizeof(struct tracerd__fxt_str);
+           (TRACERD__FXT_MAX_STRINGS + TRACERD__FXT_MAX_STRINGS / 2) * sizeof(const uint8_t *);
 }
 
 static size_t entry_bytes(size_t len)
@@ -100,10 +106,10 @@ static size_t compact_into(struct tracerd__fxt_provider *p, uint8_t *dst, const 
         uint32_t idx = tracerd__le16(src + r);
         size_t len = tracerd__le16(src + r + 2);
         size_t n = entry_bytes(len);
-        if (idx < p->strs_cap && p->strs[idx].set && p->strs[idx].off == r) {
+        if (idx < p->strs_cap && p->strs[idx] == src + r) {
             if (dst + w != src + r)
                 memmove(dst + w, src + r, n);
-            p->strs[idx].off = (uint32_t)w;
+            p->strs[idx] = dst + w;
             w += n;
         }
         r += n;
@@ -111,6 +117,7 @@ static size_t compact_into(struct tracerd__fxt_provider *p, uint8_t *dst, const 
     return w;
 }
 
+/* Grows the string index to cover `index` (doubling from 256 entries). */
 static tracerd_status_t grow_index(struct tracerd__fxt_tables *t, struct tracerd__fxt_provider *p,
                                    uint32_t index)
 {
@@ -119,14 +126,15 @@ static tracerd_status_t grow_index(struct tracerd__fxt_tables *t, struct tracerd
         cap *= 2;
     if (cap > TRACERD__FXT_MAX_STRINGS)
         cap = TRACERD__FXT_MAX_STRINGS;
-    struct tracerd__fxt_str *n = tracerd__calloc(t->alloc, cap * sizeof *n);
+    const uint8_t **n = tracerd__calloc(t->alloc, cap * sizeof *n);
     if (n == NULL)
         return TRACERD_E_NOMEM;
     if (p->strs != NULL)
         memcpy(n, p->strs, p->strs_cap * sizeof *n);
+    n[0] = EMPTY_ENTRY;
     tracerd__free(t->alloc, p->strs, p->strs_cap * sizeof *p->strs);
     p->strs = n;
-    p->strs_cap = cap;
+    p->strs_cap = (uint32_t)cap;
     return TRACERD_OK;
 }
 
@@ -174,9 +182,9 @@ tracerd_status_t tracerd__fxt_str_put(struct tracerd__fxt_tables *t,
     tracerd_status_t st;
     if (index >= p->strs_cap && (st = grow_index(t, p, index)) != TRACERD_OK)
         return st;
-    if (p->strs[index].set) { /* the old copy becomes garbage */
-        p->strs[index].set = 0;
-        p->arena_dead += entry_bytes(p->strs[index].len);
+    if (p->strs[index] != NULL) { /* the old copy becomes garbage */
+        p->arena_dead += entry_bytes(tracerd__le16(p->strs[index] + 2));
+        p->strs[index] = NULL;
     }
     size_t need = entry_bytes(len);
     if ((st = reserve(t, p, need)) != TRACERD_OK)
@@ -188,9 +196,9 @@ tracerd_status_t tracerd__fxt_str_put(struct tracerd__fxt_tables *t,
     e[3] = (uint8_t)(len >> 8);
     if (len != 0)
         memcpy(e + TRACERD__FXT_STR_HDR, data, len);
-    p->strs[index].off = (uint32_t)p->arena_used;
-    p->strs[index].len = (uint16_t)len;
-    p->strs[index].set = 1;
+    p->strs[index] = e;
+    if (index > p->strs_hi)
+        p->strs_hi = index;
     p->arena_used += need;
     return TRACERD_OK;
 }

@@ -143,7 +143,8 @@ static void head(tlog_t *l, const char *tag, uint64_t off, uint32_t provider)
     kv(l, "provider", provider);
 }
 
-static void args(tlog_t *l, uint32_t n, const tracerd_fxt_arg_t *a)
+/* Arguments of the record at `rec_off` (each logged at its absolute offset). */
+static void args(tlog_t *l, uint64_t rec_off, uint32_t n, const tracerd_fxt_arg_t *a)
 {
     aps(l, " args=[");
     for (uint32_t i = 0; i < n; i++) {
@@ -152,7 +153,7 @@ static void args(tlog_t *l, uint32_t n, const tracerd_fxt_arg_t *a)
             aps(l, ", ");
         aps(l, tracerd_fxt_arg_type_name(g->type));
         aps(l, "@");
-        apu(l, g->offset);
+        apu(l, rec_off + g->pos);
         str(l, "n", g->name);
         switch (g->type) {
         case TRACERD_FXT_ARG_NULL:
@@ -160,22 +161,22 @@ static void args(tlog_t *l, uint32_t n, const tracerd_fxt_arg_t *a)
         case TRACERD_FXT_ARG_INT32:
         case TRACERD_FXT_ARG_INT64:
             aps(l, " i=");
-            api(l, g->i64);
+            api(l, g->v.i64);
             break;
         case TRACERD_FXT_ARG_DOUBLE:
-            tlog_printf(l, " d=%.17g u=%016" PRIx64, g->f64, g->u64);
+            tlog_printf(l, " d=%.17g u=%016" PRIx64, g->v.f64, g->v.u64);
             break;
         case TRACERD_FXT_ARG_STRING:
-            str(l, "s", g->str);
+            str(l, "s", g->v.str);
             break;
         case TRACERD_FXT_ARG_BLOB:
-            bytes(l, "blob", g->blob.data, g->blob.len);
+            bytes(l, "blob", g->v.blob.data, g->v.blob.len);
             break;
         default:
             if (g->type > TRACERD_FXT_ARG_BLOB)
-                bytes(l, "raw", g->blob.data, g->blob.len);
+                bytes(l, "raw", g->v.blob.data, g->v.blob.len);
             else
-                kv(l, "u", g->u64);
+                kv(l, "u", g->v.u64);
             break;
         }
     }
@@ -248,7 +249,7 @@ static int on_event(void *u, const tracerd_fxt_event_t *e)
     thread(l, "thread", e->thread);
     str(l, "cat", e->category);
     str(l, "name", e->name);
-    args(l, e->nargs, e->args);
+    args(l, e->offset, e->nargs, e->args);
     kv(l, "id", e->id);
     kv(l, "end", e->end_ticks);
     aps(l, "/");
@@ -277,7 +278,7 @@ static int on_userspace(void *u, const tracerd_fxt_userspace_object_t *o)
     tlog_printf(l, " pointer=0x%" PRIx64, o->pointer);
     thread(l, "process", o->process);
     str(l, "name", o->name);
-    args(l, o->nargs, o->args);
+    args(l, o->offset, o->nargs, o->args);
     aps(l, "\n");
     return rec_ret(x->rec);
 }
@@ -290,7 +291,7 @@ static int on_kernel(void *u, const tracerd_fxt_kernel_object_t *o)
     kv(l, "koid", o->koid);
     kv(l, "objtype", o->object_type);
     str(l, "name", o->name);
-    args(l, o->nargs, o->args);
+    args(l, o->offset, o->nargs, o->args);
     aps(l, "\n");
     return rec_ret(x->rec);
 }
@@ -311,7 +312,7 @@ static int on_sched(void *u, const tracerd_fxt_scheduling_t *s)
     kv(l, "prio", s->outgoing_priority);
     aps(l, "/");
     apu(l, s->incoming_priority);
-    args(l, s->nargs, s->args);
+    args(l, s->offset, s->nargs, s->args);
     aps(l, "\n");
     return rec_ret(x->rec);
 }
@@ -340,7 +341,7 @@ static int on_large(void *u, const tracerd_fxt_large_blob_t *b)
     str(l, "cat", b->category);
     str(l, "name", b->name);
     thread(l, "thread", b->thread);
-    args(l, b->nargs, b->args);
+    args(l, b->offset, b->nargs, b->args);
     kv(l, "size", b->size);
     if (b->payload.data != NULL)
         bytes(l, "payload", b->payload.data, b->payload.len);

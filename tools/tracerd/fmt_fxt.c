@@ -361,30 +361,30 @@ static void jargs(FILE *f, uint32_t n, const tracerd_fxt_arg_t *a)
             break;
         case TRACERD_FXT_ARG_INT32:
         case TRACERD_FXT_ARG_INT64:
-            fprintf(f, "%" PRId64, g->i64);
+            fprintf(f, "%" PRId64, g->v.i64);
             break;
         case TRACERD_FXT_ARG_UINT32:
         case TRACERD_FXT_ARG_UINT64:
         case TRACERD_FXT_ARG_KOID:
-            fprintf(f, "%" PRIu64, g->u64);
+            fprintf(f, "%" PRIu64, g->v.u64);
             break;
         case TRACERD_FXT_ARG_DOUBLE:
-            if (isfinite(g->f64))
-                fprintf(f, "%.17g", g->f64);
+            if (isfinite(g->v.f64))
+                fprintf(f, "%.17g", g->v.f64);
             else
-                fprintf(f, "\"%s\"", isnan(g->f64) ? "nan" : g->f64 > 0 ? "inf" : "-inf");
+                fprintf(f, "\"%s\"", isnan(g->v.f64) ? "nan" : g->v.f64 > 0 ? "inf" : "-inf");
             break;
         case TRACERD_FXT_ARG_STRING:
-            cli_json_str(f, g->str.data, g->str.len);
+            cli_json_str(f, g->v.str.data, g->v.str.len);
             break;
         case TRACERD_FXT_ARG_POINTER:
-            fprintf(f, "\"0x%" PRIx64 "\"", g->u64);
+            fprintf(f, "\"0x%" PRIx64 "\"", g->v.u64);
             break;
         case TRACERD_FXT_ARG_BOOL:
-            fprintf(f, "%s", g->u64 ? "true" : "false");
+            fprintf(f, "%s", g->v.u64 ? "true" : "false");
             break;
         default: /* blob, unknown: hex bytes */
-            cli_json_hex(f, g->blob.data, g->blob.len);
+            cli_json_hex(f, g->v.blob.data, g->v.blob.len);
             break;
         }
         fprintf(f, "}");
