@@ -19,6 +19,8 @@
 
 #include <tracerd/fxt.h>
 
+#include "bench_clock.h"
+
 static size_t TARGET_BYTES = (size_t)256 << 20;
 
 typedef struct gen {
@@ -282,6 +284,7 @@ static int once(const uint8_t *d, size_t n, size_t chunk)
 {
     struct counts c;
     read_once(d, n, chunk, COUNTING, &c);
+    printf("records read: %llu\n", (unsigned long long)(c.events + c.strings + c.other));
     printf("records %llu events %llu args %llu check %llu\n",
            (unsigned long long)(c.events + c.strings + c.other), (unsigned long long)c.events,
            (unsigned long long)c.args, (unsigned long long)c.ns_sum);
@@ -329,8 +332,14 @@ int main(int argc, char **argv)
     struct counts c;
     double best = 1e9, best_null = 1e9, best_64k = 1e9, best_args = 1e9, best_x = 1e9;
     uint64_t xh = 0;
+    double cycles[5];
+    int ncycles = 0;
     for (int rep = 0; rep < 5; rep++) {
+        double g0 = bench_clock_ghz();
         double t = read_once(d, total, (size_t)1 << 20, COUNTING, &c);
+        double g1 = bench_clock_ghz();
+        if (g0 > 0 && g1 > 0)
+            cycles[ncycles++] = t * (g0 + g1) / 2 * 1e9;
         best = t < best ? t : best;
         t = read_once(d, total, (size_t)64 << 10, COUNTING, &c);
         best_64k = t < best_64k ? t : best_64k;
@@ -353,6 +362,7 @@ int main(int argc, char **argv)
            (unsigned long long)tps);
     printf("fxt counting callbacks, 1 MiB feeds:  %8.0f MB/s  %6.1f M records/s\n", mb / best,
            (double)recs / best / 1e6);
+    bench_cycles_report(cycles, ncycles, (double)total, (double)recs);
     printf("fxt counting callbacks, 64 KiB feeds: %8.0f MB/s  %6.1f M records/s\n", mb / best_64k,
            (double)recs / best_64k / 1e6);
     printf("fxt reading every argument, 1 MiB:    %8.0f MB/s  %6.1f M records/s\n", mb / best_args,

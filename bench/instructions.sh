@@ -4,7 +4,7 @@
 # to the next. Usage (after `make all`):
 #
 #     bench/instructions.sh xray [MiB]     # default 16 MiB
-#     bench/instructions.sh fxt [MiB]
+#     bench/instructions.sh fxt [MiB]     # 4 MiB is the generated archive's repeated block
 #
 # It builds bench/bench_<fmt>.c at -O2 without -march=native (valgrind cannot
 # run every AVX-512 instruction), runs it under callgrind with BENCH_RUNS=1,
@@ -20,8 +20,14 @@ command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ${CC:-cc} -O2 -g -Iinclude -o "$tmp/bench" "bench/bench_$fmt.c" "$B/libtracerd.a" -lm
+# bench_fxt's arguments are TICKS_PER_SECOND MiB MODE ("once": one counting pass)
+case $fmt in
+fxt) args="1000000000 $size once" ;;
+*) args="$size" ;;
+esac
+# shellcheck disable=SC2086 # args is split on purpose
 BENCH_RUNS=1 XR_NO_PEERS=1 valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
-    --toggle-collect="tracerd_${fmt}_*" "$tmp/bench" "$size" >"$tmp/out" 2>"$tmp/err"
+    --toggle-collect="tracerd_${fmt}_*" "$tmp/bench" $args >"$tmp/out" 2>"$tmp/err"
 insns=$(callgrind_annotate "$tmp/cg.out" | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
 # Each benchmark prints "records read: N", the records of all its timed reads.
 records=$(awk -F': ' '/^records read: / { print $2 }' "$tmp/out")
