@@ -14,19 +14,7 @@
 /* The trace generators shared with the tests (plain C, no other deps). */
 #include "../tests/support/ctf_writer.c"
 
-static tracerd_status_t s_feed(void *r, const void *d, size_t n, size_t *used)
-{
-    return tracerd_ctf_stream_feed(r, d, n, used);
-}
-static tracerd_status_t s_resume(void *r)
-{
-    return tracerd_ctf_stream_resume(r);
-}
-static tracerd_status_t s_finish(void *r)
-{
-    return tracerd_ctf_stream_finish(r);
-}
-static const fuzz_reader_ops_t stream_ops = {s_feed, s_resume, s_finish};
+FUZZ_READER_OPS(stream_ops, tracerd_ctf_stream_t, tracerd_ctf_stream);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -70,19 +70,7 @@ static int on_source(void *u, const tracerd_event_source_t *s)
     return TRACERD_CB_CONTINUE;
 }
 
-static tracerd_status_t a_feed(void *r, const void *d, size_t n, size_t *used)
-{
-    return tracerd_auto_feed(r, d, n, used);
-}
-static tracerd_status_t a_resume(void *r)
-{
-    return tracerd_auto_resume(r);
-}
-static tracerd_status_t a_finish(void *r)
-{
-    return tracerd_auto_finish(r);
-}
-static const fuzz_reader_ops_t auto_ops = {a_feed, a_resume, a_finish};
+FUZZ_READER_OPS(auto_ops, tracerd_auto_reader_t, tracerd_auto);
 
 static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed, bool chunked,
                     const tracerd_xray_names_t *names)

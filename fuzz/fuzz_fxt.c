@@ -201,6 +201,8 @@ static int c_warn(void *u, const tracerd_warning_t *w)
     return ret(r, w->offset);
 }
 
+FUZZ_READER_OPS(ops, tracerd_fxt_reader_t, tracerd_fxt);
+
 static tracerd_status_t run_once(const tracerd_fxt_config_t *cfg, const uint8_t *d, size_t n,
                                  uint8_t seed, bool chunked, run_t *out, uint64_t *err_off)
 {
@@ -215,29 +217,7 @@ static tracerd_status_t run_once(const tracerd_fxt_config_t *cfg, const uint8_t 
         return st;
     fuzz_chunker_t ch;
     fuzz_chunker_init(&ch, seed);
-    size_t pos = 0;
-    while (pos < n && st == TRACERD_OK) {
-        size_t len = chunked ? fuzz_chunker_next(&ch, n - pos) : n - pos;
-        size_t off = 0;
-        while (off < len) {
-            size_t used = 0;
-            st = tracerd_fxt_feed(r, d + pos + off, len - off, &used);
-            off += used;
-            if (st == TRACERD_PAUSED) {
-                st = tracerd_fxt_resume(r);
-                continue;
-            }
-            if (st != TRACERD_OK)
-                break;
-        }
-        pos += len;
-    }
-    while (st == TRACERD_OK) {
-        st = tracerd_fxt_finish(r);
-        if (st != TRACERD_PAUSED)
-            break;
-        st = tracerd_fxt_resume(r);
-    }
+    st = fuzz_pump(&ops, r, d, n, chunked ? &ch : NULL);
     *err_off = tracerd_fxt_record_offset(r);
     if (st != TRACERD_OK && tracerd_fxt_error_reason(r)[0] == '\0')
         __builtin_trap(); /* every error names its record and field */

@@ -83,22 +83,7 @@ static int f_warning(void *u, const tracerd_warning_t *w)
     return ret(u);
 }
 
-static tracerd_status_t op_feed(void *r, const void *d, size_t n, size_t *used)
-{
-    return tracerd_xray_feed((tracerd_xray_reader_t *)r, d, n, used);
-}
-
-static tracerd_status_t op_resume(void *r)
-{
-    return tracerd_xray_resume((tracerd_xray_reader_t *)r);
-}
-
-static tracerd_status_t op_finish(void *r)
-{
-    return tracerd_xray_finish((tracerd_xray_reader_t *)r);
-}
-
-static const fuzz_reader_ops_t ops = {op_feed, op_resume, op_finish};
+FUZZ_READER_OPS(ops, tracerd_xray_reader_t, tracerd_xray);
 
 static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed, bool chunked)
 {

@@ -103,22 +103,7 @@ static int c_warn(void *u, const tracerd_warning_t *w)
     return ret(f, false);
 }
 
-static tracerd_status_t op_feed(void *r, const void *d, size_t n, size_t *used)
-{
-    return tracerd_xtrace_snap_feed((tracerd_xtrace_snap_reader_t *)r, d, n, used);
-}
-
-static tracerd_status_t op_resume(void *r)
-{
-    return tracerd_xtrace_snap_resume((tracerd_xtrace_snap_reader_t *)r);
-}
-
-static tracerd_status_t op_finish(void *r)
-{
-    return tracerd_xtrace_snap_finish((tracerd_xtrace_snap_reader_t *)r);
-}
-
-static const fuzz_reader_ops_t ops = {op_feed, op_resume, op_finish};
+FUZZ_READER_OPS(ops, tracerd_xtrace_snap_reader_t, tracerd_xtrace_snap);
 
 static uint64_t run(const tracerd_xtrace_snap_config_t *cfg, const uint8_t *d, size_t n,
                     fuzz_chunker_t *ch, unsigned long abort_at)
