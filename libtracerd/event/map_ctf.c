@@ -218,6 +218,28 @@ static tracerd_event_arg_t *new_arg(struct cmap *m)
     return o;
 }
 
+/* The value of a scalar field (integer, enum by its label, float, string or
+ * text array) as an argument's type and value. */
+static void scalar_value(struct cmap *m, tracerd_event_arg_t *o, const tracerd_ctf_field_t *f)
+{
+    if (f->enum_label != NULL) {
+        o->type = TRACERD_EVENT_ARG_STRING;
+        o->v.str = cstr(f->enum_label); /* owned by the trace model */
+    } else if (f->kind == TRACERD_CTF_VALUE_INT) {
+        o->type = TRACERD_EVENT_ARG_INT;
+        o->v.i = f->v.i;
+    } else if (f->kind == TRACERD_CTF_VALUE_UINT) {
+        o->type = TRACERD_EVENT_ARG_UINT;
+        o->v.u = f->v.u;
+    } else if (f->kind == TRACERD_CTF_VALUE_FLOAT) {
+        o->type = TRACERD_EVENT_ARG_DOUBLE;
+        o->v.d = f->v.f;
+    } else {
+        o->type = TRACERD_EVENT_ARG_STRING;
+        o->v.str = keep_text(m, f->v.str);
+    }
+}
+
 /* A field below the top of its scope: flattened into an argument named by
  * its path, or a byte array as one BYTES argument. */
 static int nested_field(struct cmap *m, const tracerd_ctf_field_t *f, const char *name)
@@ -250,21 +272,8 @@ static int nested_field(struct cmap *m, const tracerd_ctf_field_t *f, const char
         const char *d =
             keep(m, m->text, CTF_TEXT, &m->text_len, f->bytes.data, f->bytes.len, &o->v.bytes.len);
         o->v.bytes.data = (const uint8_t *)d;
-    } else if (f->enum_label != NULL) {
-        o->type = TRACERD_EVENT_ARG_STRING;
-        o->v.str = cstr(f->enum_label);
-    } else if (f->kind == TRACERD_CTF_VALUE_INT) {
-        o->type = TRACERD_EVENT_ARG_INT;
-        o->v.i = f->v.i;
-    } else if (f->kind == TRACERD_CTF_VALUE_UINT) {
-        o->type = TRACERD_EVENT_ARG_UINT;
-        o->v.u = f->v.u;
-    } else if (f->kind == TRACERD_CTF_VALUE_FLOAT) {
-        o->type = TRACERD_EVENT_ARG_DOUBLE;
-        o->v.d = f->v.f;
     } else {
-        o->type = TRACERD_EVENT_ARG_STRING;
-        o->v.str = keep_text(m, f->v.str);
+        scalar_value(m, o, f);
     }
     return TRACERD_CB_CONTINUE;
 }
@@ -305,22 +314,7 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
     if (o == NULL)
         return TRACERD_CB_CONTINUE;
     o->name = cstr(name);
-    if (f->enum_label != NULL) {
-        o->type = TRACERD_EVENT_ARG_STRING;
-        o->v.str = cstr(f->enum_label); /* owned by the trace model */
-    } else if (f->kind == TRACERD_CTF_VALUE_INT) {
-        o->type = TRACERD_EVENT_ARG_INT;
-        o->v.i = f->v.i;
-    } else if (f->kind == TRACERD_CTF_VALUE_UINT) {
-        o->type = TRACERD_EVENT_ARG_UINT;
-        o->v.u = f->v.u;
-    } else if (f->kind == TRACERD_CTF_VALUE_FLOAT) {
-        o->type = TRACERD_EVENT_ARG_DOUBLE;
-        o->v.d = f->v.f;
-    } else {
-        o->type = TRACERD_EVENT_ARG_STRING;
-        o->v.str = keep_text(m, f->v.str);
-    }
+    scalar_value(m, o, f);
     return TRACERD_CB_CONTINUE;
 }
 
