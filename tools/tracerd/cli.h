@@ -27,7 +27,7 @@ enum {
 
 typedef struct cli {
     const char *prog;
-    const char *cmd;      /* "info", "dump", "json" or "stats" */
+    const char *cmd;      /* the command's name (main.c's command table) */
     const char *path;     /* file, directory, "-" (standard input), tcp://HOST:PORT, or the
                              --listen address */
     const char *metadata; /* --metadata PATH (CTF single stream), or NULL */

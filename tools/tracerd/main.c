@@ -14,20 +14,66 @@ static const struct cli_format *const formats[] = {
 #undef X
     NULL};
 
+static const struct cli_format *pick_format(const cli_t *c);
+
+/* info and dump: the format's own printer. */
+static int run_printer(cli_t *c, bool dump)
+{
+    const struct cli_format *fmt = pick_format(c);
+    if (fmt == NULL) {
+        fprintf(stderr, "%s: %s: %s\n", c->prog, c->path,
+                c->format ? "unknown --format name" : "not a trace format tracerd recognises");
+        return c->format ? CLI_EXIT_USAGE : CLI_EXIT_FORMAT;
+    }
+    return dump ? fmt->dump(c) : fmt->info(c);
+}
+
+static int cmd_info(cli_t *c)
+{
+    return run_printer(c, false);
+}
+
+static int cmd_dump(cli_t *c)
+{
+    return run_printer(c, true);
+}
+
+/* The commands: one row each. `event_view` commands read through the
+ * format-neutral event view, so --format takes an event-view format name. */
+static const struct cli_command {
+    const char *name;
+    const char *summary;
+    int (*run)(cli_t *c);
+    bool event_view;
+} commands[] = {
+    {"info", "format, version, byte order, clock, record counts, threads, time span", cmd_info,
+     false},
+    {"dump", "one JSON object per record, one per line", cmd_dump, false},
+    {"json", "Chrome Trace Event Format JSON (opens in Perfetto and chrome://tracing)",
+     cli_cmd_json, true},
+    {"stats", "per-thread and per-name counts, total and self time, top N", cli_cmd_stats, true},
+};
+
+static const struct cli_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
 static int usage(FILE *f, const char *prog)
 {
     fprintf(f,
             "usage: %s [options] COMMAND TRACE\n"
             "       %s [options] COMMAND --listen HOST:PORT\n"
-            "commands:\n"
-            "  info    format, version, byte order, clock, record counts, threads, time span\n"
-            "  dump    one JSON object per record, one per line\n"
-            "  json    Chrome Trace Event Format JSON (opens in Perfetto and chrome://tracing)\n"
-            "  stats   per-thread and per-name counts, total and self time, top N\n"
-            "TRACE is a file, a CTF trace directory, - for standard input, or tcp://HOST:PORT.\n"
-            "options:\n"
-            "  --format NAME       skip detection (",
+            "commands:\n",
             prog, prog);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-7s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "TRACE is a file, a CTF trace directory, - for standard input, or tcp://HOST:PORT.\n"
+               "options:\n"
+               "  --format NAME       skip detection (");
     for (size_t i = 0; formats[i]; i++)
         fprintf(f, "%s%s", i ? ", " : "", formats[i]->name);
     fprintf(f,
@@ -140,10 +186,10 @@ int main(int argc, char **argv)
         return usage(stderr, c.prog);
     c.cmd = pos[0];
     c.path = c.listen != NULL ? c.listen : pos[1];
-    bool event_cmd = strcmp(c.cmd, "json") == 0 || strcmp(c.cmd, "stats") == 0;
-    if (!event_cmd && strcmp(c.cmd, "info") != 0 && strcmp(c.cmd, "dump") != 0)
+    const struct cli_command *cmd = find_command(c.cmd);
+    if (cmd == NULL)
         return usage(stderr, c.prog);
-    if (event_cmd && c.format != NULL &&
+    if (cmd->event_view && c.format != NULL &&
         tracerd_event_format_from_name(c.format) == TRACERD_EVENT_FORMAT_UNKNOWN) {
         fprintf(stderr, "%s: unknown --format name: %s\n", c.prog, c.format);
         return CLI_EXIT_USAGE;
@@ -154,20 +200,7 @@ int main(int argc, char **argv)
     rc = cli_open_input(&c);
     if (rc != CLI_EXIT_OK)
         return rc;
-    if (event_cmd) {
-        rc = strcmp(c.cmd, "json") == 0 ? cli_cmd_json(&c) : cli_cmd_stats(&c);
-    } else {
-        const struct cli_format *fmt = pick_format(&c);
-        if (fmt == NULL) {
-            fprintf(stderr, "%s: %s: %s\n", c.prog, c.path,
-                    c.format ? "unknown --format name" : "not a trace format tracerd recognises");
-            rc = c.format ? CLI_EXIT_USAGE : CLI_EXIT_FORMAT;
-        } else if (strcmp(c.cmd, "info") == 0) {
-            rc = fmt->info(&c);
-        } else {
-            rc = fmt->dump(&c);
-        }
-    }
+    rc = cmd->run(&c);
     cli_progress_done(&c);
     if (c.fd > STDIN_FILENO)
         close(c.fd);
