@@ -807,6 +807,77 @@ START_TEST(test_reader_options)
 }
 END_TEST
 
+/* --timeout: a peer that sends part of a trace and then stalls (mid-record),
+ * and one that never sends, end the read with the timeout's error (exit 3);
+ * json still writes a complete document of the events read before, dump has
+ * printed them. A --listen with nobody connecting ends the same way when
+ * --timeout is given. */
+static pid_t stalling_server(int lfd, const uint8_t *data, size_t len)
+{
+    pid_t server = fork();
+    ck_assert_int_ge(server, 0);
+    if (server == 0) {
+        alarm(20);
+        int fd = accept(lfd, NULL, NULL);
+        if (fd < 0 || (len > 0 && write(fd, data, len) != (ssize_t)len))
+            _exit(2);
+        pause(); /* never sends more, never closes: killed by the test */
+        _exit(0);
+    }
+    close(lfd);
+    return server;
+}
+
+START_TEST(test_tcp_timeout)
+{
+    CLI_OR_SKIP(cli);
+    xw_t w;
+    xw_init(&w, false);
+    build_sample(&w, 400);
+    size_t part = w.len / 2 + 3; /* inside a record */
+    for (int mode = 0; mode < 3; mode++) {
+        uint16_t port;
+        int lfd = listen_any(&port);
+        pid_t server = stalling_server(lfd, w.buf, mode == 2 ? 0 : part);
+        char url[64];
+        snprintf(url, sizeof url, "tcp://127.0.0.1:%u", (unsigned)port);
+        ev_proc_t p;
+        run_cli(cli, NULL, &p, mode == 1 ? "dump" : "json", "-q", "--timeout", "1", url, NULL);
+        kill(server, SIGKILL);
+        waitpid(server, NULL, 0);
+        ck_assert_msg(p.status == 3, "mode %d: exit %d: %s", mode, p.status, p.err);
+        char want[160];
+        snprintf(want, sizeof want, "%s: no data for 1 s (--timeout 1): stopped after %zu bytes",
+                 url, mode == 2 ? (size_t)0 : part);
+        ck_assert_msg(strstr(p.err, want) != NULL, "mode %d: %s", mode, p.err);
+        if (mode == 0) { /* a whole document with the events before the stall */
+            ck_assert_ptr_nonnull(strstr(p.out, "\"ph\":\"B\""));
+            check_chrome(p.out, p.out_len, "timeout");
+        } else if (mode == 1) {
+            ck_assert_ptr_nonnull(strstr(p.out, "\"function_id\""));
+            ck_assert(p.out_len > 0 && p.out[p.out_len - 1] == '\n');
+        }
+        ev_proc_free(&p);
+    }
+    chrome_run();
+    /* --listen: nobody connects. */
+    uint16_t port;
+    close(listen_any(&port));
+    char spec[64];
+    snprintf(spec, sizeof spec, "127.0.0.1:%u", (unsigned)port);
+    ev_proc_t p;
+    run_cli(cli, NULL, &p, "stats", "-q", "--timeout", "1", "--listen", spec, NULL);
+    ck_assert_msg(p.status == 3, "exit %d: %s", p.status, p.err);
+    ck_assert_ptr_nonnull(strstr(p.err, "no connection for 1 s (--timeout 1)"));
+    ev_proc_free(&p);
+    run_cli(cli, NULL, &p, "json", "--timeout", "x", "-", NULL);
+    ck_assert_int_eq(p.status, 2);
+    ev_proc_free(&p);
+    xw_free(&w);
+    ev_temp_cleanup();
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -818,6 +889,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_stdin_and_errors);
     tcase_add_test(tc, test_tcp_connect);
     tcase_add_test(tc, test_tcp_listen);
+    tcase_add_test(tc, test_tcp_timeout);
     tcase_add_test(tc, test_progress);
     tcase_add_test(tc, test_backpressure);
     tcase_add_test(tc, test_ctf_dir);

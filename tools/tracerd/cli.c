@@ -31,6 +31,29 @@ static void progress(cli_t *c)
     c->progress_shown = true;
 }
 
+ssize_t cli_read(cli_t *c, void *buf, size_t cap)
+{
+    for (;;) {
+        ssize_t n = read(c->fd, buf, cap);
+        if (n >= 0)
+            return n;
+        if (errno == EINTR)
+            continue;
+        int err = errno;
+        cli_progress_done(c);
+        if ((err == EAGAIN || err == EWOULDBLOCK) && c->timeout > 0) {
+            c->timed_out = true;
+            fprintf(stderr,
+                    "%s: %s: no data for %u s (--timeout %u): stopped after %llu bytes; what "
+                    "was read is kept\n",
+                    c->prog, c->path, c->timeout, c->timeout, (unsigned long long)c->bytes_read);
+        } else {
+            fprintf(stderr, "%s: %s: read error: %s\n", c->prog, c->path, strerror(err));
+        }
+        return -1;
+    }
+}
+
 void cli_progress_done(cli_t *c)
 {
     if (c->progress_shown) {
@@ -68,17 +91,15 @@ tracerd_status_t cli_pump_drain(cli_t *c, void *reader, cli_feed_fn feed, cli_st
     tracerd_status_t st = feed_all(c, reader, feed, resume, drain, ctx, c->head, c->head_len);
     if (st != TRACERD_OK)
         return st;
+    if (c->timed_out) /* the head read timed out (and said so): no finish, the rest never came */
+        return TRACERD_E_IO;
     size_t cap = c->chunk ? c->chunk : (size_t)1 << 18;
     uint8_t *buf = malloc(cap);
     if (buf == NULL)
         return TRACERD_E_NOMEM;
     for (;;) {
-        ssize_t n = read(c->fd, buf, cap);
-        if (n < 0 && errno == EINTR)
-            continue;
+        ssize_t n = cli_read(c, buf, cap);
         if (n < 0) {
-            cli_progress_done(c);
-            fprintf(stderr, "%s: %s: read error: %s\n", c->prog, c->path, strerror(errno));
             free(buf);
             return TRACERD_E_IO;
         }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <tracerd/tracerd.h>
 
@@ -51,7 +52,17 @@ typedef struct cli {
     bool lenient;                    /* --lenient: skip damaged parts, with a warning */
     const char *opts[CLI_OPTS_MAX];  /* -o FORMAT.KEY=VALUE, in command-line order */
     unsigned nopts;
+    /* --timeout SECONDS: a socket input (tcp://, --listen) silent for that long
+     * ends the read (0 = wait forever). Default CLI_TIMEOUT_DEFAULT for reads
+     * and connect; the wait for a --listen connection is bounded only when
+     * --timeout is given. Files and pipes never time out. */
+    unsigned timeout;
+    bool timeout_given;
+    bool timed_out; /* the read ended by the timeout: json/stats still write what was read */
 } cli_t;
+
+#define CLI_TIMEOUT_DEFAULT 60u
+#define CLI_TIMEOUT_MAX 86400u
 
 typedef tracerd_status_t (*cli_feed_fn)(void *reader, const void *data, size_t len,
                                         size_t *consumed);
@@ -74,6 +85,10 @@ tracerd_status_t cli_pump_drain(cli_t *c, void *reader, cli_feed_fn feed, cli_st
 /* Opens c->path (or accepts a connection on c->listen) into c->fd / c->is_dir
  * and reads the head. Returns a CLI_EXIT_* code, having printed any error. */
 int cli_open_input(cli_t *c);
+
+/* read() on c->fd, retrying on EINTR. On an error (a --timeout included,
+ * which sets c->timed_out) prints it and returns -1. */
+ssize_t cli_read(cli_t *c, void *buf, size_t cap);
 
 /* Erases the progress line, if one was drawn. */
 void cli_progress_done(cli_t *c);

@@ -483,8 +483,8 @@ int cli_cmd_json(cli_t *c)
     r.drain = drain;
     r.drain_ctx = &w;
     int rc = ev_run(&r);
-    if (rc == CLI_EXIT_OK || rc == CLI_EXIT_TRACE) {
-        /* A bad trace still leaves valid JSON with what was read before the error. */
+    if (rc == CLI_EXIT_OK || rc == CLI_EXIT_TRACE || c->timed_out) {
+        /* A bad trace (or a --timeout) still leaves valid JSON with what was read before. */
         close_all(&w);
         putf(&w, "\n],\"otherData\":{\"format\":\"%s\",\"time_base\":%llu}}\n", w.fmt_name,
              (unsigned long long)w.base);

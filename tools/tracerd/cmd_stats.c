@@ -298,7 +298,7 @@ int cli_cmd_stats(cli_t *c)
     r.on_source = on_source;
     r.user = &s;
     int rc = ev_run(&r);
-    if (rc == CLI_EXIT_OK)
+    if (rc == CLI_EXIT_OK || c->timed_out) /* --timeout: the figures of what was read */
         report(&s);
     if (s.oom && rc == CLI_EXIT_OK) {
         fprintf(stderr, "%s: out of memory\n", c->prog);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -56,6 +57,24 @@ static int resolve(const cli_t *c, const char *spec, bool passive, struct addrin
     return CLI_EXIT_OK;
 }
 
+/* SO_RCVTIMEO bounds each read (and accept, on a listening socket);
+ * SO_SNDTIMEO bounds connect (Linux). 0 = no bound. */
+static void set_timeout(int fd, unsigned seconds)
+{
+    if (seconds == 0)
+        return;
+    struct timeval tv;
+    tv.tv_sec = (time_t)seconds;
+    tv.tv_usec = 0;
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+}
+
+static bool timed_out_errno(int err)
+{
+    return err == EAGAIN || err == EWOULDBLOCK || err == EINPROGRESS;
+}
+
 static int connect_tcp(cli_t *c, const char *spec)
 {
     struct addrinfo *res;
@@ -69,6 +88,7 @@ static int connect_tcp(cli_t *c, const char *spec)
             err = errno;
             continue;
         }
+        set_timeout(fd, c->timeout);
         if (connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
             err = errno;
             close(fd);
@@ -76,6 +96,11 @@ static int connect_tcp(cli_t *c, const char *spec)
         }
     }
     freeaddrinfo(res);
+    if (fd < 0 && c->timeout > 0 && timed_out_errno(err)) {
+        fprintf(stderr, "%s: %s: cannot connect: no answer for %u s (--timeout %u)\n", c->prog,
+                c->path, c->timeout, c->timeout);
+        return CLI_EXIT_IO;
+    }
     if (fd < 0) {
         fprintf(stderr, "%s: %s: cannot connect: %s\n", c->prog, c->path, strerror(err));
         return CLI_EXIT_IO;
@@ -120,16 +145,24 @@ static int accept_one(cli_t *c)
             fprintf(stderr, "%s: listening on %s:%s\n", c->prog, host, port);
         fflush(stderr);
     }
+    if (c->timeout_given)
+        set_timeout(lfd, c->timeout);
     int fd;
     do
         fd = accept(lfd, NULL, NULL);
     while (fd < 0 && errno == EINTR);
     err = errno;
     close(lfd);
+    if (fd < 0 && c->timeout_given && timed_out_errno(err)) {
+        fprintf(stderr, "%s: %s: no connection for %u s (--timeout %u)\n", c->prog, c->listen,
+                c->timeout, c->timeout);
+        return CLI_EXIT_IO;
+    }
     if (fd < 0) {
         fprintf(stderr, "%s: %s: accept: %s\n", c->prog, c->listen, strerror(err));
         return CLI_EXIT_IO;
     }
+    set_timeout(fd, c->timeout);
     c->fd = fd;
     return CLI_EXIT_OK;
 }
@@ -137,18 +170,16 @@ static int accept_one(cli_t *c)
 static int read_head(cli_t *c)
 {
     while (c->head_len < sizeof c->head) {
-        ssize_t n = read(c->fd, c->head + c->head_len, sizeof c->head - c->head_len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            fprintf(stderr, "%s: %s: read error: %s\n", c->prog, c->path, strerror(errno));
+        ssize_t n = cli_read(c, c->head + c->head_len, sizeof c->head - c->head_len);
+        if (n < 0 && c->timed_out && c->head_len > 0)
+            break; /* cli_pump feeds what came, then stops */
+        if (n < 0)
             return CLI_EXIT_IO;
-        }
         if (n == 0)
             break;
         c->head_len += (size_t)n;
+        c->bytes_read = c->head_len;
     }
-    c->bytes_read = c->head_len;
     return CLI_EXIT_OK;
 }
 
@@ -156,6 +187,11 @@ int cli_open_input(cli_t *c)
 {
     int rc;
     c->progress = !c->quiet && isatty(STDERR_FILENO);
+    bool socket_input = c->listen != NULL || strncmp(c->path, "tcp://", 6) == 0;
+    if (!socket_input)
+        c->timeout = 0; /* files and pipes never time out */
+    else if (!c->timeout_given)
+        c->timeout = CLI_TIMEOUT_DEFAULT;
     if (c->listen != NULL) {
         rc = accept_one(c);
     } else if (strcmp(c->path, "-") == 0) {

@@ -80,6 +80,9 @@ static int usage(FILE *f, const char *prog)
             ")\n"
             "  --metadata PATH     CTF metadata for a single stream file\n"
             "  --listen HOST:PORT  accept one TCP connection and read the trace from it\n"
+            "  --timeout SECONDS   tcp:// and --listen: end the read when no data came for\n"
+            "                      that long (default 60; 0 = wait forever; also bounds the\n"
+            "                      wait for a --listen connection when given)\n"
             "  --instr-map BINARY  XRay: name functions from the instrumented binary\n"
             "  --top N             stats: show the N names with the most time (default 20;\n"
             "                      0 = all)\n"
@@ -159,6 +162,11 @@ int main(int argc, char **argv)
             c.metadata = argv[++i];
         } else if (strcmp(a, "--listen") == 0 && has_val) {
             c.listen = argv[++i];
+        } else if (strcmp(a, "--timeout") == 0 && has_val) {
+            if (!parse_uint(argv[++i], CLI_TIMEOUT_MAX, &v))
+                return usage(stderr, c.prog);
+            c.timeout = (unsigned)v;
+            c.timeout_given = true;
         } else if (strcmp(a, "--instr-map") == 0 && has_val) {
             c.instr_map = argv[++i];
         } else if (strcmp(a, "--top") == 0 && has_val) {
