@@ -145,6 +145,10 @@ check-abi: $(SHARED_LIB)
 	        nm -D --defined-only $(SHARED_LIB) | awk '{print $$3}' | grep '^tracerd__'); \
 	if [ -n "$$bad" ]; then echo "check-abi: unexpected exported symbols:"; echo "$$bad"; exit 1; fi; \
 	echo "check-abi: $$(nm -D --defined-only $(SHARED_LIB) | grep -c ' T tracerd_') exported functions, all tracerd_*"
+	@# not thread-safe libc calls the library must not make (readers run in several threads)
+	@bad=$$(nm -D --undefined-only $(SHARED_LIB) | awk '{print $$2}' | sed 's/@.*//' | \
+	        grep -xE 'strerror|strtok|localtime|gmtime|ctime|asctime|rand|getenv'); \
+	if [ -n "$$bad" ]; then echo "check-abi: the library calls thread-unsafe functions:"; echo "$$bad"; exit 1; fi
 
 check-pkgconfig: all
 	@sh tests/pkgconfig_test.sh "$(MAKE)" "$(CC)" "$(SANFLAGS)"

@@ -77,6 +77,11 @@ tracerd_status_t tracerd__error_set(struct tracerd__error *e, tracerd_status_t s
                                     const char *fmt, ...) TRACERD__PRINTF(4, 5);
 /* Formats into buf (always NUL-terminated). */
 void tracerd__format(char *buf, size_t size, const char *fmt, ...) TRACERD__PRINTF(3, 4);
+/* The text of an errno value, thread-safe (strerror_r into buf; strerror is
+ * not thread-safe and the library never calls it). Returns buf. */
+const char *tracerd__strerror(int err, char *buf, size_t size);
+/* The same into a buffer of the calling expression (valid in that statement). */
+#define TRACERD__STRERROR(err) tracerd__strerror((err), (char[128]){0}, 128)
 
 /* ---- stitch buffer ---------------------------------------------------- */
 

@@ -1,5 +1,6 @@
 /* Status names and messages, versions, byte-order names, time conversion. */
 #include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -79,6 +80,14 @@ void tracerd__format(char *buf, size_t size, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, size, fmt, ap);
     va_end(ap);
+}
+
+const char *tracerd__strerror(int err, char *buf, size_t size)
+{
+    /* The XSI strerror_r (the build defines _POSIX_C_SOURCE, not _GNU_SOURCE). */
+    if (strerror_r(err, buf, size) != 0)
+        tracerd__format(buf, size, "errno %d", err);
+    return buf;
 }
 
 uint64_t tracerd__muldiv64(uint64_t a, uint64_t b, uint64_t c)

@@ -145,7 +145,7 @@ static tracerd_status_t list_dir(struct tracerd_ctf_dir *d, const char *path, ch
     *n_out = 0;
     DIR *dir = opendir(path);
     if (dir == NULL)
-        return derr(d, TRACERD_E_IO, path, 0, "cannot open folder: %s", strerror(errno));
+        return derr(d, TRACERD_E_IO, path, 0, "cannot open folder: %s", TRACERD__STRERROR(errno));
     size_t n = 0, cap = 0;
     char **names = NULL;
     struct dirent *e;
@@ -223,7 +223,7 @@ static tracerd_status_t read_metadata(struct tracerd_ctf_dir *d, const char *pat
     *out = NULL;
     int fd = open(path, O_RDONLY);
     if (fd < 0)
-        return derr(d, TRACERD_E_IO, path, 0, "cannot open: %s", strerror(errno));
+        return derr(d, TRACERD_E_IO, path, 0, "cannot open: %s", TRACERD__STRERROR(errno));
     tracerd_ctf_metadata_t *m;
     tracerd_status_t st = tracerd_ctf_metadata_new(&d->cfg.metadata, &d->alloc, &m);
     if (st != TRACERD_OK) {
@@ -237,7 +237,7 @@ static tracerd_status_t read_metadata(struct tracerd_ctf_dir *d, const char *pat
             continue;
         if (n < 0) {
             st = derr(d, TRACERD_E_IO, path, tracerd_ctf_metadata_offset(m), "read error: %s",
-                      strerror(errno));
+                      TRACERD__STRERROR(errno));
             break;
         }
         if (n == 0) {
@@ -664,14 +664,14 @@ static tracerd_status_t advance(struct tracerd_ctf_dir *d, struct dstream *s)
                 s->fd = open(s->pub.path, O_RDONLY);
                 if (s->fd < 0)
                     return derr(d, TRACERD_E_IO, s->pub.path, 0, "cannot open: %s",
-                                strerror(errno));
+                                TRACERD__STRERROR(errno));
             }
             ssize_t n = pread(s->fd, s->buf, d->cfg.chunk_bytes, (off_t)s->file_off);
             if (n < 0 && errno == EINTR)
                 continue;
             if (n < 0)
                 return derr(d, TRACERD_E_IO, s->pub.path, s->file_off, "read error: %s",
-                            strerror(errno));
+                            TRACERD__STRERROR(errno));
             s->pos = 0;
             s->len = (size_t)n;
             s->file_off += (uint64_t)n;

@@ -143,6 +143,13 @@ void cli_report(const cli_t *c, const char *format, tracerd_status_t st, uint64_
             reason && *reason ? reason : tracerd_status_message(st));
 }
 
+int cli_new_failed(const cli_t *c, tracerd_status_t st)
+{
+    fprintf(stderr, "%s: %s: cannot create a reader: %s\n", c->prog, c->path,
+            tracerd_status_message(st));
+    return st == TRACERD_E_INVALID ? CLI_EXIT_USAGE : CLI_EXIT_IO;
+}
+
 void cli_json_str(FILE *f, const void *data, size_t len)
 {
     const unsigned char *p = data;

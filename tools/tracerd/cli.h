@@ -90,6 +90,10 @@ int cli_open_input(cli_t *c);
  * which sets c->timed_out) prints it and returns -1. */
 ssize_t cli_read(cli_t *c, void *buf, size_t cap);
 
+/* A reader's _new failed (st): prints "cannot create a reader: MESSAGE" and
+ * returns CLI_EXIT_IO (out of memory; options are checked before). */
+int cli_new_failed(const cli_t *c, tracerd_status_t st);
+
 /* Erases the progress line, if one was drawn. */
 void cli_progress_done(cli_t *c);
 

@@ -32,6 +32,7 @@ struct st {
     tracerd_event_source_t src;
     bool has_src;
     bool oom;
+    bool reported;
 };
 
 static uint32_t add_name(struct st *s, const char *text, size_t len)
@@ -285,6 +286,16 @@ static void report(struct st *s)
     free(av);
 }
 
+/* The trace ended in an error: what was read so far, before the error line. */
+static void report_before_error(void *user)
+{
+    struct st *s = user;
+    report(s);
+    s->reported = true;
+    fprintf(s->c->out, "(incomplete: the trace ends in an error)\n");
+    fflush(s->c->out);
+}
+
 int cli_cmd_stats(cli_t *c)
 {
     struct st s;
@@ -297,8 +308,9 @@ int cli_cmd_stats(cli_t *c)
     r.on_event = on_event;
     r.on_source = on_source;
     r.user = &s;
+    r.before_error = report_before_error;
     int rc = ev_run(&r);
-    if (rc == CLI_EXIT_OK || c->timed_out) /* --timeout: the figures of what was read */
+    if ((rc == CLI_EXIT_OK || c->timed_out) && !s.reported) /* --timeout: what was read */
         report(&s);
     if (s.oom && rc == CLI_EXIT_OK) {
         fprintf(stderr, "%s: out of memory\n", c->prog);

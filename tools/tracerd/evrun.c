@@ -273,6 +273,8 @@ static int exit_code(struct ev_run *r, tracerd_auto_reader_t *a, tracerd_status_
                 c->prog, c->path, fname, c->cmd);
         return CLI_EXIT_UNSUPPORTED;
     }
+    if (r->before_error != NULL)
+        r->before_error(r->user);
     cli_report(c, fname, st, tracerd_auto_record_offset(a), tracerd_auto_error_reason(a));
     return CLI_EXIT_TRACE;
 }
@@ -361,11 +363,8 @@ static int run_stream(struct ev_run *r, const tracerd_xray_names_t *names, const
     cbs.on_warning = on_warning;
     tracerd_auto_reader_t *a;
     tracerd_status_t st = tracerd_auto_new(&cfg, &cbs, r, NULL, &a);
-    if (st != TRACERD_OK) {
-        fprintf(stderr, "%s: %s: cannot create a reader: %s\n", c->prog, c->path,
-                tracerd_status_message(st));
-        return CLI_EXIT_IO;
-    }
+    if (st != TRACERD_OK)
+        return cli_new_failed(c, st);
     if (meta != NULL)
         st = tracerd_auto_metadata(a, meta, meta_len);
     if (st == TRACERD_OK)
@@ -481,6 +480,8 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
     } else if (st != TRACERD_OK) {
         const char *file = tracerd_event_dir_error_path(d);
         cli_progress_done(c);
+        if (st != TRACERD_E_IO && r->before_error != NULL)
+            r->before_error(r->user);
         fprintf(stderr, "%s: %s: ctf error %s at byte %llu: %s\n", c->prog, *file ? file : c->path,
                 tracerd_status_name(st), (unsigned long long)tracerd_event_dir_error_offset(d),
                 *tracerd_event_dir_error_reason(d) ? tracerd_event_dir_error_reason(d)

@@ -20,6 +20,9 @@ struct ev_run {
     void *user;
     cli_drain_fn drain; /* called when a callback paused (output buffer full) */
     void *drain_ctx;
+    /* Called (when set) once the trace has ended in an error, before the
+     * error is printed: stats prints what it has, then the error. */
+    void (*before_error)(void *user);
     tracerd_event_format_t format; /* detected, after ev_run */
     uint64_t ticks_per_second;
 };

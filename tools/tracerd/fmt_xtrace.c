@@ -351,9 +351,7 @@ static int run_insn(cli_t *c, bool dump)
     tracerd_xtrace_insn_reader_t *r;
     tracerd_status_t st = tracerd_xtrace_insn_new(&ic, &cb, &s, NULL, &r);
     if (st != TRACERD_OK) {
-        cli_report(c, "xtrace", st, 0,
-                   st == TRACERD_E_INVALID ? "an option in TRACERD_XTRACE is out of range" : "");
-        return CLI_EXIT_TRACE;
+        return cli_new_failed(c, st); /* options were checked: out of memory */
     }
     st = cli_pump(c, r, i_feed, i_resume, i_finish);
     int rc = CLI_EXIT_OK;
@@ -554,9 +552,7 @@ static int run_snap(cli_t *c, bool dump)
     tracerd_xtrace_snap_reader_t *r;
     tracerd_status_t st = tracerd_xtrace_snap_new(&sc, &cb, &s, NULL, &r);
     if (st != TRACERD_OK) {
-        cli_report(c, "xtrace", st, 0,
-                   st == TRACERD_E_INVALID ? "an option in TRACERD_XTRACE is out of range" : "");
-        return CLI_EXIT_TRACE;
+        return cli_new_failed(c, st); /* options were checked: out of memory */
     }
     st = cli_pump(c, r, s_feed, s_resume, s_finish);
     int rc = CLI_EXIT_OK;

@@ -245,5 +245,31 @@ int cli_config_check(const cli_t *c)
     if ((rc = cli_config_xray(c, &xc)) != CLI_EXIT_OK || (rc = cli_config_fxt(c, &fc)) != 0 ||
         (rc = cli_config_ctf(c, &cc)) != 0)
         return rc;
-    return cli_config_xtrace(c, &ic, &sc);
+    if ((rc = cli_config_xtrace(c, &ic, &sc)) != CLI_EXIT_OK)
+        return rc;
+    /* The xtrace readers check their ranges when made: make them once now, so
+     * that a value out of range is a usage error naming where it came from. */
+    tracerd_xtrace_insn_reader_t *ir = NULL;
+    tracerd_xtrace_snap_reader_t *sr = NULL;
+    tracerd_status_t ist = tracerd_xtrace_insn_new(&ic, NULL, NULL, NULL, &ir);
+    tracerd_status_t sst = tracerd_xtrace_snap_new(&sc, NULL, NULL, NULL, &sr);
+    tracerd_xtrace_insn_free(ir);
+    tracerd_xtrace_snap_free(sr);
+    if (ist == TRACERD_E_INVALID || sst == TRACERD_E_INVALID) {
+        const char *env = getenv("TRACERD_XTRACE");
+        bool has_o = false;
+        for (unsigned i = 0; i < c->nopts; i++)
+            has_o = has_o || strncmp(c->opts[i], "xtrace.", 7) == 0;
+        fprintf(stderr, "%s: %s: a value is out of range (doc/tracerd.1, READER OPTIONS)\n",
+                c->prog,
+                has_o && env != NULL && *env != '\0' ? "-o xtrace.* or TRACERD_XTRACE"
+                : has_o                              ? "-o xtrace.*"
+                                                     : "TRACERD_XTRACE");
+        return CLI_EXIT_USAGE;
+    }
+    if (ist == TRACERD_E_NOMEM || sst == TRACERD_E_NOMEM) {
+        fprintf(stderr, "%s: out of memory\n", c->prog);
+        return CLI_EXIT_IO;
+    }
+    return CLI_EXIT_OK;
 }
