@@ -874,6 +874,72 @@ START_TEST(test_tcp_timeout)
     ck_assert_int_eq(p.status, 2);
     ev_proc_free(&p);
     xw_free(&w);
+}
+END_TEST
+
+/* Usage errors are one line saying what was wrong (exit 2, nothing on
+ * standard output); --name=value forms work as --name value (getopt_long). */
+START_TEST(test_usage_errors)
+{
+    CLI_OR_SKIP(cli);
+    char *path = write_sample("u.xray", 3, false);
+    static const struct {
+        const char *args[5];
+        const char *says;
+    } cases[] = {
+        {{"stats", "--top", "lots", NULL}, "tracerd: --top lots: not a count from 0 to 1000000"},
+        {{"stats", "--top=-1", NULL}, "--top -1: not a count"},
+        {{"frobnicate", NULL}, "unknown command 'frobnicate': info, dump, json or stats"},
+        {{"info", "extra", NULL}, "unexpected argument '/"},
+        {{"dump", "--bogus", NULL}, "unknown option --bogus"},
+        {{"dump", "-Z", NULL}, "unknown option -Z"},
+        {{"dump", "--chunk", "0", NULL}, "--chunk 0: not a size"},
+        {{"--top", NULL}, "--top needs a value"},
+        {{"-o", NULL}, "-o needs a value"},
+        {{"info", NULL}, "info: no trace given"},
+        {{NULL}, "no command given"},
+        {{"--lenient=yes", "info", NULL}, "unknown option --lenient=yes"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ev_proc_t a;
+        const char *const *v = cases[i].args;
+        /* the trace path last (after "extra" it is the third positional argument) */
+        const char *p = strcmp(cases[i].says, "info: no trace given") == 0 ||
+                                strncmp(cases[i].says, "no command", 10) == 0 ||
+                                strstr(cases[i].says, "needs a value") != NULL
+                            ? NULL
+                            : path;
+        const char *argv[6] = {NULL};
+        int n = 0;
+        for (; n < 4 && v[n] != NULL; n++)
+            argv[n] = v[n];
+        argv[n] = p;
+        run_cli(cli, NULL, &a, argv[0], argv[1], argv[2], argv[3], argv[4], NULL);
+        ck_assert_msg(a.status == 2, "case %zu: exit %d", i, a.status);
+        ck_assert_msg(strstr(a.err, cases[i].says) != NULL, "case %zu: %s", i, a.err);
+        ck_assert_msg(a.err_len > 0 && strchr(a.err, '\n') == a.err + a.err_len - 1,
+                      "case %zu: not one line: %s", i, a.err);
+        ck_assert_uint_eq(a.out_len, 0);
+        ev_proc_free(&a);
+    }
+    /* --name=value is --name value; options may follow the command */
+    ev_proc_t a, b;
+    run_cli(cli, NULL, &a, "stats", "-q", "--top", "1", "--format", "xray", path, NULL);
+    run_cli(cli, NULL, &b, "stats", "--quiet", "--top=1", "--format=xray", path, NULL);
+    ck_assert_int_eq(a.status, 0);
+    ck_assert_int_eq(b.status, 0);
+    ck_assert_str_eq(a.out, b.out);
+    ev_proc_free(&a);
+    ev_proc_free(&b);
+    run_cli(cli, NULL, &a, "info", "--option=xray.byte-order=big", path, NULL);
+    ck_assert_int_eq(a.status, 1);
+    ck_assert_ptr_nonnull(strstr(a.err, "E_VERSION at byte 0"));
+    ev_proc_free(&a);
+    run_cli(cli, NULL, &a, "--help", NULL);
+    ck_assert_int_eq(a.status, 0);
+    ck_assert_ptr_nonnull(strstr(a.out, "usage: tracerd"));
+    ev_proc_free(&a);
+    free(path);
     ev_temp_cleanup();
 }
 END_TEST
@@ -896,6 +962,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_stats_vs_llvm_xray);
     tcase_add_test(tc, test_dump_stdin);
     tcase_add_test(tc, test_reader_options);
+    tcase_add_test(tc, test_usage_errors);
     suite_add_tcase(s, tc);
     return s;
 }

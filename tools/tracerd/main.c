@@ -1,5 +1,7 @@
 /* tracerd: command-line front end. See doc/tracerd.1. */
 #include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -130,6 +132,142 @@ static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
     return true;
 }
 
+/* A usage error: one line saying what was wrong (doc/tracerd.1, EXIT STATUS). */
+static int usage_error(const cli_t *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", c->prog);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "; see %s --help\n", c->prog);
+    va_end(ap);
+    return CLI_EXIT_USAGE;
+}
+
+enum {
+    OPT_FORMAT = 256,
+    OPT_METADATA,
+    OPT_LISTEN,
+    OPT_TIMEOUT,
+    OPT_INSTR_MAP,
+    OPT_TOP,
+    OPT_CHUNK,
+    OPT_LENIENT,
+    OPT_VERSION
+};
+
+static const struct option long_options[] = {{"format", required_argument, NULL, OPT_FORMAT},
+                                             {"metadata", required_argument, NULL, OPT_METADATA},
+                                             {"listen", required_argument, NULL, OPT_LISTEN},
+                                             {"timeout", required_argument, NULL, OPT_TIMEOUT},
+                                             {"instr-map", required_argument, NULL, OPT_INSTR_MAP},
+                                             {"top", required_argument, NULL, OPT_TOP},
+                                             {"chunk", required_argument, NULL, OPT_CHUNK},
+                                             {"lenient", no_argument, NULL, OPT_LENIENT},
+                                             {"option", required_argument, NULL, 'o'},
+                                             {"quiet", no_argument, NULL, 'q'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {"version", no_argument, NULL, OPT_VERSION},
+                                             {NULL, 0, NULL, 0}};
+
+/* "info, dump, json or stats": the command names of the table. */
+static const char *command_list(char *buf, size_t cap)
+{
+    size_t n = sizeof commands / sizeof commands[0], used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < cap; i++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%s",
+                                 i == 0      ? ""
+                                 : i + 1 < n ? ", "
+                                             : " or ",
+                                 commands[i].name);
+    return buf;
+}
+
+/* Parses the command line into c (getopt_long: --name=value and --name value,
+ * options anywhere). Returns -1 to go on, else the exit status. */
+static int parse_args(cli_t *c, int argc, char **argv)
+{
+    opterr = 0;
+    int opt, idx;
+    unsigned long v;
+    while ((opt = getopt_long(argc, argv, ":o:qh", long_options, &idx)) != -1) {
+        switch (opt) {
+        case OPT_FORMAT:
+            c->format = optarg;
+            break;
+        case OPT_METADATA:
+            c->metadata = optarg;
+            break;
+        case OPT_LISTEN:
+            c->listen = optarg;
+            break;
+        case OPT_TIMEOUT:
+            if (!parse_uint(optarg, CLI_TIMEOUT_MAX, &v))
+                return usage_error(c, "--timeout %s: not a number of seconds from 0 to %u", optarg,
+                                   CLI_TIMEOUT_MAX);
+            c->timeout = (unsigned)v;
+            c->timeout_given = true;
+            break;
+        case OPT_INSTR_MAP:
+            c->instr_map = optarg;
+            break;
+        case OPT_TOP:
+            if (!parse_uint(optarg, 1000000, &v))
+                return usage_error(c, "--top %s: not a count from 0 to 1000000", optarg);
+            c->top = (unsigned)v;
+            break;
+        case OPT_CHUNK:
+            if (!parse_uint(optarg, 1ul << 30, &v) || v == 0)
+                return usage_error(c, "--chunk %s: not a size from 1 to 1073741824 bytes", optarg);
+            c->chunk = v;
+            break;
+        case OPT_LENIENT:
+            c->lenient = true;
+            break;
+        case 'o':
+            if (c->nopts == CLI_OPTS_MAX)
+                return usage_error(c, "more than %d -o options", CLI_OPTS_MAX);
+            c->opts[c->nopts++] = optarg;
+            break;
+        case 'q':
+            c->quiet = true;
+            break;
+        case 'h':
+            usage(stdout, c->prog);
+            return CLI_EXIT_OK;
+        case OPT_VERSION:
+            printf("tracerd %s\n", tracerd_version_string());
+            return CLI_EXIT_OK;
+        case ':':
+            if (optopt > 0 && optopt < 256)
+                return usage_error(c, "-%c needs a value", optopt);
+            return usage_error(c, "%s needs a value", argv[optind - 1]);
+        default:
+            if (optopt > 0 && optopt < 256)
+                return usage_error(c, "unknown option -%c", optopt);
+            return usage_error(c, "unknown option %s", argv[optind - 1]);
+        }
+    }
+    int npos = argc - optind, want = c->listen != NULL ? 1 : 2;
+    char names[128];
+    if (npos == 0)
+        return usage_error(c, "no command given: %s", command_list(names, sizeof names));
+    c->cmd = argv[optind];
+    if (find_command(c->cmd) == NULL)
+        return usage_error(c, "unknown command '%s': %s", c->cmd,
+                           command_list(names, sizeof names));
+    if (npos < want)
+        return usage_error(c, "%s: no trace given: a file, a directory, - or tcp://HOST:PORT",
+                           c->cmd);
+    if (npos > want)
+        return usage_error(c, "unexpected argument '%s'%s", argv[optind + want],
+                           c->listen != NULL ? ": --listen reads the trace from the connection"
+                                             : "");
+    c->path = c->listen != NULL ? c->listen : argv[optind + 1];
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     cli_t c;
@@ -138,65 +276,10 @@ int main(int argc, char **argv)
     c.out = stdout;
     c.fd = -1;
     c.top = 20;
-    const char *pos[2];
-    int npos = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_val = i + 1 < argc;
-        unsigned long v;
-        if (a[0] != '-' || strcmp(a, "-") == 0) {
-            if (npos == 2)
-                return usage(stderr, c.prog);
-            pos[npos++] = a;
-        } else if (strcmp(a, "--version") == 0) {
-            printf("tracerd %s\n", tracerd_version_string());
-            return CLI_EXIT_OK;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout, c.prog);
-            return CLI_EXIT_OK;
-        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-            c.quiet = true;
-        } else if (strcmp(a, "--format") == 0 && has_val) {
-            c.format = argv[++i];
-        } else if (strcmp(a, "--metadata") == 0 && has_val) {
-            c.metadata = argv[++i];
-        } else if (strcmp(a, "--listen") == 0 && has_val) {
-            c.listen = argv[++i];
-        } else if (strcmp(a, "--timeout") == 0 && has_val) {
-            if (!parse_uint(argv[++i], CLI_TIMEOUT_MAX, &v))
-                return usage(stderr, c.prog);
-            c.timeout = (unsigned)v;
-            c.timeout_given = true;
-        } else if (strcmp(a, "--instr-map") == 0 && has_val) {
-            c.instr_map = argv[++i];
-        } else if (strcmp(a, "--top") == 0 && has_val) {
-            if (!parse_uint(argv[++i], 1000000, &v))
-                return usage(stderr, c.prog);
-            c.top = (unsigned)v;
-        } else if (strcmp(a, "--lenient") == 0) {
-            c.lenient = true;
-        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--option") == 0) && has_val) {
-            if (c.nopts == CLI_OPTS_MAX) {
-                fprintf(stderr, "%s: more than %d -o options\n", c.prog, CLI_OPTS_MAX);
-                return CLI_EXIT_USAGE;
-            }
-            c.opts[c.nopts++] = argv[++i];
-        } else if (strcmp(a, "--chunk") == 0 && has_val) {
-            if (!parse_uint(argv[++i], 1ul << 30, &v) || v == 0)
-                return usage(stderr, c.prog);
-            c.chunk = v;
-        } else {
-            fprintf(stderr, "%s: unknown option or missing value: %s\n", c.prog, a);
-            return usage(stderr, c.prog);
-        }
-    }
-    if (npos != (c.listen != NULL ? 1 : 2))
-        return usage(stderr, c.prog);
-    c.cmd = pos[0];
-    c.path = c.listen != NULL ? c.listen : pos[1];
+    int prc = parse_args(&c, argc, argv);
+    if (prc >= 0)
+        return prc;
     const struct cli_command *cmd = find_command(c.cmd);
-    if (cmd == NULL)
-        return usage(stderr, c.prog);
     if (cmd->event_view && c.format != NULL &&
         tracerd_event_format_from_name(c.format) == TRACERD_EVENT_FORMAT_UNKNOWN) {
         fprintf(stderr, "%s: unknown --format name: %s\n", c.prog, c.format);
