@@ -1,0 +1,35 @@
+/* CTF metadata stream object, shared by the byte-level reader (metadata.c:
+ * plain text or metadata packets, fed in chunks) and the metadata text
+ * parser (tsdl_*.c). Never installed. */
+#ifndef TRACERD_CTF_METADATA_H
+#define TRACERD_CTF_METADATA_H
+
+#include "ctf_internal.h"
+
+#define META_MAGIC 0x75D11D57u
+#define META_HDR 37u
+
+struct tracerd_ctf_metadata {
+    tracerd_allocator_t alloc;
+    tracerd_ctf_metadata_config_t cfg;
+    struct tracerd__error err;
+    uint32_t line, col;
+    uint64_t offset;     /* bytes fed */
+    uint64_t pkt_offset; /* start of the current metadata packet */
+    int mode;            /* 0 undecided, 1 text, 2 packets */
+    bool big;
+    uint8_t hdr[META_HDR];
+    size_t hdr_have;
+    uint64_t content_left; /* text bytes left in the current packet */
+    uint64_t pad_left;     /* padding bytes left in the current packet */
+    uint8_t uuid[16];
+    bool have_uuid;
+    char *text;
+    size_t len, cap;
+};
+
+/* Parses the TSDL text gathered in m into the model of t (arena ready).
+ * On error sets m's error (and m->line/m->col) and returns its status. */
+tracerd_status_t tracerd__ctf_tsdl_parse(tracerd_ctf_metadata_t *m, struct tracerd_ctf_trace *t);
+
+#endif
