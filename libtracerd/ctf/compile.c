@@ -41,6 +41,8 @@ struct cc {
     size_t rsize;
     uint32_t *line, *col;
     uint32_t depth_max;
+    struct work *ws; /* work stack of the scope being compiled */
+    size_t wn, wcap;
 };
 
 struct work {
@@ -52,8 +54,9 @@ struct work {
     uint32_t pc;
     uint32_t i;
     uint32_t loops;
-    struct ctf_vsel *vsel;
+    struct ctf_vsel *vsel; /* W_OPT_BEGIN */
     uint32_t nvsel;
+    const struct ctf_meta *meta; /* W_STRUCT_END */
 };
 
 enum { W_FIELD, W_STRUCT_END, W_ARRAY_END, W_SEQ_END, W_OPT_BEGIN, W_OPT_END, W_VARIANT_END };
@@ -253,6 +256,351 @@ static tracerd_status_t fix_type(struct cc *c, const tracerd_ctf_type_t *ty)
     return TRACERD_OK;
 }
 
+/* ==== emitters: one per type kind ========================================== */
+
+/* The field being compiled: its work item, tree node, display data and
+ * nesting depth (number of enclosing compound fields). */
+struct field {
+    const struct work *w;
+    struct node *n;
+    struct ctf_meta *meta;
+    uint32_t depth;
+};
+
+/* Appends instruction v to the scope's program; NULL when out of memory. */
+static struct ctf_insn *insn(struct cc *c, struct ctf_insn v)
+{
+    struct ctf_insn *in = emit(c, c->cur);
+    if (in != NULL)
+        *in = v;
+    return in;
+}
+
+/* The stack has room for every push of one step (see compile_scope). */
+static void push(struct cc *c, struct work w)
+{
+    c->ws[c->wn++] = w;
+}
+
+/* The fixed-size load of a byte-aligned integer of 8/16/32/64 bits, or
+ * the generic bit field. */
+static uint8_t int_op(const tracerd_ctf_type_t *ty)
+{
+    bool be = ty->byte_order == TRACERD_BYTE_ORDER_BIG;
+    if (ty->align_bits < 8)
+        return OP_INT;
+    switch (ty->size_bits) {
+    case 8:
+        return OP_U8;
+    case 16:
+        return be ? OP_U16BE : OP_U16LE;
+    case 32:
+        return be ? OP_U32BE : OP_U32LE;
+    case 64:
+        return be ? OP_U64BE : OP_U64LE;
+    default:
+        return OP_INT;
+    }
+}
+
+static tracerd_status_t emit_int(struct cc *c, const struct field *f)
+{
+    const tracerd_ctf_type_t *ty = f->w->type;
+    const struct work *w = f->w;
+    tracerd_status_t st = fix_type(c, ty);
+    if (st != TRACERD_OK)
+        return st;
+    int role = role_of(c->cur_scope, f->n, f->depth);
+    if (c->cur_scope == SC_PH && w->name[0] == '\0' && w->parent && w->parent->parent &&
+        w->parent->parent->parent == NULL && !strcmp(w->parent->display, "uuid") &&
+        w->parent->type->kind == TRACERD_CTF_TYPE_ARRAY && w->parent->type->length == 16 &&
+        ty->size_bits == 8)
+        role = ROLE_UUID;
+    bool be = ty->byte_order == TRACERD_BYTE_ORDER_BIG;
+    if (insn(c, (struct ctf_insn){
+                    .op = int_op(ty),
+                    .flags = (uint8_t)((ty->is_signed ? INSN_SIGNED : 0) | (be ? INSN_BE : 0) |
+                                       (ty->kind == TRACERD_CTF_TYPE_ENUM ? INSN_ENUM : 0)),
+                    .role = (uint8_t)role,
+                    .size = (uint8_t)ty->size_bits,
+                    .align = ty->align_bits,
+                    .slot = (uint32_t)role,
+                    .meta = f->meta,
+                }) == NULL)
+        return nomem(c);
+    f->n->idx = c->cur->len - 1;
+    return TRACERD_OK;
+}
+
+static tracerd_status_t emit_float(struct cc *c, const struct field *f)
+{
+    const tracerd_ctf_type_t *ty = f->w->type;
+    tracerd_status_t st = fix_type(c, ty);
+    if (st != TRACERD_OK)
+        return st;
+    if (!((ty->exp_dig == 8 && ty->mant_dig == 24) || (ty->exp_dig == 11 && ty->mant_dig == 53)))
+        return cerr(c, ty, TRACERD_E_UNSUPPORTED,
+                    "floating point with exp_dig %u, mant_dig %u (only 8/24 and 11/53)",
+                    ty->exp_dig, ty->mant_dig);
+    if (insn(c, (struct ctf_insn){
+                    .op = ty->size_bits == 32 ? OP_FLOAT32 : OP_FLOAT64,
+                    .flags = ty->byte_order == TRACERD_BYTE_ORDER_BIG ? INSN_BE : 0,
+                    .size = (uint8_t)ty->size_bits,
+                    .align = ty->align_bits,
+                    .meta = f->meta,
+                }) == NULL)
+        return nomem(c);
+    return TRACERD_OK;
+}
+
+static tracerd_status_t emit_string(struct cc *c, const struct field *f)
+{
+    if (insn(c, (struct ctf_insn){.op = OP_STRING, .align = 8, .meta = f->meta}) == NULL)
+        return nomem(c);
+    return TRACERD_OK;
+}
+
+static tracerd_status_t emit_struct(struct cc *c, const struct field *f)
+{
+    const tracerd_ctf_type_t *ty = f->w->type;
+    if (insn(c, (struct ctf_insn){
+                    .op = OP_STRUCT_BEGIN, .align = ty->align_bits, .meta = f->meta}) == NULL)
+        return nomem(c);
+    push(c, (struct work){.what = W_STRUCT_END, .type = ty, .loops = f->w->loops, .meta = f->meta});
+    for (uint32_t k = ty->nmembers; k-- > 0;)
+        push(c, (struct work){.what = W_FIELD,
+                              .type = ty->members[k].type,
+                              .name = ty->members[k].name,
+                              .display = ty->members[k].display,
+                              .parent = f->n,
+                              .loops = f->w->loops});
+    return TRACERD_OK;
+}
+
+/* Static arrays and sequences; 8-bit text elements become one text field. */
+static tracerd_status_t emit_array(struct cc *c, const struct field *f)
+{
+    const struct work *w = f->w;
+    const tracerd_ctf_type_t *ty = w->type, *el = ty->element;
+    bool seq = ty->kind == TRACERD_CTF_TYPE_SEQUENCE;
+    uint32_t slot = 0;
+    if (seq) {
+        struct node *ln = resolve(c, ty->path, w->parent, c->cur_scope);
+        if (ln == NULL)
+            return cerr(c, ty, TRACERD_E_METADATA,
+                        "sequence '%s': length field '%s' is not declared before it", w->display,
+                        ty->path);
+        if ((ln->type->kind != TRACERD_CTF_TYPE_INT && ln->type->kind != TRACERD_CTF_TYPE_ENUM) ||
+            ln->type->is_signed)
+            return cerr(c, ty, TRACERD_E_METADATA,
+                        "sequence '%s': length field '%s' is not an unsigned integer", w->display,
+                        ty->path);
+        slot = slot_of(c, ln);
+    }
+    tracerd_status_t st = fix_type(c, el);
+    if (st != TRACERD_OK)
+        return st;
+    bool bytes = el->kind == TRACERD_CTF_TYPE_INT && el->size_bits == 8 && el->align_bits >= 8;
+    bool text = bytes && el->encoding != TRACERD_CTF_ENCODING_NONE;
+    uint8_t op = text ? (seq ? OP_TEXT_SEQ : OP_TEXT_ARRAY) : (seq ? OP_SEQ_BEGIN : OP_ARRAY_BEGIN);
+    if (insn(c, (struct ctf_insn){
+                    .op = op,
+                    .flags = bytes && !text ? INSN_BYTES : 0,
+                    .align = el->align_bits,
+                    .slot = slot,
+                    .count = ty->length,
+                    .meta = f->meta,
+                }) == NULL)
+        return nomem(c);
+    if (text)
+        return TRACERD_OK;
+    if (w->loops + 1 > c->depth_max)
+        c->depth_max = w->loops + 1;
+    push(c, (struct work){.what = seq ? W_SEQ_END : W_ARRAY_END,
+                          .type = ty,
+                          .pc = c->cur->len - 1,
+                          .loops = w->loops});
+    push(c, (struct work){.what = W_FIELD,
+                          .type = el,
+                          .name = "",
+                          .display = "",
+                          .parent = f->n,
+                          .loops = w->loops + 1});
+    return TRACERD_OK;
+}
+
+static tracerd_status_t emit_variant(struct cc *c, const struct field *f)
+{
+    const struct work *w = f->w;
+    const tracerd_ctf_type_t *ty = w->type;
+    if (ty->path == NULL)
+        return cerr(c, ty, TRACERD_E_METADATA, "variant '%s' has no tag", w->display);
+    struct node *tn = resolve(c, ty->path, w->parent, c->cur_scope);
+    if (tn == NULL)
+        return cerr(c, ty, TRACERD_E_METADATA, "variant '%s': tag '%s' is not declared before it",
+                    w->display, ty->path);
+    if (tn->type->kind != TRACERD_CTF_TYPE_ENUM)
+        return cerr(c, ty, TRACERD_E_METADATA, "variant '%s': tag '%s' is not an enumeration",
+                    w->display, ty->path);
+    const tracerd_ctf_type_t *et = tn->type;
+    uint32_t nv = 0;
+    for (uint32_t m = 0; m < et->nmappings; m++)
+        for (uint32_t k = 0; k < ty->nmembers; k++)
+            if (label_matches(et->mappings[m].label, ty->members[k].name)) {
+                nv++;
+                break;
+            }
+    struct ctf_vsel *vs = tracerd__ctf_arena_alloc(c->ar, sizeof *vs * (nv + 1));
+    const char **on = tracerd__ctf_arena_alloc(c->ar, sizeof *on * (ty->nmembers + 1));
+    if (vs == NULL || on == NULL)
+        return nomem(c);
+    nv = 0;
+    for (uint32_t m = 0; m < et->nmappings; m++)
+        for (uint32_t k = 0; k < ty->nmembers; k++)
+            if (label_matches(et->mappings[m].label, ty->members[k].name)) {
+                vs[nv++] = (struct ctf_vsel){
+                    .lo = et->mappings[m].lo, .hi = et->mappings[m].hi, .option = k};
+                break;
+            }
+    for (uint32_t k = 0; k < ty->nmembers; k++)
+        on[k] = ty->members[k].display;
+    f->meta->vsel = vs;
+    f->meta->nvsel = nv;
+    f->meta->option_names = on;
+    if (insn(c, (struct ctf_insn){
+                    .op = OP_VARIANT,
+                    .flags = et->is_signed ? INSN_SIGNED : 0,
+                    .align = 1,
+                    .slot = slot_of(c, tn),
+                    .meta = f->meta,
+                }) == NULL)
+        return nomem(c);
+    uint32_t vpc = c->cur->len - 1;
+    push(c, (struct work){.what = W_VARIANT_END, .type = ty, .pc = vpc, .loops = w->loops});
+    for (uint32_t k = ty->nmembers; k-- > 0;) {
+        push(c, (struct work){.what = W_OPT_END, .type = ty, .pc = vpc, .i = k, .loops = w->loops});
+        push(c, (struct work){.what = W_FIELD,
+                              .type = ty->members[k].type,
+                              .name = ty->members[k].name,
+                              .display = ty->members[k].display,
+                              .parent = f->n,
+                              .loops = w->loops});
+        push(c, (struct work){.what = W_OPT_BEGIN,
+                              .type = ty,
+                              .pc = vpc,
+                              .i = k,
+                              .loops = w->loops,
+                              .vsel = vs,
+                              .nvsel = nv});
+    }
+    return TRACERD_OK;
+}
+
+typedef tracerd_status_t (*emitter_fn)(struct cc *c, const struct field *f);
+
+static const emitter_fn emitters[] = {
+    [TRACERD_CTF_TYPE_INT] = emit_int,       [TRACERD_CTF_TYPE_ENUM] = emit_int,
+    [TRACERD_CTF_TYPE_FLOAT] = emit_float,   [TRACERD_CTF_TYPE_STRING] = emit_string,
+    [TRACERD_CTF_TYPE_STRUCT] = emit_struct, [TRACERD_CTF_TYPE_VARIANT] = emit_variant,
+    [TRACERD_CTF_TYPE_ARRAY] = emit_array,   [TRACERD_CTF_TYPE_SEQUENCE] = emit_array,
+};
+
+/* A field: its tree node and display data, then its kind's emitter. */
+static tracerd_status_t compile_field(struct cc *c, const struct work *w)
+{
+    const tracerd_ctf_type_t *ty = w->type;
+    struct node *n = tracerd__ctf_arena_alloc(&c->tmp, sizeof *n);
+    struct ctf_meta *meta = tracerd__ctf_arena_alloc(c->ar, sizeof *meta);
+    if (n == NULL || meta == NULL)
+        return nomem(c);
+    n->name = w->name;
+    n->display = w->display;
+    n->type = ty;
+    n->parent = w->parent;
+    n->scope = c->cur_scope;
+    n->in_loop = w->loops > 0 || (w->parent && w->parent->in_loop);
+    uint32_t depth = 0;
+    for (struct node *p = w->parent; p; p = p->parent)
+        depth++;
+    if (w->parent) {
+        if (w->parent->last)
+            w->parent->last->next = n;
+        else
+            w->parent->first = n;
+        w->parent->last = n;
+    } else {
+        c->roots[c->cur_scope] = n;
+    }
+    /* path: parent's path + display (elements keep the parent's path) */
+    const char *path;
+    if (w->parent == NULL)
+        path = scope_prefix[c->cur_scope];
+    else if (w->name[0] == '\0')
+        path = w->parent->meta->path;
+    else
+        path = join_path(c, w->parent->meta->path, w->display);
+    if (path == NULL)
+        return nomem(c);
+    meta->name = w->display;
+    meta->path = path;
+    meta->type = ty;
+    n->meta = meta;
+    if ((size_t)ty->kind >= sizeof emitters / sizeof emitters[0] || emitters[ty->kind] == NULL)
+        return cerr(c, ty, TRACERD_E_UNSUPPORTED, "field '%s': unknown type kind %d", w->display,
+                    (int)ty->kind);
+    const struct field f = {w, n, meta, depth};
+    return emitters[ty->kind](c, &f);
+}
+
+/* The end of a compound field, after its members. */
+static tracerd_status_t close_field(struct cc *c, const struct work *w)
+{
+    struct pbuf *b = c->cur;
+    struct ctf_insn *in;
+    switch (w->what) {
+    case W_STRUCT_END:
+        return insn(c, (struct ctf_insn){.op = OP_STRUCT_END, .meta = w->meta}) ? TRACERD_OK
+                                                                                : nomem(c);
+    case W_ARRAY_END:
+    case W_SEQ_END:
+        if (insn(c, (struct ctf_insn){.op = w->what == W_ARRAY_END ? OP_ARRAY_NEXT : OP_SEQ_NEXT,
+                                      .jump = w->pc + 1,
+                                      .meta = b->v[w->pc].meta}) == NULL)
+            return nomem(c);
+        b->v[w->pc].jump = b->len;
+        return TRACERD_OK;
+    case W_OPT_BEGIN:
+        for (uint32_t k = 0; k < w->nvsel; k++)
+            if (w->vsel[k].option == w->i)
+                w->vsel[k].target = b->len;
+        return TRACERD_OK;
+    case W_OPT_END:
+        /* count: the chain of jumps to patch at the variant's end */
+        if (insn(c, (struct ctf_insn){.op = OP_JUMP, .count = b->v[w->pc].count}) == NULL)
+            return nomem(c);
+        b->v[w->pc].count = b->len - 1;
+        return TRACERD_OK;
+    case W_VARIANT_END: {
+        if ((in = insn(c, (struct ctf_insn){.op = OP_VARIANT_END, .meta = b->v[w->pc].meta})) ==
+            NULL)
+            return nomem(c);
+        uint32_t end = b->len - 1;
+        uint64_t j = b->v[w->pc].count;
+        while (j != 0) {
+            uint64_t nx = b->v[j].count;
+            b->v[j].jump = end;
+            b->v[j].count = 0;
+            j = nx;
+        }
+        b->v[w->pc].count = 0;
+        b->v[w->pc].jump = end;
+        return TRACERD_OK;
+    }
+    default:
+        return TRACERD_OK;
+    }
+}
+
 static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *root, int scope,
                                       struct ctf_prog *out)
 {
@@ -265,19 +613,19 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
     struct pbuf b = {NULL, 0, 0};
     c->cur = &b;
     c->cur_scope = scope;
-    size_t wcap = 256, wn = 0;
-    struct work *ws = tracerd__calloc(c->tmp.alloc, sizeof *ws * wcap);
-    if (ws == NULL)
+    c->wcap = 256;
+    c->wn = 0;
+    c->ws = tracerd__calloc(c->tmp.alloc, sizeof *c->ws * c->wcap);
+    if (c->ws == NULL)
         return nomem(c);
     tracerd_status_t st = TRACERD_OK;
-    ws[wn++] = (struct work){W_FIELD, root, "", "", NULL, 0, 0, 0, NULL, 0};
-    while (wn > 0 && st == TRACERD_OK) {
-        struct work w = ws[--wn];
-        struct ctf_insn *in;
+    push(c, (struct work){.what = W_FIELD, .type = root, .name = "", .display = ""});
+    while (c->wn > 0 && st == TRACERD_OK) {
+        struct work w = c->ws[--c->wn];
         /* room for the pushes below */
-        size_t want = wn + 4 + (w.what == W_FIELD && w.type ? (size_t)w.type->nmembers * 3 : 0);
-        if (want > wcap) {
-            size_t nc = wcap;
+        size_t want = c->wn + 4 + (w.what == W_FIELD && w.type ? (size_t)w.type->nmembers * 3 : 0);
+        if (want > c->wcap) {
+            size_t nc = c->wcap;
             while (nc < want)
                 nc *= 2;
             struct work *nw = tracerd__calloc(c->tmp.alloc, sizeof *nw * nc);
@@ -285,359 +633,20 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
                 st = nomem(c);
                 break;
             }
-            memcpy(nw, ws, sizeof *ws * wn);
-            tracerd__free(c->tmp.alloc, ws, sizeof *ws * wcap);
-            ws = nw;
-            wcap = nc;
+            memcpy(nw, c->ws, sizeof *c->ws * c->wn);
+            tracerd__free(c->tmp.alloc, c->ws, sizeof *c->ws * c->wcap);
+            c->ws = nw;
+            c->wcap = nc;
         }
-        switch (w.what) {
-        case W_STRUCT_END:
-            if ((in = emit(c, &b)) == NULL) {
-                st = nomem(c);
-                break;
-            }
-            in->op = OP_STRUCT_END;
-            in->meta = (const struct ctf_meta *)(uintptr_t)w.vsel; /* meta of the struct */
-            break;
-        case W_ARRAY_END:
-        case W_SEQ_END:
-            if ((in = emit(c, &b)) == NULL) {
-                st = nomem(c);
-                break;
-            }
-            in->op = w.what == W_ARRAY_END ? OP_ARRAY_NEXT : OP_SEQ_NEXT;
-            in->jump = w.pc + 1;
-            in->meta = b.v[w.pc].meta;
-            b.v[w.pc].jump = b.len;
-            break;
-        case W_OPT_BEGIN:
-            for (uint32_t k = 0; k < w.nvsel; k++)
-                if (w.vsel[k].option == w.i)
-                    w.vsel[k].target = b.len;
-            break;
-        case W_OPT_END:
-            if ((in = emit(c, &b)) == NULL) {
-                st = nomem(c);
-                break;
-            }
-            in->op = OP_JUMP;
-            in->count = b.v[w.pc].count; /* chain of jumps to patch */
-            b.v[w.pc].count = b.len - 1;
-            break;
-        case W_VARIANT_END: {
-            if ((in = emit(c, &b)) == NULL) {
-                st = nomem(c);
-                break;
-            }
-            in->op = OP_VARIANT_END;
-            in->meta = b.v[w.pc].meta;
-            uint32_t end = b.len - 1;
-            uint64_t j = b.v[w.pc].count;
-            while (j != 0) {
-                uint64_t nx = b.v[j].count;
-                b.v[j].jump = end;
-                b.v[j].count = 0;
-                j = nx;
-            }
-            b.v[w.pc].count = 0;
-            b.v[w.pc].jump = end;
-            break;
-        }
-        case W_FIELD: {
-            const tracerd_ctf_type_t *ty = w.type;
-            struct node *n = tracerd__ctf_arena_alloc(&c->tmp, sizeof *n);
-            struct ctf_meta *meta = tracerd__ctf_arena_alloc(c->ar, sizeof *meta);
-            if (n == NULL || meta == NULL) {
-                st = nomem(c);
-                break;
-            }
-            n->name = w.name;
-            n->display = w.display;
-            n->type = ty;
-            n->parent = w.parent;
-            n->scope = scope;
-            n->in_loop = w.loops > 0 || (w.parent && w.parent->in_loop);
-            uint32_t depth = 0;
-            for (struct node *p = w.parent; p; p = p->parent)
-                depth++;
-            if (w.parent) {
-                if (w.parent->last)
-                    w.parent->last->next = n;
-                else
-                    w.parent->first = n;
-                w.parent->last = n;
-            } else {
-                c->roots[scope] = n;
-            }
-            /* path: parent's path + display (elements keep the parent's path) */
-            const char *path;
-            if (w.parent == NULL)
-                path = scope_prefix[scope];
-            else if (w.name[0] == '\0')
-                path = w.parent->meta->path;
-            else
-                path = join_path(c, w.parent->meta->path, w.display);
-            if (path == NULL) {
-                st = nomem(c);
-                break;
-            }
-            meta->name = w.display;
-            meta->path = path;
-            meta->type = ty;
-            n->meta = meta;
-            switch (ty->kind) {
-            case TRACERD_CTF_TYPE_INT:
-            case TRACERD_CTF_TYPE_ENUM: {
-                if ((st = fix_type(c, ty)) != TRACERD_OK)
-                    break;
-                if ((in = emit(c, &b)) == NULL) {
-                    st = nomem(c);
-                    break;
-                }
-                in->meta = meta;
-                in->size = (uint8_t)ty->size_bits;
-                in->align = ty->align_bits;
-                bool be = ty->byte_order == TRACERD_BYTE_ORDER_BIG;
-                in->flags = (uint8_t)((ty->is_signed ? INSN_SIGNED : 0) | (be ? INSN_BE : 0) |
-                                      (ty->kind == TRACERD_CTF_TYPE_ENUM ? INSN_ENUM : 0));
-                in->op = OP_INT;
-                if (ty->align_bits >= 8) {
-                    switch (ty->size_bits) {
-                    case 8:
-                        in->op = OP_U8;
-                        break;
-                    case 16:
-                        in->op = be ? OP_U16BE : OP_U16LE;
-                        break;
-                    case 32:
-                        in->op = be ? OP_U32BE : OP_U32LE;
-                        break;
-                    case 64:
-                        in->op = be ? OP_U64BE : OP_U64LE;
-                        break;
-                    default:
-                        break;
-                    }
-                }
-                int role = role_of(scope, n, depth);
-                if (scope == SC_PH && w.name[0] == '\0' && w.parent && w.parent->parent &&
-                    w.parent->parent->parent == NULL && !strcmp(w.parent->display, "uuid") &&
-                    w.parent->type->kind == TRACERD_CTF_TYPE_ARRAY &&
-                    w.parent->type->length == 16 && ty->size_bits == 8)
-                    role = ROLE_UUID;
-                if (role != ROLE_NONE) {
-                    in->role = (uint8_t)role;
-                    in->slot = (uint32_t)role;
-                }
-                n->idx = b.len - 1;
-                break;
-            }
-            case TRACERD_CTF_TYPE_FLOAT:
-                if ((st = fix_type(c, ty)) != TRACERD_OK)
-                    break;
-                if (!((ty->exp_dig == 8 && ty->mant_dig == 24) ||
-                      (ty->exp_dig == 11 && ty->mant_dig == 53))) {
-                    st = cerr(c, ty, TRACERD_E_UNSUPPORTED,
-                              "floating point with exp_dig %u, mant_dig %u (only 8/24 and 11/53)",
-                              ty->exp_dig, ty->mant_dig);
-                    break;
-                }
-                if ((in = emit(c, &b)) == NULL) {
-                    st = nomem(c);
-                    break;
-                }
-                in->op = ty->size_bits == 32 ? OP_FLOAT32 : OP_FLOAT64;
-                in->size = (uint8_t)ty->size_bits;
-                in->align = ty->align_bits;
-                in->flags = ty->byte_order == TRACERD_BYTE_ORDER_BIG ? INSN_BE : 0;
-                in->meta = meta;
-                break;
-            case TRACERD_CTF_TYPE_STRING:
-                if ((in = emit(c, &b)) == NULL) {
-                    st = nomem(c);
-                    break;
-                }
-                in->op = OP_STRING;
-                in->align = 8;
-                in->meta = meta;
-                break;
-            case TRACERD_CTF_TYPE_STRUCT:
-                if ((in = emit(c, &b)) == NULL) {
-                    st = nomem(c);
-                    break;
-                }
-                in->op = OP_STRUCT_BEGIN;
-                in->align = ty->align_bits;
-                in->meta = meta;
-                ws[wn++] = (struct work){W_STRUCT_END,
-                                         ty,
-                                         NULL,
-                                         NULL,
-                                         NULL,
-                                         0,
-                                         0,
-                                         w.loops,
-                                         (struct ctf_vsel *)(uintptr_t)meta,
-                                         0};
-                for (uint32_t k = ty->nmembers; k-- > 0;)
-                    ws[wn++] = (struct work){W_FIELD,
-                                             ty->members[k].type,
-                                             ty->members[k].name,
-                                             ty->members[k].display,
-                                             n,
-                                             0,
-                                             0,
-                                             w.loops,
-                                             NULL,
-                                             0};
-                break;
-            case TRACERD_CTF_TYPE_ARRAY:
-            case TRACERD_CTF_TYPE_SEQUENCE: {
-                bool seq = ty->kind == TRACERD_CTF_TYPE_SEQUENCE;
-                const tracerd_ctf_type_t *el = ty->element;
-                uint32_t slot = 0;
-                if (seq) {
-                    struct node *ln = resolve(c, ty->path, w.parent, scope);
-                    if (ln == NULL) {
-                        st = cerr(c, ty, TRACERD_E_METADATA,
-                                  "sequence '%s': length field '%s' is not declared before it",
-                                  w.display, ty->path);
-                        break;
-                    }
-                    if ((ln->type->kind != TRACERD_CTF_TYPE_INT &&
-                         ln->type->kind != TRACERD_CTF_TYPE_ENUM) ||
-                        ln->type->is_signed) {
-                        st = cerr(c, ty, TRACERD_E_METADATA,
-                                  "sequence '%s': length field '%s' is not an unsigned integer",
-                                  w.display, ty->path);
-                        break;
-                    }
-                    slot = slot_of(c, ln);
-                }
-                if ((st = fix_type(c, el)) != TRACERD_OK)
-                    break;
-                if ((in = emit(c, &b)) == NULL) {
-                    st = nomem(c);
-                    break;
-                }
-                in->meta = meta;
-                in->align = el->align_bits;
-                in->slot = slot;
-                in->count = ty->length;
-                if (el->kind == TRACERD_CTF_TYPE_INT && el->size_bits == 8 && el->align_bits >= 8 &&
-                    el->encoding != TRACERD_CTF_ENCODING_NONE) {
-                    in->op = seq ? OP_TEXT_SEQ : OP_TEXT_ARRAY;
-                    break;
-                }
-                in->op = seq ? OP_SEQ_BEGIN : OP_ARRAY_BEGIN;
-                if (el->kind == TRACERD_CTF_TYPE_INT && el->size_bits == 8 && el->align_bits >= 8)
-                    in->flags = INSN_BYTES;
-                if (w.loops + 1 > c->depth_max)
-                    c->depth_max = w.loops + 1;
-                ws[wn++] = (struct work){seq ? W_SEQ_END : W_ARRAY_END,
-                                         ty,
-                                         NULL,
-                                         NULL,
-                                         NULL,
-                                         b.len - 1,
-                                         0,
-                                         w.loops,
-                                         NULL,
-                                         0};
-                ws[wn++] = (struct work){W_FIELD, el, "", "", n, 0, 0, w.loops + 1, NULL, 0};
-                break;
-            }
-            case TRACERD_CTF_TYPE_VARIANT: {
-                if (ty->path == NULL) {
-                    st = cerr(c, ty, TRACERD_E_METADATA, "variant '%s' has no tag", w.display);
-                    break;
-                }
-                struct node *tn = resolve(c, ty->path, w.parent, scope);
-                if (tn == NULL) {
-                    st = cerr(c, ty, TRACERD_E_METADATA,
-                              "variant '%s': tag '%s' is not declared before it", w.display,
-                              ty->path);
-                    break;
-                }
-                if (tn->type->kind != TRACERD_CTF_TYPE_ENUM) {
-                    st = cerr(c, ty, TRACERD_E_METADATA,
-                              "variant '%s': tag '%s' is not an enumeration", w.display, ty->path);
-                    break;
-                }
-                const tracerd_ctf_type_t *et = tn->type;
-                uint32_t nv = 0;
-                for (uint32_t m = 0; m < et->nmappings; m++)
-                    for (uint32_t k = 0; k < ty->nmembers; k++)
-                        if (label_matches(et->mappings[m].label, ty->members[k].name)) {
-                            nv++;
-                            break;
-                        }
-                struct ctf_vsel *vs = tracerd__ctf_arena_alloc(c->ar, sizeof *vs * (nv + 1));
-                const char **on = tracerd__ctf_arena_alloc(c->ar, sizeof *on * (ty->nmembers + 1));
-                if (vs == NULL || on == NULL) {
-                    st = nomem(c);
-                    break;
-                }
-                nv = 0;
-                for (uint32_t m = 0; m < et->nmappings; m++)
-                    for (uint32_t k = 0; k < ty->nmembers; k++)
-                        if (label_matches(et->mappings[m].label, ty->members[k].name)) {
-                            vs[nv].lo = et->mappings[m].lo;
-                            vs[nv].hi = et->mappings[m].hi;
-                            vs[nv].option = k;
-                            nv++;
-                            break;
-                        }
-                for (uint32_t k = 0; k < ty->nmembers; k++)
-                    on[k] = ty->members[k].display;
-                meta->vsel = vs;
-                meta->nvsel = nv;
-                meta->option_names = on;
-                if ((in = emit(c, &b)) == NULL) {
-                    st = nomem(c);
-                    break;
-                }
-                in->op = OP_VARIANT;
-                in->align = 1;
-                in->slot = slot_of(c, tn);
-                in->flags = et->is_signed ? INSN_SIGNED : 0;
-                in->meta = meta;
-                uint32_t vpc = b.len - 1;
-                ws[wn++] =
-                    (struct work){W_VARIANT_END, ty, NULL, NULL, NULL, vpc, 0, w.loops, NULL, 0};
-                for (uint32_t k = ty->nmembers; k-- > 0;) {
-                    ws[wn++] =
-                        (struct work){W_OPT_END, ty, NULL, NULL, NULL, vpc, k, w.loops, NULL, 0};
-                    ws[wn++] = (struct work){W_FIELD,
-                                             ty->members[k].type,
-                                             ty->members[k].name,
-                                             ty->members[k].display,
-                                             n,
-                                             0,
-                                             0,
-                                             w.loops,
-                                             NULL,
-                                             0};
-                    ws[wn++] =
-                        (struct work){W_OPT_BEGIN, ty, NULL, NULL, NULL, vpc, k, w.loops, vs, nv};
-                }
-                break;
-            }
-            }
-            break;
-        }
-        default:
-            break;
-        }
+        st = w.what == W_FIELD ? compile_field(c, &w) : close_field(c, &w);
     }
-    tracerd__free(c->tmp.alloc, ws, sizeof *ws * wcap);
+    tracerd__free(c->tmp.alloc, c->ws, sizeof *c->ws * c->wcap);
+    c->ws = NULL;
     c->cur_scope = -1;
     if (st != TRACERD_OK)
         return st;
-    struct ctf_insn *in = emit(c, &b);
-    if (in == NULL)
+    if (insn(c, (struct ctf_insn){.op = OP_END}) == NULL)
         return nomem(c);
-    in->op = OP_END;
     struct ctf_insn *code = tracerd__ctf_arena_alloc(c->ar, sizeof *code * b.len);
     if (code == NULL)
         return nomem(c);
