@@ -425,6 +425,88 @@ static void role(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_
         r->discarded_bits = in->size;
 }
 
+/* ---- field loaders shared by the general and the measure-only programs -- */
+
+/* The value of integer instruction `in` whose first bit is bit `rel` of
+ * data (the caller checked it is all there): the fixed-size byte-aligned
+ * loads, else the generic bit field; sign-extended when signed. */
+static inline uint64_t load_int(const uint8_t *data, uint64_t rel, const struct ctf_insn *in)
+{
+    const uint8_t *p = data + (rel >> 3);
+    uint64_t v;
+    switch (in->op) {
+    case OP_U8:
+        v = p[0];
+        break;
+    case OP_U16LE:
+        v = tracerd__le16(p);
+        break;
+    case OP_U16BE:
+        v = tracerd__be16(p);
+        break;
+    case OP_U32LE:
+        v = tracerd__le32(p);
+        break;
+    case OP_U32BE:
+        v = tracerd__be32(p);
+        break;
+    case OP_U64LE:
+        v = tracerd__le64(p);
+        break;
+    case OP_U64BE:
+        v = tracerd__be64(p);
+        break;
+    default:
+        v = read_bits(data, rel, in->size, (in->flags & INSN_BE) != 0);
+        break;
+    }
+    if (in->flags & INSN_SIGNED)
+        v = sext(v, in->size);
+    return v;
+}
+
+/* An integer's value into its slot, and what its role tells the reader. */
+static inline void store_int(tracerd_ctf_stream_t *r, const struct vm *vm,
+                             const struct ctf_insn *in, uint64_t v)
+{
+    r->slots[in->slot] = v;
+    if (in->role)
+        role(r, vm, in, v);
+}
+
+/* The NUL-terminated string at bit `at`: R_OK with its bytes (*p, *n) and
+ * the bit after its NUL (*next), or what vm_short says. */
+static inline int load_string(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_insn *in,
+                              uint64_t at, const uint8_t **p, size_t *n, uint64_t *next)
+{
+    if (at > vm->limit) {
+        vm->pos = at;
+        return vm_short(r, vm, in, at + 8);
+    }
+    *p = vm->data + ((at - vm->bit0) >> 3);
+    size_t avail = (size_t)((vm->limit - at) >> 3);
+    const uint8_t *z = find_nul(*p, avail);
+    if (z == NULL) {
+        vm->pos = at;
+        return vm_short(r, vm, in, at + ((uint64_t)avail + 1) * 8);
+    }
+    *n = (size_t)(z - *p);
+    *next = at + ((uint64_t)*n + 1) * 8;
+    return R_OK;
+}
+
+/* A sequence length against max_sequence_length. */
+static inline int check_seq_length(tracerd_ctf_stream_t *r, struct vm *vm,
+                                   const struct ctf_insn *in, uint64_t at, uint64_t n)
+{
+    if (TRACERD__LIKELY(n <= r->cfg.max_sequence_length))
+        return R_OK;
+    vm->pos = at;
+    return vm_fail(r, vm, in, TRACERD_E_LIMIT,
+                   "sequence length %llu exceeds max_sequence_length %llu", (unsigned long long)n,
+                   (unsigned long long)r->cfg.max_sequence_length);
+}
+
 /* Runs one program from vm->pos. deliver: push fields to on_field. */
 static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *prog, bool dlv)
 {
@@ -457,41 +539,10 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                 vm->pos = at;
                 return vm_short(r, vm, in, at + in->size);
             }
-            const uint8_t *p = data + ((at - bit0) >> 3);
-            switch (in->op) {
-            case OP_U8:
-                v = p[0];
-                break;
-            case OP_U16LE:
-                v = tracerd__le16(p);
-                break;
-            case OP_U16BE:
-                v = tracerd__be16(p);
-                break;
-            case OP_U32LE:
-                v = tracerd__le32(p);
-                break;
-            case OP_U32BE:
-                v = tracerd__be32(p);
-                break;
-            case OP_U64LE:
-                v = tracerd__le64(p);
-                break;
-            case OP_U64BE:
-                v = tracerd__be64(p);
-                break;
-            default:
-                v = read_bits(data, at - bit0, in->size, (in->flags & INSN_BE) != 0);
-                break;
-            }
-            if (in->flags & INSN_SIGNED)
-                v = sext(v, in->size);
+            v = load_int(data, at - bit0, in);
             pos = at + in->size;
-            if (in->slot) {
-                slots[in->slot] = v;
-                if (in->role)
-                    role(r, vm, in, v);
-            }
+            if (in->slot)
+                store_int(r, vm, in, v);
             if (dlv) {
                 field_init(r, vm, in, prog, &f, at,
                            (in->flags & INSN_SIGNED) ? TRACERD_CTF_VALUE_INT
@@ -536,19 +587,11 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             break;
         }
         case OP_STRING: {
-            if (at > limit) {
-                vm->pos = at;
-                return vm_short(r, vm, in, at + 8);
-            }
-            const uint8_t *p = data + ((at - bit0) >> 3);
-            size_t avail = (size_t)((limit - at) >> 3);
-            const uint8_t *z = find_nul(p, avail);
-            if (z == NULL) {
-                vm->pos = at;
-                return vm_short(r, vm, in, at + ((uint64_t)avail + 1) * 8);
-            }
-            size_t n = (size_t)(z - p);
-            pos = at + ((uint64_t)n + 1) * 8;
+            const uint8_t *p = NULL;
+            size_t n = 0;
+            int rc = load_string(r, vm, in, at, &p, &n, &pos);
+            if (rc != R_OK)
+                return rc;
             if (dlv) {
                 field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_STRING);
                 f.v.str.data = (const char *)p;
@@ -562,13 +605,8 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
         case OP_TEXT_ARRAY:
         case OP_TEXT_SEQ: {
             uint64_t n = in->op == OP_TEXT_ARRAY ? in->count : slots[in->slot];
-            if (in->op == OP_TEXT_SEQ && n > r->cfg.max_sequence_length) {
-                vm->pos = at;
-                return vm_fail(r, vm, in, TRACERD_E_LIMIT,
-                               "sequence length %llu exceeds max_sequence_length %llu",
-                               (unsigned long long)n,
-                               (unsigned long long)r->cfg.max_sequence_length);
-            }
+            if (in->op == OP_TEXT_SEQ && check_seq_length(r, vm, in, at, n) != R_OK)
+                return R_ERR;
             if (at > limit || n > (limit - at) / 8) {
                 vm->pos = at;
                 return vm_short(r, vm, in, n > (UINT64_MAX - at) / 8 ? UINT64_MAX : at + n * 8);
@@ -612,13 +650,8 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
         case OP_ARRAY_BEGIN:
         case OP_SEQ_BEGIN: {
             uint64_t n = in->op == OP_ARRAY_BEGIN ? in->count : slots[in->slot];
-            if (in->op == OP_SEQ_BEGIN && n > r->cfg.max_sequence_length) {
-                vm->pos = at;
-                return vm_fail(r, vm, in, TRACERD_E_LIMIT,
-                               "sequence length %llu exceeds max_sequence_length %llu",
-                               (unsigned long long)n,
-                               (unsigned long long)r->cfg.max_sequence_length);
-            }
+            if (in->op == OP_SEQ_BEGIN && check_seq_length(r, vm, in, at, n) != R_OK)
+                return R_ERR;
             if (at > limit) {
                 vm->pos = at;
                 return vm_short(r, vm, in, at);
@@ -741,27 +774,16 @@ static int run_fast(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_ins
             pos = at + in->count;
             continue;
         case OP_STRING: {
-            if (at > limit)
-                goto short_at;
-            p = data + ((at - bit0) >> 3);
-            size_t avail = (size_t)((limit - at) >> 3);
-            const uint8_t *z = find_nul(p, avail);
-            if (z == NULL) {
-                vm->pos = at;
-                return vm_short(r, vm, in, at + ((uint64_t)avail + 1) * 8);
-            }
-            pos = at + ((uint64_t)(z - p) + 1) * 8;
+            size_t n;
+            int rc = load_string(r, vm, in, at, &p, &n, &pos);
+            if (rc != R_OK)
+                return rc;
             continue;
         }
         case OP_SEQ_SKIP: {
             uint64_t n = slots[in->slot];
-            if (n > r->cfg.max_sequence_length) {
-                vm->pos = at;
-                return vm_fail(r, vm, in, TRACERD_E_LIMIT,
-                               "sequence length %llu exceeds max_sequence_length %llu",
-                               (unsigned long long)n,
-                               (unsigned long long)r->cfg.max_sequence_length);
-            }
+            if (check_seq_length(r, vm, in, at, n) != R_OK)
+                return R_ERR;
             uint64_t bits = n * in->count;
             if (at > limit || (in->count != 0 && n > (limit - at) / in->count) ||
                 bits > limit - at) {
@@ -822,39 +844,9 @@ static int run_fast(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_ins
         /* integers with a stored value */
         if (TRACERD__UNLIKELY(at + in->size > limit))
             goto short_at;
-        p = data + ((at - bit0) >> 3);
-        switch (in->op) {
-        case OP_U8:
-            v = p[0];
-            break;
-        case OP_U16LE:
-            v = tracerd__le16(p);
-            break;
-        case OP_U16BE:
-            v = tracerd__be16(p);
-            break;
-        case OP_U32LE:
-            v = tracerd__le32(p);
-            break;
-        case OP_U32BE:
-            v = tracerd__be32(p);
-            break;
-        case OP_U64LE:
-            v = tracerd__le64(p);
-            break;
-        case OP_U64BE:
-            v = tracerd__be64(p);
-            break;
-        default:
-            v = read_bits(data, at - bit0, in->size, (in->flags & INSN_BE) != 0);
-            break;
-        }
-        if (in->flags & INSN_SIGNED)
-            v = sext(v, in->size);
+        v = load_int(data, at - bit0, in);
         pos = at + in->size;
-        slots[in->slot] = v;
-        if (in->role)
-            role(r, vm, in, v);
+        store_int(r, vm, in, v);
         continue;
     short_at:
         vm->pos = at;
@@ -949,6 +941,63 @@ static inline uint64_t unwrap(uint64_t cur, uint64_t v, uint32_t bits)
     return base | v;
 }
 
+/* ---- event steps shared by the general and the fast paths ---------------- */
+
+/* The class of the event whose header was just measured: its id field, or
+ * the stream's only class (else id 0). NULL when the id is not declared. */
+static inline const struct ctf_event_rt *event_class(const tracerd_ctf_stream_t *r,
+                                                     const struct ctf_stream_rt *s, uint64_t *id)
+{
+    *id = (r->have & (1u << ROLE_EVENT_ID)) ? r->slots[ROLE_EVENT_ID]
+          : s->nevents == 1                 ? s->events[0].cls->id
+                                            : 0;
+    return s->direct ? (*id < s->ndirect ? s->direct[*id] : NULL) : tracerd__ctf_event_rt(s, *id);
+}
+
+/* The measured event's time: its header timestamp unwrapped against the
+ * stream clock, or the clock when it has none. */
+static inline void event_time(tracerd_ctf_stream_t *r)
+{
+    r->ev_has_ts = (r->have & (1u << ROLE_TIMESTAMP)) != 0;
+    r->ev_cycles = r->ev_has_ts ? unwrap(r->clock, r->slots[ROLE_TIMESTAMP], r->ts_bits) : r->clock;
+}
+
+/* The gate's answer for the measured event (true: deliver it now). The
+ * clock advances only when it is delivered. */
+static inline bool event_open(tracerd_ctf_stream_t *r, uint64_t ns)
+{
+    if (r->gate && !r->gate(r->gate_user, ns)) {
+        r->gated = true;
+        return false;
+    }
+    r->clock = r->ev_cycles;
+    return true;
+}
+
+/* The measured event as the callbacks see it. */
+static inline void event_fill(const tracerd_ctf_stream_t *r, tracerd_ctf_event_t *e, uint64_t ns)
+{
+    e->offset = r->rec_off;
+    e->cls = r->ev->cls;
+    e->stream_class = r->srt->cls;
+    e->id = e->cls->id;
+    e->name = e->cls->name;
+    e->cycles = r->ev_cycles;
+    e->ns = ns;
+    e->has_clock = r->srt->clock >= 0 || r->ev_has_ts || r->clock_set;
+    e->packet_index = r->pkt_index;
+}
+
+/* on_event_begin / on_event_end (fn not NULL). */
+static inline int event_cb(tracerd_ctf_stream_t *r, tracerd_ctf_event_cb fn,
+                           const tracerd_ctf_event_t *e, const char *name)
+{
+    r->in_cb = true;
+    int rc = fn(r->user, e);
+    r->in_cb = false;
+    return rc == 0 ? R_OK : cb_ret(r, rc, name);
+}
+
 /* Measures the packet header + context (pass 1) or delivers its fields. */
 static int packet_programs(tracerd_ctf_stream_t *r, struct vm *vm, bool dlv)
 {
@@ -994,16 +1043,13 @@ static int event_header_measure(tracerd_ctf_stream_t *r, struct vm *vm)
     }
     if (rc != R_OK)
         return rc;
-    uint64_t id = (r->have & (1u << ROLE_EVENT_ID)) ? r->slots[ROLE_EVENT_ID]
-                  : s->nevents == 1                 ? s->events[0].cls->id
-                                                    : 0;
-    r->ev = tracerd__ctf_event_rt(s, id);
+    uint64_t id;
+    r->ev = event_class(r, s, &id);
     if (r->ev == NULL)
         return vm_fail(r, vm, NULL, TRACERD_E_REFERENCE,
                        "event id %llu is not declared in stream %llu", (unsigned long long)id,
                        (unsigned long long)s->cls->id);
-    r->ev_has_ts = (r->have & (1u << ROLE_TIMESTAMP)) != 0;
-    r->ev_cycles = r->ev_has_ts ? unwrap(r->clock, r->slots[ROLE_TIMESTAMP], r->ts_bits) : r->clock;
+    event_time(r);
     return R_OK;
 }
 
@@ -1147,28 +1193,12 @@ static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
 static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
 {
     uint64_t ns = event_ns(r, r->ev_cycles);
-    if (r->gate && !r->gate(r->gate_user, ns)) {
-        r->gated = true;
+    if (!event_open(r, ns))
         return R_MORE;
-    }
-    r->clock = r->ev_cycles;
     tracerd_ctf_event_t e;
-    e.offset = r->rec_off;
-    e.cls = r->ev->cls;
-    e.stream_class = r->srt->cls;
-    e.id = e.cls->id;
-    e.name = e.cls->name;
-    e.cycles = r->ev_cycles;
-    e.ns = ns;
-    e.has_clock = r->srt->clock >= 0 || r->ev_has_ts || r->clock_set;
-    e.packet_index = r->pkt_index;
-    if (r->cb.on_event_begin) {
-        r->in_cb = true;
-        int rc = r->cb.on_event_begin(r->user, &e);
-        r->in_cb = false;
-        if (cb_ret(r, rc, "on_event_begin") != R_OK)
-            return R_ERR;
-    }
+    event_fill(r, &e, ns);
+    if (r->cb.on_event_begin && event_cb(r, r->cb.on_event_begin, &e, "on_event_begin") != R_OK)
+        return R_ERR;
     if (r->cb.on_field) {
         struct vm d = *vm;
         d.pos = r->pos;
@@ -1178,13 +1208,8 @@ static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
             return R_ERR;
         vm->pos = d.pos;
     }
-    if (r->cb.on_event_end) {
-        r->in_cb = true;
-        int rc = r->cb.on_event_end(r->user, &e);
-        r->in_cb = false;
-        if (cb_ret(r, rc, "on_event_end") != R_OK)
-            return R_ERR;
-    }
+    if (r->cb.on_event_end && event_cb(r, r->cb.on_event_end, &e, "on_event_end") != R_OK)
+        return R_ERR;
     r->pkt_events++;
     return R_OK;
 }
@@ -1415,52 +1440,25 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
             if (run_fast(r, &vm, hdr) != R_OK)
                 break;
         }
-        uint64_t id = (r->have & (1u << ROLE_EVENT_ID)) ? r->slots[ROLE_EVENT_ID]
-                      : s->nevents == 1                 ? s->events[0].cls->id
-                                                        : 0;
-        const struct ctf_event_rt *ev =
-            s->direct ? (id < s->ndirect ? s->direct[id] : NULL) : tracerd__ctf_event_rt(s, id);
+        uint64_t id;
+        const struct ctf_event_rt *ev = event_class(r, s, &id);
         if (ev == NULL || ev->body_fast == NULL)
             break;
         r->ev = ev;
         if (run_fast(r, &vm, ev->body_fast) != R_OK || vm.pos == ev_start)
             break; /* an error or an empty event: the general path reports it */
-        r->ev_has_ts = (r->have & (1u << ROLE_TIMESTAMP)) != 0;
-        r->ev_cycles =
-            r->ev_has_ts ? unwrap(r->clock, r->slots[ROLE_TIMESTAMP], r->ts_bits) : r->clock;
-        tracerd_ctf_event_t e;
-        e.ns = event_ns(r, r->ev_cycles);
-        if (r->gate && !r->gate(r->gate_user, e.ns)) {
-            r->gated = true;
+        event_time(r);
+        uint64_t ns = event_ns(r, r->ev_cycles);
+        if (!event_open(r, ns)) {
             rc = R_MORE;
             break;
         }
-        r->clock = r->ev_cycles;
-        e.offset = r->rec_off;
-        e.cls = ev->cls;
-        e.stream_class = s->cls;
-        e.id = ev->cls->id;
-        e.name = ev->cls->name;
-        e.cycles = r->ev_cycles;
-        e.has_clock = s->clock >= 0 || r->ev_has_ts || r->clock_set;
-        e.packet_index = r->pkt_index;
-        if (on_begin) {
-            r->in_cb = true;
-            int cr = on_begin(r->user, &e);
-            r->in_cb = false;
-            if (cr != 0 && cb_ret(r, cr, "on_event_begin") != R_OK) {
-                rc = R_ERR;
-                break;
-            }
-        }
-        if (on_end) {
-            r->in_cb = true;
-            int cr = on_end(r->user, &e);
-            r->in_cb = false;
-            if (cr != 0 && cb_ret(r, cr, "on_event_end") != R_OK) {
-                rc = R_ERR;
-                break;
-            }
+        tracerd_ctf_event_t e;
+        event_fill(r, &e, ns);
+        if ((on_begin && event_cb(r, on_begin, &e, "on_event_begin") != R_OK) ||
+            (on_end && event_cb(r, on_end, &e, "on_event_end") != R_OK)) {
+            rc = R_ERR;
+            break;
         }
         r->pkt_events++;
         r->pos = vm.pos;
