@@ -370,6 +370,64 @@ static tracerd_status_t parse_type_name(struct parser *P, bool leave_last,
     return TRACERD_OK;
 }
 
+/* An enumerator value: ['-'] INT, up to ',' / '}' / '...'. Values above
+ * INT64_MAX (unsigned 64-bit containers) are kept as bits. */
+static tracerd_status_t enum_value(struct parser *P, const char *what, int64_t *out)
+{
+    struct tok a;
+    bool neg = false;
+    tracerd_status_t st = next(P, &a);
+    if (st != TRACERD_OK)
+        return st;
+    if (is(&a, "-")) {
+        neg = true;
+        if ((st = next(P, &a)) != TRACERD_OK)
+            return st;
+    }
+    if (a.k != K_INT)
+        return PERR(P, &a, "%s", what);
+    if (!neg && a.ival > (uint64_t)INT64_MAX) {
+        *out = (int64_t)a.ival;
+        return TRACERD_OK;
+    }
+    struct value v;
+    memset(&v, 0, sizeof v);
+    v.k = K_INT;
+    v.u = a.ival;
+    v.neg = neg;
+    v.t = a;
+    return value_i64(P, &v, out);
+}
+
+/* The optional name after enum / struct / variant. On entry n is the token
+ * after the keyword (peeked); on return, the token after the name. */
+static tracerd_status_t opt_name(struct parser *P, struct tok *n, const char **name)
+{
+    if (n->k != K_IDENT)
+        return TRACERD_OK;
+    next(P, n);
+    *name = tokdup(P, n);
+    if (*name == NULL)
+        return nomem(P);
+    return peek(P, n);
+}
+
+/* The optional 'align' '(' N ')' after a structure; *align stays 0 without. */
+static tracerd_status_t opt_align(struct parser *P, uint64_t *align)
+{
+    struct tok t, a;
+    tracerd_status_t st = peek(P, &t);
+    if (st != TRACERD_OK || !is(&t, "align"))
+        return st;
+    next(P, &t);
+    if ((st = expect(P, "(")) != TRACERD_OK || (st = next(P, &a)) != TRACERD_OK)
+        return st;
+    if (a.k != K_INT || !pow2(a.ival) || a.ival > 4096)
+        return PERR(P, &a, "expected a power-of-two alignment");
+    *align = a.ival;
+    return expect(P, ")");
+}
+
 /* Parses a type specifier. Returns OK with *out, or PAUSED when a compound
  * body frame was pushed (the frame's closing resumes the statement). */
 static tracerd_status_t parse_type_spec(struct parser *P, bool leave_last,
@@ -404,14 +462,8 @@ static tracerd_status_t parse_type_spec(struct parser *P, bool leave_last,
         if ((st = peek(P, &n)) != TRACERD_OK)
             return st;
         const char *ename = NULL;
-        if (n.k == K_IDENT) {
-            next(P, &n);
-            ename = tokdup(P, &n);
-            if (ename == NULL)
-                return nomem(P);
-            if ((st = peek(P, &n)) != TRACERD_OK)
-                return st;
-        }
+        if ((st = opt_name(P, &n, &ename)) != TRACERD_OK)
+            return st;
         const tracerd_ctf_type_t *cont = NULL;
         if (is(&n, ":")) {
             next(P, &n);
@@ -486,49 +538,14 @@ static tracerd_status_t parse_type_spec(struct parser *P, bool leave_last,
                 return st;
             if (is(&e, "=")) {
                 next(P, &e);
-                struct value v;
-                /* value up to ',' / '}' / '...': parse manually */
-                struct tok a;
-                bool neg = false;
-                if ((st = next(P, &a)) != TRACERD_OK)
-                    return st;
-                if (is(&a, "-")) {
-                    neg = true;
-                    if ((st = next(P, &a)) != TRACERD_OK)
-                        return st;
-                }
-                if (a.k != K_INT)
-                    return PERR(P, &a, "expected an enumerator value");
-                memset(&v, 0, sizeof v);
-                v.k = K_INT;
-                v.u = a.ival;
-                v.neg = neg;
-                v.t = a;
-                if (!neg && a.ival > (uint64_t)INT64_MAX)
-                    lo = (int64_t)a.ival; /* unsigned 64-bit containers: kept as bits */
-                else if ((st = value_i64(P, &v, &lo)) != TRACERD_OK)
+                if ((st = enum_value(P, "expected an enumerator value", &lo)) != TRACERD_OK)
                     return st;
                 hi = lo;
                 if ((st = peek(P, &e)) != TRACERD_OK)
                     return st;
                 if (is(&e, "...")) {
                     next(P, &e);
-                    neg = false;
-                    if ((st = next(P, &a)) != TRACERD_OK)
-                        return st;
-                    if (is(&a, "-")) {
-                        neg = true;
-                        if ((st = next(P, &a)) != TRACERD_OK)
-                            return st;
-                    }
-                    if (a.k != K_INT)
-                        return PERR(P, &a, "expected the end of the range");
-                    v.u = a.ival;
-                    v.neg = neg;
-                    v.t = a;
-                    if (!neg && a.ival > (uint64_t)INT64_MAX)
-                        hi = (int64_t)a.ival;
-                    else if ((st = value_i64(P, &v, &hi)) != TRACERD_OK)
+                    if ((st = enum_value(P, "expected the end of the range", &hi)) != TRACERD_OK)
                         return st;
                 }
             }
@@ -573,14 +590,8 @@ static tracerd_status_t parse_type_spec(struct parser *P, bool leave_last,
         if ((st = peek(P, &n)) != TRACERD_OK)
             return st;
         const char *cname = NULL;
-        if (n.k == K_IDENT) {
-            next(P, &n);
-            cname = tokdup(P, &n);
-            if (cname == NULL)
-                return nomem(P);
-            if ((st = peek(P, &n)) != TRACERD_OK)
-                return st;
-        }
+        if ((st = opt_name(P, &n, &cname)) != TRACERD_OK)
+            return st;
         const char *tag = NULL;
         if (isv && is(&n, "<")) {
             next(P, &n);
@@ -628,23 +639,16 @@ static tracerd_status_t parse_type_spec(struct parser *P, bool leave_last,
             c->pub.path = tag;
             ty = &c->pub;
         }
-        if (!isv && is(&n, "align")) {
-            next(P, &n);
-            struct tok a;
-            if ((st = expect(P, "(")) != TRACERD_OK || (st = next(P, &a)) != TRACERD_OK)
-                return st;
-            if (a.k != K_INT || !pow2(a.ival) || a.ival > 4096)
-                return PERR(P, &a, "expected a power-of-two alignment");
-            if ((st = expect(P, ")")) != TRACERD_OK)
-                return st;
-            if (a.ival > ty->align_bits) {
-                struct ctf_type *c = tracerd__ctf_arena_alloc(P->ar, sizeof *c);
-                if (c == NULL)
-                    return nomem(P);
-                *c = *(const struct ctf_type *)ty;
-                c->pub.align_bits = (uint32_t)a.ival;
-                ty = &c->pub;
-            }
+        uint64_t align = 0;
+        if (!isv && (st = opt_align(P, &align)) != TRACERD_OK)
+            return st;
+        if (align > ty->align_bits) {
+            struct ctf_type *c = tracerd__ctf_arena_alloc(P->ar, sizeof *c);
+            if (c == NULL)
+                return nomem(P);
+            *c = *(const struct ctf_type *)ty;
+            c->pub.align_bits = (uint32_t)align;
+            ty = &c->pub;
         }
         *out = ty;
         return TRACERD_OK;
@@ -896,22 +900,12 @@ static tracerd_status_t close_compound(struct parser *P, const tracerd_ctf_type_
     int kind = f->kind;
     P->nfr--;
     tracerd_status_t st;
-    struct tok t;
     if (kind == FR_STRUCT) {
-        if ((st = peek(P, &t)) != TRACERD_OK)
+        uint64_t a = 0;
+        if ((st = opt_align(P, &a)) != TRACERD_OK)
             return st;
-        if (is(&t, "align")) {
-            next(P, &t);
-            struct tok a;
-            if ((st = expect(P, "(")) != TRACERD_OK || (st = next(P, &a)) != TRACERD_OK)
-                return st;
-            if (a.k != K_INT || !pow2(a.ival) || a.ival > 4096)
-                return PERR(P, &a, "expected a power-of-two alignment");
-            if ((st = expect(P, ")")) != TRACERD_OK)
-                return st;
-            if (a.ival > ty->pub.align_bits)
-                ty->pub.align_bits = (uint32_t)a.ival;
-        }
+        if (a > ty->pub.align_bits)
+            ty->pub.align_bits = (uint32_t)a;
     }
     if (cname != NULL &&
         (st = declare(P, kind == FR_VARIANT ? D_VARIANT : D_STRUCT, cname, &ty->pub)) != TRACERD_OK)
