@@ -19,6 +19,7 @@
 
 #include "support/driver.h"
 #include "support/event_support.h"
+#include "support/fxt_writer.h"
 #include "support/xray_writer.h"
 
 #define CLI_OR_SKIP(cli)                                                                           \
@@ -100,6 +101,117 @@ START_TEST(test_stats_then_error)
 }
 END_TEST
 
+/* ---- live input ----------------------------------------------------------- */
+
+typedef struct live {
+    pid_t pid;
+    int in, out; /* our ends: the CLI's standard input and output */
+    char got[65536];
+    size_t len;
+} live_t;
+
+/* Starts the CLI with pipes for standard input and output (stderr: /dev/null). */
+static void live_start(live_t *l, char *const argv[])
+{
+    memset(l, 0, sizeof *l);
+    int pi[2], po[2];
+    ck_assert_int_eq(pipe(pi), 0);
+    ck_assert_int_eq(pipe(po), 0);
+    l->pid = fork();
+    ck_assert_int_ge(l->pid, 0);
+    if (l->pid == 0) {
+        dup2(pi[0], 0);
+        dup2(po[1], 1);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 2);
+        close(pi[1]);
+        close(po[0]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(pi[0]);
+    close(po[1]);
+    l->in = pi[1];
+    l->out = po[0];
+    signal(SIGPIPE, SIG_IGN);
+}
+
+static void live_send(live_t *l, const void *data, size_t len)
+{
+    ck_assert_int_eq(write(l->in, data, len), (ssize_t)len);
+}
+
+/* Waits (at most 10 s) until the output contains want; the input stays open. */
+static bool live_wait(live_t *l, const char *want)
+{
+    time_t deadline = time(NULL) + 10;
+    while (time(NULL) <= deadline) {
+        l->got[l->len] = '\0';
+        if (strstr(l->got, want) != NULL)
+            return true;
+        struct pollfd pf = {l->out, POLLIN, 0};
+        if (poll(&pf, 1, 100) > 0) {
+            ssize_t n = read(l->out, l->got + l->len, sizeof l->got - 1 - l->len);
+            if (n <= 0)
+                return strstr(l->got, want) != NULL;
+            l->len += (size_t)n;
+        }
+    }
+    return false;
+}
+
+/* Closes the input, reads the rest and returns the exit status. */
+static int live_end(live_t *l)
+{
+    close(l->in);
+    while (live_wait(l, "\x01never\x01"))
+        ;
+    close(l->out);
+    int st = 0;
+    while (waitpid(l->pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* A live stream (a pipe that stays open) sends one small record: every
+ * command shows it at once, with or without --format; nothing waits for
+ * more input (before: 4096 bytes of head, then a 64 KiB output buffer). */
+START_TEST(test_live_pipe)
+{
+    CLI_OR_SKIP(cli);
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    fxw_event(&w, 0, FXT_INL(7, 8), FXS_INL("cat"), FXS_INL("live1"), 100, NULL, 0, 0);
+    size_t first = w.len; /* 56 bytes: less than the 64 of detection */
+    fxw_event(&w, 0, FXT_INL(7, 8), FXS_INL("cat"), FXS_INL("live2"), 200, NULL, 0, 0);
+    ck_assert_uint_lt(first, 64);
+    static const char *const cmds[][4] = {
+        {"dump", "-", NULL, NULL},
+        {"dump", "--format", "fxt", "-"},
+        {"json", "-", NULL, NULL},
+        {"json", "--format", "fxt", "-"},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char *argv[8] = {(char *)(uintptr_t)cli, (char *)(uintptr_t) "-q"};
+        int n = 2;
+        for (int k = 0; k < 4 && cmds[i][k] != NULL; k++)
+            argv[n++] = (char *)(uintptr_t)cmds[i][k];
+        argv[n] = NULL;
+        live_t l;
+        live_start(&l, argv);
+        live_send(&l, w.buf, first);
+        ck_assert_msg(live_wait(&l, "live1"), "%s %s: the first record is not shown at once",
+                      cmds[i][0], cmds[i][1]);
+        live_send(&l, w.buf + first, w.len - first);
+        ck_assert_msg(live_wait(&l, "live2"), "%s %s: the second record is not shown at once",
+                      cmds[i][0], cmds[i][1]);
+        ck_assert_int_eq(live_end(&l), 0);
+    }
+    fxw_free(&w);
+}
+END_TEST
+
 Suite *suite_stream(void)
 {
     Suite *s = suite_create("stream");
@@ -107,6 +219,7 @@ Suite *suite_stream(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_xtrace_option_range);
     tcase_add_test(tc, test_stats_then_error);
+    tcase_add_test(tc, test_live_pipe);
     suite_add_tcase(s, tc);
     return s;
 }

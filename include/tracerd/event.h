@@ -170,8 +170,16 @@ typedef struct tracerd_auto_config {
 /** Opaque auto reader. */
 typedef struct tracerd_auto_reader tracerd_auto_reader_t;
 
-/** Bytes the auto reader buffers before it decides on a format. */
+/** Bytes the auto reader buffers before it decides on a format (at most:
+ * see TRACERD_AUTO_DETECT_SURE). */
 #define TRACERD_AUTO_DETECT_BYTES 64u
+/** A tracerd_event_detect score at or above this comes from a magic number
+ * (FXT magic record, CTF packet or metadata magic, CTF text signature, an
+ * XRay FDR header with its first metadata record) wholly inside the bytes
+ * given: more bytes cannot change the answer, so the auto reader decides at
+ * once instead of waiting for TRACERD_AUTO_DETECT_BYTES (a live stream's
+ * first small record is decoded when it arrives). */
+#define TRACERD_AUTO_DETECT_SURE 90
 
 /** Fills *cfg with the defaults. */
 TRACERD_API void tracerd_auto_config_init(tracerd_auto_config_t *cfg);
@@ -184,8 +192,9 @@ TRACERD_API void tracerd_auto_config_init(tracerd_auto_config_t *cfg);
  * @param alloc allocator (NULL: libc); must outlive the reader.
  * @param out   receives the reader; NULL on failure.
  * @return TRACERD_OK, TRACERD_E_INVALID, TRACERD_E_NOMEM.
- * The format's own reader is created when the format is known (first feed
- * of at least TRACERD_AUTO_DETECT_BYTES bytes in total, or _finish), so a
+ * The format's own reader is created when the format is known (when the
+ * bytes fed so far score TRACERD_AUTO_DETECT_SURE, else once
+ * TRACERD_AUTO_DETECT_BYTES bytes have been fed in total, or _finish), so a
  * later E_NOMEM can come from _feed or _finish.
  */
 TRACERD_API tracerd_status_t tracerd_auto_new(const tracerd_auto_config_t *cfg,

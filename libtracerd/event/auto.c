@@ -212,7 +212,11 @@ tracerd_status_t tracerd_auto_feed(tracerd_auto_reader_t *r, const void *data, s
                 memcpy(r->head + r->head_len, p, take_n);
             r->head_len += take_n;
             used = take_n;
-            if (r->head_len < sizeof r->head) {
+            int score = 0;
+            bool sure = tracerd_event_detect(r->head, r->head_len, &score) !=
+                            TRACERD_EVENT_FORMAT_UNKNOWN &&
+                        score >= TRACERD_AUTO_DETECT_SURE;
+            if (r->head_len < sizeof r->head && !sure) {
                 *consumed = used;
                 return TRACERD_OK;
             }

@@ -81,7 +81,12 @@ static tracerd_status_t feed_all(cli_t *c, void *reader, cli_feed_fn feed, cli_s
         if (st != TRACERD_OK)
             return st;
     }
-    (void)c;
+    /* Everything that arrived is decoded: write it out before waiting for
+     * more, so live input (a pipe or socket that stays open) shows its
+     * records at once. One write per read chunk at most. */
+    if (drain != NULL && drain(ctx) != 0)
+        return TRACERD_E_IO;
+    fflush(c->out);
     return TRACERD_OK;
 }
 

@@ -14,6 +14,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <tracerd/event.h>
+
 #include "cli.h"
 
 /* Splits "HOST:PORT" (HOST may be "[v6]") into host and port. */
@@ -167,9 +169,25 @@ static int accept_one(cli_t *c)
     return CLI_EXIT_OK;
 }
 
+/* Has the head enough bytes to detect the format? A file's head is read
+ * whole (no waiting); live input (a pipe, a terminal, a socket) stops as soon
+ * as the format is known, as the library's auto reader does: a magic number
+ * (a score of TRACERD_AUTO_DETECT_SURE) or TRACERD_AUTO_DETECT_BYTES bytes;
+ * with --format, nothing is waited for. */
+static bool head_enough(const cli_t *c)
+{
+    if (c->total_size > 0 || c->head_len == sizeof c->head)
+        return c->head_len == sizeof c->head;
+    if (c->format != NULL || c->head_len >= TRACERD_AUTO_DETECT_BYTES)
+        return true;
+    int score = 0;
+    return tracerd_event_detect(c->head, c->head_len, &score) != TRACERD_EVENT_FORMAT_UNKNOWN &&
+           score >= TRACERD_AUTO_DETECT_SURE;
+}
+
 static int read_head(cli_t *c)
 {
-    while (c->head_len < sizeof c->head) {
+    while (!head_enough(c)) {
         ssize_t n = cli_read(c, c->head + c->head_len, sizeof c->head - c->head_len);
         if (n < 0 && c->timed_out && c->head_len > 0)
             break; /* cli_pump feeds what came, then stops */
