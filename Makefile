@@ -194,7 +194,12 @@ bench: $(BENCH_BINS)
 	@for b in $(BENCHES); do echo "== bench $$b"; $(B)/bench/bench_$$b || exit 1; done
 
 # ---- install ----------------------------------------------------------------
-$(B)/tracerd.pc: pkgconfig/tracerd.pc.in include/tracerd/core.h
+# The directories the .pc names, rewritten when PREFIX/LIBDIR/INCLUDEDIR change, so that
+# `make install` after `make check` (whose pkg-config test installs to a temporary PREFIX)
+# installs a tracerd.pc for the PREFIX given to install.
+$(B)/gen/pcdirs: FORCE
+	$(call WRITE_IF_CHANGED,$@,'$(PREFIX)' '$(LIBDIR)' '$(INCLUDEDIR)')
+$(B)/tracerd.pc: pkgconfig/tracerd.pc.in include/tracerd/core.h $(B)/gen/pcdirs
 	@mkdir -p $(@D)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|' $< > $@

@@ -944,6 +944,53 @@ START_TEST(test_usage_errors)
 }
 END_TEST
 
+/* --instr-map is read by every command (a missing file: exit 3, not an ELF
+ * binary: exit 2, before the trace is read); a trace from standard input
+ * whose format the content does not tell says that --format is needed. */
+START_TEST(test_instr_map_and_stdin)
+{
+    CLI_OR_SKIP(cli);
+    char *path = write_sample("m.xray", 3, false);
+    char *txt = ev_temp_file("notelf.txt", "not an ELF binary at all", 24);
+    static const char *const cmds[] = {"info", "dump", "json", "stats"};
+    ev_proc_t a;
+    for (size_t i = 0; i < 4; i++) {
+        run_cli(cli, NULL, &a, cmds[i], "-q", "--instr-map", "/nonexistent/map", path, NULL);
+        ck_assert_msg(a.status == 3, "%s: exit %d", cmds[i], a.status);
+        ck_assert_str_eq(a.err, "tracerd: --instr-map /nonexistent/map: No such file or directory\n");
+        ck_assert_uint_eq(a.out_len, 0);
+        ev_proc_free(&a);
+        run_cli(cli, NULL, &a, cmds[i], "-q", "--instr-map", txt, path, NULL);
+        ck_assert_msg(a.status == 2, "%s: exit %d", cmds[i], a.status);
+        ck_assert_ptr_nonnull(strstr(a.err, "instrumentation map error E_MAGIC"));
+        ev_proc_free(&a);
+    }
+    /* an xtrace instruction stream has no magic: from a file its name tells it,
+     * from standard input only --format can */
+    const char *x = "tests/data/xtrace/demo-xtrace.1718000000.4242.hint9.xinsndata.bin";
+    for (size_t i = 0; i < 4; i++) {
+        run_cli(cli, x, &a, cmds[i], "-q", "-", NULL);
+        ck_assert_msg(a.status == 4, "%s: exit %d", cmds[i], a.status);
+        ck_assert_msg(strstr(a.err, "tracerd: -: not a trace format tracerd recognises from its "
+                                    "content; standard input has no file name to tell it: give "
+                                    "--format") != NULL,
+                      "%s: %s", cmds[i], a.err);
+        ev_proc_free(&a);
+        run_cli(cli, x, &a, cmds[i], "-q", "--format=xtrace", "-", NULL);
+        ck_assert_msg(a.status == 0, "%s --format=xtrace: exit %d: %s", cmds[i], a.status, a.err);
+        ev_proc_free(&a);
+    }
+    /* a file whose format is unknown: the plain message */
+    run_cli(cli, NULL, &a, "info", txt, NULL);
+    ck_assert_int_eq(a.status, 4);
+    ck_assert_ptr_nonnull(strstr(a.err, "notelf.txt: not a trace format tracerd recognises\n"));
+    ev_proc_free(&a);
+    free(txt);
+    free(path);
+    ev_temp_cleanup();
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -963,6 +1010,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_dump_stdin);
     tcase_add_test(tc, test_reader_options);
     tcase_add_test(tc, test_usage_errors);
+    tcase_add_test(tc, test_instr_map_and_stdin);
     suite_add_tcase(s, tc);
     return s;
 }

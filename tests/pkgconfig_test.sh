@@ -23,6 +23,12 @@ $CC $SANFLAGS $cflags tests/pkgconfig/consumer.c $slibs -o "$tmp/consumer-static
 if ldd "$tmp/consumer-static" 2>/dev/null | grep -q "libtracerd"; then
     echo "pkgconfig: the --static consumer still needs libtracerd.so" >&2; exit 1; fi
 test -f "$tmp$prefix/share/man/man1/tracerd.1" || test ! -f doc/tracerd.1
+# A second install with another PREFIX (as `make install` after `make check`) writes a
+# tracerd.pc for that PREFIX, not the one built for the first.
+$MAKE --no-print-directory install DESTDIR="$tmp/again" PREFIX=/opt/tracerd-again >/dev/null
+pc2="$tmp/again/opt/tracerd-again/lib/pkgconfig/tracerd.pc"
+if ! grep -qx 'prefix=/opt/tracerd-again' "$pc2" || ! grep -qx 'libdir=/opt/tracerd-again/lib' "$pc2"; then
+    echo "pkgconfig: a second install with PREFIX=/opt/tracerd-again installed:" >&2; cat "$pc2" >&2; exit 1; fi
 $MAKE --no-print-directory uninstall DESTDIR="$tmp" PREFIX=$prefix >/dev/null
 left=$(find "$tmp$prefix" -type f | head -5)
 if [ -n "$left" ]; then echo "pkgconfig: uninstall left files: $left" >&2; exit 1; fi

@@ -155,6 +155,23 @@ int cli_new_failed(const cli_t *c, tracerd_status_t st)
     return st == TRACERD_E_INVALID ? CLI_EXIT_USAGE : CLI_EXIT_IO;
 }
 
+int cli_unknown_format(const cli_t *c)
+{
+    cli_progress_done((cli_t *)(uintptr_t)c);
+    const char *from = c->listen != NULL || strncmp(c->path, "tcp://", 6) == 0 ? "a connection"
+                       : strcmp(c->path, "-") == 0                             ? "standard input"
+                                                                               : NULL;
+    if (from == NULL)
+        fprintf(stderr, "%s: %s: not a trace format tracerd recognises\n", c->prog, c->path);
+    else
+        fprintf(stderr,
+                "%s: %s: not a trace format tracerd recognises from its content; %s has no "
+                "file name to tell it: give --format (an xtrace instruction stream, which has "
+                "no magic number, needs --format xtrace)\n",
+                c->prog, c->path, from);
+    return CLI_EXIT_FORMAT;
+}
+
 void cli_json_str(FILE *f, const void *data, size_t len)
 {
     const unsigned char *p = data;

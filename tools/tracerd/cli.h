@@ -44,6 +44,7 @@ typedef struct cli {
     bool quiet;               /* --quiet: no progress line, no "listening on" notice */
     const char *listen;       /* --listen HOST:PORT, or NULL */
     const char *instr_map;    /* --instr-map BINARY: XRay function names, or NULL */
+    tracerd_xray_names_t *names; /* the --instr-map names, loaded by every command */
     unsigned top;             /* stats --top N (0 = all) */
     uint64_t total_size;      /* size of a regular file input (0 when unknown) */
     bool progress;            /* a progress line is drawn (stderr is a terminal, not --quiet) */
@@ -101,6 +102,11 @@ void cli_progress_done(cli_t *c);
 void cli_report(const cli_t *c, const char *format, tracerd_status_t st, uint64_t offset,
                 const char *reason);
 
+/* The format of the input was not recognised: prints why (for standard input
+ * or a connection, that --format is needed, as nothing else names the format)
+ * and returns CLI_EXIT_FORMAT. */
+int cli_unknown_format(const cli_t *c);
+
 /* JSON helpers for dump: a quoted, escaped string; a quoted hex string. */
 void cli_json_str(FILE *f, const void *data, size_t len);
 void cli_json_cstr(FILE *f, const char *s);
@@ -129,6 +135,11 @@ int cli_warning(const cli_t *c, FILE *dump_out, const char *format, const tracer
  * .xsnapshot.bin suffix. The instruction stream has no magic number: its
  * name is how json and stats recognise it. */
 tracerd_xtrace_file_kind_t cli_xtrace_name_kind(const char *path, bool *exact);
+
+/* Loads c->instr_map (if given) into c->names, before the input is opened, for
+ * every command: a missing file is exit 3, one that is not an instrumented ELF
+ * binary exit 2 (printed). Returns a CLI_EXIT_* code. */
+int cli_load_instr_map(cli_t *c);
 
 /* The commands on the event view (cmd_json.c, cmd_stats.c). */
 int cli_cmd_json(cli_t *c);

@@ -265,8 +265,7 @@ static int exit_code(struct ev_run *r, tracerd_auto_reader_t *a, tracerd_status_
         return CLI_EXIT_IO;
     }
     if (tracerd_auto_format(a) == TRACERD_EVENT_FORMAT_UNKNOWN && st == TRACERD_E_MAGIC) {
-        fprintf(stderr, "%s: %s: not a trace format tracerd recognises\n", c->prog, c->path);
-        return CLI_EXIT_FORMAT;
+        return cli_unknown_format(c);
     }
     if (st == TRACERD_E_UNSUPPORTED && !tracerd_event_format_supported(tracerd_auto_format(a))) {
         fprintf(stderr, "%s: %s: %s trace: `%s` is not available for this format in this build\n",
@@ -279,15 +278,16 @@ static int exit_code(struct ev_run *r, tracerd_auto_reader_t *a, tracerd_status_
     return CLI_EXIT_TRACE;
 }
 
-static int load_names(cli_t *c, tracerd_xray_names_t **out)
+int cli_load_instr_map(cli_t *c)
 {
+    tracerd_xray_names_t **out = &c->names;
     *out = NULL;
     if (c->instr_map == NULL)
         return CLI_EXIT_OK;
     int fd = open(c->instr_map, O_RDONLY);
     struct stat sb;
     if (fd < 0 || fstat(fd, &sb) != 0) {
-        fprintf(stderr, "%s: %s: %s\n", c->prog, c->instr_map, strerror(errno));
+        fprintf(stderr, "%s: --instr-map %s: %s\n", c->prog, c->instr_map, strerror(errno));
         if (fd >= 0)
             close(fd);
         return CLI_EXIT_IO;
@@ -296,7 +296,7 @@ static int load_names(cli_t *c, tracerd_xray_names_t **out)
     void *map = len > 0 ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
     close(fd);
     if (len > 0 && map == MAP_FAILED) {
-        fprintf(stderr, "%s: %s: %s\n", c->prog, c->instr_map, strerror(errno));
+        fprintf(stderr, "%s: --instr-map %s: %s\n", c->prog, c->instr_map, strerror(errno));
         return CLI_EXIT_IO;
     }
     tracerd_xray_names_t *n;
@@ -306,8 +306,9 @@ static int load_names(cli_t *c, tracerd_xray_names_t **out)
     if (len > 0)
         munmap(map, len);
     if (st != TRACERD_OK) {
-        fprintf(stderr, "%s: %s: instrumentation map error %s: %s\n", c->prog, c->instr_map,
-                tracerd_status_name(st), n ? tracerd_xray_names_error_reason(n) : "out of memory");
+        fprintf(stderr, "%s: --instr-map %s: instrumentation map error %s: %s\n", c->prog,
+                c->instr_map, tracerd_status_name(st),
+                n ? tracerd_xray_names_error_reason(n) : "out of memory");
         tracerd_xray_names_free(n);
         return CLI_EXIT_USAGE;
     }
@@ -519,10 +520,8 @@ static bool ctf_stream_beside_metadata(cli_t *c)
 int ev_run(struct ev_run *r)
 {
     cli_t *c = r->c;
-    tracerd_xray_names_t *names;
-    int rc = load_names(c, &names);
-    if (rc != CLI_EXIT_OK)
-        return rc;
+    const tracerd_xray_names_t *names = c->names;
+    int rc;
     if (c->is_dir) {
         rc = run_dir(r, names);
     } else if (c->metadata != NULL || ctf_stream_beside_metadata(c)) {
@@ -538,6 +537,5 @@ int ev_run(struct ev_run *r)
     } else {
         rc = run_stream(r, names, NULL, 0);
     }
-    tracerd_xray_names_free(names);
     return rc;
 }

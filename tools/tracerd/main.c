@@ -22,11 +22,12 @@ static const struct cli_format *pick_format(const cli_t *c);
 static int run_printer(cli_t *c, bool dump)
 {
     const struct cli_format *fmt = pick_format(c);
-    if (fmt == NULL) {
-        fprintf(stderr, "%s: %s: %s\n", c->prog, c->path,
-                c->format ? "unknown --format name" : "not a trace format tracerd recognises");
-        return c->format ? CLI_EXIT_USAGE : CLI_EXIT_FORMAT;
+    if (fmt == NULL && c->format != NULL) {
+        fprintf(stderr, "%s: %s: unknown --format name\n", c->prog, c->path);
+        return CLI_EXIT_USAGE;
     }
+    if (fmt == NULL)
+        return cli_unknown_format(c);
     return dump ? fmt->dump(c) : fmt->info(c);
 }
 
@@ -288,10 +289,13 @@ int main(int argc, char **argv)
     int rc = cli_config_check(&c); /* every reader option, before any input is read */
     if (rc != CLI_EXIT_OK)
         return rc;
-    rc = cli_open_input(&c);
+    rc = cli_load_instr_map(&c);
     if (rc != CLI_EXIT_OK)
         return rc;
-    rc = cmd->run(&c);
+    rc = cli_open_input(&c);
+    if (rc == CLI_EXIT_OK)
+        rc = cmd->run(&c);
+    tracerd_xray_names_free(c.names);
     cli_progress_done(&c);
     if (c.fd > STDIN_FILENO)
         close(c.fd);
