@@ -667,15 +667,16 @@ START_TEST(test_bad_values_and_limits)
     fxw_provider_info(&w, 2, "b");
     fxw_provider_section(&w, 3);
     expect_w(&w, &cfg,
-             "end E_LIMIT @40 provider section metadata record: too many providers "
-             "(max_providers)\n");
+             "end E_LIMIT @40 provider section metadata record: provider id 3 would be provider "
+             "3: more than max_providers (2)\n");
     cfg.lenient = true; /* a resource limit is not skipped */
     fxw_magic(&w);
     fxw_provider_info(&w, 1, "a");
     fxw_provider_info(&w, 2, "b");
     fxw_provider_info(&w, 3, "c");
     expect_w(&w, &cfg,
-             "end E_LIMIT @40 provider info metadata record: too many providers (max_providers)\n");
+             "end E_LIMIT @40 provider info metadata record: provider id 3 would be provider 3: "
+             "more than max_providers (2)\n");
     /* String budget. */
     tracerd_fxt_config_init(&cfg);
     cfg.max_string_bytes = 100;
@@ -683,7 +684,9 @@ START_TEST(test_bad_values_and_limits)
     fxw_string(&w, 1, "0123456789012345678901234567890123456789");
     fxw_string(&w, 2, "0123456789012345678901234567890123456789");
     fxw_string(&w, 3, "0123456789012345678901234567890123456789");
-    expect_w(&w, &cfg, "end E_LIMIT @56 string record: string tables exceed max_string_bytes\n");
+    expect_w(&w, &cfg,
+             "end E_LIMIT @56 string record: string index 2 (40 bytes): string tables would "
+             "exceed max_string_bytes (100; 49 bytes held)\n");
     /* The byte order forced against the magic. */
     cfg.byte_order = TRACERD_BYTE_ORDER_BIG;
     cfg.max_string_bytes = 1000;

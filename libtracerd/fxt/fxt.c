@@ -465,10 +465,13 @@ static tracerd_status_t switch_provider(tracerd_fxt_reader_t *r, uint32_t id, bo
     struct tracerd__fxt_provider *p = tracerd__fxt_find(&r->tables, id);
     if (p == NULL) {
         tracerd_status_t st = tracerd__fxt_add(&r->tables, id, &p);
+        if (st == TRACERD_E_LIMIT) {
+            r->fatal = true;
+            return fail(r, st, "provider id %u would be provider %u: more than max_providers (%u)",
+                        (unsigned)id, (unsigned)r->tables.count + 1, (unsigned)r->tables.max);
+        }
         if (st != TRACERD_OK)
-            return fail_fatal(r, st,
-                              st == TRACERD_E_LIMIT ? "too many providers (max_providers)"
-                                                    : "a new provider");
+            return fail_fatal(r, st, "a new provider");
     } else if (fresh) {
         tracerd__fxt_provider_reset(p);
     }
@@ -565,10 +568,15 @@ static FXT_INLINE tracerd_status_t dec_string(tracerd_fxt_reader_t *r, const uin
         return st;
     if (index != 0) {
         st = tracerd__fxt_str_put(&r->tables, r->cur, index, p + 8, len);
+        if (st == TRACERD_E_LIMIT) {
+            r->fatal = true;
+            return fail(r, st,
+                        "string index %u (%zu bytes): string tables would exceed "
+                        "max_string_bytes (%zu; %zu bytes held)",
+                        (unsigned)index, len, r->tables.max_str_bytes, r->tables.str_bytes);
+        }
         if (st != TRACERD_OK)
-            return fail_fatal(r, st,
-                              st == TRACERD_E_LIMIT ? "string tables exceed max_string_bytes"
-                                                    : "a string copy");
+            return fail_fatal(r, st, "a string copy");
     }
     if (r->cbs.on_string == NULL)
         return TRACERD_OK;

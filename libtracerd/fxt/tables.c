@@ -139,25 +139,31 @@ static tracerd_status_t grow_index(struct tracerd__fxt_tables *t, struct tracerd
 }
 
 /* Makes room for `need` more arena bytes: compaction first, then a larger
- * arena within the budget. */
+ * arena within the budget. Compaction costs the whole arena, so it runs only
+ * when it frees at least an eighth of it: each byte then moves at most eight
+ * times per byte registered, however the strings churn (re-registering one
+ * index over a full arena would otherwise copy the arena per record). A
+ * larger arena gets an eighth of slack at least, for the same reason. */
 static tracerd_status_t reserve(struct tracerd__fxt_tables *t, struct tracerd__fxt_provider *p,
                                 size_t need)
 {
     if (p->arena_cap - p->arena_used >= need)
         return TRACERD_OK;
-    if (p->arena_dead != 0) {
+    if (p->arena_dead != 0 && p->arena_dead >= p->arena_used / 8) {
         p->arena_used = compact_into(p, p->arena, p->arena, p->arena_used);
         p->arena_dead = 0;
         if (p->arena_cap - p->arena_used >= need)
             return TRACERD_OK;
     }
-    size_t want = p->arena_used + need; /* cannot overflow: both are bounded by the budget */
+    /* cannot overflow: every term is bounded by the budget */
+    size_t want = p->arena_used - p->arena_dead + need;
+    size_t slack = want + want / 8;
     size_t cap = p->arena_cap ? p->arena_cap * 2 : 4096;
-    if (cap < want)
-        cap = want;
+    if (cap < slack)
+        cap = slack;
     /* Peak use counts the old arena while it is copied. */
     if (t->str_bytes + cap > t->max_str_bytes) {
-        cap = want;
+        cap = slack;
         if (t->str_bytes + cap > t->max_str_bytes)
             return TRACERD_E_LIMIT;
     }
