@@ -23,6 +23,9 @@ static void *fa_alloc(void *ctx, size_t size)
     if (p != NULL) {
         fa->live++;
         fa->live_bytes += size;
+        fa->total_bytes += size;
+        if (fa->live_bytes > fa->peak_bytes)
+            fa->peak_bytes = fa->live_bytes;
     }
     return p;
 }

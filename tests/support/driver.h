@@ -80,6 +80,8 @@ typedef struct drv_alloc {
     unsigned long calls;
     long live;       /* allocations not yet freed */
     size_t live_bytes;
+    size_t peak_bytes;  /* largest live_bytes seen */
+    size_t total_bytes; /* every byte ever allocated */
 } drv_alloc_t;
 void drv_alloc_init(drv_alloc_t *fa, unsigned long fail_at);
 
