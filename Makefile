@@ -1,5 +1,5 @@
 # tracerd — one entry point. See README.md.
-#   make [all] | check | check-be | check-abi | install | uninstall | demo | fuzz | bench | clean
+#   make [all] | check | check-be | check-abi | install | uninstall | demo | fuzz | fuzz-long | bench | clean
 # Variables: CC, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, LIBDIR, INCLUDEDIR, PKGCONFIGDIR, MANDIR,
 #   DESTDIR, SAN=1 (ASan + UBSan), WERROR=1 (warnings are errors, as in CI), B (build folder).
 
@@ -63,7 +63,7 @@ SONAME := libtracerd.so.$(MAJOR)
 CLI := $(B)/tracerd
 
 .PHONY: all lib check check-readme check-unit check-headers check-replay check-pkgconfig check-abi check-be \
-        check-examples demo fuzz fuzz-replay bench install uninstall clean format format-check deps-check
+        check-examples demo fuzz fuzz-long fuzz-replay bench install uninstall clean format format-check deps-check
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
 lib: $(STATIC_LIB) $(SHARED_LIB)
@@ -183,7 +183,14 @@ $(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SUPPORT) $(LIB_SRC)
 	$(FUZZ_CC) -std=c11 $(BASE_CPPFLAGS) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SUPPORT) $(LIB_SRC) -lm
 fuzz: $(FUZZ_BINS)
 	@echo "fuzz targets: $(FUZZ_BINS)"
-	@echo "run one: $(B)/fuzz/fuzz_<target> fuzz/corpus/<target> -max_total_time=60"
+	@echo "run one: $(B)/fuzz/fuzz_<target> fuzz/corpus/<target> -dict=fuzz/dict/<target>.dict -max_total_time=60"
+# Every target for FUZZ_SECONDS each (default 10 minutes), with its dictionary,
+# -timeout and -rss_limit_mb (a slow or fat input is a finding); summary in
+# $(B)/fuzz-long/summary.txt, findings in $(B)/fuzz-long/<target>/ (doc/FUZZING.md).
+FUZZ_SECONDS ?= 600
+FUZZ_LONG_TARGETS ?= $(FUZZ_TARGETS)
+fuzz-long: $(FUZZ_LONG_TARGETS:%=$(B)/fuzz/fuzz_%)
+	@sh tools/fuzz-long.sh $(B) $(FUZZ_SECONDS) $(FUZZ_LONG_TARGETS)
 
 # ---- bench ------------------------------------------------------------------
 BENCH_BINS := $(BENCHES:%=$(B)/bench/bench_%)

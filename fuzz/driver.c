@@ -1,13 +1,25 @@
 /* Replays fuzz inputs without libFuzzer: each argument is a file or a
- * directory of files, run once through LLVMFuzzerTestOneInput. */
+ * directory of files, run once through LLVMFuzzerTestOneInput. As libFuzzer's
+ * -timeout and -rss_limit_mb do, a slow or fat input fails the replay: each
+ * input gets FUZZ_REPLAY_TIMEOUT seconds (default 10, SIGALRM ends the
+ * process), and the peak RSS must stay under FUZZ_REPLAY_RSS_MB (default
+ * 512) after each input. */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static unsigned env_uint(const char *name, unsigned dflt)
+{
+    const char *v = getenv(name);
+    return v != NULL && *v != '\0' ? (unsigned)strtoul(v, NULL, 10) : dflt;
+}
 
 static int run_file(const char *path)
 {
@@ -33,8 +45,16 @@ static int run_file(const char *path)
     fclose(f);
     if (buf == NULL)
         return 1;
+    alarm(env_uint("FUZZ_REPLAY_TIMEOUT", 10));
     LLVMFuzzerTestOneInput(buf, n);
+    alarm(0);
     free(buf);
+    struct rusage ru;
+    unsigned long limit_kb = (unsigned long)env_uint("FUZZ_REPLAY_RSS_MB", 512) * 1024ul;
+    if (getrusage(RUSAGE_SELF, &ru) == 0 && (unsigned long)ru.ru_maxrss > limit_kb) {
+        fprintf(stderr, "%s: peak RSS %ld KiB is over FUZZ_REPLAY_RSS_MB\n", path, ru.ru_maxrss);
+        return 1;
+    }
     return 0;
 }
 
