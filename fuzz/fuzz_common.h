@@ -34,35 +34,12 @@ static inline size_t fuzz_chunker_next(fuzz_chunker_t *c, size_t remaining)
     return n < remaining ? n : remaining;
 }
 
-/* The reader contract, as the targets drive it (a typed reader behind void *). */
-typedef struct fuzz_reader_ops {
-    tracerd_status_t (*feed)(void *reader, const void *data, size_t len, size_t *consumed);
-    tracerd_status_t (*resume)(void *reader);
-    tracerd_status_t (*finish)(void *reader);
-} fuzz_reader_ops_t;
-
-/* Defines `static const fuzz_reader_ops_t var` for the reader functions
- * prefix_feed / prefix_resume / prefix_finish of a reader of type `type`. */
-#define FUZZ_READER_OPS(var, type, prefix)                                                         \
-    static tracerd_status_t var##_feed(void *r, const void *d, size_t n, size_t *used)             \
-    {                                                                                              \
-        return prefix##_feed((type *)r, d, n, used);                                               \
-    }                                                                                              \
-    static tracerd_status_t var##_resume(void *r)                                                  \
-    {                                                                                              \
-        return prefix##_resume((type *)r);                                                         \
-    }                                                                                              \
-    static tracerd_status_t var##_finish(void *r)                                                  \
-    {                                                                                              \
-        return prefix##_finish((type *)r);                                                         \
-    }                                                                                              \
-    static const fuzz_reader_ops_t var = {var##_feed, var##_resume, var##_finish}
-
-/* Feeds data in chunks picked by ch (NULL: one feed), resumes after every
+/* Feeds data to a reader through its public ops table (core.h) in chunks
+ * picked by ch (NULL: one feed), resumes after every
  * pause, then finishes (resuming pauses there too). Traps if a reader claims
  * to have used more than it was given, or returns OK without taking the whole
  * chunk. Returns the final status. */
-static inline tracerd_status_t fuzz_pump(const fuzz_reader_ops_t *ops, void *reader,
+static inline tracerd_status_t fuzz_pump(const tracerd_reader_ops_t *ops, void *reader,
                                          const uint8_t *data, size_t size, fuzz_chunker_t *ch)
 {
     tracerd_status_t st = TRACERD_OK;

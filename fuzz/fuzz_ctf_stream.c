@@ -14,8 +14,6 @@
 /* The trace generators shared with the tests (plain C, no other deps). */
 #include "../tests/support/ctf_writer.c"
 
-FUZZ_READER_OPS(stream_ops, tracerd_ctf_stream_t, tracerd_ctf_stream);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static tracerd_ctf_trace_t *models[3];
@@ -76,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     fuzz_chunker_t ch;
     fuzz_chunker_init(&ch, data[size - 1]);
-    tracerd_status_t st = fuzz_pump(&stream_ops, r, data + 1, size - 1, &ch);
+    tracerd_status_t st = fuzz_pump(tracerd_ctf_stream_ops(), r, data + 1, size - 1, &ch);
     if (st < 0 && tracerd_ctf_stream_error_reason(r)[0] == '\0')
         abort(); /* every error has a reason */
     tracerd_ctf_stream_free(r);

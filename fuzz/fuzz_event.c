@@ -70,8 +70,6 @@ static int on_source(void *u, const tracerd_event_source_t *s)
     return TRACERD_CB_CONTINUE;
 }
 
-FUZZ_READER_OPS(auto_ops, tracerd_auto_reader_t, tracerd_auto);
-
 static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed, bool chunked,
                     const tracerd_xray_names_t *names)
 {
@@ -107,7 +105,7 @@ static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed
             st = TRACERD_OK; /* a forced other format, or no CTF reader: read the stream alone */
     }
     if (st == TRACERD_OK)
-        st = fuzz_pump(&auto_ops, r, data, size, chunked ? &ch : NULL);
+        st = fuzz_pump(tracerd_auto_ops(), r, data, size, chunked ? &ch : NULL);
     mix(&a, (uint64_t)(int64_t)st);
     if (st < 0) {
         mix(&a, tracerd_auto_record_offset(r));

@@ -201,8 +201,6 @@ static int c_warn(void *u, const tracerd_warning_t *w)
     return ret(r, w->offset);
 }
 
-FUZZ_READER_OPS(ops, tracerd_fxt_reader_t, tracerd_fxt);
-
 static tracerd_status_t run_once(const tracerd_fxt_config_t *cfg, const uint8_t *d, size_t n,
                                  uint8_t seed, bool chunked, run_t *out, uint64_t *err_off)
 {
@@ -217,7 +215,7 @@ static tracerd_status_t run_once(const tracerd_fxt_config_t *cfg, const uint8_t 
         return st;
     fuzz_chunker_t ch;
     fuzz_chunker_init(&ch, seed);
-    st = fuzz_pump(&ops, r, d, n, chunked ? &ch : NULL);
+    st = fuzz_pump(tracerd_fxt_ops(), r, d, n, chunked ? &ch : NULL);
     *err_off = tracerd_fxt_record_offset(r);
     if (st != TRACERD_OK && tracerd_fxt_error_reason(r)[0] == '\0')
         __builtin_trap(); /* every error names its record and field */

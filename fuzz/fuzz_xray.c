@@ -83,8 +83,6 @@ static int f_warning(void *u, const tracerd_warning_t *w)
     return ret(u);
 }
 
-FUZZ_READER_OPS(ops, tracerd_xray_reader_t, tracerd_xray);
-
 static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed, bool chunked)
 {
     tracerd_xray_config_t cfg;
@@ -106,7 +104,7 @@ static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed
         abort();
     fuzz_chunker_t ch;
     fuzz_chunker_init(&ch, seed);
-    tracerd_status_t st = fuzz_pump(&ops, r, data, size, chunked ? &ch : NULL);
+    tracerd_status_t st = fuzz_pump(tracerd_xray_ops(), r, data, size, chunked ? &ch : NULL);
     mix(&a, (uint64_t)(int64_t)st);
     if (st < 0)
         mix(&a, tracerd_xray_record_offset(r));

@@ -163,8 +163,6 @@ static int c_warn(void *u, const tracerd_warning_t *w)
     return ret(f, false);
 }
 
-FUZZ_READER_OPS(ops, tracerd_xtrace_insn_reader_t, tracerd_xtrace_insn);
-
 static uint64_t run(const tracerd_xtrace_insn_config_t *cfg, const uint8_t *d, size_t n,
                     fuzz_chunker_t *ch, unsigned long abort_at)
 {
@@ -187,7 +185,7 @@ static uint64_t run(const tracerd_xtrace_insn_config_t *cfg, const uint8_t *d, s
     tracerd_xtrace_insn_reader_t *r;
     if (tracerd_xtrace_insn_new(cfg, &cb, &f, NULL, &r) != TRACERD_OK)
         abort();
-    tracerd_status_t st = fuzz_pump(&ops, r, d, n, ch);
+    tracerd_status_t st = fuzz_pump(tracerd_xtrace_insn_ops(), r, d, n, ch);
     mix(&f, (uint64_t)(int64_t)st);
     if (st < 0) {
         const char *why = tracerd_xtrace_insn_error_reason(r);

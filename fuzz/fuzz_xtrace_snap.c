@@ -103,8 +103,6 @@ static int c_warn(void *u, const tracerd_warning_t *w)
     return ret(f, false);
 }
 
-FUZZ_READER_OPS(ops, tracerd_xtrace_snap_reader_t, tracerd_xtrace_snap);
-
 static uint64_t run(const tracerd_xtrace_snap_config_t *cfg, const uint8_t *d, size_t n,
                     fuzz_chunker_t *ch, unsigned long abort_at)
 {
@@ -120,7 +118,7 @@ static uint64_t run(const tracerd_xtrace_snap_config_t *cfg, const uint8_t *d, s
     tracerd_xtrace_snap_reader_t *r;
     if (tracerd_xtrace_snap_new(cfg, &cb, &f, NULL, &r) != TRACERD_OK)
         abort();
-    tracerd_status_t st = fuzz_pump(&ops, r, d, n, ch);
+    tracerd_status_t st = fuzz_pump(tracerd_xtrace_snap_ops(), r, d, n, ch);
     mix(&f, (uint64_t)(int64_t)st);
     if (st < 0) {
         const char *why = tracerd_xtrace_snap_error_reason(r);

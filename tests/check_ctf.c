@@ -171,48 +171,21 @@ static tracerd_status_t t_open_cb(const void *config, rec_t *rec,
             cb.on_field = NULL;
         st = tracerd_ctf_stream_new(t->trace, &c->stream, &cb, rec, alloc, &t->r);
     }
-    if (st != TRACERD_OK) {
-        tracerd_ctf_trace_free(t->trace);
-        free(t);
-        return st;
-    }
-    *reader = t;
-    return TRACERD_OK;
+    rec->extra = t;
+    *reader = t->r;
+    return st;
 }
 
-static tracerd_status_t t_feed(void *r, const void *d, size_t n, size_t *used)
+static void t_free_extra(void *p)
 {
-    return tracerd_ctf_stream_feed(((struct target *)r)->r, d, n, used);
-}
-static tracerd_status_t t_resume(void *r)
-{
-    return tracerd_ctf_stream_resume(((struct target *)r)->r);
-}
-static tracerd_status_t t_finish(void *r)
-{
-    return tracerd_ctf_stream_finish(((struct target *)r)->r);
-}
-static void t_close(void *r)
-{
-    struct target *t = r;
-    tracerd_ctf_stream_free(t->r);
+    struct target *t = p;
     tracerd_ctf_trace_free(t->trace);
     free(t);
 }
-static uint64_t t_record_offset(const void *r)
-{
-    return tracerd_ctf_stream_record_offset(((const struct target *)r)->r);
-}
-static const char *t_reason(const void *r)
-{
-    return tracerd_ctf_stream_error_reason(((const struct target *)r)->r);
-}
 
-static const drv_target_t ctf_target = {"ctf",   t_open,  t_feed,          t_resume,
-                                        t_finish, t_close, t_record_offset, t_reason};
-static const drv_target_t ctf_events_target = {"ctf-events", t_open_events,   t_feed,
-                                               t_resume,     t_finish,        t_close,
-                                               t_record_offset, t_reason};
+static const drv_target_t ctf_target = {"ctf", t_open, tracerd_ctf_stream_ops, t_free_extra};
+static const drv_target_t ctf_events_target = {"ctf-events", t_open_events, tracerd_ctf_stream_ops,
+                                               t_free_extra};
 
 /* The log without its field lines. */
 static char *without_fields(const char *log)

@@ -952,7 +952,7 @@ START_TEST(test_api)
     ck_assert_uint_eq(used, 8 + 2 * 32);
     ck_assert_int_eq(tracerd_fxt_callback_error(r), -5);
     ck_assert_uint_eq(tracerd_fxt_record_offset(r), 40);
-    ck_assert_str_eq(tracerd_fxt_error_reason(r), "callback on_event returned -5");
+    ck_assert_str_eq(tracerd_fxt_error_reason(r), "on_event callback returned -5");
     /* Sticky until reset. */
     ck_assert_int_eq(tracerd_fxt_feed(r, d, n, &used), TRACERD_E_CALLBACK);
     ck_assert_int_eq(tracerd_fxt_finish(r), TRACERD_E_CALLBACK);

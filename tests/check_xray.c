@@ -149,13 +149,17 @@ static tracerd_status_t x_open(const void *cfg, rec_t *rec, const tracerd_alloca
     cb.on_event_fragment = on_fragment;
     cb.on_metadata = on_metadata;
     cb.on_warning = on_warning;
+    rec->extra = h;
     tracerd_status_t st = tracerd_xray_new(cfg, &cb, &h->x, alloc, &h->r);
-    if (st != TRACERD_OK) {
-        free(h);
-        return st;
-    }
-    *out = h;
-    return TRACERD_OK;
+    *out = h->r;
+    return st;
+}
+
+static void x_free_extra(void *p)
+{
+    struct xhandle *h = p;
+    free(h->x.frag.buf);
+    free(h);
 }
 
 /* The same recorder without on_metadata: the reader then handles the frequent
@@ -166,7 +170,7 @@ static tracerd_status_t x_open_nometa(const void *cfg, rec_t *rec,
     tracerd_status_t st = x_open(cfg, rec, alloc, out);
     if (st != TRACERD_OK)
         return st;
-    struct xhandle *h = *out;
+    struct xhandle *h = rec->extra;
     tracerd_xray_free(h->r);
     tracerd_xray_callbacks_t cb = {0};
     cb.on_header = on_header;
@@ -177,46 +181,13 @@ static tracerd_status_t x_open_nometa(const void *cfg, rec_t *rec,
     cb.on_event_fragment = on_fragment;
     cb.on_warning = on_warning;
     st = tracerd_xray_new(cfg, &cb, &h->x, alloc, &h->r);
-    if (st != TRACERD_OK) {
-        free(h);
-        *out = NULL;
-    }
+    *out = h->r;
     return st;
 }
 
-static tracerd_status_t x_feed(void *p, const void *d, size_t n, size_t *used)
-{
-    return tracerd_xray_feed(((struct xhandle *)p)->r, d, n, used);
-}
-static tracerd_status_t x_resume(void *p)
-{
-    return tracerd_xray_resume(((struct xhandle *)p)->r);
-}
-static tracerd_status_t x_finish(void *p)
-{
-    return tracerd_xray_finish(((struct xhandle *)p)->r);
-}
-static void x_close(void *p)
-{
-    struct xhandle *h = p;
-    tracerd_xray_free(h->r);
-    free(h->x.frag.buf);
-    free(h);
-}
-static uint64_t x_record_offset(const void *p)
-{
-    return tracerd_xray_record_offset(((const struct xhandle *)p)->r);
-}
-static const char *x_error_reason(const void *p)
-{
-    return tracerd_xray_error_reason(((const struct xhandle *)p)->r);
-}
-
-static const drv_target_t xray_target = {"xray",   x_open,          x_feed,        x_resume,
-                                         x_finish, x_close,         x_record_offset, x_error_reason};
-static const drv_target_t xray_target_nometa = {
-    "xray-nometa", x_open_nometa, x_feed, x_resume, x_finish, x_close, x_record_offset,
-    x_error_reason};
+static const drv_target_t xray_target = {"xray", x_open, tracerd_xray_ops, x_free_extra};
+static const drv_target_t xray_target_nometa = {"xray-nometa", x_open_nometa, tracerd_xray_ops,
+                                                x_free_extra};
 
 /* Drops the "meta " lines of a log. */
 static void strip_meta(char *log)

@@ -164,60 +164,24 @@ static tracerd_status_t t_open(const void *config, rec_t *rec, const tracerd_all
     cbs.on_event_fragment = on_fragment;
     cbs.on_metadata = on_metadata;
     cbs.on_warning = on_warning;
+    rec->extra = t;
     tracerd_status_t st = tracerd_xray_new(config, &cbs, t, alloc, &t->r);
-    if (st != TRACERD_OK) {
-        free(t);
-        *out = NULL;
-        return st;
-    }
-    *out = t;
-    return TRACERD_OK;
+    *out = t->r;
+    return st;
 }
 
-static tracerd_status_t t_feed(void *p, const void *data, size_t len, size_t *consumed)
-{
-    return tracerd_xray_feed(((rtarget_t *)p)->r, data, len, consumed);
-}
-
-static tracerd_status_t t_resume(void *p)
-{
-    return tracerd_xray_resume(((rtarget_t *)p)->r);
-}
-
-static tracerd_status_t t_finish(void *p)
-{
-    return tracerd_xray_finish(((rtarget_t *)p)->r);
-}
-
-static void t_close(void *p)
+static void t_free_extra(void *p)
 {
     rtarget_t *t = p;
-    if (t == NULL)
-        return;
-    tracerd_xray_free(t->r);
     free(tlog_take(&t->frag));
     free(t);
-}
-
-static uint64_t t_record_offset(const void *p)
-{
-    return tracerd_xray_record_offset(((const rtarget_t *)p)->r);
-}
-
-static const char *t_error_reason(const void *p)
-{
-    return tracerd_xray_error_reason(((const rtarget_t *)p)->r);
 }
 
 static const drv_target_t target = {
     .name = "xray-real",
     .open = t_open,
-    .feed = t_feed,
-    .resume = t_resume,
-    .finish = t_finish,
-    .close = t_close,
-    .record_offset = t_record_offset,
-    .error_reason = t_error_reason,
+    .ops = tracerd_xray_ops,
+    .free_extra = t_free_extra,
 };
 
 /* ---- one comparable record: ours or llvm-xray's --------------------------- */

@@ -183,33 +183,8 @@ static tracerd_status_t insn_open(const void *config, rec_t *rec, const tracerd_
                                    (tracerd_xtrace_insn_reader_t **)reader);
 }
 
-static tracerd_status_t insn_feed(void *r, const void *d, size_t n, size_t *c)
-{
-    return tracerd_xtrace_insn_feed(r, d, n, c);
-}
-static tracerd_status_t insn_resume(void *r)
-{
-    return tracerd_xtrace_insn_resume(r);
-}
-static tracerd_status_t insn_finish(void *r)
-{
-    return tracerd_xtrace_insn_finish(r);
-}
-static void insn_close(void *r)
-{
-    tracerd_xtrace_insn_free(r);
-}
-static uint64_t insn_roff(const void *r)
-{
-    return tracerd_xtrace_insn_record_offset(r);
-}
-static const char *insn_reason(const void *r)
-{
-    return tracerd_xtrace_insn_error_reason(r);
-}
-
-static const drv_target_t insn_target = {"xtrace-insn", insn_open,  insn_feed, insn_resume,
-                                         insn_finish,   insn_close, insn_roff, insn_reason};
+static const drv_target_t insn_target = {"xtrace-insn", insn_open, tracerd_xtrace_insn_ops,
+                                         NULL};
 
 /* Snapshot recorder. */
 static int s_layout(void *u, const tracerd_xtrace_snap_layout_t *l)
@@ -284,33 +259,8 @@ static tracerd_status_t snap_open(const void *config, rec_t *rec, const tracerd_
                                    (tracerd_xtrace_snap_reader_t **)reader);
 }
 
-static tracerd_status_t snap_feed(void *r, const void *d, size_t n, size_t *c)
-{
-    return tracerd_xtrace_snap_feed(r, d, n, c);
-}
-static tracerd_status_t snap_resume(void *r)
-{
-    return tracerd_xtrace_snap_resume(r);
-}
-static tracerd_status_t snap_finish(void *r)
-{
-    return tracerd_xtrace_snap_finish(r);
-}
-static void snap_close(void *r)
-{
-    tracerd_xtrace_snap_free(r);
-}
-static uint64_t snap_roff(const void *r)
-{
-    return tracerd_xtrace_snap_record_offset(r);
-}
-static const char *snap_reason(const void *r)
-{
-    return tracerd_xtrace_snap_error_reason(r);
-}
-
-static const drv_target_t snap_target = {"xtrace-snap", snap_open,  snap_feed, snap_resume,
-                                         snap_finish,   snap_close, snap_roff, snap_reason};
+static const drv_target_t snap_target = {"xtrace-snap", snap_open, tracerd_xtrace_snap_ops,
+                                         NULL};
 
 /* One whole-feed run (no invariance loops): for the big matrix. */
 static char *run_once(const drv_target_t *t, const void *cfg, const uint8_t *d, size_t n)

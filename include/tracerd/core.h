@@ -77,11 +77,18 @@ TRACERD_API const char *tracerd_status_name(tracerd_status_t s);
 /** One-line English description of a status. Static string. */
 TRACERD_API const char *tracerd_status_message(tracerd_status_t s);
 
-/** Callback return values, the same for every callback of every reader. */
+/**
+ * Callback return values, the same for every callback of every reader:
+ * - 0 (TRACERD_CB_CONTINUE) goes on;
+ * - any positive value (TRACERD_CB_PAUSE is the one to use) pauses: the
+ *   record is delivered whole, then _feed (or _finish) returns TRACERD_PAUSED
+ *   at once, also when that record ended the chunk (then *consumed == len);
+ *   call _resume, then feed the bytes not consumed (none: the next chunk);
+ * - any negative value stops: _feed returns TRACERD_E_CALLBACK (sticky) and
+ *   tracerd_<fmt>_callback_error() returns the value.
+ */
 #define TRACERD_CB_CONTINUE 0 /**< keep going */
 #define TRACERD_CB_PAUSE 1    /**< feed() returns TRACERD_PAUSED right after this record */
-/* Any negative value aborts: feed() returns TRACERD_E_CALLBACK and
- * tracerd_<fmt>_callback_error() returns the value. */
 
 /**
  * Allocator hooks. A NULL allocator pointer (or NULL alloc/free members)
@@ -153,6 +160,33 @@ typedef int (*tracerd_span_cb)(void *user, const tracerd_span_t *span);
 #define TRACERD_STITCH_DEFAULT 4096u
 /** Smallest accepted stitch bound. */
 #define TRACERD_STITCH_MIN 64u
+
+/**
+ * The reader contract as a table of function pointers, so that code driving
+ * any reader (a pump loop, a test driver, a fuzz target, the CLI) is written
+ * once. Each reader exports its table: tracerd_xray_ops(), tracerd_fxt_ops(),
+ * tracerd_xtrace_insn_ops(), tracerd_xtrace_snap_ops(), tracerd_auto_ops().
+ * `reader` is the typed reader behind void *; `new_reader` (NULL for a
+ * reader made another way: tracerd_ctf_stream_ops()) takes that
+ * reader's own config and callbacks structs (NULL config: the defaults).
+ * `size` is sizeof(tracerd_reader_ops_t) of the library that made the table:
+ * members are only ever appended, so check it before using one added later.
+ */
+typedef struct tracerd_reader_ops {
+    size_t size;
+    const char *name; /**< "xray", "fxt", "xtrace-insn", ... */
+    tracerd_status_t (*new_reader)(const void *config, const void *callbacks, void *user,
+                                   const tracerd_allocator_t *alloc, void **reader);
+    tracerd_status_t (*feed)(void *reader, const void *data, size_t len, size_t *consumed);
+    tracerd_status_t (*resume)(void *reader);
+    tracerd_status_t (*finish)(void *reader);
+    void (*reset)(void *reader);
+    void (*free)(void *reader);
+    uint64_t (*offset)(const void *reader);
+    uint64_t (*record_offset)(const void *reader);
+    const char *(*error_reason)(const void *reader);
+    int (*callback_error)(const void *reader);
+} tracerd_reader_ops_t;
 
 /**
  * Converts ticks of a clock running at freq_hz to nanoseconds, exactly

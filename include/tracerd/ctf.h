@@ -449,6 +449,9 @@ TRACERD_API const char *tracerd_ctf_stream_error_path(const tracerd_ctf_stream_t
 TRACERD_API const char *tracerd_ctf_stream_error_reason(const tracerd_ctf_stream_t *r);
 /** The negative value a callback returned, after TRACERD_E_CALLBACK. */
 TRACERD_API int tracerd_ctf_stream_callback_error(const tracerd_ctf_stream_t *r);
+/** This reader's entry points as a tracerd_reader_ops_t (core.h); a static
+ * table. Its new_reader is NULL: make the reader with tracerd_ctf_stream_new. */
+TRACERD_API const tracerd_reader_ops_t *tracerd_ctf_stream_ops(void);
 /** Upper bound of the memory a reader for `trace` with these options allocates. */
 TRACERD_API size_t tracerd_ctf_stream_memory_bound(const tracerd_ctf_trace_t *trace,
                                                    const tracerd_ctf_stream_config_t *cfg);

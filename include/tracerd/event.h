@@ -250,6 +250,9 @@ TRACERD_API uint64_t tracerd_auto_record_offset(const tracerd_auto_reader_t *r);
 TRACERD_API const char *tracerd_auto_error_reason(const tracerd_auto_reader_t *r);
 /** The negative value a callback returned, after TRACERD_E_CALLBACK. */
 TRACERD_API int tracerd_auto_callback_error(const tracerd_auto_reader_t *r);
+/** The auto reader's entry points as a tracerd_reader_ops_t (core.h); a static table.
+ * Its new_reader takes a tracerd_auto_config_t and a tracerd_event_callbacks_t. */
+TRACERD_API const tracerd_reader_ops_t *tracerd_auto_ops(void);
 /** The detected (or forced) format; UNKNOWN before detection. Callable from callbacks. */
 TRACERD_API tracerd_event_format_t tracerd_auto_format(const tracerd_auto_reader_t *r);
 /** Upper bound of the memory an auto reader with these options allocates (all formats). */

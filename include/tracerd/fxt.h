@@ -412,7 +412,7 @@ TRACERD_API tracerd_status_t tracerd_fxt_new(const tracerd_fxt_config_t *cfg,
  *        position right after the record (or fragment) whose callback paused
  *        on TRACERD_PAUSED (call _resume, then feed the rest); the error
  *        point on an error. A pause asked by the record that ends the chunk
- *        holds no bytes back and is reported as TRACERD_OK.
+ *        is reported as TRACERD_PAUSED too, with *consumed == len (core.h).
  * @return TRACERD_OK, TRACERD_PAUSED, or an error (sticky until _reset).
  * Not callable from a callback (TRACERD_E_INVALID).
  */
@@ -426,6 +426,9 @@ TRACERD_API tracerd_status_t tracerd_fxt_resume(tracerd_fxt_reader_t *r);
  * when the warning callback pauses (resume, then call again).
  */
 TRACERD_API tracerd_status_t tracerd_fxt_finish(tracerd_fxt_reader_t *r);
+/** This reader's entry points as a tracerd_reader_ops_t (core.h); a static table.
+ * Its new_reader takes a tracerd_fxt_config_t and a tracerd_fxt_callbacks_t. */
+TRACERD_API const tracerd_reader_ops_t *tracerd_fxt_ops(void);
 /** Returns the reader to its state after _new (options and callbacks kept; tables freed). */
 TRACERD_API void tracerd_fxt_reset(tracerd_fxt_reader_t *r);
 /** Frees the reader and everything it owns. NULL is allowed. */

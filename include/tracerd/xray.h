@@ -212,6 +212,9 @@ TRACERD_API uint64_t tracerd_xray_record_offset(const tracerd_xray_reader_t *r);
 TRACERD_API const char *tracerd_xray_error_reason(const tracerd_xray_reader_t *r);
 /** The negative value a callback returned, after TRACERD_E_CALLBACK. */
 TRACERD_API int tracerd_xray_callback_error(const tracerd_xray_reader_t *r);
+/** This reader's entry points as a tracerd_reader_ops_t (core.h); a static table.
+ * Its new_reader takes a tracerd_xray_config_t and a tracerd_xray_callbacks_t. */
+TRACERD_API const tracerd_reader_ops_t *tracerd_xray_ops(void);
 /** Copies the header once it has been read; returns false before. */
 TRACERD_API bool tracerd_xray_get_header(const tracerd_xray_reader_t *r, tracerd_xray_header_t *h);
 /** Upper bound of the memory a reader with these options allocates, in bytes. */

@@ -345,6 +345,9 @@ TRACERD_API uint64_t tracerd_xtrace_insn_record_offset(const tracerd_xtrace_insn
 TRACERD_API const char *tracerd_xtrace_insn_error_reason(const tracerd_xtrace_insn_reader_t *r);
 /** The negative value a callback returned, after TRACERD_E_CALLBACK. */
 TRACERD_API int tracerd_xtrace_insn_callback_error(const tracerd_xtrace_insn_reader_t *r);
+/** This reader's entry points as a tracerd_reader_ops_t (core.h); a static table.
+ * Its new_reader takes a tracerd_xtrace_insn_config_t and a tracerd_xtrace_insn_callbacks_t. */
+TRACERD_API const tracerd_reader_ops_t *tracerd_xtrace_insn_ops(void);
 /** Instructions delivered so far. Callable from callbacks. */
 TRACERD_API uint64_t tracerd_xtrace_insn_count(const tracerd_xtrace_insn_reader_t *r);
 /** Upper bound of the memory a reader with these options allocates, in bytes. */
@@ -513,6 +516,9 @@ TRACERD_API uint64_t tracerd_xtrace_snap_record_offset(const tracerd_xtrace_snap
 TRACERD_API const char *tracerd_xtrace_snap_error_reason(const tracerd_xtrace_snap_reader_t *r);
 /** The negative value a callback returned, after TRACERD_E_CALLBACK. */
 TRACERD_API int tracerd_xtrace_snap_callback_error(const tracerd_xtrace_snap_reader_t *r);
+/** This reader's entry points as a tracerd_reader_ops_t (core.h); a static table.
+ * Its new_reader takes a tracerd_xtrace_snap_config_t and a tracerd_xtrace_snap_callbacks_t. */
+TRACERD_API const tracerd_reader_ops_t *tracerd_xtrace_snap_ops(void);
 /** Copies the layout once decided; false before. Callable from callbacks. */
 TRACERD_API bool tracerd_xtrace_snap_get_layout(const tracerd_xtrace_snap_reader_t *r,
                                                 tracerd_xtrace_snap_layout_t *out);

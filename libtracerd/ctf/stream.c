@@ -9,6 +9,7 @@
  * record's callbacks never depend on how the input was cut. */
 #include <stdio.h>
 
+#include "../core/reader.h"
 #include "ctf_internal.h"
 
 #define PACKET_MAGIC 0xC1FC1FC1u
@@ -1659,3 +1660,6 @@ tracerd_status_t tracerd_ctf_stream_finish(tracerd_ctf_stream_t *r)
     }
     return TRACERD_OK;
 }
+
+/* The public ops table; no new_reader (a stream reader needs its trace). */
+TRACERD__READER_OPS_NO_NEW(tracerd_ctf_stream, "ctf-stream", tracerd_ctf_stream_t, NULL)

@@ -1,6 +1,7 @@
 /* The auto reader: detects the format from the first bytes, creates that
  * format's reader and passes bytes through; the format's mapping turns its
  * records into tracerd_event_t. */
+#include "../core/reader.h"
 #include "event_internal.h"
 
 static const struct tracerd__event_backend *const backends[] = {
@@ -346,6 +347,9 @@ int tracerd_auto_callback_error(const tracerd_auto_reader_t *r)
         return 0;
     return r->be->callback_error(r->rd);
 }
+
+TRACERD__READER_OPS(tracerd_auto, "auto", tracerd_auto_reader_t, tracerd_auto_config_t,
+                    tracerd_event_callbacks_t)
 
 tracerd_event_format_t tracerd_auto_format(const tracerd_auto_reader_t *r)
 {

@@ -8,6 +8,7 @@
  * blob size word) gathered and their payload delivered as spans. */
 #include <stdio.h>
 
+#include "../core/reader.h"
 #include "fxt_internal.h"
 
 enum { S_RECORD = 0, S_LARGE_HEAD = 1, S_LARGE_PAYLOAD = 2, S_SKIP = 3 };
@@ -22,9 +23,8 @@ static const uint8_t MAGIC_BE[8] = {0x00, 0x16, 0x54, 0x78, 0x46, 0x04, 0x00, 0x
 struct tracerd_fxt_reader {
     tracerd_fxt_config_t cfg;
     tracerd_fxt_callbacks_t cbs;
-    void *user;
+    struct tracerd__reader core; /* user pointer, sticky error, in-callback and pause state */
     tracerd_allocator_t alloc;
-    struct tracerd__error err;
     struct tracerd__stitch st;
     struct tracerd__fxt_tables tables;
     struct tracerd__fxt_provider *cur; /* current provider; NULL before the first one */
@@ -32,9 +32,6 @@ struct tracerd_fxt_reader {
     int state;
     bool big;
     bool order_known;
-    bool in_cb;
-    bool paused;
-    bool pause_pending;
     bool fatal; /* the current error may not be skipped in lenient mode */
 
     const uint8_t *chunk; /* the chunk being fed */
@@ -72,9 +69,9 @@ static tracerd_status_t fail(tracerd_fxt_reader_t *r, tracerd_status_t st, const
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (r->arg_i >= 0)
-        return tracerd__error_set(&r->err, st, r->rec_off, "%s: argument %d: %s", r->what,
+        return tracerd__error_set(&r->core.err, st, r->rec_off, "%s: argument %d: %s", r->what,
                                   r->arg_i + 1, msg);
-    return tracerd__error_set(&r->err, st, r->rec_off, "%s: %s", r->what, msg);
+    return tracerd__error_set(&r->core.err, st, r->rec_off, "%s: %s", r->what, msg);
 }
 
 /* A resource limit or allocation failure: never skipped in lenient mode. */
@@ -86,24 +83,22 @@ static tracerd_status_t fail_fatal(tracerd_fxt_reader_t *r, tracerd_status_t st,
     return fail(r, st, "%s", what);
 }
 
+/* A callback returned rv: the reader core's one interpretation. A pause is
+ * taken at the end of the record (core.paused stops the loops); an abort is
+ * never skipped in lenient mode. */
 static tracerd_status_t after_cb(tracerd_fxt_reader_t *r, int rv, const char *name)
 {
-    r->in_cb = false;
-    if (TRACERD__LIKELY(rv == TRACERD_CB_CONTINUE))
+    r->core.in_cb = false;
+    if (TRACERD__LIKELY(tracerd__cb_result(&r->core, rv, name, r->rec_off) >= 0))
         return TRACERD_OK;
-    if (rv > 0) {
-        r->pause_pending = true;
-        return TRACERD_OK;
-    }
     r->fatal = true;
-    r->err.callback_value = rv;
-    return tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->rec_off, "callback %s returned %d",
-                              name, rv);
+    return r->core.err.status;
 }
 
 #define CALL(r, cb, arg)                                                                           \
-    ((r)->cbs.cb == NULL ? TRACERD_OK                                                              \
-                         : ((r)->in_cb = true, after_cb((r), (r)->cbs.cb((r)->user, (arg)), #cb)))
+    ((r)->cbs.cb == NULL                                                                           \
+         ? TRACERD_OK                                                                              \
+         : ((r)->core.in_cb = true, after_cb((r), (r)->cbs.cb((r)->core.user, (arg)), #cb)))
 
 /* ---- decoding primitives ---------------------------------------------- */
 
@@ -1014,12 +1009,12 @@ static bool skippable(const tracerd_fxt_reader_t *r, tracerd_status_t st)
 static tracerd_status_t warn(tracerd_fxt_reader_t *r, uint64_t skipped)
 {
     tracerd_warning_t w;
-    memcpy(r->warn_reason, r->err.reason, sizeof r->warn_reason);
-    w.status = r->err.status;
-    w.offset = r->err.offset;
+    memcpy(r->warn_reason, r->core.err.reason, sizeof r->warn_reason);
+    w.status = r->core.err.status;
+    w.offset = r->core.err.offset;
     w.skipped_bytes = skipped;
     w.reason = r->warn_reason;
-    tracerd__error_clear(&r->err);
+    tracerd__error_clear(&r->core.err);
     return CALL(r, on_warning, &w);
 }
 
@@ -1398,9 +1393,9 @@ static FXT_INLINE int event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, size
         e.end_ns = tracerd_ticks_to_ns(e.end_ticks, tps);
     }
     r->next_off = off + n;
-    r->in_cb = true;
-    int rv = r->cbs.on_event(r->user, &e);
-    r->in_cb = false;
+    r->core.in_cb = true;
+    int rv = r->cbs.on_event(r->core.user, &e);
+    r->core.in_cb = false;
     if (TRACERD__LIKELY(rv == TRACERD_CB_CONTINUE))
         return FAST_DONE;
     *st = after_cb(r, rv, "on_event");
@@ -1439,7 +1434,7 @@ static FXT_INLINE tracerd_status_t fast_records(tracerd_fxt_reader_t *r, const u
         }
         st = record(r, pos, n);
         pos += n;
-        if (TRACERD__UNLIKELY(st != TRACERD_OK || r->pause_pending))
+        if (TRACERD__UNLIKELY(st != TRACERD_OK || r->core.paused))
             break;
     }
     *ppos = pos;
@@ -1454,7 +1449,7 @@ static tracerd_status_t run(tracerd_fxt_reader_t *r, const uint8_t **ppos, const
         if (r->state == S_RECORD) {
             if (r->st.have == 0 && r->order_known) {
                 st = r->big ? fast_records(r, &pos, end, true) : fast_records(r, &pos, end, false);
-                if (pos == end || st != TRACERD_OK || r->pause_pending)
+                if (pos == end || st != TRACERD_OK || r->core.paused)
                     break;
             }
             st = slow_record(r, &pos, end);
@@ -1487,7 +1482,7 @@ static tracerd_status_t run(tracerd_fxt_reader_t *r, const uint8_t **ppos, const
             if (r->skip_left == 0)
                 r->state = S_RECORD;
         }
-        if (st != TRACERD_OK || r->pause_pending)
+        if (st != TRACERD_OK || r->core.paused)
             break;
     }
     *ppos = pos;
@@ -1554,7 +1549,7 @@ tracerd_status_t tracerd_fxt_new(const tracerd_fxt_config_t *cfg,
     r->cfg = c;
     if (cbs != NULL)
         r->cbs = *cbs;
-    r->user = user;
+    tracerd__reader_init(&r->core, user);
     r->alloc = a;
     if (tracerd__stitch_init(&r->st, &r->alloc, c.stitch_bytes) != TRACERD_OK ||
         tracerd__fxt_tables_init(&r->tables, &r->alloc, c.max_providers, c.max_string_bytes) !=
@@ -1569,17 +1564,15 @@ tracerd_status_t tracerd_fxt_new(const tracerd_fxt_config_t *cfg,
 
 void tracerd_fxt_reset(tracerd_fxt_reader_t *r)
 {
-    if (r == NULL || r->in_cb)
+    if (r == NULL || r->core.in_cb)
         return;
     tracerd__fxt_tables_clear(&r->tables);
-    tracerd__error_clear(&r->err);
+    tracerd__reader_reset(&r->core);
     tracerd__stitch_drop(&r->st);
     r->cur = NULL;
     r->state = S_RECORD;
     r->big = false;
     r->order_known = false;
-    r->paused = false;
-    r->pause_pending = false;
     r->fatal = false;
     r->chunk = NULL;
     r->chunk_off = 0;
@@ -1607,15 +1600,14 @@ tracerd_status_t tracerd_fxt_feed(tracerd_fxt_reader_t *r, const void *data, siz
 {
     if (consumed != NULL)
         *consumed = 0;
-    if (r == NULL || r->in_cb || r->paused || (data == NULL && len != 0))
-        return TRACERD_E_INVALID;
-    if (r->err.status != TRACERD_OK)
-        return r->err.status;
+    tracerd_status_t st = tracerd__feed_guard(r != NULL ? &r->core : NULL, data, len);
+    if (st != TRACERD_OK)
+        return st;
     if (len == 0)
         return TRACERD_OK;
     const uint8_t *start = data, *pos = start;
     r->chunk = start;
-    tracerd_status_t st = run(r, &pos, start + len);
+    st = run(r, &pos, start + len);
     size_t used = (size_t)(pos - start);
     r->chunk_off += used;
     r->next_off = r->chunk_off;
@@ -1624,33 +1616,23 @@ tracerd_status_t tracerd_fxt_feed(tracerd_fxt_reader_t *r, const void *data, siz
         *consumed = used;
     if (st != TRACERD_OK)
         return st;
-    if (r->pause_pending) {
-        /* Reported even when the record ends the chunk: the caller asked for back-pressure. */
-        r->pause_pending = false;
-        r->paused = true;
-        return TRACERD_PAUSED;
-    }
-    return TRACERD_OK;
+    /* A pause is reported even when its record ends the chunk (core.h). */
+    return tracerd__reader_status(&r->core);
 }
 
 tracerd_status_t tracerd_fxt_resume(tracerd_fxt_reader_t *r)
 {
-    if (r == NULL || r->in_cb || !r->paused)
-        return TRACERD_E_INVALID;
-    r->paused = false;
-    return TRACERD_OK;
+    return tracerd__resume(r != NULL ? &r->core : NULL);
 }
 
 tracerd_status_t tracerd_fxt_finish(tracerd_fxt_reader_t *r)
 {
-    if (r == NULL || r->in_cb || r->paused)
-        return TRACERD_E_INVALID;
-    if (r->err.status != TRACERD_OK)
-        return r->err.status;
+    tracerd_status_t st = tracerd__finish_guard(r != NULL ? &r->core : NULL);
+    if (st != TRACERD_OK)
+        return st;
     if (r->state == S_RECORD && r->st.have == 0)
         return TRACERD_OK;
     r->arg_i = -1;
-    tracerd_status_t st;
     uint64_t have = r->chunk_off - r->rec_off;
     if (r->state == S_RECORD && r->st.have < 8) {
         r->what = "record";
@@ -1669,12 +1651,7 @@ tracerd_status_t tracerd_fxt_finish(tracerd_fxt_reader_t *r)
     tracerd__stitch_drop(&r->st);
     r->state = S_RECORD;
     st = warn(r, have);
-    if (st == TRACERD_OK && r->pause_pending) {
-        r->pause_pending = false;
-        r->paused = true;
-        return TRACERD_PAUSED;
-    }
-    return st;
+    return st != TRACERD_OK ? st : tracerd__reader_status(&r->core);
 }
 
 uint64_t tracerd_fxt_offset(const tracerd_fxt_reader_t *r)
@@ -1686,18 +1663,21 @@ uint64_t tracerd_fxt_record_offset(const tracerd_fxt_reader_t *r)
 {
     if (r == NULL)
         return 0;
-    return r->err.status != TRACERD_OK ? r->err.offset : r->rec_off;
+    return r->core.err.status != TRACERD_OK ? r->core.err.offset : r->rec_off;
 }
 
 const char *tracerd_fxt_error_reason(const tracerd_fxt_reader_t *r)
 {
-    return r != NULL ? r->err.reason : "";
+    return tracerd__reader_error_reason(r != NULL ? &r->core : NULL);
 }
 
 int tracerd_fxt_callback_error(const tracerd_fxt_reader_t *r)
 {
-    return r != NULL ? r->err.callback_value : 0;
+    return tracerd__reader_callback_error(r != NULL ? &r->core : NULL);
 }
+
+TRACERD__READER_OPS(tracerd_fxt, "fxt", tracerd_fxt_reader_t, tracerd_fxt_config_t,
+                    tracerd_fxt_callbacks_t)
 
 tracerd_byte_order_t tracerd_fxt_byte_order(const tracerd_fxt_reader_t *r)
 {

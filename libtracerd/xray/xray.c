@@ -2,7 +2,7 @@
  * orders, streaming. See doc/formats/xray.md for the byte-level reading. */
 #include <tracerd/xray.h>
 
-#include "../core/internal.h"
+#include "../core/reader.h"
 
 #define HEADER_BYTES 32u
 #define FUNC_BYTES 8u
@@ -46,15 +46,14 @@ struct item {
 struct tracerd_xray_reader {
     tracerd_xray_config_t cfg;
     tracerd_xray_callbacks_t cb;
-    void *user;
+    struct tracerd__reader core; /* user pointer, sticky error, in-callback and pause state */
     tracerd_allocator_t alloc;
     struct tracerd__stitch st;
     uint64_t *args; /* cfg.max_args slots: arguments of the pending function */
-    struct tracerd__error err;
     char warn_reason[TRACERD__REASON_MAX];
 
     enum state state;
-    bool paused, in_cb, have_header, big;
+    bool have_header, big;
     bool in_fast;     /* inside the hot loop: the record being delivered is pend */
     uint64_t offset;  /* absolute offset of the next unconsumed byte */
     uint64_t rec_off; /* absolute offset of the current record */
@@ -133,10 +132,10 @@ size_t tracerd_xray_memory_bound(const tracerd_xray_config_t *cfg)
 
 static void reset_state(tracerd_xray_reader_t *r)
 {
-    tracerd__error_clear(&r->err);
+    tracerd__reader_reset(&r->core);
     r->st.have = 0;
     r->state = S_HEADER;
-    r->paused = r->in_cb = r->have_header = r->big = r->in_fast = false;
+    r->have_header = r->big = r->in_fast = false;
     r->offset = r->rec_off = 0;
     memset(&r->hdr, 0, sizeof r->hdr);
     r->bstate = B_BETWEEN;
@@ -177,7 +176,7 @@ tracerd_status_t tracerd_xray_new(const tracerd_xray_config_t *cfg,
         r->cfg.stitch_bytes = TRACERD_STITCH_MIN;
     if (cbs != NULL)
         r->cb = *cbs;
-    r->user = user;
+    tracerd__reader_init(&r->core, user);
     if (tracerd__stitch_init(&r->st, &a, stitch_cap(&r->cfg)) != TRACERD_OK ||
         (r->args = tracerd__calloc(&a, (size_t)r->cfg.max_args * sizeof(uint64_t))) == NULL) {
         tracerd_xray_free(r);
@@ -190,7 +189,7 @@ tracerd_status_t tracerd_xray_new(const tracerd_xray_config_t *cfg,
 
 void tracerd_xray_free(tracerd_xray_reader_t *r)
 {
-    if (r == NULL || r->in_cb)
+    if (r == NULL || r->core.in_cb)
         return;
     tracerd_allocator_t a = r->alloc;
     tracerd__stitch_free(&r->st, &a);
@@ -200,7 +199,7 @@ void tracerd_xray_free(tracerd_xray_reader_t *r)
 
 void tracerd_xray_reset(tracerd_xray_reader_t *r)
 {
-    if (r != NULL && !r->in_cb)
+    if (r != NULL && !r->core.in_cb)
         reset_state(r);
 }
 
@@ -211,20 +210,23 @@ uint64_t tracerd_xray_offset(const tracerd_xray_reader_t *r)
 
 uint64_t tracerd_xray_record_offset(const tracerd_xray_reader_t *r)
 {
-    if (r->err.status < 0)
-        return r->err.offset;
+    if (r->core.err.status < 0)
+        return r->core.err.offset;
     return r->in_fast ? r->pend.offset : r->rec_off;
 }
 
 const char *tracerd_xray_error_reason(const tracerd_xray_reader_t *r)
 {
-    return r->err.reason;
+    return tracerd__reader_error_reason(r != NULL ? &r->core : NULL);
 }
 
 int tracerd_xray_callback_error(const tracerd_xray_reader_t *r)
 {
-    return r->err.callback_value;
+    return tracerd__reader_callback_error(r != NULL ? &r->core : NULL);
 }
+
+TRACERD__READER_OPS(tracerd_xray, "xray", tracerd_xray_reader_t, tracerd_xray_config_t,
+                    tracerd_xray_callbacks_t)
 
 bool tracerd_xray_get_header(const tracerd_xray_reader_t *r, tracerd_xray_header_t *h)
 {
@@ -236,20 +238,12 @@ bool tracerd_xray_get_header(const tracerd_xray_reader_t *r, tracerd_xray_header
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-/* Interprets a callback's return value: 0 go on, 1 paused, -1 error recorded. */
-static int cb_result(tracerd_xray_reader_t *r, int rc, const char *which)
+/* A callback returned rc: leaves the callback state, then the reader core's
+ * one interpretation (TRACERD__CB_GO, _PAUSED or _FAILED). */
+static inline int cb_result(tracerd_xray_reader_t *r, int rc, const char *which)
 {
-    r->in_cb = false;
-    if (TRACERD__LIKELY(rc == TRACERD_CB_CONTINUE))
-        return 0;
-    if (rc > 0) {
-        r->paused = true;
-        return 1;
-    }
-    tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->rec_off, "%s callback returned %d", which,
-                       rc);
-    r->err.callback_value = rc;
-    return -1;
+    r->core.in_cb = false;
+    return tracerd__cb_result(&r->core, rc, which, r->rec_off);
 }
 
 static void set_tsc(tracerd_xray_reader_t *r, uint64_t tsc)
@@ -315,35 +309,35 @@ static int drain(tracerd_xray_reader_t *r)
         const struct item *it = &r->q[r->qhead++];
         int rc = TRACERD_CB_CONTINUE;
         const char *which = "";
-        r->in_cb = true;
+        r->core.in_cb = true;
         switch (it->kind) {
         case I_BUFFER:
             r->rec_off = it->u.buffer.offset;
             if (r->cb.on_buffer)
-                rc = r->cb.on_buffer(r->user, &it->u.buffer);
+                rc = r->cb.on_buffer(r->core.user, &it->u.buffer);
             which = "on_buffer";
             break;
         case I_FUNCTION:
             r->rec_off = it->u.function.offset;
             if (r->cb.on_function)
-                rc = r->cb.on_function(r->user, &it->u.function);
+                rc = r->cb.on_function(r->core.user, &it->u.function);
             which = "on_function";
             break;
         case I_METADATA:
             r->rec_off = it->u.metadata.offset;
             if (r->cb.on_metadata)
-                rc = r->cb.on_metadata(r->user, &it->u.metadata);
+                rc = r->cb.on_metadata(r->core.user, &it->u.metadata);
             which = "on_metadata";
             break;
         case I_BUFFER_END:
             if (r->cb.on_buffer_end)
-                rc = r->cb.on_buffer_end(r->user, &it->u.buffer_end);
+                rc = r->cb.on_buffer_end(r->core.user, &it->u.buffer_end);
             which = "on_buffer_end";
             break;
         case I_WARNING:
             r->rec_off = it->u.warning.offset;
             if (r->cb.on_warning)
-                rc = r->cb.on_warning(r->user, &it->u.warning);
+                rc = r->cb.on_warning(r->core.user, &it->u.warning);
             which = "on_warning";
             break;
         }
@@ -376,14 +370,14 @@ static tracerd_status_t parse_header(tracerd_xray_reader_t *r, const uint8_t *h)
             big = true;
         else
             return tracerd__error_set(
-                &r->err, TRACERD_E_VERSION, 0,
+                &r->core.err, TRACERD_E_VERSION, 0,
                 "file header: version %u / type %u (little-endian) is not a known XRay version "
                 "(FDR 1-5, basic 1-3) in either byte order",
                 tracerd__le16(h), tracerd__le16(h + 2));
     } else {
         big = r->cfg.byte_order == TRACERD_BYTE_ORDER_BIG;
         if (!known_pair(tracerd__ld16(big, h), tracerd__ld16(big, h + 2)))
-            return tracerd__error_set(&r->err, TRACERD_E_VERSION, 0,
+            return tracerd__error_set(&r->core.err, TRACERD_E_VERSION, 0,
                                       "file header: version %u / type %u is not a known XRay "
                                       "version (FDR 1-5, basic 1-3)",
                                       tracerd__ld16(big, h), tracerd__ld16(big, h + 2));
@@ -401,7 +395,7 @@ static tracerd_status_t parse_header(tracerd_xray_reader_t *r, const uint8_t *h)
     tracerd__tick_conv_init(&r->conv, r->hdr.cycle_frequency);
     if (r->hdr.type == TRACERD_XRAY_TYPE_FDR && r->hdr.version == 1 &&
         r->hdr.buffer_size < 3 * META_BYTES)
-        return tracerd__error_set(&r->err, TRACERD_E_BAD_RECORD, 0,
+        return tracerd__error_set(&r->core.err, TRACERD_E_BAD_RECORD, 0,
                                   "file header: buffer_size %llu is too small for an FDR "
                                   "version 1 buffer",
                                   (unsigned long long)r->hdr.buffer_size);
@@ -441,7 +435,7 @@ static const char *bstate_expect(const tracerd_xray_reader_t *r)
 
 static tracerd_status_t order_error(tracerd_xray_reader_t *r, const char *what)
 {
-    return tracerd__error_set(&r->err, TRACERD_E_ORDER, r->rec_off,
+    return tracerd__error_set(&r->core.err, TRACERD_E_ORDER, r->rec_off,
                               "%s record where the buffer grammar expects %s", what,
                               bstate_expect(r));
 }
@@ -452,7 +446,7 @@ static tracerd_status_t function_record(tracerd_xray_reader_t *r, const uint8_t 
     uint32_t w = tracerd__ld32(r->big, p);
     unsigned kind = r->big ? (w >> 28) & 7u : (w >> 1) & 7u;
     if (kind > 3)
-        return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+        return tracerd__error_set(&r->core.err, TRACERD_E_BAD_TOKEN, r->rec_off,
                                   "function record: kind %u is not defined (0-3)", kind);
     if (r->bstate != B_BODY)
         return order_error(r, "function");
@@ -489,7 +483,7 @@ static tracerd_status_t event_marker(tracerd_xray_reader_t *r, const uint8_t *p,
     const char *name = typed ? "TypedEventMarker" : "CustomEventMarker";
     unsigned v = r->hdr.version;
     if (typed && v < 4)
-        return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+        return tracerd__error_set(&r->core.err, TRACERD_E_BAD_TOKEN, r->rec_off,
                                   "%s: not defined in FDR version %u (v4+)", name, v);
     if (r->bstate != B_BODY)
         return order_error(r, name);
@@ -520,14 +514,14 @@ static tracerd_status_t event_marker(tracerd_xray_reader_t *r, const uint8_t *p,
     e->tid = r->buf.tid;
     e->pid = r->buf.pid;
     if (size <= 0)
-        return tracerd__error_set(&r->err, TRACERD_E_BAD_RECORD, r->rec_off,
+        return tracerd__error_set(&r->core.err, TRACERD_E_BAD_RECORD, r->rec_off,
                                   "%s: event size %d is not positive", name, size);
     if ((uint32_t)size > r->cfg.max_event_bytes)
-        return tracerd__error_set(&r->err, TRACERD_E_LIMIT, r->rec_off,
+        return tracerd__error_set(&r->core.err, TRACERD_E_LIMIT, r->rec_off,
                                   "%s: event size %d exceeds max_event_bytes %u", name, size,
                                   r->cfg.max_event_bytes);
     if (r->bounded && (uint64_t)size > r->buf_end - (r->rec_off + META_BYTES))
-        return tracerd__error_set(&r->err, TRACERD_E_EXTENT, r->rec_off,
+        return tracerd__error_set(&r->core.err, TRACERD_E_EXTENT, r->rec_off,
                                   "%s: %d-byte payload runs past the buffer extent (ends at "
                                   "%llu; LLVM 14 writes typed-event buffers 16 bytes short)",
                                   name, size, (unsigned long long)r->buf_end);
@@ -555,7 +549,7 @@ static tracerd_status_t metadata_record(tracerd_xray_reader_t *r, const uint8_t 
         if (v == 1) {
             uint64_t end;
             if (tracerd__add64_overflows(r->rec_off, r->hdr.buffer_size, &end))
-                return tracerd__error_set(&r->err, TRACERD_E_LIMIT, r->rec_off,
+                return tracerd__error_set(&r->core.err, TRACERD_E_LIMIT, r->rec_off,
                                           "NewBuffer: header buffer_size overflows the offset");
             r->buf_end = end;
             r->bounded = true;
@@ -571,7 +565,7 @@ static tracerd_status_t metadata_record(tracerd_xray_reader_t *r, const uint8_t 
         break;
     case TRACERD_XRAY_META_END_OF_BUFFER:
         if (v >= 2)
-            return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+            return tracerd__error_set(&r->core.err, TRACERD_E_BAD_TOKEN, r->rec_off,
                                       "EndOfBuffer: not valid in FDR version %u (v1 only)", v);
         if (r->bstate < B_NEWBUF)
             return order_error(r, "EndOfBuffer");
@@ -616,25 +610,25 @@ static tracerd_status_t metadata_record(tracerd_xray_reader_t *r, const uint8_t 
         return event_marker(r, p, true);
     case TRACERD_XRAY_META_CALL_ARGUMENT:
         if (!r->pending)
-            return tracerd__error_set(&r->err, TRACERD_E_ORDER, r->rec_off,
+            return tracerd__error_set(&r->core.err, TRACERD_E_ORDER, r->rec_off,
                                       "CallArgument: not after a function record or another "
                                       "CallArgument");
         if (r->pend.nargs >= r->cfg.max_args)
-            return tracerd__error_set(&r->err, TRACERD_E_LIMIT, r->rec_off,
+            return tracerd__error_set(&r->core.err, TRACERD_E_LIMIT, r->rec_off,
                                       "CallArgument: more than max_args (%u) arguments",
                                       r->cfg.max_args);
         r->args[r->pend.nargs++] = tracerd__ld64(r->big, p + 1);
         return TRACERD_OK; /* delivered with its function */
     case TRACERD_XRAY_META_BUFFER_EXTENTS: {
         if (v < 2)
-            return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+            return tracerd__error_set(&r->core.err, TRACERD_E_BAD_TOKEN, r->rec_off,
                                       "BufferExtents: not defined in FDR version 1");
         if (r->bstate != B_BETWEEN)
             return order_error(r, "BufferExtents");
         m.extent = tracerd__ld64(r->big, p + 1);
         uint64_t end;
         if (tracerd__add64_overflows(r->rec_off + META_BYTES, m.extent, &end))
-            return tracerd__error_set(&r->err, TRACERD_E_LIMIT, r->rec_off,
+            return tracerd__error_set(&r->core.err, TRACERD_E_LIMIT, r->rec_off,
                                       "BufferExtents: extent %llu overflows the offset",
                                       (unsigned long long)m.extent);
         memset(&r->buf, 0, sizeof r->buf);
@@ -647,7 +641,7 @@ static tracerd_status_t metadata_record(tracerd_xray_reader_t *r, const uint8_t 
     }
     case TRACERD_XRAY_META_PID:
         if (v < 3)
-            return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+            return tracerd__error_set(&r->core.err, TRACERD_E_BAD_TOKEN, r->rec_off,
                                       "PIDEntry: not defined in FDR version %u (v3+)", v);
         if (r->bstate != B_WALL)
             return order_error(r, "PIDEntry");
@@ -657,7 +651,7 @@ static tracerd_status_t metadata_record(tracerd_xray_reader_t *r, const uint8_t 
         r->bstate = B_PID;
         break;
     default:
-        return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+        return tracerd__error_set(&r->core.err, TRACERD_E_BAD_TOKEN, r->rec_off,
                                   "metadata record: kind %u is not defined (0-9)", kind);
     }
     push_meta(r, &m);
@@ -672,7 +666,7 @@ static tracerd_status_t basic_record(tracerd_xray_reader_t *r, const uint8_t *p)
     if (type == 0) {
         unsigned kind = p[3];
         if (kind > 3)
-            return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+            return tracerd__error_set(&r->core.err, TRACERD_E_BAD_TOKEN, r->rec_off,
                                       "basic function record: kind %u is not defined (0-3)", kind);
         tracerd_xray_function_t *f = &r->pend;
         f->offset = r->rec_off;
@@ -693,18 +687,18 @@ static tracerd_status_t basic_record(tracerd_xray_reader_t *r, const uint8_t *p)
         int32_t fid = (int32_t)tracerd__ld32(r->big, p + 4);
         int32_t tid = (int32_t)tracerd__ld32(r->big, p + 8);
         if (!r->pending || r->pend.function_id != fid || r->pend.tid != tid)
-            return tracerd__error_set(&r->err, TRACERD_E_ORDER, r->rec_off,
+            return tracerd__error_set(&r->core.err, TRACERD_E_ORDER, r->rec_off,
                                       "basic argument record: function %d thread %d does not "
                                       "follow a record of the same function and thread",
                                       fid, tid);
         if (r->pend.nargs >= r->cfg.max_args)
-            return tracerd__error_set(&r->err, TRACERD_E_LIMIT, r->rec_off,
+            return tracerd__error_set(&r->core.err, TRACERD_E_LIMIT, r->rec_off,
                                       "basic argument record: more than max_args (%u)",
                                       r->cfg.max_args);
         r->args[r->pend.nargs++] = tracerd__ld64(r->big, p + 16);
         return TRACERD_OK;
     }
-    return tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->rec_off,
+    return tracerd__error_set(&r->core.err, TRACERD_E_BAD_TOKEN, r->rec_off,
                               "basic record: type %u is not defined (0 function, 1 argument)",
                               type);
 }
@@ -716,19 +710,19 @@ static tracerd_status_t basic_record(tracerd_xray_reader_t *r, const uint8_t *p)
 static bool try_skip_buffer(tracerd_xray_reader_t *r, uint64_t cur)
 {
     if (!r->cfg.lenient_skip_buffers || r->hdr.version < 2 || !r->bounded || cur > r->buf_end ||
-        r->err.status == TRACERD_E_CALLBACK || r->err.status == TRACERD_E_NOMEM)
+        r->core.err.status == TRACERD_E_CALLBACK || r->core.err.status == TRACERD_E_NOMEM)
         return false;
     struct item it = {.kind = I_WARNING};
     tracerd__format(r->warn_reason, sizeof r->warn_reason,
                     "%s at byte %llu: %s; skipped the rest "
                     "of the buffer that starts at byte %llu",
-                    tracerd_status_name(r->err.status), (unsigned long long)r->err.offset,
-                    r->err.reason, (unsigned long long)r->buf.offset);
-    it.u.warning.status = r->err.status;
+                    tracerd_status_name(r->core.err.status), (unsigned long long)r->core.err.offset,
+                    r->core.err.reason, (unsigned long long)r->buf.offset);
+    it.u.warning.status = r->core.err.status;
     it.u.warning.offset = r->buf.offset;
     it.u.warning.skipped_bytes = r->buf_end - cur;
     it.u.warning.reason = r->warn_reason;
-    tracerd__error_clear(&r->err);
+    tracerd__error_clear(&r->core.err);
     tracerd__stitch_drop(&r->st);
     push_pending(r);
     push(r, &it);
@@ -746,7 +740,7 @@ static int fast_metadata(tracerd_xray_reader_t *r, const tracerd_xray_metadata_t
 {
     r->in_fast = false;
     r->rec_off = m->offset;
-    int rc = r->cb.on_metadata(r->user, m);
+    int rc = r->cb.on_metadata(r->core.user, m);
     r->in_fast = true;
     return rc == TRACERD_CB_CONTINUE ? 0 : cb_result(r, rc, "on_metadata");
 }
@@ -755,7 +749,7 @@ static int fast_event(tracerd_xray_reader_t *r, const tracerd_xray_event_t *e)
 {
     r->in_fast = false;
     r->rec_off = e->offset;
-    int rc = r->cb.on_event(r->user, e);
+    int rc = r->cb.on_event(r->core.user, e);
     r->in_fast = true;
     return rc == TRACERD_CB_CONTINUE ? 0 : cb_result(r, rc, "on_event");
 }
@@ -808,7 +802,7 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
     *res = 0;
     if (lim - pos < (ptrdiff_t)FUNC_BYTES)
         return pos;
-    r->in_cb = true; /* only callbacks run inside this loop */
+    r->core.in_cb = true; /* only callbacks run inside this loop */
     r->in_fast = true;
     const uint8_t *const last = lim - FUNC_BYTES;
     while (pos <= last) {
@@ -839,7 +833,7 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
             }
             /* Any record but a CallArgument delivers the pending function first. */
             if (pending && has_cb) {
-                rc = cb(r->user, f);
+                rc = cb(r->core.user, f);
                 if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE))
                     goto cb_stop;
             }
@@ -881,7 +875,7 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
         /* A function record: deliver the previous one first (it has all its
          * arguments now), so nothing decoded here lives across the call. */
         if (TRACERD__LIKELY(pending) && has_cb) {
-            rc = cb(r->user, f); /* in_cb and in_fast are set around the loop */
+            rc = cb(r->core.user, f); /* in_cb and in_fast are set around the loop */
             if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE))
                 goto cb_stop;
         }
@@ -894,7 +888,7 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
          * is known to be pending, so this loop has no test for it. */
         while (pos <= last && TRACERD__LIKELY(!(pos[0] & meta_bit))) {
             if (has_cb) {
-                rc = cb(r->user, f);
+                rc = cb(r->core.user, f);
                 if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE))
                     goto cb_stop;
             }
@@ -912,7 +906,7 @@ cb_stop: /* on_function asked to pause or stop: f was delivered */
     *res = cb_result(r, rc, "on_function");
     pending = false;
 out:
-    r->in_cb = false;
+    r->core.in_cb = false;
     r->in_fast = false;
     r->pending = pending;
     r->tsc = tsc;
@@ -960,16 +954,14 @@ tracerd_status_t tracerd_xray_feed(tracerd_xray_reader_t *r, const void *data_, 
     if (consumed == NULL)
         consumed = &dummy;
     *consumed = 0;
-    if (r == NULL || (data == NULL && len != 0))
+    tracerd_status_t st = tracerd__feed_guard(r != NULL ? &r->core : NULL, data, len);
+    if (st != TRACERD_OK)
+        return st;
+    if (r->state == S_DONE)
         return TRACERD_E_INVALID;
-    if (r->in_cb || r->paused || r->state == S_DONE)
-        return TRACERD_E_INVALID;
-    if (r->err.status < 0)
-        return r->err.status;
     const uint64_t base = r->offset;
 #define CUR() (base + (uint64_t)(pos - data))
     int res = 0;
-    tracerd_status_t st = TRACERD_OK;
 
     for (;;) {
         if (r->qlen != 0 && (res = drain(r)) != 0)
@@ -984,8 +976,8 @@ tracerd_status_t tracerd_xray_feed(tracerd_xray_reader_t *r, const void *data_, 
                 goto fail; /* no buffer to skip yet */
             r->state = r->hdr.type == TRACERD_XRAY_TYPE_FDR ? S_RECORD : S_BASIC;
             if (r->cb.on_header) {
-                r->in_cb = true;
-                if ((res = cb_result(r, r->cb.on_header(r->user, &r->hdr), "on_header")) != 0)
+                r->core.in_cb = true;
+                if ((res = cb_result(r, r->cb.on_header(r->core.user, &r->hdr), "on_header")) != 0)
                     goto out;
             }
             break;
@@ -1014,7 +1006,7 @@ tracerd_status_t tracerd_xray_feed(tracerd_xray_reader_t *r, const void *data_, 
             size_t need = meta ? META_BYTES : FUNC_BYTES;
             r->rec_off = CUR() - r->st.have;
             if (r->bounded && r->rec_off + need > r->buf_end) {
-                tracerd__error_set(&r->err, TRACERD_E_EXTENT, r->rec_off,
+                tracerd__error_set(&r->core.err, TRACERD_E_EXTENT, r->rec_off,
                                    "%s record (%zu bytes) runs past the buffer extent (ends at "
                                    "%llu)",
                                    meta ? "metadata" : "function", need,
@@ -1042,8 +1034,8 @@ tracerd_status_t tracerd_xray_feed(tracerd_xray_reader_t *r, const void *data_, 
             if (r->cb.on_event) {
                 r->ev.payload.data = p;
                 r->ev.payload.len = r->ev.size;
-                r->in_cb = true;
-                if ((res = cb_result(r, r->cb.on_event(r->user, &r->ev), "on_event")) != 0)
+                r->core.in_cb = true;
+                if ((res = cb_result(r, r->cb.on_event(r->core.user, &r->ev), "on_event")) != 0)
                     goto out;
             }
             break;
@@ -1055,8 +1047,8 @@ tracerd_status_t tracerd_xray_feed(tracerd_xray_reader_t *r, const void *data_, 
                     r->rec_off = r->ev.offset;
                     r->ev.payload.data = NULL;
                     r->ev.payload.len = 0;
-                    r->in_cb = true;
-                    if ((res = cb_result(r, r->cb.on_event(r->user, &r->ev), "on_event")) != 0)
+                    r->core.in_cb = true;
+                    if ((res = cb_result(r, r->cb.on_event(r->core.user, &r->ev), "on_event")) != 0)
                         goto out;
                 }
             }
@@ -1078,8 +1070,8 @@ tracerd_status_t tracerd_xray_feed(tracerd_xray_reader_t *r, const void *data_, 
                 r->state = S_RECORD;
             if (r->cb.on_event_fragment) {
                 r->rec_off = r->ev.offset;
-                r->in_cb = true;
-                if ((res = cb_result(r, r->cb.on_event_fragment(r->user, &sp),
+                r->core.in_cb = true;
+                if ((res = cb_result(r, r->cb.on_event_fragment(r->core.user, &sp),
                                      "on_event_fragment")) != 0)
                     goto out;
             }
@@ -1124,50 +1116,42 @@ fail:
 out:
     r->offset = CUR();
     *consumed = (size_t)(pos - data);
-    if (res > 0)
-        return TRACERD_PAUSED;
-    if (res < 0)
-        return r->err.status;
-    return TRACERD_OK;
+    return res != 0 ? tracerd__reader_status(&r->core) : TRACERD_OK;
 #undef CUR
 }
 
 tracerd_status_t tracerd_xray_resume(tracerd_xray_reader_t *r)
 {
-    if (r == NULL || r->in_cb || !r->paused)
-        return TRACERD_E_INVALID;
-    r->paused = false;
-    return TRACERD_OK;
+    return tracerd__resume(r != NULL ? &r->core : NULL);
 }
 
 tracerd_status_t tracerd_xray_finish(tracerd_xray_reader_t *r)
 {
-    if (r == NULL || r->in_cb || r->paused)
-        return TRACERD_E_INVALID;
-    if (r->err.status < 0)
-        return r->err.status;
+    tracerd_status_t st = tracerd__finish_guard(r != NULL ? &r->core : NULL);
+    if (st != TRACERD_OK)
+        return st;
     int res;
     if (r->state == S_DONE) { /* called again after a pause: deliver the rest */
         if (r->qlen != 0 && (res = drain(r)) != 0)
-            return res > 0 ? TRACERD_PAUSED : r->err.status;
+            return tracerd__reader_status(&r->core);
         return TRACERD_OK;
     }
     if (r->qlen != 0 && (res = drain(r)) != 0)
-        return res > 0 ? TRACERD_PAUSED : r->err.status;
+        return tracerd__reader_status(&r->core);
     uint64_t at = r->offset - r->st.have;
     switch (r->state) {
     case S_HEADER:
-        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, 0,
+        return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED, 0,
                                   "file header: input ended after %zu of 32 bytes", r->st.have);
     case S_PAYLOAD:
     case S_FRAGMENTS:
-        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->ev.offset,
+        return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED, r->ev.offset,
                                   "%s: input ended inside its %u-byte payload",
                                   r->ev.typed ? "TypedEventMarker" : "CustomEventMarker",
                                   r->ev.size);
     case S_SKIP:
         if (!r->skip_is_filler && r->left != 0)
-            return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->buf.offset,
+            return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED, r->buf.offset,
                                       "buffer: input ended inside its extent (%llu bytes "
                                       "missing)",
                                       (unsigned long long)r->left);
@@ -1177,19 +1161,19 @@ tracerd_status_t tracerd_xray_finish(tracerd_xray_reader_t *r)
         break;
     case S_BASIC:
         if (r->st.have != 0)
-            return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, at,
+            return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED, at,
                                       "basic record: input ended after %zu of 32 bytes",
                                       r->st.have);
         push_pending(r);
         break;
     case S_RECORD:
         if (r->st.have != 0)
-            return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, at,
+            return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED, at,
                                       "%s record: input ended after %zu of %u bytes",
                                       is_meta(r, r->st.buf[0]) ? "metadata" : "function",
                                       r->st.have, is_meta(r, r->st.buf[0]) ? 16u : 8u);
         if (r->bounded && r->hdr.version >= 2 && r->bstate != B_BETWEEN && r->offset < r->buf_end)
-            return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->buf.offset,
+            return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED, r->buf.offset,
                                       "buffer: input ended %llu bytes before the end of its "
                                       "extent",
                                       (unsigned long long)(r->buf_end - r->offset));
@@ -1201,6 +1185,6 @@ tracerd_status_t tracerd_xray_finish(tracerd_xray_reader_t *r)
     }
     r->state = S_DONE;
     if (r->qlen != 0 && (res = drain(r)) != 0)
-        return res > 0 ? TRACERD_PAUSED : r->err.status;
+        return tracerd__reader_status(&r->core);
     return TRACERD_OK;
 }

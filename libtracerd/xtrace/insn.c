@@ -5,7 +5,7 @@
 
 #include <tracerd/xtrace.h>
 
-#include "../core/internal.h"
+#include "../core/reader.h"
 
 /* Internal operations of the compiled decode table. */
 enum {
@@ -49,7 +49,6 @@ enum {
 struct tracerd_xtrace_insn_reader {
     tracerd_xtrace_insn_config_t cfg;
     tracerd_xtrace_insn_callbacks_t cbs;
-    void *user;
     tracerd_allocator_t alloc;
     struct ent tab[256];
     struct tracerd__stitch st;
@@ -62,7 +61,8 @@ struct tracerd_xtrace_insn_reader {
     bool have_pc;
     uint64_t ninsn;
     uint8_t el; /* EL of the last instruction */
-    bool paused, in_cb, finished;
+    bool finished;
+    struct tracerd__reader core; /* user pointer, sticky error, in-callback and pause state */
 
     /* fragmented field */
     uint32_t fld_field, fld_index;
@@ -73,8 +73,6 @@ struct tracerd_xtrace_insn_reader {
     bool sv_headers_done;
     /* trailing padding */
     uint64_t pad_off;
-
-    struct tracerd__error err;
 };
 
 /* ---- profile ---------------------------------------------------------- */
@@ -266,12 +264,12 @@ static void reset_state(struct tracerd_xtrace_insn_reader *r)
     r->pc = r->cfg.initial_pc - 4u;
     r->ninsn = r->cfg.start_index;
     r->el = 0;
-    r->paused = r->in_cb = r->finished = false;
+    r->finished = false;
     r->st.have = 0;
     r->fld_total = r->fld_done = 0;
     r->sv_n = r->sv_i = r->sv_data_i = 0;
     r->pad_off = 0;
-    tracerd__error_clear(&r->err);
+    tracerd__reader_reset(&r->core);
 }
 
 tracerd_status_t tracerd_xtrace_insn_new(const tracerd_xtrace_insn_config_t *cfg,
@@ -299,7 +297,7 @@ tracerd_status_t tracerd_xtrace_insn_new(const tracerd_xtrace_insn_config_t *cfg
     r->cfg.profile = NULL; /* copied into the table below */
     if (cbs != NULL)
         r->cbs = *cbs;
-    r->user = user;
+    tracerd__reader_init(&r->core, user);
     if (tracerd__stitch_init(&r->st, &a, c.stitch_bytes) != TRACERD_OK) {
         tracerd__free(&a, r, sizeof *r);
         return TRACERD_E_NOMEM;
@@ -328,13 +326,13 @@ tracerd_status_t tracerd_xtrace_insn_new(const tracerd_xtrace_insn_config_t *cfg
 
 void tracerd_xtrace_insn_reset(tracerd_xtrace_insn_reader_t *r)
 {
-    if (r != NULL && !r->in_cb)
+    if (r != NULL && !r->core.in_cb)
         reset_state(r);
 }
 
 void tracerd_xtrace_insn_free(tracerd_xtrace_insn_reader_t *r)
 {
-    if (r == NULL || r->in_cb)
+    if (r == NULL || r->core.in_cb)
         return;
     tracerd_allocator_t a = r->alloc;
     if (r->iov_lens != NULL)
@@ -350,18 +348,21 @@ uint64_t tracerd_xtrace_insn_offset(const tracerd_xtrace_insn_reader_t *r)
 
 uint64_t tracerd_xtrace_insn_record_offset(const tracerd_xtrace_insn_reader_t *r)
 {
-    return r->err.status < 0 ? r->err.offset : r->rec_off;
+    return r->core.err.status < 0 ? r->core.err.offset : r->rec_off;
 }
 
 const char *tracerd_xtrace_insn_error_reason(const tracerd_xtrace_insn_reader_t *r)
 {
-    return r->err.status < 0 ? r->err.reason : "";
+    return tracerd__reader_error_reason(r != NULL ? &r->core : NULL);
 }
 
 int tracerd_xtrace_insn_callback_error(const tracerd_xtrace_insn_reader_t *r)
 {
-    return r->err.callback_value;
+    return tracerd__reader_callback_error(r != NULL ? &r->core : NULL);
 }
+
+TRACERD__READER_OPS(tracerd_xtrace_insn, "xtrace-insn", tracerd_xtrace_insn_reader_t,
+                    tracerd_xtrace_insn_config_t, tracerd_xtrace_insn_callbacks_t)
 
 uint64_t tracerd_xtrace_insn_count(const tracerd_xtrace_insn_reader_t *r)
 {
@@ -370,23 +371,16 @@ uint64_t tracerd_xtrace_insn_count(const tracerd_xtrace_insn_reader_t *r)
 
 /* ---- decoding --------------------------------------------------------- */
 
-/* Outcome of delivering one record: keep going, pause, or an error set in r->err. */
+/* Outcome of delivering one record: keep going, pause, or an error set in r->core.err. */
 #define GO 0
 #define STOP 1
 
 /* Handles a callback's return value after the record was delivered. */
+/* A callback returned rc: the reader core's one interpretation; GO, or STOP
+ * for a pause or an abort (then core.paused or the sticky error says which). */
 static int after_cb(struct tracerd_xtrace_insn_reader *r, int rc, const char *what)
 {
-    if (TRACERD__LIKELY(rc == 0))
-        return GO;
-    if (rc > 0) {
-        r->paused = true;
-        return STOP;
-    }
-    tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->rec_off, "%s callback returned %d", what,
-                       rc);
-    r->err.callback_value = rc;
-    return STOP;
+    return tracerd__cb_result(&r->core, rc, what, r->rec_off) == TRACERD__CB_GO ? GO : STOP;
 }
 
 static int bad_token(struct tracerd_xtrace_insn_reader *r, uint8_t tok, uint64_t off)
@@ -394,10 +388,10 @@ static int bad_token(struct tracerd_xtrace_insn_reader *r, uint8_t tok, uint64_t
     static const char *const cls[8] = {"0", "INST", "MEM", "VAL", "MISC", "5", "6", "TIME"};
     unsigned c = tok & 7u;
     if (c == 0 || c == 5 || c == 6)
-        tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, off,
+        tracerd__error_set(&r->core.err, TRACERD_E_BAD_TOKEN, off,
                            "token 0x%02x: class %u (bits [2:0]) is not assigned", tok, c);
     else
-        tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, off,
+        tracerd__error_set(&r->core.err, TRACERD_E_BAD_TOKEN, off,
                            "token 0x%02x: %s sub-type %u (bits [7:3]) is not assigned", tok, cls[c],
                            (unsigned)(tok >> 3));
     return STOP;
@@ -424,7 +418,7 @@ static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, co
     switch (e->op) {
     case OP_INST:
         if (TRACERD__UNLIKELY(!r->have_pc)) {
-            tracerd__error_set(&r->err, TRACERD_E_ORDER, off,
+            tracerd__error_set(&r->core.err, TRACERD_E_ORDER, off,
                                "INST token 0x%02x before any PCINST: the PC is unknown (set "
                                "has_initial_pc to start mid-stream)",
                                p[0]);
@@ -435,7 +429,7 @@ static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, co
         if (cb->on_insn != NULL) {
             tracerd_xtrace_insn_t rec = {off, r->ninsn, r->pc, tracerd__le32(p + 1), e->a, false};
             r->ninsn++;
-            return after_cb(r, cb->on_insn(r->user, &rec), "on_insn");
+            return after_cb(r, cb->on_insn(r->core.user, &rec), "on_insn");
         }
         r->ninsn++;
         return GO;
@@ -446,7 +440,7 @@ static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, co
         if (cb->on_insn != NULL) {
             tracerd_xtrace_insn_t rec = {off, r->ninsn, r->pc, tracerd__le32(p + 9), e->a, true};
             r->ninsn++;
-            return after_cb(r, cb->on_insn(r->user, &rec), "on_insn");
+            return after_cb(r, cb->on_insn(r->core.user, &rec), "on_insn");
         }
         r->ninsn++;
         return GO;
@@ -469,11 +463,11 @@ static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, co
             if (e->op == OP_MEM && e->b <= 3)
                 for (unsigned i = rec.size; i-- > 0;)
                     rec.value_u64 = rec.value_u64 << 8 | p[9 + i];
-            return after_cb(r, cb->on_mem(r->user, &rec), "on_mem");
+            return after_cb(r, cb->on_mem(r->core.user, &rec), "on_mem");
         }
         return GO;
     case OP_MEM_LIMIT:
-        tracerd__error_set(&r->err, TRACERD_E_LIMIT, off,
+        tracerd__error_set(&r->core.err, TRACERD_E_LIMIT, off,
                            "%s token 0x%02x: value of 2^%u bytes exceeds max_mem_log2 (%u)",
                            rec_name(e->tk), p[0], (unsigned)e->b, (unsigned)r->cfg.max_mem_log2);
         return STOP;
@@ -481,7 +475,7 @@ static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, co
         if (cb->on_val != NULL) {
             tracerd_xtrace_val_t rec = {off, r->ninsn, (tracerd_xtrace_val_kind_t)e->a,
                                         tracerd__le64(p + 1)};
-            return after_cb(r, cb->on_val(r->user, &rec), "on_val");
+            return after_cb(r, cb->on_val(r->core.user, &rec), "on_val");
         }
         return GO;
     case OP_ALLGPR:
@@ -491,19 +485,19 @@ static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, co
             rec.insn_count = r->ninsn;
             for (unsigned i = 0; i < 32; i++)
                 rec.x[i] = tracerd__le64(p + 1 + 8 * i);
-            return after_cb(r, cb->on_allgpr(r->user, &rec), "on_allgpr");
+            return after_cb(r, cb->on_allgpr(r->core.user, &rec), "on_allgpr");
         }
         return GO;
     case OP_FLAGS:
         if (cb->on_misc_flags != NULL) {
             tracerd_xtrace_misc_flags_t rec = {off, r->ninsn, tracerd__le64(p + 1)};
-            return after_cb(r, cb->on_misc_flags(r->user, &rec), "on_misc_flags");
+            return after_cb(r, cb->on_misc_flags(r->core.user, &rec), "on_misc_flags");
         }
         return GO;
     case OP_SYSVEC: {
         uint64_t n = tracerd__le64(p + 1);
         if (n > r->cfg.max_iov) {
-            tracerd__error_set(&r->err, TRACERD_E_LIMIT, off,
+            tracerd__error_set(&r->core.err, TRACERD_E_LIMIT, off,
                                "SYSCALL_VEC: iovec count %llu exceeds max_iov (%u)",
                                (unsigned long long)n, (unsigned)r->cfg.max_iov);
             return STOP;
@@ -514,7 +508,7 @@ static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, co
         r->state = S_SV_NEXT;
         if (cb->on_syscall_vec != NULL) {
             tracerd_xtrace_syscall_vec_t rec = {off, r->ninsn, n, r->cfg.iov_layout};
-            return after_cb(r, cb->on_syscall_vec(r->user, &rec), "on_syscall_vec");
+            return after_cb(r, cb->on_syscall_vec(r->core.user, &rec), "on_syscall_vec");
         }
         return GO;
     }
@@ -529,13 +523,13 @@ static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, co
                 rec.value = rec.value << 8 | p[1 + i];
             rec.raw.data = p + 1;
             rec.raw.len = n;
-            return after_cb(r, cb->on_time(r->user, &rec), "on_time");
+            return after_cb(r, cb->on_time(r->core.user, &rec), "on_time");
         }
         return GO;
     case OP_OPAQUE:
         if (cb->on_opaque != NULL) {
             tracerd_xtrace_opaque_t rec = {off, r->ninsn, p[0], {p + 1, e->size - 1u}};
-            return after_cb(r, cb->on_opaque(r->user, &rec), "on_opaque");
+            return after_cb(r, cb->on_opaque(r->core.user, &rec), "on_opaque");
         }
         return GO;
     case OP_PAD:
@@ -576,7 +570,7 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
     const struct ent *const tab = r->tab;
     const tracerd_xtrace_insn_cb on_insn = r->cbs.on_insn;
     const tracerd_xtrace_mem_cb on_mem = r->cbs.on_mem;
-    void *const user = r->user;
+    void *const user = r->core.user;
     uint64_t pc = r->pc, n = r->ninsn;
     uint8_t el = r->el;
     bool have_pc = r->have_pc, stop = false;
@@ -673,7 +667,7 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
         have_pc = r->have_pc;
         el = r->el;
         if (rc != GO || r->state != S_TOKEN) {
-            if (r->err.status < 0)
+            if (r->core.err.status < 0)
                 p = q;
             break;
         }
@@ -708,7 +702,7 @@ static int field_step(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, 
     if (r->fld_done == r->fld_total)
         r->state = r->fld_field == TRACERD_XTRACE_FIELD_MEM_VALUE ? S_TOKEN : S_SV_NEXT;
     if (cb != NULL && take > 0)
-        return after_cb(r, cb(r->user, &sp), "fragment");
+        return after_cb(r, cb(r->core.user, &sp), "fragment");
     return GO;
 }
 
@@ -724,7 +718,7 @@ static int iov_step(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, co
     uint64_t base = tracerd__le64(h), len = tracerd__le64(h + 8);
     uint32_t i = (uint32_t)r->sv_i;
     if (len > r->cfg.max_iov_len) {
-        tracerd__error_set(&r->err, TRACERD_E_LIMIT, r->rec_off,
+        tracerd__error_set(&r->core.err, TRACERD_E_LIMIT, r->rec_off,
                            "SYSCALL_VEC: iovec %u at byte %llu: length %llu exceeds max_iov_len "
                            "(%llu)",
                            i, (unsigned long long)iov_off, (unsigned long long)len,
@@ -748,7 +742,7 @@ static int iov_step(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, co
     }
     if (r->cbs.on_iov != NULL) {
         tracerd_xtrace_iov_t rec = {r->rec_off, iov_off, i, base, len};
-        return after_cb(r, r->cbs.on_iov(r->user, &rec), "on_iov");
+        return after_cb(r, r->cbs.on_iov(r->core.user, &rec), "on_iov");
     }
     return GO;
 }
@@ -773,11 +767,9 @@ static void sv_next(struct tracerd_xtrace_insn_reader *r)
     r->state = S_SV_END;
 }
 
-static tracerd_status_t finish_status(struct tracerd_xtrace_insn_reader *r)
+static tracerd_status_t finish_status(const struct tracerd_xtrace_insn_reader *r)
 {
-    if (r->err.status < 0)
-        return r->err.status;
-    return r->paused ? TRACERD_PAUSED : TRACERD_OK;
+    return tracerd__reader_status(&r->core);
 }
 
 /* Parses the chunk [*pp, end). Stops at the end, a pause or an error. */
@@ -812,7 +804,7 @@ static tracerd_status_t run(struct tracerd_xtrace_insn_reader *r, const uint8_t 
             break;
         case S_IOV_HDR:
             rc = iov_step(r, pp, end);
-            if (rc == STOP && r->err.status == 0 && !r->paused)
+            if (rc == STOP && r->core.err.status == 0 && !r->core.paused)
                 return TRACERD_OK; /* waiting for the rest of the iovec */
             break;
         case S_SV_NEXT:
@@ -823,7 +815,8 @@ static tracerd_status_t run(struct tracerd_xtrace_insn_reader *r, const uint8_t 
             if (r->cbs.on_syscall_vec_end != NULL) {
                 tracerd_xtrace_syscall_vec_t rec = {r->rec_off, r->ninsn, r->sv_n,
                                                     r->cfg.iov_layout};
-                rc = after_cb(r, r->cbs.on_syscall_vec_end(r->user, &rec), "on_syscall_vec_end");
+                rc = after_cb(r, r->cbs.on_syscall_vec_end(r->core.user, &rec),
+                              "on_syscall_vec_end");
             }
             break;
         case S_ZEROS: {
@@ -833,7 +826,7 @@ static tracerd_status_t run(struct tracerd_xtrace_insn_reader *r, const uint8_t 
             r->off += (uint64_t)(p - *pp);
             *pp = p;
             if (p < end) {
-                tracerd__error_set(&r->err, TRACERD_E_BAD_TOKEN, r->pad_off,
+                tracerd__error_set(&r->core.err, TRACERD_E_BAD_TOKEN, r->pad_off,
                                    "zero byte is not a token: padding from byte %llu is followed "
                                    "by data (0x%02x at byte %llu)",
                                    (unsigned long long)r->pad_off, *p, (unsigned long long)r->off);
@@ -842,7 +835,7 @@ static tracerd_status_t run(struct tracerd_xtrace_insn_reader *r, const uint8_t 
             break;
         }
         default:
-            return tracerd__error_set(&r->err, TRACERD_E_INVALID, r->off, "feed after finish");
+            return tracerd__error_set(&r->core.err, TRACERD_E_INVALID, r->off, "feed after finish");
         }
         if (rc != GO)
             return finish_status(r);
@@ -855,16 +848,15 @@ tracerd_status_t tracerd_xtrace_insn_feed(tracerd_xtrace_insn_reader_t *r, const
 {
     if (consumed != NULL)
         *consumed = 0;
-    if (r == NULL || r->in_cb || (data == NULL && len != 0))
-        return TRACERD_E_INVALID;
-    if (r->err.status < 0)
-        return r->err.status;
-    if (r->paused || r->finished)
+    tracerd_status_t guard = tracerd__feed_guard(r != NULL ? &r->core : NULL, data, len);
+    if (guard != TRACERD_OK)
+        return guard;
+    if (r->finished)
         return TRACERD_E_INVALID;
     const uint8_t *p = data, *end = p + len;
-    r->in_cb = true;
+    r->core.in_cb = true;
     tracerd_status_t st = len ? run(r, &p, end) : TRACERD_OK;
-    r->in_cb = false;
+    r->core.in_cb = false;
     if (consumed != NULL)
         *consumed = (size_t)(p - (const uint8_t *)data);
     return st;
@@ -872,10 +864,7 @@ tracerd_status_t tracerd_xtrace_insn_feed(tracerd_xtrace_insn_reader_t *r, const
 
 tracerd_status_t tracerd_xtrace_insn_resume(tracerd_xtrace_insn_reader_t *r)
 {
-    if (r == NULL || r->in_cb || !r->paused)
-        return TRACERD_E_INVALID;
-    r->paused = false;
-    return TRACERD_OK;
+    return tracerd__resume(r != NULL ? &r->core : NULL);
 }
 
 static const char *state_what(const struct tracerd_xtrace_insn_reader *r, char *buf, size_t n)
@@ -900,21 +889,18 @@ static const char *state_what(const struct tracerd_xtrace_insn_reader *r, char *
 
 tracerd_status_t tracerd_xtrace_insn_finish(tracerd_xtrace_insn_reader_t *r)
 {
-    if (r == NULL || r->in_cb)
-        return TRACERD_E_INVALID;
-    if (r->err.status < 0)
-        return r->err.status;
-    if (r->paused)
-        return TRACERD_E_INVALID;
+    tracerd_status_t guard = tracerd__finish_guard(r != NULL ? &r->core : NULL);
+    if (guard != TRACERD_OK)
+        return guard;
     if (r->finished)
         return TRACERD_OK;
     /* States that complete without more bytes (an empty SYSCALL_VEC tail). */
     static const uint8_t nothing[1] = {0};
     while (r->state == S_SV_NEXT || r->state == S_SV_END) {
         const uint8_t *none = nothing;
-        r->in_cb = true;
+        r->core.in_cb = true;
         tracerd_status_t st = run(r, &none, nothing);
-        r->in_cb = false;
+        r->core.in_cb = false;
         if (st != TRACERD_OK)
             return st;
     }
@@ -930,7 +916,7 @@ tracerd_status_t tracerd_xtrace_insn_finish(tracerd_xtrace_insn_reader_t *r)
         state_what(r, what, sizeof what);
         if (!r->cfg.allow_truncated_tail) {
             r->state = S_DONE;
-            return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->rec_off,
+            return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED, r->rec_off,
                                       "input ended inside %s", what);
         }
         char reason[200];
@@ -942,9 +928,9 @@ tracerd_status_t tracerd_xtrace_insn_finish(tracerd_xtrace_insn_reader_t *r)
         if (r->cbs.on_warning == NULL)
             return TRACERD_OK;
         w.reason = reason;
-        r->in_cb = true;
-        int rc = after_cb(r, r->cbs.on_warning(r->user, &w), "on_warning");
-        r->in_cb = false;
+        r->core.in_cb = true;
+        int rc = after_cb(r, r->cbs.on_warning(r->core.user, &w), "on_warning");
+        r->core.in_cb = false;
         return rc == GO ? TRACERD_OK : finish_status(r);
     }
     tracerd__format(what, sizeof what, "%llu bytes of trailing zero padding ignored",
@@ -957,8 +943,8 @@ tracerd_status_t tracerd_xtrace_insn_finish(tracerd_xtrace_insn_reader_t *r)
     if (r->cbs.on_warning == NULL)
         return TRACERD_OK;
     r->rec_off = r->pad_off;
-    r->in_cb = true;
-    int rc = after_cb(r, r->cbs.on_warning(r->user, &w), "on_warning");
-    r->in_cb = false;
+    r->core.in_cb = true;
+    int rc = after_cb(r, r->cbs.on_warning(r->core.user, &w), "on_warning");
+    r->core.in_cb = false;
     return rc == GO ? TRACERD_OK : finish_status(r);
 }

@@ -7,7 +7,7 @@
 
 #include <tracerd/xtrace.h>
 
-#include "../core/internal.h"
+#include "../core/reader.h"
 
 #define BEGIN_BYTES 288u /* 4 counters + X0..X31 */
 #define END_BYTES 96u    /* 11 system registers + trailing VL */
@@ -37,7 +37,6 @@ enum {
 struct tracerd_xtrace_snap_reader {
     tracerd_xtrace_snap_config_t cfg;
     tracerd_xtrace_snap_callbacks_t cbs;
-    void *user;
     tracerd_allocator_t alloc;
     struct tracerd__stitch st;
     uint8_t *look;
@@ -57,8 +56,8 @@ struct tracerd_xtrace_snap_reader {
     uint64_t nsnap;
     bool have_prev;
     uint64_t prev_user, prev_total;
-    bool paused, in_cb, finished;
-    struct tracerd__error err;
+    bool finished;
+    struct tracerd__reader core; /* user pointer, sticky error, in-callback and pause state */
 };
 
 /* ---- layout geometry -------------------------------------------------- */
@@ -237,8 +236,8 @@ static void snap_reset_state(struct tracerd_xtrace_snap_reader *r)
     r->nsnap = 0;
     r->have_prev = false;
     r->prev_user = r->prev_total = 0;
-    r->paused = r->in_cb = r->finished = false;
-    tracerd__error_clear(&r->err);
+    r->finished = false;
+    tracerd__reader_reset(&r->core);
     if (fully_configured(&r->cfg)) {
         r->state = S_REPORT;
     } else {
@@ -271,7 +270,7 @@ tracerd_status_t tracerd_xtrace_snap_new(const tracerd_xtrace_snap_config_t *cfg
     r->cfg = c;
     if (cbs != NULL)
         r->cbs = *cbs;
-    r->user = user;
+    tracerd__reader_init(&r->core, user);
     if (fully_configured(&c) && lock_configured(r) != TRACERD_OK) {
         tracerd__free(&a, r, sizeof *r);
         return TRACERD_E_INVALID;
@@ -296,13 +295,13 @@ tracerd_status_t tracerd_xtrace_snap_new(const tracerd_xtrace_snap_config_t *cfg
 
 void tracerd_xtrace_snap_reset(tracerd_xtrace_snap_reader_t *r)
 {
-    if (r != NULL && !r->in_cb)
+    if (r != NULL && !r->core.in_cb)
         snap_reset_state(r);
 }
 
 void tracerd_xtrace_snap_free(tracerd_xtrace_snap_reader_t *r)
 {
-    if (r == NULL || r->in_cb)
+    if (r == NULL || r->core.in_cb)
         return;
     tracerd_allocator_t a = r->alloc;
     tracerd__free(&a, r->look, r->look_cap);
@@ -317,18 +316,21 @@ uint64_t tracerd_xtrace_snap_offset(const tracerd_xtrace_snap_reader_t *r)
 
 uint64_t tracerd_xtrace_snap_record_offset(const tracerd_xtrace_snap_reader_t *r)
 {
-    return r->err.status < 0 ? r->err.offset : r->rec_off;
+    return r->core.err.status < 0 ? r->core.err.offset : r->rec_off;
 }
 
 const char *tracerd_xtrace_snap_error_reason(const tracerd_xtrace_snap_reader_t *r)
 {
-    return r->err.status < 0 ? r->err.reason : "";
+    return tracerd__reader_error_reason(r != NULL ? &r->core : NULL);
 }
 
 int tracerd_xtrace_snap_callback_error(const tracerd_xtrace_snap_reader_t *r)
 {
-    return r->err.callback_value;
+    return tracerd__reader_callback_error(r != NULL ? &r->core : NULL);
 }
+
+TRACERD__READER_OPS(tracerd_xtrace_snap, "xtrace-snap", tracerd_xtrace_snap_reader_t,
+                    tracerd_xtrace_snap_config_t, tracerd_xtrace_snap_callbacks_t)
 
 bool tracerd_xtrace_snap_get_layout(const tracerd_xtrace_snap_reader_t *r,
                                     tracerd_xtrace_snap_layout_t *out)
@@ -483,25 +485,25 @@ static tracerd_status_t decide(struct tracerd_xtrace_snap_reader *r, bool eof)
     char a[160], b[160];
     if (acc.distinct == 0 && eof && acc.too_short == acc.tried) {
         if (c->header_bytes > 0 && n < (size_t)c->header_bytes)
-            return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, 0,
+            return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED, 0,
                                       "input ended inside the snapshot header (%d bytes, %zu "
                                       "present)",
                                       (int)c->header_bytes, n);
-        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED,
+        return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED,
                                   c->header_bytes > 0 ? (uint64_t)c->header_bytes : 0,
                                   "input ended inside the first snapshot (%zu bytes in the file, "
                                   "too few to detect the layout)",
                                   n);
     }
     if (acc.distinct == 0)
-        return tracerd__error_set(&r->err, TRACERD_E_LAYOUT, 0,
+        return tracerd__error_set(&r->core.err, TRACERD_E_LAYOUT, 0,
                                   "snapshot file: no layout fits the first %zu bytes (trailing "
                                   "vector length, user <= total, +%u instructions per snapshot)",
                                   n, ADVANCE);
     if (acc.distinct > 1) {
         describe(a, sizeof a, &acc.first);
         describe(b, sizeof b, &acc.second);
-        return tracerd__error_set(&r->err, TRACERD_E_AMBIGUOUS, 0,
+        return tracerd__error_set(&r->core.err, TRACERD_E_AMBIGUOUS, 0,
                                   "snapshot file: %u layouts fit, e.g. %s and %s; configure the "
                                   "layout",
                                   (unsigned)acc.distinct, a, b);
@@ -524,18 +526,11 @@ static tracerd_status_t decide(struct tracerd_xtrace_snap_reader *r, bool eof)
 #define GO 0
 #define STOP 1
 
+/* A callback returned rc: the reader core's one interpretation; GO, or STOP
+ * for a pause or an abort (then core.paused or the sticky error says which). */
 static int snap_after_cb(struct tracerd_xtrace_snap_reader *r, int rc, const char *what)
 {
-    if (TRACERD__LIKELY(rc == 0))
-        return GO;
-    if (rc > 0) {
-        r->paused = true;
-        return STOP;
-    }
-    tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->rec_off, "%s callback returned %d", what,
-                       rc);
-    r->err.callback_value = rc;
-    return STOP;
+    return tracerd__cb_result(&r->core, rc, what, r->rec_off) == TRACERD__CB_GO ? GO : STOP;
 }
 
 static int do_header(struct tracerd_xtrace_snap_reader *r, const uint8_t *p)
@@ -553,13 +548,13 @@ static int do_header(struct tracerd_xtrace_snap_reader *r, const uint8_t *p)
     h.pad.data = p + 19;
     h.pad.len = r->lay.header_bytes - 19u;
     if (r->cfg.expect_ident != 0 && h.ident != r->cfg.expect_ident) {
-        tracerd__error_set(&r->err, TRACERD_E_MAGIC, 0,
+        tracerd__error_set(&r->core.err, TRACERD_E_MAGIC, 0,
                            "snapshot header: identifier 0x%08x is not the expected 0x%08x",
                            (unsigned)h.ident, (unsigned)r->cfg.expect_ident);
         return STOP;
     }
     if (r->cbs.on_header != NULL)
-        return snap_after_cb(r, r->cbs.on_header(r->user, &h), "on_header");
+        return snap_after_cb(r, r->cbs.on_header(r->core.user, &h), "on_header");
     return GO;
 }
 
@@ -574,7 +569,7 @@ static int do_begin(struct tracerd_xtrace_snap_reader *r, const uint8_t *p)
     s.user_insns = tracerd__ld64(big, p + 16);
     s.total_insns = tracerd__ld64(big, p + 24);
     if (s.user_insns > s.total_insns) {
-        tracerd__error_set(&r->err, TRACERD_E_BAD_RECORD, r->rec_off,
+        tracerd__error_set(&r->core.err, TRACERD_E_BAD_RECORD, r->rec_off,
                            "snapshot %llu: user instruction count %llu exceeds the total %llu",
                            (unsigned long long)s.index, (unsigned long long)s.user_insns,
                            (unsigned long long)s.total_insns);
@@ -582,7 +577,7 @@ static int do_begin(struct tracerd_xtrace_snap_reader *r, const uint8_t *p)
     }
     if (r->cfg.check_advance && r->have_prev && s.user_insns - r->prev_user != ADVANCE &&
         s.total_insns - r->prev_total != ADVANCE) {
-        tracerd__error_set(&r->err, TRACERD_E_LAYOUT, r->rec_off,
+        tracerd__error_set(&r->core.err, TRACERD_E_LAYOUT, r->rec_off,
                            "snapshot %llu: counts (user %llu, total %llu) do not advance by %u "
                            "from the previous snapshot (user %llu, total %llu)",
                            (unsigned long long)s.index, (unsigned long long)s.user_insns,
@@ -597,7 +592,7 @@ static int do_begin(struct tracerd_xtrace_snap_reader *r, const uint8_t *p)
         return GO;
     for (unsigned i = 0; i < 32; i++)
         s.x[i] = tracerd__ld64(big, p + 32 + 8 * i);
-    return snap_after_cb(r, r->cbs.on_snapshot(r->user, &s), "on_snapshot");
+    return snap_after_cb(r, r->cbs.on_snapshot(r->core.user, &s), "on_snapshot");
 }
 
 static int do_end(struct tracerd_xtrace_snap_reader *r, const uint8_t *p)
@@ -609,7 +604,7 @@ static int do_end(struct tracerd_xtrace_snap_reader *r, const uint8_t *p)
         v[i] = tracerd__ld64(big, p + 8 * i);
     uint64_t index = r->nsnap++;
     if (v[11] != r->lay.vector_length_bits) {
-        tracerd__error_set(&r->err, TRACERD_E_LAYOUT, r->rec_off,
+        tracerd__error_set(&r->core.err, TRACERD_E_LAYOUT, r->rec_off,
                            "snapshot %llu: trailing vector length %llu disagrees with the "
                            "%u-bit layout",
                            (unsigned long long)index, (unsigned long long)v[11],
@@ -632,14 +627,12 @@ static int do_end(struct tracerd_xtrace_snap_reader *r, const uint8_t *p)
     e.tpidr_el1 = v[9];
     e.daif = v[10];
     e.vector_length_bits = v[11];
-    return snap_after_cb(r, r->cbs.on_snapshot_end(r->user, &e), "on_snapshot_end");
+    return snap_after_cb(r, r->cbs.on_snapshot_end(r->core.user, &e), "on_snapshot_end");
 }
 
 static tracerd_status_t snap_status(const struct tracerd_xtrace_snap_reader *r)
 {
-    if (r->err.status < 0)
-        return r->err.status;
-    return r->paused ? TRACERD_PAUSED : TRACERD_OK;
+    return tracerd__reader_status(&r->core);
 }
 
 /* Parses [*pp, end) with the locked layout. */
@@ -652,7 +645,7 @@ static tracerd_status_t parse(struct tracerd_xtrace_snap_reader *r, const uint8_
         case S_REPORT:
             r->state = r->lay.header_bytes > 0 ? S_HEADER : S_SEG;
             if (r->cbs.on_layout != NULL)
-                rc = snap_after_cb(r, r->cbs.on_layout(r->user, &r->lay), "on_layout");
+                rc = snap_after_cb(r, r->cbs.on_layout(r->core.user, &r->lay), "on_layout");
             break;
         case S_HEADER: {
             const uint8_t *before = *pp;
@@ -699,11 +692,11 @@ static tracerd_status_t parse(struct tracerd_xtrace_snap_reader *r, const uint8_
                 r->sdone = 0;
             }
             if (s->kind == SEG_SPAN && r->cbs.on_register != NULL && take > 0)
-                rc = snap_after_cb(r, r->cbs.on_register(r->user, &sp), "on_register");
+                rc = snap_after_cb(r, r->cbs.on_register(r->core.user, &sp), "on_register");
             break;
         }
         case S_DONE:
-            return tracerd__error_set(&r->err, TRACERD_E_EXTENT, r->off,
+            return tracerd__error_set(&r->core.err, TRACERD_E_EXTENT, r->off,
                                       "snapshot file: %zu bytes after a header-only file",
                                       (size_t)(end - *pp));
         default:
@@ -748,15 +741,14 @@ tracerd_status_t tracerd_xtrace_snap_feed(tracerd_xtrace_snap_reader_t *r, const
 {
     if (consumed != NULL)
         *consumed = 0;
-    if (r == NULL || r->in_cb || (data == NULL && len != 0))
-        return TRACERD_E_INVALID;
-    if (r->err.status < 0)
-        return r->err.status;
-    if (r->paused || r->finished)
+    tracerd_status_t guard = tracerd__feed_guard(r != NULL ? &r->core : NULL, data, len);
+    if (guard != TRACERD_OK)
+        return guard;
+    if (r->finished)
         return TRACERD_E_INVALID;
     const uint8_t *p = data, *end = p + len;
     tracerd_status_t st = TRACERD_OK;
-    r->in_cb = true;
+    r->core.in_cb = true;
     if (r->state == S_LOOK) {
         size_t take = r->look_cap - r->look_len;
         if (take > len)
@@ -772,7 +764,7 @@ tracerd_status_t tracerd_xtrace_snap_feed(tracerd_xtrace_snap_reader_t *r, const
     }
     if (st == TRACERD_OK && p < end)
         st = parse(r, &p, end);
-    r->in_cb = false;
+    r->core.in_cb = false;
     if (consumed != NULL)
         *consumed = (size_t)(p - (const uint8_t *)data);
     return st;
@@ -780,29 +772,23 @@ tracerd_status_t tracerd_xtrace_snap_feed(tracerd_xtrace_snap_reader_t *r, const
 
 tracerd_status_t tracerd_xtrace_snap_resume(tracerd_xtrace_snap_reader_t *r)
 {
-    if (r == NULL || r->in_cb || !r->paused)
-        return TRACERD_E_INVALID;
-    r->paused = false;
-    return TRACERD_OK;
+    return tracerd__resume(r != NULL ? &r->core : NULL);
 }
 
 tracerd_status_t tracerd_xtrace_snap_finish(tracerd_xtrace_snap_reader_t *r)
 {
-    if (r == NULL || r->in_cb)
-        return TRACERD_E_INVALID;
-    if (r->err.status < 0)
-        return r->err.status;
-    if (r->paused)
-        return TRACERD_E_INVALID;
+    tracerd_status_t guard = tracerd__finish_guard(r != NULL ? &r->core : NULL);
+    if (guard != TRACERD_OK)
+        return guard;
     if (r->finished)
         return TRACERD_OK;
     tracerd_status_t st = TRACERD_OK;
-    r->in_cb = true;
+    r->core.in_cb = true;
     if (r->state == S_LOOK)
         st = start_replay(r, true);
     else if (r->replaying)
         st = replay(r);
-    r->in_cb = false;
+    r->core.in_cb = false;
     if (st != TRACERD_OK)
         return st;
     r->finished = true;
@@ -822,14 +808,15 @@ tracerd_status_t tracerd_xtrace_snap_finish(tracerd_xtrace_snap_reader_t *r)
                         (unsigned long long)r->nsnap, (unsigned)r->lay.record_bytes,
                         (unsigned long long)(r->off - r->rec_off));
     if (!r->cfg.allow_truncated_tail)
-        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, at, "input ended inside %s", what);
+        return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED, at, "input ended inside %s",
+                                  what);
     if (r->cbs.on_warning == NULL)
         return TRACERD_OK;
     char reason[200];
     tracerd__format(reason, sizeof reason, "input ended inside %s (ignored)", what);
     tracerd_warning_t w = {TRACERD_E_TRUNCATED, at, r->off - at, reason};
-    r->in_cb = true;
-    int rc = snap_after_cb(r, r->cbs.on_warning(r->user, &w), "on_warning");
-    r->in_cb = false;
+    r->core.in_cb = true;
+    int rc = snap_after_cb(r, r->cbs.on_warning(r->core.user, &w), "on_warning");
+    r->core.in_cb = false;
     return rc == GO ? TRACERD_OK : snap_status(r);
 }

@@ -10,7 +10,9 @@ int rec_ret(rec_t *rec)
     rec->ncallbacks++;
     if (rec->abort_at != 0 && rec->ncallbacks == rec->abort_at)
         return -7;
-    return rec->pause_every ? TRACERD_CB_PAUSE : TRACERD_CB_CONTINUE;
+    if (!rec->pause_every)
+        return TRACERD_CB_CONTINUE;
+    return rec->pause_value != 0 ? rec->pause_value : TRACERD_CB_PAUSE;
 }
 
 static void *fa_alloc(void *ctx, size_t size)
@@ -47,11 +49,11 @@ void drv_alloc_init(drv_alloc_t *fa, unsigned long fail_at)
     fa->fail_at = fail_at;
 }
 
-static void log_end(const drv_target_t *t, void *r, rec_t *rec, tracerd_status_t st)
+static void log_end(const tracerd_reader_ops_t *ops, void *r, rec_t *rec, tracerd_status_t st)
 {
     if (st < 0)
         tlog_printf(&rec->log, "end %s @%llu %s\n", tracerd_status_name(st),
-                    (unsigned long long)t->record_offset(r), t->error_reason(r));
+                    (unsigned long long)ops->record_offset(r), ops->error_reason(r));
     else
         tlog_printf(&rec->log, "end %s\n", tracerd_status_name(st));
 }
@@ -62,10 +64,15 @@ char *drv_run(const drv_target_t *t, const void *config, const uint8_t *data, si
     rec_t rec;
     memset(&rec, 0, sizeof rec);
     rec.pause_every = plan->pause_every;
+    rec.pause_value = plan->pause_value;
+    const tracerd_reader_ops_t *ops = t->ops();
+    ck_assert_uint_ge(ops->size, sizeof *ops);
     void *r = NULL;
     tracerd_status_t st = t->open(config, &rec, plan->alloc, &r);
     if (st != TRACERD_OK) {
         tlog_printf(&rec.log, "open %s\n", tracerd_status_name(st));
+        if (t->free_extra != NULL && rec.extra != NULL)
+            t->free_extra(rec.extra);
         return tlog_take(&rec.log);
     }
     size_t pos = 0, k = 0;
@@ -84,13 +91,13 @@ char *drv_run(const drv_target_t *t, const void *config, const uint8_t *data, si
         size_t off = 0;
         while (off < n) {
             size_t used = 0;
-            st = t->feed(r, data + pos + off, n - off, &used);
+            st = ops->feed(r, data + pos + off, n - off, &used);
             ck_assert_uint_le(used, n - off);
             off += used;
             if (st == TRACERD_PAUSED) {
                 pauses++;
                 ck_assert_uint_le(pauses, len + 1000000);
-                tracerd_status_t rs = t->resume(r);
+                tracerd_status_t rs = ops->resume(r);
                 ck_assert_int_eq(rs, TRACERD_OK);
                 st = TRACERD_OK;
                 continue;
@@ -104,14 +111,16 @@ char *drv_run(const drv_target_t *t, const void *config, const uint8_t *data, si
         pos += n;
     }
     if (st == TRACERD_OK && !plan->no_finish) {
-        st = t->finish(r);
+        st = ops->finish(r);
         while (st == TRACERD_PAUSED) { /* finish may deliver buffered records */
-            ck_assert_int_eq(t->resume(r), TRACERD_OK);
-            st = t->finish(r);
+            ck_assert_int_eq(ops->resume(r), TRACERD_OK);
+            st = ops->finish(r);
         }
     }
-    log_end(t, r, &rec, st);
-    t->close(r);
+    log_end(ops, r, &rec, st);
+    ops->free(r);
+    if (t->free_extra != NULL && rec.extra != NULL)
+        t->free_extra(rec.extra);
     return tlog_take(&rec.log);
 }
 

@@ -5,7 +5,9 @@
  * log (records, then the final status line) or a clean E_NOMEM.
  *
  * A format plugs in by filling a drv_target_t: open() makes a reader whose
- * callbacks append lines to rec->log and return rec_ret(rec). */
+ * callbacks append lines to rec->log and return rec_ret(rec); the driver
+ * drives it through the reader's tracerd_reader_ops_t (core.h).
+ */
 #ifndef TESTS_SUPPORT_DRIVER_H
 #define TESTS_SUPPORT_DRIVER_H
 
@@ -21,24 +23,25 @@
 typedef struct rec {
     tlog_t log;
     unsigned long ncallbacks;
-    bool pause_every;     /* every callback asks to pause */
+    bool pause_every;       /* every callback asks to pause */
+    int pause_value;        /* what a pausing callback returns (0 = TRACERD_CB_PAUSE) */
     unsigned long abort_at; /* callback number (1-based) that returns -7; 0 = never */
+    void *extra;            /* the recorder's own state, made by open (freed by free_extra) */
 } rec_t;
 
 /* What a callback returns under the current driver mode; counts the callback. */
 int rec_ret(rec_t *rec);
 
+/* A reader under test: made by open, driven through its public ops table. */
 typedef struct drv_target {
     const char *name;
-    /* Make a reader. `config` is the format's own (may be NULL for defaults). */
+    /* Makes a reader of ops()'s type whose callbacks log to rec (and return
+     * rec_ret(rec)). `config` is the format's own (NULL for defaults). State of
+     * the recorder's own goes in rec->extra. */
     tracerd_status_t (*open)(const void *config, rec_t *rec, const tracerd_allocator_t *alloc,
                              void **reader);
-    tracerd_status_t (*feed)(void *reader, const void *data, size_t len, size_t *consumed);
-    tracerd_status_t (*resume)(void *reader);
-    tracerd_status_t (*finish)(void *reader);
-    void (*close)(void *reader);
-    uint64_t (*record_offset)(const void *reader);
-    const char *(*error_reason)(const void *reader);
+    const tracerd_reader_ops_t *(*ops)(void);
+    void (*free_extra)(void *extra); /* NULL: rec->extra needs no freeing */
 } drv_target_t;
 
 /* Chunking plan: sizes cycled over the input; NULL/0 = the whole input in one feed. */
@@ -46,6 +49,7 @@ typedef struct drv_plan {
     const size_t *sizes;
     size_t nsizes;
     bool pause_every;
+    int pause_value;            /* what pausing callbacks return (0 = TRACERD_CB_PAUSE) */
     bool no_finish;             /* stop without calling finish */
     const tracerd_allocator_t *alloc;
 } drv_plan_t;

@@ -115,33 +115,7 @@ static tracerd_status_t t_open(const void *config, rec_t *rec, const tracerd_all
     tracerd_event_callbacks_t cbs = {rec_event, rec_source, rec_warning};
     return tracerd_auto_new(config, &cbs, rec, alloc, (tracerd_auto_reader_t **)reader);
 }
-static tracerd_status_t t_feed(void *r, const void *d, size_t n, size_t *c)
-{
-    return tracerd_auto_feed(r, d, n, c);
-}
-static tracerd_status_t t_resume(void *r)
-{
-    return tracerd_auto_resume(r);
-}
-static tracerd_status_t t_finish(void *r)
-{
-    return tracerd_auto_finish(r);
-}
-static void t_close(void *r)
-{
-    tracerd_auto_free(r);
-}
-static uint64_t t_record_offset(const void *r)
-{
-    return tracerd_auto_record_offset(r);
-}
-static const char *t_error_reason(const void *r)
-{
-    return tracerd_auto_error_reason(r);
-}
-
-const drv_target_t ev_target = {"auto",   t_open,  t_feed,          t_resume,
-                                t_finish, t_close, t_record_offset, t_error_reason};
+const drv_target_t ev_target = {"auto", t_open, tracerd_auto_ops, NULL};
 
 /* ---- ELF writer ----------------------------------------------------------------- */
 

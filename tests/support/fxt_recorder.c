@@ -422,48 +422,13 @@ static tracerd_status_t t_open(const void *config, rec_t *rec, const tracerd_all
     cbs.on_large_blob_fragment = on_fragment;
     cbs.on_unknown = on_unknown;
     cbs.on_warning = on_warning;
+    rec->extra = x;
     tracerd_status_t st = tracerd_fxt_new(config, &cbs, x, alloc, &x->r);
-    if (st != TRACERD_OK) {
-        free(x);
-        return st;
-    }
-    *reader = x;
-    return TRACERD_OK;
+    *reader = x->r;
+    return st;
 }
 
-static tracerd_status_t t_feed(void *r, const void *d, size_t n, size_t *used)
-{
-    return tracerd_fxt_feed(((fxrec_t *)r)->r, d, n, used);
-}
-
-static tracerd_status_t t_resume(void *r)
-{
-    return tracerd_fxt_resume(((fxrec_t *)r)->r);
-}
-
-static tracerd_status_t t_finish(void *r)
-{
-    return tracerd_fxt_finish(((fxrec_t *)r)->r);
-}
-
-static void t_close(void *r)
-{
-    tracerd_fxt_free(((fxrec_t *)r)->r);
-    free(r);
-}
-
-static uint64_t t_off(const void *r)
-{
-    return tracerd_fxt_record_offset(((const fxrec_t *)r)->r);
-}
-
-static const char *t_reason(const void *r)
-{
-    return tracerd_fxt_error_reason(((const fxrec_t *)r)->r);
-}
-
-const drv_target_t fxt_target = {"fxt",   t_open, t_feed,   t_resume,
-                                 t_finish, t_close, t_off, t_reason};
+const drv_target_t fxt_target = {"fxt", t_open, tracerd_fxt_ops, free};
 
 char *fxt_log(const tracerd_fxt_config_t *cfg, const uint8_t *data, size_t len)
 {

@@ -62,18 +62,18 @@ void cli_progress_done(cli_t *c)
     }
 }
 
-static tracerd_status_t feed_all(cli_t *c, void *reader, cli_feed_fn feed, cli_step_fn resume,
+static tracerd_status_t feed_all(cli_t *c, const tracerd_reader_ops_t *ops, void *reader,
                                  cli_drain_fn drain, void *ctx, const uint8_t *data, size_t len)
 {
     size_t off = 0;
     while (off < len) {
         size_t used = 0;
-        tracerd_status_t st = feed(reader, data + off, len - off, &used);
+        tracerd_status_t st = ops->feed(reader, data + off, len - off, &used);
         off += used;
         if (st == TRACERD_PAUSED) {
             if (drain != NULL && drain(ctx) != 0)
                 return TRACERD_E_IO;
-            st = resume(reader);
+            st = ops->resume(reader);
             if (st != TRACERD_OK)
                 return st;
             continue;
@@ -90,10 +90,10 @@ static tracerd_status_t feed_all(cli_t *c, void *reader, cli_feed_fn feed, cli_s
     return TRACERD_OK;
 }
 
-tracerd_status_t cli_pump_drain(cli_t *c, void *reader, cli_feed_fn feed, cli_step_fn resume,
-                                cli_step_fn finish, cli_drain_fn drain, void *ctx)
+tracerd_status_t cli_pump_drain(cli_t *c, const tracerd_reader_ops_t *ops, void *reader,
+                                cli_drain_fn drain, void *ctx)
 {
-    tracerd_status_t st = feed_all(c, reader, feed, resume, drain, ctx, c->head, c->head_len);
+    tracerd_status_t st = feed_all(c, ops, reader, drain, ctx, c->head, c->head_len);
     if (st != TRACERD_OK)
         return st;
     if (c->timed_out) /* the head read timed out (and said so): no finish, the rest never came */
@@ -112,7 +112,7 @@ tracerd_status_t cli_pump_drain(cli_t *c, void *reader, cli_feed_fn feed, cli_st
             break;
         c->bytes_read += (uint64_t)n;
         progress(c);
-        st = feed_all(c, reader, feed, resume, drain, ctx, buf, (size_t)n);
+        st = feed_all(c, ops, reader, drain, ctx, buf, (size_t)n);
         if (st != TRACERD_OK) {
             free(buf);
             cli_progress_done(c);
@@ -122,21 +122,20 @@ tracerd_status_t cli_pump_drain(cli_t *c, void *reader, cli_feed_fn feed, cli_st
     free(buf);
     cli_progress_done(c);
     for (;;) {
-        st = finish(reader);
+        st = ops->finish(reader);
         if (st != TRACERD_PAUSED)
             return st;
         if (drain != NULL && drain(ctx) != 0)
             return TRACERD_E_IO;
-        st = resume(reader);
+        st = ops->resume(reader);
         if (st != TRACERD_OK)
             return st;
     }
 }
 
-tracerd_status_t cli_pump(cli_t *c, void *reader, cli_feed_fn feed, cli_step_fn resume,
-                          cli_step_fn finish)
+tracerd_status_t cli_pump(cli_t *c, const tracerd_reader_ops_t *ops, void *reader)
 {
-    return cli_pump_drain(c, reader, feed, resume, finish, NULL, NULL);
+    return cli_pump_drain(c, ops, reader, NULL, NULL);
 }
 
 void cli_report(const cli_t *c, const char *format, tracerd_status_t st, uint64_t offset,

@@ -65,23 +65,18 @@ typedef struct cli {
 #define CLI_TIMEOUT_DEFAULT 60u
 #define CLI_TIMEOUT_MAX 86400u
 
-typedef tracerd_status_t (*cli_feed_fn)(void *reader, const void *data, size_t len,
-                                        size_t *consumed);
-typedef tracerd_status_t (*cli_step_fn)(void *reader);
-
-/* Feeds the whole input (head first, then fixed-size chunks) to a reader,
- * resuming after pauses, then finishes. Returns the final status; on an
- * I/O error prints it and returns TRACERD_E_IO. */
-tracerd_status_t cli_pump(cli_t *c, void *reader, cli_feed_fn feed, cli_step_fn resume,
-                          cli_step_fn finish);
+/* Feeds the whole input (head first, then fixed-size chunks) to a reader
+ * through its ops table (core.h), resuming after pauses, then finishes.
+ * Returns the final status; on an I/O error prints it and returns TRACERD_E_IO. */
+tracerd_status_t cli_pump(cli_t *c, const tracerd_reader_ops_t *ops, void *reader);
 
 /* cli_pump with a drain hook: when the reader returns TRACERD_PAUSED (a
  * callback asked for back-pressure, e.g. its output buffer is full), drain
  * is called (it writes the output; may block) before the reader is resumed.
  * drain returns 0, or -1 on an output error (the pump then returns E_IO). */
 typedef int (*cli_drain_fn)(void *ctx);
-tracerd_status_t cli_pump_drain(cli_t *c, void *reader, cli_feed_fn feed, cli_step_fn resume,
-                                cli_step_fn finish, cli_drain_fn drain, void *drain_ctx);
+tracerd_status_t cli_pump_drain(cli_t *c, const tracerd_reader_ops_t *ops, void *reader,
+                                cli_drain_fn drain, void *drain_ctx);
 
 /* Opens c->path (or accepts a connection on c->listen) into c->fd / c->is_dir
  * and reads the head. Returns a CLI_EXIT_* code, having printed any error. */

@@ -206,19 +206,6 @@ int ev_pop(struct ev_thread *t, const tracerd_event_t *ev, uint64_t end, ev_clos
 
 /* ---- running the auto reader --------------------------------------------------- */
 
-static tracerd_status_t a_feed(void *r, const void *d, size_t n, size_t *used)
-{
-    return tracerd_auto_feed(r, d, n, used);
-}
-static tracerd_status_t a_resume(void *r)
-{
-    return tracerd_auto_resume(r);
-}
-static tracerd_status_t a_finish(void *r)
-{
-    return tracerd_auto_finish(r);
-}
-
 struct src_ctx {
     struct ev_run *run;
 };
@@ -369,7 +356,7 @@ static int run_stream(struct ev_run *r, const tracerd_xray_names_t *names, const
     if (meta != NULL)
         st = tracerd_auto_metadata(a, meta, meta_len);
     if (st == TRACERD_OK)
-        st = cli_pump_drain(c, a, a_feed, a_resume, a_finish, r->drain, r->drain_ctx);
+        st = cli_pump_drain(c, tracerd_auto_ops(), a, r->drain, r->drain_ctx);
     int rc = exit_code(r, a, st);
     tracerd_auto_free(a);
     return rc;

@@ -513,19 +513,6 @@ static int run_dir(cli_t *c, bool dump)
 
 /* ---- a single stream file --------------------------------------------------- */
 
-static tracerd_status_t s_feed(void *r, const void *d, size_t n, size_t *used)
-{
-    return tracerd_ctf_stream_feed(r, d, n, used);
-}
-static tracerd_status_t s_resume(void *r)
-{
-    return tracerd_ctf_stream_resume(r);
-}
-static tracerd_status_t s_finish(void *r)
-{
-    return tracerd_ctf_stream_finish(r);
-}
-
 static int read_metadata(cli_t *c, const char *path, tracerd_ctf_trace_t **out)
 {
     int fd = open(path, O_RDONLY);
@@ -610,7 +597,7 @@ static int run_stream(cli_t *c, bool dump)
         fprintf(c->out, "format:        CTF data stream\n");
         print_trace_info(c->out, mpath, t);
     }
-    st = cli_pump(c, r, s_feed, s_resume, s_finish);
+    st = cli_pump(c, tracerd_ctf_stream_ops(), r);
     rc = CLI_EXIT_OK;
     if (st != TRACERD_OK) {
         if (st != TRACERD_E_IO) {

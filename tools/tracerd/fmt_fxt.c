@@ -23,21 +23,6 @@ static int detect(const uint8_t *head, size_t n, const char *path, bool is_dir)
     return 0;
 }
 
-static tracerd_status_t feed(void *r, const void *d, size_t n, size_t *used)
-{
-    return tracerd_fxt_feed(r, d, n, used);
-}
-
-static tracerd_status_t resume(void *r)
-{
-    return tracerd_fxt_resume(r);
-}
-
-static tracerd_status_t finish(void *r)
-{
-    return tracerd_fxt_finish(r);
-}
-
 static int run(cli_t *c, const tracerd_fxt_callbacks_t *cbs, void *user)
 {
     tracerd_fxt_config_t cfg;
@@ -50,7 +35,7 @@ static int run(cli_t *c, const tracerd_fxt_callbacks_t *cbs, void *user)
         cli_report(c, "fxt", st, 0, "cannot create the reader");
         return CLI_EXIT_TRACE;
     }
-    st = cli_pump(c, r, feed, resume, finish);
+    st = cli_pump(c, tracerd_fxt_ops(), r);
     int rc = CLI_EXIT_OK;
     if (st == TRACERD_E_IO) {
         rc = CLI_EXIT_IO;

@@ -116,19 +116,6 @@ static int i_warning(void *u, const tracerd_warning_t *w)
     return cli_warning(in->c, NULL, "xray", w);
 }
 
-static tracerd_status_t feed_cb(void *r, const void *d, size_t n, size_t *used)
-{
-    return tracerd_xray_feed(r, d, n, used);
-}
-static tracerd_status_t resume_cb(void *r)
-{
-    return tracerd_xray_resume(r);
-}
-static tracerd_status_t finish_cb(void *r)
-{
-    return tracerd_xray_finish(r);
-}
-
 static int run(cli_t *c, const tracerd_xray_callbacks_t *cb, void *user)
 {
     tracerd_xray_config_t cfg;
@@ -141,7 +128,7 @@ static int run(cli_t *c, const tracerd_xray_callbacks_t *cb, void *user)
         fprintf(stderr, "%s: %s\n", c->prog, tracerd_status_message(st));
         return CLI_EXIT_IO;
     }
-    st = cli_pump(c, r, feed_cb, resume_cb, finish_cb);
+    st = cli_pump(c, tracerd_xray_ops(), r);
     if (st == TRACERD_E_IO) {
         rc = CLI_EXIT_IO;
     } else if (st != TRACERD_OK) {

@@ -302,19 +302,6 @@ static int i_warn(void *u, const tracerd_warning_t *w)
     return on_warn(s->c, s->dump, &s->warnings, w);
 }
 
-static tracerd_status_t i_feed(void *r, const void *d, size_t n, size_t *used)
-{
-    return tracerd_xtrace_insn_feed(r, d, n, used);
-}
-static tracerd_status_t i_resume(void *r)
-{
-    return tracerd_xtrace_insn_resume(r);
-}
-static tracerd_status_t i_finish(void *r)
-{
-    return tracerd_xtrace_insn_finish(r);
-}
-
 static void print_name(cli_t *c)
 {
     tracerd_xtrace_filename_t f;
@@ -353,7 +340,7 @@ static int run_insn(cli_t *c, bool dump)
     if (st != TRACERD_OK) {
         return cli_new_failed(c, st); /* options were checked: out of memory */
     }
-    st = cli_pump(c, r, i_feed, i_resume, i_finish);
+    st = cli_pump(c, tracerd_xtrace_insn_ops(), r);
     int rc = CLI_EXIT_OK;
     if (st == TRACERD_E_IO) {
         rc = CLI_EXIT_IO;
@@ -517,19 +504,6 @@ static int s_warn(void *u, const tracerd_warning_t *w)
     return on_warn(s->c, s->dump, &s->warnings, w);
 }
 
-static tracerd_status_t s_feed(void *r, const void *d, size_t n, size_t *used)
-{
-    return tracerd_xtrace_snap_feed(r, d, n, used);
-}
-static tracerd_status_t s_resume(void *r)
-{
-    return tracerd_xtrace_snap_resume(r);
-}
-static tracerd_status_t s_finish(void *r)
-{
-    return tracerd_xtrace_snap_finish(r);
-}
-
 static int run_snap(cli_t *c, bool dump)
 {
     sstate_t s;
@@ -554,7 +528,7 @@ static int run_snap(cli_t *c, bool dump)
     if (st != TRACERD_OK) {
         return cli_new_failed(c, st); /* options were checked: out of memory */
     }
-    st = cli_pump(c, r, s_feed, s_resume, s_finish);
+    st = cli_pump(c, tracerd_xtrace_snap_ops(), r);
     int rc = CLI_EXIT_OK;
     if (st == TRACERD_E_IO) {
         rc = CLI_EXIT_IO;
