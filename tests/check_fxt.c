@@ -878,11 +878,11 @@ START_TEST(test_unknown_types)
     fxw_raw_record(&w, 11, 2);                    /* @8 record type 11 */
     fxw_raw_record(&w, 0 | 9u << 16, 1);          /* @32 metadata type 9 */
     fxw_raw_record(&w, 0 | 4u << 16 | 5u << 20, 0); /* @48 trace info type 5 */
-    fxw_raw_record(&w, 4 | 12u << 16, 1);         /* @56 event type 12 */
-    fxw_raw_record(&w, 8 | (uint64_t)7 << 60, 1); /* @72 scheduling type 7 */
+    fxw_raw_record(&w, 4 | 12u << 16, 3); /* @56 event type 12: delivered with its raw type */
+    fxw_raw_record(&w, 8 | (uint64_t)7 << 60, 1); /* @88 scheduling type 7 */
     fxw_arg_t a[2] = {FXA_UNKNOWN(11, FXS_INL("x"), 1), FXA_I32(FXS_INL("y"), -1)};
-    fxw_kernel(&w, 5, 1, FXS_INL("k"), a, 2);     /* @88 */
-    fxw_raw_record(&w, 0 | 3u << 16 | 7u << 20 | (uint64_t)1 << 52, 0); /* @152 provider event 1 */
+    fxw_kernel(&w, 5, 1, FXS_INL("k"), a, 2);     /* @104 */
+    fxw_raw_record(&w, 0 | 3u << 16 | 7u << 20 | (uint64_t)1 << 52, 0); /* @168 provider event 1 */
     size_t n;
     uint8_t *d = fxw_take(&w, &n);
     char *log = check_all(NULL, d, n);
@@ -894,16 +894,16 @@ START_TEST(test_unknown_types)
                      "6451024da3244fa2:00000000000900200000000000000000\n"
                      "unknown@48 kind=3 type=5 header=0000000000540010 size=8 raw=8:"
                      "e65aec3128fa63d9:0000000000540010\n"
-                     "unknown@56 kind=4 type=12 header=00000000000c0024 size=16 raw=16:"
-                     "1fce31db921161cd:00000000000c00240000000000000000\n"
-                     "unknown@72 kind=6 type=7 header=7000000000000028 size=16 raw=16:"
+                     "event@56 provider=0 unknown(12) ticks=0 ns=0 thread=0:0/0 cat=\"\" "
+                     "name=\"\" args=[] id=0 end=0/0\n"
+                     "unknown@88 kind=6 type=7 header=7000000000000028 size=16 raw=16:"
                      "85cc3477066cdecd:70000000000000280000000000000000\n"
-                     "unknown@112 kind=5 type=11 header=000000008001003b size=24 raw=24:"
+                     "unknown@128 kind=5 type=11 header=000000008001003b size=24 raw=24:"
                      "82bc03b5ad35ab87\n"
-                     "kernel@88 provider=0 koid=5 objtype=1 name=\"k\" args=[unknown@112 n=\"x\" "
-                     "raw=16:cfb4e37d8d9cb29d:78000000000000000000000000000000, int32@136 "
+                     "kernel@104 provider=0 koid=5 objtype=1 name=\"k\" args=[unknown@128 n=\"x\" "
+                     "raw=16:cfb4e37d8d9cb29d:78000000000000000000000000000000, int32@152 "
                      "n=\"y\" i=-1]\n"
-                     "meta@152 type=3 provider=7 event=1\n"
+                     "meta@168 type=3 provider=7 event=1\n"
                      "end OK\n");
     free(log);
     free(d);
@@ -930,6 +930,55 @@ static int reenter_cb(void *user, const tracerd_fxt_event_t *e)
     ck_assert_int_eq(tracerd_fxt_byte_order(r), TRACERD_BYTE_ORDER_LITTLE);
     return TRACERD_CB_PAUSE;
 }
+
+/* Issue 12: userspace object records with the one-word inline process (the
+ * spec's text; Go, Python and Rust readers) and the two-word form (Fuchsia's
+ * C++ lib/fxt), the record's size deciding; an event of an undefined type
+ * (11..15) delivered with its raw type; a provider section for a provider no
+ * record announced: a fresh context and a warning, strict mode reading on. */
+START_TEST(test_issue12_records)
+{
+    for (int big = 0; big < 2; big++) {
+        fxw_t w;
+        fxw_init(&w, big);
+        fxw_magic(&w);
+        fxw_string(&w, 1, "obj");
+        fxw_arg_t two[2] = {FXA_U32(FXS_INL("a"), 7), FXA_KOID(FXS_INL("k"), 99)};
+        fxw_userspace_koid(&w, 0x10, 4242, FXS_IDX(1), NULL, 0);     /* @24 */
+        fxw_userspace_koid(&w, 0x20, 4243, FXS_INL("inl"), two, 2);  /* @48 */
+        fxw_userspace(&w, 0x30, FXT_INL(4244, 4245), FXS_IDX(1), NULL, 0); /* @120 */
+        fxw_userspace(&w, 0x40, FXT_INL(4246, 4247), FXS_INL("x"), two, 2); /* @152 */
+        fxw_event(&w, 13, FXT_INL(5, 6), FXS_INL("cat"), FXS_IDX(1), 77, two, 2, 0); /* @232 */
+        fxw_provider_section(&w, 9); /* @312: never announced */
+        fxw_event(&w, 0, FXT_INL(5, 6), FXS_EMPTY, FXS_INL("in9"), 78, NULL, 0, 0); /* @320 */
+        fxw_event(&w, 0, FXT_INL(5, 6), FXS_EMPTY, FXS_IDX(1), 79, NULL, 0, 0); /* @360: not in 9 */
+        size_t n;
+        uint8_t *d = take(&w, &n);
+        const char *want =
+            "userspace@24 provider=0 pointer=0x10 process=0:4242/0 process_words=1 name=\"obj\" "
+            "args=[]\n"
+            "userspace@48 provider=0 pointer=0x20 process=0:4243/0 process_words=1 name=\"inl\" "
+            "args=[uint32@80 n=\"a\" u=7, koid@96 n=\"k\" u=99]\n"
+            "userspace@120 provider=0 pointer=0x30 process=0:4244/4245 name=\"obj\" args=[]\n"
+            "userspace@152 provider=0 pointer=0x40 process=0:4246/4247 name=\"x\" "
+            "args=[uint32@192 n=\"a\" u=7, koid@208 n=\"k\" u=99]\n"
+            "event@232 provider=0 unknown(13) ticks=77 ns=77 thread=0:5/6 cat=\"cat\" name=\"obj\" "
+            "args=[uint32@272 n=\"a\" u=7, koid@288 n=\"k\" u=99] id=0 end=0/0\n"
+            "warning E_REFERENCE @312 skipped=0 provider section metadata record: provider 9 was "
+            "never announced (no provider info record); its records are read in a fresh, empty "
+            "context\n"
+            "meta@312 type=2 provider=9\n"
+            "event@320 provider=9 instant ticks=78 ns=78 thread=0:5/6 cat=\"\" name=\"in9\" "
+            "args=[] id=0 end=0/0\n"
+            "end E_REFERENCE @360 instant event record: name string index 1 is not registered in "
+            "provider 9\n";
+        char *log = check_all(NULL, d, n);
+        ck_assert_msg(strstr(log, want) != NULL, "log:\n%s", log);
+        free(log);
+        free(d);
+    }
+}
+END_TEST
 
 START_TEST(test_api)
 {
@@ -1280,6 +1329,7 @@ Suite *suite_fxt(void)
     TCase *tc = tcase(s, "fxt_records");
     tcase_add_test(tc, test_all_records_both_orders);
     tcase_add_test(tc, test_unknown_types);
+    tcase_add_test(tc, test_issue12_records);
     tcase_add_test(tc, test_byte_order_switch);
     tcase_add_test(tc, test_api);
     tcase_add_test(tc, test_demo_golden);

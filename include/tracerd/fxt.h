@@ -101,7 +101,8 @@ typedef enum tracerd_fxt_unknown_kind {
     TRACERD_FXT_UNKNOWN_RECORD = 1,     /**< record type 10..14 */
     TRACERD_FXT_UNKNOWN_METADATA = 2,   /**< metadata type 0 or 5..15 */
     TRACERD_FXT_UNKNOWN_TRACE_INFO = 3, /**< trace info type 1..15 */
-    TRACERD_FXT_UNKNOWN_EVENT = 4,      /**< event type 11..15 */
+    TRACERD_FXT_UNKNOWN_EVENT = 4,      /**< not reported: an event of type 11..15 is
+                                             delivered to on_event with its raw type */
     TRACERD_FXT_UNKNOWN_ARGUMENT = 5,   /**< argument type 11..15 (the record is still delivered) */
     TRACERD_FXT_UNKNOWN_SCHEDULING = 6, /**< scheduling type 3..15 */
     TRACERD_FXT_UNKNOWN_LARGE_RECORD = 7, /**< large record type 1..15 */
@@ -200,6 +201,9 @@ typedef struct tracerd_fxt_thread_rec {
 typedef struct tracerd_fxt_event {
     uint64_t offset;
     uint32_t provider_id;
+    /** 0..10, or the raw code 11..15 of an event type not defined yet: its
+     * common part (ticks, thread, category, name, arguments) is decoded and
+     * any words after the arguments are ignored (id and end are 0). */
     tracerd_fxt_event_type_t type;
     uint64_t ticks; /**< timestamp as written */
     uint64_t ns;    /**< ticks in nanoseconds (provider's ticks/s; 1 tick = 1 ns without one) */
@@ -229,10 +233,17 @@ typedef struct tracerd_fxt_userspace_object {
     uint64_t offset;
     uint32_t provider_id;
     uint64_t pointer;
-    tracerd_fxt_thread_t process; /**< the process thread reference, resolved */
+    /** The process reference, resolved. Indexed: the thread table's entry.
+     * Inline, in one of two forms (process_words): 1 word, the process koid
+     * (the spec's text; pid = koid, tid = 0), or 2 words, a full inline thread
+     * reference (Fuchsia's C++ lib/fxt). */
+    tracerd_fxt_thread_t process;
     tracerd_str_t name;
     uint32_t nargs;
     const tracerd_fxt_arg_t *args;
+    /** Words of an inline process reference: 1 or 2, decided by the
+     * record's size (fxt.md); 0 when the reference is an index. */
+    uint32_t process_words;
 } tracerd_fxt_userspace_object_t;
 
 /** Kernel object record (record type 7). */

@@ -474,6 +474,24 @@ static tracerd_status_t switch_provider(tracerd_fxt_reader_t *r, uint32_t id, bo
     return TRACERD_OK;
 }
 
+/* A provider section for a provider no provider info record announced: the
+ * record is valid and switches to a fresh, empty context, as for any new
+ * provider; a warning (in strict mode too) says its strings and threads start
+ * empty. */
+static FXT_COLD tracerd_status_t unannounced_provider(tracerd_fxt_reader_t *r, uint32_t id)
+{
+    tracerd_warning_t w;
+    snprintf(r->warn_reason, sizeof r->warn_reason,
+             "provider section metadata record: provider %u was never announced (no provider "
+             "info record); its records are read in a fresh, empty context",
+             (unsigned)id);
+    w.status = TRACERD_E_REFERENCE;
+    w.offset = r->rec_off;
+    w.skipped_bytes = 0;
+    w.reason = r->warn_reason;
+    return CALL(r, on_warning, &w);
+}
+
 static FXT_INLINE tracerd_status_t dec_metadata(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
                                                 uint64_t h, bool big)
 {
@@ -500,6 +518,9 @@ static FXT_INLINE tracerd_status_t dec_metadata(tracerd_fxt_reader_t *r, const u
     }
     case TRACERD_FXT_META_PROVIDER_SECTION:
         r->what = "provider section metadata record";
+        if (m.provider_id != 0 && tracerd__fxt_find(&r->tables, m.provider_id) == NULL &&
+            (st = unannounced_provider(r, m.provider_id)) != TRACERD_OK)
+            return st;
         if ((st = switch_provider(r, m.provider_id, false)) != TRACERD_OK)
             return st;
         return CALL(r, on_metadata, &m);
@@ -630,8 +651,8 @@ static FXT_INLINE tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint
 {
     uint32_t type = (uint32_t)(h >> 16) & 0xfu;
     r->what = event_what[type];
-    if (type > TRACERD_FXT_EVENT_FLOW_END)
-        return report_unknown(r, TRACERD_FXT_UNKNOWN_EVENT, type, h, p, n);
+    /* Types 11..15 (not defined yet) are delivered with their raw code: the
+     * common part is the same for every event type (fxt.md). */
     tracerd_status_t st;
     if ((st = ensure_provider(r)) != TRACERD_OK)
         return st;
@@ -708,6 +729,28 @@ static FXT_INLINE tracerd_status_t dec_blob(tracerd_fxt_reader_t *r, const uint8
     return CALL(r, on_blob, &b);
 }
 
+/* The inline process reference of a userspace object record (cursor after
+ * the pointer word): writers use one word (the process koid: the spec's text,
+ * Fuchsia's Rust, Go and Python readers) or two (a full inline thread
+ * reference: Fuchsia's C++ lib/fxt). The record's size decides: 1 when the
+ * name and the arguments' sizes end the record exactly after one word, else 2
+ * (whose decoding reports any error). */
+static uint32_t inline_process_words(const cur_t *c, uint32_t name_ref, uint32_t nargs)
+{
+    size_t at = c->at + 8;
+    if (name_ref & 0x8000u)
+        at += pad8(name_ref & 0x7fffu);
+    for (uint32_t i = 0; i < nargs && at <= c->n; i++) {
+        if (c->n - at < 8)
+            return 2;
+        size_t size = (size_t)((ldw(c->big, c->p + at) >> 4) & 0xfffu) * 8u;
+        if (size == 0)
+            return 2;
+        at += size;
+    }
+    return at == c->n ? 1 : 2;
+}
+
 static FXT_INLINE tracerd_status_t dec_userspace(tracerd_fxt_reader_t *r, const uint8_t *p,
                                                  size_t n, uint64_t h, bool big)
 {
@@ -721,10 +764,20 @@ static FXT_INLINE tracerd_status_t dec_userspace(tracerd_fxt_reader_t *r, const 
     o.provider_id = r->cur->id;
     o.nargs = (uint32_t)(h >> 40) & 0xfu;
     o.args = r->args;
-    if ((st = word(r, &c, &o.pointer, "pointer")) != TRACERD_OK ||
-        (st = thread_ref(r, &c, (uint32_t)(h >> 16) & 0xffu, &o.process, "process")) !=
-            TRACERD_OK ||
-        (st = str_ref(r, &c, (uint32_t)(h >> 24) & 0xffffu, &o.name, "name")) != TRACERD_OK ||
+    uint32_t pref = (uint32_t)(h >> 16) & 0xffu;
+    if ((st = word(r, &c, &o.pointer, "pointer")) != TRACERD_OK)
+        return st;
+    o.process_words =
+        pref != 0 ? 0 : inline_process_words(&c, (uint32_t)(h >> 24) & 0xffffu, o.nargs);
+    if (o.process_words == 1) {
+        o.process.ref = 0;
+        o.process.pid = ldw(big, p + c.at);
+        o.process.tid = 0;
+        c.at += 8;
+    } else if ((st = thread_ref(r, &c, pref, &o.process, "process")) != TRACERD_OK) {
+        return st;
+    }
+    if ((st = str_ref(r, &c, (uint32_t)(h >> 24) & 0xffffu, &o.name, "name")) != TRACERD_OK ||
         (st = args_of(r, &c, o.nargs)) != TRACERD_OK)
         return st;
     if (r->unknown_args != 0 && (st = report_unknown_args(r, o.nargs)) != TRACERD_OK)

@@ -244,6 +244,8 @@ static int on_event(void *u, const tracerd_fxt_event_t *e)
     head(l, "event", e->offset, e->provider_id);
     aps(l, " ");
     aps(l, tracerd_fxt_event_type_name(e->type));
+    if ((unsigned)e->type > TRACERD_FXT_EVENT_FLOW_END)
+        tlog_printf(l, "(%u)", (unsigned)e->type);
     kv(l, "ticks", e->ticks);
     kv(l, "ns", e->ns);
     thread(l, "thread", e->thread);
@@ -277,6 +279,8 @@ static int on_userspace(void *u, const tracerd_fxt_userspace_object_t *o)
     head(l, "userspace", o->offset, o->provider_id);
     tlog_printf(l, " pointer=0x%" PRIx64, o->pointer);
     thread(l, "process", o->process);
+    if (o->process_words == 1)
+        aps(l, " process_words=1");
     str(l, "name", o->name);
     args(l, o->offset, o->nargs, o->args);
     aps(l, "\n");

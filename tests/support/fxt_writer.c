@@ -253,6 +253,17 @@ void fxw_userspace(fxw_t *w, uint64_t pointer, fxw_tref_t process, fxw_sref_t na
         6 | (uint64_t)process.index << 16 | sref(name) << 24 | (uint64_t)(nargs & 0xf) << 40);
 }
 
+void fxw_userspace_koid(fxw_t *w, uint64_t pointer, uint64_t process_koid, fxw_sref_t name,
+                        const fxw_arg_t *args, size_t nargs)
+{
+    size_t pos = begin(w);
+    fxw_word(w, pointer);
+    fxw_word(w, process_koid);
+    sstream(w, name);
+    args_out(w, args, nargs);
+    end(w, pos, 6 | sref(name) << 24 | (uint64_t)(nargs & 0xf) << 40);
+}
+
 void fxw_kernel(fxw_t *w, uint64_t koid, uint32_t obj_type, fxw_sref_t name,
                 const fxw_arg_t *args, size_t nargs)
 {

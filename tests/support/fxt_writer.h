@@ -82,6 +82,10 @@ void fxw_event(fxw_t *w, uint32_t type, fxw_tref_t thread, fxw_sref_t category, 
 void fxw_blob(fxw_t *w, fxw_sref_t name, uint32_t blob_type, const void *data, size_t len);
 void fxw_userspace(fxw_t *w, uint64_t pointer, fxw_tref_t process, fxw_sref_t name,
                    const fxw_arg_t *args, size_t nargs);
+/* The one-word inline process form (the spec's text: the process koid only);
+ * fxw_userspace with FXT_INL writes the two-word form of Fuchsia's C++ writer. */
+void fxw_userspace_koid(fxw_t *w, uint64_t pointer, uint64_t process_koid, fxw_sref_t name,
+                        const fxw_arg_t *args, size_t nargs);
 void fxw_kernel(fxw_t *w, uint64_t koid, uint32_t obj_type, fxw_sref_t name,
                 const fxw_arg_t *args, size_t nargs);
 void fxw_context_switch(fxw_t *w, uint32_t cpu, uint32_t out_state, uint64_t ticks,

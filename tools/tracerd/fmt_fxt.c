@@ -428,6 +428,8 @@ static int d_event(void *u, const tracerd_fxt_event_t *e)
     jhead(f, "event", e->offset, e->provider_id);
     fprintf(f, ",\"type\":\"%s\",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64,
             tracerd_fxt_event_type_name(e->type), e->ticks, e->ns);
+    if ((unsigned)e->type > TRACERD_FXT_EVENT_FLOW_END)
+        fprintf(f, ",\"type_id\":%u", (unsigned)e->type);
     jthread(f, "", e->thread);
     jstr(f, "category", e->category);
     jstr(f, "name", e->name);
@@ -474,6 +476,8 @@ static int d_user(void *u, const tracerd_fxt_userspace_object_t *o)
     jhead(f, "userspace-object", o->offset, o->provider_id);
     fprintf(f, ",\"pointer\":\"0x%" PRIx64 "\"", o->pointer);
     jthread(f, "process_", o->process);
+    if (o->process_words != 0)
+        fprintf(f, ",\"process_words\":%u", (unsigned)o->process_words);
     jstr(f, "name", o->name);
     jargs(f, o->nargs, o->args);
     fprintf(f, "}\n");
