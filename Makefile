@@ -63,7 +63,8 @@ SONAME := libtracerd.so.$(MAJOR)
 CLI := $(B)/tracerd
 
 .PHONY: all lib check check-readme check-unit check-headers check-replay check-pkgconfig check-abi check-be \
-        check-examples demo fuzz fuzz-long fuzz-replay bench install uninstall clean format format-check deps-check
+        check-examples demo fuzz fuzz-long fuzz-replay bench install uninstall clean format format-check deps-check \
+        python check-python bench-python
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(CLI)
 lib: $(STATIC_LIB) $(SHARED_LIB)
@@ -111,7 +112,7 @@ deps-check:
 
 check: deps-check
 	@$(MAKE) --no-print-directory check-unit check-headers check-replay check-examples check-abi check-pkgconfig \
-	    check-readme
+	    check-readme check-python
 
 check-unit: all $(B)/check_tracerd
 	TRACERD_CLI=$(CLI) $(B)/check_tracerd
@@ -155,6 +156,28 @@ check-pkgconfig: all
 
 check-readme: $(STATIC_LIB)
 	@sh tests/readme_test.sh "$(B)" "$(CC)" "$(SANFLAGS)"
+
+# ---- Python bindings (python/) ------------------------------------------------
+# Debian's python3 (where python3-pytest, -numpy, -pandas, -bt2 live) unless PYTHON is given.
+PYTHON ?= $(shell if [ -x /usr/bin/python3 ]; then echo /usr/bin/python3; \
+            elif command -v python3 >/dev/null; then echo python3; fi)
+PY_OUT := $(abspath $(B))/python
+PY_ENV = CC="$(CC)" TRACERD_INCLUDE=$(abspath include) TRACERD_STATIC=$(abspath $(STATIC_LIB)) \
+         TRACERD_CFLAGS="$(if $(filter 1,$(WERROR)),-Werror) $(SANFLAGS)" TRACERD_LDFLAGS="$(SANFLAGS)"
+# With SAN=1 the interpreter loads the sanitizer runtimes first; leaks of the
+# interpreter itself are not ours (python/tests/lsan.supp).
+PY_RUN = $(if $(SANFLAGS),LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
+         ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(abspath python/tests/lsan.supp) \
+         PYTHONMALLOC=malloc) PYTHONPATH=$(PY_OUT)/lib
+python: $(STATIC_LIB)
+	@if [ -z "$(PYTHON)" ]; then echo "python: no python3: nothing built"; exit 0; fi; \
+	cd python && $(PY_ENV) $(PYTHON) setup.py -q build_py -d $(PY_OUT)/lib \
+	    build_ext -b $(PY_OUT)/lib -t $(PY_OUT)/tmp
+check-python: python $(CLI)
+	@if [ -z "$(PYTHON)" ]; then echo "check-python: skipped (no python3)"; exit 0; fi; \
+	cd python && $(PY_RUN) TRACERD_CLI=$(abspath $(CLI)) $(PYTHON) -m pytest -q -p no:cacheprovider tests
+bench-python: python
+	cd bench && $(PY_RUN) nice $(PYTHON) bench_python.py
 
 # Big-endian host: the unit suite cross-compiled for s390x and run under qemu-user.
 check-be:

@@ -1,0 +1,34 @@
+"""Typed LLVM XRay records: tracerd.xray.open(path) yields Header, Buffer, Function,
+CustomEvent, Metadata, BufferEnd and Fragment named tuples, as the XRay reader gives them."""
+from . import _tracerd
+from . import _open
+from . import Reader as _EventReader
+
+Header = _tracerd.XrayHeader
+Buffer = _tracerd.XrayBuffer
+BufferEnd = _tracerd.XrayBufferEnd
+Function = _tracerd.XrayFunction
+CustomEvent = _tracerd.XrayCustomEvent
+Metadata = _tracerd.XrayMetadata
+Fragment = _tracerd.XrayFragment
+
+__all__ = ["open", "Reader", "Header", "Buffer", "BufferEnd", "Function", "CustomEvent",
+           "Metadata", "Fragment"]
+
+
+class Reader(_tracerd.Reader):
+    """A typed XRay reader fed with feed(); options: lenient, byte_order, max_pending,
+    on_warning."""
+
+    def __init__(self, format=None, **options):
+        if format not in (None, "xray"):
+            raise ValueError("tracerd.xray.Reader reads XRay only")
+        super().__init__(None, typed="xray", **options)
+
+
+def open(source, **options):
+    """Opens an XRay trace (path, socket or binary file object) for its typed records."""
+    return _open(source, None, "xray", options, Reader)
+
+
+del _EventReader
