@@ -15,7 +15,7 @@ typedef struct {
 
 static void column_dealloc(pycolumn *c)
 {
-    free(c->data);
+    PyMem_RawFree(c->data);
     PyObject_Free(c);
 }
 
@@ -53,7 +53,7 @@ static pycolumn *column_new(Py_ssize_t n, Py_ssize_t itemsize, char fmt, void **
     pycolumn *c = PyObject_New(pycolumn, &PyTracerdColumn_Type);
     if (c == NULL)
         return NULL;
-    c->data = malloc(n > 0 ? (size_t)(n * itemsize) : 1);
+    c->data = PyMem_RawMalloc(n > 0 ? (size_t)(n * itemsize) : 1);
     if (c->data == NULL) {
         c->n = 0;
         Py_DECREF(c);

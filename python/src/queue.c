@@ -26,11 +26,11 @@ static uint32_t hash_bytes(const char *s, size_t len)
 void itable_clear(itable *t)
 {
     for (uint32_t i = 0; i < t->n; i++) {
-        free(t->e[i].s);
+        PyMem_RawFree(t->e[i].s);
         Py_XDECREF(t->e[i].py);
     }
-    free(t->e);
-    free(t->slots);
+    PyMem_RawFree(t->e);
+    PyMem_RawFree(t->slots);
     Py_XDECREF(t->list);
     memset(t, 0, sizeof *t);
 }
@@ -38,7 +38,7 @@ void itable_clear(itable *t)
 static int itable_grow_slots(itable *t)
 {
     uint32_t ns = t->nslots ? t->nslots * 2 : 64;
-    uint32_t *slots = calloc(ns, sizeof *slots);
+    uint32_t *slots = PyMem_RawCalloc(ns, sizeof *slots);
     if (slots == NULL)
         return -1;
     for (uint32_t i = 0; i < t->n; i++) {
@@ -47,7 +47,7 @@ static int itable_grow_slots(itable *t)
             k = (k + 1) & (ns - 1);
         slots[k] = i + 1;
     }
-    free(t->slots);
+    PyMem_RawFree(t->slots);
     t->slots = slots;
     t->nslots = ns;
     return 0;
@@ -62,7 +62,7 @@ uint32_t itable_intern(itable *t, const char *s, size_t len)
         uint32_t k = h & (t->nslots - 1);
         for (uint32_t id; (id = t->slots[k]) != 0; k = (k + 1) & (t->nslots - 1)) {
             const struct ientry *e = &t->e[id - 1];
-            if (e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
+            if (e->hash == h && e->len == len && (len == 0 || memcmp(e->s, s, len) == 0))
                 return id - 1;
         }
     }
@@ -72,16 +72,17 @@ uint32_t itable_intern(itable *t, const char *s, size_t len)
         return ITABLE_NONE;
     if (t->n == t->cap) {
         uint32_t nc = t->cap ? t->cap * 2 : 32;
-        struct ientry *ne = realloc(t->e, (size_t)nc * sizeof *ne);
+        struct ientry *ne = PyMem_RawRealloc(t->e, (size_t)nc * sizeof *ne);
         if (ne == NULL)
             return ITABLE_NONE;
         t->e = ne;
         t->cap = nc;
     }
-    char *copy = malloc(len + 1);
+    char *copy = PyMem_RawMalloc(len + 1);
     if (copy == NULL)
         return ITABLE_NONE;
-    memcpy(copy, s, len);
+    if (len != 0)
+        memcpy(copy, s, len);
     copy[len] = '\0';
     struct ientry *e = &t->e[t->n];
     e->s = copy;
@@ -125,8 +126,8 @@ PyObject *itable_list(itable *t)
 
 void evq_free(evqueue *q)
 {
-    free(q->ev);
-    free(q->arena);
+    PyMem_RawFree(q->ev);
+    PyMem_RawFree(q->arena);
     itable_clear(&q->names);
     itable_clear(&q->categories);
     itable_clear(&q->argnames);
@@ -150,7 +151,7 @@ static unsigned char *arena_take(evqueue *q, size_t n, size_t *off)
         size_t nc = q->arena_cap ? q->arena_cap : 4096;
         while (nc < at + n)
             nc *= 2;
-        unsigned char *na = realloc(q->arena, nc);
+        unsigned char *na = PyMem_RawRealloc(q->arena, nc);
         if (na == NULL)
             return NULL;
         q->arena = na;
@@ -220,7 +221,7 @@ int evq_push(evqueue *q, const tracerd_event_t *ev, int with_args)
 {
     if (q->len == q->cap) {
         size_t nc = q->cap ? q->cap * 2 : 1024;
-        qev *n = realloc(q->ev, nc * sizeof *n);
+        qev *n = PyMem_RawRealloc(q->ev, nc * sizeof *n);
         if (n == NULL)
             return -1;
         q->ev = n;

@@ -18,6 +18,21 @@
 
 /* ---- the C reader behind --------------------------------------------------- */
 
+/* The library allocates through Python's raw allocator: thread-safe without
+ * the GIL, and seen by tracemalloc (the leak test counts it). */
+static void *py_alloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return PyMem_RawMalloc(size);
+}
+static void py_free(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx;
+    (void)size;
+    PyMem_RawFree(ptr);
+}
+static const tracerd_allocator_t py_allocator = {py_alloc, py_free, NULL};
+
 static tracerd_status_t c_feed(pyreader *r, const void *d, size_t n, size_t *used)
 {
     return r->xray ? tracerd_xray_feed(r->xray, d, n, used)
@@ -539,7 +554,7 @@ static int load_names(pyreader *r, PyObject *elf)
     Py_buffer view;
     if (PyObject_GetBuffer(elf, &view, PyBUF_SIMPLE) != 0)
         return -1;
-    tracerd_status_t st = tracerd_xray_names_new(NULL, &r->names);
+    tracerd_status_t st = tracerd_xray_names_new(&py_allocator, &r->names);
     if (st == TRACERD_OK)
         st = tracerd_xray_names_load(r->names, view.buf, (size_t)view.len);
     PyBuffer_Release(&view);
@@ -618,7 +633,7 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
         memset(&cbs, 0, sizeof cbs);
         pytracerd_xray_callbacks(&cbs);
         cbs.on_warning = on_warning;
-        tracerd_status_t st = tracerd_xray_new(&r->xcfg, &cbs, r, NULL, &r->xray);
+        tracerd_status_t st = tracerd_xray_new(&r->xcfg, &cbs, r, &py_allocator, &r->xray);
         if (st != TRACERD_OK) {
             pytracerd_raise(st, 0, "cannot create the XRay reader", NULL);
             return -1;
@@ -657,7 +672,8 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
         tracerd_ctf_dir_config_init(&r->dcfg);
         r->dcfg.stream.lenient_skip_packets = lenient != 0;
         r->acfg.ctf = &r->dcfg;
-        st = tracerd_event_dir_open(PyBytes_AS_STRING(path), &r->acfg, &cbs, r, NULL, &r->dir);
+        st = tracerd_event_dir_open(PyBytes_AS_STRING(path), &r->acfg, &cbs, r, &py_allocator,
+                                    &r->dir);
         Py_DECREF(path);
         if (st != TRACERD_OK) {
             if (r->dir != NULL) {
@@ -670,7 +686,7 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
         }
         return 0;
     }
-    st = tracerd_auto_new(&r->acfg, &cbs, r, NULL, &r->autor);
+    st = tracerd_auto_new(&r->acfg, &cbs, r, &py_allocator, &r->autor);
     if (st != TRACERD_OK) {
         pytracerd_raise(st, 0, "cannot create the reader", NULL);
         return -1;
