@@ -70,19 +70,7 @@ static char *write_sample(const char *name, unsigned calls, bool big)
 }
 
 /* Runs the CLI with the arguments up to NULL; stdin from stdin_path (NULL: /dev/null). */
-static void run_cli(const char *cli, const char *stdin_path, ev_proc_t *p, ...)
-{
-    char *argv[12] = {(char *)(uintptr_t)cli};
-    int n = 1;
-    va_list ap;
-    va_start(ap, p);
-    const char *a;
-    while ((a = va_arg(ap, const char *)) != NULL && n < 11)
-        argv[n++] = (char *)(uintptr_t)a;
-    va_end(ap);
-    argv[n] = NULL;
-    ev_run_proc(argv, stdin_path, 30, p);
-}
+#define run_cli ev_run_cli
 
 static bool have_python(void)
 {

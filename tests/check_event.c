@@ -14,27 +14,6 @@
 #include "support/event_support.h"
 #include "support/xray_writer.h"
 
-static void build_v5(xw_t *w)
-{
-    xw_header(w, 5, 1, 3u, 2000000000u, 0);
-    size_t m = xw_extents(w, 0);
-    xw_new_buffer(w, 42);
-    xw_walltime(w, 1700000000u, 123456);
-    xw_pid(w, 7);
-    xw_new_cpu(w, 3, 1000);
-    xw_func(w, 0, 1, 0);           /* enter f1 @1000 */
-    xw_func(w, 3, 2, 10);          /* enter-args f2 @1010 */
-    xw_arg(w, 0x1234);
-    xw_arg(w, 5);
-    xw_func(w, 1, 2, 5);           /* exit f2 @1015 */
-    xw_tsc_wrap(w, 5000);
-    xw_func(w, 1, 1, 1);           /* exit f1 @5001 */
-    xw_custom(w, 5, 3, 0, "hello", 5); /* @5004 */
-    xw_typed(w, 3, (uint64_t)(uint32_t)-2, 9, "abc", 3); /* @5002 */
-    xw_new_cpu(w, 1, 9000);
-    xw_func(w, 2, 3, 1);           /* tail-exit f3 @9001 */
-    xw_end_extents(w, m);
-}
 
 static const char v5_log[] =
     "source xray v5 ORDER freq=2000000000 score=SCORE\n"
@@ -71,7 +50,7 @@ START_TEST(test_xray_v5_events)
     for (int big = 0; big < 2; big++) {
         xw_t w;
         xw_init(&w, big != 0);
-        build_v5(&w);
+        xw_sample_v5(&w);
         char *log = drv_check_all(&ev_target, NULL, w.buf, w.len);
         ck_assert_ptr_nonnull(strstr(log, big ? " big " : " little "));
         ck_assert_ptr_nonnull(strstr(log, big ? "score=70" : "score=90"));
@@ -116,7 +95,7 @@ START_TEST(test_detect)
     int score;
     xw_t w;
     xw_init(&w, false);
-    build_v5(&w);
+    xw_sample_v5(&w);
     ck_assert_int_eq(tracerd_event_detect(w.buf, 64, &score), TRACERD_EVENT_FORMAT_XRAY);
     ck_assert_int_eq(score, 90);
     ck_assert_int_eq(tracerd_event_detect(w.buf, 32, &score), TRACERD_EVENT_FORMAT_XRAY);
@@ -166,7 +145,7 @@ START_TEST(test_errors)
     /* A format's reader error comes through with its offset and reason. */
     xw_t w;
     xw_init(&w, false);
-    build_v5(&w);
+    xw_sample_v5(&w);
     log = drv_check_all(&ev_target, NULL, w.buf, w.len - 3);
     ck_assert_ptr_nonnull(strstr(log, "end E_TRUNCATED @"));
     free(log);
@@ -213,7 +192,7 @@ START_TEST(test_forced_format)
     free(log);
     xw_t w;
     xw_init(&w, false);
-    build_v5(&w);
+    xw_sample_v5(&w);
     log = drv_check_all(&ev_target, &cfg, w.buf, w.len);
     ck_assert_ptr_nonnull(strstr(log, "score=100"));
     free(log);
@@ -235,7 +214,7 @@ START_TEST(test_callback_abort)
 {
     xw_t w;
     xw_init(&w, false);
-    build_v5(&w);
+    xw_sample_v5(&w);
     tracerd_event_callbacks_t cbs = {abort_cb, NULL, NULL};
     tracerd_auto_reader_t *r;
     ck_assert_int_eq(tracerd_auto_new(NULL, &cbs, NULL, NULL, &r), TRACERD_OK);
@@ -643,7 +622,7 @@ START_TEST(test_auto_with_names)
     cfg.xray_names = n;
     xw_t w;
     xw_init(&w, false);
-    build_v5(&w);
+    xw_sample_v5(&w);
     char *log = drv_check_all(&ev_target, &cfg, w.buf, w.len);
     ck_assert_ptr_nonnull(strstr(log, "nid=1 cat=xray name=alpha\n"));
     ck_assert_ptr_nonnull(strstr(log, "nid=2 cat=xray name=beta arg0=4660 arg1=5\n"));

@@ -165,6 +165,13 @@ typedef struct tracerd_auto_config {
     /** Arguments delivered per event at most; more are left out and the event
      * gets TRACERD_EVENT_TRUNCATED (default 64). */
     uint32_t max_args;
+    /** Event filter (NULL: every event is delivered). Borrowed and used by
+     * this reader only (it resolves relative times against the first event
+     * it sees): it must outlive the reader. Rejected events never reach
+     * on_event; once an event lies past the filter's end in a time-ordered
+     * input (see tracerd_event_filter_match), reading stops early:
+     * tracerd_auto_done then returns true. */
+    struct tracerd_event_filter *filter;
 } tracerd_auto_config_t;
 
 /** Opaque auto reader. */
@@ -255,6 +262,13 @@ TRACERD_API int tracerd_auto_callback_error(const tracerd_auto_reader_t *r);
 TRACERD_API const tracerd_reader_ops_t *tracerd_auto_ops(void);
 /** The detected (or forced) format; UNKNOWN before detection. Callable from callbacks. */
 TRACERD_API tracerd_event_format_t tracerd_auto_format(const tracerd_auto_reader_t *r);
+/**
+ * True once the config's filter ended the reading early (an event past the
+ * filter's end in a time-ordered input): every later _feed takes all its
+ * bytes and delivers nothing, and _finish returns TRACERD_OK, so a client
+ * may stop reading its input. Callable from callbacks.
+ */
+TRACERD_API bool tracerd_auto_done(const tracerd_auto_reader_t *r);
 /** Upper bound of the memory an auto reader with these options allocates (all formats). */
 TRACERD_API size_t tracerd_auto_memory_bound(const tracerd_auto_config_t *cfg);
 
@@ -276,6 +290,119 @@ TRACERD_API const char *tracerd_event_format_name(tracerd_event_format_t format)
 TRACERD_API tracerd_event_format_t tracerd_event_format_from_name(const char *name);
 /** "span-begin", "span-end", "complete", "instant", "counter", ... Static string. */
 TRACERD_API const char *tracerd_event_kind_name(tracerd_event_kind_t kind);
+
+/* ---- event filters ---------------------------------------------------------- */
+
+/**
+ * An event filter: a time range, event names and categories (exact or glob),
+ * process ids, thread ids and CPUs. An event passes when it passes every kind
+ * of test that has values (kinds are ANDed; the values of one kind are ORed).
+ * Give one to an auto reader (tracerd_auto_config_t.filter) or call
+ * tracerd_event_filter_match yourself. See doc/api.md, "Filters".
+ */
+typedef struct tracerd_event_filter tracerd_event_filter_t;
+
+/** What tracerd_event_filter_add_pattern and _add_id test. Values are ABI. */
+typedef enum tracerd_event_filter_field {
+    TRACERD_EVENT_FILTER_NAME = 1,     /**< pattern on the event's name */
+    TRACERD_EVENT_FILTER_CATEGORY = 2, /**< pattern on the event's category */
+    TRACERD_EVENT_FILTER_PID = 3,      /**< id: the process (events without one fail) */
+    TRACERD_EVENT_FILTER_TID = 4,      /**< id: the thread (events without one fail) */
+    TRACERD_EVENT_FILTER_CPU = 5       /**< id: the CPU (events without one fail) */
+} tracerd_event_filter_field_t;
+
+/** Results of tracerd_event_filter_match. */
+#define TRACERD_EVENT_FILTER_REJECT 0   /**< the event fails a test */
+#define TRACERD_EVENT_FILTER_PASS 1     /**< the event passes every test */
+#define TRACERD_EVENT_FILTER_PAST_END 2 /**< rejected: it starts after the range's end */
+
+/** Patterns per field and ids per field a filter holds at most. */
+#define TRACERD_EVENT_FILTER_MAX_VALUES 256u
+/** No end (tracerd_event_filter_set_end). */
+#define TRACERD_EVENT_FILTER_NO_END UINT64_MAX
+
+/**
+ * Creates an empty filter (everything passes).
+ * @return TRACERD_OK, TRACERD_E_INVALID (out NULL), TRACERD_E_NOMEM.
+ */
+TRACERD_API tracerd_status_t tracerd_event_filter_new(const tracerd_allocator_t *alloc,
+                                                      tracerd_event_filter_t **out);
+/** Frees the filter. NULL is allowed. */
+TRACERD_API void tracerd_event_filter_free(tracerd_event_filter_t *f);
+/** Forgets the trace start that relative times were resolved against (for a new trace). */
+TRACERD_API void tracerd_event_filter_reset(tracerd_event_filter_t *f);
+
+/**
+ * Parses a time as people type it: digits with an optional fraction and a
+ * unit `ns`, `us`, `ms`, `s`, `m` (minutes) or `h` ("1.5s", "200ms",
+ * "10us"), optionally after a '+'. A bare integer ("1700000000123456789") is
+ * absolute: nanoseconds since the trace clock's origin (the Epoch for most
+ * traces); anything with a unit or a '+' is relative to the trace's start
+ * (the first event with a time). In traces without a clock rate, event times
+ * are ticks and the value counts ticks ("1ms" = 1,000,000 ticks).
+ * @param ns       receives the value in nanoseconds (rounded down).
+ * @param relative receives whether it is relative to the trace's start.
+ * @return TRACERD_OK; TRACERD_E_INVALID for anything else (or on overflow).
+ */
+TRACERD_API tracerd_status_t tracerd_event_filter_parse_time(const char *text, uint64_t *ns,
+                                                             bool *relative);
+/** Events before `t` fail (a COMPLETE span fails when it ends before `t`). */
+TRACERD_API tracerd_status_t tracerd_event_filter_set_begin(tracerd_event_filter_t *f, uint64_t t,
+                                                            bool relative);
+/** Events after `t` fail with TRACERD_EVENT_FILTER_PAST_END (NO_END: none). */
+TRACERD_API tracerd_status_t tracerd_event_filter_set_end(tracerd_event_filter_t *f, uint64_t t,
+                                                          bool relative);
+/**
+ * Adds a name or category pattern (copied): exact text, or a glob with `*`
+ * (any run of bytes), `?` (one byte), `[abc]`, `[a-z]`, `[!a-z]` and `\`
+ * (the next byte as is).
+ * @return TRACERD_OK; TRACERD_E_INVALID (bad field, NULL, or an unclosed
+ *         `[`); TRACERD_E_LIMIT past TRACERD_EVENT_FILTER_MAX_VALUES;
+ *         TRACERD_E_NOMEM.
+ */
+TRACERD_API tracerd_status_t tracerd_event_filter_add_pattern(tracerd_event_filter_t *f,
+                                                              tracerd_event_filter_field_t field,
+                                                              const char *pattern);
+/** Adds a pid, tid or cpu value. Same returns as _add_pattern. */
+TRACERD_API tracerd_status_t tracerd_event_filter_add_id(tracerd_event_filter_t *f,
+                                                         tracerd_event_filter_field_t field,
+                                                         uint64_t id);
+/**
+ * Declares that the input delivers events in time order whatever its format,
+ * so an auto reader stops at the first event past the end. Without it an
+ * auto reader stops early only for formats whose events arrive in time order
+ * (CTF streams and directories, xtrace); XRay (per-thread buffers) and FXT
+ * (per-provider records) are read to their end.
+ */
+TRACERD_API void tracerd_event_filter_set_ordered(tracerd_event_filter_t *f, bool ordered);
+/** True when set_ordered was given true. */
+TRACERD_API bool tracerd_event_filter_ordered(const tracerd_event_filter_t *f);
+
+/**
+ * Tests an event. Time is ns when the event has TRACERD_EVENT_HAS_NS, else
+ * ticks. The first event with a time fixes the trace start of relative
+ * times. Events without a time (TRACERD_EVENT_NO_TIME) pass the time test;
+ * PROCESS_NAME and THREAD_NAME events pass the time, name and category tests
+ * (they name what other events refer to). A SPAN_END passes the time test
+ * when its time is in the range, so a consumer keeping span stacks drops the
+ * ends whose begin was filtered out and closes, at the end of the range, the
+ * spans still open.
+ * @return TRACERD_EVENT_FILTER_PASS, _REJECT or _PAST_END.
+ */
+TRACERD_API int tracerd_event_filter_match(tracerd_event_filter_t *f, const tracerd_event_t *ev);
+/**
+ * The range in event time units once resolved (relative bounds need the
+ * first timed event): *begin (0 when none) and *end (NO_END when none).
+ * @return false while a relative bound is not resolved yet.
+ */
+TRACERD_API bool tracerd_event_filter_range(const tracerd_event_filter_t *f, uint64_t *begin,
+                                            uint64_t *end);
+/** True once an event past the range's end was seen (the trace goes on past the cut). */
+TRACERD_API bool tracerd_event_filter_cut(const tracerd_event_filter_t *f);
+/** True when the filter tests anything at all. */
+TRACERD_API bool tracerd_event_filter_active(const tracerd_event_filter_t *f);
+/** True when `text` (len bytes) matches the glob `pattern` (NUL-terminated); see _add_pattern. */
+TRACERD_API bool tracerd_glob_match(const char *pattern, const void *text, size_t len);
 
 /* ---- CTF trace directories ------------------------------------------------- */
 
@@ -304,6 +431,8 @@ TRACERD_API tracerd_status_t tracerd_event_dir_open(const char *path,
  * first error (see the accessors). Not callable from a callback.
  */
 TRACERD_API tracerd_status_t tracerd_event_dir_run(tracerd_event_dir_t *d);
+/** True once the config's filter ended the reading early (see tracerd_auto_done). */
+TRACERD_API bool tracerd_event_dir_done(const tracerd_event_dir_t *d);
 /** After an error: the file at fault ("" if none); owned by the reader. */
 TRACERD_API const char *tracerd_event_dir_error_path(const tracerd_event_dir_t *d);
 /** After an error: the absolute offset in that file. */

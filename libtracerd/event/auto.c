@@ -31,6 +31,7 @@ struct tracerd_auto_reader {
     bool paused;
     bool in_callback;
     bool own_error;          /* err holds the error (else rd does) */
+    bool done;               /* the filter's end was passed: the rest is not read */
     tracerd_status_t status; /* sticky error, or OK */
     struct tracerd__error err;
 
@@ -87,6 +88,7 @@ tracerd_status_t tracerd_auto_new(const tracerd_auto_config_t *cfg,
     if (cbs != NULL)
         r->cbs = *cbs;
     r->user = user;
+    tracerd_event_filter_reset(c.filter); /* relative times: this reader's trace */
     r->max_args = c.max_args;
     r->args = tracerd__calloc(&a, (size_t)c.max_args * sizeof *r->args);
     if (r->args == NULL) {
@@ -133,6 +135,8 @@ static tracerd_status_t fail(tracerd_auto_reader_t *r, tracerd_status_t st, uint
 /* Result of the format reader: sticky errors, pause. */
 static tracerd_status_t take(tracerd_auto_reader_t *r, tracerd_status_t st)
 {
+    if (r->done) /* the abort that stopped the reading at the filter's end */
+        return TRACERD_OK;
     if (st == TRACERD_PAUSED)
         r->paused = true;
     else if (st < 0) {
@@ -202,6 +206,10 @@ tracerd_status_t tracerd_auto_feed(tracerd_auto_reader_t *r, const void *data, s
     if (r->status != TRACERD_OK)
         return r->status;
     r->fed = true;
+    if (r->done) {
+        *consumed = len;
+        return TRACERD_OK;
+    }
     const uint8_t *p = data;
     size_t used = 0;
     if (r->be == NULL || r->rd == NULL) {
@@ -229,13 +237,13 @@ tracerd_status_t tracerd_auto_feed(tracerd_auto_reader_t *r, const void *data, s
         }
     }
     tracerd_status_t st = replay_head(r);
-    if (st != TRACERD_OK) {
-        *consumed = used;
+    if (st != TRACERD_OK || r->done) {
+        *consumed = r->done ? len : used;
         return st;
     }
     size_t c = 0;
     st = len > used ? r->be->feed(r->rd, p + used, len - used, &c) : TRACERD_OK;
-    *consumed = used + c;
+    *consumed = r->done ? len : used + c;
     return take(r, st);
 }
 
@@ -255,6 +263,8 @@ tracerd_status_t tracerd_auto_finish(tracerd_auto_reader_t *r)
         return TRACERD_E_INVALID;
     if (r->status != TRACERD_OK)
         return r->status;
+    if (r->done)
+        return TRACERD_OK;
     if (r->rd == NULL) {
         if (r->be == NULL && r->head_len == 0)
             return fail(r, TRACERD_E_TRUNCATED, 0, "trace: the input is empty");
@@ -263,7 +273,7 @@ tracerd_status_t tracerd_auto_finish(tracerd_auto_reader_t *r)
             return st;
     }
     tracerd_status_t st = replay_head(r);
-    if (st != TRACERD_OK)
+    if (st != TRACERD_OK || r->done)
         return st;
     return take(r, r->be->finish(r->rd));
 }
@@ -308,10 +318,17 @@ void tracerd_auto_reset(tracerd_auto_reader_t *r)
     r->head_len = 0;
     r->replay = 0;
     r->fed = false;
+    r->done = false;
+    tracerd_event_filter_reset(r->cfg.filter);
     r->paused = false;
     r->own_error = false;
     r->status = TRACERD_OK;
     tracerd__error_clear(&r->err);
+}
+
+bool tracerd_auto_done(const tracerd_auto_reader_t *r)
+{
+    return r != NULL && r->done;
 }
 
 uint64_t tracerd_auto_offset(const tracerd_auto_reader_t *r)
@@ -387,9 +404,20 @@ void tracerd__auto_bind(tracerd_auto_reader_t *a, tracerd_event_format_t format)
 
 int tracerd__auto_emit(tracerd_auto_reader_t *a, tracerd_event_t *ev)
 {
+    ev->format = a->be->format;
+    if (a->cfg.filter != NULL) {
+        int m = tracerd_event_filter_match(a->cfg.filter, ev);
+        if (m == TRACERD_EVENT_FILTER_PAST_END &&
+            (tracerd_event_filter_ordered(a->cfg.filter) ||
+             ev->format == TRACERD_EVENT_FORMAT_CTF || ev->format == TRACERD_EVENT_FORMAT_XTRACE)) {
+            a->done = true; /* time-ordered: nothing after this can pass */
+            return -1;      /* the format reader stops; take() turns its error into OK */
+        }
+        if (m != TRACERD_EVENT_FILTER_PASS)
+            return TRACERD_CB_CONTINUE;
+    }
     if (a->cbs.on_event == NULL)
         return TRACERD_CB_CONTINUE;
-    ev->format = a->be->format;
     a->in_callback = true;
     int rc = a->cbs.on_event(a->user, ev);
     a->in_callback = false;

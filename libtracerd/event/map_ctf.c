@@ -610,7 +610,14 @@ tracerd_status_t tracerd_event_dir_run(tracerd_event_dir_t *d)
 {
     if (d == NULL || d->m == NULL || d->m->dir == NULL)
         return TRACERD_E_INVALID;
-    return tracerd_ctf_dir_run(d->m->dir);
+    tracerd_status_t st = tracerd_ctf_dir_run(d->m->dir);
+    /* The filter's end stopped the reading: the callback's abort is the end. */
+    return st == TRACERD_E_CALLBACK && tracerd_auto_done(d->sink) ? TRACERD_OK : st;
+}
+
+bool tracerd_event_dir_done(const tracerd_event_dir_t *d)
+{
+    return d != NULL && tracerd_auto_done(d->sink);
 }
 
 const char *tracerd_event_dir_error_path(const tracerd_event_dir_t *d)

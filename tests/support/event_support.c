@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -390,4 +391,18 @@ void ev_temp_cleanup(void)
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", d);
     temp_dir[0] = '\0';
+}
+
+void ev_run_cli(const char *cli, const char *stdin_path, ev_proc_t *p, ...)
+{
+    char *argv[32] = {(char *)(uintptr_t)cli};
+    int n = 1;
+    va_list ap;
+    va_start(ap, p);
+    const char *a;
+    while ((a = va_arg(ap, const char *)) != NULL && n < 31)
+        argv[n++] = (char *)(uintptr_t)a;
+    va_end(ap);
+    argv[n] = NULL;
+    ev_run_proc(argv, stdin_path, 30, p);
 }

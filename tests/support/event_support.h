@@ -48,6 +48,9 @@ const char *ev_cli_path(void);
  * kills it after timeout_s seconds. */
 void ev_run_proc(char *const argv[], const char *stdin_path, unsigned timeout_s, ev_proc_t *p);
 void ev_proc_free(ev_proc_t *p);
+/* Runs the CLI `cli` with the arguments up to NULL (at most 30), stdin from
+ * stdin_path (NULL: /dev/null), with a 30 s timeout. */
+void ev_run_cli(const char *cli, const char *stdin_path, ev_proc_t *p, ...);
 /* Writes data to a new file under a temp dir; returns the path (malloc'd). */
 char *ev_temp_file(const char *name, const void *data, size_t len);
 /* The test temp dir (made once). */

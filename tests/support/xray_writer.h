@@ -52,4 +52,9 @@ void xw_basic_func(xw_t *w, uint8_t cpu, uint8_t kind, int32_t fid, uint64_t tsc
                    uint32_t pid);
 void xw_basic_arg(xw_t *w, int32_t fid, uint32_t tid, uint32_t pid, uint64_t arg);
 
+/* The event view's FDR v5 sample (2 GHz, pid 7, tid 42): entries of fn#1 and
+ * fn#2 (with two arguments) on cpu 3, their exits, a custom and a typed event,
+ * a tail exit of fn#3 on cpu 1; ns 500, 505, 507, 2500, 2502, 2501, 4500. */
+void xw_sample_v5(xw_t *w);
+
 #endif

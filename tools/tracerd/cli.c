@@ -118,6 +118,8 @@ tracerd_status_t cli_pump_drain(cli_t *c, const tracerd_reader_ops_t *ops, void 
             cli_progress_done(c);
             return st;
         }
+        if (c->input_done != NULL && c->input_done(reader))
+            break; /* the rest cannot pass the filter */
     }
     free(buf);
     cli_progress_done(c);

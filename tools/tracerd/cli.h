@@ -25,6 +25,7 @@ enum {
 
 #define CLI_HEAD_MAX 4096
 #define CLI_OPTS_MAX 32
+#define CLI_FILTERS_MAX 256
 
 typedef struct cli {
     const char *prog;
@@ -60,6 +61,13 @@ typedef struct cli {
     unsigned timeout;
     bool timeout_given;
     bool timed_out; /* the read ended by the timeout: json/stats still write what was read */
+    struct {
+        const char *opt, *value;
+    } filters[CLI_FILTERS_MAX]; /* --begin/--end/--name/... in command-line order (filter.c) */
+    unsigned nfilters;
+    /* When set, the pump stops reading the input once it returns true (a
+     * filter's end passed in a time-ordered trace). */
+    bool (*input_done)(const void *reader);
 } cli_t;
 
 #define CLI_TIMEOUT_DEFAULT 60u
@@ -135,6 +143,15 @@ tracerd_xtrace_file_kind_t cli_xtrace_name_kind(const char *path, bool *exact);
  * every command: a missing file is exit 3, one that is not an instrumented ELF
  * binary exit 2 (printed). Returns a CLI_EXIT_* code. */
 int cli_load_instr_map(cli_t *c);
+/* Filter options (filter.c): when opt is one of --begin, --end, --name,
+ * --category, --pid, --tid, --cpu, adds value to c->filter and returns
+ * CLI_EXIT_OK (or prints the problem and returns CLI_EXIT_USAGE); returns -1
+ * for any other option. */
+int cli_filter_option(cli_t *c, const char *opt, const char *value);
+/* The filter of the filter options (NULL when there are none): a new one
+ * per reader, as it resolves relative times against that reader's trace.
+ * Returns a CLI_EXIT_* code; free the filter with tracerd_event_filter_free. */
+int cli_filter_make(const cli_t *c, tracerd_event_filter_t **out);
 
 /* The commands on the event view (cmd_json.c, cmd_stats.c). */
 int cli_cmd_json(cli_t *c);

@@ -454,14 +454,17 @@ static int drain(void *ctx)
     return 0;
 }
 
-/* Closes every span still open, so each thread's B/E pairs balance. */
-static void close_all(struct jw *w)
+/* Closes every span still open, so each thread's B/E pairs balance: at the
+ * end of the filter's range when the trace went on past it (the span was
+ * cut), else at the thread's last event. */
+static void close_all(struct jw *w, const struct ev_run *r)
 {
     for (uint32_t i = 0; i < w->threads.n; i++) {
         struct ev_thread *t = &w->threads.v[i];
+        uint64_t end = r->cut && r->range_end > t->last_ts ? r->range_end : t->last_ts;
         while (t->depth > 0) {
             t->depth--;
-            close_frame(w, t, &t->stack[t->depth], t->last_ts);
+            close_frame(w, t, &t->stack[t->depth], end);
         }
     }
 }
@@ -485,7 +488,7 @@ int cli_cmd_json(cli_t *c)
     int rc = ev_run(&r);
     if (rc == CLI_EXIT_OK || rc == CLI_EXIT_TRACE || c->timed_out) {
         /* A bad trace (or a --timeout) still leaves valid JSON with what was read before. */
-        close_all(&w);
+        close_all(&w, &r);
         putf(&w, "\n],\"otherData\":{\"format\":\"%s\",\"time_base\":%llu}}\n", w.fmt_name,
              (unsigned long long)w.base);
         if (drain(&w) != 0 && rc == CLI_EXIT_OK)

@@ -329,6 +329,21 @@ static int ev_configs(const cli_t *c, struct ev_configs *fc, tracerd_auto_config
     return CLI_EXIT_OK;
 }
 
+static bool auto_done(const void *a)
+{
+    return tracerd_auto_done(a);
+}
+
+/* The filter's range end once the reading is over. */
+static void note_range(struct ev_run *r, const tracerd_event_filter_t *f)
+{
+    uint64_t b;
+    r->range_end = TRACERD_EVENT_FILTER_NO_END;
+    if (f != NULL && !tracerd_event_filter_range(f, &b, &r->range_end))
+        r->range_end = TRACERD_EVENT_FILTER_NO_END;
+    r->cut = tracerd_event_filter_cut(f);
+}
+
 static int run_stream(struct ev_run *r, const tracerd_xray_names_t *names, const void *meta,
                       size_t meta_len)
 {
@@ -338,6 +353,10 @@ static int run_stream(struct ev_run *r, const tracerd_xray_names_t *names, const
     int orc = ev_configs(c, &fc, &cfg);
     if (orc != CLI_EXIT_OK)
         return orc;
+    tracerd_event_filter_t *filter;
+    if ((orc = cli_filter_make(c, &filter)) != CLI_EXIT_OK)
+        return orc;
+    cfg.filter = filter;
     cfg.xray_names = names;
     bool exact;
     if (c->format != NULL)
@@ -351,14 +370,21 @@ static int run_stream(struct ev_run *r, const tracerd_xray_names_t *names, const
     cbs.on_warning = on_warning;
     tracerd_auto_reader_t *a;
     tracerd_status_t st = tracerd_auto_new(&cfg, &cbs, r, NULL, &a);
-    if (st != TRACERD_OK)
+    if (st != TRACERD_OK) {
+        tracerd_event_filter_free(filter);
         return cli_new_failed(c, st);
+    }
     if (meta != NULL)
         st = tracerd_auto_metadata(a, meta, meta_len);
+    c->input_done = filter != NULL ? auto_done : NULL;
     if (st == TRACERD_OK)
         st = cli_pump_drain(c, tracerd_auto_ops(), a, r->drain, r->drain_ctx);
+    c->input_done = NULL;
     int rc = exit_code(r, a, st);
+    r->stopped = tracerd_auto_done(a);
+    note_range(r, filter);
     tracerd_auto_free(a);
+    tracerd_event_filter_free(filter);
     return rc;
 }
 
@@ -438,6 +464,10 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
     tracerd_ctf_dir_config_init(&dc);
     dc.stream = fc.ctf;
     cfg.ctf = &dc;
+    tracerd_event_filter_t *filter;
+    if ((orc = cli_filter_make(c, &filter)) != CLI_EXIT_OK)
+        return orc;
+    cfg.filter = filter;
     cfg.xray_names = names;
     tracerd_event_callbacks_t cbs;
     memset(&cbs, 0, sizeof cbs);
@@ -476,7 +506,10 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
                                                    : tracerd_status_message(st));
         rc = st == TRACERD_E_IO ? CLI_EXIT_IO : CLI_EXIT_TRACE;
     }
+    r->stopped = tracerd_event_dir_done(d);
+    note_range(r, filter);
     tracerd_event_dir_free(d);
+    tracerd_event_filter_free(filter);
     return rc;
 }
 
@@ -509,6 +542,7 @@ int ev_run(struct ev_run *r)
     cli_t *c = r->c;
     const tracerd_xray_names_t *names = c->names;
     int rc;
+    r->range_end = TRACERD_EVENT_FILTER_NO_END;
     if (c->is_dir) {
         rc = run_dir(r, names);
     } else if (c->metadata != NULL || ctf_stream_beside_metadata(c)) {

@@ -25,6 +25,12 @@ struct ev_run {
     void (*before_error)(void *user);
     tracerd_event_format_t format; /* detected, after ev_run */
     uint64_t ticks_per_second;
+    /* After ev_run: the filter's range end (TRACERD_EVENT_FILTER_NO_END when
+     * none), whether the trace went on past it (spans still open were cut:
+     * close them at range_end), whether reading stopped there early. */
+    uint64_t range_end;
+    bool cut;
+    bool stopped;
 };
 
 /* Reads the whole input (a stream, or each stream file of a CTF directory)

@@ -96,6 +96,10 @@ static int usage(FILE *f, const char *prog)
             "                      fxt.byte-order=auto|little|big, fxt.no-magic-order=little|big,\n"
             "                      fxt.provider0-fallback=yes|no, ctf.check-uuid=yes|no,\n"
             "                      xtrace.KEY=VALUE (the TRACERD_XTRACE keys, doc/tracerd.1)\n"
+            "  --begin T, --end T  json/stats: events from T to T; 1.5s, 200ms, +10us are\n"
+            "                      relative to the trace's start, a bare integer is ns\n"
+            "  --name P, --category P  exact or glob (* ? [a-z]); repeatable\n"
+            "  --pid N, --tid N, --cpu N  these processes, threads, CPUs; repeatable\n"
             "  -q, --quiet         no progress line on standard error\n"
             "  --version           print the library version\n"
             "exit status: 0 ok, 1 bad trace, 2 usage, 3 I/O error, 4 unknown format,\n"
@@ -154,7 +158,8 @@ enum {
     OPT_TOP,
     OPT_CHUNK,
     OPT_LENIENT,
-    OPT_VERSION
+    OPT_VERSION,
+    OPT_FILTER /* --begin, --end, --name, ...: filter.c */
 };
 
 static const struct option long_options[] = {{"format", required_argument, NULL, OPT_FORMAT},
@@ -169,6 +174,13 @@ static const struct option long_options[] = {{"format", required_argument, NULL,
                                              {"quiet", no_argument, NULL, 'q'},
                                              {"help", no_argument, NULL, 'h'},
                                              {"version", no_argument, NULL, OPT_VERSION},
+                                             {"begin", required_argument, NULL, OPT_FILTER},
+                                             {"end", required_argument, NULL, OPT_FILTER},
+                                             {"name", required_argument, NULL, OPT_FILTER},
+                                             {"category", required_argument, NULL, OPT_FILTER},
+                                             {"pid", required_argument, NULL, OPT_FILTER},
+                                             {"tid", required_argument, NULL, OPT_FILTER},
+                                             {"cpu", required_argument, NULL, OPT_FILTER},
                                              {NULL, 0, NULL, 0}};
 
 /* "info, dump, json or stats": the command names of the table. */
@@ -240,6 +252,14 @@ static int parse_args(cli_t *c, int argc, char **argv)
         case OPT_VERSION:
             printf("tracerd %s\n", tracerd_version_string());
             return CLI_EXIT_OK;
+        case OPT_FILTER: {
+            char name[32];
+            snprintf(name, sizeof name, "--%s", long_options[idx].name);
+            int frc = cli_filter_option(c, name, optarg);
+            if (frc != CLI_EXIT_OK)
+                return frc;
+            break;
+        }
         case ':':
             if (optopt > 0 && optopt < 256)
                 return usage_error(c, "-%c needs a value", optopt);
