@@ -88,7 +88,7 @@ static int on_fragment(void *u, const tracerd_span_t *s)
         tlog_reset(&x->frag);
     }
     /* Fragments are not counted as callbacks for pausing: their number depends on chunking. */
-    return x->rec->pause_every ? TRACERD_CB_PAUSE : TRACERD_CB_CONTINUE;
+    return rec_ret_uncounted(x->rec);
 }
 
 static int on_metadata(void *u, const tracerd_xray_metadata_t *m)

@@ -165,7 +165,8 @@ typedef int (*tracerd_span_cb)(void *user, const tracerd_span_t *span);
  * The reader contract as a table of function pointers, so that code driving
  * any reader (a pump loop, a test driver, a fuzz target, the CLI) is written
  * once. Each reader exports its table: tracerd_xray_ops(), tracerd_fxt_ops(),
- * tracerd_xtrace_insn_ops(), tracerd_xtrace_snap_ops(), tracerd_auto_ops().
+ * tracerd_xtrace_insn_ops(), tracerd_xtrace_snap_ops(), tracerd_ctf_stream_ops(),
+ * tracerd_auto_ops().
  * `reader` is the typed reader behind void *; `new_reader` (NULL for a
  * reader made another way: tracerd_ctf_stream_ops()) takes that
  * reader's own config and callbacks structs (NULL config: the defaults).

@@ -411,8 +411,9 @@ TRACERD_API tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *t
                                                     tracerd_ctf_stream_t **out);
 /**
  * Feeds the next bytes of the stream (chunks of any size). Never allocates.
- * @return TRACERD_OK (all consumed), TRACERD_PAUSED (*consumed < len after the
- *         record whose callback paused), or an error (sticky until _reset):
+ * @return TRACERD_OK (all consumed), TRACERD_PAUSED (*consumed is just past the
+ *         record whose callback paused, == len when it ended the chunk: see
+ *         core.h), or an error (sticky until _reset):
  *         E_MAGIC (magic, uuid), E_REFERENCE (unknown stream or event id),
  *         E_EXTENT (content beyond the packet size, field past the content),
  *         E_LIMIT (sequence length, stitch bound, packet size), E_BAD_RECORD

@@ -38,8 +38,7 @@ struct tracerd_ctf_stream {
     const struct tracerd_ctf_trace *t;
     tracerd_ctf_stream_config_t cfg;
     tracerd_ctf_callbacks_t cb;
-    void *user;
-    struct tracerd__error err;
+    struct tracerd__reader core; /* user pointer, sticky error, in-callback and pause state */
     char err_path[160];
     uint64_t err_field_off;
 
@@ -81,7 +80,6 @@ struct tracerd_ctf_stream {
     uint64_t ev_cycles;
     bool ev_has_ts;
 
-    bool in_cb, paused, pause_req;
     tracerd__ctf_gate_fn gate;
     void *gate_user;
     bool gated;
@@ -161,7 +159,7 @@ tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *trace,
     r->cfg = c;
     if (cbs)
         r->cb = *cbs;
-    r->user = user;
+    tracerd__reader_init(&r->core, user);
     r->st = tracerd__calloc(&a, c.stitch_bytes);
     r->st_cap = c.stitch_bytes;
     tracerd_status_t st = r->st ? alloc_tables(r, trace) : TRACERD_E_NOMEM;
@@ -178,7 +176,7 @@ void tracerd_ctf_stream_reset(tracerd_ctf_stream_t *r)
 {
     if (r == NULL)
         return;
-    tracerd__error_clear(&r->err);
+    tracerd__reader_reset(&r->core);
     r->err_path[0] = '\0';
     r->err_field_off = 0;
     r->state = S_PACKET;
@@ -195,7 +193,7 @@ void tracerd_ctf_stream_reset(tracerd_ctf_stream_t *r)
     r->ns_srt = NULL;
     r->prev = false;
     r->ev = NULL;
-    r->in_cb = r->paused = r->pause_req = r->gated = false;
+    r->gated = false;
 }
 
 void tracerd_ctf_stream_free(tracerd_ctf_stream_t *r)
@@ -212,7 +210,7 @@ void tracerd_ctf_stream_free(tracerd_ctf_stream_t *r)
 tracerd_status_t tracerd_ctf_stream_set_trace(tracerd_ctf_stream_t *r,
                                               const tracerd_ctf_trace_t *trace)
 {
-    if (r == NULL || trace == NULL || r->in_cb || r->st_have != 0)
+    if (r == NULL || trace == NULL || r->core.in_cb || r->st_have != 0)
         return TRACERD_E_INVALID;
     const struct ctf_stream_rt *s = NULL;
     if (r->srt != NULL) {
@@ -235,11 +233,11 @@ uint64_t tracerd_ctf_stream_offset(const tracerd_ctf_stream_t *r)
 }
 uint64_t tracerd_ctf_stream_record_offset(const tracerd_ctf_stream_t *r)
 {
-    return r->err.status < 0 ? r->err.offset : r->rec_off;
+    return r->core.err.status < 0 ? r->core.err.offset : r->rec_off;
 }
 uint64_t tracerd_ctf_stream_error_offset(const tracerd_ctf_stream_t *r)
 {
-    return r->err_path[0] ? r->err_field_off : r->err.offset;
+    return r->err_path[0] ? r->err_field_off : r->core.err.offset;
 }
 const char *tracerd_ctf_stream_error_path(const tracerd_ctf_stream_t *r)
 {
@@ -247,11 +245,11 @@ const char *tracerd_ctf_stream_error_path(const tracerd_ctf_stream_t *r)
 }
 const char *tracerd_ctf_stream_error_reason(const tracerd_ctf_stream_t *r)
 {
-    return r->err.reason;
+    return tracerd__reader_error_reason(r != NULL ? &r->core : NULL);
 }
 int tracerd_ctf_stream_callback_error(const tracerd_ctf_stream_t *r)
 {
-    return r->err.callback_value;
+    return tracerd__reader_callback_error(r != NULL ? &r->core : NULL);
 }
 
 void tracerd__ctf_stream_set_gate(tracerd_ctf_stream_t *r, tracerd__ctf_gate_fn fn, void *user)
@@ -347,7 +345,7 @@ static int vm_fail(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ct
     tracerd__format(r->err_path, sizeof r->err_path, "%s", path);
     r->err_field_off = at;
     const char *what = r->ev ? "event '" : r->state == S_PACKET ? "packet" : "event";
-    tracerd__error_set(&r->err, st, r->rec_off, "%s%s%s%s%s at byte %llu: %s", what,
+    tracerd__error_set(&r->core.err, st, r->rec_off, "%s%s%s%s%s at byte %llu: %s", what,
                        r->ev ? r->ev->cls->name : "", r->ev ? "'" : "", path[0] ? " field " : "",
                        path, (unsigned long long)at, msg);
     return R_ERR;
@@ -380,18 +378,10 @@ static const char *enum_label(const tracerd_ctf_type_t *ty, uint64_t v)
 
 static inline int deliver(tracerd_ctf_stream_t *r, tracerd_ctf_field_t *f)
 {
-    r->in_cb = true;
-    int rc = r->cb.on_field(r->user, f);
-    r->in_cb = false;
-    if (rc < 0) {
-        r->err.callback_value = rc;
-        tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->rec_off, "on_field callback returned %d",
-                           rc);
-        return R_ERR;
-    }
-    if (rc == TRACERD_CB_PAUSE)
-        r->pause_req = true;
-    return R_OK;
+    r->core.in_cb = true;
+    int rc = r->cb.on_field(r->core.user, f);
+    r->core.in_cb = false;
+    return tracerd__cb_result(&r->core, rc, "on_field", r->rec_off) < 0 ? R_ERR : R_OK;
 }
 
 static inline void field_init(tracerd_ctf_stream_t *r, const struct vm *vm,
@@ -857,17 +847,11 @@ static int run_fast(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_ins
 
 /* ==== records ============================================================= */
 
+/* A callback returned rc: the reader core's one interpretation (a pause is
+ * taken after the record, by step). */
 static int cb_ret(tracerd_ctf_stream_t *r, int rc, const char *name)
 {
-    if (rc < 0) {
-        r->err.callback_value = rc;
-        tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->rec_off, "%s callback returned %d", name,
-                           rc);
-        return R_ERR;
-    }
-    if (rc == TRACERD_CB_PAUSE)
-        r->pause_req = true;
-    return R_OK;
+    return tracerd__cb_result(&r->core, rc, name, r->rec_off) < 0 ? R_ERR : R_OK;
 }
 
 static uint64_t clock_ns(const struct tracerd_ctf_trace *t, int clock, uint64_t cycles)
@@ -993,9 +977,9 @@ static inline void event_fill(const tracerd_ctf_stream_t *r, tracerd_ctf_event_t
 static inline int event_cb(tracerd_ctf_stream_t *r, tracerd_ctf_event_cb fn,
                            const tracerd_ctf_event_t *e, const char *name)
 {
-    r->in_cb = true;
-    int rc = fn(r->user, e);
-    r->in_cb = false;
+    r->core.in_cb = true;
+    int rc = fn(r->core.user, e);
+    r->core.in_cb = false;
     return rc == 0 ? R_OK : cb_ret(r, rc, name);
 }
 
@@ -1089,9 +1073,9 @@ static int emit_loss(tracerd_ctf_stream_t *r, tracerd_ctf_loss_kind_t kind, uint
     if (r->cb.on_loss == NULL)
         return R_OK;
     tracerd_ctf_loss_t l = {r->pkt_off, kind, count, r->srt->cls->id, begin, end, has_clock};
-    r->in_cb = true;
-    int rc = r->cb.on_loss(r->user, &l);
-    r->in_cb = false;
+    r->core.in_cb = true;
+    int rc = r->cb.on_loss(r->core.user, &l);
+    r->core.in_cb = false;
     return cb_ret(r, rc, "on_loss");
 }
 
@@ -1173,9 +1157,9 @@ static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
         p.packet_seq_num = p.has_packet_seq_num ? s[ROLE_SEQ_NUM] : 0;
         p.has_cpu_id = (h & (1u << ROLE_CPU_ID)) != 0;
         p.cpu_id = p.has_cpu_id ? s[ROLE_CPU_ID] : 0;
-        r->in_cb = true;
-        int rc = r->cb.on_packet_begin(r->user, &p);
-        r->in_cb = false;
+        r->core.in_cb = true;
+        int rc = r->cb.on_packet_begin(r->core.user, &p);
+        r->core.in_cb = false;
         if (cb_ret(r, rc, "on_packet_begin") != R_OK)
             return R_ERR;
     }
@@ -1360,38 +1344,33 @@ static tracerd_status_t packet_end(tracerd_ctf_stream_t *r)
     if (r->cb.on_packet_end) {
         tracerd_ctf_packet_end_t e = {r->pkt_off, r->pkt_index, r->pkt_events};
         r->rec_off = r->pkt_off;
-        r->in_cb = true;
-        int rc = r->cb.on_packet_end(r->user, &e);
-        r->in_cb = false;
+        r->core.in_cb = true;
+        int rc = r->cb.on_packet_end(r->core.user, &e);
+        r->core.in_cb = false;
         if (cb_ret(r, rc, "on_packet_end") != R_OK)
-            return r->err.status;
+            return r->core.err.status;
     }
     return TRACERD_OK;
 }
 
 static tracerd_status_t lenient_skip(tracerd_ctf_stream_t *r)
 {
-    tracerd_status_t st = r->err.status;
+    tracerd_status_t st = r->core.err.status;
     if (!r->cfg.lenient_skip_packets || st == TRACERD_E_CALLBACK || st == TRACERD_E_NOMEM ||
         r->state != S_EVENTS || r->packet_bits == UINT64_MAX)
         return st;
     uint64_t pkt_end = r->pkt_off + r->packet_bits / 8;
     if (r->cb.on_warning) {
-        tracerd_warning_t w = {st, r->err.offset,
-                               pkt_end > r->err.offset ? pkt_end - r->err.offset : 0,
-                               r->err.reason};
-        r->in_cb = true;
-        int rc = r->cb.on_warning(r->user, &w);
-        r->in_cb = false;
-        if (rc < 0) {
-            r->err.callback_value = rc;
-            return tracerd__error_set(&r->err, TRACERD_E_CALLBACK, r->err.offset,
-                                      "on_warning callback returned %d", rc);
-        }
-        if (rc == TRACERD_CB_PAUSE)
-            r->pause_req = true;
+        tracerd_warning_t w = {st, r->core.err.offset,
+                               pkt_end > r->core.err.offset ? pkt_end - r->core.err.offset : 0,
+                               r->core.err.reason};
+        r->core.in_cb = true;
+        int rc = r->cb.on_warning(r->core.user, &w);
+        r->core.in_cb = false;
+        if (tracerd__cb_result(&r->core, rc, "on_warning", r->core.err.offset) < 0)
+            return TRACERD_E_CALLBACK;
     }
-    tracerd__error_clear(&r->err);
+    tracerd__error_clear(&r->core.err);
     r->err_path[0] = '\0';
     r->st_have = 0;
     r->st_need = 0;
@@ -1463,7 +1442,7 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
         }
         r->pkt_events++;
         r->pos = vm.pos;
-        if (r->pause_req)
+        if (r->core.paused)
             break;
     }
     uint64_t used = (r->pos >> 3) - start_byte;
@@ -1480,14 +1459,9 @@ static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_
     tracerd_status_t st = TRACERD_OK;
     r->gated = false;
     for (;;) {
-        if (r->pause_req) {
-            /* A pause asked by the record that ended the chunk is reported on
-             * the next call (feed or finish), so that PAUSED always leaves
-             * bytes (or the end of input) to come back for. */
-            if (p == end && !final && p != data)
-                break;
-            r->pause_req = false;
-            r->paused = true;
+        if (r->core.paused) {
+            /* A callback paused: reported at once, also when its record ended
+             * the chunk (core.h). */
             st = TRACERD_PAUSED;
             break;
         }
@@ -1503,7 +1477,7 @@ static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_
             if (rc == R_MORE)
                 break;
             if (rc == R_ERR) {
-                st = r->err.status;
+                st = r->core.err.status;
                 break;
             }
             continue;
@@ -1526,11 +1500,8 @@ static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_
                 if (final && r->content_bits == UINT64_MAX) {
                     st = packet_end(r);
                     r->state = S_END;
-                    if (st == TRACERD_OK && r->pause_req) {
-                        r->pause_req = false;
-                        r->paused = true;
+                    if (st == TRACERD_OK && r->core.paused)
                         st = TRACERD_PAUSED;
-                    }
                 }
                 break;
             }
@@ -1539,12 +1510,12 @@ static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_
                 uint64_t before = r->pos;
                 int frc = fast_events(r, &p, end);
                 if (frc == R_ERR) {
-                    st = r->err.status;
+                    st = r->core.err.status;
                     break;
                 }
                 if (frc == R_MORE) {
                     st = TRACERD_PAUSED;
-                    r->paused = true;
+                    r->core.paused = true;
                     break;
                 }
                 if (r->pos != before)
@@ -1554,7 +1525,7 @@ static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_
             if (rc == R_MORE) {
                 if (r->gated) {
                     st = TRACERD_PAUSED;
-                    r->paused = true;
+                    r->core.paused = true;
                 }
                 break;
             }
@@ -1594,18 +1565,15 @@ tracerd_status_t tracerd_ctf_stream_feed(tracerd_ctf_stream_t *r, const void *da
 {
     if (consumed)
         *consumed = 0;
-    if (r == NULL || (data == NULL && len) || r->in_cb)
-        return TRACERD_E_INVALID;
-    if (r->err.status < 0)
-        return r->err.status;
-    if (r->paused)
-        return TRACERD_E_INVALID;
+    tracerd_status_t guard = tracerd__feed_guard(r != NULL ? &r->core : NULL, data, len);
+    if (guard != TRACERD_OK)
+        return guard;
     static const uint8_t none[1] = {0};
     if (len == 0)
         data = none;
     if (r->state == S_END && len) {
         r->rec_off = r->offset;
-        return tracerd__error_set(&r->err, TRACERD_E_EXTENT, r->offset,
+        return tracerd__error_set(&r->core.err, TRACERD_E_EXTENT, r->offset,
                                   "data after the end of a stream without packet sizes");
     }
     return step(r, data, len, consumed, false);
@@ -1613,31 +1581,25 @@ tracerd_status_t tracerd_ctf_stream_feed(tracerd_ctf_stream_t *r, const void *da
 
 tracerd_status_t tracerd_ctf_stream_resume(tracerd_ctf_stream_t *r)
 {
-    if (r == NULL || r->in_cb || !r->paused)
-        return TRACERD_E_INVALID;
-    r->paused = false;
-    return TRACERD_OK;
+    return tracerd__resume(r != NULL ? &r->core : NULL);
 }
 
 tracerd_status_t tracerd_ctf_stream_finish(tracerd_ctf_stream_t *r)
 {
-    if (r == NULL || r->in_cb)
-        return TRACERD_E_INVALID;
-    if (r->err.status < 0)
-        return r->err.status;
-    if (r->paused)
-        return TRACERD_E_INVALID;
+    tracerd_status_t st = tracerd__finish_guard(r != NULL ? &r->core : NULL);
+    if (st != TRACERD_OK)
+        return st;
     static const uint8_t none[1] = {0};
-    tracerd_status_t st = step(r, none, 0, NULL, true);
+    st = step(r, none, 0, NULL, true);
     if (st != TRACERD_OK)
         return st;
     if (r->state == S_PACKET && r->st_have != 0)
-        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->pkt_off,
+        return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED, r->pkt_off,
                                   "input ends inside the packet header at byte %llu",
                                   (unsigned long long)r->pkt_off);
     if (r->state == S_EVENTS && r->content_bits != UINT64_MAX) {
         r->rec_off = r->pkt_off;
-        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->pkt_off,
+        return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED, r->pkt_off,
                                   "packet at byte %llu: content_size is %llu bits but the input "
                                   "ends after %llu bytes of it",
                                   (unsigned long long)r->pkt_off,
@@ -1645,13 +1607,13 @@ tracerd_status_t tracerd_ctf_stream_finish(tracerd_ctf_stream_t *r)
                                   (unsigned long long)(r->offset - r->pkt_off));
     }
     if (r->state == S_EVENTS && r->st_have != 0)
-        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->rec_off,
+        return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED, r->rec_off,
                                   "input ends inside the event at byte %llu",
                                   (unsigned long long)r->rec_off);
     if (r->state == S_PADDING && r->packet_bits != UINT64_MAX &&
         r->offset < r->pkt_off + r->packet_bits / 8) {
         r->rec_off = r->pkt_off;
-        return tracerd__error_set(&r->err, TRACERD_E_TRUNCATED, r->pkt_off,
+        return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED, r->pkt_off,
                                   "packet at byte %llu: packet_size is %llu bytes but the input "
                                   "ends after %llu bytes of it",
                                   (unsigned long long)r->pkt_off,

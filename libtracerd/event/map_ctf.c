@@ -69,6 +69,8 @@ struct cmap {
     bool meta_mode;               /* the fed bytes are metadata */
     bool meta_given;
     bool source_sent;
+    bool meta_finished;        /* metadata alone: finish is done */
+    bool finish_paused;        /* ... and the source callback paused it */
     struct tracerd__error err; /* own errors (no metadata, metadata errors) */
     bool own_error;
     /* the event being built */
@@ -489,7 +491,12 @@ static tracerd_status_t c_feed(void *r, const void *data, size_t len, size_t *co
 static tracerd_status_t c_resume(void *r)
 {
     struct cmap *m = r;
-    return m->rd != NULL ? tracerd_ctf_stream_resume(m->rd) : TRACERD_E_INVALID;
+    if (m->rd != NULL)
+        return tracerd_ctf_stream_resume(m->rd);
+    if (!m->finish_paused)
+        return TRACERD_E_INVALID;
+    m->finish_paused = false;
+    return TRACERD_OK;
 }
 
 static tracerd_status_t c_finish(void *r)
@@ -499,6 +506,8 @@ static tracerd_status_t c_finish(void *r)
         return m->err.status;
     if (m->rd != NULL)
         return tracerd_ctf_stream_finish(m->rd);
+    if (m->meta_finished)
+        return m->finish_paused ? TRACERD_E_INVALID : TRACERD_OK;
     /* Metadata alone: parse it (its errors are real errors), no events. */
     tracerd_status_t st = tracerd_ctf_metadata_finish(m->meta, &m->trace);
     if (st != TRACERD_OK) {
@@ -507,7 +516,11 @@ static tracerd_status_t c_finish(void *r)
                                   "metadata: %s", tracerd_ctf_metadata_error_reason(m->meta));
     }
     int rc = send_source(m);
-    return rc < 0 ? fail(m, TRACERD_E_CALLBACK, 0, "a callback returned an error") : TRACERD_OK;
+    if (rc < 0)
+        return fail(m, TRACERD_E_CALLBACK, 0, "a callback returned an error");
+    m->meta_finished = true;
+    m->finish_paused = rc > 0; /* core.h: any positive value pauses */
+    return m->finish_paused ? TRACERD_PAUSED : TRACERD_OK;
 }
 
 static uint64_t c_offset(const void *r)

@@ -34,9 +34,10 @@ struct xtmap {
     tracerd_xtrace_insn_reader_t *rd;
     const tracerd_allocator_t *alloc;
     bool source_sent;
-    uint8_t el;        /* exception level of the latest instruction */
-    uint64_t el_since; /* insn count when it rose above 0 */
-    uint32_t nsvc;     /* SVCARG values collected */
+    bool finish_paused; /* the source callback sent by finish paused */
+    uint8_t el;         /* exception level of the latest instruction */
+    uint64_t el_since;  /* insn count when it rose above 0 */
+    uint32_t nsvc;      /* SVCARG values collected */
     uint64_t svc[7];
     uint64_t svc_start; /* insn count of the first SVCARG */
     uint64_t svc_offset;
@@ -254,16 +255,25 @@ static tracerd_status_t t_feed(void *r, const void *data, size_t len, size_t *co
 
 static tracerd_status_t t_resume(void *r)
 {
-    return tracerd_xtrace_insn_resume(((struct xtmap *)r)->rd);
+    struct xtmap *m = r;
+    if (m->finish_paused) {
+        m->finish_paused = false;
+        return TRACERD_OK;
+    }
+    return tracerd_xtrace_insn_resume(m->rd);
 }
 
 static tracerd_status_t t_finish(void *r)
 {
     struct xtmap *m = r;
     tracerd_status_t st = tracerd_xtrace_insn_finish(m->rd);
-    if (st == TRACERD_OK && !m->source_sent && send_source(m) < 0)
+    if (st != TRACERD_OK || m->source_sent)
+        return st;
+    int rc = send_source(m);
+    if (rc < 0)
         return TRACERD_E_CALLBACK;
-    return st;
+    m->finish_paused = rc > 0; /* core.h: any positive value pauses */
+    return m->finish_paused ? TRACERD_PAUSED : TRACERD_OK;
 }
 
 static uint64_t t_offset(const void *r)

@@ -5,11 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+int rec_ret_uncounted(rec_t *rec)
+{
+    rec->nreturns++;
+    if (!rec->pause_every)
+        return TRACERD_CB_CONTINUE;
+    return rec->pause_value != 0 ? rec->pause_value : TRACERD_CB_PAUSE;
+}
+
 int rec_ret(rec_t *rec)
 {
     rec->ncallbacks++;
     if (rec->abort_at != 0 && rec->ncallbacks == rec->abort_at)
         return -7;
+    rec->nreturns++;
     if (!rec->pause_every)
         return TRACERD_CB_CONTINUE;
     return rec->pause_value != 0 ? rec->pause_value : TRACERD_CB_PAUSE;
@@ -91,10 +100,13 @@ char *drv_run(const drv_target_t *t, const void *config, const uint8_t *data, si
         size_t off = 0;
         while (off < n) {
             size_t used = 0;
+            unsigned long before = rec.nreturns;
             st = ops->feed(r, data + pos + off, n - off, &used);
             ck_assert_uint_le(used, n - off);
             off += used;
             if (st == TRACERD_PAUSED) {
+                /* core.h: a pause is reported by the call whose callback asked for it */
+                ck_assert_msg(rec.nreturns > before, "%s: PAUSED without a callback", t->name);
                 pauses++;
                 ck_assert_uint_le(pauses, len + 1000000);
                 tracerd_status_t rs = ops->resume(r);
@@ -105,17 +117,28 @@ char *drv_run(const drv_target_t *t, const void *config, const uint8_t *data, si
             if (st != TRACERD_OK)
                 break;
             ck_assert_uint_eq(off, n); /* OK means the whole chunk was consumed */
+            /* core.h: a callback that paused makes this call return PAUSED */
+            if (plan->pause_every)
+                ck_assert_msg(rec.nreturns == before, "%s: a callback paused, feed returned OK",
+                              t->name);
         }
         if (st != TRACERD_OK)
             break;
         pos += n;
     }
     if (st == TRACERD_OK && !plan->no_finish) {
+        unsigned long before = rec.nreturns;
         st = ops->finish(r);
         while (st == TRACERD_PAUSED) { /* finish may deliver buffered records */
+            ck_assert_msg(rec.nreturns > before, "%s: finish PAUSED without a callback",
+                          t->name);
             ck_assert_int_eq(ops->resume(r), TRACERD_OK);
+            before = rec.nreturns;
             st = ops->finish(r);
         }
+        if (st == TRACERD_OK && plan->pause_every)
+            ck_assert_msg(rec.nreturns == before, "%s: a callback paused, finish returned OK",
+                          t->name);
     }
     log_end(ops, r, &rec, st);
     ops->free(r);
@@ -216,6 +239,9 @@ char *drv_check_all(const drv_target_t *t, const void *config, const uint8_t *da
         size_t sizes[3] = {7, 1, 13};
         drv_plan_t q = {.sizes = sizes, .nsizes = 3, .pause_every = true};
         check_plan(t, config, data, len, &q, want, "pause at every callback, small chunks");
+        /* core.h: any positive value pauses, not only TRACERD_CB_PAUSE */
+        drv_plan_t v = {.sizes = sizes, .nsizes = 3, .pause_every = true, .pause_value = 42};
+        check_plan(t, config, data, len, &v, want, "callbacks return 42 (pause)");
     }
     /* Allocation failures: the n-th allocation fails, for every n until none does. */
     for (unsigned long n = 1;; n++) {

@@ -7,7 +7,12 @@
  * A format plugs in by filling a drv_target_t: open() makes a reader whose
  * callbacks append lines to rec->log and return rec_ret(rec); the driver
  * drives it through the reader's tracerd_reader_ops_t (core.h).
- */
+ *
+ * Every run also checks the callback-return contract of core.h: a PAUSED
+ * comes from a callback of that same call (also when its record ended the
+ * chunk), a callback that paused makes its call return PAUSED, and the pause
+ * loops run again with another positive return value, which must pause the
+ * same way. */
 #ifndef TESTS_SUPPORT_DRIVER_H
 #define TESTS_SUPPORT_DRIVER_H
 
@@ -23,6 +28,7 @@
 typedef struct rec {
     tlog_t log;
     unsigned long ncallbacks;
+    unsigned long nreturns; /* every rec_ret and rec_ret_uncounted */
     bool pause_every;       /* every callback asks to pause */
     int pause_value;        /* what a pausing callback returns (0 = TRACERD_CB_PAUSE) */
     unsigned long abort_at; /* callback number (1-based) that returns -7; 0 = never */
@@ -31,6 +37,9 @@ typedef struct rec {
 
 /* What a callback returns under the current driver mode; counts the callback. */
 int rec_ret(rec_t *rec);
+/* The same for a callback whose calls are not counted for abort_at (their
+ * number depends on chunking: payload fragments). */
+int rec_ret_uncounted(rec_t *rec);
 
 /* A reader under test: made by open, driven through its public ops table. */
 typedef struct drv_target {
