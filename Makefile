@@ -42,6 +42,8 @@ CHECK_CFLAGS ?= $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS ?= $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -pthread)
 
 LIB_SRC := $(sort $(wildcard libtracerd/*/*.c))
+# What the library links against (CTF 2 metadata is JSON, read with jansson).
+LIB_LIBS := -ljansson -lm
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 CLI_SRC := $(sort $(wildcard tools/tracerd/*.c))
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
@@ -79,7 +81,7 @@ $(STATIC_LIB): $(LIB_OBJ)
 
 $(SHARED_LIB): $(LIB_OBJ) libtracerd/libtracerd.map
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=libtracerd/libtracerd.map \
-	    $(ALL_LDFLAGS) -o $@ $(LIB_OBJ)
+	    $(ALL_LDFLAGS) -o $@ $(LIB_OBJ) $(LIB_LIBS)
 	ln -sf libtracerd.so.$(VERSION) $(B)/$(SONAME)
 	ln -sf libtracerd.so.$(VERSION) $(B)/libtracerd.so
 
@@ -98,14 +100,14 @@ FORCE:
 $(CLI_OBJ): $(B)/gen/formats.h
 $(B)/tools/%.o: ALL_CFLAGS += -I$(B)/gen
 $(CLI): $(CLI_OBJ) $(STATIC_LIB)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(STATIC_LIB) -lm
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(LIB_LIBS)
 
 # ---- tests ------------------------------------------------------------------
 $(B)/tests/%.o: ALL_CFLAGS += $(CHECK_CFLAGS) -Itests -Wno-missing-prototypes
 $(B)/tests/check_main.o: $(B)/gen/suites.h
 $(B)/tests/check_main.o: ALL_CFLAGS += -I$(B)/gen
 $(B)/check_tracerd: $(TEST_OBJ) $(SUPPORT_OBJ) $(STATIC_LIB)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(TEST_OBJ) $(SUPPORT_OBJ) $(STATIC_LIB) $(CHECK_LIBS) -lm
+	$(CC) $(ALL_LDFLAGS) -o $@ $(TEST_OBJ) $(SUPPORT_OBJ) $(STATIC_LIB) $(CHECK_LIBS) $(LIB_LIBS)
 
 deps-check:
 	@sh tools/deps.sh check
@@ -131,14 +133,14 @@ check-headers:
 FUZZ_REPLAY_BINS := $(FUZZ_TARGETS:%=$(B)/fuzz/replay_%)
 $(B)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/driver.c $(FUZZ_SUPPORT) $(STATIC_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -o $@ $< fuzz/driver.c $(FUZZ_SUPPORT) $(STATIC_LIB) $(ALL_LDFLAGS) -lm
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -o $@ $< fuzz/driver.c $(FUZZ_SUPPORT) $(STATIC_LIB) $(ALL_LDFLAGS) $(LIB_LIBS)
 check-replay: $(FUZZ_REPLAY_BINS)
 	@for t in $(FUZZ_TARGETS); do $(B)/fuzz/replay_$$t fuzz/corpus/$$t || exit 1; done
 
 EXAMPLE_BINS := $(EXAMPLES:%=$(B)/examples/%)
 $(B)/examples/%: examples/%.c $(STATIC_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC_LIB) $(ALL_LDFLAGS) -lm
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC_LIB) $(ALL_LDFLAGS) $(LIB_LIBS)
 check-examples: $(EXAMPLE_BINS)
 
 check-abi: $(SHARED_LIB)
@@ -204,7 +206,7 @@ FUZZ_BINS := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 $(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SUPPORT) $(LIB_SRC)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=c11 $(BASE_CPPFLAGS) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SUPPORT) $(LIB_SRC) -lm
+	$(FUZZ_CC) -std=c11 $(BASE_CPPFLAGS) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SUPPORT) $(LIB_SRC) $(LIB_LIBS)
 fuzz: $(FUZZ_BINS)
 	@echo "fuzz targets: $(FUZZ_BINS)"
 	@echo "run one: $(B)/fuzz/fuzz_<target> fuzz/corpus/<target> -dict=fuzz/dict/<target>.dict -max_total_time=60"
@@ -220,7 +222,7 @@ fuzz-long: $(FUZZ_LONG_TARGETS:%=$(B)/fuzz/fuzz_%)
 BENCH_BINS := $(BENCHES:%=$(B)/bench/bench_%)
 $(B)/bench/bench_%: bench/bench_%.c $(wildcard bench/*.h) $(STATIC_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -O3 -march=native -Wno-missing-prototypes -o $@ $< $(STATIC_LIB) $(ALL_LDFLAGS) -lm
+	$(CC) $(ALL_CFLAGS) -O3 -march=native -Wno-missing-prototypes -o $@ $< $(STATIC_LIB) $(ALL_LDFLAGS) $(LIB_LIBS)
 bench: $(BENCH_BINS)
 	@for b in $(BENCHES); do echo "== bench $$b"; $(B)/bench/bench_$$b || exit 1; done
 

@@ -1,10 +1,11 @@
 /**
  * @file ctf.h
- * Reader for the Common Trace Format 1.8 (LTTng, barectf, babeltrace2).
+ * Reader for the Common Trace Format 1.8 and 2 (LTTng, barectf, babeltrace2).
  *
  * Three layers:
- *  - tracerd_ctf_metadata_*: an incremental TSDL reader (plain-text or
- *    packetized metadata, fed in chunks of any size, appendable) that builds
+ *  - tracerd_ctf_metadata_*: an incremental metadata reader (CTF 1.8 TSDL or
+ *    CTF 2 JSON fragments, plain-text or packetized, fed in chunks of any
+ *    size, appendable) that builds
  *    an immutable trace model (tracerd_ctf_trace_t) and compiles every
  *    dynamic scope into a flat decoding program.
  *  - tracerd_ctf_stream_*: the reader contract for one data stream (a file or
@@ -37,15 +38,42 @@ typedef enum tracerd_ctf_type_kind {
     TRACERD_CTF_TYPE_STRUCT = 4,
     TRACERD_CTF_TYPE_VARIANT = 5,
     TRACERD_CTF_TYPE_ARRAY = 6,
-    TRACERD_CTF_TYPE_SEQUENCE = 7
+    TRACERD_CTF_TYPE_SEQUENCE = 7,
+    /* CTF 2 only: a CTF 1.8 trace never has these kinds. */
+    TRACERD_CTF_TYPE_BOOL = 8,     /**< fixed-length boolean: size_bits, false iff all bits 0 */
+    TRACERD_CTF_TYPE_BIT_MAP = 9,  /**< fixed-length bit map: mappings are the flags (bit ranges) */
+    TRACERD_CTF_TYPE_VARINT = 10,  /**< variable-length (LEB128) integer; is_signed, mappings */
+    TRACERD_CTF_TYPE_BLOB = 11,    /**< bytes: length (static) or path (dynamic), media_type */
+    TRACERD_CTF_TYPE_OPTIONAL = 12 /**< element, present when the selector at path says so */
 } tracerd_ctf_type_kind_t;
 
 /** Text encoding of an integer (byte arrays) or a string. */
 typedef enum tracerd_ctf_encoding {
     TRACERD_CTF_ENCODING_NONE = 0,
     TRACERD_CTF_ENCODING_UTF8 = 1,
-    TRACERD_CTF_ENCODING_ASCII = 2
+    TRACERD_CTF_ENCODING_ASCII = 2,
+    /* CTF 2 strings (delivered converted to UTF-8) */
+    TRACERD_CTF_ENCODING_UTF16BE = 3,
+    TRACERD_CTF_ENCODING_UTF16LE = 4,
+    TRACERD_CTF_ENCODING_UTF32BE = 5,
+    TRACERD_CTF_ENCODING_UTF32LE = 6
 } tracerd_ctf_encoding_t;
+
+/** CTF 2 roles (bits of tracerd_ctf_type_t.roles). CTF 1.8 gives the same
+ * meaning to well-known member names; its types have roles 0. */
+enum {
+    TRACERD_CTF_ROLE_PACKET_MAGIC = 1u << 0,          /**< packet-magic-number */
+    TRACERD_CTF_ROLE_METADATA_UUID = 1u << 1,         /**< metadata-stream-uuid (BLOB) */
+    TRACERD_CTF_ROLE_STREAM_CLASS_ID = 1u << 2,       /**< data-stream-class-id */
+    TRACERD_CTF_ROLE_STREAM_ID = 1u << 3,             /**< data-stream-id */
+    TRACERD_CTF_ROLE_PACKET_TOTAL_LENGTH = 1u << 4,   /**< packet-total-length */
+    TRACERD_CTF_ROLE_PACKET_CONTENT_LENGTH = 1u << 5, /**< packet-content-length */
+    TRACERD_CTF_ROLE_CLOCK_TIMESTAMP = 1u << 6,       /**< default-clock-timestamp */
+    TRACERD_CTF_ROLE_PACKET_END_TIMESTAMP = 1u << 7,  /**< packet-end-default-clock-timestamp */
+    TRACERD_CTF_ROLE_DISCARDED_COUNTER = 1u << 8, /**< discarded-event-record-counter-snapshot */
+    TRACERD_CTF_ROLE_PACKET_SEQ_NUM = 1u << 9,    /**< packet-sequence-number */
+    TRACERD_CTF_ROLE_EVENT_CLASS_ID = 1u << 10    /**< event-record-class-id */
+};
 
 typedef struct tracerd_ctf_type tracerd_ctf_type_t;
 
@@ -87,8 +115,13 @@ struct tracerd_ctf_type {
     /* VARIANT: tag path; SEQUENCE: length path (as written) */
     const char *path;
     /* ARRAY, SEQUENCE */
-    const tracerd_ctf_type_t *element;
-    uint64_t length; /**< ARRAY */
+    const tracerd_ctf_type_t *element; /**< OPTIONAL: the contained type */
+    uint64_t length;                   /**< ARRAY; BLOB: bytes (static) */
+    /* CTF 2 (zero / NULL in a CTF 1.8 trace) */
+    bool bit_order_reversed; /**< bits read last-to-first (little-endian) or first-to-last (big) */
+    uint32_t roles;          /**< TRACERD_CTF_ROLE_* */
+    const char *media_type;  /**< BLOB: IANA media type */
+    const char *attributes;  /**< the `attributes` object as compact JSON text, or NULL */
 };
 
 /** A clock block. */
@@ -101,7 +134,15 @@ typedef struct tracerd_ctf_clock {
     uint64_t precision;
     int64_t offset_s;
     int64_t offset; /**< cycles */
-    bool absolute;
+    bool absolute;  /**< CTF 2: origin is the Unix epoch */
+    /* CTF 2 (NULL / 0 in a CTF 1.8 trace) */
+    const char *id;        /**< clock class id (what data stream classes name) */
+    const char *ns, *uid;  /**< identity: namespace and uid (name is above) */
+    const char *origin_ns; /**< custom origin (namespace, name, uid), NULL otherwise */
+    const char *origin_name, *origin_uid;
+    uint64_t accuracy;
+    bool has_precision, has_accuracy;
+    const char *attributes; /**< compact JSON text, or NULL */
 } tracerd_ctf_clock_t;
 
 /** An environment entry (env block). */
@@ -121,6 +162,8 @@ typedef struct tracerd_ctf_event_class {
     const char *emf_uri;               /**< NULL when absent */
     const tracerd_ctf_type_t *context; /**< NULL when absent */
     const tracerd_ctf_type_t *fields;  /**< NULL when absent */
+    const char *ns, *uid;              /**< CTF 2 identity, or NULL */
+    const char *attributes;            /**< CTF 2: compact JSON text, or NULL */
 } tracerd_ctf_event_class_t;
 
 /** A stream class. */
@@ -131,6 +174,9 @@ typedef struct tracerd_ctf_stream_class {
     const tracerd_ctf_type_t *event_context;
     const tracerd_ctf_event_class_t *const *events; /**< in declaration order */
     uint32_t nevents;
+    const char *ns, *name, *uid; /**< CTF 2 identity, or NULL */
+    int default_clock;           /**< CTF 2: index in the trace's clocks, or -1 */
+    const char *attributes;      /**< CTF 2: compact JSON text, or NULL */
 } tracerd_ctf_stream_class_t;
 
 /** Opaque immutable trace model (owned by the caller; see tracerd_ctf_trace_free). */
@@ -150,7 +196,12 @@ typedef struct tracerd_ctf_trace_info {
     const tracerd_ctf_stream_class_t *const *streams;
     uint32_t nstreams;
     uint32_t nevents;      /**< event classes over all streams */
-    size_t metadata_bytes; /**< TSDL text bytes parsed */
+    size_t metadata_bytes; /**< metadata text bytes parsed */
+    /* CTF 2 (major 2, minor 0; NULL / 0 for CTF 1.8) */
+    const char *ns, *name, *uid; /**< trace class identity */
+    const char *attributes;      /**< trace class attributes: compact JSON text, or NULL */
+    const char *preamble_attributes;
+    uint32_t nfragments; /**< metadata fragments parsed */
 } tracerd_ctf_trace_info_t;
 
 /** The trace's top-level facts; the pointer is owned by the trace. */
@@ -236,6 +287,15 @@ TRACERD_API const char *tracerd_ctf_metadata_error_reason(const tracerd_ctf_meta
 TRACERD_API tracerd_str_t tracerd_ctf_metadata_text(const tracerd_ctf_metadata_t *m);
 
 /**
+ * Which CTF version the first bytes of a metadata stream are (plain text, or
+ * a metadata packet whose first content byte follows its 37-byte header):
+ * 2 for a CTF 2 JSON text sequence (first byte 0x1E), 1 for CTF 1.8 TSDL
+ * starting with its signature comment, 0 when neither (or too few bytes).
+ * TSDL without the signature is still read by tracerd_ctf_metadata_finish.
+ */
+TRACERD_API int tracerd_ctf_metadata_version(const void *data, size_t len);
+
+/**
  * Convenience: parses a whole metadata buffer.
  * On failure *out is NULL and, when reason is not NULL, reason receives the
  * error text (NUL-terminated, truncated to reason_size).
@@ -274,7 +334,12 @@ typedef enum tracerd_ctf_value_kind {
     TRACERD_CTF_VALUE_SEQUENCE_BEGIN = 8, /**< length */
     TRACERD_CTF_VALUE_SEQUENCE_END = 9,
     TRACERD_CTF_VALUE_VARIANT_BEGIN = 10, /**< option: the selected member's display name */
-    TRACERD_CTF_VALUE_VARIANT_END = 11
+    TRACERD_CTF_VALUE_VARIANT_END = 11,
+    /* CTF 2 only */
+    TRACERD_CTF_VALUE_BOOL = 12,           /**< u: the raw bits (true iff not 0) */
+    TRACERD_CTF_VALUE_BYTES = 13,          /**< BLOB: bytes */
+    TRACERD_CTF_VALUE_OPTIONAL_BEGIN = 14, /**< length: 1 when the field follows, else 0 */
+    TRACERD_CTF_VALUE_OPTIONAL_END = 15
 } tracerd_ctf_value_kind_t;
 
 /**

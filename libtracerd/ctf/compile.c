@@ -41,6 +41,8 @@ struct cc {
     size_t rsize;
     uint32_t *line, *col;
     uint32_t depth_max;
+    const tracerd_ctf_stream_class_t *sc; /* the stream class being compiled, or NULL */
+    bool ctf2;
     struct work *ws; /* work stack of the scope being compiled */
     size_t wn, wcap;
 };
@@ -59,7 +61,16 @@ struct work {
     const struct ctf_meta *meta; /* W_STRUCT_END */
 };
 
-enum { W_FIELD, W_STRUCT_END, W_ARRAY_END, W_SEQ_END, W_OPT_BEGIN, W_OPT_END, W_VARIANT_END };
+enum {
+    W_FIELD,
+    W_STRUCT_END,
+    W_ARRAY_END,
+    W_SEQ_END,
+    W_OPT_BEGIN,
+    W_OPT_END,
+    W_VARIANT_END,
+    W_OPTIONAL_END
+};
 
 static tracerd_status_t cerr(struct cc *c, const tracerd_ctf_type_t *at, tracerd_status_t st,
                              const char *fmt, ...) TRACERD__PRINTF(4, 5);
@@ -72,9 +83,13 @@ static tracerd_status_t cerr(struct cc *c, const tracerd_ctf_type_t *at, tracerd
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     const struct ctf_type *ct = (const struct ctf_type *)at;
-    *c->line = ct ? ct->line : 0;
-    *c->col = ct ? ct->col : 0;
-    if (ct)
+    *c->line = ct && !ct->ctf2 ? ct->line : 0;
+    *c->col = ct && !ct->ctf2 ? ct->col : 0;
+    if (ct && ct->ctf2) {
+        c->t->err_offset = ct->frag_off;
+        tracerd__format(c->reason, c->rsize, "metadata fragment %u (byte %llu): %s", ct->line - 1,
+                        (unsigned long long)ct->frag_off, msg);
+    } else if (ct)
         tracerd__format(c->reason, c->rsize, "metadata line %u, column %u: %s", ct->line, ct->col,
                         msg);
     else
@@ -160,6 +175,52 @@ static struct node *resolve(struct cc *c, const char *path, struct node *parent,
     return NULL;
 }
 
+/* The structure node at or above n (arrays, optionals and variants are
+ * looked through), or NULL. */
+static struct node *struct_at(struct node *n)
+{
+    while (n && n->type->kind != TRACERD_CTF_TYPE_STRUCT)
+        n = n->parent;
+    return n;
+}
+
+/* A CTF 2 field location: from the origin scope's root, or from the
+ * innermost structure holding the dependent field (climbing `up` more);
+ * then member names. Only fields already compiled (decoded before the
+ * dependent one) are found; a path through an array, an optional or a
+ * variant is not followed. */
+static struct node *resolve2(struct cc *c, const struct ctf_loc *loc, struct node *parent)
+{
+    struct node *n;
+    if (loc->origin >= 0) {
+        if (loc->origin > c->cur_scope)
+            return NULL;
+        n = c->roots[loc->origin];
+    } else {
+        n = struct_at(parent);
+        for (uint32_t i = 0; i < loc->up && n; i++)
+            n = struct_at(n->parent);
+    }
+    for (uint32_t i = 0; i < loc->nnames; i++) {
+        if (n == NULL || n->type->kind != TRACERD_CTF_TYPE_STRUCT)
+            return NULL;
+        n = child(n, loc->names[i], strlen(loc->names[i]));
+    }
+    return n;
+}
+
+/* The field a sequence length, a variant tag or an optional selector names. */
+static struct node *locate(struct cc *c, const tracerd_ctf_type_t *ty, struct node *parent)
+{
+    const struct ctf_type *ct = (const struct ctf_type *)ty;
+    return ct->loc ? resolve2(c, ct->loc, parent) : resolve(c, ty->path, parent, c->cur_scope);
+}
+
+static bool is_int_kind(tracerd_ctf_type_kind_t k)
+{
+    return k == TRACERD_CTF_TYPE_INT || k == TRACERD_CTF_TYPE_ENUM || k == TRACERD_CTF_TYPE_VARINT;
+}
+
 static uint32_t slot_of(struct cc *c, struct node *n)
 {
     struct ctf_insn *in =
@@ -211,6 +272,60 @@ static int role_of(int scope, const struct node *n, uint32_t depth)
     default:
         return ROLE_NONE;
     }
+}
+
+/* CTF 2: the reader role of a field from its `roles`, checked against the
+ * scope (and the magic's place, the clock roles' default clock). Sets *role;
+ * returns an error for a role the scope does not allow. */
+static tracerd_status_t role2(struct cc *c, const struct node *n, int *role)
+{
+    static const struct {
+        uint32_t bit;
+        int scope;
+        int role;
+    } map[] = {
+        {TRACERD_CTF_ROLE_PACKET_MAGIC, SC_PH, ROLE_MAGIC},
+        {TRACERD_CTF_ROLE_METADATA_UUID, SC_PH, ROLE_UUID},
+        {TRACERD_CTF_ROLE_STREAM_CLASS_ID, SC_PH, ROLE_STREAM_ID},
+        {TRACERD_CTF_ROLE_STREAM_ID, SC_PH, ROLE_STREAM_INSTANCE_ID},
+        {TRACERD_CTF_ROLE_PACKET_TOTAL_LENGTH, SC_PC, ROLE_PACKET_SIZE},
+        {TRACERD_CTF_ROLE_PACKET_CONTENT_LENGTH, SC_PC, ROLE_CONTENT_SIZE},
+        {TRACERD_CTF_ROLE_CLOCK_TIMESTAMP, SC_PC, ROLE_TS_BEGIN},
+        {TRACERD_CTF_ROLE_CLOCK_TIMESTAMP, SC_EH, ROLE_TIMESTAMP},
+        {TRACERD_CTF_ROLE_PACKET_END_TIMESTAMP, SC_PC, ROLE_TS_END},
+        {TRACERD_CTF_ROLE_DISCARDED_COUNTER, SC_PC, ROLE_DISCARDED},
+        {TRACERD_CTF_ROLE_PACKET_SEQ_NUM, SC_PC, ROLE_SEQ_NUM},
+        {TRACERD_CTF_ROLE_EVENT_CLASS_ID, SC_EH, ROLE_EVENT_ID},
+    };
+    const tracerd_ctf_type_t *ty = n->type;
+    *role = ROLE_NONE;
+    for (uint32_t b = ty->roles; b != 0; b &= b - 1) {
+        uint32_t bit = b & (~b + 1u);
+        size_t k = 0;
+        while (k < sizeof map / sizeof map[0] &&
+               !(map[k].bit == bit && map[k].scope == c->cur_scope))
+            k++;
+        if (k == sizeof map / sizeof map[0])
+            return cerr(c, ty, TRACERD_E_METADATA, "field '%s': a role is not allowed in %s",
+                        n->meta->path, scope_prefix[c->cur_scope]);
+        if (*role != ROLE_NONE)
+            return cerr(c, ty, TRACERD_E_UNSUPPORTED, "field '%s': more than one role",
+                        n->meta->path);
+        *role = map[k].role;
+    }
+    if (*role == ROLE_MAGIC && (ty->size_bits != 32 || n->parent == NULL ||
+                                n->parent->parent != NULL || n->parent->first != n))
+        return cerr(c, ty, TRACERD_E_METADATA,
+                    "field '%s': the packet magic must be the first packet header member, a "
+                    "32-bit unsigned integer",
+                    n->meta->path);
+    if ((*role == ROLE_TIMESTAMP || *role == ROLE_TS_BEGIN || *role == ROLE_TS_END) &&
+        (c->sc == NULL || c->sc->default_clock < 0))
+        return cerr(c, ty, TRACERD_E_METADATA,
+                    "field '%s': a clock timestamp role in a data stream class without a "
+                    "default clock class",
+                    n->meta->path);
+    return TRACERD_OK;
 }
 
 static char *join_path(struct cc *c, const char *a, const char *b)
@@ -287,7 +402,7 @@ static void push(struct cc *c, struct work w)
 static uint8_t int_op(const tracerd_ctf_type_t *ty)
 {
     bool be = ty->byte_order == TRACERD_BYTE_ORDER_BIG;
-    if (ty->align_bits < 8)
+    if (ty->align_bits < 8 || ty->bit_order_reversed)
         return OP_INT;
     switch (ty->size_bits) {
     case 8:
@@ -311,7 +426,9 @@ static tracerd_status_t emit_int(struct cc *c, const struct field *f)
     if (st != TRACERD_OK)
         return st;
     int role = role_of(c->cur_scope, f->n, f->depth);
-    if (c->cur_scope == SC_PH && w->name[0] == '\0' && w->parent && w->parent->parent &&
+    if (c->ctf2 && (st = role2(c, f->n, &role)) != TRACERD_OK)
+        return st;
+    if (!c->ctf2 && c->cur_scope == SC_PH && w->name[0] == '\0' && w->parent && w->parent->parent &&
         w->parent->parent->parent == NULL && !strcmp(w->parent->display, "uuid") &&
         w->parent->type->kind == TRACERD_CTF_TYPE_ARRAY && w->parent->type->length == 16 &&
         ty->size_bits == 8)
@@ -320,7 +437,9 @@ static tracerd_status_t emit_int(struct cc *c, const struct field *f)
     if (insn(c, (struct ctf_insn){
                     .op = int_op(ty),
                     .flags = (uint8_t)((ty->is_signed ? INSN_SIGNED : 0) | (be ? INSN_BE : 0) |
-                                       (ty->kind == TRACERD_CTF_TYPE_ENUM ? INSN_ENUM : 0)),
+                                       (ty->kind == TRACERD_CTF_TYPE_ENUM ? INSN_ENUM : 0) |
+                                       (ty->kind == TRACERD_CTF_TYPE_BOOL ? INSN_BOOL : 0) |
+                                       (ty->bit_order_reversed ? INSN_REV : 0)),
                     .role = (uint8_t)role,
                     .size = (uint8_t)ty->size_bits,
                     .align = ty->align_bits,
@@ -385,13 +504,12 @@ static tracerd_status_t emit_array(struct cc *c, const struct field *f)
     bool seq = ty->kind == TRACERD_CTF_TYPE_SEQUENCE;
     uint32_t slot = 0;
     if (seq) {
-        struct node *ln = resolve(c, ty->path, w->parent, c->cur_scope);
+        struct node *ln = locate(c, ty, w->parent);
         if (ln == NULL)
             return cerr(c, ty, TRACERD_E_METADATA,
                         "sequence '%s': length field '%s' is not declared before it", w->display,
                         ty->path);
-        if ((ln->type->kind != TRACERD_CTF_TYPE_INT && ln->type->kind != TRACERD_CTF_TYPE_ENUM) ||
-            ln->type->is_signed)
+        if (!is_int_kind(ln->type->kind) || ln->type->is_signed)
             return cerr(c, ty, TRACERD_E_METADATA,
                         "sequence '%s': length field '%s' is not an unsigned integer", w->display,
                         ty->path);
@@ -429,39 +547,188 @@ static tracerd_status_t emit_array(struct cc *c, const struct field *f)
     return TRACERD_OK;
 }
 
-static tracerd_status_t emit_variant(struct cc *c, const struct field *f)
+/* CTF 2: a LEB128 integer. */
+static tracerd_status_t emit_varint(struct cc *c, const struct field *f)
+{
+    const tracerd_ctf_type_t *ty = f->w->type;
+    int role = ROLE_NONE;
+    tracerd_status_t st = role2(c, f->n, &role);
+    if (st != TRACERD_OK)
+        return st;
+    if (insn(c, (struct ctf_insn){
+                    .op = OP_VARINT,
+                    .flags = (uint8_t)((ty->is_signed ? INSN_SIGNED : 0) |
+                                       (ty->nmappings ? INSN_ENUM : 0)),
+                    .role = (uint8_t)role,
+                    .size = 64,
+                    .align = 8,
+                    .slot = (uint32_t)role,
+                    .meta = f->meta,
+                }) == NULL)
+        return nomem(c);
+    f->n->idx = c->cur->len - 1;
+    return TRACERD_OK;
+}
+
+/* The unsigned integer field a dynamic length names: its slot. */
+static tracerd_status_t length_slot(struct cc *c, const struct field *f, uint32_t *slot)
+{
+    const tracerd_ctf_type_t *ty = f->w->type;
+    struct node *ln = locate(c, ty, f->w->parent);
+    if (ln == NULL)
+        return cerr(c, ty, TRACERD_E_METADATA, "'%s': length field '%s' is not declared before it",
+                    f->meta->path, ty->path);
+    if (!is_int_kind(ln->type->kind) || ln->type->is_signed)
+        return cerr(c, ty, TRACERD_E_METADATA, "'%s': length field '%s' is not an unsigned integer",
+                    f->meta->path, ty->path);
+    *slot = slot_of(c, ln);
+    return TRACERD_OK;
+}
+
+/* CTF 2: static- and dynamic-length BLOBs. */
+static tracerd_status_t emit_blob(struct cc *c, const struct field *f)
+{
+    const tracerd_ctf_type_t *ty = f->w->type;
+    uint32_t slot = 0;
+    int role = ROLE_NONE;
+    tracerd_status_t st = role2(c, f->n, &role);
+    if (st == TRACERD_OK && ty->path != NULL)
+        st = length_slot(c, f, &slot);
+    if (st != TRACERD_OK)
+        return st;
+    if (insn(c, (struct ctf_insn){
+                    .op = OP_BLOB,
+                    .flags = ty->path != NULL ? INSN_DYN : 0,
+                    .role = (uint8_t)role,
+                    .align = 8,
+                    .slot = slot,
+                    .count = ty->length,
+                    .meta = f->meta,
+                }) == NULL)
+        return nomem(c);
+    return TRACERD_OK;
+}
+
+/* The selector of a variant or an optional: its node, checked. bool_ok:
+ * a boolean selector is allowed (an optional without ranges). */
+static tracerd_status_t selector(struct cc *c, const struct field *f, bool want_bool,
+                                 struct node **out)
+{
+    const tracerd_ctf_type_t *ty = f->w->type;
+    struct node *sn = locate(c, ty, f->w->parent);
+    if (sn == NULL)
+        return cerr(c, ty, TRACERD_E_METADATA, "'%s': selector '%s' is not declared before it",
+                    f->meta->path, ty->path);
+    bool ok = want_bool ? sn->type->kind == TRACERD_CTF_TYPE_BOOL : is_int_kind(sn->type->kind);
+    if (!ok)
+        return cerr(c, ty, TRACERD_E_METADATA, "'%s': selector '%s' is not %s", f->meta->path,
+                    ty->path, want_bool ? "a boolean" : "an integer");
+    *out = sn;
+    return TRACERD_OK;
+}
+
+/* CTF 2 ranges against a selector's signedness: unsigned selectors never
+ * match negative values (lo clamped to 0; a range wholly below 0 dropped). */
+static bool range_for(bool sgn, int64_t lo, int64_t hi, struct ctf_vsel *out)
+{
+    if (!sgn && hi < 0)
+        return false;
+    out->lo = !sgn && lo < 0 ? 0 : lo;
+    out->hi = hi;
+    return true;
+}
+
+static int cmp_vsel_s(const void *a, const void *b)
+{
+    const struct ctf_vsel *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int cmp_vsel_u(const void *a, const void *b)
+{
+    const struct ctf_vsel *x = a, *y = b;
+    return (uint64_t)x->lo < (uint64_t)y->lo ? -1 : (uint64_t)x->lo > (uint64_t)y->lo;
+}
+
+/* CTF 2: option selection ranges of a variant (options must not overlap). */
+static tracerd_status_t variant_ranges2(struct cc *c, const struct field *f, bool sgn,
+                                        struct ctf_vsel **vsel, uint32_t *nvsel)
+{
+    const tracerd_ctf_type_t *ty = f->w->type;
+    const struct ctf_type *ct = (const struct ctf_type *)ty;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < ty->nmembers; k++)
+        n += ct->opts[k].n;
+    struct ctf_vsel *vs = tracerd__ctf_arena_alloc(c->ar, sizeof *vs * (n + 1));
+    struct ctf_vsel *sorted = tracerd__ctf_arena_alloc(&c->tmp, sizeof *vs * (n + 1));
+    if (vs == NULL || sorted == NULL)
+        return nomem(c);
+    uint32_t nv = 0;
+    for (uint32_t k = 0; k < ty->nmembers; k++)
+        for (uint32_t i = 0; i < ct->opts[k].n; i++)
+            if (range_for(sgn, ct->opts[k].lo[i], ct->opts[k].hi[i], &vs[nv]))
+                vs[nv++].option = k;
+    memcpy(sorted, vs, sizeof *vs * nv);
+    qsort(sorted, nv, sizeof *sorted, sgn ? cmp_vsel_s : cmp_vsel_u);
+    for (uint32_t i = 1; i < nv; i++)
+        if (sgn ? sorted[i].lo <= sorted[i - 1].hi
+                : (uint64_t)sorted[i].lo <= (uint64_t)sorted[i - 1].hi)
+            return cerr(c, ty, TRACERD_E_METADATA,
+                        "variant '%s': the ranges of options %u and %u overlap", f->meta->path,
+                        sorted[i - 1].option, sorted[i].option);
+    *vsel = vs;
+    *nvsel = nv;
+    return TRACERD_OK;
+}
+
+/* CTF 2: an optional field (boolean selector, or integer ranges). */
+static tracerd_status_t emit_optional(struct cc *c, const struct field *f)
+{
+    const tracerd_ctf_type_t *ty = f->w->type;
+    const struct ctf_type *ct = (const struct ctf_type *)ty;
+    struct node *sn;
+    tracerd_status_t st = selector(c, f, ct->sel == NULL, &sn);
+    if (st != TRACERD_OK)
+        return st;
+    bool sgn = sn->type->is_signed;
+    if (ct->sel != NULL) {
+        struct ctf_vsel *vs = tracerd__ctf_arena_alloc(c->ar, sizeof *vs * (ct->sel->n + 1));
+        if (vs == NULL)
+            return nomem(c);
+        uint32_t nv = 0;
+        for (uint32_t i = 0; i < ct->sel->n; i++)
+            nv += range_for(sgn, ct->sel->lo[i], ct->sel->hi[i], &vs[nv]);
+        f->meta->vsel = vs;
+        f->meta->nvsel = nv;
+    }
+    if (insn(c, (struct ctf_insn){
+                    .op = OP_OPTIONAL,
+                    .flags = (uint8_t)((sgn ? INSN_SIGNED : 0) | (ct->sel ? 0 : INSN_BOOL)),
+                    .align = 1,
+                    .slot = slot_of(c, sn),
+                    .meta = f->meta,
+                }) == NULL)
+        return nomem(c);
+    push(c, (struct work){
+                .what = W_OPTIONAL_END, .type = ty, .pc = c->cur->len - 1, .loops = f->w->loops});
+    push(c, (struct work){.what = W_FIELD,
+                          .type = ty->element,
+                          .name = "",
+                          .display = "",
+                          .parent = f->n,
+                          .loops = f->w->loops});
+    return TRACERD_OK;
+}
+
+/* A variant's program once its selector and option ranges are known. */
+static tracerd_status_t variant_body(struct cc *c, const struct field *f, struct node *tn,
+                                     struct ctf_vsel *vs, uint32_t nv)
 {
     const struct work *w = f->w;
     const tracerd_ctf_type_t *ty = w->type;
-    if (ty->path == NULL)
-        return cerr(c, ty, TRACERD_E_METADATA, "variant '%s' has no tag", w->display);
-    struct node *tn = resolve(c, ty->path, w->parent, c->cur_scope);
-    if (tn == NULL)
-        return cerr(c, ty, TRACERD_E_METADATA, "variant '%s': tag '%s' is not declared before it",
-                    w->display, ty->path);
-    if (tn->type->kind != TRACERD_CTF_TYPE_ENUM)
-        return cerr(c, ty, TRACERD_E_METADATA, "variant '%s': tag '%s' is not an enumeration",
-                    w->display, ty->path);
-    const tracerd_ctf_type_t *et = tn->type;
-    uint32_t nv = 0;
-    for (uint32_t m = 0; m < et->nmappings; m++)
-        for (uint32_t k = 0; k < ty->nmembers; k++)
-            if (label_matches(et->mappings[m].label, ty->members[k].name)) {
-                nv++;
-                break;
-            }
-    struct ctf_vsel *vs = tracerd__ctf_arena_alloc(c->ar, sizeof *vs * (nv + 1));
     const char **on = tracerd__ctf_arena_alloc(c->ar, sizeof *on * (ty->nmembers + 1));
-    if (vs == NULL || on == NULL)
+    if (on == NULL)
         return nomem(c);
-    nv = 0;
-    for (uint32_t m = 0; m < et->nmappings; m++)
-        for (uint32_t k = 0; k < ty->nmembers; k++)
-            if (label_matches(et->mappings[m].label, ty->members[k].name)) {
-                vs[nv++] = (struct ctf_vsel){
-                    .lo = et->mappings[m].lo, .hi = et->mappings[m].hi, .option = k};
-                break;
-            }
     for (uint32_t k = 0; k < ty->nmembers; k++)
         on[k] = ty->members[k].display;
     f->meta->vsel = vs;
@@ -469,7 +736,7 @@ static tracerd_status_t emit_variant(struct cc *c, const struct field *f)
     f->meta->option_names = on;
     if (insn(c, (struct ctf_insn){
                     .op = OP_VARIANT,
-                    .flags = et->is_signed ? INSN_SIGNED : 0,
+                    .flags = tn->type->is_signed ? INSN_SIGNED : 0,
                     .align = 1,
                     .slot = slot_of(c, tn),
                     .meta = f->meta,
@@ -496,13 +763,65 @@ static tracerd_status_t emit_variant(struct cc *c, const struct field *f)
     return TRACERD_OK;
 }
 
+/* CTF 2: a variant selected by integer ranges. */
+static tracerd_status_t emit_variant2(struct cc *c, const struct field *f)
+{
+    struct node *sn = NULL;
+    struct ctf_vsel *vs = NULL;
+    uint32_t nv = 0;
+    tracerd_status_t st = selector(c, f, false, &sn);
+    if (st == TRACERD_OK)
+        st = variant_ranges2(c, f, sn->type->is_signed, &vs, &nv);
+    return st == TRACERD_OK ? variant_body(c, f, sn, vs, nv) : st;
+}
+
+static tracerd_status_t emit_variant(struct cc *c, const struct field *f)
+{
+    const struct work *w = f->w;
+    const tracerd_ctf_type_t *ty = w->type;
+    if (((const struct ctf_type *)ty)->opts != NULL)
+        return emit_variant2(c, f);
+    if (ty->path == NULL)
+        return cerr(c, ty, TRACERD_E_METADATA, "variant '%s' has no tag", w->display);
+    struct node *tn = resolve(c, ty->path, w->parent, c->cur_scope);
+    if (tn == NULL)
+        return cerr(c, ty, TRACERD_E_METADATA, "variant '%s': tag '%s' is not declared before it",
+                    w->display, ty->path);
+    if (tn->type->kind != TRACERD_CTF_TYPE_ENUM)
+        return cerr(c, ty, TRACERD_E_METADATA, "variant '%s': tag '%s' is not an enumeration",
+                    w->display, ty->path);
+    const tracerd_ctf_type_t *et = tn->type;
+    uint32_t nv = 0;
+    for (uint32_t m = 0; m < et->nmappings; m++)
+        for (uint32_t k = 0; k < ty->nmembers; k++)
+            if (label_matches(et->mappings[m].label, ty->members[k].name)) {
+                nv++;
+                break;
+            }
+    struct ctf_vsel *vs = tracerd__ctf_arena_alloc(c->ar, sizeof *vs * (nv + 1));
+    if (vs == NULL)
+        return nomem(c);
+    nv = 0;
+    for (uint32_t m = 0; m < et->nmappings; m++)
+        for (uint32_t k = 0; k < ty->nmembers; k++)
+            if (label_matches(et->mappings[m].label, ty->members[k].name)) {
+                vs[nv++] = (struct ctf_vsel){
+                    .lo = et->mappings[m].lo, .hi = et->mappings[m].hi, .option = k};
+                break;
+            }
+    return variant_body(c, f, tn, vs, nv);
+}
+
 typedef tracerd_status_t (*emitter_fn)(struct cc *c, const struct field *f);
 
 static const emitter_fn emitters[] = {
-    [TRACERD_CTF_TYPE_INT] = emit_int,       [TRACERD_CTF_TYPE_ENUM] = emit_int,
-    [TRACERD_CTF_TYPE_FLOAT] = emit_float,   [TRACERD_CTF_TYPE_STRING] = emit_string,
-    [TRACERD_CTF_TYPE_STRUCT] = emit_struct, [TRACERD_CTF_TYPE_VARIANT] = emit_variant,
-    [TRACERD_CTF_TYPE_ARRAY] = emit_array,   [TRACERD_CTF_TYPE_SEQUENCE] = emit_array,
+    [TRACERD_CTF_TYPE_INT] = emit_int,           [TRACERD_CTF_TYPE_ENUM] = emit_int,
+    [TRACERD_CTF_TYPE_FLOAT] = emit_float,       [TRACERD_CTF_TYPE_STRING] = emit_string,
+    [TRACERD_CTF_TYPE_STRUCT] = emit_struct,     [TRACERD_CTF_TYPE_VARIANT] = emit_variant,
+    [TRACERD_CTF_TYPE_ARRAY] = emit_array,       [TRACERD_CTF_TYPE_SEQUENCE] = emit_array,
+    [TRACERD_CTF_TYPE_BOOL] = emit_int,          [TRACERD_CTF_TYPE_BIT_MAP] = emit_int,
+    [TRACERD_CTF_TYPE_VARINT] = emit_varint,     [TRACERD_CTF_TYPE_BLOB] = emit_blob,
+    [TRACERD_CTF_TYPE_OPTIONAL] = emit_optional,
 };
 
 /* A field: its tree node and display data, then its kind's emitter. */
@@ -579,6 +898,11 @@ static tracerd_status_t close_field(struct cc *c, const struct work *w)
         if (insn(c, (struct ctf_insn){.op = OP_JUMP, .count = b->v[w->pc].count}) == NULL)
             return nomem(c);
         b->v[w->pc].count = b->len - 1;
+        return TRACERD_OK;
+    case W_OPTIONAL_END:
+        if (insn(c, (struct ctf_insn){.op = OP_OPTIONAL_END, .meta = b->v[w->pc].meta}) == NULL)
+            return nomem(c);
+        b->v[w->pc].jump = b->len;
         return TRACERD_OK;
     case W_VARIANT_END: {
         if ((in = insn(c, (struct ctf_insn){.op = OP_VARIANT_END, .meta = b->v[w->pc].meta})) ==
@@ -858,7 +1182,8 @@ static int lttng_header(const tracerd_ctf_type_t *h, tracerd_byte_order_t bo)
         return 0;
     bool compact = id->size_bits == 5;
     int64_t max = compact ? 31 : 65535;
-    if (v->kind != TRACERD_CTF_TYPE_VARIANT || v->path == NULL || strcmp(v->path, "id") != 0 ||
+    if (v->kind != TRACERD_CTF_TYPE_VARIANT || v->path == NULL ||
+        (strcmp(v->path, "id") != 0 && strcmp(v->path, "event-record-header/id") != 0) ||
         v->nmembers != 2)
         return 0;
     const tracerd_ctf_member_t *mc = member_named(v, "compact"), *me = member_named(v, "extended");
@@ -880,6 +1205,14 @@ static int lttng_header(const tracerd_ctf_type_t *h, tracerd_byte_order_t bo)
     }
     if (!saw_ext)
         return 0;
+    const struct ctf_type *cv = (const struct ctf_type *)v;
+    for (uint32_t k = 0; cv->opts != NULL && k < 2; k++) { /* CTF 2: ranges select */
+        bool ext = strcmp(v->members[k].name, "extended") == 0;
+        for (uint32_t i = 0; i < cv->opts[k].n; i++)
+            if (ext ? cv->opts[k].lo[i] != max || cv->opts[k].hi[i] != max
+                    : cv->opts[k].lo[i] < 0 || cv->opts[k].hi[i] > max - 1)
+                return 0;
+    }
     const tracerd_ctf_type_t *c = mc->type, *e = me->type;
     if (c->kind != TRACERD_CTF_TYPE_STRUCT || c->nmembers != 1 ||
         strcmp(c->members[0].name, "timestamp") != 0 ||
@@ -897,7 +1230,10 @@ static int lttng_header(const tracerd_ctf_type_t *h, tracerd_byte_order_t bo)
 
 static tracerd_status_t header_fast(struct cc *c, struct ctf_stream_rt *r)
 {
-    int op = lttng_header(r->cls->event_header, c->t->info.byte_order);
+    const tracerd_ctf_type_t *h = r->cls->event_header;
+    tracerd_byte_order_t bo =
+        c->ctf2 && h->nmembers > 0 ? h->members[0].type->byte_order : c->t->info.byte_order;
+    int op = lttng_header(h, bo);
     if (op == 0)
         return fuse_all(c, r->event_header.code, NULL, NULL, &r->event_header.fast);
     struct ctf_insn *code = tracerd__ctf_arena_alloc(c->ar, sizeof *code * 2);
@@ -905,7 +1241,7 @@ static tracerd_status_t header_fast(struct cc *c, struct ctf_stream_rt *r)
         return nomem(c);
     code[0].op = (uint8_t)op;
     code[0].align = 8;
-    code[0].flags = c->t->info.byte_order == TRACERD_BYTE_ORDER_BIG ? INSN_BE : 0;
+    code[0].flags = bo == TRACERD_BYTE_ORDER_BIG ? INSN_BE : 0;
     code[1].op = OP_END;
     r->event_header.fast = code;
     return TRACERD_OK;
@@ -929,6 +1265,7 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
     c.rsize = size;
     c.line = line;
     c.col = col;
+    c.ctf2 = t->info.major == 2;
     t->nslots = CTF_FIRST_FREE_SLOT;
     tracerd_status_t st = compile_scope(&c, t->info.packet_header, SC_PH, &t->packet_header);
     t->srt = tracerd__ctf_arena_alloc(c.ar, sizeof *t->srt * (t->info.nstreams + 1));
@@ -939,6 +1276,7 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
         const tracerd_ctf_stream_class_t *sc = t->info.streams[s];
         r->cls = sc;
         r->clock = -1;
+        c.sc = sc;
         st = compile_scope(&c, sc->packet_context, SC_PC, &r->packet_context);
         if (st == TRACERD_OK)
             st = compile_scope(&c, sc->event_header, SC_EH, &r->event_header);
@@ -956,6 +1294,8 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
                 r->clock = r->packet_context.code[k].meta->type->clock;
         if (r->clock < 0 && t->info.nclocks > 0)
             r->clock = 0;
+        if (c.ctf2)
+            r->clock = sc->default_clock;
         r->events = tracerd__ctf_arena_alloc(c.ar, sizeof *r->events * (sc->nevents + 1));
         if (r->events == NULL) {
             st = nomem(&c);

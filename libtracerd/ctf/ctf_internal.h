@@ -30,11 +30,33 @@ void tracerd__ctf_arena_free(struct ctf_arena *a);
 
 /* ---- the type, with its source position ---------------------------------- */
 
+/* CTF 2 field location: origin scope (or relative), leading parent steps,
+ * then member names (normalised: no null after a name). */
+struct ctf_loc {
+    int origin;  /* tracerd_ctf_scope_t, or -1: relative */
+    uint32_t up; /* relative: parent structures to climb first */
+    const char *const *names;
+    uint32_t nnames;
+};
+
+/* CTF 2 integer range set (values above INT64_MAX are not representable:
+ * jansson reads JSON integers as int64). */
+struct ctf_rset {
+    const int64_t *lo, *hi;
+    uint32_t n;
+};
+
 struct ctf_type {
     tracerd_ctf_type_t pub; /* first: a tracerd_ctf_type_t * is a struct ctf_type * */
-    uint32_t line, col;
+    uint32_t line, col;     /* TSDL: text position; CTF 2: fragment index + 1, 0 */
     bool native_order;      /* byte_order = native (or absent): resolved when compiled */
     const char *clock_name; /* map = clock.NAME.value, resolved when compiled */
+    /* CTF 2 */
+    bool ctf2;
+    uint64_t frag_off;           /* byte offset of the fragment in the metadata text */
+    const struct ctf_loc *loc;   /* length / selector location */
+    const struct ctf_rset *sel;  /* OPTIONAL: selector ranges (NULL: boolean selector) */
+    const struct ctf_rset *opts; /* VARIANT: one range set per option */
 };
 
 /* ---- compiled programs ---------------------------------------------------- */
@@ -68,7 +90,13 @@ enum ctf_op {
     OP_SKIP,          /* align, then count bits */
     OP_SEQ_SKIP,      /* align, then slots[slot] elements of count bits */
     OP_LTTNG_COMPACT, /* 5-bit id + 27-bit timestamp, or 31 + 32-bit id + 64-bit timestamp */
-    OP_LTTNG_LARGE    /* 16-bit id + 32-bit timestamp, or 65535 + 32-bit id + 64-bit timestamp */
+    OP_LTTNG_LARGE,   /* 16-bit id + 32-bit timestamp, or 65535 + 32-bit id + 64-bit timestamp */
+    /* CTF 2 */
+    OP_VARINT,   /* LEB128 */
+    OP_BLOB,     /* count bytes (slot: dynamic length) */
+    OP_OPTIONAL, /* selector in slot; jump: after OP_OPTIONAL_END */
+    OP_OPTIONAL_END,
+    OP_USTRING /* UTF-16/32 null-terminated string (size: code unit bits) */
 };
 
 /* Roles: integers the reader itself needs (fixed slots 1..ROLE_COUNT-1). */
@@ -95,6 +123,10 @@ enum ctf_role {
 #define INSN_BE 0x02u
 #define INSN_ENUM 0x04u
 #define INSN_BYTES 0x08u /* array/sequence of byte-aligned 8-bit integers */
+#define INSN_BOOL 0x10u  /* fixed-length boolean (delivered as BOOL) */
+#define INSN_REV 0x20u   /* bit order reversed: the length-bit value is mirrored */
+#define INSN_DYN 0x40u   /* OP_BLOB: length in slot */
+#define INSN_UTF 0x80u   /* OP_TEXT_*: UTF-16/32 (meta type's element encoding) */
 
 struct ctf_vsel { /* variant option selection: tag value range -> target */
     int64_t lo, hi;
@@ -160,6 +192,7 @@ struct tracerd_ctf_trace {
     struct ctf_stream_rt *srt; /* sorted by id, info.nstreams */
     uint32_t nslots;
     uint32_t max_loop_depth; /* deepest array/sequence nesting of any program */
+    uint64_t err_offset;     /* compile error: metadata offset of the CTF 2 fragment at fault */
 };
 
 /* Compiles every scope of t (after parsing). On error fills reason (line,

@@ -153,6 +153,26 @@ static tracerd_status_t packet_header(tracerd_ctf_metadata_t *m)
     return TRACERD_OK;
 }
 
+int tracerd_ctf_metadata_version(const void *data, size_t len)
+{
+    const uint8_t *p = data;
+    if (p == NULL || len == 0)
+        return 0;
+    if (len >= 4 && (tracerd__le32(p) == META_MAGIC || tracerd__be32(p) == META_MAGIC)) {
+        if (len <= META_HDR)
+            return 0; /* the first content byte is not there yet */
+        p += META_HDR;
+        len -= META_HDR;
+    }
+    if (p[0] == 0x1E)
+        return 2;
+    static const char sig[] = "/* CTF 1.";
+    size_t n = len < sizeof sig - 1 ? len : sizeof sig - 1;
+    if (memcmp(p, sig, n) != 0)
+        return 0;
+    return n == sizeof sig - 1 ? 1 : 0;
+}
+
 tracerd_status_t tracerd_ctf_metadata_feed(tracerd_ctf_metadata_t *m, const void *data, size_t len)
 {
     if (m == NULL || (data == NULL && len))
@@ -261,7 +281,10 @@ tracerd_status_t tracerd_ctf_metadata_finish(tracerd_ctf_metadata_t *m, tracerd_
     tracerd__ctf_arena_init(&t->arena, &t->alloc);
     t->info.byte_order = TRACERD_BYTE_ORDER_LITTLE;
     t->info.metadata_bytes = m->len;
-    tracerd_status_t st = tracerd__ctf_tsdl_parse(m, t);
+    /* CTF 2 when the text (packet headers stripped) starts with the JSON
+     * text sequence's record separator. */
+    tracerd_status_t st = m->len > 0 && m->text[0] == 0x1E ? tracerd__ctf_json_parse(m, t)
+                                                           : tracerd__ctf_tsdl_parse(m, t);
     if (st == TRACERD_OK) {
         char reason[TRACERD__REASON_MAX];
         uint32_t line = 0, col = 0;
@@ -269,7 +292,7 @@ tracerd_status_t tracerd_ctf_metadata_finish(tracerd_ctf_metadata_t *m, tracerd_
         if (st != TRACERD_OK) {
             m->line = line;
             m->col = col;
-            tracerd__error_set(&m->err, st, 0, "%s", reason);
+            tracerd__error_set(&m->err, st, t->err_offset, "%s", reason);
         }
     }
     if (st != TRACERD_OK) {

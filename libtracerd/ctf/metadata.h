@@ -32,4 +32,7 @@ struct tracerd_ctf_metadata {
  * On error sets m's error (and m->line/m->col) and returns its status. */
 tracerd_status_t tracerd__ctf_tsdl_parse(tracerd_ctf_metadata_t *m, struct tracerd_ctf_trace *t);
 
+/* Parses the CTF 2 JSON text sequence gathered in m into the model of t. */
+tracerd_status_t tracerd__ctf_json_parse(tracerd_ctf_metadata_t *m, struct tracerd_ctf_trace *t);
+
 #endif

@@ -142,7 +142,8 @@ void tracerd_ctf_trace_free(tracerd_ctf_trace_t *t)
 
 const char *tracerd_ctf_type_kind_name(tracerd_ctf_type_kind_t k)
 {
-    static const char *const names[] = {"integer", "floating_point", "string", "enum",
-                                        "struct",  "variant",        "array",  "sequence"};
+    static const char *const names[] = {
+        "integer",  "floating_point", "string",  "enum",   "struct", "variant", "array",
+        "sequence", "boolean",        "bit_map", "varint", "blob",   "optional"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "unknown";
 }

@@ -320,6 +320,15 @@ static uint64_t read_bits(const uint8_t *d, uint64_t rel, unsigned size, bool be
     return v;
 }
 
+/* Mirrors the low `size` bits (CTF 2 bit order opposite to the byte order's). */
+static uint64_t reverse_bits(uint64_t v, unsigned size)
+{
+    uint64_t out = 0;
+    for (unsigned i = 0; i < size; i++)
+        out |= ((v >> i) & 1u) << (size - 1 - i);
+    return out;
+}
+
 static uint64_t sext(uint64_t v, unsigned size)
 {
     if (size >= 64)
@@ -449,11 +458,51 @@ static inline uint64_t load_int(const uint8_t *data, uint64_t rel, const struct 
         break;
     default:
         v = read_bits(data, rel, in->size, (in->flags & INSN_BE) != 0);
+        if (TRACERD__UNLIKELY(in->flags & INSN_REV))
+            v = reverse_bits(v, in->size);
         break;
     }
     if (in->flags & INSN_SIGNED)
         v = sext(v, in->size);
     return v;
+}
+
+/* CTF 2 LEB128 integer at bit `at` (byte-aligned): R_OK with *v and the
+ * bit after it in *next. At most 10 bytes, and the 10th may only hold the
+ * 64th value bit (or its sign extension). */
+static int load_varint(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_insn *in,
+                       uint64_t at, uint64_t *v, uint64_t *next)
+{
+    uint64_t x = 0;
+    unsigned n = 0;
+    bool sgn = (in->flags & INSN_SIGNED) != 0;
+    for (;;) {
+        uint64_t bit = at + (uint64_t)n * 8;
+        if (bit + 8 > vm->limit) {
+            vm->pos = at;
+            return vm_short(r, vm, in, bit + 8);
+        }
+        uint8_t b = vm->data[(bit - vm->bit0) >> 3];
+        if (n == 9 && (sgn ? ((b & 0x7F) != 0 && (b & 0x7F) != 0x7F) : (b & 0x7F) > 1)) {
+            vm->pos = at;
+            return vm_fail(r, vm, in, TRACERD_E_BAD_RECORD,
+                           "variable-length integer wider than 64 bits");
+        }
+        x |= (uint64_t)(b & 0x7F) << (7 * n);
+        n++;
+        if ((b & 0x80) == 0)
+            break;
+        if (n == 10) {
+            vm->pos = at;
+            return vm_fail(r, vm, in, TRACERD_E_BAD_RECORD,
+                           "variable-length integer longer than 10 bytes");
+        }
+    }
+    if (sgn && 7 * n < 64)
+        x = sext(x, 7 * n);
+    *v = x;
+    *next = at + (uint64_t)n * 8;
+    return R_OK;
 }
 
 /* An integer's value into its slot, and what its role tells the reader. */
@@ -536,8 +585,9 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                 store_int(r, vm, in, v);
             if (dlv) {
                 field_init(r, vm, in, prog, &f, at,
-                           (in->flags & INSN_SIGNED) ? TRACERD_CTF_VALUE_INT
-                                                     : TRACERD_CTF_VALUE_UINT);
+                           (in->flags & INSN_BOOL)     ? TRACERD_CTF_VALUE_BOOL
+                           : (in->flags & INSN_SIGNED) ? TRACERD_CTF_VALUE_INT
+                                                       : TRACERD_CTF_VALUE_UINT);
                 f.v.u = v;
                 if (in->flags & INSN_ENUM)
                     f.enum_label = enum_label(in->meta->type, v);
@@ -730,6 +780,92 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             if (dlv) {
                 vm->depth--;
                 field_init(r, vm, in, prog, &f, pos, TRACERD_CTF_VALUE_VARIANT_END);
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+            }
+            pc++;
+            break;
+        case OP_VARINT: {
+            v = 0;
+            int rc = load_varint(r, vm, in, at, &v, &pos);
+            if (rc != R_OK)
+                return rc;
+            if (in->slot)
+                store_int(r, vm, in, v);
+            if (dlv) {
+                field_init(r, vm, in, prog, &f, at,
+                           (in->flags & INSN_SIGNED) ? TRACERD_CTF_VALUE_INT
+                                                     : TRACERD_CTF_VALUE_UINT);
+                f.v.u = v;
+                if (in->flags & INSN_ENUM)
+                    f.enum_label = enum_label(in->meta->type, v);
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+            }
+            pc++;
+            break;
+        }
+        case OP_BLOB: {
+            uint64_t n = (in->flags & INSN_DYN) ? slots[in->slot] : in->count;
+            if ((in->flags & INSN_DYN) && check_seq_length(r, vm, in, at, n) != R_OK)
+                return R_ERR;
+            if (at > limit || n > (limit - at) / 8) {
+                vm->pos = at;
+                return vm_short(r, vm, in, n > (UINT64_MAX - at) / 8 ? UINT64_MAX : at + n * 8);
+            }
+            const uint8_t *p = data + ((at - bit0) >> 3);
+            pos = at + n * 8;
+            if (in->role == ROLE_UUID) {
+                memcpy(r->uuid, p, 16);
+                r->have |= 1u << ROLE_UUID;
+            }
+            if (dlv) {
+                field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_BYTES);
+                f.bytes.data = p;
+                f.bytes.len = (size_t)n;
+                f.v.length = n;
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+            }
+            pc++;
+            break;
+        }
+        case OP_OPTIONAL: {
+            uint64_t sel = slots[in->slot];
+            const struct ctf_meta *m = in->meta;
+            bool on = false;
+            if (in->flags & INSN_BOOL) {
+                on = sel != 0;
+            } else {
+                bool sgn = (in->flags & INSN_SIGNED) != 0;
+                for (uint32_t k = 0; k < m->nvsel && !on; k++)
+                    on = sgn ? ((int64_t)sel >= m->vsel[k].lo && (int64_t)sel <= m->vsel[k].hi)
+                             : (sel >= (uint64_t)m->vsel[k].lo && sel <= (uint64_t)m->vsel[k].hi);
+            }
+            if (dlv) {
+                field_init(r, vm, in, prog, &f, pos, TRACERD_CTF_VALUE_OPTIONAL_BEGIN);
+                f.v.length = on;
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+                vm->depth++;
+            }
+            if (on) {
+                pc++;
+                break;
+            }
+            if (dlv) {
+                vm->depth--;
+                field_init(r, vm, in, prog, &f, pos, TRACERD_CTF_VALUE_OPTIONAL_END);
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+            }
+            pc = in->jump;
+            break;
+        }
+        case OP_OPTIONAL_END:
+            if (dlv) {
+                vm->depth--;
+                field_init(r, vm, in, prog, &f, pos, TRACERD_CTF_VALUE_OPTIONAL_END);
                 if (deliver(r, &f) != R_OK)
                     return R_ERR;
             }

@@ -220,11 +220,22 @@ static tracerd_event_arg_t *new_arg(struct cmap *m)
     return o;
 }
 
+/* Integer, float, string (or text array) and CTF 2 boolean fields. */
+static bool is_scalar(tracerd_ctf_value_kind_t k)
+{
+    return k == TRACERD_CTF_VALUE_INT || k == TRACERD_CTF_VALUE_UINT ||
+           k == TRACERD_CTF_VALUE_FLOAT || k == TRACERD_CTF_VALUE_STRING ||
+           k == TRACERD_CTF_VALUE_BOOL;
+}
+
 /* The value of a scalar field (integer, enum by its label, float, string or
- * text array) as an argument's type and value. */
+ * text array, boolean) as an argument's type and value. */
 static void scalar_value(struct cmap *m, tracerd_event_arg_t *o, const tracerd_ctf_field_t *f)
 {
-    if (f->enum_label != NULL) {
+    if (f->kind == TRACERD_CTF_VALUE_BOOL) {
+        o->type = TRACERD_EVENT_ARG_BOOL;
+        o->v.b = f->v.u != 0;
+    } else if (f->enum_label != NULL) {
         o->type = TRACERD_EVENT_ARG_STRING;
         o->v.str = cstr(f->enum_label); /* owned by the trace model */
     } else if (f->kind == TRACERD_CTF_VALUE_INT) {
@@ -260,9 +271,10 @@ static int nested_field(struct cmap *m, const tracerd_ctf_field_t *f, const char
         f->kind == TRACERD_CTF_VALUE_ARRAY_BEGIN || f->kind == TRACERD_CTF_VALUE_SEQUENCE_BEGIN;
     if (begin && f->bytes.data != NULL) {
         m->skip_depth = f->depth;
-    } else if (f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT &&
-               f->kind != TRACERD_CTF_VALUE_FLOAT && f->kind != TRACERD_CTF_VALUE_STRING) {
-        return TRACERD_CB_CONTINUE; /* a structure, array or variant opens or closes */
+    } else if (f->kind == TRACERD_CTF_VALUE_BYTES) {
+        begin = true; /* a CTF 2 BLOB: one BYTES argument */
+    } else if (!is_scalar(f->kind)) {
+        return TRACERD_CB_CONTINUE; /* a structure, array, variant or optional opens or closes */
     }
     tracerd_event_arg_t *o = new_arg(m);
     if (o == NULL)
@@ -292,8 +304,9 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
         return TRACERD_CB_CONTINUE;
     const char *name = f->name != NULL ? f->name : "";
     if (f->depth > 1 || m->skip_depth != 0 || f->bytes.data != NULL ||
-        f->kind == TRACERD_CTF_VALUE_STRUCT_BEGIN || f->kind == TRACERD_CTF_VALUE_ARRAY_BEGIN ||
-        f->kind == TRACERD_CTF_VALUE_SEQUENCE_BEGIN || f->kind == TRACERD_CTF_VALUE_VARIANT_BEGIN)
+        f->kind == TRACERD_CTF_VALUE_OPTIONAL_BEGIN || f->kind == TRACERD_CTF_VALUE_STRUCT_BEGIN ||
+        f->kind == TRACERD_CTF_VALUE_ARRAY_BEGIN || f->kind == TRACERD_CTF_VALUE_SEQUENCE_BEGIN ||
+        f->kind == TRACERD_CTF_VALUE_VARIANT_BEGIN)
         return nested_field(m, f, name);
     bool is_ctx = f->scope != TRACERD_CTF_SCOPE_EVENT_FIELDS;
     if (f->kind == TRACERD_CTF_VALUE_INT || f->kind == TRACERD_CTF_VALUE_UINT) {
@@ -309,8 +322,7 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
             m->has_addr = true;
         }
     }
-    if (f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT &&
-        f->kind != TRACERD_CTF_VALUE_FLOAT && f->kind != TRACERD_CTF_VALUE_STRING)
+    if (!is_scalar(f->kind))
         return TRACERD_CB_CONTINUE; /* the END of a compound field */
     tracerd_event_arg_t *o = new_arg(m);
     if (o == NULL)

@@ -33,6 +33,8 @@ static bool filtered(const tracerd_ctf_field_t *f)
                                         "timestamp_end",    "events_discarded", "packet_seq_num"};
     if (f->scope != TRACERD_CTF_SCOPE_PACKET_CONTEXT || f->depth != 1)
         return false;
+    if (f->type->roles != 0)
+        return true; /* CTF 2: babeltrace2 shows no field with a role */
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(f->name, names[i]) == 0)
             return true;
@@ -75,6 +77,50 @@ static void int_text(tlog_t *l, const tracerd_ctf_field_t *f)
     } else {
         tlog_printf(l, "%" PRIu64, v);
     }
+}
+
+static int cmp_label(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The labels of every mapping (or bit map flag) the value matches, sorted
+ * and deduplicated, as babeltrace2 2.1 prints them: { "A", "B" }. Returns
+ * the count. */
+static size_t labels_text(tlog_t *l, const tracerd_ctf_type_t *ty, uint64_t v, bool sgn,
+                          bool print)
+{
+    const char *found[64];
+    size_t n = 0;
+    bool flags = ty->kind == TRACERD_CTF_TYPE_BIT_MAP;
+    for (uint32_t i = 0; i < ty->nmappings && n < 64; i++) {
+        const tracerd_ctf_mapping_t *m = &ty->mappings[i];
+        bool hit;
+        if (flags) {
+            hit = false;
+            for (int64_t b = m->lo; b <= m->hi && b < 64; b++)
+                hit = hit || ((v >> b) & 1u);
+        } else {
+            hit = sgn ? ((int64_t)v >= m->lo && (int64_t)v <= m->hi)
+                      : (v >= (uint64_t)m->lo && v <= (uint64_t)m->hi);
+        }
+        bool dup = false;
+        for (size_t k = 0; k < n; k++)
+            dup = dup || strcmp(found[k], m->label) == 0;
+        if (hit && !dup)
+            found[n++] = m->label;
+    }
+    if (!print)
+        return n;
+    qsort(found, n, sizeof found[0], cmp_label);
+    tlog_printf(l, "{ ");
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            tlog_printf(l, ", ");
+        ctf_text_quote(l, found[k], strlen(found[k]));
+    }
+    tlog_printf(l, " }");
+    return n;
 }
 
 static tlog_t *pctx_of(ctf_text_t *t)
@@ -155,6 +201,20 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
         member(t, f, true);
         ctf_text_quote(l, f->v.str.data, f->v.str.len);
         break;
+    case TRACERD_CTF_VALUE_BOOL:
+        member(t, f, true);
+        tlog_printf(l, "%s", f->v.u ? "true" : "false");
+        break;
+    case TRACERD_CTF_VALUE_BYTES:
+        member(t, f, true);
+        tlog_printf(l, "[");
+        for (size_t i = 0; i < f->bytes.len; i++)
+            tlog_printf(l, "%s%02x", i ? " " : " ", f->bytes.data[i]);
+        tlog_printf(l, " ]");
+        break;
+    case TRACERD_CTF_VALUE_OPTIONAL_BEGIN:
+    case TRACERD_CTF_VALUE_OPTIONAL_END:
+        break;
     case TRACERD_CTF_VALUE_FLOAT:
         member(t, f, true);
         tlog_printf(l, "%g", f->v.f);
@@ -162,9 +222,19 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
     case TRACERD_CTF_VALUE_INT:
     case TRACERD_CTF_VALUE_UINT:
         member(t, f, true);
-        if (f->type->kind == TRACERD_CTF_TYPE_ENUM) {
+        if (f->type->kind == TRACERD_CTF_TYPE_BIT_MAP) {
+            uint64_t v = f->v.u;
+            tlog_printf(l, "0x%" PRIX64, v);
+            if (labels_text(l, f->type, v, false, false) > 0) {
+                tlog_printf(l, " ");
+                labels_text(l, f->type, v, false, true);
+            }
+        } else if (f->type->mappings != NULL) {
+            bool sgn = f->kind == TRACERD_CTF_VALUE_INT;
             tlog_printf(l, "( ");
-            if (f->enum_label) {
+            if (t->bt21 && labels_text(l, f->type, f->v.u, sgn, false) > 1) {
+                labels_text(l, f->type, f->v.u, sgn, true);
+            } else if (f->enum_label) {
                 ctf_text_quote(l, f->enum_label, strlen(f->enum_label));
             } else {
                 tlog_printf(l, "<unknown>");

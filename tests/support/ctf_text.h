@@ -28,6 +28,7 @@ typedef struct ctf_text {
     bool has_clock;
     uint64_t cycles;
     const char *name;
+    bool bt21; /* babeltrace2 2.1: a value matching several mappings prints them all */
 } ctf_text_t;
 
 /* Callbacks writing into a ctf_text_t (the user pointer). */

@@ -26,20 +26,20 @@ static uint32_t be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
-/* Is this file CTF metadata (text that starts with the CTF comment, or packetized)? */
+/* Is this file CTF metadata (CTF 1.8 TSDL with its signature, CTF 2 JSON
+ * text sequence, either plain or packetized)? The library decides. */
 static bool is_metadata_file(const char *path)
 {
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return false;
-    uint8_t b[16];
+    uint8_t b[64];
     ssize_t n = read(fd, b, sizeof b);
     close(fd);
-    if (n < 4)
+    if (n < 1)
         return false;
-    if (le32(b) == META_MAGIC || be32(b) == META_MAGIC)
-        return true;
-    return n >= 10 && memcmp(b, "/* CTF 1.", 9) == 0;
+    return tracerd_ctf_metadata_version(b, (size_t)n) != 0 ||
+           (n >= 4 && (le32(b) == META_MAGIC || be32(b) == META_MAGIC));
 }
 
 /* A folder holding `metadata`, at the top or (bounded) below: a
@@ -118,6 +118,7 @@ struct ctx {
     bool first[256];
     unsigned level;
     bool in_variant[256];
+    bool optional_null; /* a disabled CTF 2 optional was printed as null */
 };
 
 static const char *cur_stream(const struct ctx *x)
@@ -326,6 +327,32 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
         member(x, f);
         cli_json_str(o, f->v.str.data, f->v.str.len);
         return 0;
+    case TRACERD_CTF_VALUE_BOOL:
+        member(x, f);
+        fputs(f->v.u ? "true" : "false", o);
+        return 0;
+    case TRACERD_CTF_VALUE_BYTES: /* a CTF 2 BLOB: hexadecimal text */
+        member(x, f);
+        fputc('"', o);
+        for (size_t i = 0; i < f->bytes.len; i++)
+            fprintf(o, "%02x", f->bytes.data[i]);
+        fputc('"', o);
+        return 0;
+    case TRACERD_CTF_VALUE_OPTIONAL_BEGIN: /* null, or the field without a name */
+        member(x, f);
+        if (f->v.length == 0) {
+            fputs("null", o);
+            x->optional_null = true;
+            return 0;
+        }
+        open_level(x, true);
+        return 0;
+    case TRACERD_CTF_VALUE_OPTIONAL_END:
+        if (x->optional_null)
+            x->optional_null = false;
+        else
+            x->level--;
+        return 0;
     case TRACERD_CTF_VALUE_FLOAT:
         member(x, f);
         if (f->v.f != f->v.f || f->v.f - f->v.f != 0)
@@ -407,19 +434,50 @@ static void print_trace_info(FILE *f, const char *where, const tracerd_ctf_trace
 {
     const tracerd_ctf_trace_info_t *in = tracerd_ctf_trace_info(t);
     fprintf(f, "trace:         %s\n", where);
-    fprintf(f, "  version:     CTF %u.%u, %s, %zu bytes of TSDL\n", in->major, in->minor,
-            bo_name(in->byte_order), in->metadata_bytes);
+    if (in->major == 2) {
+        fprintf(f, "  version:     CTF 2, %zu bytes of JSON metadata in %u fragments\n",
+                in->metadata_bytes, in->nfragments);
+        if (in->ns || in->name || in->uid)
+            fprintf(f, "  trace class: namespace %s, name %s, uid %s\n", in->ns ? in->ns : "-",
+                    in->name && in->name[0] ? in->name : "-", in->uid ? in->uid : "-");
+    } else {
+        fprintf(f, "  version:     CTF %u.%u, %s, %zu bytes of TSDL\n", in->major, in->minor,
+                bo_name(in->byte_order), in->metadata_bytes);
+    }
     if (in->has_uuid) {
         fprintf(f, "  uuid:        ");
         for (int i = 0; i < 16; i++)
             fprintf(f, "%02x%s", in->uuid[i], i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
         fprintf(f, "\n");
     }
-    for (uint32_t i = 0; i < in->nclocks; i++)
+    for (uint32_t i = 0; i < in->nclocks; i++) {
+        const tracerd_ctf_clock_t *k = &in->clocks[i];
         fprintf(f,
                 "  clock:       %s, %" PRIu64 " Hz, offset %" PRId64 " s + %" PRId64 " cycles%s\n",
-                in->clocks[i].name, in->clocks[i].freq, in->clocks[i].offset_s,
-                in->clocks[i].offset, in->clocks[i].absolute ? ", absolute" : "");
+                k->name, k->freq, k->offset_s, k->offset,
+                in->major == 2 ? (k->absolute ? ", origin: Unix epoch" : "")
+                : k->absolute  ? ", absolute"
+                               : "");
+        if (in->major != 2)
+            continue;
+        if (k->origin_name)
+            fprintf(f, "    origin:    namespace %s, name %s, uid %s\n",
+                    k->origin_ns ? k->origin_ns : "-", k->origin_name,
+                    k->origin_uid ? k->origin_uid : "-");
+        else if (!k->absolute)
+            fprintf(f, "    origin:    unknown\n");
+        if (k->ns || k->uid)
+            fprintf(f, "    identity:  namespace %s, uid %s\n", k->ns ? k->ns : "-",
+                    k->uid ? k->uid : "-");
+        if (k->has_precision || k->has_accuracy) {
+            fprintf(f, "    error:    ");
+            if (k->has_precision)
+                fprintf(f, " precision %" PRIu64 " cycles", k->precision);
+            if (k->has_accuracy)
+                fprintf(f, " accuracy %" PRIu64 " cycles", k->accuracy);
+            fprintf(f, "\n");
+        }
+    }
     const char *keys[] = {"hostname", "domain", "tracer_name", "procname"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const char *v = tracerd_ctf_trace_env(t, keys[i]);
