@@ -35,7 +35,7 @@ objects = []
 if include and static:
     cflags.append("-I" + include)
     objects.append(static)
-    ldflags.append("-lm")
+    ldflags += ["-ljansson", "-lm"]  # what libtracerd.a needs (Requires.private: jansson)
     with open(os.path.join(include, "tracerd", "core.h")) as f:
         parts = dict(re.findall(r"#define TRACERD_VERSION_(MAJOR|MINOR|PATCH) (\d+)", f.read()))
     version = "{MAJOR}.{MINOR}.{PATCH}".format(**parts)
