@@ -212,6 +212,72 @@ START_TEST(test_live_pipe)
 }
 END_TEST
 
+/* --lenient: consecutive skips of the same kind are one warning with a
+ * count, in its place in a dump; --quiet silences the standard-error lines. */
+START_TEST(test_lenient_coalesced)
+{
+    CLI_OR_SKIP(cli);
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    fxw_event(&w, 0, FXT_INL(7, 8), FXS_INL("cat"), FXS_INL("first"), 100, NULL, 0, 0);
+    size_t run1 = w.len;
+    for (int i = 0; i < 10; i++)
+        fxw_word(&w, 0); /* 10 records of size 0: skipped 8 bytes each */
+    fxw_event(&w, 0, FXT_INL(7, 8), FXS_INL("cat"), FXS_INL("second"), 200, NULL, 0, 0);
+    size_t run2 = w.len;
+    fxw_word(&w, 0);
+    fxw_word(&w, 0);
+    fxw_event(&w, 0, FXT_INL(7, 8), FXS_INL("cat"), FXS_INL("third"), 300, NULL, 0, 0);
+    char *path = ev_temp_file("zeros.fxt", w.buf, w.len);
+    ev_proc_t p;
+    run(cli, &p, "dump", "--lenient", path, NULL);
+    ck_assert_int_eq(p.status, 0);
+    char want[512];
+    snprintf(want, sizeof want,
+             "\"name\":\"first\",\"args\":[]}\n"
+             "{\"record\":\"warning\",\"offset\":%zu,\"status\":\"E_BAD_RECORD\","
+             "\"skipped_bytes\":80,\"reason\":\"metadata record: size is 0\",\"count\":10}\n"
+             "{\"record\":\"event\",\"offset\":%zu,",
+             run1, run1 + 80);
+    ck_assert_msg(strstr(p.out, want) != NULL, "dump:\n%s", p.out);
+    snprintf(want, sizeof want,
+             "{\"record\":\"warning\",\"offset\":%zu,\"status\":\"E_BAD_RECORD\","
+             "\"skipped_bytes\":16,\"reason\":\"metadata record: size is 0\",\"count\":2}\n"
+             "{\"record\":\"event\",\"offset\":%zu,",
+             run2, run2 + 16);
+    ck_assert_msg(strstr(p.out, want) != NULL, "dump:\n%s", p.out);
+    ev_proc_free(&p);
+    static const char *const cmds[] = {"info", "json", "stats"};
+    for (size_t i = 0; i < 3; i++) {
+        run(cli, &p, cmds[i], "--lenient", path, NULL);
+        ck_assert_int_eq(p.status, 0);
+        snprintf(want, sizeof want,
+                 "warning E_BAD_RECORD at byte %zu: metadata record: size is 0 (10 times, 80 "
+                 "bytes skipped up to byte %zu)\n",
+                 run1, run1 + 80);
+        ck_assert_msg(strstr(p.err, want) != NULL, "%s stderr:\n%s", cmds[i], p.err);
+        snprintf(want, sizeof want,
+                 "warning E_BAD_RECORD at byte %zu: metadata record: size is 0 (2 times, 16 "
+                 "bytes skipped up to byte %zu)\n",
+                 run2, run2 + 16);
+        ck_assert_msg(strstr(p.err, want) != NULL, "%s stderr:\n%s", cmds[i], p.err);
+        size_t lines = 0;
+        for (const char *q = p.err; (q = strchr(q, '\n')) != NULL; q++)
+            lines++;
+        ck_assert_uint_eq(lines, 2);
+        ev_proc_free(&p);
+        run(cli, &p, cmds[i], "-q", "--lenient", path, NULL);
+        ck_assert_int_eq(p.status, 0);
+        ck_assert_str_eq(p.err, "");
+        ev_proc_free(&p);
+    }
+    fxw_free(&w);
+    free(path);
+    ev_temp_cleanup();
+}
+END_TEST
+
 Suite *suite_stream(void)
 {
     Suite *s = suite_create("stream");
@@ -220,6 +286,7 @@ Suite *suite_stream(void)
     tcase_add_test(tc, test_xtrace_option_range);
     tcase_add_test(tc, test_stats_then_error);
     tcase_add_test(tc, test_live_pipe);
+    tcase_add_test(tc, test_lenient_coalesced);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -90,8 +90,19 @@ static tracerd_status_t feed_all(cli_t *c, const tracerd_reader_ops_t *ops, void
     return TRACERD_OK;
 }
 
+static tracerd_status_t pump(cli_t *c, const tracerd_reader_ops_t *ops, void *reader,
+                             cli_drain_fn drain, void *ctx);
+
 tracerd_status_t cli_pump_drain(cli_t *c, const tracerd_reader_ops_t *ops, void *reader,
                                 cli_drain_fn drain, void *ctx)
+{
+    tracerd_status_t st = pump(c, ops, reader, drain, ctx);
+    cli_warning_flush(c); /* a run of skips that reached the end (or the error) */
+    return st;
+}
+
+static tracerd_status_t pump(cli_t *c, const tracerd_reader_ops_t *ops, void *reader,
+                             cli_drain_fn drain, void *ctx)
 {
     tracerd_status_t st = feed_all(c, ops, reader, drain, ctx, c->head, c->head_len);
     if (st != TRACERD_OK)
@@ -215,21 +226,4 @@ void cli_json_hex(FILE *f, const void *data, size_t len)
     for (size_t i = 0; i < len; i++)
         fprintf(f, "%02x", p[i]);
     fputc('"', f);
-}
-
-int cli_warning(const cli_t *c, FILE *dump_out, const char *format, const tracerd_warning_t *w)
-{
-    if (dump_out != NULL) {
-        fprintf(dump_out,
-                "{\"type\":\"warning\",\"offset\":%" PRIu64 ",\"status\":\"%s\","
-                "\"skipped_bytes\":%" PRIu64 ",\"reason\":",
-                w->offset, tracerd_status_name(w->status), w->skipped_bytes);
-        cli_json_cstr(dump_out, w->reason);
-        fputs("}\n", dump_out);
-    } else {
-        fprintf(stderr, "%s: %s: %s warning %s at byte %" PRIu64 ": %s\n",
-                c != NULL ? c->prog : "tracerd", c != NULL ? c->path : "-", format,
-                tracerd_status_name(w->status), w->offset, w->reason);
-    }
-    return TRACERD_CB_CONTINUE;
 }

@@ -27,6 +27,28 @@ enum {
 #define CLI_OPTS_MAX 32
 #define CLI_FILTERS_MAX 256
 
+/* Where a format's --lenient warnings go (warn.c): dump_out (a dump line
+ * {"KEY":"warning",["stream",]"offset","status","skipped_bytes","reason"[,"count"]},
+ * KEY "type" or, for FXT, "record"), else standard error ("tracerd: TRACE:
+ * FORMAT warning STATUS at byte N: reason", silenced by --quiet). stream:
+ * the CTF stream file, or NULL. */
+typedef struct cli_warn_sink {
+    FILE *dump_out;
+    const char *key;
+    const char *format;
+    const char *stream;
+} cli_warn_sink_t;
+
+/* The warning run being coalesced (warn.c). */
+struct cli_warn_run {
+    bool pending;
+    cli_warn_sink_t sink; /* a copy; sink.stream points to stream[] */
+    tracerd_status_t status;
+    uint64_t offset, skipped, count;
+    char reason[256];
+    char stream[256];
+};
+
 typedef struct cli {
     const char *prog;
     const char *cmd;      /* the command's name (main.c's command table) */
@@ -68,6 +90,8 @@ typedef struct cli {
     /* When set, the pump stops reading the input once it returns true (a
      * filter's end passed in a time-ordered trace). */
     bool (*input_done)(const void *reader);
+    struct cli_warn_run warn; /* --lenient warnings being coalesced (warn.c) */
+    uint64_t warnings;        /* warnings received (before coalescing) */
 } cli_t;
 
 #define CLI_TIMEOUT_DEFAULT 60u
@@ -127,11 +151,14 @@ int cli_config_xtrace(const cli_t *c, tracerd_xtrace_insn_config_t *ic,
                       tracerd_xtrace_snap_config_t *sc);
 int cli_config_check(const cli_t *c);
 
-/* Prints a reader's warning (a lenient skip): with dump_out, the dump line
- * {"type":"warning","offset","status","skipped_bytes","reason"} there; else
- * "tracerd: TRACE: FORMAT warning STATUS at byte N: reason" on standard error
- * (c may be NULL then). Returns TRACERD_CB_CONTINUE. */
-int cli_warning(const cli_t *c, FILE *dump_out, const char *format, const tracerd_warning_t *w);
+/* A reader's warning (a lenient skip), coalesced: consecutive skips of the
+ * same kind (each starting where the previous one ended; same status, stream
+ * and reason but for numbers) become one warning with a count, printed to
+ * the sink when the run ends. Returns TRACERD_CB_CONTINUE. */
+int cli_warning(cli_t *c, const cli_warn_sink_t *sink, const tracerd_warning_t *w);
+/* Prints the pending warning run, if any: a dump calls it before each record
+ * it writes (so warnings keep their place), cli_pump at the end of the input. */
+void cli_warning_flush(cli_t *c);
 
 /* xtrace file kind from a path's name (fmt_xtrace.c): the naming scheme of
  * tracerd_xtrace_parse_filename (*exact set), or just the .xinsndata.bin /

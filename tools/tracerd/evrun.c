@@ -226,13 +226,9 @@ static int on_event(void *user, const tracerd_event_t *ev)
 
 static int on_warning(void *user, const tracerd_warning_t *w)
 {
+    static const cli_warn_sink_t sink = {NULL, NULL, NULL, NULL};
     struct ev_run *r = user;
-    /* data was skipped: said even with --quiet, which only silences progress */
-    cli_progress_done(r->c);
-    fprintf(stderr, "%s: %s: warning %s at byte %llu: %s (skipped %llu bytes)\n", r->c->prog,
-            r->c->path, tracerd_status_name(w->status), (unsigned long long)w->offset,
-            w->reason ? w->reason : "", (unsigned long long)w->skipped_bytes);
-    return 0;
+    return cli_warning(r->c, &sink, w);
 }
 
 static int exit_code(struct ev_run *r, tracerd_auto_reader_t *a, tracerd_status_t st)
@@ -485,6 +481,7 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
         if (st == TRACERD_OK)
             break;
     }
+    cli_warning_flush(c);
     int rc = CLI_EXIT_OK;
     if (st == TRACERD_E_UNSUPPORTED && d == NULL) {
         fprintf(stderr, "%s: %s: CTF trace directory: `%s` is not available in this build\n",

@@ -130,6 +130,7 @@ static const char *cur_stream(const struct ctx *x)
 static int on_packet(void *user, const tracerd_ctf_packet_t *p)
 {
     struct ctx *x = user;
+    cli_warning_flush(x->c); /* a dump keeps warnings in their place */
     x->packets++;
     if (p->has_cpu_id) {
         if (p->cpu_id < 64)
@@ -168,6 +169,7 @@ static int on_packet(void *user, const tracerd_ctf_packet_t *p)
 static int on_loss(void *user, const tracerd_ctf_loss_t *l)
 {
     struct ctx *x = user;
+    cli_warning_flush(x->c); /* a dump keeps warnings in their place */
     x->losses++;
     if (l->kind == TRACERD_CTF_LOSS_EVENTS)
         x->lost_events += l->count;
@@ -192,22 +194,15 @@ static int on_warning(void *user, const tracerd_warning_t *w)
 {
     struct ctx *x = user;
     x->warnings++;
-    if (!x->dump)
-        return cli_warning(x->c, NULL, "ctf", w);
-    FILE *f = x->c->out;
-    fprintf(f, "{\"type\":\"warning\",\"stream\":");
-    cli_json_cstr(f, cur_stream(x));
-    fprintf(f,
-            ",\"offset\":%" PRIu64 ",\"status\":\"%s\",\"skipped_bytes\":%" PRIu64 ",\"reason\":",
-            w->offset, tracerd_status_name(w->status), w->skipped_bytes);
-    cli_json_cstr(f, w->reason);
-    fprintf(f, "}\n");
-    return 0;
+    const cli_warn_sink_t sink = {x->dump ? x->c->out : NULL, "type", "ctf",
+                                  x->dump ? cur_stream(x) : NULL};
+    return cli_warning(x->c, &sink, w);
 }
 
 static int on_event(void *user, const tracerd_ctf_event_t *e)
 {
     struct ctx *x = user;
+    cli_warning_flush(x->c); /* a dump keeps warnings in their place */
     x->events++;
     if (e->has_clock) {
         if (!x->any_ns || e->ns < x->first_ns)
@@ -552,6 +547,7 @@ static int run_dir(cli_t *c, bool dump)
     if (st == TRACERD_OK)
         while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
             ;
+    cli_warning_flush(c);
     int rc = CLI_EXIT_OK;
     if (st != TRACERD_OK) {
         const char *path = d ? tracerd_ctf_dir_error_path(d) : c->path;

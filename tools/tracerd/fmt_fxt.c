@@ -53,7 +53,7 @@ static int run(cli_t *c, const tracerd_fxt_callbacks_t *cbs, void *user)
 #define THREAD_SLOTS 8192
 
 struct info {
-    const cli_t *c;
+    cli_t *c;
     uint64_t warnings; /* lenient skips */
     tracerd_byte_order_t order;
     uint64_t records[16];
@@ -233,7 +233,8 @@ static int i_warning(void *u, const tracerd_warning_t *w)
 {
     struct info *in = u;
     in->warnings++;
-    return cli_warning(in->c, NULL, "fxt", w);
+    static const cli_warn_sink_t sink = {NULL, NULL, "fxt", NULL};
+    return cli_warning(in->c, &sink, w);
 }
 
 static int info(cli_t *c)
@@ -304,7 +305,16 @@ static int info(cli_t *c)
 
 struct dump {
     FILE *f;
+    cli_t *c;
 };
+
+/* The output of a dump callback, after the pending warnings. */
+static FILE *d_out(void *u)
+{
+    struct dump *d = u;
+    cli_warning_flush(d->c);
+    return d->f;
+}
 
 static void jkey(FILE *f, const char *k)
 {
@@ -379,7 +389,7 @@ static void jargs(FILE *f, uint32_t n, const tracerd_fxt_arg_t *a)
 
 static int d_meta(void *u, const tracerd_fxt_metadata_t *m)
 {
-    FILE *f = ((struct dump *)u)->f;
+    FILE *f = d_out(u);
     static const char *const kinds[5] = {"", "provider-info", "provider-section", "provider-event",
                                          "trace-info"};
     jhead(f, "metadata", m->offset, m->provider_id);
@@ -397,7 +407,7 @@ static int d_meta(void *u, const tracerd_fxt_metadata_t *m)
 
 static int d_init(void *u, const tracerd_fxt_init_t *i)
 {
-    FILE *f = ((struct dump *)u)->f;
+    FILE *f = d_out(u);
     jhead(f, "init", i->offset, i->provider_id);
     fprintf(f, ",\"ticks_per_second\":%" PRIu64 "}\n", i->ticks_per_second);
     return 0;
@@ -405,7 +415,7 @@ static int d_init(void *u, const tracerd_fxt_init_t *i)
 
 static int d_string(void *u, const tracerd_fxt_string_t *s)
 {
-    FILE *f = ((struct dump *)u)->f;
+    FILE *f = d_out(u);
     jhead(f, "string", s->offset, s->provider_id);
     fprintf(f, ",\"index\":%u", (unsigned)s->index);
     jstr(f, "value", s->str);
@@ -415,7 +425,7 @@ static int d_string(void *u, const tracerd_fxt_string_t *s)
 
 static int d_thread(void *u, const tracerd_fxt_thread_rec_t *t)
 {
-    FILE *f = ((struct dump *)u)->f;
+    FILE *f = d_out(u);
     jhead(f, "thread", t->offset, t->provider_id);
     fprintf(f, ",\"index\":%u,\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 "}\n", (unsigned)t->index,
             t->pid, t->tid);
@@ -424,7 +434,7 @@ static int d_thread(void *u, const tracerd_fxt_thread_rec_t *t)
 
 static int d_event(void *u, const tracerd_fxt_event_t *e)
 {
-    FILE *f = ((struct dump *)u)->f;
+    FILE *f = d_out(u);
     jhead(f, "event", e->offset, e->provider_id);
     fprintf(f, ",\"type\":\"%s\",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64,
             tracerd_fxt_event_type_name(e->type), e->ticks, e->ns);
@@ -460,7 +470,7 @@ static int d_event(void *u, const tracerd_fxt_event_t *e)
 
 static int d_blob(void *u, const tracerd_fxt_blob_t *b)
 {
-    FILE *f = ((struct dump *)u)->f;
+    FILE *f = d_out(u);
     jhead(f, "blob", b->offset, b->provider_id);
     fprintf(f, ",\"blob_type\":%u", (unsigned)b->blob_type);
     jstr(f, "name", b->name);
@@ -472,7 +482,7 @@ static int d_blob(void *u, const tracerd_fxt_blob_t *b)
 
 static int d_user(void *u, const tracerd_fxt_userspace_object_t *o)
 {
-    FILE *f = ((struct dump *)u)->f;
+    FILE *f = d_out(u);
     jhead(f, "userspace-object", o->offset, o->provider_id);
     fprintf(f, ",\"pointer\":\"0x%" PRIx64 "\"", o->pointer);
     jthread(f, "process_", o->process);
@@ -486,7 +496,7 @@ static int d_user(void *u, const tracerd_fxt_userspace_object_t *o)
 
 static int d_kernel(void *u, const tracerd_fxt_kernel_object_t *o)
 {
-    FILE *f = ((struct dump *)u)->f;
+    FILE *f = d_out(u);
     jhead(f, "kernel-object", o->offset, o->provider_id);
     fprintf(f, ",\"koid\":%" PRIu64 ",\"object_type\":%u", o->koid, (unsigned)o->object_type);
     jstr(f, "name", o->name);
@@ -497,7 +507,7 @@ static int d_kernel(void *u, const tracerd_fxt_kernel_object_t *o)
 
 static int d_sched(void *u, const tracerd_fxt_scheduling_t *s)
 {
-    FILE *f = ((struct dump *)u)->f;
+    FILE *f = d_out(u);
     static const char *const kinds[3] = {"legacy-context-switch", "context-switch",
                                          "thread-wakeup"};
     jhead(f, "scheduling", s->offset, s->provider_id);
@@ -525,7 +535,7 @@ static int d_sched(void *u, const tracerd_fxt_scheduling_t *s)
 
 static int d_log(void *u, const tracerd_fxt_log_t *l)
 {
-    FILE *f = ((struct dump *)u)->f;
+    FILE *f = d_out(u);
     jhead(f, "log", l->offset, l->provider_id);
     fprintf(f, ",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64, l->ticks, l->ns);
     jthread(f, "", l->thread);
@@ -536,7 +546,7 @@ static int d_log(void *u, const tracerd_fxt_log_t *l)
 
 static int d_large(void *u, const tracerd_fxt_large_blob_t *b)
 {
-    FILE *f = ((struct dump *)u)->f;
+    FILE *f = d_out(u);
     jhead(f, "large-blob", b->offset, b->provider_id);
     fprintf(f, ",\"format\":%u", (unsigned)b->format);
     jstr(f, "category", b->category);
@@ -557,7 +567,7 @@ static int d_large(void *u, const tracerd_fxt_large_blob_t *b)
 
 static int d_fragment(void *u, const tracerd_span_t *s)
 {
-    FILE *f = ((struct dump *)u)->f;
+    FILE *f = d_out(u);
     fprintf(f,
             "{\"record\":\"large-blob-fragment\",\"offset\":%" PRIu64 ",\"data_offset\":%" PRIu64
             ",\"total\":%" PRIu64 ",\"data\":",
@@ -569,7 +579,7 @@ static int d_fragment(void *u, const tracerd_span_t *s)
 
 static int d_unknown(void *u, const tracerd_fxt_unknown_t *k)
 {
-    FILE *f = ((struct dump *)u)->f;
+    FILE *f = d_out(u);
     static const char *const kinds[9] = {"",           "record",       "metadata",
                                          "trace-info", "event",        "argument",
                                          "scheduling", "large-record", "blob-format"};
@@ -589,19 +599,14 @@ static int d_unknown(void *u, const tracerd_fxt_unknown_t *k)
  * FXT dump object. */
 static int d_warning(void *u, const tracerd_warning_t *w)
 {
-    FILE *f = ((struct dump *)u)->f;
-    fprintf(f,
-            "{\"record\":\"warning\",\"offset\":%" PRIu64 ",\"status\":\"%s\","
-            "\"skipped_bytes\":%" PRIu64 ",\"reason\":",
-            w->offset, tracerd_status_name(w->status), w->skipped_bytes);
-    cli_json_cstr(f, w->reason);
-    fprintf(f, "}\n");
-    return 0;
+    struct dump *d = u;
+    const cli_warn_sink_t sink = {d->f, "record", "fxt", NULL};
+    return cli_warning(d->c, &sink, w);
 }
 
 static int dump(cli_t *c)
 {
-    struct dump d = {c->out};
+    struct dump d = {c->out, c};
     tracerd_fxt_callbacks_t cbs;
     memset(&cbs, 0, sizeof cbs);
     cbs.on_metadata = d_meta;

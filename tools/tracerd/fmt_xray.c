@@ -33,7 +33,7 @@ static int detect(const uint8_t *h, size_t n, const char *path, bool is_dir)
 #define MAX_THREADS 4096
 
 struct info {
-    const cli_t *c;
+    cli_t *c;
     tracerd_xray_header_t hdr;
     uint64_t fn[4], meta[10], custom, typed, buffers, warnings, args;
     uint64_t min_tsc, max_tsc, min_ns, max_ns;
@@ -113,7 +113,8 @@ static int i_warning(void *u, const tracerd_warning_t *w)
 {
     struct info *in = u;
     in->warnings++;
-    return cli_warning(in->c, NULL, "xray", w);
+    static const cli_warn_sink_t sink = {NULL, NULL, "xray", NULL};
+    return cli_warning(in->c, &sink, w);
 }
 
 static int run(cli_t *c, const tracerd_xray_callbacks_t *cb, void *user)
@@ -192,9 +193,17 @@ static int info(cli_t *c)
 
 /* ---- dump --------------------------------------------------------------- */
 
+/* The output of a dump callback (u is the cli_t), after the pending warnings. */
+static FILE *d_out(void *u)
+{
+    cli_t *c = u;
+    cli_warning_flush(c);
+    return c->out;
+}
+
 static int d_header(void *u, const tracerd_xray_header_t *h)
 {
-    FILE *o = u;
+    FILE *o = d_out(u);
     fprintf(o,
             "{\"type\":\"header\",\"version\":%u,\"mode\":\"%s\",\"byte_order\":\"%s\","
             "\"flags\":%" PRIu32 ",\"constant_tsc\":%s,\"nonstop_tsc\":%s,"
@@ -207,7 +216,7 @@ static int d_header(void *u, const tracerd_xray_header_t *h)
 
 static int d_buffer(void *u, const tracerd_xray_buffer_t *b)
 {
-    FILE *o = u;
+    FILE *o = d_out(u);
     fprintf(o, "{\"type\":\"buffer\",\"offset\":%" PRIu64 ",\"size\":%" PRIu64 ",\"tid\":%" PRId32,
             b->offset, b->size, b->tid);
     if (b->has_pid)
@@ -221,14 +230,15 @@ static int d_buffer(void *u, const tracerd_xray_buffer_t *b)
 
 static int d_buffer_end(void *u, const tracerd_xray_buffer_end_t *e)
 {
-    fprintf(u, "{\"type\":\"buffer_end\",\"offset\":%" PRIu64 ",\"filler_bytes\":%" PRIu64 "}\n",
+    fprintf(d_out(u),
+            "{\"type\":\"buffer_end\",\"offset\":%" PRIu64 ",\"filler_bytes\":%" PRIu64 "}\n",
             e->offset, e->filler_bytes);
     return 0;
 }
 
 static int d_function(void *u, const tracerd_xray_function_t *f)
 {
-    FILE *o = u;
+    FILE *o = d_out(u);
     fprintf(o,
             "{\"type\":\"function\",\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"function_id\":%" PRId32
             ",\"tsc\":%" PRIu64 ",\"ns\":%" PRIu64 ",\"delta\":%" PRIu32 ",\"tid\":%" PRId32
@@ -247,7 +257,7 @@ static int d_function(void *u, const tracerd_xray_function_t *f)
 
 static int d_event(void *u, const tracerd_xray_event_t *e)
 {
-    FILE *o = u;
+    FILE *o = d_out(u);
     fprintf(o,
             "{\"type\":\"event\",\"offset\":%" PRIu64 ",\"event\":\"%s\",\"event_type\":%u,"
             "\"tsc\":%" PRIu64 ",\"ns\":%" PRIu64 ",\"tid\":%" PRId32 ",\"pid\":%" PRId32
@@ -265,7 +275,7 @@ static int d_event(void *u, const tracerd_xray_event_t *e)
 
 static int d_fragment(void *u, const tracerd_span_t *s)
 {
-    FILE *o = u;
+    FILE *o = d_out(u);
     for (size_t i = 0; i < s->len; i++)
         fprintf(o, "%02x", s->data[i]);
     if (s->offset + s->len == s->total)
@@ -275,7 +285,7 @@ static int d_fragment(void *u, const tracerd_span_t *s)
 
 static int d_meta(void *u, const tracerd_xray_metadata_t *m)
 {
-    FILE *o = u;
+    FILE *o = d_out(u);
     fprintf(o, "{\"type\":\"metadata\",\"offset\":%" PRIu64 ",\"kind\":\"%s\"", m->offset,
             tracerd_xray_meta_kind_name(m->kind));
     switch (m->kind) {
@@ -306,7 +316,9 @@ static int d_meta(void *u, const tracerd_xray_metadata_t *m)
 
 static int d_warning(void *u, const tracerd_warning_t *w)
 {
-    return cli_warning(NULL, u, "xray", w);
+    cli_t *c = u;
+    const cli_warn_sink_t sink = {c->out, "type", "xray", NULL};
+    return cli_warning(c, &sink, w);
 }
 
 static int dump(cli_t *c)
@@ -320,7 +332,7 @@ static int dump(cli_t *c)
     cb.on_event_fragment = d_fragment;
     cb.on_metadata = d_meta;
     cb.on_warning = d_warning;
-    return run(c, &cb, c->out);
+    return run(c, &cb, c);
 }
 
 const struct cli_format cli_format_xray = {"xray", detect, info, dump};

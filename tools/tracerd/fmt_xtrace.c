@@ -293,7 +293,8 @@ static int i_time(void *u, const tracerd_xtrace_time_t *t)
 static int on_warn(cli_t *c, bool dump, uint64_t *count, const tracerd_warning_t *w)
 {
     (*count)++;
-    return cli_warning(c, dump ? c->out : NULL, "xtrace", w);
+    const cli_warn_sink_t sink = {dump ? c->out : NULL, "type", "xtrace", NULL};
+    return cli_warning(c, &sink, w);
 }
 
 static int i_warn(void *u, const tracerd_warning_t *w)
