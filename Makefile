@@ -176,9 +176,9 @@ python: $(STATIC_LIB)
 	@if [ -z "$(PYTHON)" ]; then echo "python: no python3: nothing built"; exit 0; fi; \
 	cd python && $(PY_ENV) $(PYTHON) setup.py -q build_py -d $(PY_OUT)/lib \
 	    build_ext -b $(PY_OUT)/lib -t $(PY_OUT)/tmp
-check-python: python $(CLI)
+check-python: python $(CLI) $(SHARED_LIB)
 	@if [ -z "$(PYTHON)" ]; then echo "check-python: skipped (no python3)"; exit 0; fi; \
-	cd $(PY_OUT) && $(PY_RUN) TRACERD_CLI=$(abspath $(CLI)) $(PYTHON) -m pytest -q -p no:cacheprovider $(abspath python/tests)
+	cd $(PY_OUT) && $(PY_RUN) TRACERD_CLI=$(abspath $(CLI)) TRACERD_LIBDIR=$(abspath $(B)) $(PYTHON) -m pytest -q -p no:cacheprovider $(abspath python/tests)
 bench-python: python
 	cd bench && $(PY_RUN) nice $(PYTHON) bench_python.py
 

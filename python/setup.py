@@ -32,6 +32,7 @@ cflags = ["-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers",
 cflags += shlex.split(os.environ.get("TRACERD_CFLAGS", ""))
 ldflags = shlex.split(os.environ.get("TRACERD_LDFLAGS", ""))
 objects = []
+rpath = []
 if include and static:
     cflags.append("-I" + include)
     objects.append(static)
@@ -43,6 +44,9 @@ else:
     version = pkg_config("--modversion")
     cflags += shlex.split(pkg_config("--cflags"))
     ldflags += shlex.split(pkg_config("--libs"))
+    libdir = pkg_config("--variable=libdir")
+    if libdir and libdir not in ("/usr/lib", "/lib", "/usr/lib64"):
+        rpath.append(libdir)  # found at run time without LD_LIBRARY_PATH
 
 sources = sorted(os.path.join("src", n) for n in os.listdir(os.path.join(HERE, "src"))
                  if n.endswith(".c"))
@@ -55,5 +59,5 @@ setup(
     python_requires=">=3.9",
     ext_modules=[Extension("tracerd._tracerd", sources=sources, depends=["src/pytracerd.h"],
                            extra_compile_args=cflags, extra_link_args=ldflags,
-                           extra_objects=objects)],
+                           extra_objects=objects, runtime_library_dirs=rpath)],
 )
