@@ -278,6 +278,65 @@ START_TEST(test_lenient_coalesced)
 }
 END_TEST
 
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *q = hay; (q = strstr(q, needle)) != NULL; q += strlen(needle))
+        n++;
+    return n;
+}
+
+/* json and stats keep at most --max-open open spans in all threads (and 1024
+ * per thread): past a bound a span and its end are left out and counted; the
+ * B/E pairs still balance. */
+START_TEST(test_open_span_bounds)
+{
+    CLI_OR_SKIP(cli);
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    uint64_t t = 100;
+    for (uint64_t tid = 1; tid <= 3; tid++) /* 3 threads, 60 nested spans each */
+        for (int d = 0; d < 60; d++)
+            fxw_event(&w, 2, FXT_INL(7, tid), FXS_INL("c"), FXS_INL("s"), t++, NULL, 0, 0);
+    for (int d = 0; d < 1100; d++) /* one thread deeper than 1024 */
+        fxw_event(&w, 2, FXT_INL(7, 4), FXS_INL("c"), FXS_INL("s"), t++, NULL, 0, 0);
+    for (uint64_t tid = 1; tid <= 4; tid++)
+        for (int d = 0; d < (tid == 4 ? 1100 : 60); d++)
+            fxw_event(&w, 3, FXT_INL(7, tid), FXS_INL("c"), FXS_INL("s"), t++, NULL, 0, 0);
+    char *path = ev_temp_file("deep.fxt", w.buf, w.len);
+    ev_proc_t p;
+    /* --max-open 100: thread 1 has 60, thread 2 the 40 left, threads 3 and 4 none */
+    run(cli, &p, "json", "--max-open", "100", path, NULL);
+    ck_assert_int_eq(p.status, 0);
+    ck_assert_uint_eq(count_of(p.out, "\"ph\":\"B\""), 100);
+    ck_assert_uint_eq(count_of(p.out, "\"ph\":\"E\""), 100);
+    ck_assert_uint_eq(count_of(p.out, "\"tid\":3"), 0);
+    ck_assert_msg(strstr(p.err, "0 span ends without a begin left out, 1180 spans past the "
+                                "open-span bounds (1024 per thread, 100 in all)") != NULL,
+                  "stderr: %s", p.err);
+    ev_proc_free(&p);
+    run(cli, &p, "stats", "--max-open", "100", path, NULL);
+    ck_assert_int_eq(p.status, 0);
+    ck_assert_ptr_nonnull(strstr(p.out, "spans: 100 "));
+    ck_assert_ptr_nonnull(strstr(p.out, "unmatched ends: 0  unclosed spans: 0  spans past the "
+                                        "open-span bounds (1024 per thread, 100 in all): 1180\n"));
+    ev_proc_free(&p);
+    /* default bound: only the depth bound of thread 4 */
+    run(cli, &p, "stats", path, NULL);
+    ck_assert_int_eq(p.status, 0);
+    ck_assert_ptr_nonnull(strstr(p.out, "spans: 1204 "));
+    ck_assert_ptr_nonnull(strstr(p.out, "(1024 per thread, 1048576 in all): 76\n"));
+    ev_proc_free(&p);
+    run(cli, &p, "json", "--max-open", "0", path, NULL);
+    ck_assert_int_eq(p.status, 2);
+    ev_proc_free(&p);
+    fxw_free(&w);
+    free(path);
+    ev_temp_cleanup();
+}
+END_TEST
+
 Suite *suite_stream(void)
 {
     Suite *s = suite_create("stream");
@@ -287,6 +346,7 @@ Suite *suite_stream(void)
     tcase_add_test(tc, test_stats_then_error);
     tcase_add_test(tc, test_live_pipe);
     tcase_add_test(tc, test_lenient_coalesced);
+    tcase_add_test(tc, test_open_span_bounds);
     suite_add_tcase(s, tc);
     return s;
 }

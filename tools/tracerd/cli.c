@@ -160,6 +160,16 @@ void cli_report(const cli_t *c, const char *format, tracerd_status_t st, uint64_
             reason && *reason ? reason : tracerd_status_message(st));
 }
 
+int cli_oom(cli_t *c, const char *what)
+{
+    if (!c->oom) {
+        c->oom = true;
+        cli_progress_done(c);
+        fprintf(stderr, "%s: %s: out of memory (%s)\n", c->prog, c->path, what);
+    }
+    return CLI_EXIT_IO;
+}
+
 int cli_new_failed(const cli_t *c, tracerd_status_t st)
 {
     fprintf(stderr, "%s: %s: cannot create a reader: %s\n", c->prog, c->path,

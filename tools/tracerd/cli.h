@@ -25,6 +25,8 @@ enum {
 
 #define CLI_HEAD_MAX 4096
 #define CLI_OPTS_MAX 32
+#define CLI_MAX_OPEN_DEFAULT 1048576u /* json/stats: open spans tracked, all threads */
+#define CLI_MAX_OPEN_LIMIT 16777216u
 #define CLI_FILTERS_MAX 256
 
 /* Where a format's --lenient warnings go (warn.c): dump_out (a dump line
@@ -92,6 +94,8 @@ typedef struct cli {
     bool (*input_done)(const void *reader);
     struct cli_warn_run warn; /* --lenient warnings being coalesced (warn.c) */
     uint64_t warnings;        /* warnings received (before coalescing) */
+    uint32_t max_open;        /* --max-open (0: CLI_MAX_OPEN_DEFAULT) */
+    bool oom;                 /* out of memory, reported (cli_oom) */
 } cli_t;
 
 #define CLI_TIMEOUT_DEFAULT 60u
@@ -121,6 +125,10 @@ ssize_t cli_read(cli_t *c, void *buf, size_t cap);
 /* A reader's _new failed (st): prints "cannot create a reader: MESSAGE" and
  * returns CLI_EXIT_IO (out of memory; options are checked before). */
 int cli_new_failed(const cli_t *c, tracerd_status_t st);
+
+/* Out of memory in the CLI's own buffers and tables: prints "tracerd: TRACE:
+ * out of memory (WHAT)" once, sets c->oom; returns CLI_EXIT_IO. */
+int cli_oom(cli_t *c, const char *what);
 
 /* Erases the progress line, if one was drawn. */
 void cli_progress_done(cli_t *c);

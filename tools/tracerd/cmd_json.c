@@ -18,6 +18,8 @@ struct jw {
     cli_t *c;
     char *buf;
     size_t len, cap;
+    size_t mark;     /* len at the start of the event being written */
+    size_t full_cap; /* cap, kept while writing is stopped by an out-of-memory */
     bool oom;
     bool first;
     struct ev_threads threads;
@@ -33,7 +35,7 @@ struct jw {
 
 static void grow_put(struct jw *w, const void *s, size_t n)
 {
-    if (n == 0)
+    if (n == 0 || w->oom)
         return;
     {
         size_t ncap = w->cap ? w->cap : 2 * OUT_HIGH;
@@ -41,7 +43,13 @@ static void grow_put(struct jw *w, const void *s, size_t n)
             ncap *= 2;
         char *nb = realloc(w->buf, ncap);
         if (nb == NULL) {
+            /* Drop the event being written (the output stays valid JSON) and
+             * write nothing more until the end closes the document. */
+            cli_oom(w->c, "JSON output buffer");
             w->oom = true;
+            w->len = w->mark;
+            w->full_cap = w->cap;
+            w->cap = w->len; /* every put now takes this path, and returns */
             return;
         }
         w->buf = nb;
@@ -183,6 +191,7 @@ static void put_ts(struct jw *w, const char *key, uint64_t t)
 
 static void begin_event(struct jw *w, const char *ph, uint64_t pid, uint64_t tid)
 {
+    w->mark = w->len;
     puts_(w, w->first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
     w->first = false;
     puts_(w, ph);
@@ -336,12 +345,13 @@ static int on_event(void *user, const tracerd_event_t *ev)
     uint64_t tid = (ev->flags & TRACERD_EVENT_HAS_TID) ? ev->tid : 0;
     struct ev_thread *t = ev_thread_of(&w->threads, ev);
     if (t == NULL)
-        return -1;
+        return cli_oom(w->c, "thread table"), -1;
     if (ts > t->last_ts)
         t->last_ts = ts;
     bool ins = false;
     if (!w->has_last_pid || pid != w->last_pid) {
-        ev_table_get(&w->pids, pid, 0, w->npids, &ins);
+        if (ev_table_get(&w->pids, pid, 0, w->npids, &ins) == UINT32_MAX)
+            return cli_oom(w->c, "process table"), -1;
         w->last_pid = pid;
         w->has_last_pid = true;
     }
@@ -354,8 +364,12 @@ static int on_event(void *user, const tracerd_event_t *ev)
             meta_name(w, "process_name", pid, 0, name, (size_t)n);
     }
     switch (ev->kind) {
-    case TRACERD_EVENT_SPAN_BEGIN:
-        if (!ev_push(t, (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? ev->name_id : 0, ts, 0)) {
+    case TRACERD_EVENT_SPAN_BEGIN: {
+        int pushed = ev_push(&w->threads, t,
+                             (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? ev->name_id : 0, ts, 0);
+        if (pushed < 0)
+            return cli_oom(w->c, "span stack"), -1;
+        if (pushed == 0) {
             w->dropped_deep++;
             break;
         }
@@ -365,8 +379,9 @@ static int on_event(void *user, const tracerd_event_t *ev)
         put_args(w, ev, false);
         end_event(w);
         break;
+    }
     case TRACERD_EVENT_SPAN_END: {
-        int n = ev_pop(t, ev, ts, close_frame, w);
+        int n = ev_pop(&w->threads, t, ev, ts, close_frame, w);
         if (n == 0)
             w->unmatched_ends++;
         break;
@@ -457,16 +472,20 @@ static int drain(void *ctx)
 /* Closes every span still open, so each thread's B/E pairs balance: at the
  * end of the filter's range when the trace went on past it (the span was
  * cut), else at the thread's last event. */
-static void close_all(struct jw *w, const struct ev_run *r)
+static int close_all(struct jw *w, const struct ev_run *r)
 {
     for (uint32_t i = 0; i < w->threads.n; i++) {
         struct ev_thread *t = &w->threads.v[i];
         uint64_t end = r->cut && r->range_end > t->last_ts ? r->range_end : t->last_ts;
         while (t->depth > 0) {
             t->depth--;
+            w->threads.open--;
             close_frame(w, t, &t->stack[t->depth], end);
+            if (w->len >= OUT_HIGH && drain(w) != 0) /* flush as it is written */
+                return -1;
         }
     }
+    return 0;
 }
 
 int cli_cmd_json(cli_t *c)
@@ -476,6 +495,7 @@ int cli_cmd_json(cli_t *c)
     w.c = c;
     w.first = true;
     w.fmt_name = "trace";
+    w.threads.max_open = c->max_open;
     puts_(&w, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
     struct ev_run r;
     memset(&r, 0, sizeof r);
@@ -486,19 +506,25 @@ int cli_cmd_json(cli_t *c)
     r.drain = drain;
     r.drain_ctx = &w;
     int rc = ev_run(&r);
-    if (rc == CLI_EXIT_OK || rc == CLI_EXIT_TRACE || c->timed_out) {
-        /* A bad trace (or a --timeout) still leaves valid JSON with what was read before. */
-        close_all(&w, &r);
+    if (rc == CLI_EXIT_OK || rc == CLI_EXIT_TRACE || c->timed_out || w.oom) {
+        /* A bad trace (or a --timeout, or an out-of-memory) still leaves valid
+         * JSON with what was written before. */
+        if (w.oom) { /* what is in the buffer is whole events: write on */
+            w.oom = false;
+            w.cap = w.full_cap;
+        }
+        int wrc = close_all(&w, &r);
         putf(&w, "\n],\"otherData\":{\"format\":\"%s\",\"time_base\":%llu}}\n", w.fmt_name,
              (unsigned long long)w.base);
-        if (drain(&w) != 0 && rc == CLI_EXIT_OK)
+        if ((wrc != 0 || drain(&w) != 0) && rc == CLI_EXIT_OK)
             rc = CLI_EXIT_IO;
         if (!c->quiet && (w.unmatched_ends > 0 || w.dropped_deep > 0))
             fprintf(stderr,
-                    "%s: %s: note: %llu span ends without a begin left out, %llu spans deeper "
-                    "than %u left out\n",
+                    "%s: %s: note: %llu span ends without a begin left out, %llu spans past "
+                    "the open-span bounds (%u per thread, %u in all) left out\n",
                     c->prog, c->path, (unsigned long long)w.unmatched_ends,
-                    (unsigned long long)w.dropped_deep, EV_MAX_DEPTH);
+                    (unsigned long long)w.dropped_deep, EV_MAX_DEPTH,
+                    c->max_open ? c->max_open : CLI_MAX_OPEN_DEFAULT);
     }
     ev_threads_free(&w.threads);
     ev_table_free(&w.pids);

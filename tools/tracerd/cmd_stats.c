@@ -31,7 +31,6 @@ struct st {
     bool any_ts;
     tracerd_event_source_t src;
     bool has_src;
-    bool oom;
     bool reported;
 };
 
@@ -135,7 +134,7 @@ static int on_event(void *user, const tracerd_event_t *ev)
     if (ev->flags & TRACERD_EVENT_NO_TIME) { /* counted by name, on no thread's timeline */
         uint32_t ni = name_of(s, ev);
         if (ni == UINT32_MAX)
-            return -1;
+            return cli_oom(s->c, "name table"), -1;
         s->v[ni].count++;
         s->events++;
         return 0;
@@ -143,7 +142,7 @@ static int on_event(void *user, const tracerd_event_t *ev)
     uint64_t ts = ev_time(ev);
     struct ev_thread *t = ev_thread_of(&s->threads, ev);
     if (t == NULL)
-        return -1;
+        return cli_oom(s->c, "thread table"), -1;
     s->events++;
     t->events++;
     if (!t->seen_ts) {
@@ -158,16 +157,20 @@ static int on_event(void *user, const tracerd_event_t *ev)
         s->last_ts = ts;
     s->any_ts = true;
     if (ev->kind == TRACERD_EVENT_SPAN_END) {
-        int n = ev_pop(t, ev, ts, close_frame, s);
+        int n = ev_pop(&s->threads, t, ev, ts, close_frame, s);
         if (n == 0)
             s->unmatched++;
         return 0;
     }
     uint32_t ni = name_of(s, ev);
     if (ni == UINT32_MAX)
-        return -1;
+        return cli_oom(s->c, "name table"), -1;
     if (ev->kind == TRACERD_EVENT_SPAN_BEGIN) {
-        if (!ev_push(t, (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? ev->name_id : 0, ts, ni))
+        int pushed = ev_push(&s->threads, t,
+                             (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? ev->name_id : 0, ts, ni);
+        if (pushed < 0)
+            return cli_oom(s->c, "span stack"), -1;
+        if (pushed == 0)
             s->deep++;
         return 0;
     }
@@ -237,9 +240,11 @@ static void report(struct st *s)
     fprintf(f, "\nevents: %llu  spans: %llu  threads: %u  names: %u\n",
             (unsigned long long)s->events, (unsigned long long)s->spans, (unsigned)s->threads.n,
             (unsigned)s->n);
-    fprintf(f, "unmatched ends: %llu  unclosed spans: %llu  spans past depth %u: %llu\n",
+    fprintf(f,
+            "unmatched ends: %llu  unclosed spans: %llu  spans past the open-span bounds (%u "
+            "per thread, %u in all): %llu\n",
             (unsigned long long)s->unmatched, (unsigned long long)s->unclosed, EV_MAX_DEPTH,
-            (unsigned long long)s->deep);
+            s->c->max_open ? s->c->max_open : CLI_MAX_OPEN_DEFAULT, (unsigned long long)s->deep);
     fprintf(f, "time span (%s):", unit);
     put_ms(f, s->any_ts ? s->last_ts - s->first_ts : 0);
     fputc('\n', f);
@@ -249,7 +254,7 @@ static void report(struct st *s)
     if (tv == NULL || av == NULL) {
         free(tv);
         free(av);
-        s->oom = true;
+        cli_oom(s->c, "report tables");
         return;
     }
     for (uint32_t i = 0; i < s->threads.n; i++)
@@ -302,6 +307,7 @@ int cli_cmd_stats(cli_t *c)
     memset(&s, 0, sizeof s);
     s.c = c;
     s.other = UINT32_MAX;
+    s.threads.max_open = c->max_open;
     struct ev_run r;
     memset(&r, 0, sizeof r);
     r.c = c;
@@ -310,12 +316,11 @@ int cli_cmd_stats(cli_t *c)
     r.user = &s;
     r.before_error = report_before_error;
     int rc = ev_run(&r);
-    if ((rc == CLI_EXIT_OK || c->timed_out) && !s.reported) /* --timeout: what was read */
+    /* --timeout, out of memory: the figures of what was read */
+    if ((rc == CLI_EXIT_OK || c->timed_out || c->oom) && !s.reported)
         report(&s);
-    if (s.oom && rc == CLI_EXIT_OK) {
-        fprintf(stderr, "%s: out of memory\n", c->prog);
-        rc = CLI_EXIT_IO;
-    }
+    if (c->oom)
+        rc = CLI_EXIT_IO; /* said when it happened (cli_oom) */
     for (uint32_t i = 0; i < s.n; i++)
         free(s.v[i].name);
     free(s.v);

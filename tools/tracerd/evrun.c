@@ -149,36 +149,36 @@ void ev_threads_free(struct ev_threads *ts)
     memset(ts, 0, sizeof *ts);
 }
 
-bool ev_push(struct ev_thread *t, uint64_t key, uint64_t start, uint32_t name)
+int ev_push(struct ev_threads *ts, struct ev_thread *t, uint64_t key, uint64_t start, uint32_t name)
 {
-    if (t->overflow > 0 || t->depth >= EV_MAX_DEPTH) {
-        t->overflow++;
-        return false;
+    uint32_t max_open = ts->max_open ? ts->max_open : CLI_MAX_OPEN_DEFAULT;
+    if (t->overflow > 0 || t->depth >= EV_MAX_DEPTH || ts->open >= max_open) {
+        t->overflow++; /* its end is dropped too */
+        return 0;
     }
     if (t->depth == t->cap) {
         uint32_t ncap = t->cap ? t->cap * 2 : 16;
         struct ev_frame *s = realloc(t->stack, (size_t)ncap * sizeof *s);
-        if (s == NULL) {
-            t->overflow++;
-            return false;
-        }
+        if (s == NULL)
+            return -1;
         t->stack = s;
         t->cap = ncap;
     }
     struct ev_frame *f = &t->stack[t->depth++];
+    ts->open++;
     f->key = key;
     f->start = start;
     f->child = 0;
     f->name = name;
-    return true;
+    return 1;
 }
 
-int ev_pop(struct ev_thread *t, const tracerd_event_t *ev, uint64_t end, ev_close_fn close,
-           void *ctx)
+int ev_pop(struct ev_threads *ts, struct ev_thread *t, const tracerd_event_t *ev, uint64_t end,
+           ev_close_fn close, void *ctx)
 {
     if (t->overflow > 0) {
         t->overflow--;
-        return 0;
+        return EV_POP_DROPPED;
     }
     if (t->depth == 0)
         return 0;
@@ -194,6 +194,7 @@ int ev_pop(struct ev_thread *t, const tracerd_event_t *ev, uint64_t end, ev_clos
     int n = 0;
     while (t->depth > k) {
         struct ev_frame f = t->stack[--t->depth];
+        ts->open--;
         uint64_t e = end >= f.start ? end : f.start;
         if (t->depth > 0)
             t->stack[t->depth - 1].child += e - f.start;
@@ -238,6 +239,8 @@ static int exit_code(struct ev_run *r, tracerd_auto_reader_t *a, tracerd_status_
         return CLI_EXIT_OK;
     const char *fname = tracerd_event_format_name(tracerd_auto_format(a));
     if (st == TRACERD_E_IO) /* the drain or the read already printed it */
+        return CLI_EXIT_IO;
+    if (st == TRACERD_E_CALLBACK && c->oom) /* said when it happened (cli_oom) */
         return CLI_EXIT_IO;
     if (st == TRACERD_E_CALLBACK) {
         fprintf(stderr, "%s: %s: output error: %s\n", c->prog, c->path, strerror(errno));

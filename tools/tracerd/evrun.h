@@ -10,6 +10,7 @@
 
 /* Bounds of the commands' memory (doc/tracerd.1, "Memory"). */
 #define EV_MAX_DEPTH 1024u      /* open spans tracked per thread; deeper ones are dropped */
+/* open spans tracked in all: cli_t.max_open (--max-open), CLI_MAX_OPEN_DEFAULT */
 #define EV_MAX_THREADS 65536u   /* distinct (pid, tid); more share one "other" entry */
 #define EV_MAX_NAMES 1048576u   /* distinct names in stats; more share "(other names)" */
 
@@ -80,22 +81,28 @@ struct ev_threads {
     struct ev_thread *v;
     uint32_t n, cap;
     struct ev_thread *last; /* cache of the last lookup (v may move on growth: reset then) */
+    uint32_t open;          /* frames on all stacks */
+    uint32_t max_open;      /* bound of open (0: CLI_MAX_OPEN_DEFAULT) */
 };
 
 /* The thread of an event (the shared "other" thread past EV_MAX_THREADS); NULL on no memory. */
 struct ev_thread *ev_thread_of(struct ev_threads *ts, const tracerd_event_t *ev);
 void ev_threads_free(struct ev_threads *ts);
-/* Pushes a frame; false when the depth bound is hit (the span is dropped and
- * its end will be dropped too), or on no memory. */
-bool ev_push(struct ev_thread *t, uint64_t key, uint64_t start, uint32_t name);
+/* Pushes a frame: 1; 0 when a bound is hit (EV_MAX_DEPTH on the thread, or
+ * ts->max_open in all: the span is dropped and its end will be dropped too);
+ * -1 on no memory. */
+int ev_push(struct ev_threads *ts, struct ev_thread *t, uint64_t key, uint64_t start,
+            uint32_t name);
 /* Closes the span an END event ends: with a name id, the innermost frame with
  * that id (frames above it close at the same time, as llvm-xray account
  * does); else the innermost frame. Calls close(ctx, t, frame, end) for each
- * closed frame, innermost first. Returns the number closed (0: unmatched end,
- * dropped). */
+ * closed frame, innermost first. Returns the number closed (0: an unmatched
+ * end, left out), EV_POP_DROPPED (the end of a span left out at a bound), or
+ * -1 when close failed. */
+#define EV_POP_DROPPED (-2)
 typedef int (*ev_close_fn)(void *ctx, struct ev_thread *t, const struct ev_frame *f,
                            uint64_t end);
-int ev_pop(struct ev_thread *t, const tracerd_event_t *ev, uint64_t end, ev_close_fn close,
-           void *ctx);
+int ev_pop(struct ev_threads *ts, struct ev_thread *t, const tracerd_event_t *ev, uint64_t end,
+           ev_close_fn close, void *ctx);
 
 #endif

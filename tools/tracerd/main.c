@@ -100,6 +100,8 @@ static int usage(FILE *f, const char *prog)
             "                      relative to the trace's start, a bare integer is ns\n"
             "  --name P, --category P  exact or glob (* ? [a-z]); repeatable\n"
             "  --pid N, --tid N, --cpu N  these processes, threads, CPUs; repeatable\n"
+            "  --max-open N        json, stats: open spans tracked at once, all threads\n"
+            "                      (default 1048576; 1024 per thread; more are left out)\n"
             "  -q, --quiet         no progress line on standard error\n"
             "  --version           print the library version\n"
             "exit status: 0 ok, 1 bad trace, 2 usage, 3 I/O error, 4 unknown format,\n"
@@ -156,6 +158,7 @@ enum {
     OPT_TIMEOUT,
     OPT_INSTR_MAP,
     OPT_TOP,
+    OPT_MAX_OPEN,
     OPT_CHUNK,
     OPT_LENIENT,
     OPT_VERSION,
@@ -168,6 +171,7 @@ static const struct option long_options[] = {{"format", required_argument, NULL,
                                              {"timeout", required_argument, NULL, OPT_TIMEOUT},
                                              {"instr-map", required_argument, NULL, OPT_INSTR_MAP},
                                              {"top", required_argument, NULL, OPT_TOP},
+                                             {"max-open", required_argument, NULL, OPT_MAX_OPEN},
                                              {"chunk", required_argument, NULL, OPT_CHUNK},
                                              {"lenient", no_argument, NULL, OPT_LENIENT},
                                              {"option", required_argument, NULL, 'o'},
@@ -229,6 +233,12 @@ static int parse_args(cli_t *c, int argc, char **argv)
             if (!parse_uint(optarg, 1000000, &v))
                 return usage_error(c, "--top %s: not a count from 0 to 1000000", optarg);
             c->top = (unsigned)v;
+            break;
+        case OPT_MAX_OPEN:
+            if (!parse_uint(optarg, CLI_MAX_OPEN_LIMIT, &v) || v == 0)
+                return usage_error(c, "--max-open %s: not a count from 1 to %u", optarg,
+                                   CLI_MAX_OPEN_LIMIT);
+            c->max_open = (uint32_t)v;
             break;
         case OPT_CHUNK:
             if (!parse_uint(optarg, 1ul << 30, &v) || v == 0)
