@@ -621,9 +621,16 @@ START_TEST(test_stats_vs_llvm_xray)
             while (bol > p.out && bol[-1] != '\n')
                 bol--;
             unsigned long long c;
-            double total, self, tmin, tmax;
-            ck_assert_int_eq(sscanf(bol, "%llu %lf %lf %lf %lf", &c, &total, &self, &tmin, &tmax),
-                             5);
+            double total, self, tmin, tmax, q[3];
+            ck_assert_int_eq(sscanf(bol, "%llu %lf %lf %lf %lf %lf %lf %lf", &c, &total, &self,
+                                    &tmin, &q[0], &q[1], &q[2], &tmax),
+                             8);
+            /* percentiles: the same rank, within the histogram's 1/64 (+ 1 ns of rounding) */
+            const double want[3] = {med * 1e3, p90 * 1e3, p99 * 1e3};
+            for (int k = 0; k < 3; k++)
+                ck_assert_msg(fabs(q[k] - want[k]) <= want[k] / 64 + 1.5e-6,
+                              "%s fn#%u: percentile %d: %f ms, llvm-xray %f ms", g.gl_pathv[i], id,
+                              k, q[k], want[k]);
             ck_assert_msg(c == count, "%s fn#%u: count %llu, llvm-xray %llu", g.gl_pathv[i], id,
                           c, count);
             ck_assert_msg(fabs(total - sum * 1e3) < 2e-6 && fabs(tmin - mn * 1e3) < 2e-6 &&

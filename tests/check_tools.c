@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "support/event_support.h"
+#include "support/xray_writer.h"
 
 #define CLI_OR_SKIP(cli)                                                                           \
     const char *cli = ev_cli_path();                                                               \
@@ -98,12 +99,77 @@ START_TEST(test_filters_json_stats)
 }
 END_TEST
 
+/* The XRay sample named by an instrumented binary with C++ symbols: stats,
+ * as text, CSV and JSON, demangled (unless --no-demangle), sorted by each key. */
+START_TEST(test_stats_formats_demangle)
+{
+    CLI_OR_SKIP(cli);
+    static const ev_elf_sym_t syms[] = {{"_ZN2ns3Foo3runEv", 0x1000, 16, true},
+                                        {"_Z4workIiEvT_", 0x1040, 16, true},
+                                        {"plain_c", 0x1080, 16, true}};
+    const uint64_t fn[] = {0x1000, 0x1000, 0x1040, 0x1040, 0x1080, 0x1080};
+    size_t len;
+    uint8_t *elf = ev_elf_write(true, false, 0x9000, fn, 6, 2, syms, 3, &len);
+    char *elf_path = ev_temp_file("app", elf, len);
+    free(elf);
+    xw_t w;
+    xw_init(&w, false);
+    xw_sample_v5(&w);
+    char *trace = ev_temp_file("t.xray", w.buf, w.len);
+    xw_free(&w);
+    ev_proc_t p;
+    ev_run_cli(cli, NULL, &p, "stats", "-q", "--instr-map", elf_path, trace, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "  ns::Foo::run()\n"));
+    ck_assert_ptr_nonnull(strstr(p.out, "  void work<int>(int)\n"));
+    ck_assert_ptr_nonnull(strstr(p.out, "names (top 20 by total time, ms):"));
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "stats", "-q", "--no-demangle", "--instr-map", elf_path, trace, NULL);
+    ck_assert_ptr_nonnull(strstr(p.out, "  _ZN2ns3Foo3runEv\n"));
+    ev_proc_free(&p);
+    /* CSV: ns columns; fn 1 (2000 ns) wraps fn 2 (2 ns): self 1998 */
+    ev_run_cli(cli, NULL, &p, "stats", "-q", "--format", "csv", "--instr-map", elf_path, trace,
+               NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_str_eq(p.out,
+                     "name,kind,count,total_ns,self_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns\n"
+                     "ns::Foo::run(),span,1,2000,1998,2000,2000,2000,2000,2000\n"
+                     "void work<int>(int),span,1,2,2,2,2,2,2,2\n"
+                     "custom-event,instant,1,0,0,0,0,0,0,0\n"
+                     "typed-event,instant,1,0,0,0,0,0,0,0\n");
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "stats", "-q", "--format", "csv", "--sort", "count", "--top", "1",
+               "--name", "*work*", "--instr-map", elf_path, trace, NULL);
+    ck_assert_str_eq(p.out, "name,kind,count,total_ns,self_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns\n"
+                            "void work<int>(int),span,1,2,2,2,2,2,2,2\n");
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "stats", "-q", "--format", "json", "--sort", "p99", trace, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "\"format\":\"xray\",\"unit\":\"ns\""));
+    ck_assert_ptr_nonnull(strstr(p.out, "\"sort\":\"p99\""));
+    ck_assert_ptr_nonnull(
+        strstr(p.out, "{\"name\":\"fn#1\",\"kind\":\"span\",\"count\":1,\"total\":2000,"
+                      "\"self\":1998,\"min\":2000,\"p50\":2000,\"p90\":2000,\"p99\":2000,"
+                      "\"max\":2000}"));
+    ck_assert_ptr_nonnull(strstr(p.out, "\"threads\":[{\"pid\":7,\"tid\":42,"));
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "stats", "--sort", "median", trace, NULL);
+    ck_assert_int_eq(p.status, 2);
+    ck_assert_ptr_nonnull(strstr(p.err, "--sort median"));
+    ev_proc_free(&p);
+    free(elf_path);
+    free(trace);
+    ev_temp_cleanup();
+}
+END_TEST
+
 Suite *suite_tools(void)
 {
     Suite *s = suite_create("tools");
     TCase *tc = tcase_create("tools");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_filters_json_stats);
+    tcase_add_test(tc, test_stats_formats_demangle);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -50,6 +50,8 @@ struct cli_warn_run {
     char reason[256];
     char stream[256];
 };
+typedef enum { CLI_SORT_TOTAL, CLI_SORT_COUNT, CLI_SORT_SELF, CLI_SORT_P99 } cli_stats_sort_t;
+typedef enum { CLI_STATS_TEXT, CLI_STATS_CSV, CLI_STATS_JSON } cli_stats_format_t;
 
 typedef struct cli {
     const char *prog;
@@ -96,6 +98,9 @@ typedef struct cli {
     uint64_t warnings;        /* warnings received (before coalescing) */
     uint32_t max_open;        /* --max-open (0: CLI_MAX_OPEN_DEFAULT) */
     bool oom;                 /* out of memory, reported (cli_oom) */
+    cli_stats_sort_t stats_sort;     /* stats --sort */
+    cli_stats_format_t stats_format; /* stats --format text|csv|json */
+    bool no_demangle;                /* --no-demangle */
 } cli_t;
 
 #define CLI_TIMEOUT_DEFAULT 60u
@@ -187,6 +192,17 @@ int cli_filter_option(cli_t *c, const char *opt, const char *value);
  * per reader, as it resolves relative times against that reader's trace.
  * Returns a CLI_EXIT_* code; free the filter with tracerd_event_filter_free. */
 int cli_filter_make(const cli_t *c, tracerd_event_filter_t **out);
+
+/* C++ name demangling (demangle.c), for output only: NULL-safe. open
+ * returns NULL on no memory; a demangler without a C++ runtime demangles
+ * nothing. cli_demangle writes the demangled name (NUL-terminated, cut to
+ * cap) and returns its length, or 0 when name (len bytes) is not a
+ * mangled C++ name. */
+typedef struct cli_demangler cli_demangler_t;
+cli_demangler_t *cli_demangler_open(void);
+bool cli_demangler_available(const cli_demangler_t *d);
+size_t cli_demangle(const cli_demangler_t *d, const char *name, size_t len, char *out, size_t cap);
+void cli_demangler_close(cli_demangler_t *d);
 
 /* The commands on the event view (cmd_json.c, cmd_stats.c). */
 int cli_cmd_json(cli_t *c);

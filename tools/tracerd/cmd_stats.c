@@ -1,13 +1,20 @@
-/* `tracerd stats`: per-thread and per-name counts, total and self time, top
- * N, in one pass without keeping the trace: per-thread span stacks with a
- * depth bound (EV_MAX_DEPTH), per-name aggregates in a hash table bounded by
- * the number of distinct names (EV_MAX_NAMES; more share one entry), threads
- * bounded by EV_MAX_THREADS. Memory grows with distinct names and threads,
- * never with the length of the trace. */
+/* `tracerd stats`: per-thread and per-name counts, total and self time,
+ * duration percentiles, top N, in one pass without keeping the trace:
+ * per-thread span stacks with a depth bound (EV_MAX_DEPTH), per-name
+ * aggregates in a hash table bounded by the number of distinct names
+ * (EV_MAX_NAMES; more share one entry), threads bounded by EV_MAX_THREADS,
+ * a log-bucketed duration histogram (hist.h) for each of the first
+ * STATS_MAX_HISTS span names. Memory grows with distinct names and threads,
+ * never with the length of the trace. Output as text, CSV or JSON
+ * (--format), sorted by --sort; C++ names demangled (demangle.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "evrun.h"
+#include "hist.h"
+
+/* Span names with a percentile histogram; later ones show no percentiles. */
+#define STATS_MAX_HISTS 65536u
 
 struct agg {
     char *name;     /* "category/name" copy, or the name alone */
@@ -17,6 +24,7 @@ struct agg {
     uint64_t min, max;
     bool span;
     tracerd_event_kind_t kind; /* of the first event of this name */
+    struct hist *h;            /* durations, or NULL (none yet, or past STATS_MAX_HISTS) */
 };
 
 struct st {
@@ -32,6 +40,8 @@ struct st {
     tracerd_event_source_t src;
     bool has_src;
     bool reported;
+    uint32_t nhists;
+    cli_demangler_t *dm; /* NULL with --no-demangle */
 };
 
 static uint32_t add_name(struct st *s, const char *text, size_t len)
@@ -90,12 +100,34 @@ static uint32_t name_of(struct st *s, const tracerd_event_t *ev)
         len = cl + 1;
     }
     size_t nl = ev->name.len < sizeof buf - len ? ev->name.len : sizeof buf - len;
-    memcpy(buf + len, ev->name.data, nl);
-    len += nl;
+    /* the name demangled when it is a C++ one, "category/" kept */
+    size_t dl = cli_demangle(s->dm, ev->name.data, ev->name.len, buf + len, sizeof buf - len);
+    if (dl == 0)
+        memcpy(buf + len, ev->name.data, nl);
+    len += dl > 0 ? dl : nl;
     uint32_t k = add_name(s, buf, len);
     if (k != UINT32_MAX)
         s->v[k].kind = ev->kind;
     return k;
+}
+
+/* One finished span of duration d (ns or ticks) under name a. */
+static void record(struct st *s, struct agg *a, uint64_t d)
+{
+    a->span = true;
+    a->total += d;
+    if (d < a->min)
+        a->min = d;
+    if (d > a->max)
+        a->max = d;
+    if (a->h == NULL && s->nhists < STATS_MAX_HISTS) {
+        a->h = calloc(1, sizeof *a->h);
+        if (a->h == NULL)
+            cli_oom(s->c, "duration histogram");
+        s->nhists += a->h != NULL;
+    }
+    if (a->h != NULL && !hist_add(a->h, d))
+        cli_oom(s->c, "duration histogram");
 }
 
 static int close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f, uint64_t end)
@@ -103,14 +135,9 @@ static int close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f,
     struct st *s = ctx;
     uint64_t d = end - f->start;
     struct agg *a = &s->v[f->name];
-    a->span = true;
+    record(s, a, d);
     a->count++;
-    a->total += d;
     a->self += d >= f->child ? d - f->child : 0;
-    if (d < a->min)
-        a->min = d;
-    if (d > a->max)
-        a->max = d;
     t->spans++;
     s->spans++;
     if (t->depth == 0)
@@ -178,13 +205,8 @@ static int on_event(void *user, const tracerd_event_t *ev)
     if (ev->kind == TRACERD_EVENT_SPAN_COMPLETE) {
         uint64_t end = (ev->flags & TRACERD_EVENT_HAS_NS) ? ev->end_ns : ev->end_ticks;
         uint64_t d = end >= ts ? end - ts : 0;
-        a->span = true;
-        a->total += d;
+        record(s, a, d);
         a->self += d;
-        if (d < a->min)
-            a->min = d;
-        if (d > a->max)
-            a->max = d;
         s->spans++;
         t->spans++;
         if (t->depth == 0)
@@ -196,14 +218,35 @@ static int on_event(void *user, const tracerd_event_t *ev)
     return 0;
 }
 
+/* The --sort key of an aggregate (descending), ties by count then name. */
+static uint64_t sort_key(const struct agg *a, cli_stats_sort_t key)
+{
+    switch (key) {
+    case CLI_SORT_COUNT:
+        return a->count;
+    case CLI_SORT_SELF:
+        return a->self;
+    case CLI_SORT_P99:
+        return a->h != NULL ? hist_quantile(a->h, 0.99) : 0;
+    case CLI_SORT_TOTAL:
+        break;
+    }
+    return a->total;
+}
+
+struct sorted {
+    const struct agg *a;
+    uint64_t key;
+};
+
 static int cmp_agg(const void *x, const void *y)
 {
-    const struct agg *a = *(const struct agg *const *)x, *b = *(const struct agg *const *)y;
-    if (a->total != b->total)
-        return a->total > b->total ? -1 : 1;
-    if (a->count != b->count)
-        return a->count > b->count ? -1 : 1;
-    return strcmp(a->name, b->name);
+    const struct sorted *p = x, *q = y;
+    if (p->key != q->key)
+        return p->key > q->key ? -1 : 1;
+    if (p->a->count != q->a->count)
+        return p->a->count > q->a->count ? -1 : 1;
+    return strcmp(p->a->name, q->a->name);
 }
 
 static int cmp_thr(const void *x, const void *y)
@@ -226,12 +269,42 @@ static void put_ms(FILE *f, uint64_t v)
             (unsigned long long)(v % 1000000));
 }
 
-static void report(struct st *s)
+static const char *const sort_names[] = {"total time", "count", "self time", "p99"};
+
+/* The per-name columns every format writes: count, total, self, min, p50,
+ * p90, p99, max (durations; 0 for names without spans). */
+static void columns(const struct agg *a, uint64_t v[8])
+{
+    bool h = a->h != NULL;
+    v[0] = a->count;
+    v[1] = a->total;
+    v[2] = a->self;
+    v[3] = a->span && a->min != UINT64_MAX ? a->min : 0;
+    v[4] = h ? hist_quantile(a->h, 0.50) : 0;
+    v[5] = h ? hist_quantile(a->h, 0.90) : 0;
+    v[6] = h ? hist_quantile(a->h, 0.99) : 0;
+    v[7] = a->max;
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void report_text(struct st *s, struct ev_thread **tv, const struct sorted *av,
+                        const char *unit)
 {
     FILE *f = s->c->out;
-    const char *unit = s->has_src && s->src.ticks_per_second != 0 ? "ms" : "Mticks";
-    for (uint32_t i = 0; i < s->threads.n; i++)
-        s->unclosed += s->threads.v[i].depth + s->threads.v[i].overflow;
     fprintf(f, "trace: %s", s->c->path);
     if (s->has_src)
         fprintf(f, " (%s v%u, %s-endian, %llu ticks/s)", s->src.format_name,
@@ -248,18 +321,6 @@ static void report(struct st *s)
     fprintf(f, "time span (%s):", unit);
     put_ms(f, s->any_ts ? s->last_ts - s->first_ts : 0);
     fputc('\n', f);
-
-    struct ev_thread **tv = malloc((size_t)(s->threads.n ? s->threads.n : 1) * sizeof *tv);
-    struct agg **av = malloc((size_t)(s->n ? s->n : 1) * sizeof *av);
-    if (tv == NULL || av == NULL) {
-        free(tv);
-        free(av);
-        cli_oom(s->c, "report tables");
-        return;
-    }
-    for (uint32_t i = 0; i < s->threads.n; i++)
-        tv[i] = &s->threads.v[i];
-    qsort(tv, s->threads.n, sizeof *tv, cmp_thr);
     unsigned top = s->c->top;
     fprintf(f, "\nthreads (by busy time, %s):\n%10s %10s %10s %10s %21s\n", unit, "pid", "tid",
             "events", "spans", "busy");
@@ -270,23 +331,119 @@ static void report(struct st *s)
         put_ms(f, tv[i]->busy);
         fputc('\n', f);
     }
-    for (uint32_t i = 0; i < s->n; i++)
-        av[i] = &s->v[i];
-    qsort(av, s->n, sizeof *av, cmp_agg);
-    fprintf(f, "\nnames (top %u by total time, %s):\n%10s %21s %21s %21s %21s  %s\n",
-            top ? top : s->n, unit, "count", "total", "self", "min", "max", "name");
+    fprintf(f,
+            "\nnames (top %u by %s, %s):\n%10s %21s %21s %21s %21s %21s "
+            "%21s %21s  %s\n",
+            top ? top : s->n, sort_names[s->c->stats_sort], unit, "count", "total", "self", "min",
+            "p50", "p90", "p99", "max", "name");
     for (uint32_t i = 0; i < s->n && (top == 0 || i < top); i++) {
-        const struct agg *a = av[i];
-        fprintf(f, "%10llu", (unsigned long long)a->count);
-        put_ms(f, a->total);
-        put_ms(f, a->self);
-        put_ms(f, a->span && a->min != UINT64_MAX ? a->min : 0);
-        put_ms(f, a->max);
+        const struct agg *a = av[i].a;
+        uint64_t v[8];
+        columns(a, v);
+        fprintf(f, "%10llu", (unsigned long long)v[0]);
+        for (int k = 1; k < 8; k++)
+            put_ms(f, v[k]);
         if (a->span)
             fprintf(f, "  %s\n", a->name);
         else
             fprintf(f, "  %s (%s)\n", a->name, tracerd_event_kind_name(a->kind));
     }
+    fprintf(f, "(percentiles from a log-bucketed histogram: within 1.6%% of the value of "
+               "that rank)\n");
+}
+
+static const char *const col_names[] = {"count", "total", "self", "min",
+                                        "p50",   "p90",   "p99",  "max"};
+
+static void report_csv(struct st *s, const struct sorted *av, const char *unit)
+{
+    FILE *f = s->c->out;
+    fputs("name,kind", f);
+    for (int k = 0; k < 8; k++)
+        fprintf(f, k == 0 ? ",%s" : ",%s_%s", col_names[k], unit);
+    fputc('\n', f);
+    unsigned top = s->c->top;
+    for (uint32_t i = 0; i < s->n && (top == 0 || i < top); i++) {
+        const struct agg *a = av[i].a;
+        uint64_t v[8];
+        columns(a, v);
+        csv_field(f, a->name);
+        fprintf(f, ",%s", a->span ? "span" : tracerd_event_kind_name(a->kind));
+        for (int k = 0; k < 8; k++)
+            fprintf(f, ",%llu", (unsigned long long)v[k]);
+        fputc('\n', f);
+    }
+}
+
+static void report_json(struct st *s, struct ev_thread **tv, const struct sorted *av,
+                        const char *unit)
+{
+    FILE *f = s->c->out;
+    fputs("{\"trace\":", f);
+    cli_json_cstr(f, s->c->path);
+    fprintf(f, ",\"format\":\"%s\",\"unit\":\"%s\",\"ticks_per_second\":%llu,",
+            s->has_src ? s->src.format_name : "unknown", unit,
+            (unsigned long long)(s->has_src ? s->src.ticks_per_second : 0));
+    fprintf(f,
+            "\"percentile_error\":0.015625,\"sort\":\"%s\",\"events\":%llu,\"spans\":%llu,"
+            "\"unmatched_ends\":%llu,\"unclosed_spans\":%llu,\"spans_past_depth\":%llu,"
+            "\"time_span\":%llu,\"threads\":[",
+            s->c->stats_sort == CLI_SORT_COUNT  ? "count"
+            : s->c->stats_sort == CLI_SORT_SELF ? "self"
+            : s->c->stats_sort == CLI_SORT_P99  ? "p99"
+                                                : "total",
+            (unsigned long long)s->events, (unsigned long long)s->spans,
+            (unsigned long long)s->unmatched, (unsigned long long)s->unclosed,
+            (unsigned long long)s->deep,
+            (unsigned long long)(s->any_ts ? s->last_ts - s->first_ts : 0));
+    unsigned top = s->c->top;
+    for (uint32_t i = 0; i < s->threads.n && (top == 0 || i < top); i++)
+        fprintf(f, "%s{\"pid\":%llu,\"tid\":%llu,\"events\":%llu,\"spans\":%llu,\"busy\":%llu}",
+                i ? "," : "", (unsigned long long)tv[i]->pid, (unsigned long long)tv[i]->tid,
+                (unsigned long long)tv[i]->events, (unsigned long long)tv[i]->spans,
+                (unsigned long long)tv[i]->busy);
+    fputs("],\"names\":[", f);
+    for (uint32_t i = 0; i < s->n && (top == 0 || i < top); i++) {
+        const struct agg *a = av[i].a;
+        uint64_t v[8];
+        columns(a, v);
+        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        cli_json_cstr(f, a->name);
+        fprintf(f, ",\"kind\":\"%s\"", a->span ? "span" : tracerd_event_kind_name(a->kind));
+        for (int k = 0; k < 8; k++)
+            fprintf(f, ",\"%s\":%llu", col_names[k], (unsigned long long)v[k]);
+        fputc('}', f);
+    }
+    fputs("]}\n", f);
+}
+
+static void report(struct st *s)
+{
+    for (uint32_t i = 0; i < s->threads.n; i++)
+        s->unclosed += s->threads.v[i].depth + s->threads.v[i].overflow;
+    bool clock = s->has_src && s->src.ticks_per_second != 0;
+    struct ev_thread **tv = malloc((size_t)(s->threads.n ? s->threads.n : 1) * sizeof *tv);
+    struct sorted *av = malloc((size_t)(s->n ? s->n : 1) * sizeof *av);
+    if (tv == NULL || av == NULL) {
+        free(tv);
+        free(av);
+        cli_oom(s->c, "report tables");
+        return;
+    }
+    for (uint32_t i = 0; i < s->threads.n; i++)
+        tv[i] = &s->threads.v[i];
+    qsort(tv, s->threads.n, sizeof *tv, cmp_thr);
+    for (uint32_t i = 0; i < s->n; i++) {
+        av[i].a = &s->v[i];
+        av[i].key = sort_key(&s->v[i], s->c->stats_sort);
+    }
+    qsort(av, s->n, sizeof *av, cmp_agg);
+    if (s->c->stats_format == CLI_STATS_CSV)
+        report_csv(s, av, clock ? "ns" : "ticks");
+    else if (s->c->stats_format == CLI_STATS_JSON)
+        report_json(s, tv, av, clock ? "ns" : "ticks");
+    else
+        report_text(s, tv, av, clock ? "ms" : "Mticks");
     free(tv);
     free(av);
 }
@@ -315,14 +472,21 @@ int cli_cmd_stats(cli_t *c)
     r.on_source = on_source;
     r.user = &s;
     r.before_error = report_before_error;
+    if (!c->no_demangle)
+        s.dm = cli_demangler_open();
     int rc = ev_run(&r);
     /* --timeout, out of memory: the figures of what was read */
     if ((rc == CLI_EXIT_OK || c->timed_out || c->oom) && !s.reported)
         report(&s);
     if (c->oom)
         rc = CLI_EXIT_IO; /* said when it happened (cli_oom) */
-    for (uint32_t i = 0; i < s.n; i++)
+    for (uint32_t i = 0; i < s.n; i++) {
         free(s.v[i].name);
+        if (s.v[i].h != NULL)
+            hist_free(s.v[i].h);
+        free(s.v[i].h);
+    }
+    cli_demangler_close(s.dm);
     free(s.v);
     ev_threads_free(&s.threads);
     ev_table_free(&s.names);

@@ -89,6 +89,9 @@ static int usage(FILE *f, const char *prog)
             "  --instr-map BINARY  XRay: name functions from the instrumented binary\n"
             "  --top N             stats: show the N names with the most time (default 20;\n"
             "                      0 = all)\n"
+            "  --sort KEY          stats: order names by count, total (default), self or p99\n"
+            "  --format text|csv|json  stats: output format (default text)\n"
+            "  --no-demangle       stats, stack, perfetto: keep C++ names mangled\n"
             "  --chunk BYTES       read size (default 262144)\n"
             "  --lenient           skip damaged buffers, records or packets with a warning\n"
             "                      and read on (default: stop at the first error)\n"
@@ -162,7 +165,9 @@ enum {
     OPT_CHUNK,
     OPT_LENIENT,
     OPT_VERSION,
-    OPT_FILTER /* --begin, --end, --name, ...: filter.c */
+    OPT_FILTER, /* --begin, --end, --name, ...: filter.c */
+    OPT_SORT,
+    OPT_NO_DEMANGLE
 };
 
 static const struct option long_options[] = {{"format", required_argument, NULL, OPT_FORMAT},
@@ -178,6 +183,8 @@ static const struct option long_options[] = {{"format", required_argument, NULL,
                                              {"quiet", no_argument, NULL, 'q'},
                                              {"help", no_argument, NULL, 'h'},
                                              {"version", no_argument, NULL, OPT_VERSION},
+                                             {"sort", required_argument, NULL, OPT_SORT},
+                                             {"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
                                              {"begin", required_argument, NULL, OPT_FILTER},
                                              {"end", required_argument, NULL, OPT_FILTER},
                                              {"name", required_argument, NULL, OPT_FILTER},
@@ -210,8 +217,29 @@ static int parse_args(cli_t *c, int argc, char **argv)
     unsigned long v;
     while ((opt = getopt_long(argc, argv, ":o:qh", long_options, &idx)) != -1) {
         switch (opt) {
-        case OPT_FORMAT:
-            c->format = optarg;
+        case OPT_FORMAT: /* stats' output format, else the trace's format */
+            if (strcmp(optarg, "text") == 0 || strcmp(optarg, "csv") == 0 ||
+                strcmp(optarg, "json") == 0)
+                c->stats_format = optarg[0] == 't'   ? CLI_STATS_TEXT
+                                  : optarg[0] == 'c' ? CLI_STATS_CSV
+                                                     : CLI_STATS_JSON;
+            else
+                c->format = optarg;
+            break;
+        case OPT_SORT:
+            if (strcmp(optarg, "total") == 0)
+                c->stats_sort = CLI_SORT_TOTAL;
+            else if (strcmp(optarg, "count") == 0)
+                c->stats_sort = CLI_SORT_COUNT;
+            else if (strcmp(optarg, "self") == 0)
+                c->stats_sort = CLI_SORT_SELF;
+            else if (strcmp(optarg, "p99") == 0)
+                c->stats_sort = CLI_SORT_P99;
+            else
+                return usage_error(c, "--sort %s: not count, total, self or p99", optarg);
+            break;
+        case OPT_NO_DEMANGLE:
+            c->no_demangle = true;
             break;
         case OPT_METADATA:
             c->metadata = optarg;

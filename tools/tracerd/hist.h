@@ -1,0 +1,33 @@
+/* A log-bucketed histogram of durations in bounded memory, for stats'
+ * percentiles. Values below 32 are counted exactly; a value v >= 32 with
+ * highest bit e falls in one of 32 equal buckets of [2^e, 2^(e+1)), so a
+ * reported percentile (the bucket's midpoint, clamped to the exact max) is
+ * within 1/64 (1.6 %) of a value of that rank. The 32 counters of one power
+ * of two are allocated when a value first lands there: at most
+ * HIST_EXPS * 32 counters (7.5 KiB) per histogram, whatever the number of
+ * values. */
+#ifndef TRACERD_HIST_H
+#define TRACERD_HIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HIST_SUB_BITS 5u
+#define HIST_SUB (1u << HIST_SUB_BITS)
+#define HIST_EXPS (64u - HIST_SUB_BITS + 1u) /* slot 0: exact 0..31; slot k: e = k + 4 */
+
+struct hist {
+    uint32_t *slot[HIST_EXPS];
+    uint64_t count;
+    uint64_t max;
+};
+
+/* Adds one value; false on no memory (the value is then not counted). */
+bool hist_add(struct hist *h, uint64_t v);
+/* The value at quantile q (0 <= q < 1): the midpoint of the bucket holding
+ * the (floor(q * count) + 1)-th smallest value (the rank llvm-xray account
+ * uses), clamped to max; 0 when empty. */
+uint64_t hist_quantile(const struct hist *h, double q);
+void hist_free(struct hist *h);
+
+#endif
