@@ -990,6 +990,48 @@ START_TEST(test_instr_map_and_stdin)
 }
 END_TEST
 
+/* Issue 12: the event view takes an xtrace stream's thread (or CPU) id from
+ * a file name that follows xtrace's convention; info reports the SYSCALL_VEC
+ * layout decided from the data (or forced). */
+START_TEST(test_xtrace_name_and_layout)
+{
+    CLI_OR_SKIP(cli);
+    size_t len;
+    uint8_t *bytes =
+        drv_read_file("tests/data/xtrace/demo-xtrace.1718000000.4242.hint9.xinsndata.bin", &len);
+    ck_assert_ptr_nonnull(bytes);
+    char *named = ev_temp_file("xtrace.1718000000.4242.hint9.xinsndata.bin", bytes, len);
+    ev_proc_t a;
+    run_cli(cli, NULL, &a, "json", "-q", named, NULL);
+    ck_assert_int_eq(a.status, 0);
+    ck_assert_ptr_nonnull(strstr(a.out, "{\"ph\":\"B\",\"pid\":0,\"tid\":4242,"));
+    ck_assert_ptr_null(strstr(a.out, "{\"ph\":\"B\",\"pid\":0,\"tid\":0,"));
+    check_chrome(a.out, a.out_len, "xtrace tid from the name");
+    ev_proc_free(&a);
+    run_cli(cli, named, &a, "json", "-q", "--format=xtrace", "-", NULL); /* no name: no tid */
+    ck_assert_int_eq(a.status, 0);
+    ck_assert_ptr_null(strstr(a.out, "\"tid\":4242"));
+    ev_proc_free(&a);
+    run_cli(cli, NULL, &a, "stats", "-q", named, NULL);
+    ck_assert_int_eq(a.status, 0);
+    ck_assert_ptr_nonnull(strstr(a.out, "4242"));
+    ev_proc_free(&a);
+    run_cli(cli, NULL, &a, "info", named, NULL);
+    ck_assert_int_eq(a.status, 0);
+    ck_assert_ptr_nonnull(strstr(a.out, "iov layout:  interleaved (decided from the data; "
+                                        "consistent over the next 96 bytes to the end: "
+                                        "interleaved)\n"));
+    ev_proc_free(&a);
+    run_cli(cli, NULL, &a, "info", "-o", "xtrace.iov=headers-only", named, NULL);
+    ck_assert_ptr_nonnull(strstr(a.out, "iov layout:  headers-only (forced: -o xtrace.iov)\n"));
+    ev_proc_free(&a);
+    chrome_run();
+    free(named);
+    free(bytes);
+    ev_temp_cleanup();
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -1010,6 +1052,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_reader_options);
     tcase_add_test(tc, test_usage_errors);
     tcase_add_test(tc, test_instr_map_and_stdin);
+    tcase_add_test(tc, test_xtrace_name_and_layout);
     suite_add_tcase(s, tc);
     return s;
 }

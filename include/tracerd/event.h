@@ -172,6 +172,11 @@ typedef struct tracerd_auto_config {
      * input (see tracerd_event_filter_match), reading stops early:
      * tracerd_auto_done then returns true. */
     struct tracerd_event_filter *filter;
+    /** The trace's file name, or NULL (default). Borrowed, like the configs. An
+     * xtrace instruction stream whose name follows xtrace's convention
+     * (tracerd_xtrace_parse_filename) gets its thread (or CPU) id from it:
+     * every event has tid = that id and TRACERD_EVENT_HAS_TID. */
+    const char *source_name;
 } tracerd_auto_config_t;
 
 /** Opaque auto reader. */

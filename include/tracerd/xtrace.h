@@ -143,8 +143,15 @@ typedef enum tracerd_xtrace_iov_layout {
     /** All N iovecs first, then the data of iovec 0, 1, ... */
     TRACERD_XTRACE_IOV_GROUPED = 1,
     /** Only the N iovecs; no data bytes. */
-    TRACERD_XTRACE_IOV_HEADERS_ONLY = 2
+    TRACERD_XTRACE_IOV_HEADERS_ONLY = 2,
+    /** Decided from the data (default): at the first SYSCALL_VEC with iovecs,
+     * the layout that keeps the stream consistent over the next
+     * iov_probe_bytes bytes (doc/formats/xtrace.md), reported to on_layout. */
+    TRACERD_XTRACE_IOV_AUTO = 3
 } tracerd_xtrace_iov_layout_t;
+
+/** Name of an iov layout ("interleaved", "grouped", "headers-only", "auto"; "?"). */
+TRACERD_API const char *tracerd_xtrace_iov_layout_name(tracerd_xtrace_iov_layout_t layout);
 
 /** Instruction-stream reader options. Initialise with tracerd_xtrace_insn_config_init. */
 typedef struct tracerd_xtrace_insn_config {
@@ -169,7 +176,7 @@ typedef struct tracerd_xtrace_insn_config {
      * in on_mem; a larger value arrives in on_mem_fragment pieces. Default 4096,
      * min 272 (an ALLGPR record, 257 bytes, must fit). */
     size_t stitch_bytes;
-    /** SYSCALL_VEC data layout (default INTERLEAVED). */
+    /** SYSCALL_VEC data layout (default AUTO: decided from the data). */
     tracerd_xtrace_iov_layout_t iov_layout;
     /** Most iovecs in one SYSCALL_VEC (default 1024, max 1<<20); more is E_LIMIT. */
     uint32_t max_iov;
@@ -182,6 +189,9 @@ typedef struct tracerd_xtrace_insn_config {
     /** Lenient: a record cut off at the end of input is reported to on_warning
      * and finish returns OK (killed capture tools). Default false (E_TRUNCATED). */
     bool allow_truncated_tail;
+    /** AUTO layout: bytes after the first SYSCALL_VEC's count examined to
+     * decide (default 65536, 64..16 MiB; allocated once, in _new, with AUTO). */
+    uint32_t iov_probe_bytes;
 } tracerd_xtrace_insn_config_t;
 
 /** An instruction, with its absolute PC. */
@@ -237,8 +247,23 @@ typedef struct tracerd_xtrace_syscall_vec {
     uint64_t offset;
     uint64_t insn_count;
     uint64_t count; /**< N iovecs */
+    /** The layout its bytes are read with (AUTO only for a SYSCALL_VEC
+     * without iovecs before the decision). */
     tracerd_xtrace_iov_layout_t layout;
 } tracerd_xtrace_syscall_vec_t;
+
+/** How an AUTO SYSCALL_VEC layout was decided (on_layout, once). */
+typedef struct tracerd_xtrace_iov_decision {
+    uint64_t offset;                    /**< the SYSCALL_VEC whose bytes decided */
+    tracerd_xtrace_iov_layout_t layout; /**< the layout used from then on */
+    /** Layouts consistent over the window: bit (1 << layout) each. */
+    uint32_t candidates;
+    /** Not a unique choice: several layouts (or none) were consistent and the
+     * preference interleaved > grouped > headers-only chose. */
+    bool assumed;
+    uint64_t window_bytes; /**< bytes after the SYSCALL_VEC's count examined */
+    bool window_complete;  /**< the window reached the end of the input */
+} tracerd_xtrace_iov_decision_t;
 
 /** One iovec of a SYSCALL_VEC. Its data (if the layout has data) follows in on_iov_data. */
 typedef struct tracerd_xtrace_iov {
@@ -264,6 +289,7 @@ typedef int (*tracerd_xtrace_allgpr_cb)(void *user, const tracerd_xtrace_allgpr_
 typedef int (*tracerd_xtrace_misc_flags_cb)(void *user, const tracerd_xtrace_misc_flags_t *rec);
 typedef int (*tracerd_xtrace_syscall_vec_cb)(void *user, const tracerd_xtrace_syscall_vec_t *rec);
 typedef int (*tracerd_xtrace_iov_cb)(void *user, const tracerd_xtrace_iov_t *rec);
+typedef int (*tracerd_xtrace_iov_decision_cb)(void *user, const tracerd_xtrace_iov_decision_t *d);
 /** A token declared OPAQUE in the profile. */
 typedef struct tracerd_xtrace_opaque {
     uint64_t offset;
@@ -290,6 +316,9 @@ typedef struct tracerd_xtrace_insn_callbacks {
     tracerd_xtrace_time_cb on_time;
     tracerd_warning_cb on_warning;      /**< lenient padding / truncated tail */
     tracerd_xtrace_opaque_cb on_opaque; /**< tokens a custom profile declares OPAQUE */
+    /** The AUTO SYSCALL_VEC layout decision, once, before that SYSCALL_VEC's
+     * on_syscall_vec. */
+    tracerd_xtrace_iov_decision_cb on_layout;
 } tracerd_xtrace_insn_callbacks_t;
 
 /** Opaque instruction-stream reader. */

@@ -42,6 +42,8 @@ struct xtmap {
     uint64_t svc_start; /* insn count of the first SVCARG */
     uint64_t svc_offset;
     char name_buf[32];
+    bool has_tid; /* the file name gave the thread (or CPU) id */
+    uint64_t tid;
 };
 
 static const tracerd_str_t cat = {"xtrace", 6};
@@ -59,6 +61,10 @@ static int send_source(struct xtmap *m)
 
 static int emit(struct xtmap *m, tracerd_event_t *ev)
 {
+    if (m->has_tid) {
+        ev->tid = m->tid;
+        ev->flags |= TRACERD_EVENT_HAS_TID;
+    }
     int rc = send_source(m);
     if (rc < 0)
         return rc;
@@ -222,6 +228,13 @@ static tracerd_status_t t_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
         return TRACERD_E_NOMEM;
     m->a = a;
     m->alloc = alloc;
+    tracerd_xtrace_filename_t fn;
+    if (cfg->source_name != NULL &&
+        tracerd_xtrace_parse_filename(cfg->source_name, &fn) == TRACERD_OK &&
+        fn.kind == TRACERD_XTRACE_FILE_INSNDATA) {
+        m->has_tid = true;
+        m->tid = fn.id;
+    }
     tracerd_xtrace_insn_callbacks_t cbs;
     memset(&cbs, 0, sizeof cbs);
     cbs.on_insn = on_insn;

@@ -38,6 +38,8 @@ enum {
     S_IOV_HDR,   /* expecting the next 16-byte iovec */
     S_SV_NEXT,   /* decide what follows in a SYSCALL_VEC */
     S_SV_END,    /* deliver on_syscall_vec_end */
+    S_PROBE,     /* AUTO layout: collecting the window after a SYSCALL_VEC's count */
+    S_SV_BEGIN,  /* deliver on_syscall_vec (after the decision) */
     S_ZEROS,     /* trailing zero padding */
     S_DONE       /* finish returned */
 };
@@ -73,9 +75,22 @@ struct tracerd_xtrace_insn_reader {
     bool sv_headers_done;
     /* trailing padding */
     uint64_t pad_off;
+    /* AUTO SYSCALL_VEC layout: the layout in use (AUTO until decided), and the
+     * window collected at the first SYSCALL_VEC with iovecs, replayed after
+     * the decision (probe_pos .. probe_len) before any later input. */
+    tracerd_xtrace_iov_layout_t layout;
+    uint8_t *probe;
+    size_t probe_len, probe_pos;
+    bool replaying;
 };
 
 /* ---- profile ---------------------------------------------------------- */
+
+const char *tracerd_xtrace_iov_layout_name(tracerd_xtrace_iov_layout_t layout)
+{
+    static const char *const names[] = {"interleaved", "grouped", "headers-only", "auto"};
+    return (unsigned)layout < 4 ? names[layout] : "?";
+}
 
 void tracerd_xtrace_profile_default(tracerd_xtrace_profile_t *p)
 {
@@ -230,16 +245,19 @@ void tracerd_xtrace_insn_config_init(tracerd_xtrace_insn_config_t *cfg)
     cfg->time_payload_bytes = 8;
     cfg->max_mem_log2 = 8;
     cfg->stitch_bytes = TRACERD_STITCH_DEFAULT;
-    cfg->iov_layout = TRACERD_XTRACE_IOV_INTERLEAVED;
+    cfg->iov_layout = TRACERD_XTRACE_IOV_AUTO;
     cfg->max_iov = 1024;
     cfg->max_iov_len = (uint64_t)64 << 20;
+    cfg->iov_probe_bytes = 65536;
 }
 
 static bool config_ok(const tracerd_xtrace_insn_config_t *c)
 {
     return c->time_payload_bytes >= 1 && c->time_payload_bytes <= 16 && c->max_mem_log2 <= 15 &&
            c->stitch_bytes >= STITCH_MIN_XTRACE && c->stitch_bytes <= ((size_t)1 << 24) &&
-           (unsigned)c->iov_layout <= 2 && c->max_iov <= MAX_IOV_LIMIT;
+           (unsigned)c->iov_layout <= TRACERD_XTRACE_IOV_AUTO && c->max_iov <= MAX_IOV_LIMIT &&
+           (c->iov_layout != TRACERD_XTRACE_IOV_AUTO ||
+            (c->iov_probe_bytes >= 64 && c->iov_probe_bytes <= (1u << 24)));
 }
 
 size_t tracerd_xtrace_insn_memory_bound(const tracerd_xtrace_insn_config_t *cfg)
@@ -250,8 +268,10 @@ size_t tracerd_xtrace_insn_memory_bound(const tracerd_xtrace_insn_config_t *cfg)
         cfg = &d;
     }
     size_t n = sizeof(struct tracerd_xtrace_insn_reader) + cfg->stitch_bytes;
-    if (cfg->iov_layout == TRACERD_XTRACE_IOV_GROUPED)
+    if (cfg->iov_layout == TRACERD_XTRACE_IOV_GROUPED || cfg->iov_layout == TRACERD_XTRACE_IOV_AUTO)
         n += (size_t)(cfg->max_iov ? cfg->max_iov : 1) * sizeof(uint64_t);
+    if (cfg->iov_layout == TRACERD_XTRACE_IOV_AUTO)
+        n += cfg->iov_probe_bytes;
     return n;
 }
 
@@ -269,6 +289,9 @@ static void reset_state(struct tracerd_xtrace_insn_reader *r)
     r->fld_total = r->fld_done = 0;
     r->sv_n = r->sv_i = r->sv_data_i = 0;
     r->pad_off = 0;
+    r->layout = r->cfg.iov_layout;
+    r->probe_len = r->probe_pos = 0;
+    r->replaying = false;
     tracerd__reader_reset(&r->core);
 }
 
@@ -309,12 +332,21 @@ tracerd_status_t tracerd_xtrace_insn_new(const tracerd_xtrace_insn_config_t *cfg
         prof = &def;
     }
     tracerd_status_t st = compile(r, prof);
-    if (st == TRACERD_OK && c.iov_layout == TRACERD_XTRACE_IOV_GROUPED && c.max_iov > 0) {
+    bool autol = c.iov_layout == TRACERD_XTRACE_IOV_AUTO;
+    if (st == TRACERD_OK && (c.iov_layout == TRACERD_XTRACE_IOV_GROUPED || autol) &&
+        c.max_iov > 0) {
         r->iov_lens = tracerd__calloc(&a, (size_t)c.max_iov * sizeof(uint64_t));
         if (r->iov_lens == NULL)
             st = TRACERD_E_NOMEM;
     }
+    if (st == TRACERD_OK && autol) {
+        r->probe = tracerd__calloc(&a, c.iov_probe_bytes);
+        if (r->probe == NULL)
+            st = TRACERD_E_NOMEM;
+    }
     if (st != TRACERD_OK) {
+        if (r->iov_lens != NULL)
+            tracerd__free(&a, r->iov_lens, (size_t)c.max_iov * sizeof(uint64_t));
         tracerd__stitch_free(&r->st, &a);
         tracerd__free(&a, r, sizeof *r);
         return st;
@@ -337,6 +369,8 @@ void tracerd_xtrace_insn_free(tracerd_xtrace_insn_reader_t *r)
     tracerd_allocator_t a = r->alloc;
     if (r->iov_lens != NULL)
         tracerd__free(&a, r->iov_lens, (size_t)r->cfg.max_iov * sizeof(uint64_t));
+    if (r->probe != NULL)
+        tracerd__free(&a, r->probe, r->cfg.iov_probe_bytes);
     tracerd__stitch_free(&r->st, &a);
     tracerd__free(&a, r, sizeof *r);
 }
@@ -505,10 +539,11 @@ static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, co
         r->sv_n = n;
         r->sv_i = 0;
         r->sv_data_i = 0;
-        r->state = S_SV_NEXT;
-        if (cb->on_syscall_vec != NULL) {
-            tracerd_xtrace_syscall_vec_t rec = {off, r->ninsn, n, r->cfg.iov_layout};
-            return after_cb(r, cb->on_syscall_vec(r->core.user, &rec), "on_syscall_vec");
+        /* AUTO: the first SYSCALL_VEC with iovecs decides from what follows. */
+        r->state = S_SV_BEGIN;
+        if (r->layout == TRACERD_XTRACE_IOV_AUTO && n > 0) {
+            r->state = S_PROBE;
+            r->probe_len = 0;
         }
         return GO;
     }
@@ -726,7 +761,7 @@ static int iov_step(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, co
         return STOP;
     }
     r->sv_i++;
-    switch (r->cfg.iov_layout) {
+    switch (r->layout) {
     case TRACERD_XTRACE_IOV_INTERLEAVED:
         start_field(r, TRACERD_XTRACE_FIELD_IOV_DATA, i, len, "iovec data of a SYSCALL_VEC");
         if (len == 0)
@@ -754,7 +789,7 @@ static void sv_next(struct tracerd_xtrace_insn_reader *r)
         r->state = S_IOV_HDR;
         return;
     }
-    if (r->cfg.iov_layout == TRACERD_XTRACE_IOV_GROUPED) {
+    if (r->layout == TRACERD_XTRACE_IOV_GROUPED) {
         while (r->sv_data_i < r->sv_n && r->iov_lens[r->sv_data_i] == 0)
             r->sv_data_i++;
         if (r->sv_data_i < r->sv_n) {
@@ -772,11 +807,129 @@ static tracerd_status_t finish_status(const struct tracerd_xtrace_insn_reader *r
     return tracerd__reader_status(&r->core);
 }
 
+/* ---- AUTO SYSCALL_VEC layout ------------------------------------------- */
+
+/* Whether the window b[0..n) -- the bytes right after a SYSCALL_VEC's count,
+ * with first_n iovecs -- reads consistently as layout L: every iovec header
+ * has a canonical user address (below 2^48) and a length within max_iov_len,
+ * every token after the SYSCALL_VEC is assigned (later SYSCALL_VECs read with
+ * L too), and zero padding runs to the end. A walk that leaves the window is
+ * consistent so far, unless the window is the whole rest of the input
+ * (complete): then a record past the end is a cut tail, consistent only when
+ * allow_truncated_tail. */
+static bool probe_walk(const struct tracerd_xtrace_insn_reader *r, const uint8_t *b, size_t n,
+                       bool complete, uint64_t first_n, tracerd_xtrace_iov_layout_t L)
+{
+    const bool past_ok = !complete || r->cfg.allow_truncated_tail;
+    uint64_t pos = 0, vec_n = first_n;
+    for (;;) {
+        /* the iovecs of a SYSCALL_VEC starting at pos */
+        uint64_t data = 0;
+        for (uint64_t i = 0; i < vec_n; i++) {
+            uint64_t hp = L == TRACERD_XTRACE_IOV_INTERLEAVED ? pos : pos + 16 * i;
+            if (hp + 16 > n)
+                return past_ok;
+            uint64_t base = tracerd__le64(b + hp), len = tracerd__le64(b + hp + 8);
+            if ((base >> 48) != 0 || len > r->cfg.max_iov_len)
+                return false;
+            if (L == TRACERD_XTRACE_IOV_INTERLEAVED)
+                pos += 16 + len;
+            else
+                data += len;
+        }
+        if (L != TRACERD_XTRACE_IOV_INTERLEAVED)
+            pos += 16 * vec_n + (L == TRACERD_XTRACE_IOV_GROUPED ? data : 0);
+        /* the tokens after it, up to the next SYSCALL_VEC */
+        for (;;) {
+            if (pos > n)
+                return past_ok;
+            if (pos == n)
+                return true;
+            const struct ent *e = &r->tab[b[pos]];
+            if (e->op == OP_BAD)
+                return false;
+            if (e->op == OP_PAD) {
+                for (uint64_t k = pos; k < n; k++)
+                    if (b[k] != 0)
+                        return false;
+                return true;
+            }
+            if (e->op == OP_MEM_LIMIT)
+                return true; /* an error of its own, whatever the layout */
+            if (e->op == OP_SYSVEC) {
+                if (pos + 9 > n)
+                    return past_ok;
+                vec_n = tracerd__le64(b + pos + 1);
+                if (vec_n > r->cfg.max_iov)
+                    return false;
+                pos += 9;
+                break;
+            }
+            pos += e->size + (e->op == OP_MEM_BIG ? (uint64_t)1 << e->b : 0);
+        }
+    }
+}
+
+/* Decides the layout from the window collected at the SYSCALL_VEC at
+ * rec_off, reports it, and sets up the replay of the window. GO or STOP. */
+static int probe_decide(struct tracerd_xtrace_insn_reader *r, bool complete)
+{
+    tracerd_xtrace_iov_decision_t d;
+    d.offset = r->rec_off;
+    d.candidates = 0;
+    for (unsigned L = 0; L < 3; L++)
+        if (probe_walk(r, r->probe, r->probe_len, complete, r->sv_n,
+                       (tracerd_xtrace_iov_layout_t)L))
+            d.candidates |= 1u << L;
+    /* preference: interleaved > grouped > headers-only (also when none fits:
+     * reading on reports the exact error) */
+    unsigned pick = (d.candidates & 1u) || d.candidates == 0 ? 0u : (d.candidates & 2u) ? 1u : 2u;
+    d.layout = (tracerd_xtrace_iov_layout_t)pick;
+    d.assumed = d.candidates != (1u << pick);
+    d.window_bytes = r->probe_len;
+    d.window_complete = complete;
+    r->layout = d.layout;
+    r->state = S_SV_BEGIN;
+    r->probe_pos = 0;
+    r->replaying = true;
+    if (r->cbs.on_layout != NULL)
+        return after_cb(r, r->cbs.on_layout(r->core.user, &d), "on_layout");
+    return GO;
+}
+
+/* Collects the window from the chunk; decides when it is full. */
+static int probe_step(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, const uint8_t *end)
+{
+    size_t room = r->cfg.iov_probe_bytes - r->probe_len, avail = (size_t)(end - *pp);
+    size_t take = avail < room ? avail : room;
+    memcpy(r->probe + r->probe_len, *pp, take);
+    r->probe_len += take;
+    *pp += take; /* r->off moves when the window is replayed */
+    if (r->probe_len < r->cfg.iov_probe_bytes)
+        return GO; /* the chunk is used up: wait for more, or finish */
+    return probe_decide(r, false);
+}
+
+static tracerd_status_t run(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp,
+                            const uint8_t *end);
+
+/* Reads the collected window after the decision (again after a pause in it,
+ * before any later input). */
+static tracerd_status_t replay(struct tracerd_xtrace_insn_reader *r)
+{
+    const uint8_t *p = r->probe + r->probe_pos, *end = r->probe + r->probe_len;
+    tracerd_status_t st = run(r, &p, end);
+    r->probe_pos = (size_t)(p - r->probe);
+    if (st == TRACERD_OK)
+        r->replaying = false;
+    return st;
+}
+
 /* Parses the chunk [*pp, end). Stops at the end, a pause or an error. */
 static tracerd_status_t run(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp,
                             const uint8_t *end)
 {
-    while (*pp < end || r->state == S_SV_NEXT || r->state == S_SV_END) {
+    while (*pp < end || r->state == S_SV_NEXT || r->state == S_SV_END || r->state == S_SV_BEGIN) {
         int rc = GO;
         switch (r->state) {
         case S_TOKEN: {
@@ -810,11 +963,25 @@ static tracerd_status_t run(struct tracerd_xtrace_insn_reader *r, const uint8_t 
         case S_SV_NEXT:
             sv_next(r);
             break;
+        case S_PROBE:
+            rc = probe_step(r, pp, end);
+            if (rc == GO && r->replaying) { /* decided: the window goes first */
+                tracerd_status_t st = replay(r);
+                if (st != TRACERD_OK)
+                    return st;
+            }
+            break;
+        case S_SV_BEGIN:
+            r->state = S_SV_NEXT;
+            if (r->cbs.on_syscall_vec != NULL) {
+                tracerd_xtrace_syscall_vec_t rec = {r->rec_off, r->ninsn, r->sv_n, r->layout};
+                rc = after_cb(r, r->cbs.on_syscall_vec(r->core.user, &rec), "on_syscall_vec");
+            }
+            break;
         case S_SV_END:
             r->state = S_TOKEN;
             if (r->cbs.on_syscall_vec_end != NULL) {
-                tracerd_xtrace_syscall_vec_t rec = {r->rec_off, r->ninsn, r->sv_n,
-                                                    r->cfg.iov_layout};
+                tracerd_xtrace_syscall_vec_t rec = {r->rec_off, r->ninsn, r->sv_n, r->layout};
                 rc = after_cb(r, r->cbs.on_syscall_vec_end(r->core.user, &rec),
                               "on_syscall_vec_end");
             }
@@ -855,7 +1022,9 @@ tracerd_status_t tracerd_xtrace_insn_feed(tracerd_xtrace_insn_reader_t *r, const
         return TRACERD_E_INVALID;
     const uint8_t *p = data, *end = p + len;
     r->core.in_cb = true;
-    tracerd_status_t st = len ? run(r, &p, end) : TRACERD_OK;
+    tracerd_status_t st = r->replaying ? replay(r) : TRACERD_OK;
+    if (st == TRACERD_OK && len)
+        st = run(r, &p, end);
     r->core.in_cb = false;
     if (consumed != NULL)
         *consumed = (size_t)(p - (const uint8_t *)data);
@@ -894,9 +1063,24 @@ tracerd_status_t tracerd_xtrace_insn_finish(tracerd_xtrace_insn_reader_t *r)
         return guard;
     if (r->finished)
         return TRACERD_OK;
+    /* AUTO layout: a window cut by the end of the input decides now. */
+    if (r->state == S_PROBE) {
+        r->core.in_cb = true;
+        int rc = probe_decide(r, true);
+        r->core.in_cb = false;
+        if (rc != GO)
+            return finish_status(r);
+    }
+    if (r->replaying) {
+        r->core.in_cb = true;
+        tracerd_status_t st = replay(r);
+        r->core.in_cb = false;
+        if (st != TRACERD_OK)
+            return st;
+    }
     /* States that complete without more bytes (an empty SYSCALL_VEC tail). */
     static const uint8_t nothing[1] = {0};
-    while (r->state == S_SV_NEXT || r->state == S_SV_END) {
+    while (r->state == S_SV_NEXT || r->state == S_SV_END || r->state == S_SV_BEGIN) {
         const uint8_t *none = nothing;
         r->core.in_cb = true;
         tracerd_status_t st = run(r, &none, nothing);

@@ -325,6 +325,10 @@ static int ev_configs(const cli_t *c, struct ev_configs *fc, tracerd_auto_config
     cfg->fxt = &fc->fxt;
     cfg->ctf = &fc->ctf;
     cfg->xtrace = &fc->xtrace;
+    /* a file's name: xtrace takes the thread (or CPU) id from it */
+    bool named =
+        c->listen == NULL && strcmp(c->path, "-") != 0 && strncmp(c->path, "tcp://", 6) != 0;
+    cfg->source_name = named ? c->path : NULL;
     return CLI_EXIT_OK;
 }
 

@@ -105,6 +105,8 @@ typedef struct istate {
     uint64_t insns, explicit_pcs, by_el[4], loads, stores, mem_bytes, vals[6], allgpr, flags;
     uint64_t vecs, iovs, iov_bytes, times, frags, warnings;
     uint64_t pc_min, pc_max, first_pc, last_pc, first_time, last_time;
+    bool have_dec; /* the AUTO iov layout decision */
+    tracerd_xtrace_iov_decision_t dec;
 } istate_t;
 
 static void hexu(FILE *f, const char *key, uint64_t v)
@@ -226,11 +228,38 @@ static int i_flags(void *u, const tracerd_xtrace_misc_flags_t *m)
     return 0;
 }
 
-static const char *iov_layout_name(tracerd_xtrace_iov_layout_t l)
+/* "interleaved, grouped" from a decision's candidate bits ("none" if 0). */
+static const char *candidate_names(uint32_t bits, char *buf, size_t cap)
 {
-    return l == TRACERD_XTRACE_IOV_GROUPED        ? "grouped"
-           : l == TRACERD_XTRACE_IOV_HEADERS_ONLY ? "headers-only"
-                                                  : "interleaved";
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned l = 0; l < 3; l++)
+        if (bits & (1u << l))
+            used +=
+                (size_t)snprintf(buf + used, used < cap ? cap - used : 0, "%s%s", used ? ", " : "",
+                                 tracerd_xtrace_iov_layout_name((tracerd_xtrace_iov_layout_t)l));
+    return used ? buf : "none";
+}
+
+static int i_layout(void *u, const tracerd_xtrace_iov_decision_t *d)
+{
+    istate_t *s = u;
+    s->have_dec = true;
+    s->dec = *d;
+    if (s->dump) {
+        FILE *f = s->c->out;
+        fprintf(
+            f, "{\"type\":\"iov_layout\",\"offset\":%" PRIu64 ",\"layout\":\"%s\",\"candidates\":[",
+            d->offset, tracerd_xtrace_iov_layout_name(d->layout));
+        for (unsigned l = 0, n = 0; l < 3; l++)
+            if (d->candidates & (1u << l))
+                fprintf(f, "%s\"%s\"", n++ ? "," : "",
+                        tracerd_xtrace_iov_layout_name((tracerd_xtrace_iov_layout_t)l));
+        fprintf(f, "],\"assumed\":%s,\"window_bytes\":%" PRIu64 ",\"window_complete\":%s}\n",
+                d->assumed ? "true" : "false", d->window_bytes,
+                d->window_complete ? "true" : "false");
+    }
+    return 0;
 }
 
 static int i_vec(void *u, const tracerd_xtrace_syscall_vec_t *v)
@@ -241,7 +270,7 @@ static int i_vec(void *u, const tracerd_xtrace_syscall_vec_t *v)
         fprintf(s->c->out,
                 "{\"type\":\"syscall_vec\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
                 ",\"count\":%" PRIu64 ",\"layout\":\"%s\"}\n",
-                v->offset, v->insn_count, v->count, iov_layout_name(v->layout));
+                v->offset, v->insn_count, v->count, tracerd_xtrace_iov_layout_name(v->layout));
     return 0;
 }
 
@@ -331,6 +360,7 @@ static int run_insn(cli_t *c, bool dump)
     cb.on_syscall_vec_end = i_vec_end;
     cb.on_time = i_time;
     cb.on_warning = i_warn;
+    cb.on_layout = i_layout;
     tracerd_xtrace_insn_config_t ic;
     tracerd_xtrace_snap_config_t sc;
     int orc = cli_config_xtrace(c, &ic, &sc);
@@ -375,6 +405,19 @@ static int run_insn(cli_t *c, bool dump)
                 "misc:        %" PRIu64 " allgpr, %" PRIu64 " misc_flags, %" PRIu64
                 " syscall_vec (%" PRIu64 " iovecs, %" PRIu64 " data bytes)\n",
                 s.allgpr, s.flags, s.vecs, s.iovs, s.iov_bytes);
+        if (ic.iov_layout != TRACERD_XTRACE_IOV_AUTO) {
+            fprintf(f, "iov layout:  %s (forced: -o xtrace.iov)\n",
+                    tracerd_xtrace_iov_layout_name(ic.iov_layout));
+        } else if (s.have_dec) {
+            char names[64];
+            fprintf(f,
+                    "iov layout:  %s (%s from the data; consistent over the next %" PRIu64
+                    " bytes%s: %s)\n",
+                    tracerd_xtrace_iov_layout_name(s.dec.layout),
+                    s.dec.assumed ? "assumed" : "decided", s.dec.window_bytes,
+                    s.dec.window_complete ? " to the end" : "",
+                    candidate_names(s.dec.candidates, names, sizeof names));
+        }
         fprintf(f, "time:        %" PRIu64 " tokens", s.times);
         if (s.times)
             fprintf(f, ", first 0x%" PRIx64 ", last 0x%" PRIx64, s.first_time, s.last_time);

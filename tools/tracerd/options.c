@@ -146,7 +146,8 @@ struct xtrace_cfgs {
 
 /* Keys: header (0|19|24|32), vl, svl (bits), p (block|per-reg), za (yes|no),
  * fixed (yes|no), order (little|big), detect (1..8), advance (yes|no), ident
- * (number), time (1..16), iov (interleaved|grouped|headers-only), mem_log2
+ * (number), time (1..16), iov (auto|interleaved|grouped|headers-only), iov_probe
+ * (bytes, 64..16777216), mem_log2
  * (0..15), pc (initial PC), start_offset, start_index, padding (yes|no),
  * truncated (yes|no). The reader checks the ranges when it is made. */
 static bool xtrace_item(void *p, const char *kv, const char *v)
@@ -186,6 +187,10 @@ static bool xtrace_item(void *p, const char *kv, const char *v)
         ic->iov_layout = TRACERD_XTRACE_IOV_GROUPED;
     else if (strcmp(kv, "iov") == 0 && strcmp(v, "headers-only") == 0)
         ic->iov_layout = TRACERD_XTRACE_IOV_HEADERS_ONLY;
+    else if (strcmp(kv, "iov") == 0 && strcmp(v, "auto") == 0)
+        ic->iov_layout = TRACERD_XTRACE_IOV_AUTO;
+    else if (strcmp(kv, "iov_probe") == 0 && num)
+        ic->iov_probe_bytes = (uint32_t)n;
     else if (strcmp(kv, "mem_log2") == 0 && num)
         ic->max_mem_log2 = (uint32_t)n;
     else if (strcmp(kv, "pc") == 0 && num) {
