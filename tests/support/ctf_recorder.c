@@ -1,0 +1,214 @@
+/* The CTF stream recorder: every callback as one log line, and driver
+ * targets for the shared split / pause / allocation-failure plans. Used by
+ * the CTF 1.8 and CTF 2 suites. */
+#include "ctf_recorder.h"
+
+#include <check.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct target {
+    tracerd_ctf_trace_t *trace;
+    tracerd_ctf_stream_t *r;
+    const tracerd_allocator_t *alloc;
+};
+
+static const char *const kind_names[] = {"INT", "UINT", "FLOAT", "STR", "S{", "S}", "A[", "A]",
+                                         "Q[",  "Q]",   "V<",    "V>",  "BOOL", "BLOB", "O<", "O>"};
+
+static int r_packet(void *user, const tracerd_ctf_packet_t *p)
+{
+    rec_t *rec = user;
+    tlog_printf(&rec->log,
+                "P @%" PRIu64 " i=%" PRIu64 " sid=%" PRIu64 " inst=%" PRIu64 " content=%" PRIu64
+                " size=%" PRIu64 " tsb=%" PRIu64 " tse=%" PRIu64 " nsb=%" PRIu64 " disc=%" PRIu64
+                " seq=%" PRIu64 " cpu=%" PRIu64 "\n",
+                p->offset, p->index, p->stream_id, p->stream_instance_id, p->content_size_bits,
+                p->packet_size_bits, p->timestamp_begin, p->timestamp_end, p->ns_begin,
+                p->events_discarded, p->packet_seq_num, p->cpu_id);
+    return rec_ret(rec);
+}
+
+static int r_packet_end(void *user, const tracerd_ctf_packet_end_t *p)
+{
+    rec_t *rec = user;
+    tlog_printf(&rec->log, "p @%" PRIu64 " i=%" PRIu64 " n=%" PRIu64 "\n", p->offset, p->index,
+                p->events);
+    return rec_ret(rec);
+}
+
+static int r_event(void *user, const tracerd_ctf_event_t *e)
+{
+    rec_t *rec = user;
+    tlog_printf(&rec->log, "E @%" PRIu64 " %s id=%" PRIu64 " cyc=%" PRIu64 " ns=%" PRIu64 "\n",
+                e->offset, e->name, e->id, e->cycles, e->ns);
+    return rec_ret(rec);
+}
+
+static int r_event_end(void *user, const tracerd_ctf_event_t *e)
+{
+    rec_t *rec = user;
+    tlog_printf(&rec->log, "e %s\n", e->name);
+    return rec_ret(rec);
+}
+
+static int r_field(void *user, const tracerd_ctf_field_t *f)
+{
+    rec_t *rec = user;
+    tlog_printf(&rec->log, "F @%" PRIu64 " s%d d%u %s %s %s", f->offset, (int)f->scope, f->depth,
+                kind_names[f->kind], f->path, f->name);
+    if (f->index >= 0)
+        tlog_printf(&rec->log, " [%" PRId64 "]", f->index);
+    switch (f->kind) {
+    case TRACERD_CTF_VALUE_INT: tlog_printf(&rec->log, " = %" PRId64, f->v.i); break;
+    case TRACERD_CTF_VALUE_UINT: tlog_printf(&rec->log, " = %" PRIu64, f->v.u); break;
+    case TRACERD_CTF_VALUE_FLOAT: tlog_printf(&rec->log, " = %.17g", f->v.f); break;
+    case TRACERD_CTF_VALUE_STRING:
+        tlog_printf(&rec->log, " = \"");
+        tlog_text(&rec->log, f->v.str.data, f->v.str.len);
+        tlog_printf(&rec->log, "\"");
+        break;
+    case TRACERD_CTF_VALUE_ARRAY_BEGIN:
+    case TRACERD_CTF_VALUE_SEQUENCE_BEGIN:
+        tlog_printf(&rec->log, " n=%" PRIu64, f->v.length);
+        if (f->bytes.data) {
+            tlog_printf(&rec->log, " bytes=");
+            tlog_hex(&rec->log, f->bytes.data, f->bytes.len);
+        }
+        break;
+    case TRACERD_CTF_VALUE_VARIANT_BEGIN: tlog_printf(&rec->log, " opt=%s", f->option); break;
+    case TRACERD_CTF_VALUE_BOOL:
+        tlog_printf(&rec->log, " = %s (%" PRIu64 ")", f->v.u ? "true" : "false", f->v.u);
+        break;
+    case TRACERD_CTF_VALUE_BYTES:
+        tlog_printf(&rec->log, " n=%zu bytes=", f->bytes.len);
+        tlog_hex(&rec->log, f->bytes.data, f->bytes.len);
+        break;
+    case TRACERD_CTF_VALUE_OPTIONAL_BEGIN: tlog_printf(&rec->log, " on=%" PRIu64, f->v.length); break;
+    default: break;
+    }
+    if (f->enum_label)
+        tlog_printf(&rec->log, " (%s)", f->enum_label);
+    tlog_printf(&rec->log, "\n");
+    return rec_ret(rec);
+}
+
+static int r_loss(void *user, const tracerd_ctf_loss_t *l)
+{
+    rec_t *rec = user;
+    tlog_printf(&rec->log, "L @%" PRIu64 " %s %" PRIu64 " %" PRIu64 "..%" PRIu64 "\n", l->offset,
+                l->kind == TRACERD_CTF_LOSS_EVENTS ? "events" : "packets", l->count,
+                l->begin_cycles, l->end_cycles);
+    return rec_ret(rec);
+}
+
+static int r_warning(void *user, const tracerd_warning_t *w)
+{
+    rec_t *rec = user;
+    tlog_printf(&rec->log, "W %s @%" PRIu64 " skip=%" PRIu64 " %s\n", tracerd_status_name(w->status),
+                w->offset, w->skipped_bytes, w->reason);
+    return rec_ret(rec);
+}
+
+void rec_callbacks(tracerd_ctf_callbacks_t *cb)
+{
+    memset(cb, 0, sizeof *cb);
+    cb->on_packet_begin = r_packet;
+    cb->on_packet_end = r_packet_end;
+    cb->on_event_begin = r_event;
+    cb->on_event_end = r_event_end;
+    cb->on_field = r_field;
+    cb->on_loss = r_loss;
+    cb->on_warning = r_warning;
+}
+
+static tracerd_status_t t_open_cb(const void *config, rec_t *rec,
+                                  const tracerd_allocator_t *alloc, void **reader, bool fields);
+
+static tracerd_status_t t_open(const void *config, rec_t *rec, const tracerd_allocator_t *alloc,
+                               void **reader)
+{
+    return t_open_cb(config, rec, alloc, reader, true);
+}
+
+/* Without on_field: the reader's fast path (fused measure programs). */
+static tracerd_status_t t_open_events(const void *config, rec_t *rec,
+                                      const tracerd_allocator_t *alloc, void **reader)
+{
+    return t_open_cb(config, rec, alloc, reader, false);
+}
+
+static tracerd_status_t t_open_cb(const void *config, rec_t *rec,
+                                  const tracerd_allocator_t *alloc, void **reader, bool fields)
+{
+    const struct target_cfg *c = config;
+    struct target *t = calloc(1, sizeof *t);
+    ck_assert_ptr_nonnull(t);
+    t->alloc = alloc;
+    char reason[256];
+    tracerd_status_t st = tracerd_ctf_trace_parse(c->metadata, c->metadata_len, NULL, alloc,
+                                                  &t->trace, reason, sizeof reason);
+    if (st == TRACERD_OK) {
+        tracerd_ctf_callbacks_t cb;
+        rec_callbacks(&cb);
+        if (!fields)
+            cb.on_field = NULL;
+        st = tracerd_ctf_stream_new(t->trace, &c->stream, &cb, rec, alloc, &t->r);
+    }
+    rec->extra = t;
+    *reader = t->r;
+    return st;
+}
+
+static void t_free_extra(void *p)
+{
+    struct target *t = p;
+    tracerd_ctf_trace_free(t->trace);
+    free(t);
+}
+
+const drv_target_t ctf_target = {"ctf", t_open, tracerd_ctf_stream_ops, t_free_extra};
+const drv_target_t ctf_events_target = {"ctf-events", t_open_events, tracerd_ctf_stream_ops,
+                                               t_free_extra};
+
+/* The log without its field lines. */
+char *without_fields(const char *log)
+{
+    char *out = malloc(strlen(log) + 1);
+    size_t o = 0;
+    for (const char *p = log; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        if (p[0] != 'F') {
+            memcpy(out + o, p, n);
+            o += n;
+        }
+        p += n;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* Fast path (events only, whole packets in the chunk) against the general
+ * path: the same records under every split. */
+void check_fast_path(const char *meta, const uint8_t *data, size_t len, const char *full)
+{
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    char *ev = drv_check_all(&ctf_events_target, &c, data, len);
+    char *want = without_fields(full);
+    ck_assert_str_eq(ev, want);
+    free(want);
+    free(ev);
+}
+
+void cfg_init(struct target_cfg *c, const char *meta)
+{
+    memset(c, 0, sizeof *c);
+    c->metadata = meta;
+    c->metadata_len = strlen(meta);
+    tracerd_ctf_stream_config_init(&c->stream);
+}
+

@@ -1,0 +1,39 @@
+/* CTF stream recorder for the tests (see ctf_recorder.c). Log lines:
+ *   P @off ...   packet          p @off ...  packet end
+ *   E @off ...   event begin     e NAME      event end
+ *   F @off s<scope> d<depth> KIND path name [index] = value
+ *   L @off ...   loss            W ...       warning
+ */
+#ifndef TESTS_SUPPORT_CTF_RECORDER_H
+#define TESTS_SUPPORT_CTF_RECORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tracerd/ctf.h>
+
+#include "driver.h"
+
+struct target_cfg {
+    const char *metadata;
+    size_t metadata_len;
+    tracerd_ctf_stream_config_t stream;
+};
+
+/* The metadata text (NUL-terminated) and default stream options. */
+void cfg_init(struct target_cfg *c, const char *meta);
+
+/* The recorder's callbacks (user pointer: a rec_t of driver.h). */
+void rec_callbacks(tracerd_ctf_callbacks_t *cb);
+
+/* Targets: every callback (ctf_target), or no on_field (the fast path). */
+extern const drv_target_t ctf_target;
+extern const drv_target_t ctf_events_target;
+
+/* The log without its field lines. */
+char *without_fields(const char *log);
+/* Fast path (events only) against the general path's log `full`: the same
+ * records under every split. */
+void check_fast_path(const char *meta, const uint8_t *data, size_t len, const char *full);
+
+#endif
