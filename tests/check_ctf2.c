@@ -10,8 +10,18 @@
 
 #include <tracerd/ctf.h>
 
+#include "support/ctf2_writer.h"
 #include "support/ctf_peer.h"
+#include "support/ctf_recorder.h"
+#include "support/ctf_writer.h"
 #include "support/driver.h"
+
+static void expect_ok(const char *log)
+{
+    const char *end = strstr(log, "\nend ");
+    ck_assert_msg(end != NULL && strncmp(end, "\nend OK", 7) == 0, "log ends: %s",
+                  end ? end : log);
+}
 
 static bool exists(const char *path)
 {
@@ -225,12 +235,43 @@ START_TEST(test_ctf2_same_as_ctf18)
 }
 END_TEST
 
+/* ==== the writer's feature trace ============================================ */
+
+/* Every field class the peer traces lack, in both byte orders, through
+ * every split / pause / allocation-failure plan: one golden log (the layout
+ * is the same in both byte orders), and the fast path agrees. */
+START_TEST(test_ctf2_writer_features)
+{
+    char *logs[2];
+    for (int big = 0; big < 2; big++) {
+        char *meta = ctf2_writer_metadata(big);
+        size_t len;
+        uint8_t *data = ctf2_writer_stream(big, &len);
+        struct target_cfg c;
+        cfg_init(&c, meta);
+        logs[big] = drv_check_all(&ctf_target, &c, data, len);
+        expect_ok(logs[big]);
+        check_fast_path(meta, data, len, logs[big]);
+        free(meta);
+        free(data);
+    }
+    ck_assert_str_eq(logs[0], logs[1]);
+    drv_golden("ctf2/features.log", logs[0]);
+    free(logs[0]);
+    free(logs[1]);
+}
+END_TEST
+
 Suite *suite_ctf2(void)
 {
     Suite *s = suite_create("ctf2");
     TCase *tc = tcase_create("peer");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_ctf2_converted);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("writer");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_ctf2_writer_features);
     tcase_add_test(tc, test_ctf2_babeltrace_succeed);
     tcase_add_test(tc, test_ctf2_babeltrace_fail);
     tcase_add_test(tc, test_ctf2_same_as_ctf18);

@@ -472,9 +472,29 @@ static tracerd_status_t emit_float(struct cc *c, const struct field *f)
     return TRACERD_OK;
 }
 
+/* CTF 2 UTF-16/32 text: code unit bits (0 for 8-bit text) and byte order. */
+static unsigned utf_unit(struct cc *c, tracerd_ctf_encoding_t e, uint8_t *flags)
+{
+    bool be = e == TRACERD_CTF_ENCODING_UTF16BE || e == TRACERD_CTF_ENCODING_UTF32BE;
+    unsigned u = e == TRACERD_CTF_ENCODING_UTF16BE || e == TRACERD_CTF_ENCODING_UTF16LE   ? 16
+                 : e == TRACERD_CTF_ENCODING_UTF32BE || e == TRACERD_CTF_ENCODING_UTF32LE ? 32
+                                                                                          : 0;
+    if (u != 0) {
+        c->t->has_utf = true;
+        *flags = (uint8_t)(*flags | INSN_UTF | (be ? INSN_BE : 0));
+    }
+    return u;
+}
+
 static tracerd_status_t emit_string(struct cc *c, const struct field *f)
 {
-    if (insn(c, (struct ctf_insn){.op = OP_STRING, .align = 8, .meta = f->meta}) == NULL)
+    uint8_t flags = 0;
+    unsigned u = utf_unit(c, f->w->type->encoding, &flags);
+    if (insn(c, (struct ctf_insn){.op = u ? OP_USTRING : OP_STRING,
+                                  .flags = flags,
+                                  .size = (uint8_t)u,
+                                  .align = 8,
+                                  .meta = f->meta}) == NULL)
         return nomem(c);
     return TRACERD_OK;
 }
@@ -521,10 +541,13 @@ static tracerd_status_t emit_array(struct cc *c, const struct field *f)
     bool bytes = el->kind == TRACERD_CTF_TYPE_INT && el->size_bits == 8 && el->align_bits >= 8;
     bool text = bytes && el->encoding != TRACERD_CTF_ENCODING_NONE;
     uint8_t op = text ? (seq ? OP_TEXT_SEQ : OP_TEXT_ARRAY) : (seq ? OP_SEQ_BEGIN : OP_ARRAY_BEGIN);
+    uint8_t flags = bytes && !text ? INSN_BYTES : 0;
+    unsigned unit = text ? utf_unit(c, el->encoding, &flags) : 0;
     if (insn(c, (struct ctf_insn){
                     .op = op,
-                    .flags = bytes && !text ? INSN_BYTES : 0,
-                    .align = el->align_bits,
+                    .flags = flags,
+                    .size = (uint8_t)unit,
+                    .align = ty->align_bits,
                     .slot = slot,
                     .count = ty->length,
                     .meta = f->meta,

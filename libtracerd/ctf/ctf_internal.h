@@ -193,6 +193,7 @@ struct tracerd_ctf_trace {
     uint32_t nslots;
     uint32_t max_loop_depth; /* deepest array/sequence nesting of any program */
     uint64_t err_offset;     /* compile error: metadata offset of the CTF 2 fragment at fault */
+    bool has_utf;            /* CTF 2 UTF-16/32 strings: readers keep a conversion buffer */
 };
 
 /* Compiles every scope of t (after parsing). On error fills reason (line,

@@ -58,6 +58,8 @@ struct tracerd_ctf_stream {
 
     uint64_t *slots;
     uint32_t nslots;
+    uint8_t *ubuf; /* UTF-16/32 strings converted to UTF-8 (traces that have them) */
+    size_t ubuf_cap;
     uint32_t have; /* roles seen (bit per role) */
     uint8_t uuid[16];
     uint32_t ts_bits;
@@ -105,7 +107,8 @@ size_t tracerd_ctf_stream_memory_bound(const tracerd_ctf_trace_t *trace,
         tracerd_ctf_stream_config_init(&c);
     size_t n = sizeof(struct tracerd_ctf_stream) + c.stitch_bytes;
     if (trace)
-        n += sizeof(uint64_t) * trace->nslots + sizeof(struct loop) * (trace->max_loop_depth + 1);
+        n += sizeof(uint64_t) * trace->nslots + sizeof(struct loop) * (trace->max_loop_depth + 1) +
+             (trace->has_utf ? c.stitch_bytes * 2 : 0);
     return n;
 }
 
@@ -130,6 +133,15 @@ static tracerd_status_t alloc_tables(tracerd_ctf_stream_t *r, const struct trace
     r->nslots = t->nslots;
     r->loops = loops;
     r->nloops = t->max_loop_depth + 1;
+    size_t ucap = t->has_utf ? r->cfg.stitch_bytes * 2 : 0;
+    if (ucap > r->ubuf_cap) {
+        uint8_t *u = tracerd__calloc(&r->alloc, ucap);
+        if (u == NULL)
+            return TRACERD_E_NOMEM;
+        tracerd__free(&r->alloc, r->ubuf, r->ubuf_cap);
+        r->ubuf = u;
+        r->ubuf_cap = ucap;
+    }
     return TRACERD_OK;
 }
 
@@ -204,6 +216,7 @@ void tracerd_ctf_stream_free(tracerd_ctf_stream_t *r)
     tracerd__free(&a, r->st, r->st_cap);
     tracerd__free(&a, r->slots, sizeof *r->slots * r->nslots);
     tracerd__free(&a, r->loops, sizeof *r->loops * r->nloops);
+    tracerd__free(&a, r->ubuf, r->ubuf_cap);
     tracerd__free(&a, r, sizeof *r);
 }
 
@@ -467,6 +480,69 @@ static inline uint64_t load_int(const uint8_t *data, uint64_t rel, const struct 
     return v;
 }
 
+/* Appends code point c as UTF-8 to out (room checked by the caller). */
+static size_t put_utf8(uint8_t *out, uint32_t c)
+{
+    if (c < 0x80) {
+        out[0] = (uint8_t)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        out[0] = (uint8_t)(0xC0 | (c >> 6));
+        out[1] = (uint8_t)(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {
+        out[0] = (uint8_t)(0xE0 | (c >> 12));
+        out[1] = (uint8_t)(0x80 | ((c >> 6) & 0x3F));
+        out[2] = (uint8_t)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    out[0] = (uint8_t)(0xF0 | (c >> 18));
+    out[1] = (uint8_t)(0x80 | ((c >> 12) & 0x3F));
+    out[2] = (uint8_t)(0x80 | ((c >> 6) & 0x3F));
+    out[3] = (uint8_t)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+/* A CTF 2 UTF-16 or UTF-32 text (n bytes, code units of in->size bits in
+ * the byte order of INSN_BE) converted to UTF-8 in the reader's buffer, up
+ * to the first all-zero unit. Unpaired surrogates, values above U+10FFFF
+ * and a trailing partial unit become U+FFFD. */
+static int utf_text(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_insn *in,
+                    const uint8_t *p, size_t n, tracerd_str_t *out)
+{
+    unsigned u = in->size / 8;
+    bool be = (in->flags & INSN_BE) != 0;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += u) {
+        if (o + 4 > r->ubuf_cap)
+            return vm_fail(r, vm, in, TRACERD_E_LIMIT,
+                           "UTF-%u string longer than the conversion buffer (%zu bytes)", in->size,
+                           r->ubuf_cap);
+        if (i + u > n) {
+            o += put_utf8(r->ubuf + o, 0xFFFD);
+            break;
+        }
+        uint32_t c = u == 2 ? tracerd__ld16(be, p + i) : tracerd__ld32(be, p + i);
+        if (c == 0)
+            break;
+        if (u == 2 && c >= 0xD800 && c < 0xDC00 && i + 4 <= n) {
+            uint32_t lo = tracerd__ld16(be, p + i + 2);
+            if (lo >= 0xDC00 && lo < 0xE000) {
+                c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
+                i += 2;
+            }
+        }
+        if ((c >= 0xD800 && c < 0xE000) || c > 0x10FFFF)
+            c = 0xFFFD;
+        o += put_utf8(r->ubuf + o, c);
+    }
+    out->data = (const char *)r->ubuf;
+    out->len = o;
+    return R_OK;
+}
+
 /* CTF 2 LEB128 integer at bit `at` (byte-aligned): R_OK with *v and the
  * bit after it in *next. At most 10 bytes, and the 10th may only hold the
  * 64th value bit (or its sign extension). */
@@ -656,9 +732,14 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             pos = at + n * 8;
             if (dlv) {
                 field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_STRING);
-                const uint8_t *z = memchr(p, 0, (size_t)n);
-                f.v.str.data = (const char *)p;
-                f.v.str.len = z ? (size_t)(z - p) : (size_t)n;
+                if (in->flags & INSN_UTF) {
+                    if (utf_text(r, vm, in, p, (size_t)n, &f.v.str) != R_OK)
+                        return R_ERR;
+                } else {
+                    const uint8_t *z = memchr(p, 0, (size_t)n);
+                    f.v.str.data = (const char *)p;
+                    f.v.str.len = z ? (size_t)(z - p) : (size_t)n;
+                }
                 if (deliver(r, &f) != R_OK)
                     return R_ERR;
             }
@@ -785,6 +866,31 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             }
             pc++;
             break;
+        case OP_USTRING: {
+            /* UTF-16/32: code units of size/8 bytes up to an all-zero one */
+            size_t u = in->size / 8, i = 0;
+            if (at > limit) {
+                vm->pos = at;
+                return vm_short(r, vm, in, at + in->size);
+            }
+            const uint8_t *p = data + ((at - bit0) >> 3);
+            size_t avail = (size_t)((limit - at) >> 3);
+            while (i + u <= avail &&
+                   !(p[i] == 0 && p[i + 1] == 0 && (u == 2 || (p[i + 2] == 0 && p[i + 3] == 0))))
+                i += u;
+            if (i + u > avail) {
+                vm->pos = at;
+                return vm_short(r, vm, in, at + ((uint64_t)i + u) * 8);
+            }
+            pos = at + ((uint64_t)i + u) * 8;
+            if (dlv) {
+                field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_STRING);
+                if (utf_text(r, vm, in, p, i, &f.v.str) != R_OK || deliver(r, &f) != R_OK)
+                    return R_ERR;
+            }
+            pc++;
+            break;
+        }
         case OP_VARINT: {
             v = 0;
             int rc = load_varint(r, vm, in, at, &v, &pos);
