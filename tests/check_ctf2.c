@@ -235,6 +235,388 @@ START_TEST(test_ctf2_same_as_ctf18)
 }
 END_TEST
 
+
+/* ==== metadata ============================================================== */
+
+static tracerd_ctf_trace_t *parse_ok(const char *meta)
+{
+    tracerd_ctf_trace_t *t = NULL;
+    char reason[512];
+    tracerd_status_t st =
+        tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, &t, reason, sizeof reason);
+    ck_assert_msg(st == TRACERD_OK, "%s: %s", tracerd_status_name(st), reason);
+    return t;
+}
+
+static const tracerd_ctf_type_t *member_type(const tracerd_ctf_type_t *s, const char *name)
+{
+    for (uint32_t i = 0; i < s->nmembers; i++)
+        if (strcmp(s->members[i].name, name) == 0)
+            return s->members[i].type;
+    ck_abort_msg("no member %s", name);
+    return NULL;
+}
+
+/* The model of the feature metadata: version, identities, attributes,
+ * clock origin, roles, the new kinds. */
+START_TEST(test_ctf2_model)
+{
+    char *meta = ctf2_writer_metadata(true);
+    ck_assert_int_eq(tracerd_ctf_metadata_version(meta, strlen(meta)), 2);
+    tracerd_ctf_trace_t *t = parse_ok(meta);
+    const tracerd_ctf_trace_info_t *in = tracerd_ctf_trace_info(t);
+    ck_assert_uint_eq(in->major, 2);
+    ck_assert_uint_eq(in->minor, 0);
+    ck_assert_uint_eq(in->nfragments, 9);
+    ck_assert(in->has_uuid);
+    ck_assert_uint_eq(in->uuid[0], 42);
+    ck_assert_str_eq(in->ns, "test.org");
+    ck_assert_str_eq(in->name, "feature");
+    ck_assert_str_eq(in->uid, "t-1");
+    ck_assert_str_eq(in->preamble_attributes, "{\"test.org,2024\":{\"k\":[1,2]}}");
+    ck_assert_int_eq(in->byte_order, TRACERD_BYTE_ORDER_BIG);
+    ck_assert_str_eq(tracerd_ctf_trace_env(t, "host"), "h");
+    ck_assert_uint_eq(in->nenv, 2);
+    ck_assert_int_eq(in->env[1].value, 3);
+    ck_assert_uint_eq(in->nclocks, 1);
+    const tracerd_ctf_clock_t *c = &in->clocks[0];
+    ck_assert_str_eq(c->id, "clk");
+    ck_assert_str_eq(c->name, "boot-clock");
+    ck_assert_uint_eq(c->freq, 1000000);
+    ck_assert_int_eq(c->offset_s, 10);
+    ck_assert_int_eq(c->offset, 5);
+    ck_assert(!c->absolute);
+    ck_assert_str_eq(c->origin_ns, "o.org");
+    ck_assert_str_eq(c->origin_name, "boot");
+    ck_assert_str_eq(c->origin_uid, "b-1");
+    ck_assert(c->has_precision && c->precision == 2 && c->has_accuracy && c->accuracy == 3);
+    ck_assert_str_eq(c->ns, "c.org");
+    ck_assert_str_eq(c->uid, "c-1");
+    const tracerd_ctf_stream_class_t *sc = tracerd_ctf_trace_stream_class(t, 0);
+    ck_assert_int_eq(sc->default_clock, 0);
+    ck_assert_str_eq(sc->name, "s");
+    ck_assert_uint_eq(sc->nevents, 2);
+    ck_assert_uint_eq(member_type(in->packet_header, "magic")->roles,
+                      TRACERD_CTF_ROLE_PACKET_MAGIC);
+    ck_assert_uint_eq(member_type(in->packet_header, "uuid")->roles,
+                      TRACERD_CTF_ROLE_METADATA_UUID);
+    ck_assert_uint_eq(member_type(sc->event_header, "id")->roles,
+                      TRACERD_CTF_ROLE_EVENT_CLASS_ID);
+    const tracerd_ctf_event_class_t *e0 = tracerd_ctf_trace_event_class(t, 0, 0);
+    ck_assert_str_eq(e0->ns, "e.org");
+    ck_assert_str_eq(e0->uid, "e-1");
+    ck_assert_str_eq(e0->attributes, "{\"x.org\":{\"note\":\"every kind\"}}");
+    const tracerd_ctf_event_class_t *e1 = tracerd_ctf_trace_event_class(t, 0, 1);
+    ck_assert(e1->has_loglevel);
+    ck_assert_int_eq(e1->loglevel, 4); /* warning */
+    ck_assert_str_eq(e1->emf_uri, "http://e");
+    const tracerd_ctf_type_t *f = e0->fields;
+    ck_assert_int_eq(member_type(f, "b1")->kind, TRACERD_CTF_TYPE_BOOL);
+    ck_assert_int_eq(member_type(f, "flags")->kind, TRACERD_CTF_TYPE_BIT_MAP);
+    ck_assert_uint_eq(member_type(f, "flags")->nmappings, 3);
+    ck_assert_int_eq(member_type(f, "uv")->kind, TRACERD_CTF_TYPE_VARINT);
+    ck_assert_int_eq(member_type(f, "opt1")->kind, TRACERD_CTF_TYPE_OPTIONAL);
+    ck_assert_str_eq(member_type(f, "opt2")->path, "event-record-payload/sel");
+    ck_assert_str_eq(member_type(f, "blob")->media_type, "application/x-test");
+    ck_assert_int_eq(member_type(f, "blob")->kind, TRACERD_CTF_TYPE_BLOB);
+    ck_assert_int_eq(member_type(f, "u16a")->encoding, TRACERD_CTF_ENCODING_UTF16BE);
+    ck_assert(member_type(f, "rev")->bit_order_reversed);
+    ck_assert_uint_eq(member_type(f, "arr")->align_bits, 32);
+    ck_assert_uint_eq(f->align_bits, 32);
+    ck_assert_str_eq(member_type(member_type(f, "inner"), "v")->path, "../neg");
+    ck_assert_str_eq(tracerd_ctf_type_kind_name(TRACERD_CTF_TYPE_OPTIONAL), "optional");
+    tracerd_ctf_trace_free(t);
+    free(meta);
+}
+END_TEST
+
+/* Chunks of any size, packetized (CTF 1.8 packets), appended later (live):
+ * the same model; allocation failures are clean. */
+START_TEST(test_ctf2_metadata_feeding)
+{
+    char *meta = ctf2_writer_metadata(false);
+    size_t n = strlen(meta);
+    for (int packetized = 0; packetized < 2; packetized++) {
+        size_t len = n;
+        uint8_t *bytes = (uint8_t *)meta;
+        if (packetized)
+            bytes = ctf_writer_packetize(meta, packetized == 1, 256, &len);
+        ck_assert_int_eq(tracerd_ctf_metadata_version(bytes, len), 2);
+        ck_assert_int_eq(tracerd_ctf_metadata_version(bytes, packetized ? 37 : 0), 0);
+        tracerd_ctf_metadata_t *m;
+        ck_assert_int_eq(tracerd_ctf_metadata_new(NULL, NULL, &m), TRACERD_OK);
+        for (size_t i = 0; i < len; i++)
+            ck_assert_int_eq(tracerd_ctf_metadata_feed(m, bytes + i, 1), TRACERD_OK);
+        tracerd_ctf_trace_t *t;
+        ck_assert_int_eq(tracerd_ctf_metadata_finish(m, &t), TRACERD_OK);
+        ck_assert_uint_eq(tracerd_ctf_trace_info(t)->nevents, 2);
+        ck_assert_uint_eq(tracerd_ctf_trace_info(t)->metadata_bytes, n);
+        tracerd_ctf_trace_free(t);
+        tracerd_ctf_metadata_free(m);
+        if (packetized)
+            free(bytes);
+    }
+    /* live: the last event record class arrives later; half a fragment is an
+     * error that more text repairs */
+    const char *last = strrchr(meta, 0x1E);
+    size_t first = (size_t)(last - meta);
+    tracerd_ctf_metadata_t *m;
+    tracerd_ctf_trace_t *t1, *t2;
+    ck_assert_int_eq(tracerd_ctf_metadata_new(NULL, NULL, &m), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_metadata_feed(m, meta, first), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_metadata_finish(m, &t1), TRACERD_OK);
+    ck_assert_uint_eq(tracerd_ctf_trace_info(t1)->nevents, 1);
+    ck_assert_int_eq(tracerd_ctf_metadata_feed(m, meta + first, 30), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_metadata_finish(m, &t2), TRACERD_E_METADATA);
+    ck_assert_ptr_nonnull(strstr(tracerd_ctf_metadata_error_reason(m), "fragment 8"));
+    ck_assert_uint_eq(tracerd_ctf_metadata_record_offset(m), first);
+    ck_assert_int_eq(tracerd_ctf_metadata_feed(m, meta + first + 30, n - first - 30), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_metadata_finish(m, &t2), TRACERD_OK);
+    ck_assert_uint_eq(tracerd_ctf_trace_info(t2)->nevents, 2);
+    ck_assert_uint_eq(tracerd_ctf_trace_info(t1)->nevents, 1);
+    tracerd_ctf_trace_free(t1);
+    tracerd_ctf_trace_free(t2);
+    tracerd_ctf_metadata_free(m);
+    /* every allocation of the model and the compiler may fail, without a leak */
+    for (unsigned long k = 1;; k++) {
+        drv_alloc_t fa;
+        drv_alloc_init(&fa, k);
+        tracerd_ctf_trace_t *t;
+        char reason[256];
+        tracerd_status_t st =
+            tracerd_ctf_trace_parse(meta, n, NULL, &fa.a, &t, reason, sizeof reason);
+        if (st == TRACERD_OK)
+            tracerd_ctf_trace_free(t);
+        ck_assert_msg(fa.live == 0, "failure %lu leaked %ld", k, fa.live);
+        if (fa.calls < k) {
+            ck_assert_int_eq(st, TRACERD_OK);
+            break;
+        }
+        ck_assert_int_eq(st, TRACERD_E_NOMEM);
+    }
+    free(meta);
+}
+END_TEST
+
+#define RS "\x1e"
+#define PRE RS "{\"type\":\"preamble\",\"version\":2}"
+#define U8 "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,\"byte-order\":\"little-endian\"}"
+#define DSC(pc) RS "{\"type\":\"data-stream-class\"" pc "}"
+#define ERC(payload)                                                                              \
+    RS "{\"type\":\"event-record-class\",\"payload-field-class\":{\"type\":\"structure\","       \
+       "\"member-classes\":[" payload "]}}"
+#define M(n, fc) "{\"name\":\"" n "\",\"field-class\":" fc "}"
+
+/* Malformed metadata: status, and a reason naming the fragment (index and
+ * byte offset), the field class and the property. */
+START_TEST(test_ctf2_metadata_errors)
+{
+    static const struct {
+        const char *meta;
+        tracerd_status_t st;
+        const char *reason;
+    } cases[] = {
+        {PRE RS "{\"type\":\"trace-class\",}", TRACERD_E_METADATA,
+         "metadata fragment 1 (byte 32), line 1, column 23: JSON: "},
+        {PRE RS "[1]", TRACERD_E_METADATA, "fragment 1 (byte 32): a fragment must be a JSON object"},
+        {PRE RS "{\"type\":\"mystery\"} x", TRACERD_E_METADATA,
+         "fragment 1 (byte 32), line 1, column 20: JSON: end of file expected"},
+        {RS "{\"type\":\"trace-class\"}", TRACERD_E_METADATA,
+         "fragment 0 (byte 0), trace-class: the first fragment must be the preamble"},
+        {RS "{\"type\":\"preamble\",\"version\":3}", TRACERD_E_VERSION, "CTF version 3, expected 2"},
+        {RS "{\"type\":\"preamble\",\"version\":2,\"extensions\":{\"x.org\":{\"zip\":{}}}}",
+         TRACERD_E_UNSUPPORTED, "requires the extension 'zip' of namespace 'x.org'"},
+        {PRE PRE, TRACERD_E_METADATA, "a second preamble"},
+        {PRE RS "{\"type\":\"trace-class\"}" RS "{\"type\":\"trace-class\"}", TRACERD_E_METADATA,
+         "fragment 2 (byte 55), trace-class: a second trace class"},
+        {PRE RS "{\"type\":\"mystery\"}", TRACERD_E_METADATA, "unknown fragment type 'mystery'"},
+        {PRE RS "{\"type\":\"clock-class\",\"frequency\":1}", TRACERD_E_METADATA,
+         "the clock class lacks the required property 'id'"},
+        {PRE RS "{\"type\":\"clock-class\",\"id\":\"c\",\"frequency\":0}", TRACERD_E_METADATA,
+         "'frequency' is 0, outside 1.."},
+        {PRE RS "{\"type\":\"clock-class\",\"id\":\"c\",\"frequency\":10,\"offset-from-origin\":"
+                "{\"cycles\":10}}",
+         TRACERD_E_METADATA, "'cycles' (10) must be below the frequency (10)"},
+        {PRE DSC(",\"default-clock-class-id\":\"nope\""), TRACERD_E_METADATA,
+         "default-clock-class-id 'nope' names no earlier clock class"},
+        {PRE DSC("") DSC(""), TRACERD_E_METADATA, "duplicate data stream class id 0"},
+        {PRE DSC("") RS "{\"type\":\"trace-class\"}", TRACERD_E_METADATA,
+         "the trace class comes after a data stream class"},
+        {PRE RS "{\"type\":\"event-record-class\",\"data-stream-class-id\":4}", TRACERD_E_METADATA,
+         "names data stream class 4, which is not declared before it"},
+        {PRE, TRACERD_E_METADATA, "declares no data stream class"},
+        {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8}")),
+         TRACERD_E_METADATA,
+         "fragment 2 (byte 61), event-record-class: field class 'fixed-length-unsigned-integer' "
+         "lacks the required property 'byte-order'"},
+        {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,"
+                                "\"byte-order\":\"little-endian\",\"size\":3}")),
+         TRACERD_E_METADATA, "field class 'fixed-length-unsigned-integer' has an unknown property 'size'"},
+        {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":65,"
+                                "\"byte-order\":\"little-endian\"}")),
+         TRACERD_E_UNSUPPORTED, "fixed-length fields above 64 bits are not supported"},
+        {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":0,"
+                                "\"byte-order\":\"little-endian\"}")),
+         TRACERD_E_METADATA, "property 'length' is 0, outside 1.."},
+        {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,"
+                                "\"byte-order\":\"little-endian\",\"alignment\":3}")),
+         TRACERD_E_METADATA, "property 'alignment' 3 is not a power of two"},
+        {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-floating-point-number\",\"length\":16,"
+                                "\"byte-order\":\"little-endian\"}")),
+         TRACERD_E_UNSUPPORTED, "only 32- and 64-bit floating point numbers"},
+        {PRE DSC("") ERC(M("a", "{\"type\":\"quaternion\"}")), TRACERD_E_METADATA,
+         "unknown field class type 'quaternion'"},
+        {PRE DSC("") ERC(M("a", "\"nope\"")), TRACERD_E_METADATA,
+         "member 'a': unknown field class alias 'nope'"},
+        {PRE RS "{\"type\":\"field-class-alias\",\"name\":\"me\",\"field-class\":\"me\"}",
+         TRACERD_E_METADATA, "alias 'me': unknown field class alias 'me'"},
+        {PRE DSC("") ERC(M("a", U8) "," M("a", U8)), TRACERD_E_METADATA, "duplicate member 'a'"},
+        {PRE DSC("") ERC(M("s", "{\"type\":\"dynamic-length-array\",\"length-field-location\":"
+                                "{\"path\":[\"n\"]},\"element-field-class\":" U8 "}") "," M("n", U8)),
+         TRACERD_E_METADATA, "length field 'n' is not declared before it"},
+        {PRE DSC(",\"packet-context-field-class\":{\"type\":\"structure\",\"member-classes\":["
+                 M("s", "{\"type\":\"dynamic-length-blob\",\"length-field-location\":{\"origin\":"
+                        "\"event-record-payload\",\"path\":[\"n\"]}}") "]}")
+             ERC(M("n", U8)),
+         TRACERD_E_METADATA, "length field 'event-record-payload/n' is not declared before it"},
+        {PRE DSC("") ERC(M("n", "{\"type\":\"fixed-length-signed-integer\",\"length\":8,"
+                                "\"byte-order\":\"little-endian\"}") ","
+                         M("s", "{\"type\":\"dynamic-length-string\",\"length-field-location\":"
+                                "{\"path\":[\"n\"]}}")),
+         TRACERD_E_METADATA, "length field 'n' is not an unsigned integer"},
+        {PRE DSC("") ERC(M("n", U8) "," M("s", "{\"type\":\"dynamic-length-string\","
+                                                "\"length-field-location\":{\"path\":[null,\"n\"]}}")),
+         TRACERD_E_METADATA, "length field '../n' is not declared before it"},
+        {PRE DSC("") ERC(M("n", U8) "," M("o", "{\"type\":\"optional\",\"selector-field-location\":"
+                                                "{\"path\":[\"n\"]},\"field-class\":" U8 "}")),
+         TRACERD_E_METADATA, "selector 'n' is not a boolean"},
+        {PRE DSC("") ERC(M("n", U8) "," M("v", "{\"type\":\"variant\",\"selector-field-location\":"
+                                                "{\"path\":[\"n\"]},\"options\":["
+                                                "{\"selector-field-ranges\":[[0,5]],\"field-class\":" U8 "},"
+                                                "{\"selector-field-ranges\":[[5,9]],\"field-class\":" U8 "}]}")),
+         TRACERD_E_METADATA, "the ranges of options 0 and 1 overlap"},
+        {PRE DSC("") ERC(M("n", U8) "," M("v", "{\"type\":\"variant\",\"selector-field-location\":"
+                                                "{\"path\":[\"n\"]},\"options\":["
+                                                "{\"selector-field-ranges\":[[9,5]],\"field-class\":" U8 "}]}")),
+         TRACERD_E_METADATA, "range 0 has lower 9 above upper 5"},
+        {PRE DSC("") ERC(M("n", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,"
+                                "\"byte-order\":\"little-endian\",\"roles\":[\"packet-magic-number\"]}")),
+         TRACERD_E_METADATA, "field 'event.fields.n': a role is not allowed in event.fields"},
+        {PRE DSC(",\"event-record-header-field-class\":{\"type\":\"structure\",\"member-classes\":["
+                 M("t", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,\"byte-order\":"
+                        "\"little-endian\",\"roles\":[\"default-clock-timestamp\"]}") "]}"),
+         TRACERD_E_METADATA, "a clock timestamp role in a data stream class without a default clock"},
+        {PRE DSC("") ERC(M("n", "{\"type\":\"fixed-length-signed-integer\",\"length\":8,"
+                                "\"byte-order\":\"little-endian\",\"roles\":[\"packet-sequence-number\"]}")),
+         TRACERD_E_METADATA, "only unsigned integers have roles"},
+        {PRE DSC("") ERC(M("b", "{\"type\":\"static-length-blob\",\"length\":4,\"roles\":"
+                                "[\"metadata-stream-uuid\"]}")),
+         TRACERD_E_METADATA, "the metadata-stream-uuid role needs a 16-byte BLOB"},
+        {PRE DSC("") ERC(M("m", "{\"type\":\"fixed-length-bit-map\",\"length\":4,\"byte-order\":"
+                                "\"little-endian\",\"flags\":{\"F\":[[4,4]]}}")),
+         TRACERD_E_METADATA, "flag 'F' names a bit outside 0..3"},
+        {PRE DSC("") ERC(M("s", "{\"type\":\"null-terminated-string\",\"encoding\":\"latin1\"}")),
+         TRACERD_E_METADATA, "unknown encoding 'latin1'"},
+        {PRE DSC("") ERC(M("v", "{\"type\":\"variant\",\"selector-field-location\":{\"origin\":"
+                                "\"nowhere\",\"path\":[\"x\"]},\"options\":[]}")),
+         TRACERD_E_METADATA, "unknown origin scope"},
+        {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,"
+                                "\"byte-order\":\"little-endian\",\"extensions\":{\"y.org\":"
+                                "{\"ext\":1}}}")),
+         TRACERD_E_UNSUPPORTED, "requires the extension 'ext' of namespace 'y.org'"},
+        {PRE RS "{\"type\":\"trace-class\",\"environment\":{\"k\":[1]}}", TRACERD_E_METADATA,
+         "environment entry 'k' must be an integer or a string"},
+        {PRE DSC("") ERC(M("a", U8)) ERC(M("b", U8)), TRACERD_E_METADATA,
+         "event record classes '' and '' share id 0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tracerd_ctf_trace_t *t = NULL;
+        char reason[512];
+        tracerd_status_t st = tracerd_ctf_trace_parse(cases[i].meta, strlen(cases[i].meta), NULL,
+                                                      NULL, &t, reason, sizeof reason);
+        ck_assert_msg(st == cases[i].st && strstr(reason, cases[i].reason) != NULL,
+                      "case %zu: %s %s", i, tracerd_status_name(st), reason);
+        ck_assert_ptr_null(t);
+    }
+    /* line and column of a JSON syntax error inside its fragment */
+    tracerd_ctf_metadata_t *m;
+    const char *bad = PRE RS "{\n  \"type\": \"trace-class\"\n  x}";
+    ck_assert_int_eq(tracerd_ctf_metadata_new(NULL, NULL, &m), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_metadata_feed(m, bad, strlen(bad)), TRACERD_OK);
+    tracerd_ctf_trace_t *t;
+    ck_assert_int_eq(tracerd_ctf_metadata_finish(m, &t), TRACERD_E_METADATA);
+    ck_assert_uint_eq(tracerd_ctf_metadata_line(m), 3);
+    ck_assert_uint_eq(tracerd_ctf_metadata_column(m), 3);
+    ck_assert_uint_eq(tracerd_ctf_metadata_record_offset(m), 32);
+    tracerd_ctf_metadata_free(m);
+    /* nesting deeper than max_depth */
+    char deep[8192] = PRE DSC("") RS "{\"type\":\"event-record-class\",\"payload-field-class\":"
+                                     "{\"type\":\"structure\",\"member-classes\":["
+                                     "{\"name\":\"a\",\"field-class\":";
+    for (int k = 0; k < 70; k++)
+        strcat(deep, "{\"type\":\"static-length-array\",\"length\":1,\"element-field-class\":");
+    strcat(deep, U8);
+    for (int k = 0; k < 70; k++)
+        strcat(deep, "}");
+    strcat(deep, "}]}}");
+    char reason[512];
+    ck_assert_int_eq(tracerd_ctf_trace_parse(deep, strlen(deep), NULL, NULL, &t, reason,
+                                             sizeof reason),
+                     TRACERD_E_LIMIT);
+    ck_assert_ptr_nonnull(strstr(reason, "nested deeper than max_depth (64)"));
+}
+END_TEST
+
+/* Data errors: an over-long LEB128 integer, a variant selector matching no
+ * option, a dynamic BLOB longer than the packet. */
+START_TEST(test_ctf2_data_errors)
+{
+    static const struct {
+        const char *payload;
+        uint8_t data[16];
+        size_t len;
+        const char *end;
+    } cases[] = {
+        {M("v", "{\"type\":\"variable-length-unsigned-integer\"}"),
+         {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02},
+         10,
+         "end E_BAD_RECORD @0 event '' field event.fields.v at byte 0: variable-length integer "
+         "wider than 64 bits\n"},
+        {M("v", "{\"type\":\"variable-length-unsigned-integer\"}"),
+         {0x80, 0x80},
+         2,
+         "end E_TRUNCATED @0 event '' field event.fields.v at byte 0: input ends inside the "
+         "field\n"},
+        {M("n", U8) "," M("v", "{\"type\":\"variant\",\"selector-field-location\":{\"path\":[\"n\"]},"
+                               "\"options\":[{\"selector-field-ranges\":[[0,1]],\"field-class\":" U8 "}]}"),
+         {7, 0},
+         2,
+         "end E_BAD_RECORD @0 event '' field event.fields.v at byte 1: variant tag value 7 selects "
+         "no option\n"},
+        {M("n", U8) "," M("b", "{\"type\":\"dynamic-length-blob\",\"length-field-location\":"
+                               "{\"path\":[\"n\"]}}"),
+         {9, 1, 2},
+         3,
+         "end E_TRUNCATED @0 event '' field event.fields.b at byte 1: input ends inside the "
+         "field\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char meta[2048];
+        snprintf(meta, sizeof meta, "%s", PRE DSC(""));
+        snprintf(meta + strlen(meta), sizeof meta - strlen(meta),
+                 RS "{\"type\":\"event-record-class\",\"payload-field-class\":{\"type\":"
+                    "\"structure\",\"member-classes\":[%s]}}",
+                 cases[i].payload);
+        struct target_cfg c;
+        cfg_init(&c, meta);
+        char *log = drv_check_all(&ctf_target, &c, cases[i].data, cases[i].len);
+        const char *end = strstr(log, "end ");
+        ck_assert_msg(end != NULL && strcmp(end, cases[i].end) == 0, "case %zu: %s", i, log);
+        free(log);
+    }
+}
+END_TEST
+
 /* ==== the writer's feature trace ============================================ */
 
 /* Every field class the peer traces lack, in both byte orders, through
@@ -272,6 +654,12 @@ Suite *suite_ctf2(void)
     tc = tcase_create("writer");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_ctf2_writer_features);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("metadata");
+    tcase_add_test(tc, test_ctf2_model);
+    tcase_add_test(tc, test_ctf2_metadata_feeding);
+    tcase_add_test(tc, test_ctf2_metadata_errors);
+    tcase_add_test(tc, test_ctf2_data_errors);
     tcase_add_test(tc, test_ctf2_babeltrace_succeed);
     tcase_add_test(tc, test_ctf2_babeltrace_fail);
     tcase_add_test(tc, test_ctf2_same_as_ctf18);

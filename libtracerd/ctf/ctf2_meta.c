@@ -975,11 +975,11 @@ static tracerd_status_t trace_class(struct j2 *J, const json_t *o)
         "namespace", "name", "uid", "environment", "packet-header-field-class", NULL};
     tracerd_ctf_trace_info_t *in = &J->t->info;
     tracerd_status_t st;
-    if (J->have_trace_class)
-        return jerr(J, TRACERD_E_METADATA, "a second trace class");
     if (J->nstreams > 0)
         return jerr(J, TRACERD_E_METADATA,
                     "the trace class comes after a data stream class (it must precede them)");
+    if (J->have_trace_class)
+        return jerr(J, TRACERD_E_METADATA, "a second trace class");
     J->have_trace_class = true;
     if ((st = only(J, o, "the trace class", k)) != TRACERD_OK ||
         (st = no_extensions(J, o, "the trace class")) != TRACERD_OK ||
@@ -1315,17 +1315,7 @@ tracerd_status_t tracerd__ctf_json_parse(tracerd_ctf_metadata_t *m, struct trace
     size_t n = m->len, i = 0;
     tracerd_status_t st = TRACERD_OK;
     while (st == TRACERD_OK && i < n) {
-        if (s[i] != 0x1E) {
-            /* only whitespace may precede the first separator */
-            if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-                i++;
-                continue;
-            }
-            J.frag_off = i;
-            return jerr(&J, TRACERD_E_METADATA,
-                        "expected the record separator 0x1E, got byte 0x%02x", (unsigned char)s[i]);
-        }
-        size_t b = ++i;
+        size_t b = ++i; /* s[0] is RS (how finish chose CTF 2); pieces end at the next */
         while (i < n && s[i] != 0x1E)
             i++;
         size_t e = i;

@@ -72,7 +72,9 @@ uint64_t tracerd_ctf_metadata_offset(const tracerd_ctf_metadata_t *m)
 }
 uint64_t tracerd_ctf_metadata_record_offset(const tracerd_ctf_metadata_t *m)
 {
-    return m->err.status < 0 ? m->err.offset : m->pkt_offset;
+    if (m->err.status < 0)
+        return m->err.offset;
+    return m->parse_failed ? m->parse_err_off : m->pkt_offset;
 }
 uint32_t tracerd_ctf_metadata_line(const tracerd_ctf_metadata_t *m)
 {
@@ -263,6 +265,7 @@ tracerd_status_t tracerd_ctf_metadata_finish(tracerd_ctf_metadata_t *m, tracerd_
     *out = NULL;
     if (m->err.status < 0)
         return m->err.status;
+    m->parse_failed = false;
     if (m->mode == 2 && (m->content_left != 0 || (m->hdr_have != 0 && m->hdr_have < META_HDR)))
         return tracerd__error_set(&m->err, TRACERD_E_TRUNCATED, m->pkt_offset,
                                   "metadata packet: input ended inside the packet");
@@ -301,6 +304,8 @@ tracerd_status_t tracerd_ctf_metadata_finish(tracerd_ctf_metadata_t *m, tracerd_
          * parsed again; the reason stays readable until then. */
         tracerd_status_t ret = m->err.status;
         m->err.status = TRACERD_OK;
+        m->parse_failed = m->len > 0 && m->text[0] == 0x1E; /* CTF 2: the fragment's offset */
+        m->parse_err_off = m->err.offset;
         return ret != TRACERD_OK ? ret : st;
     }
     *out = t;

@@ -26,6 +26,8 @@ struct tracerd_ctf_metadata {
     bool have_uuid;
     char *text;
     size_t len, cap;
+    bool parse_failed;      /* the last finish failed (the error is not sticky) */
+    uint64_t parse_err_off; /* ... at this offset of the text (CTF 2 fragment) */
 };
 
 /* Parses the TSDL text gathered in m into the model of t (arena ready).
