@@ -101,10 +101,29 @@ int pytracerd_batch_init_types(PyObject *module);
 /* tracerd.Batch of the next n queued events (consumes them). */
 PyObject *pytracerd_batch_take(evqueue *q, size_t n);
 
-int pytracerd_xray_init_types(PyObject *module);
-/* Fills the XRay callbacks that append typed records to `list` (see xray.c). */
+/* ---- typed records (typed.c: shared; xray.c, fxt.c: one per format) ----- */
+
 struct pyreader;
+/* A struct sequence of type t from a Py_BuildValue format giving every field
+ * (N consumes references); NULL with an exception set. */
+PyObject *pytracerd_make(PyTypeObject *t, const char *fmt, ...);
+/* int, or None when !present. */
+PyObject *pytracerd_opt_int(int present, long long v);
+/* tracerd.Fragment of a payload piece. */
+PyObject *pytracerd_fragment(const tracerd_span_t *s);
+/* Makes the struct sequence types of descs[0..n-1] into types[] and adds them to the module
+ * under names[]. */
+int pytracerd_add_types(PyObject *module, PyStructSequence_Desc *descs, PyTypeObject **types,
+                        const char *const *names, int n);
+int pytracerd_typed_init_types(PyObject *module);
+/* Creates the typed reader `name` ("xray", "fxt") of r; -1 with an exception set. */
+int pytracerd_typed_open(struct pyreader *r, const char *name, int lenient, tracerd_byte_order_t bo,
+                         const tracerd_allocator_t *alloc);
+
+int pytracerd_xray_init_types(PyObject *module);
 void pytracerd_xray_callbacks(tracerd_xray_callbacks_t *cbs);
+int pytracerd_fxt_init_types(PyObject *module);
+void pytracerd_fxt_callbacks(tracerd_fxt_callbacks_t *cbs);
 
 /* Raises tracerd.Error(status, offset, reason[, path]). Returns NULL. */
 PyObject *pytracerd_raise(tracerd_status_t st, uint64_t offset, const char *reason,
@@ -112,14 +131,16 @@ PyObject *pytracerd_raise(tracerd_status_t st, uint64_t offset, const char *reas
 
 /* ---- the reader ----------------------------------------------------------- */
 
-enum reader_kind { READER_EVENTS = 0, READER_XRAY = 1 };
+enum reader_kind { READER_EVENTS = 0, READER_TYPED = 1 };
 
 typedef struct pyreader {
     PyObject_HEAD int kind;
-    /* the C reader: one of */
+    /* the C reader: a stream reader through its ops table (the auto reader,
+     * then autor == impl, or a typed reader), or the CTF directory reader */
+    const tracerd_reader_ops_t *ops;
+    void *impl;
     tracerd_auto_reader_t *autor;
     tracerd_event_dir_t *dir;
-    tracerd_xray_reader_t *xray;
     tracerd_xray_names_t *names;
     /* configs the auto reader borrows */
     tracerd_auto_config_t acfg;
@@ -136,7 +157,7 @@ typedef struct pyreader {
     int paused, eof, done, closed, busy;
     /* what the callbacks produce */
     evqueue q;      /* READER_EVENTS */
-    PyObject *objs; /* READER_XRAY: list of typed records */
+    PyObject *objs; /* READER_TYPED: list of typed records */
     Py_ssize_t objs_head;
     size_t max_pending; /* a callback pauses when this many are queued */
     size_t limit;       /* current pause threshold */
@@ -155,6 +176,8 @@ typedef struct pyreader {
 
 /* Appends a typed record (steals the reference); returns the callback result. */
 int pytracerd_reader_push_obj(pyreader *r, PyObject *obj);
+/* The warning callback of every reader. */
+int pytracerd_reader_on_warning(void *user, const tracerd_warning_t *w);
 /* Keeps the pending Python exception for later; returns the abort value. */
 int pytracerd_reader_keep_exception(pyreader *r);
 

@@ -35,16 +35,15 @@ static const tracerd_allocator_t py_allocator = {py_alloc, py_free, NULL};
 
 static tracerd_status_t c_feed(pyreader *r, const void *d, size_t n, size_t *used)
 {
-    return r->xray ? tracerd_xray_feed(r->xray, d, n, used)
-                   : tracerd_auto_feed(r->autor, d, n, used);
+    return r->ops->feed(r->impl, d, n, used);
 }
 static tracerd_status_t c_resume(pyreader *r)
 {
-    return r->xray ? tracerd_xray_resume(r->xray) : tracerd_auto_resume(r->autor);
+    return r->ops->resume(r->impl);
 }
 static tracerd_status_t c_finish(pyreader *r)
 {
-    return r->xray ? tracerd_xray_finish(r->xray) : tracerd_auto_finish(r->autor);
+    return r->ops->finish(r->impl);
 }
 
 static size_t pending(const pyreader *r)
@@ -56,12 +55,12 @@ static size_t pending(const pyreader *r)
 
 static void free_c_reader(pyreader *r)
 {
-    tracerd_auto_free(r->autor);
+    if (r->impl != NULL)
+        r->ops->free(r->impl);
+    r->impl = NULL;
     r->autor = NULL;
     tracerd_event_dir_free(r->dir);
     r->dir = NULL;
-    tracerd_xray_free(r->xray);
-    r->xray = NULL;
     tracerd_xray_names_free(r->names);
     r->names = NULL;
 }
@@ -113,12 +112,9 @@ static void keep_error(pyreader *r, tracerd_status_t st)
         r->err_offset = tracerd_event_dir_error_offset(r->dir);
         reason = tracerd_event_dir_error_reason(r->dir);
         path = tracerd_event_dir_error_path(r->dir);
-    } else if (r->xray) {
-        r->err_offset = tracerd_xray_record_offset(r->xray);
-        reason = tracerd_xray_error_reason(r->xray);
     } else {
-        r->err_offset = tracerd_auto_record_offset(r->autor);
-        reason = tracerd_auto_error_reason(r->autor);
+        r->err_offset = r->ops->record_offset(r->impl);
+        reason = r->ops->error_reason(r->impl);
     }
     r->err_reason = PyUnicode_DecodeUTF8(reason, (Py_ssize_t)strlen(reason), "replace");
     if (path != NULL && *path != '\0')
@@ -174,7 +170,7 @@ static int on_source(void *user, const tracerd_event_source_t *src)
     return TRACERD_CB_CONTINUE;
 }
 
-static int on_warning(void *user, const tracerd_warning_t *w)
+int pytracerd_reader_on_warning(void *user, const tracerd_warning_t *w)
 {
     pyreader *r = user;
     r->warnings++;
@@ -581,7 +577,7 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
                                      &owned, &directory, &metadata, &names, &lenient, &byte_order,
                                      &max_args, &chunk, &maxp, &onw, &typed))
         return -1;
-    if (r->autor || r->dir || r->xray || r->closed) {
+    if (r->impl || r->dir || r->closed) {
         PyErr_SetString(PyExc_RuntimeError, "tracerd.Reader initialised twice");
         return -1;
     }
@@ -621,24 +617,11 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
     r->xcfg.byte_order = bo;
     r->xcfg.lenient_skip_buffers = lenient != 0;
     if (typed != NULL) {
-        if (strcmp(typed, "xray") != 0) {
-            PyErr_Format(PyExc_ValueError, "no typed reader for %s", typed);
-            return -1;
-        }
-        r->kind = READER_XRAY;
+        r->kind = READER_TYPED;
         r->objs = PyList_New(0);
         if (r->objs == NULL)
             return -1;
-        tracerd_xray_callbacks_t cbs;
-        memset(&cbs, 0, sizeof cbs);
-        pytracerd_xray_callbacks(&cbs);
-        cbs.on_warning = on_warning;
-        tracerd_status_t st = tracerd_xray_new(&r->xcfg, &cbs, r, &py_allocator, &r->xray);
-        if (st != TRACERD_OK) {
-            pytracerd_raise(st, 0, "cannot create the XRay reader", NULL);
-            return -1;
-        }
-        return 0;
+        return pytracerd_typed_open(r, typed, lenient != 0, bo, &py_allocator);
     }
 
     r->kind = READER_EVENTS;
@@ -663,7 +646,7 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
     memset(&cbs, 0, sizeof cbs);
     cbs.on_event = on_event;
     cbs.on_source = on_source;
-    cbs.on_warning = on_warning;
+    cbs.on_warning = pytracerd_reader_on_warning;
     tracerd_status_t st;
     if (directory != NULL && directory != Py_None) {
         PyObject *path = NULL;
@@ -686,7 +669,9 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
         }
         return 0;
     }
+    r->ops = tracerd_auto_ops();
     st = tracerd_auto_new(&r->acfg, &cbs, r, &py_allocator, &r->autor);
+    r->impl = r->autor;
     if (st != TRACERD_OK) {
         pytracerd_raise(st, 0, "cannot create the reader", NULL);
         return -1;
@@ -711,8 +696,8 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
 static PyObject *get_format(pyreader *r, void *c)
 {
     (void)c;
-    if (r->kind == READER_XRAY)
-        return PyUnicode_FromString("xray");
+    if (r->kind == READER_TYPED)
+        return PyUnicode_FromString(r->ops->name);
     tracerd_event_format_t f = r->dir     ? TRACERD_EVENT_FORMAT_CTF
                                : r->autor ? tracerd_auto_format(r->autor)
                                           : (r->has_src ? r->src.format : 0);
@@ -737,9 +722,7 @@ static PyObject *get_source(pyreader *r, void *c)
 static PyObject *get_offset(pyreader *r, void *c)
 {
     (void)c;
-    uint64_t off = r->autor  ? tracerd_auto_offset(r->autor)
-                   : r->xray ? tracerd_xray_offset(r->xray)
-                             : 0;
+    uint64_t off = r->impl != NULL ? r->ops->offset(r->impl) : 0;
     return PyLong_FromUnsignedLongLong(off);
 }
 

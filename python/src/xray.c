@@ -51,14 +51,9 @@ static PyStructSequence_Field metadata_fields[] = {
     F("argument", NULL), F("extent", NULL),
     {NULL, NULL},
 };
-static PyStructSequence_Field fragment_fields[] = {
-    F("field", NULL),  F("index", NULL), F("record_offset", NULL),
-    F("offset", NULL), F("total", NULL), F("data", NULL),
-    {NULL, NULL},
-};
 #undef F
 
-enum { T_HEADER, T_BUFFER, T_BUFFER_END, T_FUNCTION, T_EVENT, T_METADATA, T_FRAGMENT, T_COUNT };
+enum { T_HEADER, T_BUFFER, T_BUFFER_END, T_FUNCTION, T_EVENT, T_METADATA, T_COUNT };
 
 static PyStructSequence_Desc descs[T_COUNT] = {
     {"tracerd.xray.Header", "the file header", header_fields, 8},
@@ -67,63 +62,37 @@ static PyStructSequence_Desc descs[T_COUNT] = {
     {"tracerd.xray.Function", "a function entry or exit", function_fields, 10},
     {"tracerd.xray.CustomEvent", "a custom or typed event", event_fields, 10},
     {"tracerd.xray.Metadata", "any other metadata record", metadata_fields, 10},
-    {"tracerd.xray.Fragment", "a piece of a payload above the stitch bound", fragment_fields, 6},
 };
 
 /* Made at module init, read-only afterwards. */
 static PyTypeObject *types[T_COUNT];
 
-/* A struct sequence from a Py_BuildValue format giving every field. */
-static PyObject *make(int t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    PyObject *tuple = Py_VaBuildValue(fmt, ap);
-    va_end(ap);
-    if (tuple == NULL)
-        return NULL;
-    PyObject *o = PyStructSequence_New(types[t]);
-    if (o != NULL) {
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); i++) {
-            PyObject *v = PyTuple_GET_ITEM(tuple, i);
-            Py_INCREF(v);
-            PyStructSequence_SET_ITEM(o, i, v);
-        }
-    }
-    Py_DECREF(tuple);
-    return o;
-}
-
-static PyObject *opt_int(int present, long long v)
-{
-    if (!present)
-        Py_RETURN_NONE;
-    return PyLong_FromLongLong(v);
-}
-
 static int on_header(void *user, const tracerd_xray_header_t *h)
 {
     return pytracerd_reader_push_obj(
         user,
-        make(T_HEADER, "(HsINNKKs)", h->version, h->type == TRACERD_XRAY_TYPE_FDR ? "fdr" : "basic",
-             (unsigned)h->flags, PyBool_FromLong(h->constant_tsc), PyBool_FromLong(h->nonstop_tsc),
-             (unsigned long long)h->cycle_frequency, (unsigned long long)h->buffer_size,
-             tracerd_byte_order_name(h->byte_order)));
+        pytracerd_make(types[T_HEADER], "(HsINNKKs)", h->version,
+                       h->type == TRACERD_XRAY_TYPE_FDR ? "fdr" : "basic", (unsigned)h->flags,
+                       PyBool_FromLong(h->constant_tsc), PyBool_FromLong(h->nonstop_tsc),
+                       (unsigned long long)h->cycle_frequency, (unsigned long long)h->buffer_size,
+                       tracerd_byte_order_name(h->byte_order)));
 }
 
 static int on_buffer(void *user, const tracerd_xray_buffer_t *b)
 {
     return pytracerd_reader_push_obj(
-        user, make(T_BUFFER, "(KKiNNN)", (unsigned long long)b->offset, (unsigned long long)b->size,
-                   b->tid, opt_int(b->has_pid, b->pid),
-                   opt_int(b->has_walltime, (long long)b->wall_seconds),
-                   opt_int(b->has_walltime, b->wall_micros)));
+        user,
+        pytracerd_make(types[T_BUFFER], "(KKiNNN)", (unsigned long long)b->offset,
+                       (unsigned long long)b->size, b->tid, pytracerd_opt_int(b->has_pid, b->pid),
+                       pytracerd_opt_int(b->has_walltime, (long long)b->wall_seconds),
+                       pytracerd_opt_int(b->has_walltime, b->wall_micros)));
 }
 
 static int on_buffer_end(void *user, const tracerd_xray_buffer_end_t *e)
 {
-    return pytracerd_reader_push_obj(user, make(T_BUFFER_END, "(KK)", (unsigned long long)e->offset,
-                                                (unsigned long long)e->filler_bytes));
+    return pytracerd_reader_push_obj(user, pytracerd_make(types[T_BUFFER_END], "(KK)",
+                                                          (unsigned long long)e->offset,
+                                                          (unsigned long long)e->filler_bytes));
 }
 
 static int on_function(void *user, const tracerd_xray_function_t *f)
@@ -140,9 +109,10 @@ static int on_function(void *user, const tracerd_xray_function_t *f)
         PyTuple_SET_ITEM(args, i, v);
     }
     return pytracerd_reader_push_obj(
-        user, make(T_FUNCTION, "(KsiKKIiiHN)", (unsigned long long)f->offset,
-                   tracerd_xray_kind_name(f->kind), f->function_id, (unsigned long long)f->tsc,
-                   (unsigned long long)f->ns, f->delta, f->tid, f->pid, f->cpu, args));
+        user,
+        pytracerd_make(types[T_FUNCTION], "(KsiKKIiiHN)", (unsigned long long)f->offset,
+                       tracerd_xray_kind_name(f->kind), f->function_id, (unsigned long long)f->tsc,
+                       (unsigned long long)f->ns, f->delta, f->tid, f->pid, f->cpu, args));
 }
 
 static int on_xevent(void *user, const tracerd_xray_event_t *e)
@@ -158,26 +128,18 @@ static int on_xevent(void *user, const tracerd_xray_event_t *e)
     if (payload == NULL)
         return pytracerd_reader_push_obj(user, NULL);
     return pytracerd_reader_push_obj(
-        user, make(T_EVENT, "(KNHKKiiHIN)", (unsigned long long)e->offset,
-                   PyBool_FromLong(e->typed), e->event_type, (unsigned long long)e->tsc,
-                   (unsigned long long)e->ns, e->tid, e->pid, e->cpu, e->size, payload));
-}
-
-static int on_fragment(void *user, const tracerd_span_t *s)
-{
-    return pytracerd_reader_push_obj(
-        user, make(T_FRAGMENT, "(IIKKKy#)", s->field, s->index,
-                   (unsigned long long)s->record_offset, (unsigned long long)s->offset,
-                   (unsigned long long)s->total, (const char *)s->data, (Py_ssize_t)s->len));
+        user, pytracerd_make(types[T_EVENT], "(KNHKKiiHIN)", (unsigned long long)e->offset,
+                             PyBool_FromLong(e->typed), e->event_type, (unsigned long long)e->tsc,
+                             (unsigned long long)e->ns, e->tid, e->pid, e->cpu, e->size, payload));
 }
 
 static int on_metadata(void *user, const tracerd_xray_metadata_t *m)
 {
     return pytracerd_reader_push_obj(
-        user, make(T_METADATA, "(KsiiHKKIKK)", (unsigned long long)m->offset,
-                   tracerd_xray_meta_kind_name(m->kind), m->tid, m->pid, m->cpu,
-                   (unsigned long long)m->tsc, (unsigned long long)m->seconds, m->micros,
-                   (unsigned long long)m->argument, (unsigned long long)m->extent));
+        user, pytracerd_make(types[T_METADATA], "(KsiiHKKIKK)", (unsigned long long)m->offset,
+                             tracerd_xray_meta_kind_name(m->kind), m->tid, m->pid, m->cpu,
+                             (unsigned long long)m->tsc, (unsigned long long)m->seconds, m->micros,
+                             (unsigned long long)m->argument, (unsigned long long)m->extent));
 }
 
 void pytracerd_xray_callbacks(tracerd_xray_callbacks_t *cbs)
@@ -187,23 +149,12 @@ void pytracerd_xray_callbacks(tracerd_xray_callbacks_t *cbs)
     cbs->on_buffer_end = on_buffer_end;
     cbs->on_function = on_function;
     cbs->on_event = on_xevent;
-    cbs->on_event_fragment = on_fragment;
     cbs->on_metadata = on_metadata;
 }
 
 int pytracerd_xray_init_types(PyObject *module)
 {
-    static const char *names[T_COUNT] = {"XrayHeader",   "XrayBuffer",      "XrayBufferEnd",
-                                         "XrayFunction", "XrayCustomEvent", "XrayMetadata",
-                                         "XrayFragment"};
-    for (int t = 0; t < T_COUNT; t++) {
-        if (types[t] == NULL && (types[t] = PyStructSequence_NewType(&descs[t])) == NULL)
-            return -1;
-        Py_INCREF(types[t]);
-        if (PyModule_AddObject(module, names[t], (PyObject *)types[t]) != 0) {
-            Py_DECREF(types[t]);
-            return -1;
-        }
-    }
-    return 0;
+    static const char *const names[T_COUNT] = {"XrayHeader",   "XrayBuffer",      "XrayBufferEnd",
+                                               "XrayFunction", "XrayCustomEvent", "XrayMetadata"};
+    return pytracerd_add_types(module, descs, types, names, T_COUNT);
 }

@@ -33,6 +33,11 @@ def one_round():
     r.feed(data)
     next(r)  # abandoned while paused, events queued
     list(tracerd.xray.open(SAMPLES["xray-fdr-real"]))
+    list(tracerd.fxt.open(SAMPLES["fxt"]))
+    try:
+        list(tracerd.fxt.open(bytes(bad)))
+    except tracerd.Error:
+        pass
 
 
 def traced_after(rounds):

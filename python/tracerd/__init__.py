@@ -12,8 +12,8 @@
     n = r.feed(data)                                # bytes taken; fewer when events are waiting
     for ev in r: ...                                # take them, then feed data[n:]
 
-Events are the library's format-neutral view; tracerd.xray.open() gives XRay's
-typed records. Errors are tracerd.Error (status, offset, reason, path).
+Events are the library's format-neutral view; tracerd.xray.open() and
+tracerd.fxt.open() give those formats' typed records. Errors are tracerd.Error (status, offset, reason, path).
 """
 import builtins
 import io
@@ -23,7 +23,7 @@ import socket
 from . import _tracerd
 from ._tracerd import KINDS, Batch, Event, detect, library_version, status_codes
 
-__all__ = ["open", "xray", "Reader", "Event", "Batch", "Error", "KINDS", "detect", "dataframe",
+__all__ = ["open", "xray", "fxt", "Reader", "Event", "Batch", "Error", "KINDS", "detect", "dataframe",
            "library_version", "status_codes"]
 __version__ = library_version
 
@@ -150,4 +150,4 @@ def dataframe(batch):
     return pd.DataFrame(cols, copy=False)
 
 
-from . import xray  # noqa: E402  (tracerd.xray.open: typed XRay records)
+from . import fxt, xray  # noqa: E402  (tracerd.xray.open, tracerd.fxt.open: typed records)

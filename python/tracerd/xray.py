@@ -1,8 +1,6 @@
 """Typed LLVM XRay records: tracerd.xray.open(path) yields Header, Buffer, Function,
 CustomEvent, Metadata, BufferEnd and Fragment named tuples, as the XRay reader gives them."""
-from . import _tracerd
-from . import _open
-from . import Reader as _EventReader
+from . import _open, _tracerd
 
 Header = _tracerd.XrayHeader
 Buffer = _tracerd.XrayBuffer
@@ -10,7 +8,7 @@ BufferEnd = _tracerd.XrayBufferEnd
 Function = _tracerd.XrayFunction
 CustomEvent = _tracerd.XrayCustomEvent
 Metadata = _tracerd.XrayMetadata
-Fragment = _tracerd.XrayFragment
+Fragment = _tracerd.Fragment
 
 __all__ = ["open", "Reader", "Header", "Buffer", "BufferEnd", "Function", "CustomEvent",
            "Metadata", "Fragment"]
@@ -27,8 +25,6 @@ class Reader(_tracerd.Reader):
 
 
 def open(source, **options):
-    """Opens an XRay trace (path, socket or binary file object) for its typed records."""
+    """Opens an XRay trace (path, socket, binary file object or bytes) for its typed records."""
     return _open(source, None, "xray", options, Reader)
 
-
-del _EventReader

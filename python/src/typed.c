@@ -1,0 +1,118 @@
+/* Typed records, shared part: struct sequences made from Py_BuildValue
+ * formats, the payload Fragment type, and the creation of a typed reader
+ * (one per format: xray.c, fxt.c) through its ops table. */
+#include "pytracerd.h"
+
+static PyStructSequence_Field fragment_fields[] = {
+    {"field", "which payload (the format's TRACERD_<FMT>_FIELD_* value)"},
+    {"index", NULL},
+    {"record_offset", "absolute offset of the record the payload belongs to"},
+    {"offset", "offset of data[0] within the whole payload"},
+    {"total", "length of the whole payload"},
+    {"data", "bytes"},
+    {NULL, NULL},
+};
+static PyStructSequence_Desc fragment_desc = {
+    "tracerd.Fragment", "a piece of a payload above the reader's stitch bound", fragment_fields, 6};
+/* Made at module init, read-only afterwards. */
+static PyTypeObject *fragment_type;
+
+PyObject *pytracerd_make(PyTypeObject *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    PyObject *tuple = Py_VaBuildValue(fmt, ap);
+    va_end(ap);
+    if (tuple == NULL)
+        return NULL;
+    PyObject *o = PyStructSequence_New(t);
+    if (o != NULL) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); i++) {
+            PyObject *v = PyTuple_GET_ITEM(tuple, i);
+            Py_INCREF(v);
+            PyStructSequence_SET_ITEM(o, i, v);
+        }
+    }
+    Py_DECREF(tuple);
+    return o;
+}
+
+PyObject *pytracerd_opt_int(int present, long long v)
+{
+    if (!present)
+        Py_RETURN_NONE;
+    return PyLong_FromLongLong(v);
+}
+
+PyObject *pytracerd_fragment(const tracerd_span_t *s)
+{
+    return pytracerd_make(fragment_type, "(IIKKKy#)", s->field, s->index,
+                          (unsigned long long)s->record_offset, (unsigned long long)s->offset,
+                          (unsigned long long)s->total, (const char *)s->data, (Py_ssize_t)s->len);
+}
+
+int pytracerd_add_types(PyObject *module, PyStructSequence_Desc *descs, PyTypeObject **types,
+                        const char *const *names, int n)
+{
+    for (int t = 0; t < n; t++) {
+        if (types[t] == NULL && (types[t] = PyStructSequence_NewType(&descs[t])) == NULL)
+            return -1;
+        Py_INCREF(types[t]);
+        if (PyModule_AddObject(module, names[t], (PyObject *)types[t]) != 0) {
+            Py_DECREF(types[t]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int pytracerd_typed_init_types(PyObject *module)
+{
+    static const char *const names[] = {"Fragment"};
+    return pytracerd_add_types(module, &fragment_desc, &fragment_type, names, 1);
+}
+
+static int span_cb(void *user, const tracerd_span_t *s)
+{
+    return pytracerd_reader_push_obj(user, pytracerd_fragment(s));
+}
+
+int pytracerd_typed_open(pyreader *r, const char *name, int lenient, tracerd_byte_order_t bo,
+                         const tracerd_allocator_t *alloc)
+{
+    tracerd_status_t st;
+    if (strcmp(name, "xray") == 0) {
+        tracerd_xray_config_t cfg;
+        tracerd_xray_config_init(&cfg);
+        cfg.byte_order = bo;
+        cfg.lenient_skip_buffers = lenient != 0;
+        tracerd_xray_callbacks_t cbs;
+        memset(&cbs, 0, sizeof cbs);
+        pytracerd_xray_callbacks(&cbs);
+        cbs.on_event_fragment = span_cb;
+        cbs.on_warning = pytracerd_reader_on_warning;
+        r->ops = tracerd_xray_ops();
+        st = r->ops->new_reader(&cfg, &cbs, r, alloc, &r->impl);
+    } else if (strcmp(name, "fxt") == 0) {
+        tracerd_fxt_config_t cfg;
+        tracerd_fxt_config_init(&cfg);
+        cfg.byte_order = bo;
+        cfg.lenient = lenient != 0;
+        tracerd_fxt_callbacks_t cbs;
+        memset(&cbs, 0, sizeof cbs);
+        pytracerd_fxt_callbacks(&cbs);
+        cbs.on_large_blob_fragment = span_cb;
+        cbs.on_warning = pytracerd_reader_on_warning;
+        r->ops = tracerd_fxt_ops();
+        st = r->ops->new_reader(&cfg, &cbs, r, alloc, &r->impl);
+    } else {
+        PyErr_Format(PyExc_ValueError, "no typed reader for %s (xray, fxt)", name);
+        return -1;
+    }
+    if (st != TRACERD_OK) {
+        r->impl = NULL;
+        pytracerd_raise(st, 0, "cannot create the reader", NULL);
+        return -1;
+    }
+    return 0;
+}
