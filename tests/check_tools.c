@@ -1,6 +1,7 @@
 /* The CLI's trace tools (issue 15), run as a subprocess (TRACERD_CLI, else
  * build/tracerd): filters on json and stats, balanced spans at a cut. */
 #include <check.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,117 @@ START_TEST(test_stats_formats_demangle)
 }
 END_TEST
 
+/* Runs a shell command line; returns its standard output (malloc'd) or NULL
+ * when it fails. */
+static char *sh_out(const char *cmd)
+{
+    char *argv[] = {"/bin/sh", "-c", (char *)(uintptr_t)cmd, NULL};
+    ev_proc_t p;
+    ev_run_proc(argv, NULL, 60, &p);
+    char *out = p.status == 0 ? p.out : NULL;
+    if (out == NULL)
+        free(p.out);
+    free(p.err);
+    return out;
+}
+
+/* stack --total --per-thread against llvm-xray stack's flame output
+ * (-aggregation-type=time: inclusive time per stack) on every real XRay
+ * trace llvm-xray reads: the same stacks with the same nanoseconds. */
+START_TEST(test_stack_vs_llvm_xray)
+{
+    CLI_OR_SKIP(cli);
+    if (system("command -v llvm-xray >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "test_stack_vs_llvm_xray: llvm-xray not found, skipped\n");
+        return;
+    }
+    glob_t g;
+    if (glob("tests/data/xray/real/*.xray", 0, NULL, &g) != 0) {
+        fprintf(stderr, "test_stack_vs_llvm_xray: no real XRay traces, skipped\n");
+        return;
+    }
+    unsigned compared = 0;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        char cmd[2048];
+        /* "thread_TID;#1;#2; 1234" -> "TID;#1;#2 1234" */
+        snprintf(cmd, sizeof cmd,
+                 "llvm-xray stack -all-stacks -stack-format=flame -aggregation-type=time "
+                 "-per-thread-stacks '%s' 2>/dev/null | sed -E 's/^thread_([0-9]+);/\\1;/; "
+                 "s/;? ([0-9]+)$/ \\1/' | sort",
+                 g.gl_pathv[i]);
+        char *ref = sh_out(cmd);
+        if (ref == NULL || ref[0] == '\0') { /* llvm-xray rejects some real traces */
+            free(ref);
+            continue;
+        }
+        /* "PID/TID;fn#1;fn#2 1234" -> "TID;#1;#2 1234" */
+        snprintf(cmd, sizeof cmd,
+                 "'%s' stack -q --total --per-thread '%s' | sed -E 's/^[0-9]+\\/([0-9]+);/\\1;/; "
+                 "s/fn#/#/g' | sort",
+                 cli, g.gl_pathv[i]);
+        char *got = sh_out(cmd);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_msg(strcmp(got, ref) == 0, "%s:\n%s\nllvm-xray:\n%s", g.gl_pathv[i], got, ref);
+        compared++;
+        free(ref);
+        free(got);
+    }
+    globfree(&g);
+    ck_assert_uint_ge(compared, 5);
+}
+END_TEST
+
+/* Folded stacks by self and total time, merged and per thread, the heaviest
+ * stacks as text, C++ names demangled, FXT duration events, filters. */
+START_TEST(test_stack)
+{
+    CLI_OR_SKIP(cli);
+    ev_proc_t p;
+    ev_run_cli(cli, NULL, &p, "stack", "-q", XRAY_REAL, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    /* self times (llvm-xray account: fn#3 total 11126, fn#2 5420, fn#1 2293) */
+    ck_assert_str_eq(p.out, "fn#3 5706\nfn#3;fn#2 3127\nfn#3;fn#2;fn#1 2293\n");
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "stack", "-q", "--total", XRAY_REAL, NULL);
+    ck_assert_str_eq(p.out, "fn#3 11126\nfn#3;fn#2 5420\nfn#3;fn#2;fn#1 2293\n");
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "stack", "-q", "--per-thread", "--name", "fn#[23]", XRAY_REAL, NULL);
+    ck_assert_str_eq(p.out, "8865/8865;fn#3 5706\n8865/8865;fn#3;fn#2 5420\n");
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "stack", "-q", "--format", "text", "--top", "1", XRAY_REAL, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "unique stacks: 3  spans: 21  "));
+    ck_assert_ptr_nonnull(strstr(p.out, "#1  total 0.011126\n"));
+    ck_assert_ptr_null(strstr(p.out, "#2  total"));
+    ev_proc_free(&p);
+    /* FXT: duration begin/end (frame) around complete events (draw) */
+    ev_run_cli(cli, NULL, &p, "stack", "-q", "tests/data/fxt/demo.fxt", NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_str_eq(p.out, "frame 12000\nframe;draw 24000\n");
+    ev_proc_free(&p);
+    /* C++ names through --instr-map */
+    static const ev_elf_sym_t syms[] = {{"_ZN2ns3Foo3runEv", 0x1000, 16, true},
+                                        {"_Z4workIiEvT_", 0x1040, 16, true}};
+    const uint64_t fn[] = {0x1000, 0x1000, 0x1040, 0x1040};
+    size_t len;
+    uint8_t *elf = ev_elf_write(true, false, 0x9000, fn, 4, 2, syms, 2, &len);
+    char *elf_path = ev_temp_file("app", elf, len);
+    free(elf);
+    xw_t w;
+    xw_init(&w, false);
+    xw_sample_v5(&w);
+    char *trace = ev_temp_file("t.xray", w.buf, w.len);
+    xw_free(&w);
+    ev_run_cli(cli, NULL, &p, "stack", "-q", "--instr-map", elf_path, trace, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_str_eq(p.out, "ns::Foo::run() 1998\nns::Foo::run();void work<int>(int) 2\n");
+    ev_proc_free(&p);
+    free(elf_path);
+    free(trace);
+    ev_temp_cleanup();
+}
+END_TEST
+
 Suite *suite_tools(void)
 {
     Suite *s = suite_create("tools");
@@ -170,6 +282,8 @@ Suite *suite_tools(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_filters_json_stats);
     tcase_add_test(tc, test_stats_formats_demangle);
+    tcase_add_test(tc, test_stack_vs_llvm_xray);
+    tcase_add_test(tc, test_stack);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -51,7 +51,12 @@ struct cli_warn_run {
     char stream[256];
 };
 typedef enum { CLI_SORT_TOTAL, CLI_SORT_COUNT, CLI_SORT_SELF, CLI_SORT_P99 } cli_stats_sort_t;
-typedef enum { CLI_STATS_TEXT, CLI_STATS_CSV, CLI_STATS_JSON } cli_stats_format_t;
+typedef enum {
+    CLI_STATS_TEXT,
+    CLI_STATS_CSV,
+    CLI_STATS_JSON,
+    CLI_STATS_FOLDED
+} cli_stats_format_t;
 
 typedef struct cli {
     const char *prog;
@@ -101,6 +106,9 @@ typedef struct cli {
     cli_stats_sort_t stats_sort;     /* stats --sort */
     cli_stats_format_t stats_format; /* stats --format text|csv|json */
     bool no_demangle;                /* --no-demangle */
+    bool out_format_given;           /* --format text|csv|json|folded was given */
+    bool per_thread;                 /* stack --per-thread */
+    bool stack_total;                /* stack --total: folded values are total time */
 } cli_t;
 
 #define CLI_TIMEOUT_DEFAULT 60u
@@ -207,6 +215,7 @@ void cli_demangler_close(cli_demangler_t *d);
 /* The commands on the event view (cmd_json.c, cmd_stats.c). */
 int cli_cmd_json(cli_t *c);
 int cli_cmd_stats(cli_t *c);
+int cli_cmd_stack(cli_t *c);
 
 struct cli_format {
     const char *name;

@@ -25,6 +25,8 @@ bool hist_add(struct hist *h, uint64_t v)
     }
     if (h->slot[k][sub] != UINT32_MAX)
         h->slot[k][sub]++;
+    if (h->count == 0 || v < h->min)
+        h->min = v;
     h->count++;
     if (v > h->max)
         h->max = v;
@@ -47,12 +49,12 @@ uint64_t hist_quantile(const struct hist *h, double q)
             if (seen < rank)
                 continue;
             if (k == 0)
-                return s;
+                return s; /* exact */
             unsigned e = k + HIST_SUB_BITS - 1;
             uint64_t width = (uint64_t)1 << (e - HIST_SUB_BITS);
             uint64_t lo = ((uint64_t)1 << e) + (uint64_t)s * width;
             uint64_t mid = lo + width / 2;
-            return mid < h->max ? mid : h->max;
+            return mid > h->max ? h->max : mid < h->min ? h->min : mid;
         }
     }
     return h->max;

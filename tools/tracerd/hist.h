@@ -19,14 +19,14 @@
 struct hist {
     uint32_t *slot[HIST_EXPS];
     uint64_t count;
-    uint64_t max;
+    uint64_t min, max;
 };
 
 /* Adds one value; false on no memory (the value is then not counted). */
 bool hist_add(struct hist *h, uint64_t v);
 /* The value at quantile q (0 <= q < 1): the midpoint of the bucket holding
  * the (floor(q * count) + 1)-th smallest value (the rank llvm-xray account
- * uses), clamped to max; 0 when empty. */
+ * uses), clamped to [min, max]; 0 when empty. */
 uint64_t hist_quantile(const struct hist *h, double q);
 void hist_free(struct hist *h);
 

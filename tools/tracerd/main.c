@@ -55,6 +55,7 @@ static const struct cli_command {
     {"json", "Chrome Trace Event Format JSON (opens in Perfetto and chrome://tracing)",
      cli_cmd_json, true},
     {"stats", "per-thread and per-name counts, total and self time, top N", cli_cmd_stats, true},
+    {"stack", "folded call stacks for flame graphs, or the heaviest stacks", cli_cmd_stack, true},
 };
 
 static const struct cli_command *find_command(const char *name)
@@ -92,6 +93,9 @@ static int usage(FILE *f, const char *prog)
             "  --sort KEY          stats: order names by count, total (default), self or p99\n"
             "  --format text|csv|json  stats: output format (default text)\n"
             "  --no-demangle       stats, stack, perfetto: keep C++ names mangled\n"
+            "  --format folded|text  stack: folded stacks (default) or the top N heaviest\n"
+            "  --total             stack: folded values are total, not self, time\n"
+            "  --per-thread        stack: one tree per thread (first frame pid/tid)\n"
             "  --chunk BYTES       read size (default 262144)\n"
             "  --lenient           skip damaged buffers, records or packets with a warning\n"
             "                      and read on (default: stop at the first error)\n"
@@ -167,7 +171,9 @@ enum {
     OPT_VERSION,
     OPT_FILTER, /* --begin, --end, --name, ...: filter.c */
     OPT_SORT,
-    OPT_NO_DEMANGLE
+    OPT_NO_DEMANGLE,
+    OPT_PER_THREAD,
+    OPT_TOTAL
 };
 
 static const struct option long_options[] = {{"format", required_argument, NULL, OPT_FORMAT},
@@ -185,6 +191,8 @@ static const struct option long_options[] = {{"format", required_argument, NULL,
                                              {"version", no_argument, NULL, OPT_VERSION},
                                              {"sort", required_argument, NULL, OPT_SORT},
                                              {"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
+                                             {"per-thread", no_argument, NULL, OPT_PER_THREAD},
+                                             {"total", no_argument, NULL, OPT_TOTAL},
                                              {"begin", required_argument, NULL, OPT_FILTER},
                                              {"end", required_argument, NULL, OPT_FILTER},
                                              {"name", required_argument, NULL, OPT_FILTER},
@@ -219,11 +227,13 @@ static int parse_args(cli_t *c, int argc, char **argv)
         switch (opt) {
         case OPT_FORMAT: /* stats' output format, else the trace's format */
             if (strcmp(optarg, "text") == 0 || strcmp(optarg, "csv") == 0 ||
-                strcmp(optarg, "json") == 0)
+                strcmp(optarg, "json") == 0 || strcmp(optarg, "folded") == 0) {
                 c->stats_format = optarg[0] == 't'   ? CLI_STATS_TEXT
                                   : optarg[0] == 'c' ? CLI_STATS_CSV
-                                                     : CLI_STATS_JSON;
-            else
+                                  : optarg[0] == 'j' ? CLI_STATS_JSON
+                                                     : CLI_STATS_FOLDED;
+                c->out_format_given = true;
+            } else
                 c->format = optarg;
             break;
         case OPT_SORT:
@@ -240,6 +250,12 @@ static int parse_args(cli_t *c, int argc, char **argv)
             break;
         case OPT_NO_DEMANGLE:
             c->no_demangle = true;
+            break;
+        case OPT_PER_THREAD:
+            c->per_thread = true;
+            break;
+        case OPT_TOTAL:
+            c->stack_total = true;
             break;
         case OPT_METADATA:
             c->metadata = optarg;
