@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "support/event_support.h"
+#include "support/fxt_writer.h"
 #include "support/xray_writer.h"
 
 #define CLI_OR_SKIP(cli)                                                                           \
@@ -275,6 +276,212 @@ START_TEST(test_stack)
 }
 END_TEST
 
+/* ---- a small protobuf decoder for the perfetto output ----------------------- */
+
+struct pf_counts {
+    unsigned packets, descriptors, interned, ftrace, sched_switch, sched_wakeup;
+    unsigned type[5]; /* TrackEvent.type: 1 begin, 2 end, 3 instant, 4 counter */
+};
+
+static bool pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    *v = 0;
+    for (unsigned shift = 0; *p < end && shift < 64; shift += 7) {
+        uint8_t b = *(*p)++;
+        *v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return true;
+    }
+    return false;
+}
+
+/* Next field of [*p, end): its number, wire type, varint value or bytes. */
+static bool pb_field(const uint8_t **p, const uint8_t *end, unsigned *field, uint64_t *v,
+                     const uint8_t **data, size_t *len)
+{
+    uint64_t key;
+    if (!pb_varint(p, end, &key))
+        return false;
+    *field = (unsigned)(key >> 3);
+    switch (key & 7) {
+    case 0:
+        *len = 0;
+        return pb_varint(p, end, v);
+    case 1:
+        if (end - *p < 8)
+            return false;
+        *p += 8;
+        *len = 0;
+        return true;
+    case 2:
+        if (!pb_varint(p, end, v) || *v > (uint64_t)(end - *p))
+            return false;
+        *data = *p;
+        *len = (size_t)*v;
+        *p += *len;
+        return true;
+    case 5:
+        if (end - *p < 4)
+            return false;
+        *p += 4;
+        *len = 0;
+        return true;
+    }
+    return false;
+}
+
+/* Decodes a whole Trace; fails the test on malformed bytes. */
+static void pf_decode(const uint8_t *buf, size_t n, struct pf_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    const uint8_t *p = buf, *end = buf + n;
+    while (p < end) {
+        unsigned f;
+        uint64_t v;
+        const uint8_t *pk = NULL;
+        size_t pl;
+        ck_assert(pb_field(&p, end, &f, &v, &pk, &pl));
+        ck_assert_uint_eq(f, 1); /* Trace.packet */
+        c->packets++;
+        const uint8_t *q = pk, *qe = pk + pl;
+        while (q < qe) {
+            const uint8_t *d = NULL;
+            size_t dl;
+            ck_assert(pb_field(&q, qe, &f, &v, &d, &dl));
+            if (f == 60)
+                c->descriptors++;
+            else if (f == 12)
+                c->interned++;
+            else if (f == 11 || f == 1) { /* TrackEvent, FtraceEventBundle */
+                const uint8_t *r = d, *re = d + dl;
+                while (r < re) {
+                    unsigned g;
+                    const uint8_t *e = NULL;
+                    size_t el;
+                    ck_assert(pb_field(&r, re, &g, &v, &e, &el));
+                    if (f == 11 && g == 9 && v < 5)
+                        c->type[v]++;
+                    if (f == 1 && g == 2) { /* FtraceEvent */
+                        c->ftrace++;
+                        const uint8_t *s = e, *se = e + el;
+                        while (s < se) {
+                            const uint8_t *x;
+                            size_t xl;
+                            ck_assert(pb_field(&s, se, &g, &v, &x, &xl));
+                            c->sched_switch += g == 4;
+                            c->sched_wakeup += g == 17;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* A small FXT trace with spans, a counter, a flow, context switches and a wakeup. */
+static char *write_fxt_sched(void)
+{
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    fxw_init_record(&w, 1000000000u);
+    fxw_string(&w, 1, "cat");
+    fxw_thread(&w, 1, 10, 11);
+    fxw_thread(&w, 2, 10, 12);
+    fxw_event(&w, 2, FXT_IDX(1), FXS_IDX(1), FXS_INL("outer"), 100, NULL, 0, 0);
+    fxw_event(&w, 2, FXT_IDX(1), FXS_IDX(1), FXS_INL("inner"), 110, NULL, 0, 0);
+    fxw_event(&w, 8, FXT_IDX(1), FXS_IDX(1), FXS_INL("flow"), 115, NULL, 0, 5); /* flow begin */
+    fxw_event(&w, 3, FXT_IDX(1), FXS_IDX(1), FXS_INL("inner"), 120, NULL, 0, 0);
+    fxw_arg_t c[] = {FXA_U64(FXS_INL("v"), 42)};
+    fxw_event(&w, 1, FXT_IDX(1), FXS_IDX(1), FXS_INL("ctr"), 125, c, 1, 9);
+    fxw_context_switch(&w, 1, 2, 130, 11, 12, NULL, 0);
+    fxw_wakeup(&w, 0, 135, 11, NULL, 0);
+    fxw_event(&w, 10, FXT_IDX(2), FXS_IDX(1), FXS_INL("flow"), 140, NULL, 0, 5); /* flow end */
+    fxw_context_switch(&w, 1, 0, 150, 12, 11, NULL, 0);
+    fxw_event(&w, 3, FXT_IDX(1), FXS_IDX(1), FXS_INL("outer"), 160, NULL, 0, 0);
+    size_t len;
+    uint8_t *buf = fxw_take(&w, &len);
+    char *path = ev_temp_file("sched.fxt", buf, len);
+    free(buf);
+    fxw_free(&w);
+    return path;
+}
+
+/* perfetto: decoded (by protoc --decode_raw too, when installed), its event
+ * counts equal to the json output's of the same trace. */
+START_TEST(test_perfetto)
+{
+    CLI_OR_SKIP(cli);
+    char *fxt = write_fxt_sched();
+    const char *peer = drv_peer_dir();
+    char kernel[512] = "";
+    if (peer != NULL)
+        snprintf(kernel, sizeof kernel, "%s/ctf/succeed/lttng-tracefile-rotation/kernel", peer);
+    const char *traces[] = {XRAY_REAL, "tests/data/fxt/demo.fxt", CTF_DIR, fxt, kernel};
+    bool have_protoc = system("command -v protoc >/dev/null 2>&1") == 0;
+    if (!have_protoc)
+        fprintf(stderr, "test_perfetto: protoc not found, decode_raw check skipped\n");
+    for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) {
+        if (traces[i][0] == '\0')
+            continue;
+        ev_proc_t p, j;
+        ev_run_cli(cli, NULL, &p, "perfetto", "-q", traces[i], NULL);
+        ck_assert_msg(p.status == 0, "%s: exit %d: %s", traces[i], p.status, p.err);
+        ev_run_cli(cli, NULL, &j, "json", "-q", traces[i], NULL);
+        ck_assert_msg(j.status == 0, "%s: exit %d: %s", traces[i], j.status, j.err);
+        struct pf_counts c;
+        pf_decode((const uint8_t *)p.out, p.out_len, &c);
+        unsigned sched = count(j.out, "\"name\":\"context_switch\"") +
+                         count(j.out, "\"name\":\"wakeup\"") +
+                         count(j.out, "\"name\":\"sched_switch\"") +
+                         count(j.out, "\"name\":\"sched_wakeup\"");
+        unsigned x = count(j.out, "\"ph\":\"X\"");
+        ck_assert_msg(c.type[1] == count(j.out, "\"ph\":\"B\"") + x +
+                                        count(j.out, "\"ph\":\"b\""),
+                      "%s: %u slice begins", traces[i], c.type[1]);
+        ck_assert_msg(c.type[2] == count(j.out, "\"ph\":\"E\"") + x +
+                                        count(j.out, "\"ph\":\"e\""),
+                      "%s: %u slice ends", traces[i], c.type[2]);
+        ck_assert_msg(c.type[3] + c.ftrace ==
+                          count(j.out, "\"ph\":\"i\"") + count(j.out, "\"ph\":\"n\"") +
+                              count(j.out, "\"ph\":\"s\"") + count(j.out, "\"ph\":\"t\"") +
+                              count(j.out, "\"ph\":\"f\""),
+                      "%s: %u instants + %u ftrace events", traces[i], c.type[3], c.ftrace);
+        ck_assert_uint_eq(c.ftrace, sched);
+        ck_assert_uint_ge(c.type[4], count(j.out, "\"ph\":\"C\""));
+        ck_assert_uint_ge(c.descriptors, 2);
+        if (have_protoc) {
+            char *in = ev_temp_file("out.pftrace", p.out, p.out_len);
+            char cmd[1024];
+            snprintf(cmd, sizeof cmd, "protoc --decode_raw < '%s' > /dev/null", in);
+            ck_assert_msg(system(cmd) == 0, "%s: protoc --decode_raw failed", traces[i]);
+            free(in);
+        }
+        if (i == 3) { /* the FXT scheduling sample */
+            ck_assert_uint_eq(c.sched_switch, 2);
+            ck_assert_uint_eq(c.sched_wakeup, 1);
+            ck_assert_uint_eq(c.type[4], 1);
+        }
+        if (i == 4)
+            ck_assert_uint_gt(c.sched_switch, 1000);
+        ev_proc_free(&p);
+        ev_proc_free(&j);
+    }
+    /* a cut keeps begins and ends balanced; filters apply */
+    ev_proc_t p;
+    ev_run_cli(cli, NULL, &p, "perfetto", "-q", "--end", "+3us", XRAY_REAL, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    struct pf_counts c;
+    pf_decode((const uint8_t *)p.out, p.out_len, &c);
+    ck_assert_uint_eq(c.type[1], c.type[2]);
+    ck_assert_uint_lt(c.type[1], 21);
+    ck_assert_uint_gt(c.type[1], 0);
+    ev_proc_free(&p);
+    free(fxt);
+    ev_temp_cleanup();
+}
+END_TEST
+
 Suite *suite_tools(void)
 {
     Suite *s = suite_create("tools");
@@ -284,6 +491,7 @@ Suite *suite_tools(void)
     tcase_add_test(tc, test_stats_formats_demangle);
     tcase_add_test(tc, test_stack_vs_llvm_xray);
     tcase_add_test(tc, test_stack);
+    tcase_add_test(tc, test_perfetto);
     suite_add_tcase(s, tc);
     return s;
 }

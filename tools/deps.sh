@@ -5,7 +5,7 @@
 set -u
 group=${1:-build}
 build="gcc make pkg-config libxxhash-dev binutils libjansson-dev"
-check="$build check g++ python3 clang llvm libclang-rt-14-dev babeltrace2 python3-bt2 lttng-tools liblttng-ust-dev
+check="$build check g++ python3 clang llvm libclang-rt-14-dev babeltrace2 python3-bt2 lttng-tools liblttng-ust-dev protobuf-compiler
        python3-dev python3-setuptools python3-pytest python3-numpy python3-pandas"
 be="gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user"
 case "$group" in

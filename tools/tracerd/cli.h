@@ -216,6 +216,7 @@ void cli_demangler_close(cli_demangler_t *d);
 int cli_cmd_json(cli_t *c);
 int cli_cmd_stats(cli_t *c);
 int cli_cmd_stack(cli_t *c);
+int cli_cmd_perfetto(cli_t *c);
 
 struct cli_format {
     const char *name;

@@ -56,6 +56,7 @@ static const struct cli_command {
      cli_cmd_json, true},
     {"stats", "per-thread and per-name counts, total and self time, top N", cli_cmd_stats, true},
     {"stack", "folded call stacks for flame graphs, or the heaviest stacks", cli_cmd_stack, true},
+    {"perfetto", "Perfetto protobuf trace (opens in ui.perfetto.dev)", cli_cmd_perfetto, true},
 };
 
 static const struct cli_command *find_command(const char *name)
