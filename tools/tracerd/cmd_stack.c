@@ -20,6 +20,7 @@ struct node {
     uint32_t parent; /* node index; 0 is the root */
     uint32_t name;   /* index in names */
     uint32_t depth;
+    uint32_t last_name, last_child; /* the child looked up last (loops call the same one) */
     uint64_t count, total, self;
 };
 
@@ -98,7 +99,7 @@ static uint32_t new_node(struct sk *s, uint32_t parent, uint32_t name)
     uint32_t i = ev_table_get(&s->node_tab, parent, name, s->nnodes, &ins);
     if (i == UINT32_MAX || !ins)
         return i;
-    s->nodes[i] = (struct node){parent, name, s->nodes[parent].depth + 1, 0, 0, 0};
+    s->nodes[i] = (struct node){parent, name, s->nodes[parent].depth + 1, UINT32_MAX, 0, 0, 0, 0};
     s->nnodes++;
     return i;
 }
@@ -107,11 +108,18 @@ static uint32_t new_node(struct sk *s, uint32_t parent, uint32_t name)
  * share one "(other stacks)" node; UINT32_MAX on no memory. */
 static uint32_t child_of(struct sk *s, uint32_t parent, uint32_t name)
 {
+    if (s->nodes[parent].last_name == name)
+        return s->nodes[parent].last_child;
     uint32_t i = ev_table_find(&s->node_tab, parent, name);
-    if (i != UINT32_MAX)
+    if (i == UINT32_MAX && s->nnodes < STACK_MAX_NODES)
+        i = new_node(s, parent, name);
+    if (i != UINT32_MAX) {
+        s->nodes[parent].last_name = name;
+        s->nodes[parent].last_child = i;
         return i;
+    }
     if (s->nnodes < STACK_MAX_NODES)
-        return new_node(s, parent, name);
+        return UINT32_MAX; /* no memory */
     if (s->other == 0) {
         uint32_t nm = intern_text(s, 0, UINT64_MAX - 2, "(other stacks)", 14);
         uint32_t o = nm != UINT32_MAX ? new_node(s, 0, nm) : UINT32_MAX;
@@ -295,6 +303,7 @@ int cli_cmd_stack(cli_t *c)
     s.nodes = calloc(1024, sizeof *s.nodes); /* node 0: the root */
     if (s.nodes == NULL)
         return cli_oom(c, "stack tree");
+    s.nodes[0].last_name = UINT32_MAX;
     s.cap_nodes = 1024;
     s.nnodes = 1;
     if (!c->no_demangle)
