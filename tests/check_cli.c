@@ -888,7 +888,7 @@ START_TEST(test_usage_errors)
     } cases[] = {
         {{"stats", "--top", "lots", NULL}, "tracerd: --top lots: not a count from 0 to 1000000"},
         {{"stats", "--top=-1", NULL}, "--top -1: not a count"},
-        {{"frobnicate", NULL}, "unknown command 'frobnicate': info, dump, json or stats"},
+        {{"frobnicate", NULL}, "unknown command 'frobnicate': info, dump, json, stats, stack or perfetto"},
         {{"info", "extra", NULL}, "unexpected argument '/"},
         {{"dump", "--bogus", NULL}, "unknown option --bogus"},
         {{"dump", "-Z", NULL}, "unknown option -Z"},
