@@ -21,7 +21,9 @@
 
 /* The generator is shared with the tests (a plain C file without other
  * dependencies). */
+#include "../tests/support/ctf2_writer.c"
 #include "../tests/support/ctf_writer.c"
+#include "../tests/support/tlog.c"
 
 static double now(void)
 {
@@ -174,6 +176,25 @@ int main(int argc, char **argv)
         long rss1 = maxrss_kib();
         printf("%-48s before %ld KiB, after %ld KiB (trace buffer is %zu KiB)\n",
                "max RSS around the reader runs", rss0, rss1, len / 1024);
+        /* the same data stream described by CTF 2 metadata: same programs */
+        char *meta2 = ctf2_writer_bench_metadata();
+        tracerd_ctf_trace_t *t2;
+        if (tracerd_ctf_trace_parse(meta2, strlen(meta2), NULL, NULL, &t2, reason,
+                                    sizeof reason) != TRACERD_OK) {
+            fprintf(stderr, "CTF 2 metadata: %s\n", reason);
+            return 1;
+        }
+        dt = run(t2, data, len, 1 << 20, false, &c);
+        if (c.events != nev) {
+            fprintf(stderr, "CTF 2: event count %llu, expected %llu\n",
+                    (unsigned long long)c.events, (unsigned long long)nev);
+            return 1;
+        }
+        report("CTF 2 metadata: event callbacks, 1 MiB chunks", len, c.events, dt);
+        dt = run(t2, data, len, 1 << 20, true, &c);
+        report("CTF 2 metadata: every field, 1 MiB chunks", len, c.events, dt);
+        tracerd_ctf_trace_free(t2);
+        free(meta2);
     }
     /* babeltrace2 on the same trace, when installed */
     if (system("command -v babeltrace2 >/dev/null 2>&1") == 0 && getenv("TRACERD_BENCH_NO_BT2") == NULL) {

@@ -1,6 +1,7 @@
 /* libFuzzer target: CTF data streams. The first input byte picks the model
  * (the test writer's feature trace in either byte order, or the benchmark's
- * LTTng-UST-like trace) and options (field callbacks on or off, lenient
+ * LTTng-UST-like trace; with bit 5, the CTF 2 writer's feature trace or the
+ * benchmark trace described in CTF 2) and options (field callbacks on or off, lenient
  * packet skipping, a small stitch buffer); the rest is the stream, fed in
  * chunks chosen by the last byte, with pauses. */
 #include <stdint.h>
@@ -12,11 +13,14 @@
 #include "fuzz_common.h"
 
 /* The trace generators shared with the tests (plain C, no other deps). */
+#include "../tests/support/ctf2_writer.c"
 #include "../tests/support/ctf_writer.c"
+#include "../tests/support/tlog.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static tracerd_ctf_trace_t *models[3];
+/* 0..2: the CTF 1.8 models; 3..5: the same as CTF 2 (input byte 0 & 32). */
+static tracerd_ctf_trace_t *models[6];
 
 static int on_field(void *user, const tracerd_ctf_field_t *f)
 {
@@ -47,9 +51,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 2)
         return 0;
     unsigned sel = data[0];
-    unsigned mi = sel % 3;
+    unsigned mi = sel % 3 + ((sel & 32) ? 3 : 0);
     if (models[mi] == NULL) {
-        char *meta = mi == 2 ? ctf_writer_bench_metadata() : ctf_writer_metadata(mi == 1);
+        char *meta = mi == 2   ? ctf_writer_bench_metadata()
+                     : mi < 2  ? ctf_writer_metadata(mi == 1)
+                     : mi == 5 ? ctf2_writer_bench_metadata()
+                               : ctf2_writer_metadata(mi == 4);
         if (tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, &models[mi], NULL, 0) !=
             TRACERD_OK)
             abort();

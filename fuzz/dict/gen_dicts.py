@@ -74,6 +74,8 @@ def ctf():
     ctf2 += [('tok2_%d' % i, t) for i, t in enumerate(CTF2_TOK)]
     write('ctf_metadata.dict', 'TSDL keywords and punctuation, CTF 2 JSON keys, metadata/packet magic numbers',
           tsdl + ctf2 + MAGIC)
+    write('ctf2_metadata.dict', 'CTF 2 JSON keys, values and tokens (the target adds the first 0x1E)',
+          ctf2)
     write('ctf_stream.dict', 'CTF packet and metadata magic numbers (both orders), huge sizes',
           MAGIC + [('pkt_size_huge', le(0xffffffffffff, 8)), ('content_zero', le(0, 8))])
 
