@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <tracerd/ctf.h>
+#include <tracerd/event.h>
 
 #include "support/ctf2_writer.h"
 #include "support/ctf_peer.h"
@@ -263,6 +264,10 @@ START_TEST(test_ctf2_model)
 {
     char *meta = ctf2_writer_metadata(true);
     ck_assert_int_eq(tracerd_ctf_metadata_version(meta, strlen(meta)), 2);
+    ck_assert_int_eq(tracerd_event_detect(meta, 64, NULL), TRACERD_EVENT_FORMAT_CTF);
+    ck_assert_int_eq(tracerd_event_detect("\x1e x", 3, NULL), TRACERD_EVENT_FORMAT_UNKNOWN);
+    ck_assert_int_eq(tracerd_ctf_metadata_version("/* CTF 1.8 */", 13), 1);
+    ck_assert_int_eq(tracerd_ctf_metadata_version("/* CTF", 6), 0);
     tracerd_ctf_trace_t *t = parse_ok(meta);
     const tracerd_ctf_trace_info_t *in = tracerd_ctf_trace_info(t);
     ck_assert_uint_eq(in->major, 2);
@@ -650,19 +655,20 @@ Suite *suite_ctf2(void)
     TCase *tc = tcase_create("peer");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_ctf2_converted);
+    tcase_add_test(tc, test_ctf2_babeltrace_succeed);
+    tcase_add_test(tc, test_ctf2_babeltrace_fail);
+    tcase_add_test(tc, test_ctf2_same_as_ctf18);
     suite_add_tcase(s, tc);
     tc = tcase_create("writer");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_ctf2_writer_features);
     suite_add_tcase(s, tc);
     tc = tcase_create("metadata");
+    tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_ctf2_model);
     tcase_add_test(tc, test_ctf2_metadata_feeding);
     tcase_add_test(tc, test_ctf2_metadata_errors);
     tcase_add_test(tc, test_ctf2_data_errors);
-    tcase_add_test(tc, test_ctf2_babeltrace_succeed);
-    tcase_add_test(tc, test_ctf2_babeltrace_fail);
-    tcase_add_test(tc, test_ctf2_same_as_ctf18);
     suite_add_tcase(s, tc);
     return s;
 }

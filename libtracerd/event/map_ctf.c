@@ -34,6 +34,14 @@ static int detect(const uint8_t *h, size_t n)
     static const char sig[] = "/* CTF ";
     if (n >= sizeof sig - 1 && memcmp(h, sig, sizeof sig - 1) == 0)
         return 90;
+    /* CTF 2 metadata: the record separator, then a JSON object */
+    if (n >= 2 && h[0] == 0x1E) {
+        size_t i = 1;
+        while (i < n && (h[i] == ' ' || h[i] == '\n' || h[i] == '\r' || h[i] == '\t'))
+            i++;
+        if (i < n && h[i] == '{')
+            return 90;
+    }
     if (n < 4)
         return 0;
     uint32_t le = tracerd__le32(h);
