@@ -1296,23 +1296,6 @@ END_TEST
 
 /* The CLI on a directory, a single stream with --metadata, and errors
  * (runs when make check gives TRACERD_CLI). */
-static char *cli_run(const char *args, int *rc)
-{
-    const char *cli = getenv("TRACERD_CLI");
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", cli, args);
-    FILE *f = popen(cmd, "r");
-    ck_assert_ptr_nonnull(f);
-    tlog_t out = {0};
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        tlog_printf(&out, "%.*s", (int)n, buf);
-    int st = pclose(f);
-    *rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return tlog_take(&out);
-}
-
 START_TEST(test_cli)
 {
     if (getenv("TRACERD_CLI") == NULL) {

@@ -622,6 +622,104 @@ START_TEST(test_ctf2_data_errors)
 }
 END_TEST
 
+/* ==== the CLI ================================================================ */
+
+/* info names the version and the CTF 2 properties; dump, json and stats
+ * work; every converted trace gives the same `tracerd json` as its CTF 1.8
+ * original; a packetized CTF 2 metadata folder is found. */
+START_TEST(test_ctf2_cli)
+{
+    const char *peer = drv_peer_dir();
+    if (getenv("TRACERD_CLI") == NULL || peer == NULL) {
+        fprintf(stderr, "note: TRACERD_CLI or the peer folder missing; CLI test skipped\n");
+        return;
+    }
+    char args[2048];
+    int rc;
+    snprintf(args, sizeof args, "info %s/ctf2/converted/peer-succeed-2packets", peer);
+    char *out = cli_run(args, &rc);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_ptr_nonnull(strstr(out, "  version:     CTF 2, 3884 bytes of JSON metadata in 5 fragments\n"));
+    ck_assert_ptr_nonnull(strstr(out, "  trace class: namespace lttng.org,2009, name joraj-alpa, "
+                                      "uid 0f37a32b-1796-408d-b723-bd27b45921c6\n"));
+    ck_assert_ptr_nonnull(strstr(out, "origin: Unix epoch\n    identity:  namespace -, uid "
+                                      "db965ea1-f862-45a3-ab65-602642fdad90\n    error:     "
+                                      "precision 0 cycles\n"));
+    ck_assert_ptr_nonnull(strstr(out, "events:        2\n"));
+    free(out);
+    snprintf(args, sizeof args, "stats %s/ctf2/converted/peer-succeed-2packets", peer);
+    out = cli_run(args, &rc);
+    ck_assert_int_eq(rc, 0);
+    free(out);
+    snprintf(args, sizeof args, "dump %s/ctf2/babeltrace-2.1.2/ctf-traces/2/succeed/fl-bm", peer);
+    out = cli_run(args, &rc);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_ptr_nonnull(strstr(out, "\"fields\":{\"lol\":18}"));
+    free(out);
+    /* the writer's trace with packetized metadata: dump shows the new kinds */
+    char dir[] = "/tmp/tracerd-ctf2-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *meta = ctf2_writer_metadata(true);
+    size_t ml, sl;
+    uint8_t *pm = ctf_writer_packetize(meta, true, 512, &ml);
+    uint8_t *data = ctf2_writer_stream(true, &sl);
+    char p[256];
+    snprintf(p, sizeof p, "%s/metadata", dir);
+    FILE *f = fopen(p, "wb");
+    fwrite(pm, 1, ml, f);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/stream", dir);
+    f = fopen(p, "wb");
+    fwrite(data, 1, sl, f);
+    fclose(f);
+    snprintf(args, sizeof args, "info %s", dir);
+    out = cli_run(args, &rc);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_ptr_nonnull(strstr(out, "    origin:    namespace o.org, name boot, uid b-1\n"));
+    ck_assert_ptr_nonnull(strstr(out, "precision 2 cycles accuracy 3 cycles"));
+    free(out);
+    snprintf(args, sizeof args, "dump %s", dir);
+    out = cli_run(args, &rc);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_ptr_nonnull(strstr(out, "\"b1\":true,\"b2\":true"));
+    ck_assert_ptr_nonnull(strstr(out, "\"opt1\":3735928559,\"sel\":2,\"opt2\":\"two\",\"opt3\":null"));
+    ck_assert_ptr_nonnull(strstr(out, "\"blob\":\"01020304\""));
+    ck_assert_ptr_nonnull(strstr(out, "\"u16a\":\"h\u00e9"));
+    free(out);
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(args), 0);
+    free(meta);
+    free(pm);
+    free(data);
+    /* tracerd json: CTF 2 conversions and their CTF 1.8 originals */
+    char root[1024];
+    snprintf(root, sizeof root, "%s/ctf2/converted", peer);
+    size_t n;
+    char **v = subdirs(root, &n);
+    for (size_t i = 0; i < n; i++) {
+        const char *g = v[i] + 5;
+        char d1[1200];
+        d1[0] = '\0';
+        for (const char *dash = strchr(g, '-'); dash != NULL; dash = strchr(dash + 1, '-')) {
+            snprintf(d1, sizeof d1, "%s/ctf/%.*s/%s", peer, (int)(dash - g), g, dash + 1);
+            if (exists(d1))
+                break;
+        }
+        snprintf(args, sizeof args, "-o ctf.check-uuid=no json %s", d1);
+        char *j1 = cli_run(args, &rc);
+        ck_assert_int_eq(rc, 0);
+        snprintf(args, sizeof args, "-o ctf.check-uuid=no json %s/%s", root, v[i]);
+        char *j2 = cli_run(args, &rc);
+        ck_assert_int_eq(rc, 0);
+        ck_assert_msg(strcmp(j1, j2) == 0, "%s: tracerd json differs from the CTF 1.8 original",
+                      v[i]);
+        free(j1);
+        free(j2);
+    }
+    free_list(v);
+}
+END_TEST
+
 /* ==== the writer's feature trace ============================================ */
 
 /* Every field class the peer traces lack, in both byte orders, through
@@ -658,6 +756,7 @@ Suite *suite_ctf2(void)
     tcase_add_test(tc, test_ctf2_babeltrace_succeed);
     tcase_add_test(tc, test_ctf2_babeltrace_fail);
     tcase_add_test(tc, test_ctf2_same_as_ctf18);
+    tcase_add_test(tc, test_ctf2_cli);
     suite_add_tcase(s, tc);
     tc = tcase_create("writer");
     tcase_set_timeout(tc, 600);

@@ -426,8 +426,14 @@ static tracerd_status_t emit_int(struct cc *c, const struct field *f)
     if (st != TRACERD_OK)
         return st;
     int role = role_of(c->cur_scope, f->n, f->depth);
-    if (c->ctf2 && (st = role2(c, f->n, &role)) != TRACERD_OK)
-        return st;
+    if (c->ctf2) {
+        /* CTF 2 has no CPU role: LTTng's packet context keeps `cpu_id` by name */
+        bool cpu = role == ROLE_CPU_ID;
+        if ((st = role2(c, f->n, &role)) != TRACERD_OK)
+            return st;
+        if (role == ROLE_NONE && cpu)
+            role = ROLE_CPU_ID;
+    }
     if (!c->ctf2 && c->cur_scope == SC_PH && w->name[0] == '\0' && w->parent && w->parent->parent &&
         w->parent->parent->parent == NULL && !strcmp(w->parent->display, "uuid") &&
         w->parent->type->kind == TRACERD_CTF_TYPE_ARRAY && w->parent->type->length == 16 &&

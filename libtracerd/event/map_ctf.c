@@ -99,7 +99,18 @@ struct cmap {
     char name_buf[24];
     bool has_cpu;
     uint32_t cpu;
+    /* directory mode: the cpu of each stream's current packet (streams are
+     * interleaved by time, so the last packet seen may be another stream's);
+     * -1 when that packet has none */
+    int64_t *stream_cpu;
+    uint32_t nstream_cpu;
 };
+
+/* The stream being read in directory mode, or NULL. */
+static const tracerd_ctf_dir_stream_t *cur_stream(const struct cmap *m)
+{
+    return m->dir != NULL ? tracerd_ctf_dir_current(m->dir) : NULL;
+}
 
 static const tracerd_ctf_trace_t *cur_trace(const struct cmap *m)
 {
@@ -144,6 +155,9 @@ static int on_packet(void *user, const tracerd_ctf_packet_t *p)
     struct cmap *m = user;
     m->has_cpu = p->has_cpu_id;
     m->cpu = (uint32_t)p->cpu_id;
+    const tracerd_ctf_dir_stream_t *s = cur_stream(m);
+    if (s != NULL && s->index < m->nstream_cpu)
+        m->stream_cpu[s->index] = p->has_cpu_id ? (int64_t)(uint32_t)p->cpu_id : -1;
     return send_source(m);
 }
 
@@ -163,7 +177,13 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
     m->ev.ns = e->ns;
     if (e->has_clock)
         m->ev.flags |= TRACERD_EVENT_HAS_NS;
-    if (m->has_cpu) {
+    const tracerd_ctf_dir_stream_t *s = cur_stream(m);
+    if (s != NULL && s->index < m->nstream_cpu) {
+        if (m->stream_cpu[s->index] >= 0) {
+            m->ev.cpu = (uint32_t)m->stream_cpu[s->index];
+            m->ev.flags |= TRACERD_EVENT_HAS_CPU;
+        }
+    } else if (m->has_cpu) {
         m->ev.cpu = m->cpu;
         m->ev.flags |= TRACERD_EVENT_HAS_CPU;
     }
@@ -635,6 +655,16 @@ tracerd_status_t tracerd_event_dir_open(const char *path, const tracerd_auto_con
             tracerd_ctf_dir_config_init(&dc);
         st = tracerd_ctf_dir_open(path, &dc, &ccb, d->m, &d->alloc, &d->m->dir);
     }
+    if (st == TRACERD_OK) {
+        uint32_t n = tracerd_ctf_dir_stream_count(d->m->dir);
+        d->m->stream_cpu = tracerd__calloc(&d->alloc, sizeof *d->m->stream_cpu * (n + 1u));
+        if (d->m->stream_cpu == NULL)
+            st = TRACERD_E_NOMEM;
+        else
+            d->m->nstream_cpu = n;
+        for (uint32_t i = 0; i < d->m->nstream_cpu; i++)
+            d->m->stream_cpu[i] = -1;
+    }
     *out = d;
     return st;
 }
@@ -682,6 +712,7 @@ void tracerd_event_dir_free(tracerd_event_dir_t *d)
     tracerd_allocator_t a = d->alloc;
     if (d->m != NULL) {
         tracerd_ctf_dir_free(d->m->dir);
+        tracerd__free(&a, d->m->stream_cpu, sizeof *d->m->stream_cpu * (d->m->nstream_cpu + 1u));
         tracerd__free(&a, d->m, sizeof *d->m);
     }
     tracerd_auto_free(d->sink);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "driver.h"
 
@@ -177,5 +178,23 @@ size_t sum_discarded(const char *stderr_text, const char *unit)
         p = end;
     }
     return total;
+}
+
+
+char *cli_run(const char *args, int *rc)
+{
+    const char *cli = getenv("TRACERD_CLI");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", cli, args);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    tlog_t out = {0};
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        tlog_printf(&out, "%.*s", (int)n, buf);
+    int st = pclose(f);
+    *rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return tlog_take(&out);
 }
 
