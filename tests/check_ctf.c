@@ -1215,15 +1215,10 @@ static char *run_bt2(const char *dir)
         return NULL;
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "TZ=UTC babeltrace2 --clock-cycles '%s' 2>/dev/null", dir);
-    FILE *f = popen(cmd, "r");
-    ck_assert_ptr_nonnull(f);
-    tlog_t out = {0};
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        tlog_printf(&out, "%.*s", (int)n, buf);
-    ck_assert_int_eq(pclose(f), 0);
-    return tlog_take(&out);
+    int rc;
+    char *out = run_output(cmd, &rc);
+    ck_assert_int_eq(rc, 0);
+    return out;
 }
 
 static void bt2_check(const char *dir, bool quirk, size_t want_events)

@@ -622,6 +622,16 @@ START_TEST(test_ctf2_data_errors)
 }
 END_TEST
 
+static void put_file(const char *dir, const char *name, const void *p, size_t n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(p, 1, n, f), n);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
 /* ==== the CLI ================================================================ */
 
 /* info names the version and the CTF 2 properties; dump, json and stats
@@ -663,15 +673,8 @@ START_TEST(test_ctf2_cli)
     size_t ml, sl;
     uint8_t *pm = ctf_writer_packetize(meta, true, 512, &ml);
     uint8_t *data = ctf2_writer_stream(true, &sl);
-    char p[256];
-    snprintf(p, sizeof p, "%s/metadata", dir);
-    FILE *f = fopen(p, "wb");
-    fwrite(pm, 1, ml, f);
-    fclose(f);
-    snprintf(p, sizeof p, "%s/stream", dir);
-    f = fopen(p, "wb");
-    fwrite(data, 1, sl, f);
-    fclose(f);
+    put_file(dir, "metadata", pm, ml);
+    put_file(dir, "stream", data, sl);
     snprintf(args, sizeof args, "info %s", dir);
     out = cli_run(args, &rc);
     ck_assert_int_eq(rc, 0);

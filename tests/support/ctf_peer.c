@@ -181,11 +181,8 @@ size_t sum_discarded(const char *stderr_text, const char *unit)
 }
 
 
-char *cli_run(const char *args, int *rc)
+char *run_output(const char *cmd, int *rc)
 {
-    const char *cli = getenv("TRACERD_CLI");
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", cli, args);
     FILE *f = popen(cmd, "r");
     ck_assert_ptr_nonnull(f);
     tlog_t out = {0};
@@ -198,3 +195,9 @@ char *cli_run(const char *args, int *rc)
     return tlog_take(&out);
 }
 
+char *cli_run(const char *args, int *rc)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", getenv("TRACERD_CLI"), args);
+    return run_output(cmd, rc);
+}

@@ -32,6 +32,9 @@ size_t compare_bt2q(const char *name, const char *expected, const char *got, boo
 /* Sum of "discarded N <unit>" counts in babeltrace2's stderr. */
 size_t sum_discarded(const char *stderr_text, const char *unit);
 
+/* Runs a shell command; returns its standard output (malloc'd), *rc its
+ * exit status. */
+char *run_output(const char *cmd, int *rc);
 /* Runs $TRACERD_CLI with args (stderr merged into the output); *rc is its
  * exit status. Returns the output (malloc'd). */
 char *cli_run(const char *args, int *rc);
