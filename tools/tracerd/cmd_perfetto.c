@@ -102,8 +102,15 @@ struct pw {
     struct ev_threads threads;
     struct ev_table tracks; /* track uuid -> 0: its descriptor was written */
     uint32_t ntracks;
-    struct ev_table strings; /* (hash, kind) -> iid */
+    struct ev_table names, cats; /* name / category keys -> iid - 1 */
     uint32_t niids;
+    /* caches of the last thread track and the last category (consecutive
+     * events mostly share them) */
+    uint64_t last_pid, last_tid, last_track;
+    bool has_last;
+    char last_cat[64];
+    size_t last_cat_len;
+    uint64_t last_cat_iid;
     uint64_t unmatched_ends, dropped_deep;
     const char *fmt_name;
     cli_demangler_t *dm;
@@ -133,7 +140,7 @@ static bool reserve(struct pw *w, uint8_t **b, size_t *len, size_t *cap, size_t 
 
 static inline void put(struct pw *w, const void *p, size_t n)
 {
-    if (n == 0 || !reserve(w, &w->buf, &w->len, &w->cap, n))
+    if (w->len + n > w->cap && !reserve(w, &w->buf, &w->len, &w->cap, n))
         return;
     memcpy(w->buf + w->len, p, n);
     w->len += n;
@@ -141,14 +148,16 @@ static inline void put(struct pw *w, const void *p, size_t n)
 
 static inline void varint(struct pw *w, uint64_t v)
 {
-    uint8_t b[10];
+    if (w->len + 10 > w->cap && !reserve(w, &w->buf, &w->len, &w->cap, 10))
+        return;
+    uint8_t *b = w->buf + w->len;
     size_t n = 0;
     while (v >= 0x80) {
         b[n++] = (uint8_t)(v | 0x80);
         v >>= 7;
     }
     b[n++] = (uint8_t)v;
-    put(w, b, n);
+    w->len += n;
 }
 
 static inline void tag(struct pw *w, unsigned field, unsigned wt)
@@ -236,92 +245,90 @@ static void packet_end(struct pw *w, size_t p)
     msg_end(w, p);
 }
 
-/* The iid of a string of kind ID_NAMES or ID_CATEGORIES (interned in this
- * packet when new); 0 when the table is full (write the string inline). */
-static uint64_t intern(struct pw *w, unsigned kind, const char *s, size_t n)
+/* The iid of the string keyed (k1, k2) in table t, of kind ID_NAMES or
+ * ID_CATEGORIES: when new, text (n bytes) is interned in this packet. 0 when
+ * the table is full (write the string inline). */
+static uint64_t intern(struct pw *w, struct ev_table *t, unsigned kind, uint64_t k1, uint64_t k2,
+                       const char *text, size_t n)
 {
-    uint64_t h = ev_hash(s, n, kind);
-    uint32_t i = ev_table_find(&w->strings, h, n);
+    uint32_t i = ev_table_find(t, k1, k2);
     if (i != UINT32_MAX)
         return i + 1u;
     if (w->niids >= EV_MAX_NAMES)
         return 0;
     bool ins;
-    i = ev_table_get(&w->strings, h, n, w->niids, &ins);
+    i = ev_table_get(t, k1, k2, w->niids, &ins);
     if (i == UINT32_MAX) {
         w->oom = true;
         return 0;
     }
     w->niids++;
-    /* InternedData.{event_names|event_categories} { iid, name } */
-    size_t need = 32 + n;
-    if (!reserve(w, &w->idata, &w->ilen, &w->icap, need))
+    /* InternedData.{event_names|event_categories} { iid = 1, name = 2 } */
+    if (!reserve(w, &w->idata, &w->ilen, &w->icap, 40 + n))
         return 0;
-    uint8_t *q = w->idata + w->ilen;
-    size_t k = 0;
-    /* inner message, minimal varints */
-    uint8_t tmp[24];
-    size_t t = 0;
-    tmp[t++] = IID_IID << 3 | WT_VARINT;
+    uint8_t head[32];
+    size_t t_len = 0, k = 0;
+    head[t_len++] = IID_IID << 3 | WT_VARINT;
     for (uint64_t v = (uint64_t)i + 1u;; v >>= 7) {
-        tmp[t++] = (uint8_t)(v >= 0x80 ? (v | 0x80) : v);
+        head[t_len++] = (uint8_t)(v >= 0x80 ? (v | 0x80) : v);
         if (v < 0x80)
             break;
     }
-    tmp[t++] = IID_NAME << 3 | WT_LEN;
+    head[t_len++] = IID_NAME << 3 | WT_LEN;
     for (uint64_t v = n;; v >>= 7) {
-        tmp[t++] = (uint8_t)(v >= 0x80 ? (v | 0x80) : v);
+        head[t_len++] = (uint8_t)(v >= 0x80 ? (v | 0x80) : v);
         if (v < 0x80)
             break;
     }
-    size_t body = t + n;
+    uint8_t *q = w->idata + w->ilen;
     q[k++] = (uint8_t)(kind << 3 | WT_LEN);
-    for (uint64_t v = body;; v >>= 7) {
+    for (uint64_t v = t_len + n;; v >>= 7) {
         q[k++] = (uint8_t)(v >= 0x80 ? (v | 0x80) : v);
         if (v < 0x80)
             break;
     }
-    memcpy(q + k, tmp, t);
-    memcpy(q + k + t, s, n);
-    w->ilen += k + t + n;
+    memcpy(q + k, head, t_len);
+    memcpy(q + k + t_len, text, n);
+    w->ilen += k + t_len + n;
     return (uint64_t)i + 1u;
 }
 
 /* ---- tracks ------------------------------------------------------------------- */
 
-static uint64_t process_uuid(uint64_t pid)
-{
-    return ev_hash(&pid, sizeof pid, 0x70726f63) | 1u;
-}
+#define K_PROCESS 0xfffffffffffff001ull /* second keys of the non-thread tracks */
+#define K_COUNTER 0xfffffffffffff002ull
+#define K_ASYNC 0xfffffffffffff003ull
 
-static uint64_t thread_uuid(uint64_t pid, uint64_t tid)
+/* The uuid of the track keyed (k1, k2): small numbers from 1 in the order
+ * tracks appear (short varints); *fresh when its descriptor is due. Past
+ * EV_MAX_THREADS * 4 tracks, a hash of the key with the top bit set, and the
+ * descriptor is written again each time (bounded memory). */
+static uint64_t track_uuid(struct pw *w, uint64_t k1, uint64_t k2, bool *fresh)
 {
-    uint64_t k[2] = {pid, tid};
-    return ev_hash(k, sizeof k, 0x74687264) | 1u;
-}
-
-/* True the first time a track uuid is seen (its descriptor is then due);
- * past EV_MAX_THREADS * 4 tracks, descriptors may repeat. */
-static bool new_track(struct pw *w, uint64_t uuid)
-{
-    if (ev_table_find(&w->tracks, uuid, 0) != UINT32_MAX)
-        return false;
-    if (w->ntracks >= EV_MAX_THREADS * 4u)
-        return true;
-    bool ins;
-    if (ev_table_get(&w->tracks, uuid, 0, w->ntracks, &ins) == UINT32_MAX) {
+    uint32_t i = ev_table_find(&w->tracks, k1, k2);
+    *fresh = false;
+    if (i != UINT32_MAX)
+        return (uint64_t)i + 1u;
+    *fresh = true;
+    if (w->ntracks < EV_MAX_THREADS * 4u) {
+        bool ins;
+        i = ev_table_get(&w->tracks, k1, k2, w->ntracks, &ins);
+        if (i != UINT32_MAX) {
+            w->ntracks++;
+            return (uint64_t)i + 1u;
+        }
         w->oom = true;
-        return false;
     }
-    w->ntracks++;
-    return true;
+    uint64_t k[2] = {k1, k2};
+    return ev_hash(k, sizeof k, 0) | (1ull << 63);
 }
 
-static void process_descriptor(struct pw *w, uint64_t pid, const char *name, size_t n)
+static void process_descriptor(struct pw *w, uint64_t uuid, uint64_t pid, const char *name,
+                               size_t n)
 {
     size_t p = packet_begin(w, 0, false);
     size_t td = msg_begin(w, TP_TRACK_DESCRIPTOR);
-    f_varint(w, TD_UUID, process_uuid(pid));
+    f_varint(w, TD_UUID, uuid);
     size_t pd = msg_begin(w, TD_PROCESS);
     f_varint(w, PD_PID, (uint64_t)(int64_t)(int32_t)pid);
     if (name != NULL)
@@ -331,12 +338,13 @@ static void process_descriptor(struct pw *w, uint64_t pid, const char *name, siz
     packet_end(w, p);
 }
 
-static void thread_descriptor(struct pw *w, uint64_t pid, uint64_t tid, const char *name, size_t n)
+static void thread_descriptor(struct pw *w, uint64_t uuid, uint64_t parent, uint64_t pid,
+                              uint64_t tid, const char *name, size_t n)
 {
     size_t p = packet_begin(w, 0, false);
     size_t td = msg_begin(w, TP_TRACK_DESCRIPTOR);
-    f_varint(w, TD_UUID, thread_uuid(pid, tid));
-    f_varint(w, TD_PARENT, process_uuid(pid));
+    f_varint(w, TD_UUID, uuid);
+    f_varint(w, TD_PARENT, parent);
     size_t th = msg_begin(w, TD_THREAD);
     f_varint(w, THD_PID, (uint64_t)(int64_t)(int32_t)pid);
     f_varint(w, THD_TID, tid);
@@ -348,13 +356,13 @@ static void thread_descriptor(struct pw *w, uint64_t pid, uint64_t tid, const ch
 }
 
 /* A named child track of a process (async spans, counters). */
-static void child_descriptor(struct pw *w, uint64_t uuid, uint64_t pid, const char *name, size_t n,
-                             bool counter)
+static void child_descriptor(struct pw *w, uint64_t uuid, uint64_t parent, const char *name,
+                             size_t n, bool counter)
 {
     size_t p = packet_begin(w, 0, false);
     size_t td = msg_begin(w, TP_TRACK_DESCRIPTOR);
     f_varint(w, TD_UUID, uuid);
-    f_varint(w, TD_PARENT, process_uuid(pid));
+    f_varint(w, TD_PARENT, parent);
     f_bytes(w, TD_NAME, name, n);
     if (counter)
         msg_end(w, msg_begin(w, TD_COUNTER));
@@ -363,23 +371,33 @@ static void child_descriptor(struct pw *w, uint64_t uuid, uint64_t pid, const ch
 }
 
 /* The process track, its descriptor written the first time. */
-static void process_track(struct pw *w, uint64_t pid)
+static uint64_t process_track(struct pw *w, uint64_t pid)
 {
-    if (new_track(w, process_uuid(pid))) {
+    bool fresh;
+    uint64_t u = track_uuid(w, pid, K_PROCESS, &fresh);
+    if (fresh) {
         char name[64];
         int n =
             snprintf(name, sizeof name, "%s process %llu", w->fmt_name, (unsigned long long)pid);
-        process_descriptor(w, pid, name, (size_t)n);
+        process_descriptor(w, u, pid, name, (size_t)n);
     }
+    return u;
 }
 
 /* The thread track of an event, its process and thread descriptors written first. */
 static uint64_t thread_track(struct pw *w, uint64_t pid, uint64_t tid)
 {
-    process_track(w, pid);
-    uint64_t u = thread_uuid(pid, tid);
-    if (new_track(w, u))
-        thread_descriptor(w, pid, tid, NULL, 0);
+    if (w->has_last && w->last_pid == pid && w->last_tid == tid)
+        return w->last_track;
+    uint64_t parent = process_track(w, pid);
+    bool fresh;
+    uint64_t u = track_uuid(w, pid, tid, &fresh);
+    if (fresh)
+        thread_descriptor(w, u, parent, pid, tid, NULL, 0);
+    w->last_pid = pid;
+    w->last_tid = tid;
+    w->last_track = u;
+    w->has_last = true;
     return u;
 }
 
@@ -389,22 +407,36 @@ static void put_name(struct pw *w, const tracerd_event_t *ev, const char *fallba
 {
     const char *s = ev->name.len > 0 ? ev->name.data : fallback;
     size_t n = ev->name.len > 0 ? ev->name.len : strlen(fallback);
+    /* keyed by the raw name (or the XRay function id), demangled once */
+    uint64_t k1 = (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? ev->name_id : ev_hash(s, n, 0);
+    uint64_t k2 = (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? UINT64_MAX : n;
+    uint64_t iid;
+    uint32_t found = ev_table_find(&w->names, k1, k2);
     char dbuf[512];
-    size_t dn = cli_demangle(w->dm, s, n, dbuf, sizeof dbuf);
-    if (dn > 0) {
-        s = dbuf;
-        n = dn;
+    if (found != UINT32_MAX) {
+        iid = found + 1u;
+    } else {
+        size_t dn = cli_demangle(w->dm, s, n, dbuf, sizeof dbuf);
+        iid = intern(w, &w->names, ID_NAMES, k1, k2, dn > 0 ? dbuf : s, dn > 0 ? dn : n);
+        if (dn > 0) {
+            s = dbuf;
+            n = dn;
+        }
     }
-    uint64_t iid = intern(w, ID_NAMES, s, n);
     if (iid != 0)
         f_varint(w, TE_NAME_IID, iid);
     else
         f_bytes(w, TE_NAME, s, n);
     const char *cat = ev->category.len > 0 ? ev->category.data : w->fmt_name;
     size_t cn = ev->category.len > 0 ? ev->category.len : strlen(w->fmt_name);
-    uint64_t ciid = intern(w, ID_CATEGORIES, cat, cn);
-    if (ciid != 0)
-        f_varint(w, TE_CATEGORY_IIDS, ciid);
+    if (cn != w->last_cat_len || cn > sizeof w->last_cat || memcmp(cat, w->last_cat, cn) != 0) {
+        w->last_cat_iid = intern(w, &w->cats, ID_CATEGORIES, ev_hash(cat, cn, 0), cn, cat, cn);
+        w->last_cat_len = cn <= sizeof w->last_cat ? cn : SIZE_MAX;
+        if (cn <= sizeof w->last_cat)
+            memcpy(w->last_cat, cat, cn);
+    }
+    if (w->last_cat_iid != 0)
+        f_varint(w, TE_CATEGORY_IIDS, w->last_cat_iid);
 }
 
 static void put_annotation_u(struct pw *w, const char *name, uint64_t v)
@@ -494,7 +526,7 @@ static int close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f,
 {
     struct pw *w = ctx;
     (void)f;
-    track_event(w, NULL, T_SLICE_END, thread_uuid(t->pid, t->tid), end, NULL, false);
+    track_event(w, NULL, T_SLICE_END, thread_track(w, t->pid, t->tid), end, NULL, false);
     return 0;
 }
 
@@ -612,7 +644,7 @@ static bool sched_event(struct pw *w, const tracerd_event_t *ev, uint64_t ts)
 
 static void counter_event(struct pw *w, const tracerd_event_t *ev, uint64_t pid, uint64_t ts)
 {
-    process_track(w, pid);
+    uint64_t parent = process_track(w, pid);
     for (uint32_t i = 0; i < ev->nargs; i++) {
         const tracerd_event_arg_t *a = &ev->args[i];
         bool is_int = a->type == TRACERD_EVENT_ARG_INT || a->type == TRACERD_EVENT_ARG_UINT;
@@ -624,9 +656,10 @@ static void counter_event(struct pw *w, const tracerd_event_t *ev, uint64_t pid,
                      ev->name.data, (int)(a->name.len < 120 ? a->name.len : 120), a->name.data);
         uint64_t key[3] = {pid, ev_hash(name, (size_t)n, 0),
                            (ev->flags & TRACERD_EVENT_HAS_ID) ? ev->id : 0};
-        uint64_t uuid = ev_hash(key, sizeof key, 0x636e7472) | 1u;
-        if (new_track(w, uuid))
-            child_descriptor(w, uuid, pid, name, (size_t)n, true);
+        bool fresh;
+        uint64_t uuid = track_uuid(w, ev_hash(key, sizeof key, 0), K_COUNTER, &fresh);
+        if (fresh)
+            child_descriptor(w, uuid, parent, name, (size_t)n, true);
         size_t p = packet_begin(w, ts, true);
         size_t te = msg_begin(w, TP_TRACK_EVENT);
         f_varint(w, TE_TYPE, T_COUNTER);
@@ -645,13 +678,14 @@ static void counter_event(struct pw *w, const tracerd_event_t *ev, uint64_t pid,
 /* The track of async span `id` in process pid (named by the span). */
 static uint64_t async_track(struct pw *w, const tracerd_event_t *ev, uint64_t pid)
 {
-    uint64_t key[3] = {pid, ev->id, 0x6173796e63};
-    uint64_t uuid = ev_hash(key, sizeof key, 0) | 1u;
-    process_track(w, pid);
-    if (new_track(w, uuid)) {
+    uint64_t key[2] = {pid, ev->id};
+    uint64_t parent = process_track(w, pid);
+    bool fresh;
+    uint64_t uuid = track_uuid(w, ev_hash(key, sizeof key, 0), K_ASYNC, &fresh);
+    if (fresh) {
         const char *s = ev->name.len > 0 ? ev->name.data : "async";
         size_t n = ev->name.len > 0 ? ev->name.len : 5;
-        child_descriptor(w, uuid, pid, s, n, false);
+        child_descriptor(w, uuid, parent, s, n, false);
     }
     return uuid;
 }
@@ -676,13 +710,14 @@ static int on_event(void *user, const tracerd_event_t *ev)
     uint64_t pid = (ev->flags & TRACERD_EVENT_HAS_PID) ? ev->pid : 0;
     uint64_t tid = (ev->flags & TRACERD_EVENT_HAS_TID) ? ev->tid : 0;
     if (ev->kind == TRACERD_EVENT_PROCESS_NAME) {
-        new_track(w, process_uuid(pid));
-        process_descriptor(w, pid, ev->name.data, ev->name.len);
+        bool fresh;
+        uint64_t u = track_uuid(w, pid, K_PROCESS, &fresh);
+        process_descriptor(w, u, pid, ev->name.data, ev->name.len);
         return backpressure(w);
     }
     if (ev->kind == TRACERD_EVENT_THREAD_NAME) {
-        thread_track(w, pid, tid);
-        thread_descriptor(w, pid, tid, ev->name.data, ev->name.len);
+        uint64_t u = thread_track(w, pid, tid);
+        thread_descriptor(w, u, process_track(w, pid), pid, tid, ev->name.data, ev->name.len);
         return backpressure(w);
     }
     if (ev->flags & TRACERD_EVENT_NO_TIME)
@@ -814,7 +849,8 @@ int cli_cmd_perfetto(cli_t *c)
         rc = CLI_EXIT_IO;
     ev_threads_free(&w.threads);
     ev_table_free(&w.tracks);
-    ev_table_free(&w.strings);
+    ev_table_free(&w.names);
+    ev_table_free(&w.cats);
     cli_demangler_close(w.dm);
     free(w.buf);
     free(w.idata);
