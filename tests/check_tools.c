@@ -482,6 +482,50 @@ START_TEST(test_perfetto)
 }
 END_TEST
 
+/* info --json: the same keys, in the same order, for every format. */
+START_TEST(test_info_json)
+{
+    CLI_OR_SKIP(cli);
+    static const char *const traces[] = {XRAY_REAL, "tests/data/fxt/demo.fxt", CTF_DIR,
+                                         "tests/data/xtrace/"
+                                         "demo-xtrace.1718000000.4242.hint9.xinsndata.bin"};
+    static const char *const keys[] = {
+        "{\"trace\":",        ",\"format\":",       ",\"version\":",
+        ",\"byte_order\":",   ",\"ticks_per_second\":", ",\"time_unit\":",
+        ",\"time_begin\":",   ",\"time_end\":",     ",\"time_span_ns\":",
+        ",\"events\":",       ",\"events_without_time\":", ",\"processes\":",
+        ",\"threads\":",      ",\"cpus\":",         ",\"counts\":{\"span-begin\":"};
+    for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) {
+        ev_proc_t p;
+        ev_run_cli(cli, NULL, &p, "info", "--json", "-q", traces[i], NULL);
+        ck_assert_msg(p.status == 0, "%s: exit %d: %s", traces[i], p.status, p.err);
+        const char *at = p.out;
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            const char *q = strstr(at, keys[k]);
+            ck_assert_msg(q != NULL, "%s: key %s missing or out of order", traces[i], keys[k]);
+            at = q + 1;
+        }
+        ck_assert_uint_eq(count(p.out, "\n"), 1);
+        ev_proc_free(&p);
+    }
+    ev_proc_t p;
+    ev_run_cli(cli, NULL, &p, "info", "--format", "json", XRAY_REAL, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    /* llvm-xray account: 21 calls over 11126 ns */
+    ck_assert_ptr_nonnull(strstr(p.out, "\"format\":\"xray\",\"version\":5,\"byte_order\":"
+                                        "\"little\",\"ticks_per_second\":1000000000,"
+                                        "\"time_unit\":\"ns\""));
+    ck_assert_ptr_nonnull(strstr(p.out, "\"time_span_ns\":11126,\"events\":42,"));
+    ck_assert_ptr_nonnull(strstr(p.out, "\"span-begin\":21,\"span-end\":21,"));
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "info", "--json", "--format", "fxt", "tests/data/fxt/demo.fxt", NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "\"counter\":3,"));
+    ck_assert_ptr_nonnull(strstr(p.out, "\"events_without_time\":2,"));
+    ev_proc_free(&p);
+}
+END_TEST
+
 Suite *suite_tools(void)
 {
     Suite *s = suite_create("tools");
@@ -492,6 +536,7 @@ Suite *suite_tools(void)
     tcase_add_test(tc, test_stack_vs_llvm_xray);
     tcase_add_test(tc, test_stack);
     tcase_add_test(tc, test_perfetto);
+    tcase_add_test(tc, test_info_json);
     suite_add_tcase(s, tc);
     return s;
 }

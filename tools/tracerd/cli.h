@@ -108,6 +108,7 @@ typedef struct cli {
     bool no_demangle;                /* --no-demangle */
     bool out_format_given;           /* --format text|csv|json|folded was given */
     bool per_thread;                 /* stack --per-thread */
+    bool info_json;                  /* info --json (or --format json) */
     bool stack_total;                /* stack --total: folded values are total time */
 } cli_t;
 
@@ -217,6 +218,7 @@ int cli_cmd_json(cli_t *c);
 int cli_cmd_stats(cli_t *c);
 int cli_cmd_stack(cli_t *c);
 int cli_cmd_perfetto(cli_t *c);
+int cli_cmd_info_json(cli_t *c);
 
 struct cli_format {
     const char *name;

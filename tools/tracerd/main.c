@@ -33,6 +33,9 @@ static int run_printer(cli_t *c, bool dump)
 
 static int cmd_info(cli_t *c)
 {
+    /* --json (or --format json): the same keys for every format, through the event view */
+    if (c->info_json || (c->out_format_given && c->stats_format == CLI_STATS_JSON))
+        return cli_cmd_info_json(c);
     return run_printer(c, false);
 }
 
@@ -97,6 +100,7 @@ static int usage(FILE *f, const char *prog)
             "  --format folded|text  stack: folded stacks (default) or the top N heaviest\n"
             "  --total             stack: folded values are total, not self, time\n"
             "  --per-thread        stack: one tree per thread (first frame pid/tid)\n"
+            "  --json              info: one JSON object, the same keys for every format\n"
             "  --chunk BYTES       read size (default 262144)\n"
             "  --lenient           skip damaged buffers, records or packets with a warning\n"
             "                      and read on (default: stop at the first error)\n"
@@ -174,7 +178,8 @@ enum {
     OPT_SORT,
     OPT_NO_DEMANGLE,
     OPT_PER_THREAD,
-    OPT_TOTAL
+    OPT_TOTAL,
+    OPT_JSON
 };
 
 static const struct option long_options[] = {{"format", required_argument, NULL, OPT_FORMAT},
@@ -194,6 +199,7 @@ static const struct option long_options[] = {{"format", required_argument, NULL,
                                              {"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
                                              {"per-thread", no_argument, NULL, OPT_PER_THREAD},
                                              {"total", no_argument, NULL, OPT_TOTAL},
+                                             {"json", no_argument, NULL, OPT_JSON},
                                              {"begin", required_argument, NULL, OPT_FILTER},
                                              {"end", required_argument, NULL, OPT_FILTER},
                                              {"name", required_argument, NULL, OPT_FILTER},
@@ -257,6 +263,9 @@ static int parse_args(cli_t *c, int argc, char **argv)
             break;
         case OPT_TOTAL:
             c->stack_total = true;
+            break;
+        case OPT_JSON:
+            c->info_json = true;
             break;
         case OPT_METADATA:
             c->metadata = optarg;
