@@ -199,6 +199,18 @@ demo:
 	@$(CLI) stats --quiet tests/data/xray/demo-fdr.xray
 	@echo "== tracerd json tests/data/fxt/demo.fxt | head -n 8 (open the whole file in ui.perfetto.dev)"
 	@$(CLI) json --quiet tests/data/fxt/demo.fxt | head -n 8
+	@echo "== tracerd stats --sort p99 --format csv tests/data/event/xray_fdr_real.xray"
+	@$(CLI) stats --quiet --sort p99 --format csv tests/data/event/xray_fdr_real.xray
+	@echo "== tracerd json --begin +2ms --end +2.1ms --name 'tracerd:t*' tests/data/ctf/demo-lttng-ust | head -n 4"
+	@$(CLI) json --quiet --begin +2ms --end +2.1ms --name 'tracerd:t*' tests/data/ctf/demo-lttng-ust | head -n 4
+	@echo "== tracerd stack tests/data/event/xray_fdr_real.xray (folded: pipe into flamegraph.pl)"
+	@$(CLI) stack --quiet tests/data/event/xray_fdr_real.xray
+	@echo "== tracerd stack --format text --top 1 tests/data/fxt/demo.fxt"
+	@$(CLI) stack --quiet --format text --top 1 tests/data/fxt/demo.fxt
+	@echo "== tracerd perfetto tests/data/fxt/demo.fxt > $(B)/demo.pftrace (open it in ui.perfetto.dev)"
+	@$(CLI) perfetto --quiet tests/data/fxt/demo.fxt > $(B)/demo.pftrace && ls -l $(B)/demo.pftrace
+	@echo "== tracerd info --json tests/data/ctf/demo-lttng-ust"
+	@$(CLI) info --json --quiet tests/data/ctf/demo-lttng-ust
 
 # ---- fuzz (clang + libFuzzer) -------------------------------------------------
 FUZZ_CC ?= clang
