@@ -170,6 +170,26 @@ START_TEST(test_filter_reader)
     free(got);
     tracerd_event_filter_free(f);
 
+    /* the glob shapes matched without the glob matcher: prefix, suffix, contains */
+    static const struct {
+        const char *pattern, *offsets;
+    } shapes[] = {{"custom*", "@192 end OK"},
+                  {"*-event", "@192 @213 end OK"},
+                  {"*#2*", "@120 @160 end OK"},
+                  {"*", "@112 @120 @160 @184 @192 @213 @248 end OK"},
+                  {"**", "@112 @120 @160 @184 @192 @213 @248 end OK"},
+                  {"*e*t", "@192 @213 end OK"}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        ck_assert_int_eq(tracerd_event_filter_new(NULL, &f), TRACERD_OK);
+        ck_assert_int_eq(
+            tracerd_event_filter_add_pattern(f, TRACERD_EVENT_FILTER_NAME, shapes[i].pattern),
+            TRACERD_OK);
+        got = run_filtered(f);
+        ck_assert_msg(strcmp(got, shapes[i].offsets) == 0, "%s: %s", shapes[i].pattern, got);
+        free(got);
+        tracerd_event_filter_free(f);
+    }
+
     /* exact names, categories, pid and tid */
     ck_assert_int_eq(tracerd_event_filter_new(NULL, &f), TRACERD_OK);
     ck_assert_int_eq(

@@ -7,10 +7,15 @@
 
 enum { F_NAME, F_CAT, F_PID, F_TID, F_CPU, F_COUNT };
 
+/* How a pattern is matched: the common glob shapes without the matcher. */
+enum shape { P_EXACT, P_PREFIX, P_SUFFIX, P_CONTAINS, P_GLOB };
+
 struct pattern {
     char *text; /* NUL-terminated copy */
     size_t len;
-    bool glob; /* has a metacharacter; else compared as bytes */
+    enum shape shape;
+    const char *lit; /* P_PREFIX/SUFFIX/CONTAINS: the literal part */
+    size_t lit_len;
 };
 
 struct tracerd_event_filter {
@@ -300,12 +305,28 @@ bool tracerd_glob_match(const char *pattern, const void *data, size_t len)
     return *p == '\0';
 }
 
-static bool has_meta(const char *s)
+static bool is_meta(char c)
 {
-    for (; *s; s++)
-        if (*s == '*' || *s == '?' || *s == '[' || *s == '\\')
-            return true;
-    return false;
+    return c == '*' || c == '?' || c == '[' || c == '\\';
+}
+
+/* The shape of a pattern: "lit", "lit*", "*lit", "*lit*" (no other
+ * metacharacter in lit), or a general glob. */
+static void classify(struct pattern *pt)
+{
+    const char *s = pt->text;
+    size_t n = pt->len;
+    size_t lead = s[0] == '*' ? 1 : 0;
+    size_t trail = n > lead && s[n - 1] == '*' ? 1 : 0;
+    for (size_t i = lead; i < n - trail; i++) {
+        if (is_meta(s[i])) {
+            pt->shape = P_GLOB;
+            return;
+        }
+    }
+    pt->lit = s + lead;
+    pt->lit_len = n - lead - trail;
+    pt->shape = lead && trail ? P_CONTAINS : lead ? P_SUFFIX : trail ? P_PREFIX : P_EXACT;
 }
 
 static int field_index(tracerd_event_filter_field_t field)
@@ -348,7 +369,7 @@ tracerd_status_t tracerd_event_filter_add_pattern(tracerd_event_filter_t *f,
     struct pattern *pt = &f->pat[k][f->npat[k]++];
     pt->text = copy;
     pt->len = len;
-    pt->glob = has_meta(copy);
+    classify(pt);
     return TRACERD_OK;
 }
 
@@ -367,11 +388,40 @@ tracerd_status_t tracerd_event_filter_add_id(tracerd_event_filter_t *f,
 
 /* ---- matching --------------------------------------------------------------- */
 
+static bool contains(tracerd_str_t s, const char *lit, size_t n)
+{
+    if (n == 0)
+        return true;
+    for (size_t i = 0; i + n <= s.len; i++)
+        if (s.data[i] == lit[0] && memcmp(s.data + i, lit, n) == 0)
+            return true;
+    return false;
+}
+
 static bool any_pattern(const struct pattern *v, uint32_t n, tracerd_str_t s)
 {
     for (uint32_t i = 0; i < n; i++) {
-        if (v[i].glob ? tracerd_glob_match(v[i].text, s.data, s.len)
-                      : v[i].len == s.len && memcmp(v[i].text, s.data, s.len) == 0)
+        const struct pattern *p = &v[i];
+        bool hit;
+        switch (p->shape) {
+        case P_EXACT:
+            hit = p->len == s.len && memcmp(p->text, s.data, s.len) == 0;
+            break;
+        case P_PREFIX:
+            hit = s.len >= p->lit_len && memcmp(p->lit, s.data, p->lit_len) == 0;
+            break;
+        case P_SUFFIX:
+            hit = s.len >= p->lit_len &&
+                  memcmp(p->lit, s.data + s.len - p->lit_len, p->lit_len) == 0;
+            break;
+        case P_CONTAINS:
+            hit = contains(s, p->lit, p->lit_len);
+            break;
+        default:
+            hit = tracerd_glob_match(p->text, s.data, s.len);
+            break;
+        }
+        if (hit)
             return true;
     }
     return false;
