@@ -155,6 +155,26 @@ START_TEST(test_stats_formats_demangle)
                       "\"max\":2000}"));
     ck_assert_ptr_nonnull(strstr(p.out, "\"threads\":[{\"pid\":7,\"tid\":42,"));
     ev_proc_free(&p);
+    /* dump: --instr-map names (raw and demangled), the filters */
+    ev_run_cli(cli, NULL, &p, "dump", "-q", "--instr-map", elf_path, trace, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_ptr_nonnull(
+        strstr(p.out, ",\"name\":\"_ZN2ns3Foo3runEv\",\"demangled\":\"ns::Foo::run()\""));
+    ck_assert_uint_eq(count(p.out, "\"type\":\"function\""), 5);
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "dump", "-q", "--name", "*work*", "--instr-map", elf_path, trace,
+               NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_uint_eq(count(p.out, "\"type\":\"function\""), 2);
+    ck_assert_uint_eq(count(p.out, "\"name\":\"_Z4workIiEvT_\""), 2);
+    ck_assert_uint_eq(count(p.out, "\"type\":\"event\""), 0);
+    ck_assert_ptr_nonnull(strstr(p.out, "\"type\":\"header\"")); /* structure stays */
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "dump", "-q", "--begin", "2501", "--cpu", "3", trace, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_uint_eq(count(p.out, "\"type\":\"function\""), 0); /* ns 2500 and 4500 (cpu 1) */
+    ck_assert_uint_eq(count(p.out, "\"type\":\"event\""), 2);    /* 2501, 2502 */
+    ev_proc_free(&p);
     ev_run_cli(cli, NULL, &p, "stats", "--sort", "median", trace, NULL);
     ck_assert_int_eq(p.status, 2);
     ck_assert_ptr_nonnull(strstr(p.err, "--sort median"));

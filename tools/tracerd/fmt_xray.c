@@ -194,11 +194,56 @@ static int info(cli_t *c)
 /* ---- dump --------------------------------------------------------------- */
 
 /* The output of a dump callback (u is the cli_t), after the pending warnings. */
+/* dump's state: the CLI, the --instr-map names and the event filter (a
+ * record the filter rejects is not written; records with no time, thread or
+ * name -- header, buffers, metadata -- are always written). */
+struct dx {
+    cli_t *c;
+    tracerd_event_filter_t *filter;
+    cli_demangler_t *dm;
+    bool skip_fragments; /* the event whose payload fragments follow was left out */
+};
+
 static FILE *d_out(void *u)
 {
-    cli_t *c = u;
+    cli_t *c = ((struct dx *)u)->c;
     cli_warning_flush(c);
     return c->out;
+}
+
+/* The name of function id: from the --instr-map names, else "fn#ID". */
+static tracerd_str_t fn_name(const struct dx *d, int32_t id, char *buf, size_t cap)
+{
+    tracerd_str_t s;
+    if (d->c->names != NULL && tracerd_xray_names_lookup(d->c->names, id, &s))
+        return s;
+    int n = snprintf(buf, cap, "fn#%d", (int)id);
+    s.data = buf;
+    s.len = n > 0 ? (size_t)n : 0;
+    return s;
+}
+
+/* Does the filter keep this record (as the event view maps it)? */
+static bool keep(struct dx *d, tracerd_event_kind_t kind, tracerd_str_t name, uint64_t tsc,
+                 uint64_t ns, int32_t tid, int32_t pid, uint32_t cpu)
+{
+    if (d->filter == NULL)
+        return true;
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.format = TRACERD_EVENT_FORMAT_XRAY;
+    ev.kind = kind;
+    ev.flags = TRACERD_EVENT_HAS_NS | TRACERD_EVENT_HAS_TID | TRACERD_EVENT_HAS_PID |
+               TRACERD_EVENT_HAS_CPU;
+    ev.ticks = tsc;
+    ev.ns = ns;
+    ev.tid = (uint64_t)(int64_t)tid;
+    ev.pid = (uint64_t)(int64_t)pid;
+    ev.cpu = cpu;
+    ev.name = name;
+    ev.category.data = "xray";
+    ev.category.len = 4;
+    return tracerd_event_filter_match(d->filter, &ev) == TRACERD_EVENT_FILTER_PASS;
 }
 
 static int d_header(void *u, const tracerd_xray_header_t *h)
@@ -238,6 +283,13 @@ static int d_buffer_end(void *u, const tracerd_xray_buffer_end_t *e)
 
 static int d_function(void *u, const tracerd_xray_function_t *f)
 {
+    struct dx *d = u;
+    char buf[32];
+    tracerd_str_t name = fn_name(d, f->function_id, buf, sizeof buf);
+    bool entry = f->kind == TRACERD_XRAY_ENTER || f->kind == TRACERD_XRAY_ENTER_ARGS;
+    if (!keep(d, entry ? TRACERD_EVENT_SPAN_BEGIN : TRACERD_EVENT_SPAN_END, name, f->tsc, f->ns,
+              f->tid, f->pid, f->cpu))
+        return 0;
     FILE *o = d_out(u);
     fprintf(o,
             "{\"type\":\"function\",\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"function_id\":%" PRId32
@@ -245,6 +297,16 @@ static int d_function(void *u, const tracerd_xray_function_t *f)
             ",\"pid\":%" PRId32 ",\"cpu\":%u",
             f->offset, tracerd_xray_kind_name(f->kind), f->function_id, f->tsc, f->ns, f->delta,
             f->tid, f->pid, f->cpu);
+    if (name.data != buf) { /* from --instr-map */
+        fputs(",\"name\":", o);
+        cli_json_str(o, name.data, name.len);
+        char dm[512];
+        size_t dn = cli_demangle(d->dm, name.data, name.len, dm, sizeof dm);
+        if (dn > 0) {
+            fputs(",\"demangled\":", o);
+            cli_json_str(o, dm, dn);
+        }
+    }
     if (f->nargs) {
         fprintf(o, ",\"args\":[");
         for (uint32_t i = 0; i < f->nargs; i++)
@@ -257,6 +319,12 @@ static int d_function(void *u, const tracerd_xray_function_t *f)
 
 static int d_event(void *u, const tracerd_xray_event_t *e)
 {
+    struct dx *d = u;
+    tracerd_str_t name = {e->typed ? "typed-event" : "custom-event", e->typed ? 11u : 12u};
+    d->skip_fragments =
+        !keep(d, TRACERD_EVENT_INSTANT, name, e->tsc, e->ns, e->tid, e->pid, e->cpu);
+    if (d->skip_fragments)
+        return 0;
     FILE *o = d_out(u);
     fprintf(o,
             "{\"type\":\"event\",\"offset\":%" PRIu64 ",\"event\":\"%s\",\"event_type\":%u,"
@@ -275,6 +343,8 @@ static int d_event(void *u, const tracerd_xray_event_t *e)
 
 static int d_fragment(void *u, const tracerd_span_t *s)
 {
+    if (((struct dx *)u)->skip_fragments)
+        return 0;
     FILE *o = d_out(u);
     for (size_t i = 0; i < s->len; i++)
         fprintf(o, "%02x", s->data[i]);
@@ -316,7 +386,7 @@ static int d_meta(void *u, const tracerd_xray_metadata_t *m)
 
 static int d_warning(void *u, const tracerd_warning_t *w)
 {
-    cli_t *c = u;
+    cli_t *c = ((struct dx *)u)->c;
     const cli_warn_sink_t sink = {c->out, "type", "xray", NULL};
     return cli_warning(c, &sink, w);
 }
@@ -332,7 +402,16 @@ static int dump(cli_t *c)
     cb.on_event_fragment = d_fragment;
     cb.on_metadata = d_meta;
     cb.on_warning = d_warning;
-    return run(c, &cb, c);
+    struct dx d = {c, NULL, NULL, false};
+    int rc = cli_filter_make(c, &d.filter);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    if (!c->no_demangle && c->names != NULL)
+        d.dm = cli_demangler_open();
+    rc = run(c, &cb, &d);
+    tracerd_event_filter_free(d.filter);
+    cli_demangler_close(d.dm);
+    return rc;
 }
 
 const struct cli_format cli_format_xray = {"xray", detect, info, dump};
