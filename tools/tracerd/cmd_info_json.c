@@ -119,11 +119,7 @@ int cli_cmd_info_json(cli_t *c)
     s.c = c;
     s.threads.max_open = c->max_open;
     struct ev_run r;
-    memset(&r, 0, sizeof r);
-    r.c = c;
-    r.on_event = on_event;
-    r.on_source = on_source;
-    r.user = &s;
+    ev_run_init(&r, c, on_event, on_source, &s);
     int rc = ev_run(&r);
     if (rc == CLI_EXIT_OK || c->timed_out)
         report(&s);

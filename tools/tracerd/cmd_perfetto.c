@@ -816,11 +816,7 @@ int cli_cmd_perfetto(cli_t *c)
     if (!c->no_demangle)
         w.dm = cli_demangler_open();
     struct ev_run r;
-    memset(&r, 0, sizeof r);
-    r.c = c;
-    r.on_event = on_event;
-    r.on_source = on_source;
-    r.user = &w;
+    ev_run_init(&r, c, on_event, on_source, &w);
     r.drain = drain;
     r.drain_ctx = &w;
     int rc = ev_run(&r);

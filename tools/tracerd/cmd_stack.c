@@ -309,11 +309,7 @@ int cli_cmd_stack(cli_t *c)
     if (!c->no_demangle)
         s.dm = cli_demangler_open();
     struct ev_run r;
-    memset(&r, 0, sizeof r);
-    r.c = c;
-    r.on_event = on_event;
-    r.on_source = on_source;
-    r.user = &s;
+    ev_run_init(&r, c, on_event, on_source, &s);
     int rc = ev_run(&r);
     for (uint32_t i = 0; i < s.threads.n; i++)
         s.unclosed += s.threads.v[i].depth;

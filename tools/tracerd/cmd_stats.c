@@ -466,11 +466,7 @@ int cli_cmd_stats(cli_t *c)
     s.other = UINT32_MAX;
     s.threads.max_open = c->max_open;
     struct ev_run r;
-    memset(&r, 0, sizeof r);
-    r.c = c;
-    r.on_event = on_event;
-    r.on_source = on_source;
-    r.user = &s;
+    ev_run_init(&r, c, on_event, on_source, &s);
     r.before_error = report_before_error;
     if (!c->no_demangle)
         s.dm = cli_demangler_open();

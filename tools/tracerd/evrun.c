@@ -541,6 +541,16 @@ static bool ctf_stream_beside_metadata(cli_t *c)
     return true;
 }
 
+void ev_run_init(struct ev_run *r, cli_t *c, tracerd_event_cb event_cb,
+                 tracerd_event_source_cb source_cb, void *user)
+{
+    memset(r, 0, sizeof *r);
+    r->c = c;
+    r->on_event = event_cb;
+    r->on_source = source_cb;
+    r->user = user;
+}
+
 int ev_run(struct ev_run *r)
 {
     cli_t *c = r->c;

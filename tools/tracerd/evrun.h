@@ -34,6 +34,10 @@ struct ev_run {
     bool stopped;
 };
 
+/* Zeroes *r and sets the CLI, the callbacks and their user pointer. */
+void ev_run_init(struct ev_run *r, cli_t *c, tracerd_event_cb on_event,
+                 tracerd_event_source_cb on_source, void *user);
+
 /* Reads the whole input (a stream, or each stream file of a CTF directory)
  * through tracerd_auto_*, loading --instr-map names if given. Prints any
  * error as one line and returns a CLI_EXIT_* code. */
