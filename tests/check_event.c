@@ -356,49 +356,6 @@ static tracerd_status_t ctf_open(const void *config, rec_t *rec, const tracerd_a
     return st;
 }
 
-static const char lttng_meta[] =
-    "/* CTF 1.8 */\n"
-    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
-    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
-    "trace { major = 1; minor = 8; byte_order = le;\n"
-    "  packet.header := struct { uint32_t magic; }; };\n"
-    "env { domain = \"ust\"; };\n"
-    "clock { name = \"c\"; freq = 1000000000; };\n"
-    "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := clk_t;\n"
-    "stream { packet.context := struct { uint64_t content_size; uint64_t packet_size;\n"
-    "    uint32_t cpu_id; };\n"
-    "  event.header := struct { uint32_t id; clk_t timestamp; };\n"
-    "  event.context := struct { uint32_t vtid; uint32_t vpid; }; };\n"
-    "event { name = \"lttng_ust_cyg_profile:func_entry\"; id = 0;\n"
-    "  fields := struct { uint64_t addr; uint64_t call_site; }; };\n"
-    "event { name = \"lttng_ust_cyg_profile:func_exit\"; id = 1;\n"
-    "  fields := struct { uint64_t addr; uint64_t call_site; }; };\n";
-
-static void le(uint8_t **p, uint64_t v, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++)
-        *(*p)++ = (uint8_t)(v >> (8 * i));
-}
-
-/* One packet: entry of 0x401000 at 1000, exit at 1500, on cpu 3, thread 77 of process 7. */
-static size_t lttng_stream(uint8_t *buf)
-{
-    uint8_t *p = buf;
-    le(&p, 0xC1FC1FC1u, 4);
-    le(&p, (24 + 2 * 36) * 8, 8); /* content_size: 24 bytes of header and context, 2 events */
-    le(&p, (24 + 2 * 36) * 8, 8); /* packet_size */
-    le(&p, 3, 4);
-    for (int i = 0; i < 2; i++) {
-        le(&p, (uint64_t)i, 4);
-        le(&p, i ? 1500 : 1000, 8);
-        le(&p, 77, 4);
-        le(&p, 7, 4);
-        le(&p, 0x401000, 8);
-        le(&p, 0x402000, 8);
-    }
-    return (size_t)(p - buf);
-}
-
 START_TEST(test_ctf_events)
 {
     drv_target_t t = ev_target;
@@ -448,9 +405,9 @@ START_TEST(test_ctf_events)
     free(meta);
     /* LTTng-UST function instrumentation: spans keyed by address. */
     uint8_t buf[256];
-    len = lttng_stream(buf);
-    ctf_meta = lttng_meta;
-    ctf_meta_len = sizeof lttng_meta - 1;
+    len = ev_lttng_func_stream(buf);
+    ctf_meta = ev_lttng_func_metadata;
+    ctf_meta_len = strlen(ev_lttng_func_metadata);
     log = drv_check_all(&t, NULL, buf, len);
     ck_assert_str_eq(log,
         "source ctf v108 little freq=1000000000 score=100\n"

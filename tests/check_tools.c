@@ -546,6 +546,38 @@ START_TEST(test_info_json)
 }
 END_TEST
 
+/* LTTng-UST function entry/exit events (instants in CTF) give spans with
+ * durations in stats, stack and perfetto. */
+START_TEST(test_lttng_functions)
+{
+    CLI_OR_SKIP(cli);
+    uint8_t buf[256];
+    size_t len = ev_lttng_func_stream(buf);
+    char *meta = ev_temp_file("metadata", ev_lttng_func_metadata, strlen(ev_lttng_func_metadata));
+    char *stream = ev_temp_file("chan_0", buf, len);
+    ev_proc_t p;
+    ev_run_cli(cli, NULL, &p, "stats", "-q", "--format", "csv", ev_temp_dir(), NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_str_eq(p.out, "name,kind,count,total_ns,self_ns,min_ns,p50_ns,p90_ns,p99_ns,max_ns\n"
+                            "ust/0x401000,span,1,500,500,500,500,500,500,500\n");
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "stack", "-q", "--per-thread", ev_temp_dir(), NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_str_eq(p.out, "7/77;0x401000 500\n");
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "perfetto", "-q", ev_temp_dir(), NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    struct pf_counts c;
+    pf_decode((const uint8_t *)p.out, p.out_len, &c);
+    ck_assert_uint_eq(c.type[1], 1);
+    ck_assert_uint_eq(c.type[2], 1);
+    ev_proc_free(&p);
+    free(meta);
+    free(stream);
+    ev_temp_cleanup();
+}
+END_TEST
+
 Suite *suite_tools(void)
 {
     Suite *s = suite_create("tools");
@@ -557,6 +589,7 @@ Suite *suite_tools(void)
     tcase_add_test(tc, test_stack);
     tcase_add_test(tc, test_perfetto);
     tcase_add_test(tc, test_info_json);
+    tcase_add_test(tc, test_lttng_functions);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -406,3 +406,49 @@ void ev_run_cli(const char *cli, const char *stdin_path, ev_proc_t *p, ...)
     argv[n] = NULL;
     ev_run_proc(argv, stdin_path, 30, p);
 }
+
+/* ---- an LTTng-UST function instrumentation trace ---------------------------- */
+
+const char ev_lttng_func_metadata[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+    "trace { major = 1; minor = 8; byte_order = le;\n"
+    "  packet.header := struct { uint32_t magic; }; };\n"
+    "env { domain = \"ust\"; };\n"
+    "clock { name = \"c\"; freq = 1000000000; };\n"
+    "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := clk_t;\n"
+    "stream { packet.context := struct { uint64_t content_size; uint64_t packet_size;\n"
+    "    uint32_t cpu_id; };\n"
+    "  event.header := struct { uint32_t id; clk_t timestamp; };\n"
+    "  event.context := struct { uint32_t vtid; uint32_t vpid; }; };\n"
+    "event { name = \"lttng_ust_cyg_profile:func_entry\"; id = 0;\n"
+    "  fields := struct { uint64_t addr; uint64_t call_site; }; };\n"
+    "event { name = \"lttng_ust_cyg_profile:func_exit\"; id = 1;\n"
+    "  fields := struct { uint64_t addr; uint64_t call_site; }; };\n";
+
+static void put_le(uint8_t **p, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        *(*p)++ = (uint8_t)(v >> (8 * i));
+}
+
+/* One packet: entry of 0x401000 at 1000, exit at 1500, on cpu 3, thread 77 of process 7. */
+size_t ev_lttng_func_stream(uint8_t *buf)
+{
+    uint8_t *p = buf;
+    put_le(&p, 0xC1FC1FC1u, 4);
+    put_le(&p, (24 + 2 * 36) * 8, 8); /* content_size: 24 bytes of header and context, 2 events */
+    put_le(&p, (24 + 2 * 36) * 8, 8); /* packet_size */
+    put_le(&p, 3, 4);
+    for (int i = 0; i < 2; i++) {
+        put_le(&p, (uint64_t)i, 4);
+        put_le(&p, i ? 1500 : 1000, 8);
+        put_le(&p, 77, 4);
+        put_le(&p, 7, 4);
+        put_le(&p, 0x401000, 8);
+        put_le(&p, 0x402000, 8);
+    }
+    return (size_t)(p - buf);
+}
+

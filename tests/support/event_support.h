@@ -58,4 +58,13 @@ const char *ev_temp_dir(void);
 /* Removes the temp dir and what is in it. */
 void ev_temp_cleanup(void);
 
+/* ---- an LTTng-UST function instrumentation trace (CTF) ---------------------- */
+/* Metadata of lttng_ust_cyg_profile:func_entry / func_exit events (ust domain,
+ * 1 GHz clock, cpu_id, vtid/vpid context). */
+extern const char ev_lttng_func_metadata[];
+/* One packet of it into buf (at least 128 bytes): the entry of 0x401000 at
+ * 1000 ns and its exit at 1500 ns on cpu 3, thread 77 of process 7. Returns
+ * its size. */
+size_t ev_lttng_func_stream(uint8_t *buf);
+
 #endif
