@@ -179,6 +179,20 @@ START_TEST(test_stats_formats_demangle)
     ck_assert_int_eq(p.status, 2);
     ck_assert_ptr_nonnull(strstr(p.err, "--sort median"));
     ev_proc_free(&p);
+    /* FXT dump: event and log records filtered, the others written */
+    ev_run_cli(cli, NULL, &p, "dump", "-q", "--name", "draw", "tests/data/fxt/demo.fxt", NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_uint_eq(count(p.out, "\"record\":\"event\""), 6);
+    ck_assert_uint_eq(count(p.out, "\"record\":\"log\""), 0);
+    ck_assert_uint_eq(count(p.out, "\"record\":\"string\""), 8);
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "dump", "-q", "--end", "+5ms", "tests/data/fxt/demo.fxt", NULL);
+    ck_assert_uint_eq(count(p.out, "\"record\":\"event\""), 5); /* the first frame */
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "dump", "-q", "--begin", "+50ms", "tests/data/fxt/demo.fxt", NULL);
+    ck_assert_uint_eq(count(p.out, "\"record\":\"event\""), 0);
+    ck_assert_uint_eq(count(p.out, "\"record\":\"log\""), 1);
+    ev_proc_free(&p);
     free(elf_path);
     free(trace);
     ev_temp_cleanup();

@@ -306,7 +306,34 @@ static int info(cli_t *c)
 struct dump {
     FILE *f;
     cli_t *c;
+    tracerd_event_filter_t *filter; /* the event filters (NULL: none) */
 };
+
+/* Does the filter keep an event, log or scheduling record? (It sees what the
+ * event view makes of it: time, thread, cpu, name, category; other records
+ * -- strings, threads, objects, blobs -- are always written.) */
+static bool keep(struct dump *d, tracerd_event_kind_t kind, uint64_t ticks, uint64_t ns,
+                 uint64_t end_ns, tracerd_fxt_thread_t th, bool has_cpu, uint32_t cpu,
+                 tracerd_str_t category, tracerd_str_t name)
+{
+    if (d->filter == NULL)
+        return true;
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.format = TRACERD_EVENT_FORMAT_FXT;
+    ev.kind = kind;
+    ev.flags = TRACERD_EVENT_HAS_NS | TRACERD_EVENT_HAS_PID | TRACERD_EVENT_HAS_TID |
+               (has_cpu ? TRACERD_EVENT_HAS_CPU : 0u);
+    ev.ticks = ticks;
+    ev.ns = ns;
+    ev.end_ns = end_ns;
+    ev.pid = th.pid;
+    ev.tid = th.tid;
+    ev.cpu = cpu;
+    ev.category = category;
+    ev.name = name;
+    return tracerd_event_filter_match(d->filter, &ev) == TRACERD_EVENT_FILTER_PASS;
+}
 
 /* The output of a dump callback, after the pending warnings. */
 static FILE *d_out(void *u)
@@ -434,6 +461,10 @@ static int d_thread(void *u, const tracerd_fxt_thread_rec_t *t)
 
 static int d_event(void *u, const tracerd_fxt_event_t *e)
 {
+    bool complete = e->type == TRACERD_FXT_EVENT_DURATION_COMPLETE;
+    if (!keep(u, complete ? TRACERD_EVENT_SPAN_COMPLETE : TRACERD_EVENT_INSTANT, e->ticks, e->ns,
+              e->end_ns, e->thread, false, 0, e->category, e->name))
+        return 0;
     FILE *f = d_out(u);
     jhead(f, "event", e->offset, e->provider_id);
     fprintf(f, ",\"type\":\"%s\",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64,
@@ -535,6 +566,9 @@ static int d_sched(void *u, const tracerd_fxt_scheduling_t *s)
 
 static int d_log(void *u, const tracerd_fxt_log_t *l)
 {
+    const tracerd_str_t none = {"", 0}, log = {"log", 3};
+    if (!keep(u, TRACERD_EVENT_LOG, l->ticks, l->ns, 0, l->thread, false, 0, none, log))
+        return 0;
     FILE *f = d_out(u);
     jhead(f, "log", l->offset, l->provider_id);
     fprintf(f, ",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64, l->ticks, l->ns);
@@ -606,7 +640,10 @@ static int d_warning(void *u, const tracerd_warning_t *w)
 
 static int dump(cli_t *c)
 {
-    struct dump d = {c->out, c};
+    struct dump d = {c->out, c, NULL};
+    int rc = cli_filter_make(c, &d.filter);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     tracerd_fxt_callbacks_t cbs;
     memset(&cbs, 0, sizeof cbs);
     cbs.on_metadata = d_meta;
@@ -623,7 +660,9 @@ static int dump(cli_t *c)
     cbs.on_large_blob_fragment = d_fragment;
     cbs.on_unknown = d_unknown;
     cbs.on_warning = d_warning;
-    return run(c, &cbs, &d);
+    rc = run(c, &cbs, &d);
+    tracerd_event_filter_free(d.filter);
+    return rc;
 }
 
 const struct cli_format cli_format_fxt = {"fxt", detect, info, dump};
