@@ -337,6 +337,54 @@ START_TEST(test_open_span_bounds)
 }
 END_TEST
 
+/* TRACERD_CLI_FAIL_ALLOC=N fails the CLI's N-th own allocation (buffers,
+ * tables): every command on every format ends with a clear out-of-memory
+ * error (exit 3), frees everything, and json still ends its document. */
+START_TEST(test_cli_alloc_failure)
+{
+    CLI_OR_SKIP(cli);
+    static const char *const traces[] = {
+        "tests/data/xray/demo-fdr.xray", "tests/data/fxt/demo.fxt", "tests/data/ctf/bt2-python",
+        "tests/data/ctf/bt2-python/stream", XTRACE_INSN};
+    static const char *const cmds[] = {"info", "dump", "json", "stats"};
+    unsigned runs = 0;
+    for (size_t ti = 0; ti < sizeof traces / sizeof traces[0]; ti++) {
+        for (size_t ci = 0; ci < 4; ci++) {
+            ev_proc_t p;
+            setenv("TRACERD_CLI_FAIL_ALLOC", "0", 1);
+            run(cli, &p, cmds[ci], "-q", traces[ti], NULL);
+            ck_assert_msg(p.status == 0, "%s %s: exit %d: %s", cmds[ci], traces[ti], p.status,
+                          p.err);
+            unsigned long made = 0;
+            const char *m = strstr(p.err, "TRACERD_CLI_FAIL_ALLOC: ");
+            ck_assert_ptr_nonnull(m);
+            ck_assert_int_eq(sscanf(m, "TRACERD_CLI_FAIL_ALLOC: %lu allocations, 0 not freed", &made),
+                             1);
+            ev_proc_free(&p);
+            for (unsigned long n = 1; n <= made; n++) {
+                char v[32];
+                snprintf(v, sizeof v, "%lu", n);
+                setenv("TRACERD_CLI_FAIL_ALLOC", v, 1);
+                run(cli, &p, cmds[ci], "-q", traces[ti], NULL);
+                runs++;
+                ck_assert_msg(p.status == 3 && strstr(p.err, "out of memory") != NULL &&
+                                  strstr(p.err, " 0 not freed") != NULL,
+                              "%s %s, allocation %lu failed: exit %d: %s", cmds[ci], traces[ti],
+                              n, p.status, p.err);
+                if (strcmp(cmds[ci], "json") == 0 && p.out_len > 0)
+                    ck_assert_msg(p.out[0] == '{' && p.out_len > 3 &&
+                                      strcmp(p.out + p.out_len - 3, "}}\n") == 0,
+                                  "json %s, allocation %lu failed: not a whole document",
+                                  traces[ti], n);
+                ev_proc_free(&p);
+            }
+        }
+    }
+    unsetenv("TRACERD_CLI_FAIL_ALLOC");
+    ck_assert_uint_gt(runs, 20);
+}
+END_TEST
+
 Suite *suite_stream(void)
 {
     Suite *s = suite_create("stream");
@@ -347,6 +395,7 @@ Suite *suite_stream(void)
     tcase_add_test(tc, test_live_pipe);
     tcase_add_test(tc, test_lenient_coalesced);
     tcase_add_test(tc, test_open_span_bounds);
+    tcase_add_test(tc, test_cli_alloc_failure);
     suite_add_tcase(s, tc);
     return s;
 }

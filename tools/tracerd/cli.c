@@ -110,13 +110,15 @@ static tracerd_status_t pump(cli_t *c, const tracerd_reader_ops_t *ops, void *re
     if (c->timed_out) /* the head read timed out (and said so): no finish, the rest never came */
         return TRACERD_E_IO;
     size_t cap = c->chunk ? c->chunk : (size_t)1 << 18;
-    uint8_t *buf = malloc(cap);
-    if (buf == NULL)
-        return TRACERD_E_NOMEM;
+    uint8_t *buf = cli_malloc(cap);
+    if (buf == NULL) {
+        cli_oom(c, "read buffer");
+        return TRACERD_E_IO; /* said: the commands exit 3 without a word more */
+    }
     for (;;) {
         ssize_t n = cli_read(c, buf, cap);
         if (n < 0) {
-            free(buf);
+            cli_free(buf);
             return TRACERD_E_IO;
         }
         if (n == 0)
@@ -125,14 +127,14 @@ static tracerd_status_t pump(cli_t *c, const tracerd_reader_ops_t *ops, void *re
         progress(c);
         st = feed_all(c, ops, reader, drain, ctx, buf, (size_t)n);
         if (st != TRACERD_OK) {
-            free(buf);
+            cli_free(buf);
             cli_progress_done(c);
             return st;
         }
         if (c->input_done != NULL && c->input_done(reader))
             break; /* the rest cannot pass the filter */
     }
-    free(buf);
+    cli_free(buf);
     cli_progress_done(c);
     for (;;) {
         st = ops->finish(reader);

@@ -140,6 +140,18 @@ ssize_t cli_read(cli_t *c, void *buf, size_t cap);
  * returns CLI_EXIT_IO (out of memory; options are checked before). */
 int cli_new_failed(const cli_t *c, tracerd_status_t st);
 
+/* The CLI's own allocations (alloc.c): libc's, with a test hook that fails
+ * the n-th one (TRACERD_CLI_FAIL_ALLOC=N) and counts what is not freed.
+ * cli_alloc_init reads the environment; cli_alloc_end(rc) reports at exit
+ * and returns rc, or 70 when allocations were not freed. */
+void cli_alloc_init(void);
+void *cli_malloc(size_t n);
+void *cli_calloc(size_t n, size_t size);
+void *cli_realloc(void *p, size_t n);
+void cli_free(void *p);
+char *cli_strdup(const char *s);
+int cli_alloc_end(int rc);
+
 /* Out of memory in the CLI's own buffers and tables: prints "tracerd: TRACE:
  * out of memory (WHAT)" once, sets c->oom; returns CLI_EXIT_IO. */
 int cli_oom(cli_t *c, const char *what);

@@ -41,7 +41,7 @@ static void grow_put(struct jw *w, const void *s, size_t n)
         size_t ncap = w->cap ? w->cap : 2 * OUT_HIGH;
         while (ncap < w->len + n)
             ncap *= 2;
-        char *nb = realloc(w->buf, ncap);
+        char *nb = cli_realloc(w->buf, ncap);
         if (nb == NULL) {
             /* Drop the event being written (the output stays valid JSON) and
              * write nothing more until the end closes the document. */
@@ -496,7 +496,9 @@ int cli_cmd_json(cli_t *c)
     w.first = true;
     w.fmt_name = "trace";
     w.threads.max_open = c->max_open;
-    puts_(&w, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+    static const char head[] = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[";
+    puts_(&w, head);
+    bool head_lost = w.oom; /* then nothing was written: it is written at the end */
     struct ev_run r;
     memset(&r, 0, sizeof r);
     r.c = c;
@@ -506,13 +508,15 @@ int cli_cmd_json(cli_t *c)
     r.drain = drain;
     r.drain_ctx = &w;
     int rc = ev_run(&r);
-    if (rc == CLI_EXIT_OK || rc == CLI_EXIT_TRACE || c->timed_out || w.oom) {
+    if (rc == CLI_EXIT_OK || rc == CLI_EXIT_TRACE || c->timed_out || c->oom) {
         /* A bad trace (or a --timeout, or an out-of-memory) still leaves valid
          * JSON with what was written before. */
         if (w.oom) { /* what is in the buffer is whole events: write on */
             w.oom = false;
             w.cap = w.full_cap;
         }
+        if (head_lost)
+            puts_(&w, head);
         int wrc = close_all(&w, &r);
         putf(&w, "\n],\"otherData\":{\"format\":\"%s\",\"time_base\":%llu}}\n", w.fmt_name,
              (unsigned long long)w.base);
@@ -528,6 +532,6 @@ int cli_cmd_json(cli_t *c)
     }
     ev_threads_free(&w.threads);
     ev_table_free(&w.pids);
-    free(w.buf);
+    cli_free(w.buf);
     return rc;
 }

@@ -48,7 +48,7 @@ static uint32_t add_name(struct st *s, const char *text, size_t len)
 {
     if (s->n == s->cap) {
         uint32_t ncap = s->cap ? s->cap * 2 : 64;
-        struct agg *v = realloc(s->v, (size_t)ncap * sizeof *v);
+        struct agg *v = cli_realloc(s->v, (size_t)ncap * sizeof *v);
         if (v == NULL)
             return UINT32_MAX;
         s->v = v;
@@ -56,7 +56,7 @@ static uint32_t add_name(struct st *s, const char *text, size_t len)
     }
     struct agg *a = &s->v[s->n];
     memset(a, 0, sizeof *a);
-    a->name = malloc(len + 1);
+    a->name = cli_malloc(len + 1);
     if (a->name == NULL)
         return UINT32_MAX;
     memcpy(a->name, text, len);
@@ -121,7 +121,7 @@ static void record(struct st *s, struct agg *a, uint64_t d)
     if (d > a->max)
         a->max = d;
     if (a->h == NULL && s->nhists < STATS_MAX_HISTS) {
-        a->h = calloc(1, sizeof *a->h);
+        a->h = cli_calloc(1, sizeof *a->h);
         if (a->h == NULL)
             cli_oom(s->c, "duration histogram");
         s->nhists += a->h != NULL;
@@ -422,11 +422,11 @@ static void report(struct st *s)
     for (uint32_t i = 0; i < s->threads.n; i++)
         s->unclosed += s->threads.v[i].depth + s->threads.v[i].overflow;
     bool clock = s->has_src && s->src.ticks_per_second != 0;
-    struct ev_thread **tv = malloc((size_t)(s->threads.n ? s->threads.n : 1) * sizeof *tv);
-    struct sorted *av = malloc((size_t)(s->n ? s->n : 1) * sizeof *av);
+    struct ev_thread **tv = cli_malloc((size_t)(s->threads.n ? s->threads.n : 1) * sizeof *tv);
+    struct sorted *av = cli_malloc((size_t)(s->n ? s->n : 1) * sizeof *av);
     if (tv == NULL || av == NULL) {
-        free(tv);
-        free(av);
+        cli_free(tv);
+        cli_free(av);
         cli_oom(s->c, "report tables");
         return;
     }
@@ -444,8 +444,8 @@ static void report(struct st *s)
         report_json(s, tv, av, clock ? "ns" : "ticks");
     else
         report_text(s, tv, av, clock ? "ms" : "Mticks");
-    free(tv);
-    free(av);
+    cli_free(tv);
+    cli_free(av);
 }
 
 /* The trace ended in an error: what was read so far, before the error line. */
@@ -477,13 +477,13 @@ int cli_cmd_stats(cli_t *c)
     if (c->oom)
         rc = CLI_EXIT_IO; /* said when it happened (cli_oom) */
     for (uint32_t i = 0; i < s.n; i++) {
-        free(s.v[i].name);
+        cli_free(s.v[i].name);
         if (s.v[i].h != NULL)
             hist_free(s.v[i].h);
-        free(s.v[i].h);
+        cli_free(s.v[i].h);
     }
     cli_demangler_close(s.dm);
-    free(s.v);
+    cli_free(s.v);
     ev_threads_free(&s.threads);
     ev_table_free(&s.names);
     return rc;

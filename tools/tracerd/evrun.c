@@ -36,21 +36,21 @@ static uint64_t mix(uint64_t a, uint64_t b)
 
 void ev_table_free(struct ev_table *t)
 {
-    free(t->k1);
-    free(t->k2);
-    free(t->val);
+    cli_free(t->k1);
+    cli_free(t->k2);
+    cli_free(t->val);
     memset(t, 0, sizeof *t);
 }
 
 static bool grow(struct ev_table *t)
 {
     size_t ncap = t->cap ? t->cap * 2 : 64;
-    uint64_t *k1 = calloc(ncap, sizeof *k1), *k2 = calloc(ncap, sizeof *k2);
-    uint32_t *val = calloc(ncap, sizeof *val);
+    uint64_t *k1 = cli_calloc(ncap, sizeof *k1), *k2 = cli_calloc(ncap, sizeof *k2);
+    uint32_t *val = cli_calloc(ncap, sizeof *val);
     if (k1 == NULL || k2 == NULL || val == NULL) {
-        free(k1);
-        free(k2);
-        free(val);
+        cli_free(k1);
+        cli_free(k2);
+        cli_free(val);
         return false;
     }
     for (size_t i = 0; i < t->cap; i++) {
@@ -63,9 +63,9 @@ static bool grow(struct ev_table *t)
         k2[j] = t->k2[i];
         val[j] = t->val[i];
     }
-    free(t->k1);
-    free(t->k2);
-    free(t->val);
+    cli_free(t->k1);
+    cli_free(t->k2);
+    cli_free(t->val);
     t->k1 = k1;
     t->k2 = k2;
     t->val = val;
@@ -125,7 +125,7 @@ struct ev_thread *ev_thread_of(struct ev_threads *ts, const tracerd_event_t *ev)
     if (ins) {
         if (ts->n == ts->cap) {
             uint32_t ncap = ts->cap ? ts->cap * 2 : 16;
-            struct ev_thread *v = realloc(ts->v, (size_t)ncap * sizeof *v);
+            struct ev_thread *v = cli_realloc(ts->v, (size_t)ncap * sizeof *v);
             if (v == NULL)
                 return NULL;
             ts->v = v;
@@ -143,8 +143,8 @@ struct ev_thread *ev_thread_of(struct ev_threads *ts, const tracerd_event_t *ev)
 void ev_threads_free(struct ev_threads *ts)
 {
     for (uint32_t i = 0; i < ts->n; i++)
-        free(ts->v[i].stack);
-    free(ts->v);
+        cli_free(ts->v[i].stack);
+    cli_free(ts->v);
     ev_table_free(&ts->tab);
     memset(ts, 0, sizeof *ts);
 }
@@ -158,7 +158,7 @@ int ev_push(struct ev_threads *ts, struct ev_thread *t, uint64_t key, uint64_t s
     }
     if (t->depth == t->cap) {
         uint32_t ncap = t->cap ? t->cap * 2 : 16;
-        struct ev_frame *s = realloc(t->stack, (size_t)ncap * sizeof *s);
+        struct ev_frame *s = cli_realloc(t->stack, (size_t)ncap * sizeof *s);
         if (s == NULL)
             return -1;
         t->stack = s;
@@ -397,18 +397,18 @@ static uint8_t *read_file(const char *path, size_t max, size_t *len)
     if (fd < 0)
         return NULL;
     size_t cap = 65536, n = 0;
-    uint8_t *buf = malloc(cap);
+    uint8_t *buf = cli_malloc(cap);
     while (buf != NULL) {
         if (n == cap) {
             if (cap >= max) {
-                free(buf);
+                cli_free(buf);
                 buf = NULL;
                 errno = EFBIG;
                 break;
             }
-            uint8_t *nb = realloc(buf, cap * 2);
+            uint8_t *nb = cli_realloc(buf, cap * 2);
             if (nb == NULL) {
-                free(buf);
+                cli_free(buf);
                 buf = NULL;
                 break;
             }
@@ -420,7 +420,7 @@ static uint8_t *read_file(const char *path, size_t max, size_t *len)
             continue;
         if (k <= 0) {
             if (k < 0) {
-                free(buf);
+                cli_free(buf);
                 buf = NULL;
             }
             break;
@@ -499,6 +499,8 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
     } else if (st == TRACERD_E_NOMEM) {
         fprintf(stderr, "%s: %s: out of memory\n", c->prog, c->path);
         rc = CLI_EXIT_IO;
+    } else if (st == TRACERD_E_CALLBACK && c->oom) { /* said when it happened (cli_oom) */
+        rc = CLI_EXIT_IO;
     } else if (st != TRACERD_OK) {
         const char *file = tracerd_event_dir_error_path(d);
         cli_progress_done(c);
@@ -562,12 +564,14 @@ int ev_run(struct ev_run *r)
     } else if (c->metadata != NULL || ctf_stream_beside_metadata(c)) {
         size_t mlen = 0;
         uint8_t *meta = read_file(c->metadata, (size_t)1 << 28, &mlen);
-        if (meta == NULL) {
+        if (meta == NULL && errno == ENOMEM) {
+            rc = cli_oom(c, "metadata buffer");
+        } else if (meta == NULL) {
             fprintf(stderr, "%s: %s: %s\n", c->prog, c->metadata, strerror(errno));
             rc = CLI_EXIT_IO;
         } else {
             rc = run_stream(r, names, meta, mlen);
-            free(meta);
+            cli_free(meta);
         }
     } else {
         rc = run_stream(r, names, NULL, 0);

@@ -42,42 +42,47 @@ static bool is_metadata_file(const char *path)
            (n >= 4 && (le32(b) == META_MAGIC || be32(b) == META_MAGIC));
 }
 
-/* A folder holding `metadata`, at the top or (bounded) below: a
- * breadth-first walk over at most 256 folders, `depth` levels deep. */
+/* p[0..len) is a folder: does it hold `metadata`, or a folder below it,
+ * `depth` levels down at most, *budget folders in all? Depth-first over one
+ * path buffer: detection allocates nothing (an out-of-memory cannot make a
+ * trace look like no trace). */
+static bool metadata_below(char *p, size_t len, size_t cap, int depth, unsigned *budget)
+{
+    if (len + 10 > cap || *budget == 0)
+        return false;
+    --*budget;
+    memcpy(p + len, "/metadata", 10);
+    bool found = is_metadata_file(p);
+    p[len] = '\0';
+    DIR *d = found || depth == 0 ? NULL : opendir(p);
+    struct dirent *e;
+    while (d != NULL && !found && (e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (e->d_name[0] == '.' || len + 1 + n + 1 > cap)
+            continue;
+        p[len] = '/';
+        memcpy(p + len + 1, e->d_name, n + 1);
+        struct stat sb;
+        if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+            found = metadata_below(p, len + 1 + n, cap, depth - 1, budget);
+        p[len] = '\0';
+    }
+    if (d != NULL)
+        closedir(d);
+    return found;
+}
+
+/* A folder holding `metadata`, at the top or (bounded) below: at most 256
+ * folders, `depth` levels deep. */
 static bool has_metadata(const char *dir, int depth)
 {
-    enum { MAX_DIRS = 256 };
-    char *queue[MAX_DIRS];
-    int level[MAX_DIRS];
-    size_t head = 0, tail = 0;
-    bool found = false;
-    queue[tail] = strdup(dir);
-    level[tail] = 0;
-    if (queue[tail] == NULL)
+    char p[4096];
+    size_t len = strlen(dir);
+    if (len >= sizeof p)
         return false;
-    tail++;
-    while (head < tail && !found) {
-        char *cur = queue[head];
-        int lv = level[head++];
-        char p[4096];
-        snprintf(p, sizeof p, "%s/metadata", cur);
-        found = is_metadata_file(p);
-        DIR *d = found || lv >= depth ? NULL : opendir(cur);
-        struct dirent *e;
-        while (d != NULL && (e = readdir(d)) != NULL && tail < MAX_DIRS) {
-            if (e->d_name[0] == '.')
-                continue;
-            snprintf(p, sizeof p, "%s/%s", cur, e->d_name);
-            struct stat sb;
-            if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode) && (queue[tail] = strdup(p)) != NULL)
-                level[tail++] = lv + 1;
-        }
-        if (d != NULL)
-            closedir(d);
-    }
-    for (size_t i = 0; i < tail; i++)
-        free(queue[i]);
-    return found;
+    memcpy(p, dir, len + 1);
+    unsigned budget = 256;
+    return metadata_below(p, len, sizeof p, depth, &budget);
 }
 
 static int detect(const uint8_t *head, size_t n, const char *path, bool is_dir)
@@ -417,7 +422,7 @@ static void callbacks(struct ctx *x, tracerd_ctf_callbacks_t *cb)
     cb->on_loss = on_loss;
     cb->on_warning = on_warning;
     if (!x->dump)
-        x->tids = calloc(TID_SLOTS, sizeof *x->tids);
+        x->tids = cli_calloc(TID_SLOTS, sizeof *x->tids);
 }
 
 static const char *bo_name(tracerd_byte_order_t b)
@@ -518,19 +523,23 @@ static void print_summary(struct ctx *x)
 
 static int run_dir(cli_t *c, bool dump)
 {
-    struct ctx *x = calloc(1, sizeof *x);
+    struct ctx *x = cli_calloc(1, sizeof *x);
     if (x == NULL)
-        return CLI_EXIT_IO;
+        return cli_oom(c, "reader context");
     x->c = c;
     x->dump = dump;
     tracerd_ctf_callbacks_t cb;
     callbacks(x, &cb);
+    if (!dump && x->tids == NULL) {
+        cli_free(x);
+        return cli_oom(c, "thread table");
+    }
     tracerd_ctf_dir_config_t cfg;
     tracerd_ctf_dir_config_init(&cfg);
     int orc = cli_config_ctf(c, &cfg.stream);
     if (orc != CLI_EXIT_OK) {
-        free(x->tids);
-        free(x);
+        cli_free(x->tids);
+        cli_free(x);
         return orc;
     }
     if (c->chunk)
@@ -560,8 +569,8 @@ static int run_dir(cli_t *c, bool dump)
     if (!dump && (st == TRACERD_OK || x->events))
         print_summary(x);
     tracerd_ctf_dir_free(d);
-    free(x->tids);
-    free(x);
+    cli_free(x->tids);
+    cli_free(x);
     return rc;
 }
 
@@ -625,16 +634,21 @@ static int run_stream(cli_t *c, bool dump)
     int rc = read_metadata(c, mpath, &t);
     if (rc != CLI_EXIT_OK)
         return rc;
-    struct ctx *x = calloc(1, sizeof *x);
+    struct ctx *x = cli_calloc(1, sizeof *x);
     if (x == NULL) {
         tracerd_ctf_trace_free(t);
-        return CLI_EXIT_IO;
+        return cli_oom(c, "reader context");
     }
     x->c = c;
     x->dump = dump;
     x->stream_path = c->path;
     tracerd_ctf_callbacks_t cb;
     callbacks(x, &cb);
+    if (!dump && x->tids == NULL) {
+        cli_free(x);
+        tracerd_ctf_trace_free(t);
+        return cli_oom(c, "thread table");
+    }
     tracerd_ctf_stream_config_t scfg;
     int orc = cli_config_ctf(c, &scfg);
     tracerd_ctf_stream_t *r = NULL;
@@ -642,8 +656,8 @@ static int run_stream(cli_t *c, bool dump)
         orc == CLI_EXIT_OK ? tracerd_ctf_stream_new(t, &scfg, &cb, x, NULL, &r) : TRACERD_E_INVALID;
     if (st != TRACERD_OK) {
         fprintf(stderr, "%s: %s: %s\n", c->prog, c->path, tracerd_status_message(st));
-        free(x->tids);
-        free(x);
+        cli_free(x->tids);
+        cli_free(x);
         tracerd_ctf_trace_free(t);
         return CLI_EXIT_TRACE;
     }
@@ -669,8 +683,8 @@ static int run_stream(cli_t *c, bool dump)
         print_summary(x);
     tracerd_ctf_stream_free(r);
     tracerd_ctf_trace_free(t);
-    free(x->tids);
-    free(x);
+    cli_free(x->tids);
+    cli_free(x);
     return rc;
 }
 

@@ -239,10 +239,11 @@ static int i_warning(void *u, const tracerd_warning_t *w)
 
 static int info(cli_t *c)
 {
-    struct info *in = calloc(1, sizeof *in);
-    if (in == NULL)
-        return CLI_EXIT_IO;
-    in->threads = calloc(2 * THREAD_SLOTS, sizeof *in->threads);
+    struct info *in = cli_calloc(1, sizeof *in);
+    if (in == NULL || (in->threads = cli_calloc(2 * THREAD_SLOTS, sizeof *in->threads)) == NULL) {
+        cli_free(in);
+        return cli_oom(c, "thread table");
+    }
     tracerd_fxt_callbacks_t cbs;
     memset(&cbs, 0, sizeof cbs);
     cbs.on_init = i_init;
@@ -296,8 +297,8 @@ static int info(cli_t *c)
                 (double)(in->max_ns - in->min_ns) / 1e9);
     else
         fprintf(o, "time span: none\n");
-    free(in->threads);
-    free(in);
+    cli_free(in->threads);
+    cli_free(in);
     return rc;
 }
 

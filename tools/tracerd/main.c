@@ -361,6 +361,7 @@ int main(int argc, char **argv)
     c.out = stdout;
     c.fd = -1;
     c.top = 20;
+    cli_alloc_init(); /* the test hook TRACERD_CLI_FAIL_ALLOC (alloc.c) */
     int prc = parse_args(&c, argc, argv);
     if (prc >= 0)
         return prc;
@@ -385,5 +386,5 @@ int main(int argc, char **argv)
         close(c.fd);
     if (fflush(stdout) != 0 && rc == CLI_EXIT_OK)
         rc = CLI_EXIT_IO;
-    return rc;
+    return cli_alloc_end(rc);
 }
