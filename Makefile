@@ -1,7 +1,7 @@
 # tracerd — one entry point. See README.md.
-#   make [all] | check | check-be | check-abi | install | uninstall | demo | fuzz | fuzz-long | bench | clean
+#   make [all] | check | check-tsan | check-be | check-abi | install | uninstall | demo | fuzz | fuzz-long | bench | clean
 # Variables: CC, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, LIBDIR, INCLUDEDIR, PKGCONFIGDIR, MANDIR,
-#   DESTDIR, SAN=1 (ASan + UBSan), WERROR=1 (warnings are errors, as in CI), B (build folder).
+#   DESTDIR, SAN=1 (ASan + UBSan), TSAN=1 (ThreadSanitizer), WERROR=1 (warnings are errors, as in CI), B (build folder).
 
 CC ?= cc
 PREFIX ?= /usr/local
@@ -22,6 +22,9 @@ VERSION := $(MAJOR).$(MINOR).$(PATCH)
 ifeq ($(SAN),1)
 B ?= build-san
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else ifeq ($(TSAN),1)
+B ?= build-tsan
+SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
 else
 B ?= build
 SANFLAGS :=
@@ -64,7 +67,7 @@ SHARED_LIB := $(B)/libtracerd.so.$(VERSION)
 SONAME := libtracerd.so.$(MAJOR)
 CLI := $(B)/tracerd
 
-.PHONY: all lib check check-readme check-unit check-headers check-replay check-pkgconfig check-abi check-be \
+.PHONY: all lib check check-tsan check-readme check-unit check-headers check-replay check-pkgconfig check-abi check-be \
         check-examples demo fuzz fuzz-long fuzz-replay bench install uninstall clean format format-check deps-check \
         python check-python bench-python
 
@@ -181,6 +184,13 @@ check-python: python $(CLI) $(SHARED_LIB)
 	cd $(PY_OUT) && $(PY_RUN) TRACERD_CLI=$(abspath $(CLI)) TRACERD_LIBDIR=$(abspath $(B)) $(PYTHON) -m pytest -q -p no:cacheprovider $(abspath python/tests)
 bench-python: python
 	cd bench && $(PY_RUN) nice $(PYTHON) bench_python.py
+
+# Readers in several threads at once under ThreadSanitizer (clang): the
+# threads suite (tests/check_threads.c), which any data race fails.
+check-tsan:
+	@$(MAKE) --no-print-directory TSAN=1 CC=clang B=build-tsan build-tsan/check_tracerd
+	CK_RUN_SUITE=threads CK_FORK=no TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+	    build-tsan/check_tracerd
 
 # Big-endian host: the unit suite cross-compiled for s390x and run under qemu-user.
 check-be:
