@@ -385,6 +385,81 @@ START_TEST(test_cli_alloc_failure)
 }
 END_TEST
 
+/* A metadata packet around text[0..n), padded with pad zero bytes. */
+static size_t meta_packet(uint8_t *out, const char *text, size_t n, size_t pad)
+{
+    memset(out, 0, 37);
+    uint32_t v[3] = {0x75D11D57u, (uint32_t)(37 + n) * 8, (uint32_t)(37 + n + pad) * 8};
+    memcpy(out, &v[0], 4); /* host order = little-endian on the test hosts; big also reads */
+    memcpy(out + 24, &v[1], 4);
+    memcpy(out + 28, &v[2], 4);
+    out[35] = 1;
+    out[36] = 8;
+    memcpy(out + 37, text, n);
+    memset(out + 37 + n, 0, pad);
+    return 37 + n + pad;
+}
+
+/* Parses metadata fed in pieces of `step` bytes; returns the status and the
+ * record offset of the error. */
+static tracerd_status_t parse_meta(const uint8_t *data, size_t len, size_t step, uint64_t *off)
+{
+    tracerd_ctf_metadata_t *m;
+    ck_assert_int_eq(tracerd_ctf_metadata_new(NULL, NULL, &m), TRACERD_OK);
+    tracerd_status_t st = TRACERD_OK;
+    for (size_t i = 0; i < len && st == TRACERD_OK; i += step)
+        st = tracerd_ctf_metadata_feed(m, data + i, len - i < step ? len - i : step);
+    tracerd_ctf_trace_t *t = NULL;
+    if (st == TRACERD_OK)
+        st = tracerd_ctf_metadata_finish(m, &t);
+    *off = tracerd_ctf_metadata_record_offset(m);
+    tracerd_ctf_trace_free(t);
+    tracerd_ctf_metadata_free(m);
+    return st;
+}
+
+/* A TSDL error is reported at its byte in the metadata stream (plain text:
+ * the text's; packetized: past the packet headers and padding), for every
+ * split, and through the CLI. */
+START_TEST(test_metadata_error_offset)
+{
+    static const char good[] = "/* CTF 1.8 */\n"
+                               "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+                               "trace { major = 1; minor = 8; byte_order = le; };\n";
+    static const char bad[] = "event { name = \"e\"; fields := struct { u8 a; nope b; }; };\n";
+    char text[512];
+    snprintf(text, sizeof text, "%s%s", good, bad);
+    size_t at = strlen(good) + (size_t)(strstr(bad, "nope") - bad);
+    uint64_t off;
+    for (size_t step = 1; step <= strlen(text); step += step < 8 ? 1 : 37) {
+        ck_assert_int_eq(parse_meta((const uint8_t *)text, strlen(text), step, &off),
+                         TRACERD_E_METADATA);
+        ck_assert_uint_eq(off, at);
+    }
+    /* two packets: the good part (padded with 11 bytes), then the bad part */
+    uint8_t pk[1024];
+    size_t n = meta_packet(pk, good, strlen(good), 11);
+    size_t second = n;
+    n += meta_packet(pk + n, bad, strlen(bad), 0);
+    size_t want = second + 37 + (size_t)(strstr(bad, "nope") - bad);
+    for (size_t step = 1; step <= n; step += step < 8 ? 1 : 41) {
+        ck_assert_int_eq(parse_meta(pk, n, step, &off), TRACERD_E_METADATA);
+        ck_assert_uint_eq(off, want);
+    }
+    CLI_OR_SKIP(cli);
+    char *path = ev_temp_file("metadata", text, strlen(text));
+    ev_proc_t p;
+    run(cli, &p, "info", "--metadata", path, "tests/data/ctf/bt2-python/stream", NULL);
+    ck_assert_int_eq(p.status, 1);
+    char msg[128];
+    snprintf(msg, sizeof msg, "E_METADATA at byte %zu: metadata line 4, column", at);
+    ck_assert_msg(strstr(p.err, msg) != NULL, "stderr: %s", p.err);
+    ev_proc_free(&p);
+    free(path);
+    ev_temp_cleanup();
+}
+END_TEST
+
 Suite *suite_stream(void)
 {
     Suite *s = suite_create("stream");
@@ -396,6 +471,7 @@ Suite *suite_stream(void)
     tcase_add_test(tc, test_lenient_coalesced);
     tcase_add_test(tc, test_open_span_bounds);
     tcase_add_test(tc, test_cli_alloc_failure);
+    tcase_add_test(tc, test_metadata_error_offset);
     suite_add_tcase(s, tc);
     return s;
 }

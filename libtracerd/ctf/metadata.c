@@ -46,6 +46,8 @@ void tracerd_ctf_metadata_reset(tracerd_ctf_metadata_t *m)
         return;
     char *text = m->text;
     size_t cap = m->cap;
+    struct meta_seg *segs = m->segs;
+    size_t segcap = m->segcap;
     tracerd_allocator_t a = m->alloc;
     tracerd_ctf_metadata_config_t c = m->cfg;
     memset(m, 0, sizeof *m);
@@ -53,6 +55,8 @@ void tracerd_ctf_metadata_reset(tracerd_ctf_metadata_t *m)
     m->cfg = c;
     m->text = text;
     m->cap = cap;
+    m->segs = segs;
+    m->segcap = segcap;
     tracerd__error_clear(&m->err);
 }
 
@@ -63,6 +67,8 @@ void tracerd_ctf_metadata_free(tracerd_ctf_metadata_t *m)
     tracerd_allocator_t a = m->alloc;
     if (m->text)
         tracerd__free(&a, m->text, m->cap);
+    if (m->segs)
+        tracerd__free(&a, m->segs, m->segcap * sizeof *m->segs);
     tracerd__free(&a, m, sizeof *m);
 }
 
@@ -152,7 +158,54 @@ static tracerd_status_t packet_header(tracerd_ctf_metadata_t *m)
     m->have_uuid = true;
     m->content_left = content / 8 - META_HDR;
     m->pad_left = (size - content) / 8;
+    if (m->content_left == 0)
+        return TRACERD_OK;
+    if (m->nsegs == m->segcap) { /* where this packet's text starts */
+        size_t nc = m->segcap ? m->segcap * 2 : 16;
+        struct meta_seg *ns = tracerd__calloc(&m->alloc, nc * sizeof *ns);
+        if (ns == NULL)
+            return tracerd__error_set(&m->err, TRACERD_E_NOMEM, m->pkt_offset,
+                                      "metadata: out of memory for the packet table");
+        if (m->nsegs)
+            memcpy(ns, m->segs, m->nsegs * sizeof *ns);
+        if (m->segs)
+            tracerd__free(&m->alloc, m->segs, m->segcap * sizeof *m->segs);
+        m->segs = ns;
+        m->segcap = nc;
+    }
+    m->segs[m->nsegs].text = m->len;
+    m->segs[m->nsegs].file = m->offset; /* the header has been taken */
+    m->nsegs++;
     return TRACERD_OK;
+}
+
+/* The byte of the metadata stream that holds byte `off` of the text (packet
+ * headers and padding are not in the text). */
+static uint64_t stream_offset(const tracerd_ctf_metadata_t *m, uint64_t off)
+{
+    if (m->mode != 2)
+        return off;
+    size_t lo = 0, hi = m->nsegs; /* the last packet whose text starts at or before off */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->segs[mid].text <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return m->nsegs == 0 ? off : m->segs[lo].file + (off - m->segs[lo].text);
+}
+
+/* The byte of the text at TSDL line `line`, column `col` (both from 1; the
+ * lexer counts columns in bytes). */
+static uint64_t text_offset(const tracerd_ctf_metadata_t *m, uint32_t line, uint32_t col)
+{
+    size_t i = 0;
+    for (uint32_t l = 1; l < line && i < m->len; i++)
+        if (m->text[i] == '\n')
+            l++;
+    uint64_t off = (uint64_t)i + (col > 0 ? col - 1 : 0);
+    return off < m->len ? off : m->len;
 }
 
 int tracerd_ctf_metadata_version(const void *data, size_t len)
@@ -304,8 +357,12 @@ tracerd_status_t tracerd_ctf_metadata_finish(tracerd_ctf_metadata_t *m, tracerd_
          * parsed again; the reason stays readable until then. */
         tracerd_status_t ret = m->err.status;
         m->err.status = TRACERD_OK;
-        m->parse_failed = m->len > 0 && m->text[0] == 0x1E; /* CTF 2: the fragment's offset */
-        m->parse_err_off = m->err.offset;
+        /* Where in the metadata stream: CTF 2 gives the fragment's offset in
+         * the text, TSDL the line and column. */
+        bool ctf2 = m->len > 0 && m->text[0] == 0x1E;
+        uint64_t off = ctf2 ? m->err.offset : m->line > 0 ? text_offset(m, m->line, m->col) : 0;
+        m->parse_failed = ctf2 || m->line > 0;
+        m->parse_err_off = m->err.offset = stream_offset(m, off);
         return ret != TRACERD_OK ? ret : st;
     }
     *out = t;

@@ -27,7 +27,13 @@ struct tracerd_ctf_metadata {
     char *text;
     size_t len, cap;
     bool parse_failed;      /* the last finish failed (the error is not sticky) */
-    uint64_t parse_err_off; /* ... at this offset of the text (CTF 2 fragment) */
+    uint64_t parse_err_off; /* ... at this byte of the metadata stream */
+    /* Packetized metadata: where each packet's text starts in the text and in
+     * the stream, to give a parse error's offset in the stream. */
+    struct meta_seg {
+        uint64_t text, file;
+    } * segs;
+    size_t nsegs, segcap;
 };
 
 /* Parses the TSDL text gathered in m into the model of t (arena ready).

@@ -604,8 +604,9 @@ static int read_metadata(cli_t *c, const char *path, tracerd_ctf_trace_t **out)
     if (st == TRACERD_OK)
         st = tracerd_ctf_metadata_finish(m, out);
     if (st != TRACERD_OK) {
-        fprintf(stderr, "%s: %s: ctf metadata error %s: %s\n", c->prog, path,
-                tracerd_status_name(st), tracerd_ctf_metadata_error_reason(m));
+        fprintf(stderr, "%s: %s: ctf metadata error %s at byte %llu: %s\n", c->prog, path,
+                tracerd_status_name(st), (unsigned long long)tracerd_ctf_metadata_record_offset(m),
+                tracerd_ctf_metadata_error_reason(m));
         tracerd_ctf_metadata_free(m);
         return CLI_EXIT_TRACE;
     }
