@@ -460,6 +460,53 @@ START_TEST(test_metadata_error_offset)
 }
 END_TEST
 
+/* A CTF event larger than the stitch buffer (64 KiB): the CLI feeds a file's
+ * head with its first chunk, so the event is read whole with the default
+ * --chunk; with small chunks it straddles them and needs -o ctf.stitch-bytes
+ * (the library's limit for events that straddle chunks; doc/api.md). */
+START_TEST(test_ctf_big_event_cli)
+{
+    CLI_OR_SKIP(cli);
+    static const char meta[] =
+        "/* CTF 1.8 */\n"
+        "typealias integer { size = 32; align = 8; signed = false; } := u32;\n"
+        "trace { major = 1; minor = 8; byte_order = le;\n"
+        "  packet.header := struct { u32 magic; }; };\n"
+        "stream { packet.context := struct { u32 packet_size; u32 content_size; }; };\n"
+        "event { name = \"big\"; fields := struct { string s; }; };\n";
+    enum { STR = 100000 };
+    size_t len = 12 + STR + 1;
+    uint8_t *pk = malloc(len);
+    ck_assert_ptr_nonnull(pk);
+    uint32_t hdr[3] = {0xC1FC1FC1u, (uint32_t)len * 8, (uint32_t)len * 8};
+    for (int i = 0; i < 3; i++)
+        for (int b = 0; b < 4; b++)
+            pk[i * 4 + b] = (uint8_t)(hdr[i] >> (8 * b));
+    memset(pk + 12, 'x', STR);
+    pk[12 + STR] = 0;
+    char *mpath = ev_temp_file("metadata", meta, strlen(meta));
+    char *spath = ev_temp_file("stream", pk, len);
+    free(pk);
+    ev_proc_t p;
+    run(cli, &p, "dump", "-q", spath, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "\"name\":\"big\""));
+    ck_assert_ptr_nonnull(strstr(p.out, "xxxxxxxxxx\"}"));
+    ev_proc_free(&p);
+    run(cli, &p, "dump", "-q", "--chunk", "4096", spath, NULL);
+    ck_assert_int_eq(p.status, 1);
+    ck_assert_ptr_nonnull(strstr(p.err, "E_LIMIT at byte 12"));
+    ev_proc_free(&p);
+    run(cli, &p, "dump", "-q", "--chunk", "4096", "-o", "ctf.stitch-bytes=131072", spath, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "xxxxxxxxxx\"}"));
+    ev_proc_free(&p);
+    free(mpath);
+    free(spath);
+    ev_temp_cleanup();
+}
+END_TEST
+
 Suite *suite_stream(void)
 {
     Suite *s = suite_create("stream");
@@ -472,6 +519,7 @@ Suite *suite_stream(void)
     tcase_add_test(tc, test_open_span_bounds);
     tcase_add_test(tc, test_cli_alloc_failure);
     tcase_add_test(tc, test_metadata_error_offset);
+    tcase_add_test(tc, test_ctf_big_event_cli);
     suite_add_tcase(s, tc);
     return s;
 }

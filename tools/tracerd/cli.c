@@ -104,35 +104,44 @@ tracerd_status_t cli_pump_drain(cli_t *c, const tracerd_reader_ops_t *ops, void 
 static tracerd_status_t pump(cli_t *c, const tracerd_reader_ops_t *ops, void *reader,
                              cli_drain_fn drain, void *ctx)
 {
-    tracerd_status_t st = feed_all(c, ops, reader, drain, ctx, c->head, c->head_len);
-    if (st != TRACERD_OK)
-        return st;
-    if (c->timed_out) /* the head read timed out (and said so): no finish, the rest never came */
-        return TRACERD_E_IO;
     size_t cap = c->chunk ? c->chunk : (size_t)1 << 18;
     uint8_t *buf = cli_malloc(cap);
     if (buf == NULL) {
         cli_oom(c, "read buffer");
         return TRACERD_E_IO; /* said: the commands exit 3 without a word more */
     }
-    for (;;) {
-        ssize_t n = cli_read(c, buf, cap);
+    /* A file's head goes with its first chunk (--chunk bytes in one feed:
+     * a record up to that size is never cut at the head's end); live input's
+     * head is fed at once, before waiting for more. */
+    size_t pre = 0;
+    tracerd_status_t st = TRACERD_OK;
+    if (c->total_size > 0 && c->head_len < cap) {
+        memcpy(buf, c->head, c->head_len);
+        pre = c->head_len;
+    } else {
+        st = feed_all(c, ops, reader, drain, ctx, c->head, c->head_len);
+    }
+    if (st == TRACERD_OK && c->timed_out) /* the head read timed out (and said so) */
+        st = TRACERD_E_IO;
+    while (st == TRACERD_OK) {
+        ssize_t n = cli_read(c, buf + pre, cap - pre);
         if (n < 0) {
-            cli_free(buf);
-            return TRACERD_E_IO;
+            st = TRACERD_E_IO;
+            break;
         }
-        if (n == 0)
+        if (n == 0 && pre == 0)
             break;
         c->bytes_read += (uint64_t)n;
         progress(c);
-        st = feed_all(c, ops, reader, drain, ctx, buf, (size_t)n);
-        if (st != TRACERD_OK) {
-            cli_free(buf);
-            cli_progress_done(c);
-            return st;
-        }
-        if (c->input_done != NULL && c->input_done(reader))
-            break; /* the rest cannot pass the filter */
+        st = feed_all(c, ops, reader, drain, ctx, buf, pre + (size_t)n);
+        pre = 0;
+        if (n == 0 || (st == TRACERD_OK && c->input_done != NULL && c->input_done(reader)))
+            break; /* the end, or the rest cannot pass the filter */
+    }
+    if (st != TRACERD_OK) {
+        cli_free(buf);
+        cli_progress_done(c);
+        return st;
     }
     cli_free(buf);
     cli_progress_done(c);

@@ -127,6 +127,14 @@ static bool ctf_item(void *p, const char *k, const char *v)
     tracerd_ctf_stream_config_t *cfg = p;
     if (strcmp(k, "check-uuid") == 0)
         return yes_no(v, &cfg->check_uuid);
+    if (strcmp(k, "stitch-bytes") == 0) { /* largest event that may straddle chunks */
+        char *end;
+        unsigned long long n = strtoull(v, &end, 10);
+        if (*v == '\0' || *v == '-' || *end != '\0' || n < TRACERD_STITCH_MIN || n > (1u << 30))
+            return false;
+        cfg->stitch_bytes = (size_t)n;
+        return true;
+    }
     return false;
 }
 
