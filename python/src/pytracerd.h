@@ -116,7 +116,7 @@ PyObject *pytracerd_fragment(const tracerd_span_t *s);
 int pytracerd_add_types(PyObject *module, PyStructSequence_Desc *descs, PyTypeObject **types,
                         const char *const *names, int n);
 int pytracerd_typed_init_types(PyObject *module);
-/* Creates the typed reader `name` ("xray", "fxt") of r; -1 with an exception set. */
+/* Creates the typed reader `name` ("xray", "fxt", "xtrace") of r; -1 with an exception set. */
 int pytracerd_typed_open(struct pyreader *r, const char *name, int lenient, tracerd_byte_order_t bo,
                          const tracerd_allocator_t *alloc);
 
@@ -124,6 +124,8 @@ int pytracerd_xray_init_types(PyObject *module);
 void pytracerd_xray_callbacks(tracerd_xray_callbacks_t *cbs);
 int pytracerd_fxt_init_types(PyObject *module);
 void pytracerd_fxt_callbacks(tracerd_fxt_callbacks_t *cbs);
+int pytracerd_xtrace_init_types(PyObject *module);
+void pytracerd_xtrace_callbacks(tracerd_xtrace_insn_callbacks_t *cbs);
 
 /* Raises tracerd.Error(status, offset, reason[, path]). Returns NULL. */
 PyObject *pytracerd_raise(tracerd_status_t st, uint64_t offset, const char *reason,

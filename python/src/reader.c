@@ -638,6 +638,8 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
     r->ccfg.lenient_skip_packets = lenient != 0;
     r->acfg.ctf = &r->ccfg;
     tracerd_xtrace_insn_config_init(&r->tcfg);
+    r->tcfg.allow_trailing_zero_padding = lenient != 0;
+    r->tcfg.allow_truncated_tail = lenient != 0;
     r->acfg.xtrace = &r->tcfg;
     if (names != NULL && names != Py_None && load_names(r, names) != 0)
         return -1;
@@ -696,8 +698,8 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
 static PyObject *get_format(pyreader *r, void *c)
 {
     (void)c;
-    if (r->kind == READER_TYPED)
-        return PyUnicode_FromString(r->ops->name);
+    if (r->kind == READER_TYPED) /* "xtrace-insn" is xtrace */
+        return PyUnicode_FromStringAndSize(r->ops->name, (Py_ssize_t)strcspn(r->ops->name, "-"));
     tracerd_event_format_t f = r->dir     ? TRACERD_EVENT_FORMAT_CTF
                                : r->autor ? tracerd_auto_format(r->autor)
                                           : (r->has_src ? r->src.format : 0);

@@ -105,8 +105,21 @@ int pytracerd_typed_open(pyreader *r, const char *name, int lenient, tracerd_byt
         cbs.on_warning = pytracerd_reader_on_warning;
         r->ops = tracerd_fxt_ops();
         st = r->ops->new_reader(&cfg, &cbs, r, alloc, &r->impl);
+    } else if (strcmp(name, "xtrace") == 0) {
+        tracerd_xtrace_insn_config_t cfg;
+        tracerd_xtrace_insn_config_init(&cfg);
+        cfg.allow_trailing_zero_padding = lenient != 0;
+        cfg.allow_truncated_tail = lenient != 0;
+        tracerd_xtrace_insn_callbacks_t cbs;
+        memset(&cbs, 0, sizeof cbs);
+        pytracerd_xtrace_callbacks(&cbs);
+        cbs.on_mem_fragment = span_cb;
+        cbs.on_iov_data = span_cb;
+        cbs.on_warning = pytracerd_reader_on_warning;
+        r->ops = tracerd_xtrace_insn_ops();
+        st = r->ops->new_reader(&cfg, &cbs, r, alloc, &r->impl);
     } else {
-        PyErr_Format(PyExc_ValueError, "no typed reader for %s (xray, fxt)", name);
+        PyErr_Format(PyExc_ValueError, "no typed reader for %s (xray, fxt, xtrace)", name);
         return -1;
     }
     if (st != TRACERD_OK) {

@@ -34,6 +34,7 @@ def one_round():
     next(r)  # abandoned while paused, events queued
     list(tracerd.xray.open(SAMPLES["xray-fdr-real"]))
     list(tracerd.fxt.open(SAMPLES["fxt"]))
+    list(tracerd.xtrace.open(SAMPLES["xtrace"]))
     try:
         list(tracerd.fxt.open(bytes(bad)))
     except tracerd.Error:

@@ -58,7 +58,7 @@ def test_fxt_typed_matches_the_golden_dump():
             pytest.fail(f"unexpected golden line {line}")
 
 
-@pytest.mark.parametrize("mod,path", [("fxt", SAMPLES["fxt"]),
+@pytest.mark.parametrize("mod,path", [("fxt", SAMPLES["fxt"]), ("xtrace", SAMPLES["xtrace"]),
                                       ("xray", SAMPLES["xray-fdr-real"]),
                                       ("xray", SAMPLES["xray-basic"])])
 def test_typed_feed_every_split(mod, path):
@@ -93,3 +93,52 @@ def test_typed_errors_and_lenient_warnings():
         tracerd.fxt.open(SAMPLES["fxt"], format="xray")
     with pytest.raises(ValueError):
         tracerd.fxt.Reader("xray")
+
+
+def test_xtrace_typed_matches_the_cli_dump():
+    """tests/data/xtrace/cli-insn.dump.gold is `tracerd dump` of the sample (check_cli.c)."""
+    import json
+
+    gold = [json.loads(line) for line in
+            (DATA / "xtrace" / "cli-insn.dump.gold").read_text().splitlines()]
+    gold = [g for g in gold if g["type"] != "iov_layout"]  # the CLI's note, no record
+    recs = list(tracerd.xtrace.open(SAMPLES["xtrace"]))
+    assert len(recs) == len(gold)
+    X = tracerd.xtrace
+    h = lambda s: int(s, 16)  # noqa: E731
+    for rec, g in zip(recs, gold):
+        t = g["type"]
+        if t == "insn":
+            assert isinstance(rec, X.Insn)
+            assert (rec.offset, rec.index, rec.pc, rec.opcode, rec.el, rec.explicit_pc) == \
+                (g["offset"], g["index"], h(g["pc"]), h(g["opcode"]), g["el"], g["explicit_pc"])
+        elif t == "mem":
+            assert (rec.offset, rec.insn_count, rec.el, rec.op, rec.addr, rec.size,
+                    rec.value.hex()) == (g["offset"], g["insn_count"], g["el"], g["op"],
+                                         h(g["addr"]), g["size"], g["value"])
+        elif t == "val":
+            assert (rec.offset, rec.insn_count, rec.kind, rec.value) == \
+                (g["offset"], g["insn_count"], g["kind"], h(g["value"]))
+        elif t == "allgpr":
+            assert rec.x == tuple(h(v) for v in g["x"]) and rec.offset == g["offset"]
+        elif t == "misc_flags":
+            assert rec.flags == h(g["flags"]) and rec.offset == g["offset"]
+        elif t == "syscall_vec":
+            assert isinstance(rec, X.SyscallVec)
+            assert (rec.offset, rec.insn_count, rec.count, rec.layout) == \
+                (g["offset"], g["insn_count"], g["count"], g["layout"])
+        elif t == "syscall_vec_end":
+            assert isinstance(rec, X.SyscallVecEnd)
+            assert (rec.offset, rec.count) == (g["offset"], g["count"])
+        elif t == "iov":
+            assert (rec.offset, rec.iov_offset, rec.index, rec.base, rec.len) == \
+                (g["offset"], g["iov_offset"], g["index"], h(g["base"]), g["len"])
+        elif t == "iov_data":
+            assert isinstance(rec, tracerd.Fragment)
+            assert (rec.record_offset, rec.index, rec.offset, rec.total, rec.data.hex()) == \
+                (g["offset"], g["index"], g["data_offset"], g["total"], g["data"])
+        elif t == "time":
+            assert (rec.offset, rec.insn_count, rec.value, rec.raw.hex()) == \
+                (g["offset"], g["insn_count"], h(g["value"]), g["raw"])
+        else:
+            pytest.fail(f"unexpected dump line {g}")

@@ -21,9 +21,9 @@ import os
 import socket
 
 from . import _tracerd
-from ._tracerd import KINDS, Batch, Event, detect, library_version, status_codes
+from ._tracerd import KINDS, Batch, Event, Fragment, detect, library_version, status_codes
 
-__all__ = ["open", "xray", "fxt", "Reader", "Event", "Batch", "Error", "KINDS", "detect", "dataframe",
+__all__ = ["open", "xray", "fxt", "xtrace", "Reader", "Event", "Batch", "Fragment", "Error", "KINDS", "detect", "dataframe",
            "library_version", "status_codes"]
 __version__ = library_version
 
@@ -150,4 +150,4 @@ def dataframe(batch):
     return pd.DataFrame(cols, copy=False)
 
 
-from . import fxt, xray  # noqa: E402  (tracerd.xray.open, tracerd.fxt.open: typed records)
+from . import fxt, xray, xtrace  # noqa: E402  (typed records: tracerd.<format>.open)
