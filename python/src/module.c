@@ -86,7 +86,8 @@ PyMODINIT_FUNC PyInit__tracerd(void)
     }
     if (pytracerd_event_init_types(m) != 0 || pytracerd_batch_init_types(m) != 0 ||
         pytracerd_typed_init_types(m) != 0 || pytracerd_xray_init_types(m) != 0 ||
-        pytracerd_fxt_init_types(m) != 0 || pytracerd_xtrace_init_types(m) != 0)
+        pytracerd_fxt_init_types(m) != 0 || pytracerd_xtrace_init_types(m) != 0 ||
+        pytracerd_ctf_init_types(m) != 0)
         goto fail;
     if (PyModule_AddStringConstant(m, "library_version", tracerd_version_string()) != 0)
         goto fail;

@@ -124,6 +124,12 @@ int pytracerd_xray_init_types(PyObject *module);
 void pytracerd_xray_callbacks(tracerd_xray_callbacks_t *cbs);
 int pytracerd_fxt_init_types(PyObject *module);
 void pytracerd_fxt_callbacks(tracerd_fxt_callbacks_t *cbs);
+int pytracerd_ctf_init_types(PyObject *module);
+/* Typed CTF reader of r: a trace directory, or one stream with its metadata. */
+int pytracerd_ctf_open(struct pyreader *r, const char *directory, const void *metadata,
+                       size_t metadata_len, int lenient, const tracerd_allocator_t *alloc);
+/* Frees the field-tree state of a typed CTF reader. */
+void pytracerd_ctf_clear(struct pyreader *r);
 int pytracerd_xtrace_init_types(PyObject *module);
 void pytracerd_xtrace_callbacks(tracerd_xtrace_insn_callbacks_t *cbs);
 
@@ -143,6 +149,9 @@ typedef struct pyreader {
     void *impl;
     tracerd_auto_reader_t *autor;
     tracerd_event_dir_t *dir;
+    tracerd_ctf_dir_t *ctfdir;     /* typed CTF: a directory */
+    tracerd_ctf_trace_t *ctftrace; /* typed CTF: the model of a stream (impl) */
+    void *ctf;                     /* typed CTF: field-tree state (ctf.c) */
     tracerd_xray_names_t *names;
     /* configs the auto reader borrows */
     tracerd_auto_config_t acfg;

@@ -61,6 +61,11 @@ static void free_c_reader(pyreader *r)
     r->autor = NULL;
     tracerd_event_dir_free(r->dir);
     r->dir = NULL;
+    tracerd_ctf_dir_free(r->ctfdir);
+    r->ctfdir = NULL;
+    tracerd_ctf_trace_free(r->ctftrace); /* after its stream reader */
+    r->ctftrace = NULL;
+    pytracerd_ctf_clear(r);
     tracerd_xray_names_free(r->names);
     r->names = NULL;
 }
@@ -108,7 +113,11 @@ static void keep_error(pyreader *r, tracerd_status_t st)
         return;
     r->err = st;
     const char *reason, *path = NULL;
-    if (r->dir) {
+    if (r->ctfdir) {
+        r->err_offset = tracerd_ctf_dir_error_offset(r->ctfdir);
+        reason = tracerd_ctf_dir_error_reason(r->ctfdir);
+        path = tracerd_ctf_dir_error_path(r->ctfdir);
+    } else if (r->dir) {
         r->err_offset = tracerd_event_dir_error_offset(r->dir);
         reason = tracerd_event_dir_error_reason(r->dir);
         path = tracerd_event_dir_error_path(r->dir);
@@ -261,6 +270,13 @@ static int pump(pyreader *r, size_t want)
     int rc = 0;
     while (pending(r) < want && !r->done) {
         tracerd_status_t st;
+        if (r->ctfdir != NULL) {
+            CALL(r, tracerd_ctf_dir_run(r->ctfdir), st);
+            fix_nomem(r);
+            if (after(r, st) == 0)
+                r->done = 1;
+            continue;
+        }
         if (r->dir != NULL) {
             CALL(r, tracerd_event_dir_run(r->dir), st);
             fix_nomem(r);
@@ -305,6 +321,12 @@ static int pump(pyreader *r, size_t want)
     return rc;
 }
 
+/* Pull mode: the reader reads its own source. */
+static int pulls(const pyreader *r)
+{
+    return r->readinto != NULL || r->dir != NULL || r->ctfdir != NULL;
+}
+
 static int check_usable(pyreader *r)
 {
     if (r->busy) {
@@ -344,7 +366,7 @@ static PyObject *reader_next(pyreader *r)
 {
     if (check_usable(r) != 0)
         return NULL;
-    if (pending(r) == 0 && (r->readinto != NULL || r->dir != NULL)) {
+    if (pending(r) == 0 && (pulls(r))) {
         r->with_args = 1;
         if (pump(r, r->max_pending) != 0)
             return NULL;
@@ -373,7 +395,7 @@ static PyObject *reader_read_batch(pyreader *r, PyObject *args, PyObject *kw)
     }
     if (check_usable(r) != 0)
         return NULL;
-    if (pending(r) < (size_t)n && (r->readinto != NULL || r->dir != NULL)) {
+    if (pending(r) < (size_t)n && (pulls(r))) {
         /* Events decoded now all go into this batch, which has no arguments. */
         r->with_args = 0;
         int rc = pump(r, (size_t)n);
@@ -394,7 +416,7 @@ static PyObject *reader_feed(pyreader *r, PyObject *arg)
 {
     if (check_usable(r) != 0)
         return NULL;
-    if (r->readinto != NULL || r->dir != NULL) {
+    if (pulls(r)) {
         PyErr_SetString(PyExc_TypeError, "feed() on a reader that reads its own source");
         return NULL;
     }
@@ -436,7 +458,7 @@ static PyObject *reader_finish(pyreader *r, PyObject *unused)
     (void)unused;
     if (check_usable(r) != 0)
         return NULL;
-    if (r->readinto != NULL || r->dir != NULL) {
+    if (pulls(r)) {
         PyErr_SetString(PyExc_TypeError, "finish() on a reader that reads its own source");
         return NULL;
     }
@@ -577,7 +599,7 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
                                      &owned, &directory, &metadata, &names, &lenient, &byte_order,
                                      &max_args, &chunk, &maxp, &onw, &typed))
         return -1;
-    if (r->impl || r->dir || r->closed) {
+    if (r->impl || r->dir || r->ctfdir || r->closed) {
         PyErr_SetString(PyExc_RuntimeError, "tracerd.Reader initialised twice");
         return -1;
     }
@@ -621,7 +643,21 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
         r->objs = PyList_New(0);
         if (r->objs == NULL)
             return -1;
-        return pytracerd_typed_open(r, typed, lenient != 0, bo, &py_allocator);
+        if (strcmp(typed, "ctf") != 0)
+            return pytracerd_typed_open(r, typed, lenient != 0, bo, &py_allocator);
+        PyObject *path = NULL;
+        Py_buffer meta = {0};
+        int rc = -1;
+        if ((directory == NULL || directory == Py_None ||
+             PyUnicode_FSConverter(directory, &path)) &&
+            (metadata == NULL || metadata == Py_None ||
+             PyObject_GetBuffer(metadata, &meta, PyBUF_SIMPLE) == 0))
+            rc = pytracerd_ctf_open(r, path ? PyBytes_AS_STRING(path) : NULL, meta.buf,
+                                    (size_t)meta.len, lenient != 0, &py_allocator);
+        if (meta.obj != NULL)
+            PyBuffer_Release(&meta);
+        Py_XDECREF(path);
+        return rc;
     }
 
     r->kind = READER_EVENTS;
@@ -698,7 +734,9 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
 static PyObject *get_format(pyreader *r, void *c)
 {
     (void)c;
-    if (r->kind == READER_TYPED) /* "xtrace-insn" is xtrace */
+    if (r->kind == READER_TYPED && r->ops == NULL)
+        return PyUnicode_FromString("ctf"); /* a typed CTF directory */
+    if (r->kind == READER_TYPED)            /* "xtrace-insn" is xtrace, "ctf-stream" ctf */
         return PyUnicode_FromStringAndSize(r->ops->name, (Py_ssize_t)strcspn(r->ops->name, "-"));
     tracerd_event_format_t f = r->dir     ? TRACERD_EVENT_FORMAT_CTF
                                : r->autor ? tracerd_auto_format(r->autor)

@@ -35,6 +35,8 @@ def one_round():
     list(tracerd.xray.open(SAMPLES["xray-fdr-real"]))
     list(tracerd.fxt.open(SAMPLES["fxt"]))
     list(tracerd.xtrace.open(SAMPLES["xtrace"]))
+    list(tracerd.ctf.open(SAMPLES["ctf-dir-bt2"]))
+    list(tracerd.ctf.open(SAMPLES["ctf-stream"]))
     try:
         list(tracerd.fxt.open(bytes(bad)))
     except tracerd.Error:

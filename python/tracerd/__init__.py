@@ -23,7 +23,7 @@ import socket
 from . import _tracerd
 from ._tracerd import KINDS, Batch, Event, Fragment, detect, library_version, status_codes
 
-__all__ = ["open", "xray", "fxt", "xtrace", "Reader", "Event", "Batch", "Fragment", "Error", "KINDS", "detect", "dataframe",
+__all__ = ["open", "xray", "fxt", "xtrace", "ctf", "Reader", "Event", "Batch", "Fragment", "Error", "KINDS", "detect", "dataframe",
            "library_version", "status_codes"]
 __version__ = library_version
 
@@ -109,14 +109,14 @@ def _open(source, format, typed, options, cls):
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if os.path.isdir(path):
-            if typed is not None:
+            if typed not in (None, "ctf"):
                 raise ValueError(f"tracerd.{typed}.open: {path} is a directory")
             return cls(format, directory=path, **options)
         f = builtins.open(path, "rb", buffering=0)
         try:
             if typed is None and format is None and path.endswith(".xinsndata.bin"):
                 format = "xtrace"  # xtrace has no magic number: known by its file name
-            if typed is None and format in (None, "ctf") and options.get("metadata") is None:
+            if typed in (None, "ctf") and format in (None, "ctf") and options.get("metadata") is None:
                 # A CTF stream file alone: use the metadata file beside it.
                 meta = os.path.join(os.path.dirname(path), "metadata")
                 if f.read(4) in _CTF_PACKET_MAGIC and os.path.isfile(meta):
@@ -150,4 +150,4 @@ def dataframe(batch):
     return pd.DataFrame(cols, copy=False)
 
 
-from . import fxt, xray, xtrace  # noqa: E402  (typed records: tracerd.<format>.open)
+from . import ctf, fxt, xray, xtrace  # noqa: E402  (typed records: tracerd.<format>.open)
