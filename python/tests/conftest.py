@@ -47,3 +47,18 @@ def feed_args(path):
     if meta.is_file():
         return {"metadata": meta.read_bytes()}
     return {}
+
+
+def feed_all(reader, data, step, convert=lambda x: x):
+    """Feeds data in pieces of `step` bytes as a socket reader would: takes what feed()
+    accepts, drains the events after each piece, finishes. Checks the back-pressure bound."""
+    got, pos = [], 0
+    while pos < len(data):
+        n = reader.feed(data[pos:pos + step])
+        assert 0 <= n <= step
+        pos += n
+        got += [convert(e) for e in reader]
+    while not reader.finish():
+        got += [convert(e) for e in reader]
+    got += [convert(e) for e in reader]
+    return got

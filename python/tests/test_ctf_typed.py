@@ -2,7 +2,7 @@
 name, time and whole field tree (payload, contexts), on the sample traces."""
 import pytest
 import tracerd
-from conftest import DATA
+from conftest import DATA, feed_all
 
 
 def bt2_value(f):
@@ -85,14 +85,7 @@ def test_ctf_typed_stream_file_and_feed():
     want = list(tracerd.ctf.open(path / "stream"))
     for step in (1, 7, 100, len(data)):
         r = tracerd.ctf.Reader(metadata=path / "metadata", max_pending=2)
-        got, pos = [], 0
-        while pos < len(data):
-            pos += r.feed(data[pos:pos + step])
-            got += list(r)
-        while not r.finish():
-            got += list(r)
-        got += list(r)
-        assert got == want, step
+        assert feed_all(r, data, step) == want, step
     with pytest.raises(ValueError):
         tracerd.ctf.Reader()  # a stream needs its metadata
 

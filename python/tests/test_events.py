@@ -6,7 +6,7 @@ import threading
 
 import pytest
 import tracerd
-from conftest import DATA, SAMPLES, event_tuple, feed_args
+from conftest import DATA, SAMPLES, event_tuple, feed_all, feed_args
 
 
 def all_events(path, **options):
@@ -34,17 +34,12 @@ def test_feed_every_chunk_size(file_sample):
     want = all_events(file_sample)
     for step in sorted({1, 2, 3, 5, 8, 13, 64, 100, 4096, len(data)}):
         r = tracerd.Reader(max_pending=3, **feed_args(file_sample))
-        got, pos = [], 0
-        while pos < len(data):
-            n = r.feed(data[pos:pos + step])
-            assert 0 <= n <= step
-            assert r.pending <= 3  # back-pressure: never more than max_pending waiting
-            pos += n
-            got += [event_tuple(e) for e in r]
-        while not r.finish():
-            got += [event_tuple(e) for e in r]
-        got += [event_tuple(e) for e in r]
-        assert got == want, f"chunk size {step}"
+
+        def checked(e):
+            assert r.pending <= 2  # back-pressure: never more than max_pending waiting
+            return event_tuple(e)
+
+        assert feed_all(r, data, step, checked) == want, f"chunk size {step}"
         r.close()
 
 

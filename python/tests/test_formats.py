@@ -6,7 +6,7 @@ import re
 
 import pytest
 import tracerd
-from conftest import DATA, SAMPLES
+from conftest import DATA, SAMPLES, feed_all
 
 XRAY_REAL = sorted((DATA / "xray" / "real").glob("*.yaml"))
 YAML_KINDS = {"function-enter": "enter", "function-exit": "exit",
@@ -72,15 +72,7 @@ def test_xray_typed_feed_every_split():
     want = list(tracerd.xray.open(path))
     assert isinstance(want[0], tracerd.xray.Header) and want[0].version == 5
     for step in (1, 7, 64, len(data)):
-        r = tracerd.xray.Reader(max_pending=2)
-        got, pos = [], 0
-        while pos < len(data):
-            pos += r.feed(data[pos:pos + step])
-            got += list(r)
-        while not r.finish():
-            got += list(r)
-        got += list(r)
-        assert got == want
+        assert feed_all(tracerd.xray.Reader(max_pending=2), data, step) == want
 
 
 def test_xray_big_endian_and_v1():

@@ -5,7 +5,7 @@ import re
 
 import pytest
 import tracerd
-from conftest import DATA, SAMPLES
+from conftest import DATA, SAMPLES, feed_all
 
 GOLD = DATA / "fxt" / "demo.gold"
 
@@ -67,15 +67,12 @@ def test_typed_feed_every_split(mod, path):
     data = path.read_bytes()
     for step in (1, 3, 8, 100, len(data)):
         r = m.Reader(max_pending=2)
-        got, pos = [], 0
-        while pos < len(data):
-            pos += r.feed(data[pos:pos + step])
-            assert r.pending <= 2
-            got += list(r)
-        while not r.finish():
-            got += list(r)
-        got += list(r)
-        assert got == want, step
+
+        def checked(rec):
+            assert r.pending <= 1  # one just taken: at most max_pending were waiting
+            return rec
+
+        assert feed_all(r, data, step, checked) == want, step
         assert r.format == mod
 
 

@@ -65,6 +65,19 @@ class Reader(_tracerd.Reader):
             yield b
 
 
+def _typed_reader(fmt, doc):
+    """The Reader class of tracerd.<fmt>: a typed reader fed with feed()."""
+
+    def __init__(self, format=None, **options):
+        if format not in (None, fmt):
+            raise ValueError(f"tracerd.{fmt}.Reader reads {fmt} only")
+        _load_paths(options)
+        _tracerd.Reader.__init__(self, None, typed=fmt, **options)
+
+    return type("Reader", (_tracerd.Reader,), {"__init__": __init__, "__doc__": doc,
+                                               "__module__": f"tracerd.{fmt}"})
+
+
 def _read_file(v):
     """A path (str or os.PathLike) is read; bytes-like data is kept as it is."""
     if isinstance(v, (str, os.PathLike)):

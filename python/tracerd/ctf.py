@@ -4,7 +4,7 @@ stream file with its metadata beside it or given as metadata=). Fields are neste
 one dict per scope (packet header/context; event header, stream_context, context, fields),
 structures as dicts, arrays and sequences as lists (byte arrays as bytes), variants as
 {option: value}, enumerations as their label when one maps the value."""
-from . import _load_paths, _open, _tracerd
+from . import _open, _tracerd, _typed_reader
 
 Packet = _tracerd.CtfPacket
 PacketEnd = _tracerd.CtfPacketEnd
@@ -14,15 +14,10 @@ Loss = _tracerd.CtfLoss
 __all__ = ["open", "Reader", "Packet", "PacketEnd", "Event", "Loss"]
 
 
-class Reader(_tracerd.Reader):
-    """A typed CTF stream reader fed with feed(): give metadata= (bytes or a path); options:
-    lenient, max_pending, on_warning."""
-
-    def __init__(self, format=None, **options):
-        if format not in (None, "ctf"):
-            raise ValueError("tracerd.ctf.Reader reads CTF only")
-        _load_paths(options)
-        super().__init__(None, typed="ctf", **options)
+Reader = _typed_reader(
+    "ctf",
+    "A typed CTF stream reader fed with feed(): give metadata= (bytes or a path); "
+    "options: lenient, max_pending, on_warning.")
 
 
 def open(source, **options):

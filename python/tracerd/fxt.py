@@ -2,7 +2,7 @@
 String, Thread, Event, Blob, UserspaceObject, KernelObject, Scheduling, Log, LargeBlob,
 Unknown and tracerd.Fragment named tuples, as the FXT reader gives them (strings and
 threads resolved, arguments as a dict, ns from the provider's ticks per second)."""
-from . import _open, _tracerd
+from . import _open, _tracerd, _typed_reader
 
 Metadata = _tracerd.FxtMetadata
 Init = _tracerd.FxtInit
@@ -23,14 +23,10 @@ __all__ = ["open", "Reader", "Metadata", "Init", "String", "Thread", "Event", "B
            "Fragment"]
 
 
-class Reader(_tracerd.Reader):
-    """A typed FXT reader fed with feed(); options: lenient, byte_order, max_pending,
-    on_warning."""
-
-    def __init__(self, format=None, **options):
-        if format not in (None, "fxt"):
-            raise ValueError("tracerd.fxt.Reader reads FXT only")
-        super().__init__(None, typed="fxt", **options)
+Reader = _typed_reader(
+    "fxt",
+    "A typed FXT reader fed with feed(); options: lenient, byte_order, max_pending, "
+    "on_warning.")
 
 
 def open(source, **options):

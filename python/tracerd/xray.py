@@ -1,6 +1,6 @@
 """Typed LLVM XRay records: tracerd.xray.open(path) yields Header, Buffer, Function,
 CustomEvent, Metadata, BufferEnd and Fragment named tuples, as the XRay reader gives them."""
-from . import _open, _tracerd
+from . import _open, _tracerd, _typed_reader
 
 Header = _tracerd.XrayHeader
 Buffer = _tracerd.XrayBuffer
@@ -14,14 +14,10 @@ __all__ = ["open", "Reader", "Header", "Buffer", "BufferEnd", "Function", "Custo
            "Metadata", "Fragment"]
 
 
-class Reader(_tracerd.Reader):
-    """A typed XRay reader fed with feed(); options: lenient, byte_order, max_pending,
-    on_warning."""
-
-    def __init__(self, format=None, **options):
-        if format not in (None, "xray"):
-            raise ValueError("tracerd.xray.Reader reads XRay only")
-        super().__init__(None, typed="xray", **options)
+Reader = _typed_reader(
+    "xray",
+    "A typed XRay reader fed with feed(); options: lenient, byte_order, max_pending, "
+    "on_warning.")
 
 
 def open(source, **options):

@@ -2,7 +2,7 @@
 yields Insn, Mem, Val, AllGpr, MiscFlags, SyscallVec, Iov, SyscallVecEnd, Time, Opaque and
 tracerd.Fragment (large memory values, iovec data) named tuples, as the reader gives them.
 Snapshot files (*.xsnapshot.bin) are not bound."""
-from . import _open, _tracerd
+from . import _open, _tracerd, _typed_reader
 
 Insn = _tracerd.XtraceInsn
 Mem = _tracerd.XtraceMem
@@ -20,14 +20,11 @@ __all__ = ["open", "Reader", "Insn", "Mem", "Val", "AllGpr", "MiscFlags", "Sysca
            "SyscallVecEnd", "Iov", "Time", "Opaque", "Fragment"]
 
 
-class Reader(_tracerd.Reader):
-    """A typed xtrace instruction-stream reader fed with feed(); options: lenient (trailing
-    zero padding and a truncated tail become warnings), max_pending, on_warning."""
-
-    def __init__(self, format=None, **options):
-        if format not in (None, "xtrace"):
-            raise ValueError("tracerd.xtrace.Reader reads xtrace only")
-        super().__init__(None, typed="xtrace", **options)
+Reader = _typed_reader(
+    "xtrace",
+    "A typed xtrace instruction-stream reader fed with feed(); options: lenient "
+    "(trailing zero padding and a truncated tail become warnings), max_pending, "
+    "on_warning.")
 
 
 def open(source, **options):
