@@ -127,6 +127,20 @@ START_TEST(test_metadata_model)
 }
 END_TEST
 
+struct meta_warns {
+    int n;
+    char last[256];
+};
+
+static int note_meta_warning(void *user, const tracerd_warning_t *w)
+{
+    struct meta_warns *mw = user;
+    mw->n++;
+    snprintf(mw->last, sizeof mw->last, "%s @%llu skip=%llu %s", tracerd_status_name(w->status),
+             (unsigned long long)w->offset, (unsigned long long)w->skipped_bytes, w->reason);
+    return TRACERD_CB_CONTINUE;
+}
+
 /* The same model from text fed byte by byte and from packetized metadata. */
 START_TEST(test_metadata_chunked_and_packetized)
 {
@@ -162,6 +176,36 @@ START_TEST(test_metadata_chunked_and_packetized)
         ck_assert_int_eq(tracerd_ctf_metadata_finish(m, &t), TRACERD_E_TRUNCATED);
         ck_assert_ptr_null(t);
         tracerd_ctf_metadata_free(m);
+        /* issue 12: a stray tail too short to be a metadata packet (an LTTng
+         * quirk babeltrace2 accepts) is ignored with a warning; a tail of a
+         * whole header announcing more than is there is still E_TRUNCATED */
+        for (size_t tail = 1; tail < 37; tail += 35) {
+            uint8_t *tk = malloc(plen + tail);
+            memcpy(tk, pk, plen);
+            memset(tk + plen, 0xc1, tail);
+            struct meta_warns mw = {0, ""};
+            tracerd_ctf_metadata_config_t mc;
+            tracerd_ctf_metadata_config_init(&mc);
+            mc.on_warning = note_meta_warning;
+            mc.user = &mw;
+            ck_assert_int_eq(tracerd_ctf_metadata_new(&mc, NULL, &m), TRACERD_OK);
+            for (size_t o = 0; o < plen + tail; o += 5)
+                ck_assert_int_eq(
+                    tracerd_ctf_metadata_feed(m, tk + o, plen + tail - o < 5 ? plen + tail - o : 5),
+                    TRACERD_OK);
+            ck_assert_int_eq(tracerd_ctf_metadata_finish(m, &t), TRACERD_OK);
+            ck_assert_uint_eq(tracerd_ctf_trace_info(t)->nevents, 3);
+            ck_assert_int_eq(mw.n, 1);
+            char want[200];
+            snprintf(want, sizeof want,
+                     "E_TRUNCATED @%zu skip=%zu metadata stream: %zu bytes after the last packet "
+                     "are too short to be a metadata packet (37-byte header): ignored",
+                     plen, tail, tail);
+            ck_assert_str_eq(mw.last, want);
+            tracerd_ctf_trace_free(t);
+            tracerd_ctf_metadata_free(m);
+            free(tk);
+        }
         /* compressed scheme */
         pk[32] = 1;
         ck_assert_int_eq(tracerd_ctf_metadata_new(NULL, NULL, &m), TRACERD_OK);
@@ -543,16 +587,29 @@ START_TEST(test_stream_errors)
         expect_end(log, "end E_MAGIC @0 packet at byte 0: packet magic is 0x");
         free(log);
 
-        memcpy(bad, data, len); /* uuid mismatch; accepted when not checked */
+        /* uuid mismatch (issue 12): by default one warning per stream, at the
+         * first packet that has it, and the packets are read; check_uuid makes
+         * it an error. Every split and pause (drv_check_all). */
+        memcpy(bad, data, len);
         bad[4] ^= 1;
-        log = run_plain(meta, bad, len, NULL);
-        expect_end(log, "end E_MAGIC @0 packet at byte 0: packet header uuid differs");
+        bad[pkt1 + 4] ^= 1;
+        struct target_cfg tc;
+        cfg_init(&tc, meta);
+        log = drv_check_all(&ctf_target, &tc, bad, len);
+        expect_end(log, "end OK");
+        const char *wl = "W E_MAGIC @0 skip=0 packet 0: packet header uuid differs from the "
+                         "trace uuid (read on; reported once per stream; check_uuid makes it an "
+                         "error)\n";
+        ck_assert_msg(strstr(log, wl) != NULL, "no uuid warning in:\n%.2000s", log);
+        ck_assert_ptr_null(strstr(strstr(log, wl) + strlen(wl), "uuid differs")); /* once */
+        ck_assert_uint_eq(strlen(log), strlen(good) + strlen(wl));
         free(log);
         tracerd_ctf_stream_config_t sc;
         tracerd_ctf_stream_config_init(&sc);
-        sc.check_uuid = false;
+        ck_assert(!sc.check_uuid);
+        sc.check_uuid = true;
         log = run_plain(meta, bad, len, &sc);
-        expect_end(log, "end OK");
+        expect_end(log, "end E_MAGIC @0 packet at byte 0: packet header uuid differs");
         free(log);
 
         memcpy(bad, data, len); /* unknown stream id */
@@ -1134,7 +1191,7 @@ START_TEST(test_peer_other)
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
         peer_check(others[i].group, others[i].name, others[i].ok);
     /* Two intersection traces carry packet uuids that differ from their
-     * metadata's: babeltrace2 ignores it; tracerd reports it unless told not to. */
+     * metadata's: babeltrace2 ignores it; tracerd warns (check_uuid: an error). */
     const char *peer = drv_peer_dir();
     if (peer == NULL)
         return;
@@ -1144,14 +1201,14 @@ START_TEST(test_peer_other)
         snprintf(dir, sizeof dir, "%s/ctf/intersection/%s", peer, uuids[i]);
         snprintf(out, sizeof out, "%s/ctf/bt2-2.0.4-output/intersection/%s.txt", peer, uuids[i]);
         struct peer_result pr;
-        read_dir(dir, NULL, &pr);
+        tracerd_ctf_dir_config_t cfg;
+        tracerd_ctf_dir_config_init(&cfg);
+        cfg.stream.check_uuid = true; /* the strict check, an option */
+        read_dir(dir, &cfg, &pr);
         ck_assert_int_eq(pr.st, TRACERD_E_MAGIC);
         ck_assert_ptr_nonnull(strstr(pr.reason, "uuid differs"));
         ctf_text_free(&pr.text);
-        tracerd_ctf_dir_config_t cfg;
-        tracerd_ctf_dir_config_init(&cfg);
-        cfg.stream.check_uuid = false;
-        read_dir(dir, &cfg, &pr);
+        read_dir(dir, NULL, &pr); /* default: a warning, read as babeltrace2 does */
         ck_assert_int_eq(pr.st, TRACERD_OK);
         char *expected = slurp(out);
         ck_assert_uint_eq(compare_bt2(uuids[i], expected, pr.text.out.buf), 0);

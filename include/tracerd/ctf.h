@@ -445,7 +445,7 @@ typedef struct tracerd_ctf_callbacks {
     tracerd_ctf_event_cb on_event_end;
     tracerd_ctf_field_cb on_field;
     tracerd_ctf_loss_cb on_loss;
-    tracerd_warning_cb on_warning; /**< lenient packet skips */
+    tracerd_warning_cb on_warning; /**< lenient packet skips; a foreign packet uuid */
 } tracerd_ctf_callbacks_t;
 
 /** Stream reader options. Initialise with tracerd_ctf_stream_config_init. */
@@ -455,7 +455,10 @@ typedef struct tracerd_ctf_stream_config {
     uint64_t max_sequence_length; /**< sequence length bound (default 1<<24) */
     uint32_t max_depth;           /**< nesting of arrays/sequences (default 64) */
     uint64_t max_packet_bytes;    /**< packet size bound (default 1 GiB) */
-    bool check_uuid;              /**< packet header uuid must equal the trace's (default true) */
+    /** A packet header uuid that differs from the trace's is E_MAGIC (true),
+     * or (false, the default, as babeltrace2 and yactfr) read on with one
+     * on_warning per stream (status E_MAGIC, the first such packet). */
+    bool check_uuid;
     /** Lenient: skip a packet with damaged content to the next packet by its
      * packet size, report it to on_warning (default false). Risk: its events are lost. */
     bool lenient_skip_packets;

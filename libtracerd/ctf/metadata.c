@@ -319,9 +319,24 @@ tracerd_status_t tracerd_ctf_metadata_finish(tracerd_ctf_metadata_t *m, tracerd_
     if (m->err.status < 0)
         return m->err.status;
     m->parse_failed = false;
-    if (m->mode == 2 && (m->content_left != 0 || (m->hdr_have != 0 && m->hdr_have < META_HDR)))
+    if (m->mode == 2 && m->content_left != 0)
         return tracerd__error_set(&m->err, TRACERD_E_TRUNCATED, m->pkt_offset,
                                   "metadata packet: input ended inside the packet");
+    if (m->mode == 2 && m->hdr_have != 0 && m->hdr_have < META_HDR) {
+        /* A stray tail too short to be a metadata packet (a real LTTng quirk;
+         * babeltrace2 reads such traces): ignored, with a warning. */
+        char reason[TRACERD__REASON_MAX];
+        tracerd__format(reason, sizeof reason,
+                        "metadata stream: %zu bytes after the last packet are too short to be a "
+                        "metadata packet (%u-byte header): ignored",
+                        m->hdr_have, (unsigned)META_HDR);
+        /* kept: live metadata may append the rest of that packet */
+        if (m->cfg.on_warning != NULL) {
+            tracerd_warning_t w = {TRACERD_E_TRUNCATED, m->pkt_offset, m->offset - m->pkt_offset,
+                                   reason};
+            (void)m->cfg.on_warning(m->cfg.user, &w);
+        }
+    }
     if (m->mode == 0 && m->hdr_have > 0) {
         tracerd_status_t st = append_text(m, m->hdr, m->hdr_have);
         if (st != TRACERD_OK)

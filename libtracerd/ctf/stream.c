@@ -62,6 +62,7 @@ struct tracerd_ctf_stream {
     size_t ubuf_cap;
     uint32_t have; /* roles seen (bit per role) */
     uint8_t uuid[16];
+    bool uuid_warned; /* a packet uuid differing from the trace's was reported */
     uint32_t ts_bits;
     struct loop *loops;
     uint32_t nloops;
@@ -94,7 +95,7 @@ void tracerd_ctf_stream_config_init(tracerd_ctf_stream_config_t *cfg)
     cfg->max_sequence_length = (uint64_t)1 << 24;
     cfg->max_depth = 64;
     cfg->max_packet_bytes = (uint64_t)1 << 30;
-    cfg->check_uuid = true;
+    cfg->check_uuid = false;
 }
 
 size_t tracerd_ctf_stream_memory_bound(const tracerd_ctf_trace_t *trace,
@@ -204,6 +205,7 @@ void tracerd_ctf_stream_reset(tracerd_ctf_stream_t *r)
     r->clock_set = false;
     r->ns_srt = NULL;
     r->prev = false;
+    r->uuid_warned = false;
     r->ev = NULL;
     r->gated = false;
 }
@@ -1321,6 +1323,25 @@ static int emit_loss(tracerd_ctf_stream_t *r, tracerd_ctf_loss_kind_t kind, uint
     return cb_ret(r, rc, "on_loss");
 }
 
+/* A packet header uuid differs from the trace's, check_uuid off (the
+ * default: babeltrace2 and yactfr read such traces): one warning per stream. */
+static int uuid_warning(tracerd_ctf_stream_t *r)
+{
+    r->uuid_warned = true;
+    if (r->cb.on_warning == NULL)
+        return R_OK;
+    char reason[TRACERD__REASON_MAX];
+    tracerd__format(reason, sizeof reason,
+                    "packet %llu: packet header uuid differs from the trace uuid (read on; "
+                    "reported once per stream; check_uuid makes it an error)",
+                    (unsigned long long)r->pkt_index);
+    tracerd_warning_t w = {TRACERD_E_MAGIC, r->pkt_off, 0, reason};
+    r->core.in_cb = true;
+    int rc = r->cb.on_warning(r->core.user, &w);
+    r->core.in_cb = false;
+    return cb_ret(r, rc, "on_warning");
+}
+
 /* Packet measured: check sizes, report losses and the packet. */
 static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
 {
@@ -1350,6 +1371,9 @@ static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
     }
     r->content_bits = content;
     r->packet_bits = size;
+    if (!r->uuid_warned && r->t->info.has_uuid && (h & (1u << ROLE_UUID)) &&
+        memcmp(r->uuid, r->t->info.uuid, 16) != 0 && uuid_warning(r) != R_OK)
+        return R_ERR;
     int clock = r->srt->clock;
     bool has_clock = clock >= 0 || (h & (1u << ROLE_TS_BEGIN));
     if (h & (1u << ROLE_TS_BEGIN)) {
