@@ -566,6 +566,57 @@ static void expect_end(const char *log, const char *end_line)
                   "want '%s', got '%s'", end_line, e ? e : log);
 }
 
+/* Issue 12: a bit field whose byte order differs from the previous one's and
+ * that starts inside the byte that one ended in is refused at the field (as
+ * babeltrace2 and yactfr do); on a byte boundary the change is fine. With and
+ * without field delivery (the measure-only path), every split. */
+static const char BO_META[] =
+    "/* CTF 1.8 */\ntrace { major = 1; minor = 8; byte_order = le; };\n"
+    "stream { event.header := struct { integer { size = 8; align = 8; } id; }; };\n"
+    "event { name = split; id = 0; fields := struct { integer { size = 3; align = 1; } a;"
+    " integer { size = 5; align = 1; byte_order = be; } b; }; };\n"
+    "event { name = whole; id = 1; fields := struct { integer { size = 3; align = 1; } a;"
+    " integer { size = 5; align = 1; } b; integer { size = 4; align = 1; byte_order = be; } c;"
+    " integer { size = 4; align = 1; byte_order = be; } d; }; };\n";
+
+START_TEST(test_stream_byte_order_in_byte)
+{
+    static const uint8_t ok[] = {1, 0xe5, 0x12, 1, 0x00, 0xff};
+    static const uint8_t bad[] = {1, 0xe5, 0x12, 0, 0x2d};
+    struct target_cfg tc;
+    cfg_init(&tc, BO_META);
+    tc.metadata_len = sizeof BO_META - 1;
+    char *log = drv_check_all(&ctf_target, &tc, ok, sizeof ok);
+    expect_end(log, "end OK");
+    ck_assert_ptr_nonnull(strstr(log, "event.fields.a a = 5\n"));
+    ck_assert_ptr_nonnull(strstr(log, "event.fields.b b = 28\n"));
+    ck_assert_ptr_nonnull(strstr(log, "event.fields.c c = 1\n"));
+    ck_assert_ptr_nonnull(strstr(log, "event.fields.d d = 2\n"));
+    free(log);
+    log = drv_check_all(&ctf_target, &tc, bad, sizeof bad);
+    expect_end(log, "end E_BAD_RECORD @3 event 'split' field event.fields.b at byte 4: byte order "
+                    "changes inside a byte (a big-endian field at bit 3 of a byte that a "
+                    "little-endian field began): not allowed");
+    free(log);
+    /* no on_field: the measure-only path checks it too */
+    tracerd_ctf_trace_t *t;
+    char reason[256];
+    ck_assert_int_eq(tracerd_ctf_trace_parse(BO_META, sizeof BO_META - 1, NULL, NULL, &t, reason,
+                                             sizeof reason),
+                     TRACERD_OK);
+    tracerd_ctf_stream_t *r;
+    ck_assert_int_eq(tracerd_ctf_stream_new(t, NULL, NULL, NULL, NULL, &r), TRACERD_OK);
+    size_t used;
+    tracerd_status_t st = tracerd_ctf_stream_feed(r, bad, sizeof bad, &used);
+    if (st == TRACERD_OK)
+        st = tracerd_ctf_stream_finish(r);
+    ck_assert_int_eq(st, TRACERD_E_BAD_RECORD);
+    ck_assert_ptr_nonnull(strstr(tracerd_ctf_stream_error_reason(r), "inside a byte"));
+    tracerd_ctf_stream_free(r);
+    tracerd_ctf_trace_free(t);
+}
+END_TEST
+
 START_TEST(test_stream_errors)
 {
     for (int big = 0; big < 2; big++) {
@@ -1368,7 +1419,47 @@ START_TEST(test_cli)
     ck_assert_uint_eq(count_lines(out, "{\"type\":\"packet\""), 2);
     ck_assert_ptr_nonnull(strstr(out, "\"st\":{\"value\":10,\"label\":\"AUTO\"}"));
     ck_assert_ptr_nonnull(strstr(out, "\"seq\":[1,2,3,500]"));
+    /* issue 12: the packet's line holds its header and context fields */
+    ck_assert_ptr_nonnull(strstr(
+        out, "\"packet_context\":{\"timestamp_begin\":2221533472452,\"timestamp_end\":"
+             "2221746815128,\"content_size\":672,\"packet_size\":32768,\"packet_seq_num\":0,"
+             "\"events_discarded\":0,\"cpu_id\":0}}\n"));
+    ck_assert_ptr_nonnull(strstr(out, "\"packet_header\":{\"magic\":3254525889,\"uuid\":[80,"));
     free(out);
+    /* user-defined packet context fields, nested too (a trace written here) */
+    char dir[] = "/tmp/tracerd-pctx-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    static const char pmeta[] =
+        "/* CTF 1.8 */\ntrace { major = 1; minor = 8; byte_order = le; };\n"
+        "stream { packet.context := struct { integer { size = 16; align = 8; } packet_size;"
+        " integer { size = 16; align = 8; } content_size; integer { size = 8; align = 8; } mine;"
+        " struct { integer { size = 8; align = 8; } x; string s; } nested; };"
+        " event.header := struct { integer { size = 8; align = 8; } id; }; };\n"
+        "event { name = e; id = 0; fields := struct { integer { size = 8; align = 8; } v; }; };\n";
+    static const uint8_t pdata[] = {88, 0, 88, 0, 42, 7, 'h', 'i', 0, 0, 5};
+    char path[128];
+    snprintf(path, sizeof path, "%s/metadata", dir);
+    FILE *f = fopen(path, "w");
+    fputs(pmeta, f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/stream_0", dir);
+    f = fopen(path, "wb");
+    fwrite(pdata, 1, sizeof pdata, f);
+    fclose(f);
+    char pargs[1200];
+    snprintf(pargs, sizeof pargs, "dump %s", dir);
+    out = cli_run(pargs, &rc);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_msg(strstr(out, "\"packet_context\":{\"packet_size\":88,\"content_size\":88,"
+                              "\"mine\":42,\"nested\":{\"x\":7,\"s\":\"hi\"}}}\n{\"type\":\"event\"") !=
+                      NULL,
+                  "%s", out);
+    free(out);
+    snprintf(path, sizeof path, "%s/metadata", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/stream_0", dir);
+    unlink(path);
+    rmdir(dir);
     out = cli_run("--metadata tests/data/ctf/demo-lttng-ust/metadata dump "
                   "tests/data/ctf/demo-lttng-ust/chan_1",
                   &rc);
@@ -1405,6 +1496,7 @@ Suite *suite_ctf(void)
     TCase *tc = tcase_create("metadata");
     tcase_add_test(tc, test_metadata_model);
     tcase_add_test(tc, test_metadata_chunked_and_packetized);
+    tcase_add_test(tc, test_stream_byte_order_in_byte);
     tcase_add_test(tc, test_metadata_append);
     tcase_add_test(tc, test_metadata_errors);
     tcase_add_test(tc, test_metadata_lenient_syntax);

@@ -1157,11 +1157,33 @@ static int fuse_program(struct cc *c, const struct ctf_insn *code, struct fuse *
     }
 }
 
+/* Whether a bit field of these programs (in order) may start inside a byte
+ * with a byte order other than the previous integer's: then the byte order
+ * could change inside a byte, which only the full program checks (stream.c),
+ * so there is no fast form. */
+static bool may_split_byte_order(const struct ctf_insn *const *progs, int n)
+{
+    int prev = -1;
+    for (int i = 0; i < n; i++)
+        for (const struct ctf_insn *in = progs[i]; in != NULL && in->op != OP_END; in++) {
+            if (!is_int_op(in->op))
+                continue;
+            int be = (in->flags & INSN_BE) != 0;
+            if (in->op == OP_INT && in->align < 8 && prev >= 0 && prev != be)
+                return true;
+            prev = be;
+        }
+    return false;
+}
+
 /* Builds a fast program from up to three programs; NULL when not possible. */
 static tracerd_status_t fuse_all(struct cc *c, const struct ctf_insn *a, const struct ctf_insn *b,
                                  const struct ctf_insn *d, const struct ctf_insn **out)
 {
     *out = NULL;
+    const struct ctf_insn *all[3] = {a, b, d};
+    if (may_split_byte_order(all, 3))
+        return TRACERD_OK;
     struct pbuf buf = {NULL, 0, 0};
     struct fuse f = {&buf, false, 1, 0};
     const struct ctf_insn *progs[3] = {a, b, d};

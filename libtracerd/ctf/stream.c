@@ -29,8 +29,10 @@ struct vm {
     tracerd_status_t end_status;
     uint64_t pos;
     uint64_t need;
-    uint32_t sp;    /* loop stack depth */
-    uint32_t depth; /* delivery nesting */
+    uint32_t sp;     /* loop stack depth */
+    uint32_t depth;  /* delivery nesting */
+    uint64_t bo_end; /* bit after the last generic bit field (0: none yet) */
+    bool bo_be;      /* its byte order */
 };
 
 struct tracerd_ctf_stream {
@@ -440,6 +442,20 @@ static void role(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_
         r->discarded_bits = in->size;
 }
 
+/* A generic bit field at bit `at`: whether it starts inside the byte where
+ * the previous bit field ended with the other byte order (CTF does not allow
+ * it; babeltrace2 and yactfr refuse it). Notes this field for the next. */
+static inline bool byte_order_split(struct vm *vm, const struct ctf_insn *in, uint64_t at)
+{
+    bool be = (in->flags & INSN_BE) != 0;
+    /* the previous bit field ended inside the byte this one starts in */
+    bool split =
+        (at & 7) != 0 && vm->bo_end > (at & ~(uint64_t)7) && vm->bo_end <= at && vm->bo_be != be;
+    vm->bo_end = at + in->size;
+    vm->bo_be = be;
+    return split;
+}
+
 /* ---- field loaders shared by the general and the measure-only programs -- */
 
 /* The value of integer instruction `in` whose first bit is bit `rel` of
@@ -656,6 +672,14 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             if (TRACERD__UNLIKELY(at + in->size > limit)) {
                 vm->pos = at;
                 return vm_short(r, vm, in, at + in->size);
+            }
+            if (in->op == OP_INT && byte_order_split(vm, in, at)) {
+                vm->pos = at;
+                return vm_fail(r, vm, in, TRACERD_E_BAD_RECORD,
+                               "byte order changes inside a byte (a %s-endian field at bit %u "
+                               "of a byte that a %s-endian field began): not allowed",
+                               (in->flags & INSN_BE) ? "big" : "little", (unsigned)(at & 7),
+                               (in->flags & INSN_BE) ? "little" : "big");
             }
             v = load_int(data, at - bit0, in);
             pos = at + in->size;
@@ -1431,6 +1455,7 @@ static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
     }
     if (r->cb.on_field) {
         struct vm d = *vm;
+        d.bo_end = 0;
         d.pos = r->pos;
         d.sp = d.depth = 0;
         d.more_ok = false;
@@ -1452,6 +1477,7 @@ static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
         return R_ERR;
     if (r->cb.on_field) {
         struct vm d = *vm;
+        d.bo_end = 0;
         d.pos = r->pos;
         d.sp = d.depth = 0;
         d.more_ok = false;

@@ -123,6 +123,9 @@ struct ctx {
     bool first[256];
     unsigned level;
     bool in_variant[256];
+    char closer[256];   /* what closes each open level: ']' or '}' ('\0': nothing) */
+    bool scope_open;    /* a scope's object is open in the current dump line */
+    bool pkt_open;      /* a packet line is open: its header/context fields follow */
     bool optional_null; /* a disabled CTF 2 optional was printed as null */
 };
 
@@ -132,9 +135,28 @@ static const char *cur_stream(const struct ctx *x)
     return s ? s->path : x->stream_path;
 }
 
+/* Ends the open packet line of a dump (after its header and context fields,
+ * or where they were cut by an error: the open levels are closed). */
+static void close_packet(struct ctx *x)
+{
+    if (!x->pkt_open)
+        return;
+    FILE *o = x->c->out;
+    if (x->scope_open) {
+        for (; x->level > 0; x->level--)
+            if (x->closer[x->level] != '\0')
+                fputc(x->closer[x->level], o);
+        fputc('}', o);
+        x->scope_open = false;
+    }
+    fputs("}\n", o);
+    x->pkt_open = false;
+}
+
 static int on_packet(void *user, const tracerd_ctf_packet_t *p)
 {
     struct ctx *x = user;
+    close_packet(x);
     cli_warning_flush(x->c); /* a dump keeps warnings in their place */
     x->packets++;
     if (p->has_cpu_id) {
@@ -167,13 +189,14 @@ static int on_packet(void *user, const tracerd_ctf_packet_t *p)
         fprintf(f, ",\"packet_seq_num\":%" PRIu64, p->packet_seq_num);
     if (p->has_cpu_id)
         fprintf(f, ",\"cpu_id\":%" PRIu64, p->cpu_id);
-    fprintf(f, "}\n");
+    x->pkt_open = true; /* closed after its fields (close_packet) */
     return 0;
 }
 
 static int on_loss(void *user, const tracerd_ctf_loss_t *l)
 {
     struct ctx *x = user;
+    close_packet(x);
     cli_warning_flush(x->c); /* a dump keeps warnings in their place */
     x->losses++;
     if (l->kind == TRACERD_CTF_LOSS_EVENTS)
@@ -198,6 +221,7 @@ static int on_loss(void *user, const tracerd_ctf_loss_t *l)
 static int on_warning(void *user, const tracerd_warning_t *w)
 {
     struct ctx *x = user;
+    close_packet(x);
     x->warnings++;
     const cli_warn_sink_t sink = {x->dump ? x->c->out : NULL, "type", "ctf",
                                   x->dump ? cur_stream(x) : NULL};
@@ -207,6 +231,7 @@ static int on_warning(void *user, const tracerd_warning_t *w)
 static int on_event(void *user, const tracerd_ctf_event_t *e)
 {
     struct ctx *x = user;
+    close_packet(x);
     cli_warning_flush(x->c); /* a dump keeps warnings in their place */
     x->events++;
     if (e->has_clock) {
@@ -262,12 +287,13 @@ static void member(struct ctx *x, const tracerd_ctf_field_t *f)
     }
 }
 
-static void open_level(struct ctx *x, bool variant)
+static void open_level(struct ctx *x, bool variant, char closer)
 {
     if (x->level + 1 < sizeof x->first / sizeof x->first[0])
         x->level++;
     x->first[x->level] = true;
     x->in_variant[x->level] = variant;
+    x->closer[x->level] = closer;
 }
 
 static int on_field(void *user, const tracerd_ctf_field_t *f)
@@ -276,14 +302,16 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
     x->fields++;
     if (!x->dump)
         return 0;
-    /* Packet header/context fields are summarised by the packet record. */
-    if (f->scope <= TRACERD_CTF_SCOPE_PACKET_CONTEXT)
+    /* Packet header/context fields go in the packet's line (issue 12: all of
+     * them, user-defined ones included), as an event's scopes in its line. */
+    if (f->scope <= TRACERD_CTF_SCOPE_PACKET_CONTEXT && !x->pkt_open)
         return 0;
     FILE *o = x->c->out;
     switch (f->kind) {
     case TRACERD_CTF_VALUE_STRUCT_BEGIN:
         if (f->depth == 0) {
             fprintf(o, ",\"%s\":{", scope_keys[f->scope]);
+            x->scope_open = true;
             x->level = 0;
             x->first[0] = true;
             x->in_variant[0] = false;
@@ -291,11 +319,12 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
         }
         member(x, f);
         fputc('{', o);
-        open_level(x, false);
+        open_level(x, false, '}');
         return 0;
     case TRACERD_CTF_VALUE_STRUCT_END:
         if (f->depth == 0) {
             fputc('}', o);
+            x->scope_open = false;
             return 0;
         }
         fputc('}', o);
@@ -305,7 +334,7 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
     case TRACERD_CTF_VALUE_SEQUENCE_BEGIN:
         member(x, f);
         fputc('[', o);
-        open_level(x, false);
+        open_level(x, false, ']');
         return 0;
     case TRACERD_CTF_VALUE_ARRAY_END:
     case TRACERD_CTF_VALUE_SEQUENCE_END:
@@ -317,7 +346,7 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
         fputc('{', o);
         cli_json_cstr(o, f->option);
         fputc(':', o);
-        open_level(x, true);
+        open_level(x, true, '}');
         return 0;
     case TRACERD_CTF_VALUE_VARIANT_END:
         fputc('}', o);
@@ -345,7 +374,7 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
             x->optional_null = true;
             return 0;
         }
-        open_level(x, true);
+        open_level(x, true, '\0');
         return 0;
     case TRACERD_CTF_VALUE_OPTIONAL_END:
         if (x->optional_null)
@@ -556,6 +585,7 @@ static int run_dir(cli_t *c, bool dump)
     if (st == TRACERD_OK)
         while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
             ;
+    close_packet(x);
     cli_warning_flush(c);
     int rc = CLI_EXIT_OK;
     if (st != TRACERD_OK) {
@@ -667,6 +697,7 @@ static int run_stream(cli_t *c, bool dump)
         print_trace_info(c->out, mpath, t);
     }
     st = cli_pump(c, tracerd_ctf_stream_ops(), r);
+    close_packet(x);
     rc = CLI_EXIT_OK;
     if (st != TRACERD_OK) {
         if (st != TRACERD_E_IO) {
