@@ -1032,6 +1032,38 @@ START_TEST(test_xtrace_name_and_layout)
 }
 END_TEST
 
+/* Issue 12: info and json agree on a file's format: both use the CLI's
+ * detector (an FXT archive without a magic record is FXT by its .fxt name). */
+START_TEST(test_info_json_agree)
+{
+    CLI_OR_SKIP(cli);
+    static const uint8_t nomagic[] = {
+        0x21, 0, 0, 0, 0, 0, 0, 0, 0x00, 0xca, 0x9a, 0x3b, 0, 0, 0, 0, /* init, 1 GHz */
+        0x54, 0, 0, 0, 0, 0, 0x02, 0x80, 5, 0, 0, 0, 0, 0, 0, 0,      /* instant "hi" */
+        1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0,                 /* pid 1, tid 2 */
+        'h', 'i', 0, 0, 0, 0, 0, 0};
+    char *path = ev_temp_file("nomagic.fxt", nomagic, sizeof nomagic);
+    ev_proc_t a;
+    run_cli(cli, NULL, &a, "info", path, NULL);
+    ck_assert_int_eq(a.status, 0);
+    ck_assert_ptr_nonnull(strstr(a.out, "format: fxt"));
+    ev_proc_free(&a);
+    run_cli(cli, NULL, &a, "json", "-q", path, NULL);
+    ck_assert_msg(a.status == 0, "exit %d: %s", a.status, a.err);
+    ck_assert_ptr_nonnull(strstr(a.out, "\"name\":\"hi\""));
+    ck_assert_ptr_nonnull(strstr(a.out, "\"pid\":1,\"tid\":2,"));
+    check_chrome(a.out, a.out_len, "fxt without magic");
+    ev_proc_free(&a);
+    run_cli(cli, NULL, &a, "stats", "-q", path, NULL);
+    ck_assert_int_eq(a.status, 0);
+    ck_assert_ptr_nonnull(strstr(a.out, "(fxt v0, little-endian"));
+    ev_proc_free(&a);
+    chrome_run();
+    free(path);
+    ev_temp_cleanup();
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -1053,6 +1085,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_usage_errors);
     tcase_add_test(tc, test_instr_map_and_stdin);
     tcase_add_test(tc, test_xtrace_name_and_layout);
+    tcase_add_test(tc, test_info_json_agree);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -225,6 +225,12 @@ bool cli_demangler_available(const cli_demangler_t *d);
 size_t cli_demangle(const cli_demangler_t *d, const char *name, size_t len, char *out, size_t cap);
 void cli_demangler_close(cli_demangler_t *d);
 
+/* The format of the input (main.c): --format's, else the best detector
+ * score. Every command decides with it, so info, dump, json and stats agree
+ * on a file's format. NULL when none (or --format names none). */
+struct cli_format;
+const struct cli_format *cli_pick_format(const cli_t *c);
+
 /* The commands on the event view (cmd_json.c, cmd_stats.c). */
 int cli_cmd_json(cli_t *c);
 int cli_cmd_stats(cli_t *c);

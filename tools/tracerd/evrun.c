@@ -362,10 +362,19 @@ static int run_stream(struct ev_run *r, const tracerd_xray_names_t *names, const
     cfg.filter = filter;
     cfg.xray_names = names;
     bool exact;
-    if (c->format != NULL)
+    if (c->format != NULL) {
         cfg.format = tracerd_event_format_from_name(c->format);
-    else if (cli_xtrace_name_kind(c->path, &exact) == TRACERD_XTRACE_FILE_INSNDATA)
+    } else if (cli_xtrace_name_kind(c->path, &exact) == TRACERD_XTRACE_FILE_INSNDATA) {
         cfg.format = TRACERD_EVENT_FORMAT_XTRACE; /* no magic number: the name says it */
+    } else {
+        /* the format info and dump would read it as (a .fxt archive without a
+         * magic record, ...); xtrace snapshots are not events */
+        const struct cli_format *f = cli_pick_format(c);
+        tracerd_event_format_t ef =
+            f != NULL ? tracerd_event_format_from_name(f->name) : TRACERD_EVENT_FORMAT_UNKNOWN;
+        if (ef != TRACERD_EVENT_FORMAT_XTRACE)
+            cfg.format = ef;
+    }
     tracerd_event_callbacks_t cbs;
     memset(&cbs, 0, sizeof cbs);
     cbs.on_event = on_event;

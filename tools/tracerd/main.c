@@ -16,12 +16,10 @@ static const struct cli_format *const formats[] = {
 #undef X
     NULL};
 
-static const struct cli_format *pick_format(const cli_t *c);
-
 /* info and dump: the format's own printer. */
 static int run_printer(cli_t *c, bool dump)
 {
-    const struct cli_format *fmt = pick_format(c);
+    const struct cli_format *fmt = cli_pick_format(c);
     if (fmt == NULL && c->format != NULL) {
         fprintf(stderr, "%s: %s: unknown --format name\n", c->prog, c->path);
         return CLI_EXIT_USAGE;
@@ -121,7 +119,7 @@ static int usage(FILE *f, const char *prog)
     return CLI_EXIT_USAGE;
 }
 
-static const struct cli_format *pick_format(const cli_t *c)
+const struct cli_format *cli_pick_format(const cli_t *c)
 {
     const struct cli_format *best = NULL;
     int best_score = 0;
