@@ -422,7 +422,7 @@ START_TEST(test_ctf2_metadata_errors)
         const char *reason;
     } cases[] = {
         {PRE RS "{\"type\":\"trace-class\",}", TRACERD_E_METADATA,
-         "metadata fragment 1 (byte 32), line 1, column 23: JSON: "},
+         "CTF 2 metadata fragment 1 (byte 32), line 1, column 23: JSON: "},
         {PRE RS "[1]", TRACERD_E_METADATA, "fragment 1 (byte 32): a fragment must be a JSON object"},
         {PRE RS "{\"type\":\"mystery\"} x", TRACERD_E_METADATA,
          "fragment 1 (byte 32), line 1, column 20: JSON: end of file expected"},

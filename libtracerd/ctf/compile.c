@@ -87,8 +87,8 @@ static tracerd_status_t cerr(struct cc *c, const tracerd_ctf_type_t *at, tracerd
     *c->col = ct && !ct->ctf2 ? ct->col : 0;
     if (ct && ct->ctf2) {
         c->t->err_offset = ct->frag_off;
-        tracerd__format(c->reason, c->rsize, "metadata fragment %u (byte %llu): %s", ct->line - 1,
-                        (unsigned long long)ct->frag_off, msg);
+        tracerd__format(c->reason, c->rsize, "CTF 2 metadata fragment %u (byte %llu): %s",
+                        ct->line - 1, (unsigned long long)ct->frag_off, msg);
     } else if (ct)
         tracerd__format(c->reason, c->rsize, "metadata line %u, column %u: %s", ct->line, ct->col,
                         msg);

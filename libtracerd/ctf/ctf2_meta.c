@@ -41,13 +41,14 @@ static tracerd_status_t jerr(struct j2 *J, tracerd_status_t st, const char *fmt,
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return tracerd__error_set(
-        &J->m->err, st, J->frag_off, "metadata fragment %u (byte %llu)%s%s: %s", J->frag,
+        &J->m->err, st, J->frag_off, "CTF 2 metadata fragment %u (byte %llu)%s%s: %s", J->frag,
         (unsigned long long)J->frag_off, J->what ? ", " : "", J->what ? J->what : "", msg);
 }
 
 static tracerd_status_t nomem(struct j2 *J)
 {
-    return tracerd__error_set(&J->m->err, TRACERD_E_NOMEM, J->frag_off, "metadata: out of memory");
+    return tracerd__error_set(&J->m->err, TRACERD_E_NOMEM, J->frag_off,
+                              "CTF 2 metadata: out of memory");
 }
 
 /* Grows *v (elements of size sz) to hold n + 1. */
@@ -918,10 +919,11 @@ static tracerd_status_t preamble(struct j2 *J, const json_t *o)
     if ((st = req_int(J, o, "the preamble", "version", INT64_MIN, INT64_MAX, &ver)) != TRACERD_OK)
         return st;
     if (ver != 2)
-        return tracerd__error_set(&J->m->err, TRACERD_E_VERSION, J->frag_off,
-                                  "metadata fragment 0 (byte %llu), preamble: CTF version %lld, "
-                                  "expected 2",
-                                  (unsigned long long)J->frag_off, (long long)ver);
+        return tracerd__error_set(
+            &J->m->err, TRACERD_E_VERSION, J->frag_off,
+            "CTF 2 metadata fragment 0 (byte %llu), preamble: CTF version %lld, "
+            "expected 2",
+            (unsigned long long)J->frag_off, (long long)ver);
     const json_t *u = json_object_get(o, "uuid");
     if (u != NULL) {
         if (!json_is_array(u) || json_array_size(u) != 16)
@@ -1332,7 +1334,7 @@ tracerd_status_t tracerd__ctf_json_parse(tracerd_ctf_metadata_t *m, struct trace
             m->line = (uint32_t)(je.line > 0 ? je.line : 0);
             m->col = (uint32_t)(je.column > 0 ? je.column : 0);
             return tracerd__error_set(&m->err, TRACERD_E_METADATA, J.frag_off,
-                                      "metadata fragment %u (byte %llu), line %d, column %d: "
+                                      "CTF 2 metadata fragment %u (byte %llu), line %d, column %d: "
                                       "JSON: %s",
                                       J.frag, (unsigned long long)J.frag_off, je.line, je.column,
                                       je.text);
