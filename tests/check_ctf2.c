@@ -330,6 +330,14 @@ START_TEST(test_ctf2_model)
     ck_assert_uint_eq(f->align_bits, 32);
     ck_assert_str_eq(member_type(member_type(f, "inner"), "v")->path, "../neg");
     ck_assert_str_eq(tracerd_ctf_type_kind_name(TRACERD_CTF_TYPE_OPTIONAL), "optional");
+    const tracerd_ctf_type_t *f1 = e1->fields;
+    for (uint32_t i = 0; i < f1->nmembers; i++)
+        ck_assert(strcmp(f1->members[i].name, "h") == 0
+                      ? strcmp(tracerd_ctf_member_attributes(f1, i), "{\"m.org\":{\"unit\":\"s\"}}") == 0
+                      : tracerd_ctf_member_attributes(f1, i) == NULL);
+    ck_assert_ptr_null(tracerd_ctf_member_attributes(f1, f1->nmembers));
+    ck_assert_uint_eq(member_type(f1, "q")->size_bits, 128);
+    ck_assert_uint_eq(member_type(f1, "q")->mant_dig, 113);
     tracerd_ctf_trace_free(t);
     free(meta);
 }
@@ -466,9 +474,9 @@ START_TEST(test_ctf2_metadata_errors)
         {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,"
                                 "\"byte-order\":\"little-endian\",\"alignment\":3}")),
          TRACERD_E_METADATA, "property 'alignment' 3 is not a power of two"},
-        {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-floating-point-number\",\"length\":16,"
+        {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-floating-point-number\",\"length\":24,"
                                 "\"byte-order\":\"little-endian\"}")),
-         TRACERD_E_UNSUPPORTED, "only 32- and 64-bit floating point numbers"},
+         TRACERD_E_UNSUPPORTED, "only 16-, 32-, 64- and 128-bit floating point numbers"},
         {PRE DSC("") ERC(M("a", "{\"type\":\"quaternion\"}")), TRACERD_E_METADATA,
          "unknown field class type 'quaternion'"},
         {PRE DSC("") ERC(M("a", "\"nope\"")), TRACERD_E_METADATA,

@@ -216,6 +216,11 @@ tracerd_ctf_trace_event_class(const tracerd_ctf_trace_t *t, uint64_t stream_id, 
 TRACERD_API const char *tracerd_ctf_trace_env(const tracerd_ctf_trace_t *t, const char *key);
 /** Frees a trace model. Every stream reader made from it must be freed first. NULL ok. */
 TRACERD_API void tracerd_ctf_trace_free(tracerd_ctf_trace_t *t);
+/** CTF 2: the `attributes` of member class / variant option i of a STRUCT or
+ * VARIANT type, as compact JSON text owned by the trace, or NULL (none, or
+ * CTF 1.8). */
+TRACERD_API const char *tracerd_ctf_member_attributes(const tracerd_ctf_type_t *compound,
+                                                      uint32_t i);
 /** Name of a type kind ("integer", "struct", ...). Static string. */
 TRACERD_API const char *tracerd_ctf_type_kind_name(tracerd_ctf_type_kind_t k);
 

@@ -431,13 +431,13 @@ static tracerd_status_t field_class(struct j2 *J, const json_t *v, const char *o
 
 /* byte-order, bit-order, alignment, length of every fixed-length class. */
 static tracerd_status_t fixed_length(struct j2 *J, const json_t *o, const char *obj,
-                                     struct ctf_type *ty)
+                                     struct ctf_type *ty, int64_t max)
 {
     int64_t len = 0, align = 1;
     tracerd_status_t st = req_int(J, o, obj, "length", 1, INT64_MAX, &len);
     if (st != TRACERD_OK)
         return st;
-    if (len > 64)
+    if (len > max)
         return jerr(J, TRACERD_E_UNSUPPORTED,
                     "%s of %lld bits: fixed-length fields above 64 bits are not supported", obj,
                     (long long)len);
@@ -576,16 +576,22 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
                                     : TRACERD_CTF_TYPE_BOOL);
         if (ty == NULL)
             return nomem(J);
-        if ((st = fixed_length(J, o, obj, ty)) != TRACERD_OK)
+        if ((st = fixed_length(J, o, obj, ty, is_float ? 128 : 64)) != TRACERD_OK)
             return st;
         if (is_float) {
-            if (ty->pub.size_bits != 32 && ty->pub.size_bits != 64)
+            /* IEEE 754 binary16/32/64/128: exponent and significand bits */
+            static const uint32_t dig[][3] = {
+                {16, 5, 11}, {32, 8, 24}, {64, 11, 53}, {128, 15, 113}};
+            size_t k = 0;
+            while (k < 4 && dig[k][0] != ty->pub.size_bits)
+                k++;
+            if (k == 4)
                 return jerr(J, TRACERD_E_UNSUPPORTED,
-                            "%s of %u bits: only 32- and 64-bit floating point numbers are "
-                            "supported",
+                            "%s of %u bits: only 16-, 32-, 64- and 128-bit floating point "
+                            "numbers are supported",
                             obj, ty->pub.size_bits);
-            ty->pub.exp_dig = ty->pub.size_bits == 32 ? 8 : 11;
-            ty->pub.mant_dig = ty->pub.size_bits == 32 ? 24 : 53;
+            ty->pub.exp_dig = dig[k][1];
+            ty->pub.mant_dig = dig[k][2];
         }
         if (is_map) {
             const json_t *f = json_object_get(o, "flags");
@@ -700,8 +706,10 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
         if (n > J->m->cfg.max_fields)
             return jerr(J, TRACERD_E_LIMIT, "%s: more than max_fields members", obj);
         tracerd_ctf_member_t *mem = tracerd__ctf_arena_alloc(J->ar, sizeof *mem * (n + 1));
-        if (mem == NULL)
+        const char **ma = tracerd__ctf_arena_alloc(J->ar, sizeof *ma * (n + 1));
+        if (mem == NULL || ma == NULL)
             return nomem(J);
+        ty->member_attrs = ma;
         for (size_t i = 0; i < n; i++) {
             const json_t *m = json_array_get(mc, i);
             char mobj[160];
@@ -713,7 +721,8 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
             static const char *const km[] = {"name", "field-class", NULL};
             if ((st = req_str(J, m, mobj, "name", &name)) != TRACERD_OK ||
                 (st = only(J, m, mobj, km)) != TRACERD_OK ||
-                (st = no_extensions(J, m, mobj)) != TRACERD_OK)
+                (st = no_extensions(J, m, mobj)) != TRACERD_OK ||
+                (st = attrs(J, m, mobj, &ma[i])) != TRACERD_OK)
                 return st;
             for (size_t j = 0; j < i; j++)
                 if (!strcmp(mem[j].name, name))
@@ -803,8 +812,10 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
             return jerr(J, TRACERD_E_LIMIT, "%s: more than max_fields options", obj);
         tracerd_ctf_member_t *mem = tracerd__ctf_arena_alloc(J->ar, sizeof *mem * (n + 1));
         struct ctf_rset *sets = tracerd__ctf_arena_alloc(J->ar, sizeof *sets * n);
-        if (mem == NULL || sets == NULL)
+        const char **ma = tracerd__ctf_arena_alloc(J->ar, sizeof *ma * (n + 1));
+        if (mem == NULL || sets == NULL || ma == NULL)
             return nomem(J);
+        ty->member_attrs = ma;
         for (size_t i = 0; i < n; i++) {
             const json_t *m = json_array_get(opts, i);
             char mobj[160];
@@ -816,6 +827,7 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
             const struct ctf_rset *rs = NULL;
             if ((st = only(J, m, mobj, km)) != TRACERD_OK ||
                 (st = no_extensions(J, m, mobj)) != TRACERD_OK ||
+                (st = attrs(J, m, mobj, &ma[i])) != TRACERD_OK ||
                 (st = opt_str(J, m, mobj, "name", &name)) != TRACERD_OK)
                 return st;
             for (size_t k2 = 0; name && k2 < i; k2++)

@@ -53,10 +53,11 @@ struct ctf_type {
     const char *clock_name; /* map = clock.NAME.value, resolved when compiled */
     /* CTF 2 */
     bool ctf2;
-    uint64_t frag_off;           /* byte offset of the fragment in the metadata text */
-    const struct ctf_loc *loc;   /* length / selector location */
-    const struct ctf_rset *sel;  /* OPTIONAL: selector ranges (NULL: boolean selector) */
-    const struct ctf_rset *opts; /* VARIANT: one range set per option */
+    uint64_t frag_off;               /* byte offset of the fragment in the metadata text */
+    const struct ctf_loc *loc;       /* length / selector location */
+    const struct ctf_rset *sel;      /* OPTIONAL: selector ranges (NULL: boolean selector) */
+    const struct ctf_rset *opts;     /* VARIANT: one range set per option */
+    const char *const *member_attrs; /* STRUCT, VARIANT: attributes of each member */
 };
 
 /* ---- compiled programs ---------------------------------------------------- */
@@ -96,7 +97,8 @@ enum ctf_op {
     OP_BLOB,     /* count bytes (slot: dynamic length) */
     OP_OPTIONAL, /* selector in slot; jump: after OP_OPTIONAL_END */
     OP_OPTIONAL_END,
-    OP_USTRING /* UTF-16/32 null-terminated string (size: code unit bits) */
+    OP_USTRING, /* UTF-16/32 null-terminated string (size: code unit bits) */
+    OP_FLOATX   /* IEEE 754 binary16 or binary128 (size), delivered as a double */
 };
 
 /* Roles: integers the reader itself needs (fixed slots 1..ROLE_COUNT-1). */

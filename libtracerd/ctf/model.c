@@ -140,6 +140,14 @@ void tracerd_ctf_trace_free(tracerd_ctf_trace_t *t)
     tracerd__free(&a, t, sizeof *t);
 }
 
+const char *tracerd_ctf_member_attributes(const tracerd_ctf_type_t *compound, uint32_t i)
+{
+    const struct ctf_type *t = (const struct ctf_type *)compound;
+    if (t == NULL || i >= compound->nmembers || t->member_attrs == NULL)
+        return NULL;
+    return t->member_attrs[i];
+}
+
 const char *tracerd_ctf_type_kind_name(tracerd_ctf_type_kind_t k)
 {
     static const char *const names[] = {

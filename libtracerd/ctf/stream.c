@@ -7,6 +7,7 @@
  * chunk is then delivered straight from the chunk; one that straddles chunks
  * is gathered in the stitch buffer first and delivered from there. So a
  * record's callbacks never depend on how the input was cut. */
+#include <math.h>
 #include <stdio.h>
 
 #include "../core/reader.h"
@@ -344,6 +345,32 @@ static uint64_t reverse_bits(uint64_t v, unsigned size)
     for (unsigned i = 0; i < size; i++)
         out |= ((v >> i) & 1u) << (size - 1 - i);
     return out;
+}
+
+/* IEEE 754 binary16 as a double (exact). */
+static double half_to_double(uint16_t h)
+{
+    unsigned e = (h >> 10) & 31u, m = h & 1023u;
+    double d = e == 0    ? ldexp(m, -24)
+               : e == 31 ? (m ? NAN : INFINITY)
+                         : ldexp(m + 1024u, (int)e - 25);
+    return (h & 0x8000u) ? -d : d;
+}
+
+/* IEEE 754 binary128 (hi, lo halves) as a double: the significand is cut to
+ * 53 bits (toward zero); beyond the double's range it is infinite or 0. */
+static double quad_to_double(uint64_t hi, uint64_t lo)
+{
+    unsigned e = (unsigned)((hi >> 48) & 0x7FFFu);
+    uint64_t mh = hi & 0xFFFFFFFFFFFFull;
+    double d;
+    if (e == 0x7FFF)
+        d = (mh | lo) ? NAN : INFINITY;
+    else if (e == 0)
+        d = 0.0; /* binary128 subnormals are far below the double range */
+    else
+        d = ldexp((double)((1ull << 52) | (mh << 4) | (lo >> 60)), (int)e - 16383 - 52);
+    return (hi >> 63) ? -d : d;
 }
 
 static uint64_t sext(uint64_t v, unsigned size)
@@ -712,6 +739,8 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             } else {
                 v = read_bits(data, at - bit0, in->size, be);
             }
+            if (TRACERD__UNLIKELY(in->flags & INSN_REV))
+                v = reverse_bits(v, in->size);
             pos = at + in->size;
             if (dlv) {
                 field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_FLOAT);
@@ -722,6 +751,31 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                     f.v.f = fl;
                 } else {
                     memcpy(&f.v.f, &v, sizeof f.v.f);
+                }
+                if (deliver(r, &f) != R_OK)
+                    return R_ERR;
+            }
+            pc++;
+            break;
+        }
+        case OP_FLOATX: {
+            if (at + in->size > limit) {
+                vm->pos = at;
+                return vm_short(r, vm, in, at + in->size);
+            }
+            bool be = (in->flags & INSN_BE) != 0;
+            pos = at + in->size;
+            if (dlv) {
+                field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_FLOAT);
+                if (in->size == 16) {
+                    v = read_bits(data, at - bit0, 16, be);
+                    if (in->flags & INSN_REV)
+                        v = reverse_bits(v, 16);
+                    f.v.f = half_to_double((uint16_t)v);
+                } else {
+                    uint64_t a = read_bits(data, at - bit0, 64, be);
+                    uint64_t b = read_bits(data, at - bit0 + 64, 64, be);
+                    f.v.f = quad_to_double(be ? a : b, be ? b : a);
                 }
                 if (deliver(r, &f) != R_OK)
                     return R_ERR;

@@ -122,7 +122,15 @@ static const char *const feature_fragments[] = {
     "{\"type\":\"event-record-class\",\"id\":1,\"name\":\"second\",\"attributes\":"
     "{\"lttng.org,2009\":{\"log-level\":\"warning\",\"emf-uri\":\"http://e\"}},"
     "\"payload-field-class\":{\"type\":\"structure\",\"member-classes\":["
-    "{\"name\":\"x\",\"field-class\":\"u8\"}]}}\n",
+    "{\"name\":\"x\",\"field-class\":\"u8\"},"
+    "{\"name\":\"h\",\"attributes\":{\"m.org\":{\"unit\":\"s\"}},\"field-class\":{\"type\":"
+    "\"fixed-length-floating-point-number\",\"length\":16,\"alignment\":8,\"byte-order\":"
+    "\"%1$s\"}},"
+    "{\"name\":\"q\",\"field-class\":{\"type\":\"fixed-length-floating-point-number\","
+    "\"length\":128,\"alignment\":8,\"byte-order\":\"%1$s\"}},"
+    "{\"name\":\"fr\",\"field-class\":{\"type\":\"fixed-length-floating-point-number\","
+    "\"length\":32,\"alignment\":8,\"byte-order\":\"%1$s\",\"bit-order\":\"%3$s\"}}"
+    "]}}\n",
 };
 
 char *ctf2_writer_metadata(bool big)
@@ -283,6 +291,11 @@ uint8_t *ctf2_writer_stream(bool big, size_t *len)
     leb(&w, 1, false);
     cw_int(&w, 4465, 16, big); /* 70000 = 65536 + 4464: 4465 is one later */
     cw_int(&w, 9, 8, big);
+    cw_int(&w, 0x3E00, 16, big); /* h: binary16 1.5 */
+    /* q: binary128 -2.5 (sign, exponent 0x4000, significand .25) */
+    cw_int(&w, big ? 0xC000400000000000ull : 0, 64, big);
+    cw_int(&w, big ? 0 : 0xC000400000000000ull, 64, big);
+    cw_int(&w, mirror(0x3F400000u, 32), 32, big); /* fr: 0.75, bits mirrored */
     patch_lengths(&w, big, start, ta, ca, 0);
     *len = (size_t)(w.bits / 8);
     return w.buf;
