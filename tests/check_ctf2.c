@@ -688,6 +688,7 @@ START_TEST(test_ctf2_cli)
     ck_assert_int_eq(rc, 0);
     ck_assert_ptr_nonnull(strstr(out, "    origin:    namespace o.org, name boot, uid b-1\n"));
     ck_assert_ptr_nonnull(strstr(out, "precision 2 cycles accuracy 3 cycles"));
+    ck_assert_ptr_nonnull(strstr(out, "  stream class 0: namespace -, name s, uid -, clock clk\n"));
     free(out);
     snprintf(args, sizeof args, "dump %s", dir);
     out = cli_run(args, &rc);

@@ -513,6 +513,14 @@ static void print_trace_info(FILE *f, const char *where, const tracerd_ctf_trace
         if (v)
             fprintf(f, "  %-12s %s\n", keys[i], v);
     }
+    for (uint32_t i = 0; in->major == 2 && i < in->nstreams; i++) {
+        const tracerd_ctf_stream_class_t *sc = in->streams[i];
+        if (sc->ns || sc->name || sc->uid || sc->default_clock >= 0)
+            fprintf(f, "  stream class %" PRIu64 ": namespace %s, name %s, uid %s, clock %s\n",
+                    sc->id, sc->ns ? sc->ns : "-", sc->name ? sc->name : "-",
+                    sc->uid ? sc->uid : "-",
+                    sc->default_clock >= 0 ? in->clocks[sc->default_clock].id : "-");
+    }
     fprintf(f, "  classes:     %u stream class%s, %u event class%s\n", in->nstreams,
             in->nstreams == 1 ? "" : "es", in->nevents, in->nevents == 1 ? "" : "es");
 }
