@@ -192,7 +192,8 @@ START_TEST(test_json_samples)
 }
 END_TEST
 
-/* Names with quotes, backslashes, control bytes, UTF-8 and stray bytes stay valid JSON. */
+/* Names with quotes, backslashes, control bytes, UTF-8 and stray bytes stay
+ * valid JSON: ill-formed UTF-8 becomes U+FFFD. */
 START_TEST(test_json_escaping)
 {
     CLI_OR_SKIP(cli);
@@ -214,12 +215,70 @@ START_TEST(test_json_escaping)
     ck_assert_ptr_nonnull(strstr(p.out, "\"name\":\"q\\\"uo\\\\te\""));
     ck_assert_ptr_nonnull(strstr(p.out, "\"name\":\"ctl\\u0001\\u001fx\""));
     ck_assert_ptr_nonnull(strstr(p.out, "\"name\":\"caf\xc3\xa9\""));
-    ck_assert_ptr_nonnull(strstr(p.out, "\"name\":\"bad\\u00ff\\u00c3\""));
+    ck_assert_ptr_nonnull(strstr(p.out, "\"name\":\"bad\\ufffd\\ufffd\""));
     ev_proc_free(&p);
     free(elf);
     free(bin);
     free(path);
     chrome_run();
+    ev_temp_cleanup();
+}
+END_TEST
+
+/* dump on a CTF trace whose string holds ill-formed UTF-8 (a stray byte and
+ * an overlong NUL) and whose second event fails inside its fields (a variant
+ * tag that selects no option): every stdout line is a whole JSON object, the
+ * string is repaired with U+FFFD and its exact bytes given as "s_hex", and
+ * the error follows on stderr. */
+START_TEST(test_dump_whole_lines)
+{
+    CLI_OR_SKIP(cli);
+    static const char meta[] =
+        "/* CTF 1.8 */\n"
+        "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+        "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+        "trace { major = 1; minor = 8; byte_order = le; packet.header := struct { uint32_t "
+        "magic; uint32_t stream_id; }; };\n"
+        "stream { id = 0; packet.context := struct { uint32_t content_size; uint32_t "
+        "packet_size; }; event.header := struct { uint8_t id; }; };\n"
+        "event { id = 0; name = \"e\"; stream_id = 0; fields := struct { string s; enum : "
+        "uint8_t { A = 0, B = 1 } tag; variant <tag> { uint8_t A; uint32_t B; } v; }; };\n";
+    static const uint8_t stream[30] = {
+        0xc1, 0x1f, 0xfc, 0xc1, 0, 0, 0, 0, 240, 0, 0, 0, 240, 0, 0, 0, /* header, context */
+        0, 'o', 'k', 0xff, 0xc0, 0x80, 0, 0, 5,                          /* event 1: fine */
+        0, 'x', 0, 7, 1};                                                 /* event 2: tag 7 */
+    char *mp = ev_temp_file("metadata", meta, sizeof meta - 1);
+    char *sp = ev_temp_file("stream_0", stream, sizeof stream);
+    ev_proc_t p;
+    run_cli(cli, NULL, &p, "dump", "-q", ev_temp_dir(), NULL);
+    ck_assert_int_eq(p.status, 1);
+    ck_assert_msg(strstr(p.out, "\"s\":\"ok\\ufffd\\ufffd\\ufffd\",\"s_hex\":\"6f6bffc080\"") !=
+                      NULL,
+                  "%s", p.out);
+    ck_assert_ptr_nonnull(strstr(p.err, "variant tag value 7 selects no option"));
+    /* whole lines only: the packet and the first event */
+    ck_assert_uint_gt(p.out_len, 0);
+    ck_assert_int_eq(p.out[p.out_len - 1], '\n');
+    unsigned lines = 0;
+    for (const char *q = p.out; (q = strchr(q, '\n')) != NULL; q++) {
+        ck_assert_int_eq(q[-1], '}');
+        lines++;
+    }
+    ck_assert_uint_eq(lines, 2);
+    ck_assert_ptr_null(strstr(p.out, "\"x\""));
+    if (have_python()) {
+        char *op = ev_temp_file("dump.jsonl", p.out, p.out_len);
+        char cmd[600];
+        snprintf(cmd, sizeof cmd,
+                 "python3 -c 'import json,sys\nfor l in open(sys.argv[1],encoding=\"utf-8\"): "
+                 "json.loads(l)' '%s'",
+                 op);
+        ck_assert_int_eq(system(cmd), 0);
+        free(op);
+    }
+    ev_proc_free(&p);
+    free(mp);
+    free(sp);
     ev_temp_cleanup();
 }
 END_TEST
@@ -1071,6 +1130,7 @@ Suite *suite_cli(void)
     tcase_set_timeout(tc, 90);
     tcase_add_test(tc, test_json_samples);
     tcase_add_test(tc, test_json_escaping);
+    tcase_add_test(tc, test_dump_whole_lines);
     tcase_add_test(tc, test_stats);
     tcase_add_test(tc, test_stdin_and_errors);
     tcase_add_test(tc, test_tcp_connect);

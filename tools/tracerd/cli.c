@@ -86,6 +86,8 @@ static tracerd_status_t feed_all(cli_t *c, const tracerd_reader_ops_t *ops, void
      * records at once. One write per read chunk at most. */
     if (drain != NULL && drain(ctx) != 0)
         return TRACERD_E_IO;
+    if (c->wr != NULL && wr_flush(c->wr) != 0)
+        return TRACERD_E_IO;
     fflush(c->out);
     return TRACERD_OK;
 }
@@ -162,9 +164,46 @@ tracerd_status_t cli_pump(cli_t *c, const tracerd_reader_ops_t *ops, void *reade
     return cli_pump_drain(c, ops, reader, NULL, NULL);
 }
 
+int cli_out_start(cli_t *c)
+{
+    static wr_t w; /* one dump per process */
+    fflush(c->out);
+    if (wr_init(&w, fileno(c->out), (size_t)1 << 18) != 0) {
+        fprintf(stderr, "%s: out of memory\n", c->prog);
+        return CLI_EXIT_IO;
+    }
+    c->wr = &w;
+    return CLI_EXIT_OK;
+}
+
+void cli_out_stop(cli_t *c)
+{
+    if (c->wr == NULL)
+        return;
+    wr_rec_abort(c->wr);
+    wr_flush(c->wr);
+}
+
+int cli_out_end(cli_t *c, int rc)
+{
+    if (c->wr == NULL)
+        return rc;
+    cli_out_stop(c);
+    if (c->wr->failed) {
+        if (c->wr->errnum != EPIPE)
+            fprintf(stderr, "%s: write error: %s\n", c->prog, strerror(c->wr->errnum));
+        if (rc == CLI_EXIT_OK)
+            rc = CLI_EXIT_IO;
+    }
+    wr_free(c->wr);
+    c->wr = NULL;
+    return rc;
+}
+
 void cli_report(const cli_t *c, const char *format, tracerd_status_t st, uint64_t offset,
                 const char *reason)
 {
+    cli_out_stop((cli_t *)(uintptr_t)c);
     cli_progress_done((cli_t *)(uintptr_t)c);
     fprintf(stderr, "%s: %s: %s error %s at byte %llu: %s\n", c->prog, c->path, format,
             tracerd_status_name(st), (unsigned long long)offset,
@@ -205,46 +244,32 @@ int cli_unknown_format(const cli_t *c)
     return CLI_EXIT_FORMAT;
 }
 
-void cli_json_str(FILE *f, const void *data, size_t len)
+void cli_json_str(wr_t *w, const void *data, size_t len)
 {
-    const unsigned char *p = data;
-    fputc('"', f);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char ch = p[i];
-        if (ch == '"' || ch == '\\') {
-            fputc('\\', f);
-            fputc(ch, f);
-        } else if (ch < 0x20 || ch == 0x7f) {
-            fprintf(f, "\\u%04x", ch);
-        } else if (ch < 0x80) {
-            fputc(ch, f);
-        } else {
-            /* Pass valid UTF-8 through; escape stray bytes as U+00XX. */
-            size_t n = ch >= 0xf0 ? 4 : ch >= 0xe0 ? 3 : ch >= 0xc0 ? 2 : 0;
-            bool ok = n != 0 && i + n <= len && ch < 0xf5;
-            for (size_t k = 1; ok && k < n; k++)
-                ok = (p[i + k] & 0xc0) == 0x80;
-            if (ok) {
-                fwrite(p + i, 1, n, f);
-                i += n - 1;
-            } else {
-                fprintf(f, "\\u%04x", ch);
-            }
-        }
+    wr_str(w, data, len);
+}
+
+void cli_json_cstr(wr_t *w, const char *s)
+{
+    wr_str(w, s, strlen(s));
+}
+
+void cli_json_hex(wr_t *w, const void *data, size_t len)
+{
+    wr_ch(w, '"');
+    wr_hex(w, data, len);
+    wr_ch(w, '"');
+}
+
+void cli_json_member(wr_t *w, const char *key, const void *data, size_t len)
+{
+    wr_ch(w, ',');
+    wr_str(w, key, strlen(key));
+    wr_ch(w, ':');
+    if (!wr_str(w, data, len)) {
+        WR_LIT(w, ",\"");
+        wr_cstr(w, key);
+        WR_LIT(w, "_hex\":");
+        cli_json_hex(w, data, len);
     }
-    fputc('"', f);
-}
-
-void cli_json_cstr(FILE *f, const char *s)
-{
-    cli_json_str(f, s, strlen(s));
-}
-
-void cli_json_hex(FILE *f, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    fputc('"', f);
-    for (size_t i = 0; i < len; i++)
-        fprintf(f, "%02x", p[i]);
-    fputc('"', f);
 }

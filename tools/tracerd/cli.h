@@ -13,6 +13,8 @@
 
 #include <tracerd/tracerd.h>
 
+#include "writer.h"
+
 /* Exit codes, documented in doc/tracerd.1. */
 enum {
     CLI_EXIT_OK = 0,
@@ -35,7 +37,7 @@ enum {
  * FORMAT warning STATUS at byte N: reason", silenced by --quiet). stream:
  * the CTF stream file, or NULL. */
 typedef struct cli_warn_sink {
-    FILE *dump_out;
+    wr_t *dump_out;
     const char *key;
     const char *format;
     const char *stream;
@@ -110,6 +112,7 @@ typedef struct cli {
     bool per_thread;                 /* stack --per-thread */
     bool info_json;                  /* info --json (or --format json) */
     bool stack_total;                /* stack --total: folded values are total time */
+    wr_t *wr; /* dump's output writer while a dump runs (cli_report flushes it first), or NULL */
 } cli_t;
 
 #define CLI_TIMEOUT_DEFAULT 60u
@@ -159,7 +162,8 @@ int cli_oom(cli_t *c, const char *what);
 /* Erases the progress line, if one was drawn. */
 void cli_progress_done(cli_t *c);
 
-/* Prints one line "tracerd: FILE: FORMAT error E_X at byte N: reason" to stderr. */
+/* Prints one line "tracerd: FILE: FORMAT error E_X at byte N: reason" to
+ * stderr, after cli_out_stop. */
 void cli_report(const cli_t *c, const char *format, tracerd_status_t st, uint64_t offset,
                 const char *reason);
 
@@ -168,10 +172,23 @@ void cli_report(const cli_t *c, const char *format, tracerd_status_t st, uint64_
  * and returns CLI_EXIT_FORMAT. */
 int cli_unknown_format(const cli_t *c);
 
-/* JSON helpers for dump: a quoted, escaped string; a quoted hex string. */
-void cli_json_str(FILE *f, const void *data, size_t len);
-void cli_json_cstr(FILE *f, const char *s);
-void cli_json_hex(FILE *f, const void *data, size_t len);
+/* dump's output: cli_out_start makes c->wr, a writer on c->out's descriptor
+ * (c->out flushed first; the pump writes it out after each read's records,
+ * before waiting for more input). cli_out_stop drops
+ * or completes a record left open by an error (writer.h) and flushes, so
+ * that an error line follows whole records. cli_out_end stops and frees the
+ * writer; it returns rc, or CLI_EXIT_IO if the output could not be written. */
+int cli_out_start(cli_t *c);
+void cli_out_stop(cli_t *c);
+int cli_out_end(cli_t *c, int rc);
+
+/* JSON helpers for dump: a quoted, escaped string (ill-formed UTF-8 replaced
+ * with \ufffd); a quoted hex string; a member ,"key":"string" followed, when
+ * the bytes are not well-formed UTF-8, by ,"key_hex":"their hex" (doc/tracerd.1). */
+void cli_json_str(wr_t *w, const void *data, size_t len);
+void cli_json_cstr(wr_t *w, const char *s);
+void cli_json_hex(wr_t *w, const void *data, size_t len);
+void cli_json_member(wr_t *w, const char *key, const void *data, size_t len);
 
 /* Reader configs from --lenient and -o FORMAT.KEY=VALUE (options.c,
  * doc/tracerd.1 READER OPTIONS): each initialises cfg, applies the options of

@@ -70,46 +70,54 @@ static int on_event(void *user, const tracerd_event_t *ev)
 
 static void report(struct ij *s)
 {
-    FILE *f = s->c->out;
-    fputs("{\"trace\":", f);
+    /* JSON text through the CLI's writer (escaping and UTF-8 repair as dump's) */
+    fflush(s->c->out);
+    wr_t w, *f = &w;
+    if (wr_init(&w, fileno(s->c->out), 4096) != 0)
+        return;
+    wr_cstr(f, "{\"trace\":");
     cli_json_cstr(f, s->c->path);
     if (s->has_src)
-        fprintf(f,
-                ",\"format\":\"%s\",\"version\":%u,\"byte_order\":\"%s\",\"ticks_per_second\":%llu",
-                s->src.format_name, (unsigned)s->src.version,
-                tracerd_byte_order_name(s->src.byte_order),
-                (unsigned long long)s->src.ticks_per_second);
+        wr_printf(
+            f, ",\"format\":\"%s\",\"version\":%u,\"byte_order\":\"%s\",\"ticks_per_second\":%llu",
+            s->src.format_name, (unsigned)s->src.version,
+            tracerd_byte_order_name(s->src.byte_order),
+            (unsigned long long)s->src.ticks_per_second);
     else
-        fputs(",\"format\":null,\"version\":null,\"byte_order\":null,\"ticks_per_second\":null", f);
-    fprintf(f, ",\"time_unit\":\"%s\"", s->ns ? "ns" : "ticks");
+        wr_cstr(f,
+                ",\"format\":null,\"version\":null,\"byte_order\":null,\"ticks_per_second\":null");
+    wr_printf(f, ",\"time_unit\":\"%s\"", s->ns ? "ns" : "ticks");
     if (s->any_ts) {
-        fprintf(f, ",\"time_begin\":%llu,\"time_end\":%llu", (unsigned long long)s->first,
-                (unsigned long long)s->last);
+        wr_printf(f, ",\"time_begin\":%llu,\"time_end\":%llu", (unsigned long long)s->first,
+                  (unsigned long long)s->last);
         if (s->ns)
-            fprintf(f, ",\"time_span_ns\":%llu", (unsigned long long)(s->last - s->first));
+            wr_printf(f, ",\"time_span_ns\":%llu", (unsigned long long)(s->last - s->first));
         else
-            fputs(",\"time_span_ns\":null", f);
+            wr_cstr(f, ",\"time_span_ns\":null");
     } else {
-        fputs(",\"time_begin\":null,\"time_end\":null,\"time_span_ns\":null", f);
+        wr_cstr(f, ",\"time_begin\":null,\"time_end\":null,\"time_span_ns\":null");
     }
     unsigned ncpu = 0;
     for (int i = 0; i < 4; i++)
         ncpu += (unsigned)__builtin_popcountll(s->cpus[i]);
-    fprintf(f, ",\"events\":%llu,\"events_without_time\":%llu,\"processes\":%u,\"threads\":%u,",
-            (unsigned long long)s->events, (unsigned long long)s->untimed, (unsigned)s->npids,
-            (unsigned)s->threads.n);
+    wr_printf(f, ",\"events\":%llu,\"events_without_time\":%llu,\"processes\":%u,\"threads\":%u,",
+              (unsigned long long)s->events, (unsigned long long)s->untimed, (unsigned)s->npids,
+              (unsigned)s->threads.n);
     if (s->cpu_over)
-        fputs("\"cpus\":null", f);
+        wr_cstr(f, "\"cpus\":null");
     else
-        fprintf(f, "\"cpus\":%u", ncpu);
-    fputs(",\"counts\":{", f);
+        wr_printf(f, "\"cpus\":%u", ncpu);
+    wr_cstr(f, ",\"counts\":{");
     bool first = true;
     for (unsigned k = 1; k < KINDS; k++) {
-        fprintf(f, "%s\"%s\":%llu", first ? "" : ",",
-                tracerd_event_kind_name((tracerd_event_kind_t)k), (unsigned long long)s->kinds[k]);
+        wr_printf(f, "%s\"%s\":%llu", first ? "" : ",",
+                  tracerd_event_kind_name((tracerd_event_kind_t)k),
+                  (unsigned long long)s->kinds[k]);
         first = false;
     }
-    fputs("}}\n", f);
+    wr_cstr(f, "}}\n");
+    wr_flush(&w);
+    wr_free(&w);
 }
 
 int cli_cmd_info_json(cli_t *c)

@@ -5,7 +5,6 @@
  * the trace, and a slow consumer stops the reading (and a TCP sender). */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,11 +15,7 @@
 
 struct jw {
     cli_t *c;
-    char *buf;
-    size_t len, cap;
-    size_t mark;     /* len at the start of the event being written */
-    size_t full_cap; /* cap, kept while writing is stopped by an out-of-memory */
-    bool oom;
+    wr_t o;
     bool first;
     struct ev_threads threads;
     struct ev_table pids;
@@ -33,83 +28,25 @@ struct jw {
     bool has_last_pid;
 };
 
-static void grow_put(struct jw *w, const void *s, size_t n)
-{
-    if (n == 0 || w->oom)
-        return;
-    {
-        size_t ncap = w->cap ? w->cap : 2 * OUT_HIGH;
-        while (ncap < w->len + n)
-            ncap *= 2;
-        char *nb = cli_realloc(w->buf, ncap);
-        if (nb == NULL) {
-            /* Drop the event being written (the output stays valid JSON) and
-             * write nothing more until the end closes the document. */
-            cli_oom(w->c, "JSON output buffer");
-            w->oom = true;
-            w->len = w->mark;
-            w->full_cap = w->cap;
-            w->cap = w->len; /* every put now takes this path, and returns */
-            return;
-        }
-        w->buf = nb;
-        w->cap = ncap;
-    }
-    memcpy(w->buf + w->len, s, n);
-    w->len += n;
-}
-
-/* Inline, so that constant-size copies compile to a few moves. */
 static inline void put(struct jw *w, const void *s, size_t n)
 {
-    if (w->len + n <= w->cap && n != 0) {
-        memcpy(w->buf + w->len, s, n);
-        w->len += n;
-    } else {
-        grow_put(w, s, n);
-    }
+    wr_put(&w->o, s, n);
 }
 
 static inline void puts_(struct jw *w, const char *s)
 {
-    put(w, s, strlen(s));
+    wr_put(&w->o, s, strlen(s));
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void
-putf(struct jw *w, const char *fmt, ...)
+static inline void put_u64(struct jw *w, uint64_t v)
 {
-    char tmp[128];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        put(w, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-/* Decimal digits without printf: the writer's hot path. */
-static void put_u64(struct jw *w, uint64_t v)
-{
-    char d[20];
-    size_t n = 0;
-    do {
-        d[sizeof d - 1 - n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    put(w, d + sizeof d - n, n);
+    wr_u64(&w->o, v);
 }
 
 /* pid and tid as signed 64-bit integers (a negative vtid stays -42, not 2^64-42). */
 static void put_id(struct jw *w, uint64_t v)
 {
-    if (v > (uint64_t)INT64_MAX) {
-        put(w, "-", 1);
-        v = (uint64_t)0 - v;
-    }
-    put_u64(w, v);
+    wr_i64(&w->o, (int64_t)v);
 }
 
 /* v / 1000 "." v % 1000 (three digits): microseconds from nanoseconds. */
@@ -130,38 +67,7 @@ static void put_key(struct jw *w, const char *key)
 
 static void put_str(struct jw *w, const void *data, size_t len)
 {
-    const unsigned char *p = data;
-    put(w, "\"", 1);
-    size_t run = 0; /* bytes copied as they are */
-    for (size_t i = 0; i < len; i++) {
-        unsigned char ch = p[i];
-        bool plain = ch >= 0x20 && ch != '"' && ch != '\\' && ch < 0x7f;
-        if (plain) {
-            run++;
-            continue;
-        }
-        put(w, p + i - run, run);
-        run = 0;
-        if (ch == '"' || ch == '\\') {
-            char e[2] = {'\\', (char)ch};
-            put(w, e, 2);
-        } else if (ch < 0x20 || ch == 0x7f) {
-            putf(w, "\\u%04x", ch);
-        } else {
-            size_t n = ch >= 0xf0 ? 4 : ch >= 0xe0 ? 3 : ch >= 0xc2 ? 2 : 0;
-            bool ok = n != 0 && i + n <= len && ch < 0xf5;
-            for (size_t k = 1; ok && k < n; k++)
-                ok = (p[i + k] & 0xc0) == 0x80;
-            if (ok) {
-                put(w, p + i, n);
-                i += n - 1;
-            } else {
-                putf(w, "\\u%04x", ch); /* a stray byte, as U+00XX */
-            }
-        }
-    }
-    put(w, p + len - run, run);
-    put(w, "\"", 1);
+    wr_str(&w->o, data, len);
 }
 
 static void put_dur(struct jw *w, const char *key, uint64_t ns)
@@ -191,7 +97,6 @@ static void put_ts(struct jw *w, const char *key, uint64_t t)
 
 static void begin_event(struct jw *w, const char *ph, uint64_t pid, uint64_t tid)
 {
-    w->mark = w->len;
     puts_(w, w->first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
     w->first = false;
     puts_(w, ph);
@@ -219,7 +124,7 @@ static void put_arg_value(struct jw *w, const tracerd_event_arg_t *a)
 {
     switch (a->type) {
     case TRACERD_EVENT_ARG_INT:
-        putf(w, "%lld", (long long)a->v.i);
+        wr_i64(&w->o, a->v.i);
         break;
     case TRACERD_EVENT_ARG_UINT:
     case TRACERD_EVENT_ARG_KOID:
@@ -227,9 +132,9 @@ static void put_arg_value(struct jw *w, const tracerd_event_arg_t *a)
         break;
     case TRACERD_EVENT_ARG_DOUBLE:
         if (isfinite(a->v.d))
-            putf(w, "%.17g", a->v.d);
+            wr_g17(&w->o, a->v.d);
         else
-            putf(w, "\"%s\"", isnan(a->v.d) ? "NaN" : a->v.d > 0 ? "Infinity" : "-Infinity");
+            puts_(w, isnan(a->v.d) ? "\"NaN\"" : a->v.d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
         break;
     case TRACERD_EVENT_ARG_BOOL:
         puts_(w, a->v.b ? "true" : "false");
@@ -238,12 +143,13 @@ static void put_arg_value(struct jw *w, const tracerd_event_arg_t *a)
         put_str(w, a->v.str.data, a->v.str.len);
         break;
     case TRACERD_EVENT_ARG_POINTER:
-        putf(w, "\"0x%llx\"", (unsigned long long)a->v.u);
+        put(w, "\"0x", 3);
+        wr_x64(&w->o, a->v.u);
+        put(w, "\"", 1);
         break;
     case TRACERD_EVENT_ARG_BYTES:
         put(w, "\"", 1);
-        for (size_t i = 0; i < a->v.bytes.len; i++)
-            putf(w, "%02x", a->v.bytes.data[i]);
+        wr_hex(&w->o, a->v.bytes.data, a->v.bytes.len);
         put(w, "\"", 1);
         break;
     default:
@@ -275,17 +181,17 @@ static void put_args(struct jw *w, const tracerd_event_t *ev, bool numbers_only)
         put_arg_value(w, a);
     }
     if (!numbers_only && ev->kind == TRACERD_EVENT_LOG) {
-        putf(w, "%s\"message\":", first ? "" : ",");
+        wr_printf(&w->o, "%s\"message\":", first ? "" : ",");
         put_str(w, ev->message.data, ev->message.len);
-        putf(w, ",\"level\":%d", (int)ev->level);
+        wr_printf(&w->o, ",\"level\":%d", (int)ev->level);
         first = false;
     }
     if (!numbers_only &&
         (ev->kind == TRACERD_EVENT_CONTEXT_SWITCH || ev->kind == TRACERD_EVENT_WAKEUP)) {
-        putf(w, "%s\"other_pid\":%llu,\"other_tid\":%llu", first ? "" : ",",
-             (unsigned long long)ev->other_pid, (unsigned long long)ev->other_tid);
+        wr_printf(&w->o, "%s\"other_pid\":%llu,\"other_tid\":%llu", first ? "" : ",",
+                  (unsigned long long)ev->other_pid, (unsigned long long)ev->other_tid);
         if (ev->kind == TRACERD_EVENT_CONTEXT_SWITCH)
-            putf(w, ",\"out_state\":%d", (int)ev->level);
+            wr_printf(&w->o, ",\"out_state\":%d", (int)ev->level);
         first = false;
     }
     if (!numbers_only && (ev->flags & TRACERD_EVENT_HAS_CPU)) {
@@ -305,7 +211,7 @@ static void meta_name(struct jw *w, const char *what, uint64_t pid, uint64_t tid
                       size_t len)
 {
     begin_event(w, "M", pid, tid);
-    putf(w, ",\"name\":\"%s\",\"args\":{\"name\":", what);
+    wr_printf(&w->o, ",\"name\":\"%s\",\"args\":{\"name\":", what);
     put_str(w, name, len);
     puts_(w, "}}");
 }
@@ -322,9 +228,9 @@ static int close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f,
 
 static int backpressure(struct jw *w)
 {
-    if (w->oom)
+    if (w->o.failed)
         return -1;
-    return w->len >= OUT_HIGH ? TRACERD_CB_PAUSE : TRACERD_CB_CONTINUE;
+    return w->o.len >= OUT_HIGH ? TRACERD_CB_PAUSE : TRACERD_CB_CONTINUE;
 }
 
 static int on_source(void *user, const tracerd_event_source_t *src)
@@ -401,7 +307,7 @@ static int on_event(void *user, const tracerd_event_t *ev)
         put_ts(w, "ts", ts);
         put_name(w, ev, "counter");
         if (ev->flags & TRACERD_EVENT_HAS_ID)
-            putf(w, ",\"id\":\"0x%llx\"", (unsigned long long)ev->id);
+            wr_printf(&w->o, ",\"id\":\"0x%llx\"", (unsigned long long)ev->id);
         put_args(w, ev, true);
         end_event(w);
         break;
@@ -415,7 +321,7 @@ static int on_event(void *user, const tracerd_event_t *ev)
         begin_event(w, ph[ev->kind - TRACERD_EVENT_ASYNC_BEGIN], pid, tid);
         put_ts(w, "ts", ts);
         put_name(w, ev, ev->kind >= TRACERD_EVENT_FLOW_BEGIN ? "flow" : "async");
-        putf(w, ",\"id\":\"0x%llx\"", (unsigned long long)ev->id);
+        wr_printf(&w->o, ",\"id\":\"0x%llx\"", (unsigned long long)ev->id);
         if (ev->kind == TRACERD_EVENT_FLOW_END)
             puts_(w, ",\"bp\":\"e\"");
         put_args(w, ev, false);
@@ -449,23 +355,11 @@ static int on_event(void *user, const tracerd_event_t *ev)
 static int drain(void *ctx)
 {
     struct jw *w = ctx;
-    if (w->oom)
+    if (wr_flush(&w->o) != 0) {
+        cli_progress_done(w->c);
+        fprintf(stderr, "%s: write error: %s\n", w->c->prog, strerror(w->o.errnum));
         return -1;
-    fflush(w->c->out);
-    int fd = fileno(w->c->out);
-    size_t off = 0;
-    while (off < w->len) {
-        ssize_t n = write(fd, w->buf + off, w->len - off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            cli_progress_done(w->c);
-            fprintf(stderr, "%s: write error: %s\n", w->c->prog, strerror(errno));
-            return -1;
-        }
-        off += (size_t)n;
     }
-    w->len = 0;
     return 0;
 }
 
@@ -481,7 +375,7 @@ static int close_all(struct jw *w, const struct ev_run *r)
             t->depth--;
             w->threads.open--;
             close_frame(w, t, &t->stack[t->depth], end);
-            if (w->len >= OUT_HIGH && drain(w) != 0) /* flush as it is written */
+            if (w->o.len >= OUT_HIGH && drain(w) != 0) /* flush as it is written */
                 return -1;
         }
     }
@@ -494,11 +388,15 @@ int cli_cmd_json(cli_t *c)
     memset(&w, 0, sizeof w);
     w.c = c;
     w.first = true;
+    fflush(c->out);
+    if (wr_init(&w.o, fileno(c->out), 4 * OUT_HIGH) != 0) {
+        fprintf(stderr, "%s: out of memory\n", c->prog);
+        return CLI_EXIT_IO;
+    }
     w.fmt_name = "trace";
     w.threads.max_open = c->max_open;
     static const char head[] = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[";
     puts_(&w, head);
-    bool head_lost = w.oom; /* then nothing was written: it is written at the end */
     struct ev_run r;
     memset(&r, 0, sizeof r);
     r.c = c;
@@ -511,15 +409,9 @@ int cli_cmd_json(cli_t *c)
     if (rc == CLI_EXIT_OK || rc == CLI_EXIT_TRACE || c->timed_out || c->oom) {
         /* A bad trace (or a --timeout, or an out-of-memory) still leaves valid
          * JSON with what was written before. */
-        if (w.oom) { /* what is in the buffer is whole events: write on */
-            w.oom = false;
-            w.cap = w.full_cap;
-        }
-        if (head_lost)
-            puts_(&w, head);
         int wrc = close_all(&w, &r);
-        putf(&w, "\n],\"otherData\":{\"format\":\"%s\",\"time_base\":%llu}}\n", w.fmt_name,
-             (unsigned long long)w.base);
+        wr_printf(&w.o, "\n],\"otherData\":{\"format\":\"%s\",\"time_base\":%llu}}\n", w.fmt_name,
+                  (unsigned long long)w.base);
         if ((wrc != 0 || drain(&w) != 0) && rc == CLI_EXIT_OK)
             rc = CLI_EXIT_IO;
         if (!c->quiet && (w.unmatched_ends > 0 || w.dropped_deep > 0))
@@ -532,6 +424,6 @@ int cli_cmd_json(cli_t *c)
     }
     ev_threads_free(&w.threads);
     ev_table_free(&w.pids);
-    cli_free(w.buf);
+    wr_free(&w.o);
     return rc;
 }

@@ -378,43 +378,49 @@ static void report_csv(struct st *s, const struct sorted *av, const char *unit)
 static void report_json(struct st *s, struct ev_thread **tv, const struct sorted *av,
                         const char *unit)
 {
-    FILE *f = s->c->out;
-    fputs("{\"trace\":", f);
+    /* JSON text through the CLI's writer (escaping and UTF-8 repair as dump's) */
+    fflush(s->c->out);
+    wr_t w, *f = &w;
+    if (wr_init(&w, fileno(s->c->out), (size_t)1 << 16) != 0)
+        return;
+    wr_cstr(f, "{\"trace\":");
     cli_json_cstr(f, s->c->path);
-    fprintf(f, ",\"format\":\"%s\",\"unit\":\"%s\",\"ticks_per_second\":%llu,",
-            s->has_src ? s->src.format_name : "unknown", unit,
-            (unsigned long long)(s->has_src ? s->src.ticks_per_second : 0));
-    fprintf(f,
-            "\"percentile_error\":0.015625,\"sort\":\"%s\",\"events\":%llu,\"spans\":%llu,"
-            "\"unmatched_ends\":%llu,\"unclosed_spans\":%llu,\"spans_past_depth\":%llu,"
-            "\"time_span\":%llu,\"threads\":[",
-            s->c->stats_sort == CLI_SORT_COUNT  ? "count"
-            : s->c->stats_sort == CLI_SORT_SELF ? "self"
-            : s->c->stats_sort == CLI_SORT_P99  ? "p99"
-                                                : "total",
-            (unsigned long long)s->events, (unsigned long long)s->spans,
-            (unsigned long long)s->unmatched, (unsigned long long)s->unclosed,
-            (unsigned long long)s->deep,
-            (unsigned long long)(s->any_ts ? s->last_ts - s->first_ts : 0));
+    wr_printf(f, ",\"format\":\"%s\",\"unit\":\"%s\",\"ticks_per_second\":%llu,",
+              s->has_src ? s->src.format_name : "unknown", unit,
+              (unsigned long long)(s->has_src ? s->src.ticks_per_second : 0));
+    wr_printf(f,
+              "\"percentile_error\":0.015625,\"sort\":\"%s\",\"events\":%llu,\"spans\":%llu,"
+              "\"unmatched_ends\":%llu,\"unclosed_spans\":%llu,\"spans_past_depth\":%llu,"
+              "\"time_span\":%llu,\"threads\":[",
+              s->c->stats_sort == CLI_SORT_COUNT  ? "count"
+              : s->c->stats_sort == CLI_SORT_SELF ? "self"
+              : s->c->stats_sort == CLI_SORT_P99  ? "p99"
+                                                  : "total",
+              (unsigned long long)s->events, (unsigned long long)s->spans,
+              (unsigned long long)s->unmatched, (unsigned long long)s->unclosed,
+              (unsigned long long)s->deep,
+              (unsigned long long)(s->any_ts ? s->last_ts - s->first_ts : 0));
     unsigned top = s->c->top;
     for (uint32_t i = 0; i < s->threads.n && (top == 0 || i < top); i++)
-        fprintf(f, "%s{\"pid\":%llu,\"tid\":%llu,\"events\":%llu,\"spans\":%llu,\"busy\":%llu}",
-                i ? "," : "", (unsigned long long)tv[i]->pid, (unsigned long long)tv[i]->tid,
-                (unsigned long long)tv[i]->events, (unsigned long long)tv[i]->spans,
-                (unsigned long long)tv[i]->busy);
-    fputs("],\"names\":[", f);
+        wr_printf(f, "%s{\"pid\":%llu,\"tid\":%llu,\"events\":%llu,\"spans\":%llu,\"busy\":%llu}",
+                  i ? "," : "", (unsigned long long)tv[i]->pid, (unsigned long long)tv[i]->tid,
+                  (unsigned long long)tv[i]->events, (unsigned long long)tv[i]->spans,
+                  (unsigned long long)tv[i]->busy);
+    wr_cstr(f, "],\"names\":[");
     for (uint32_t i = 0; i < s->n && (top == 0 || i < top); i++) {
         const struct agg *a = av[i].a;
         uint64_t v[8];
         columns(a, v);
-        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        wr_cstr(f, i ? ",{\"name\":" : "{\"name\":");
         cli_json_cstr(f, a->name);
-        fprintf(f, ",\"kind\":\"%s\"", a->span ? "span" : tracerd_event_kind_name(a->kind));
+        wr_printf(f, ",\"kind\":\"%s\"", a->span ? "span" : tracerd_event_kind_name(a->kind));
         for (int k = 0; k < 8; k++)
-            fprintf(f, ",\"%s\":%llu", col_names[k], (unsigned long long)v[k]);
-        fputc('}', f);
+            wr_printf(f, ",\"%s\":%llu", col_names[k], (unsigned long long)v[k]);
+        wr_ch(f, '}');
     }
-    fputs("]}\n", f);
+    wr_cstr(f, "]}\n");
+    wr_flush(&w);
+    wr_free(&w);
 }
 
 static void report(struct st *s)

@@ -141,16 +141,23 @@ static void close_packet(struct ctx *x)
 {
     if (!x->pkt_open)
         return;
-    FILE *o = x->c->out;
+    wr_t *o = x->c->wr;
     if (x->scope_open) {
         for (; x->level > 0; x->level--)
             if (x->closer[x->level] != '\0')
-                fputc(x->closer[x->level], o);
-        fputc('}', o);
+                wr_ch(o, x->closer[x->level]);
+        wr_ch(o, '}');
         x->scope_open = false;
     }
-    fputs("}\n", o);
+    WR_LIT(o, "}\n");
     x->pkt_open = false;
+}
+
+/* ,"stream":PATH (with "stream_hex" when the path is not UTF-8) */
+static void put_stream(const struct ctx *x, wr_t *f)
+{
+    const char *p = cur_stream(x);
+    cli_json_member(f, "stream", p, strlen(p));
 }
 
 static int on_packet(void *user, const tracerd_ctf_packet_t *p)
@@ -167,28 +174,28 @@ static int on_packet(void *user, const tracerd_ctf_packet_t *p)
     }
     if (!x->dump)
         return 0;
-    FILE *f = x->c->out;
-    fprintf(f, "{\"type\":\"packet\",\"stream\":");
-    cli_json_cstr(f, cur_stream(x));
-    fprintf(f, ",\"offset\":%" PRIu64 ",\"index\":%" PRIu64 ",\"stream_id\":%" PRIu64, p->offset,
-            p->index, p->stream_id);
+    wr_t *f = x->c->wr;
+    WR_LIT(f, "{\"type\":\"packet\"");
+    put_stream(x, f);
+    wr_printf(f, ",\"offset\":%" PRIu64 ",\"index\":%" PRIu64 ",\"stream_id\":%" PRIu64, p->offset,
+              p->index, p->stream_id);
     if (p->has_stream_instance_id)
-        fprintf(f, ",\"stream_instance_id\":%" PRIu64, p->stream_instance_id);
+        wr_printf(f, ",\"stream_instance_id\":%" PRIu64, p->stream_instance_id);
     if (p->content_size_bits != UINT64_MAX)
-        fprintf(f, ",\"content_size_bits\":%" PRIu64 ",\"packet_size_bits\":%" PRIu64,
-                p->content_size_bits, p->packet_size_bits);
+        wr_printf(f, ",\"content_size_bits\":%" PRIu64 ",\"packet_size_bits\":%" PRIu64,
+                  p->content_size_bits, p->packet_size_bits);
     if (p->has_timestamp_begin)
-        fprintf(f, ",\"timestamp_begin\":%" PRIu64 ",\"ns_begin\":%" PRIu64, p->timestamp_begin,
-                p->ns_begin);
+        wr_printf(f, ",\"timestamp_begin\":%" PRIu64 ",\"ns_begin\":%" PRIu64, p->timestamp_begin,
+                  p->ns_begin);
     if (p->has_timestamp_end)
-        fprintf(f, ",\"timestamp_end\":%" PRIu64 ",\"ns_end\":%" PRIu64, p->timestamp_end,
-                p->ns_end);
+        wr_printf(f, ",\"timestamp_end\":%" PRIu64 ",\"ns_end\":%" PRIu64, p->timestamp_end,
+                  p->ns_end);
     if (p->has_events_discarded)
-        fprintf(f, ",\"events_discarded\":%" PRIu64, p->events_discarded);
+        wr_printf(f, ",\"events_discarded\":%" PRIu64, p->events_discarded);
     if (p->has_packet_seq_num)
-        fprintf(f, ",\"packet_seq_num\":%" PRIu64, p->packet_seq_num);
+        wr_printf(f, ",\"packet_seq_num\":%" PRIu64, p->packet_seq_num);
     if (p->has_cpu_id)
-        fprintf(f, ",\"cpu_id\":%" PRIu64, p->cpu_id);
+        wr_printf(f, ",\"cpu_id\":%" PRIu64, p->cpu_id);
     x->pkt_open = true; /* closed after its fields (close_packet) */
     return 0;
 }
@@ -205,16 +212,18 @@ static int on_loss(void *user, const tracerd_ctf_loss_t *l)
         x->lost_packets += l->count;
     if (!x->dump)
         return 0;
-    FILE *f = x->c->out;
-    fprintf(f, "{\"type\":\"%s\",\"stream\":",
-            l->kind == TRACERD_CTF_LOSS_EVENTS ? "discarded_events" : "lost_packets");
-    cli_json_cstr(f, cur_stream(x));
-    fprintf(f, ",\"offset\":%" PRIu64 ",\"stream_id\":%" PRIu64 ",\"count\":%" PRIu64, l->offset,
-            l->stream_id, l->count);
+    wr_t *f = x->c->wr;
+    wr_rec_begin(f);
+    wr_printf(f, "{\"type\":\"%s\"",
+              l->kind == TRACERD_CTF_LOSS_EVENTS ? "discarded_events" : "lost_packets");
+    put_stream(x, f);
+    wr_printf(f, ",\"offset\":%" PRIu64 ",\"stream_id\":%" PRIu64 ",\"count\":%" PRIu64, l->offset,
+              l->stream_id, l->count);
     if (l->has_clock)
-        fprintf(f, ",\"begin_cycles\":%" PRIu64 ",\"end_cycles\":%" PRIu64, l->begin_cycles,
-                l->end_cycles);
-    fprintf(f, "}\n");
+        wr_printf(f, ",\"begin_cycles\":%" PRIu64 ",\"end_cycles\":%" PRIu64, l->begin_cycles,
+                  l->end_cycles);
+    WR_LIT(f, "}\n");
+    wr_rec_end(f);
     return 0;
 }
 
@@ -223,7 +232,7 @@ static int on_warning(void *user, const tracerd_warning_t *w)
     struct ctx *x = user;
     close_packet(x);
     x->warnings++;
-    const cli_warn_sink_t sink = {x->dump ? x->c->out : NULL, "type", "ctf",
+    const cli_warn_sink_t sink = {x->dump ? x->c->wr : NULL, "type", "ctf",
                                   x->dump ? cur_stream(x) : NULL};
     return cli_warning(x->c, &sink, w);
 }
@@ -252,14 +261,23 @@ static int on_event(void *user, const tracerd_ctf_event_t *e)
     }
     if (!x->dump)
         return 0;
-    FILE *f = x->c->out;
-    fprintf(f, "{\"type\":\"event\",\"stream\":");
-    cli_json_cstr(f, cur_stream(x));
-    fprintf(f, ",\"offset\":%" PRIu64 ",\"name\":", e->offset);
-    cli_json_cstr(f, e->name);
-    fprintf(f, ",\"id\":%" PRIu64 ",\"stream_id\":%" PRIu64, e->id, e->stream_class->id);
-    if (e->has_clock)
-        fprintf(f, ",\"cycles\":%" PRIu64 ",\"ns\":%" PRIu64, e->cycles, e->ns);
+    wr_t *f = x->c->wr;
+    wr_rec_begin(f);
+    WR_LIT(f, "{\"type\":\"event\"");
+    put_stream(x, f);
+    WR_LIT(f, ",\"offset\":");
+    wr_u64(f, e->offset);
+    cli_json_member(f, "name", e->name, strlen(e->name));
+    WR_LIT(f, ",\"id\":");
+    wr_u64(f, e->id);
+    WR_LIT(f, ",\"stream_id\":");
+    wr_u64(f, e->stream_class->id);
+    if (e->has_clock) {
+        WR_LIT(f, ",\"cycles\":");
+        wr_u64(f, e->cycles);
+        WR_LIT(f, ",\"ns\":");
+        wr_u64(f, e->ns);
+    }
     return 0;
 }
 
@@ -267,33 +285,77 @@ static int on_event_end(void *user, const tracerd_ctf_event_t *e)
 {
     struct ctx *x = user;
     (void)e;
-    if (x->dump)
-        fprintf(x->c->out, "}\n");
+    if (x->dump) {
+        WR_LIT(x->c->wr, "}\n");
+        wr_rec_end(x->c->wr);
+    }
     return 0;
 }
 
 static const char *const scope_keys[] = {"packet_header",  "packet_context", "header",
                                          "stream_context", "context",        "fields"};
 
-static void member(struct ctx *x, const tracerd_ctf_field_t *f)
+/* The comma and key before a value; false for an array element or a variant's option. */
+static bool member(struct ctx *x, wr_t *o, const tracerd_ctf_field_t *f)
 {
-    FILE *o = x->c->out;
     if (!x->first[x->level])
-        fputc(',', o);
+        wr_ch(o, ',');
     x->first[x->level] = false;
     if (f->index < 0 && !x->in_variant[x->level]) {
-        cli_json_cstr(o, f->name);
-        fputc(':', o);
+        wr_str(o, f->name, strlen(f->name));
+        wr_ch(o, ':');
+        return true;
     }
+    return false;
 }
 
-static void open_level(struct ctx *x, bool variant, char closer)
+/* A nesting level; variant: its values have no key (a variant's option, an optional's field). */
+static void enter_level(struct ctx *x, bool variant, char closer)
 {
     if (x->level + 1 < sizeof x->first / sizeof x->first[0])
         x->level++;
     x->first[x->level] = true;
     x->in_variant[x->level] = variant;
     x->closer[x->level] = closer;
+}
+
+static void open_level(struct ctx *x, wr_t *o, char open, char close, bool variant)
+{
+    wr_ch(o, open);
+    wr_push(o, close);
+    enter_level(x, variant, close);
+}
+
+static void close_level(struct ctx *x, wr_t *o, char close)
+{
+    wr_ch(o, close);
+    wr_pop(o);
+    x->level--;
+}
+
+/* A string field: with a key, "name_hex" beside it when the bytes are not
+ * UTF-8; an array element or variant option then becomes {"string","hex"}. */
+static void put_string_field(wr_t *o, const tracerd_ctf_field_t *f, bool keyed)
+{
+    const void *data = f->v.str.data;
+    size_t len = f->v.str.len;
+    if (wr_utf8_ok(data, len)) {
+        wr_str(o, data, len);
+    } else if (keyed) {
+        char key[300];
+        int n = snprintf(key, sizeof key, "%s_hex", f->name);
+        wr_str(o, data, len);
+        wr_ch(o, ',');
+        wr_str(o, key, n > 0 && (size_t)n < sizeof key ? (size_t)n : strlen(key));
+        wr_ch(o, ':');
+        cli_json_hex(o, data, len);
+    } else {
+        WR_LIT(o, "{\"string\":");
+        wr_str(o, data, len);
+        WR_LIT(o, ",\"hex\":");
+        cli_json_hex(o, data, len);
+        wr_ch(o, '}');
+    }
 }
 
 static int on_field(void *user, const tracerd_ctf_field_t *f)
@@ -306,75 +368,73 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
      * them, user-defined ones included), as an event's scopes in its line. */
     if (f->scope <= TRACERD_CTF_SCOPE_PACKET_CONTEXT && !x->pkt_open)
         return 0;
-    FILE *o = x->c->out;
+    wr_t *o = x->c->wr;
     switch (f->kind) {
     case TRACERD_CTF_VALUE_STRUCT_BEGIN:
         if (f->depth == 0) {
-            fprintf(o, ",\"%s\":{", scope_keys[f->scope]);
+            wr_ch(o, ',');
+            wr_ch(o, '"');
+            wr_cstr(o, scope_keys[f->scope]);
+            WR_LIT(o, "\":{");
+            wr_push(o, '}');
             x->scope_open = true;
             x->level = 0;
             x->first[0] = true;
             x->in_variant[0] = false;
             return 0;
         }
-        member(x, f);
-        fputc('{', o);
-        open_level(x, false, '}');
+        member(x, o, f);
+        open_level(x, o, '{', '}', false);
         return 0;
     case TRACERD_CTF_VALUE_STRUCT_END:
         if (f->depth == 0) {
-            fputc('}', o);
+            wr_ch(o, '}');
+            wr_pop(o);
             x->scope_open = false;
             return 0;
         }
-        fputc('}', o);
-        x->level--;
+        close_level(x, o, '}');
         return 0;
     case TRACERD_CTF_VALUE_ARRAY_BEGIN:
     case TRACERD_CTF_VALUE_SEQUENCE_BEGIN:
-        member(x, f);
-        fputc('[', o);
-        open_level(x, false, ']');
+        member(x, o, f);
+        open_level(x, o, '[', ']', false);
         return 0;
     case TRACERD_CTF_VALUE_ARRAY_END:
     case TRACERD_CTF_VALUE_SEQUENCE_END:
-        fputc(']', o);
-        x->level--;
+        close_level(x, o, ']');
         return 0;
     case TRACERD_CTF_VALUE_VARIANT_BEGIN:
-        member(x, f);
-        fputc('{', o);
+        member(x, o, f);
+        open_level(x, o, '{', '}', true);
         cli_json_cstr(o, f->option);
-        fputc(':', o);
-        open_level(x, true, '}');
+        wr_ch(o, ':');
         return 0;
     case TRACERD_CTF_VALUE_VARIANT_END:
-        fputc('}', o);
-        x->level--;
+        close_level(x, o, '}');
         return 0;
     case TRACERD_CTF_VALUE_STRING:
-        member(x, f);
-        cli_json_str(o, f->v.str.data, f->v.str.len);
+        put_string_field(o, f, member(x, o, f));
         return 0;
     case TRACERD_CTF_VALUE_BOOL:
-        member(x, f);
-        fputs(f->v.u ? "true" : "false", o);
+        member(x, o, f);
+        if (f->v.u)
+            WR_LIT(o, "true");
+        else
+            WR_LIT(o, "false");
         return 0;
     case TRACERD_CTF_VALUE_BYTES: /* a CTF 2 BLOB: hexadecimal text */
-        member(x, f);
-        fputc('"', o);
-        for (size_t i = 0; i < f->bytes.len; i++)
-            fprintf(o, "%02x", f->bytes.data[i]);
-        fputc('"', o);
+        member(x, o, f);
+        cli_json_hex(o, f->bytes.data, f->bytes.len);
         return 0;
     case TRACERD_CTF_VALUE_OPTIONAL_BEGIN: /* null, or the field without a name */
-        member(x, f);
+        member(x, o, f);
         if (f->v.length == 0) {
-            fputs("null", o);
+            WR_LIT(o, "null");
             x->optional_null = true;
             return 0;
         }
-        open_level(x, true, '\0');
+        enter_level(x, true, '\0');
         return 0;
     case TRACERD_CTF_VALUE_OPTIONAL_END:
         if (x->optional_null)
@@ -383,30 +443,30 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
             x->level--;
         return 0;
     case TRACERD_CTF_VALUE_FLOAT:
-        member(x, f);
+        member(x, o, f);
         if (f->v.f != f->v.f || f->v.f - f->v.f != 0)
-            fprintf(o, "null"); /* NaN and infinities have no JSON form */
+            WR_LIT(o, "null"); /* NaN and infinities have no JSON form */
         else
-            fprintf(o, "%.17g", f->v.f);
+            wr_g17(o, f->v.f);
         return 0;
     default:
-        member(x, f);
+        member(x, o, f);
         if (f->type->kind == TRACERD_CTF_TYPE_ENUM) {
-            fputs("{\"value\":", o);
+            WR_LIT(o, "{\"value\":");
             if (f->kind == TRACERD_CTF_VALUE_INT)
-                fprintf(o, "%" PRId64, f->v.i);
+                wr_i64(o, f->v.i);
             else
-                fprintf(o, "%" PRIu64, f->v.u);
-            fputs(",\"label\":", o);
+                wr_u64(o, f->v.u);
+            WR_LIT(o, ",\"label\":");
             if (f->enum_label)
                 cli_json_cstr(o, f->enum_label);
             else
-                fputs("null", o);
-            fputc('}', o);
+                WR_LIT(o, "null");
+            wr_ch(o, '}');
         } else if (f->kind == TRACERD_CTF_VALUE_INT) {
-            fprintf(o, "%" PRId64, f->v.i);
+            wr_i64(o, f->v.i);
         } else {
-            fprintf(o, "%" PRIu64, f->v.u);
+            wr_u64(o, f->v.u);
         }
         return 0;
     }
@@ -597,6 +657,7 @@ static int run_dir(cli_t *c, bool dump)
     cli_warning_flush(c);
     int rc = CLI_EXIT_OK;
     if (st != TRACERD_OK) {
+        cli_out_stop(c);
         const char *path = d ? tracerd_ctf_dir_error_path(d) : c->path;
         fprintf(stderr, "%s: %s: ctf error %s at byte %" PRIu64 ": %s\n", c->prog,
                 path && *path ? path : c->path, tracerd_status_name(st),
@@ -735,7 +796,10 @@ static int info(cli_t *c)
 
 static int dump(cli_t *c)
 {
-    return c->is_dir ? run_dir(c, true) : run_stream(c, true);
+    int rc = cli_out_start(c);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    return cli_out_end(c, c->is_dir ? run_dir(c, true) : run_stream(c, true));
 }
 
 const struct cli_format cli_format_ctf = {"ctf", detect, info, dump};

@@ -305,7 +305,7 @@ static int info(cli_t *c)
 /* ---- dump ------------------------------------------------------------- */
 
 struct dump {
-    FILE *f;
+    wr_t *f;
     cli_t *c;
     tracerd_event_filter_t *filter; /* the event filters (NULL: none) */
 };
@@ -337,126 +337,130 @@ static bool keep(struct dump *d, tracerd_event_kind_t kind, uint64_t ticks, uint
 }
 
 /* The output of a dump callback, after the pending warnings. */
-static FILE *d_out(void *u)
+static wr_t *d_out(void *u)
 {
     struct dump *d = u;
     cli_warning_flush(d->c);
     return d->f;
 }
 
-static void jkey(FILE *f, const char *k)
+static void jstr(wr_t *f, const char *k, tracerd_str_t s)
 {
-    fprintf(f, ",\"%s\":", k);
+    cli_json_member(f, k, s.data, s.len);
 }
 
-static void jstr(FILE *f, const char *k, tracerd_str_t s)
+static void jhead(wr_t *f, const char *rec, uint64_t off, uint32_t provider)
 {
-    jkey(f, k);
-    cli_json_str(f, s.data, s.len);
+    wr_printf(f, "{\"record\":\"%s\",\"offset\":%" PRIu64 ",\"provider\":%u", rec, off,
+              (unsigned)provider);
 }
 
-static void jhead(FILE *f, const char *rec, uint64_t off, uint32_t provider)
+static void jthread(wr_t *f, const char *prefix, tracerd_fxt_thread_t t)
 {
-    fprintf(f, "{\"record\":\"%s\",\"offset\":%" PRIu64 ",\"provider\":%u", rec, off,
-            (unsigned)provider);
+    wr_printf(f, ",\"%sthread_ref\":%u,\"%spid\":%" PRIu64 ",\"%stid\":%" PRIu64, prefix,
+              (unsigned)t.ref, prefix, t.pid, prefix, t.tid);
 }
 
-static void jthread(FILE *f, const char *prefix, tracerd_fxt_thread_t t)
+static void jargs(wr_t *f, uint32_t n, const tracerd_fxt_arg_t *a)
 {
-    fprintf(f, ",\"%sthread_ref\":%u,\"%spid\":%" PRIu64 ",\"%stid\":%" PRIu64, prefix,
-            (unsigned)t.ref, prefix, t.pid, prefix, t.tid);
-}
-
-static void jargs(FILE *f, uint32_t n, const tracerd_fxt_arg_t *a)
-{
-    fprintf(f, ",\"args\":[");
+    wr_printf(f, ",\"args\":[");
     for (uint32_t i = 0; i < n; i++) {
         const tracerd_fxt_arg_t *g = &a[i];
-        fprintf(f, "%s{\"name\":", i ? "," : "");
-        cli_json_str(f, g->name.data, g->name.len);
-        fprintf(f, ",\"type\":\"%s\"", tracerd_fxt_arg_type_name(g->type));
+        if (i)
+            wr_ch(f, ',');
+        WR_LIT(f, "{\"name\":");
+        if (!wr_str(f, g->name.data, g->name.len)) {
+            WR_LIT(f, ",\"name_hex\":");
+            cli_json_hex(f, g->name.data, g->name.len);
+        }
+        WR_LIT(f, ",\"type\":\"");
+        wr_cstr(f, tracerd_fxt_arg_type_name(g->type));
+        wr_ch(f, '"');
         if (g->type > TRACERD_FXT_ARG_BLOB)
-            fprintf(f, ",\"type_id\":%u", (unsigned)g->type);
-        fprintf(f, ",\"value\":");
+            wr_printf(f, ",\"type_id\":%u", (unsigned)g->type);
+        WR_LIT(f, ",\"value\":");
         switch (g->type) {
         case TRACERD_FXT_ARG_NULL:
-            fprintf(f, "null");
+            wr_printf(f, "null");
             break;
         case TRACERD_FXT_ARG_INT32:
         case TRACERD_FXT_ARG_INT64:
-            fprintf(f, "%" PRId64, g->v.i64);
+            wr_i64(f, g->v.i64);
             break;
         case TRACERD_FXT_ARG_UINT32:
         case TRACERD_FXT_ARG_UINT64:
         case TRACERD_FXT_ARG_KOID:
-            fprintf(f, "%" PRIu64, g->v.u64);
+            wr_u64(f, g->v.u64);
             break;
         case TRACERD_FXT_ARG_DOUBLE:
             if (isfinite(g->v.f64))
-                fprintf(f, "%.17g", g->v.f64);
+                wr_g17(f, g->v.f64);
             else
-                fprintf(f, "\"%s\"", isnan(g->v.f64) ? "nan" : g->v.f64 > 0 ? "inf" : "-inf");
+                wr_printf(f, "\"%s\"", isnan(g->v.f64) ? "nan" : g->v.f64 > 0 ? "inf" : "-inf");
             break;
         case TRACERD_FXT_ARG_STRING:
-            cli_json_str(f, g->v.str.data, g->v.str.len);
+            if (!wr_str(f, g->v.str.data, g->v.str.len)) {
+                WR_LIT(f, ",\"value_hex\":");
+                cli_json_hex(f, g->v.str.data, g->v.str.len);
+            }
             break;
         case TRACERD_FXT_ARG_POINTER:
-            fprintf(f, "\"0x%" PRIx64 "\"", g->v.u64);
+            wr_printf(f, "\"0x%" PRIx64 "\"", g->v.u64);
             break;
         case TRACERD_FXT_ARG_BOOL:
-            fprintf(f, "%s", g->v.u64 ? "true" : "false");
+            wr_printf(f, "%s", g->v.u64 ? "true" : "false");
             break;
         default: /* blob, unknown: hex bytes */
             cli_json_hex(f, g->v.blob.data, g->v.blob.len);
             break;
         }
-        fprintf(f, "}");
+        wr_printf(f, "}");
     }
-    fprintf(f, "]");
+    wr_printf(f, "]");
 }
 
 static int d_meta(void *u, const tracerd_fxt_metadata_t *m)
 {
-    FILE *f = d_out(u);
+    wr_t *f = d_out(u);
     static const char *const kinds[5] = {"", "provider-info", "provider-section", "provider-event",
                                          "trace-info"};
     jhead(f, "metadata", m->offset, m->provider_id);
-    fprintf(f, ",\"type\":\"%s\"", m->type <= 4 ? kinds[m->type] : "unknown");
+    wr_printf(f, ",\"type\":\"%s\"", m->type <= 4 ? kinds[m->type] : "unknown");
     if (m->type == TRACERD_FXT_META_PROVIDER_INFO)
         jstr(f, "name", m->name);
     if (m->type == TRACERD_FXT_META_PROVIDER_EVENT)
-        fprintf(f, ",\"event\":%u", (unsigned)m->event);
+        wr_printf(f, ",\"event\":%u", (unsigned)m->event);
     if (m->type == TRACERD_FXT_META_TRACE_INFO)
-        fprintf(f, ",\"trace_info_type\":%u,\"magic\":true,\"byte_order\":\"%s\"",
-                (unsigned)m->trace_info_type, tracerd_byte_order_name(m->byte_order));
-    fprintf(f, "}\n");
+        wr_printf(f, ",\"trace_info_type\":%u,\"magic\":true,\"byte_order\":\"%s\"",
+                  (unsigned)m->trace_info_type, tracerd_byte_order_name(m->byte_order));
+    wr_printf(f, "}\n");
     return 0;
 }
 
 static int d_init(void *u, const tracerd_fxt_init_t *i)
 {
-    FILE *f = d_out(u);
+    wr_t *f = d_out(u);
     jhead(f, "init", i->offset, i->provider_id);
-    fprintf(f, ",\"ticks_per_second\":%" PRIu64 "}\n", i->ticks_per_second);
+    wr_printf(f, ",\"ticks_per_second\":%" PRIu64 "}\n", i->ticks_per_second);
     return 0;
 }
 
 static int d_string(void *u, const tracerd_fxt_string_t *s)
 {
-    FILE *f = d_out(u);
+    wr_t *f = d_out(u);
     jhead(f, "string", s->offset, s->provider_id);
-    fprintf(f, ",\"index\":%u", (unsigned)s->index);
+    wr_printf(f, ",\"index\":%u", (unsigned)s->index);
     jstr(f, "value", s->str);
-    fprintf(f, "}\n");
+    wr_printf(f, "}\n");
     return 0;
 }
 
 static int d_thread(void *u, const tracerd_fxt_thread_rec_t *t)
 {
-    FILE *f = d_out(u);
+    wr_t *f = d_out(u);
     jhead(f, "thread", t->offset, t->provider_id);
-    fprintf(f, ",\"index\":%u,\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 "}\n", (unsigned)t->index,
-            t->pid, t->tid);
+    wr_printf(f, ",\"index\":%u,\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 "}\n", (unsigned)t->index,
+              t->pid, t->tid);
     return 0;
 }
 
@@ -466,102 +470,102 @@ static int d_event(void *u, const tracerd_fxt_event_t *e)
     if (!keep(u, complete ? TRACERD_EVENT_SPAN_COMPLETE : TRACERD_EVENT_INSTANT, e->ticks, e->ns,
               e->end_ns, e->thread, false, 0, e->category, e->name))
         return 0;
-    FILE *f = d_out(u);
+    wr_t *f = d_out(u);
     jhead(f, "event", e->offset, e->provider_id);
-    fprintf(f, ",\"type\":\"%s\",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64,
-            tracerd_fxt_event_type_name(e->type), e->ticks, e->ns);
+    wr_printf(f, ",\"type\":\"%s\",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64,
+              tracerd_fxt_event_type_name(e->type), e->ticks, e->ns);
     if ((unsigned)e->type > TRACERD_FXT_EVENT_FLOW_END)
-        fprintf(f, ",\"type_id\":%u", (unsigned)e->type);
+        wr_printf(f, ",\"type_id\":%u", (unsigned)e->type);
     jthread(f, "", e->thread);
     jstr(f, "category", e->category);
     jstr(f, "name", e->name);
     jargs(f, e->nargs, e->args);
     switch (e->type) {
     case TRACERD_FXT_EVENT_COUNTER:
-        fprintf(f, ",\"counter_id\":%" PRIu64, e->id);
+        wr_printf(f, ",\"counter_id\":%" PRIu64, e->id);
         break;
     case TRACERD_FXT_EVENT_DURATION_COMPLETE:
-        fprintf(f, ",\"end_ticks\":%" PRIu64 ",\"end_ns\":%" PRIu64, e->end_ticks, e->end_ns);
+        wr_printf(f, ",\"end_ticks\":%" PRIu64 ",\"end_ns\":%" PRIu64, e->end_ticks, e->end_ns);
         break;
     case TRACERD_FXT_EVENT_ASYNC_BEGIN:
     case TRACERD_FXT_EVENT_ASYNC_INSTANT:
     case TRACERD_FXT_EVENT_ASYNC_END:
-        fprintf(f, ",\"async_id\":%" PRIu64, e->id);
+        wr_printf(f, ",\"async_id\":%" PRIu64, e->id);
         break;
     case TRACERD_FXT_EVENT_FLOW_BEGIN:
     case TRACERD_FXT_EVENT_FLOW_STEP:
     case TRACERD_FXT_EVENT_FLOW_END:
-        fprintf(f, ",\"flow_id\":%" PRIu64, e->id);
+        wr_printf(f, ",\"flow_id\":%" PRIu64, e->id);
         break;
     default:
         break;
     }
-    fprintf(f, "}\n");
+    wr_printf(f, "}\n");
     return 0;
 }
 
 static int d_blob(void *u, const tracerd_fxt_blob_t *b)
 {
-    FILE *f = d_out(u);
+    wr_t *f = d_out(u);
     jhead(f, "blob", b->offset, b->provider_id);
-    fprintf(f, ",\"blob_type\":%u", (unsigned)b->blob_type);
+    wr_printf(f, ",\"blob_type\":%u", (unsigned)b->blob_type);
     jstr(f, "name", b->name);
-    fprintf(f, ",\"size\":%zu,\"payload\":", b->payload.len);
+    wr_printf(f, ",\"size\":%zu,\"payload\":", b->payload.len);
     cli_json_hex(f, b->payload.data, b->payload.len);
-    fprintf(f, "}\n");
+    wr_printf(f, "}\n");
     return 0;
 }
 
 static int d_user(void *u, const tracerd_fxt_userspace_object_t *o)
 {
-    FILE *f = d_out(u);
+    wr_t *f = d_out(u);
     jhead(f, "userspace-object", o->offset, o->provider_id);
-    fprintf(f, ",\"pointer\":\"0x%" PRIx64 "\"", o->pointer);
+    wr_printf(f, ",\"pointer\":\"0x%" PRIx64 "\"", o->pointer);
     jthread(f, "process_", o->process);
     if (o->process_words != 0)
-        fprintf(f, ",\"process_words\":%u", (unsigned)o->process_words);
+        wr_printf(f, ",\"process_words\":%u", (unsigned)o->process_words);
     jstr(f, "name", o->name);
     jargs(f, o->nargs, o->args);
-    fprintf(f, "}\n");
+    wr_printf(f, "}\n");
     return 0;
 }
 
 static int d_kernel(void *u, const tracerd_fxt_kernel_object_t *o)
 {
-    FILE *f = d_out(u);
+    wr_t *f = d_out(u);
     jhead(f, "kernel-object", o->offset, o->provider_id);
-    fprintf(f, ",\"koid\":%" PRIu64 ",\"object_type\":%u", o->koid, (unsigned)o->object_type);
+    wr_printf(f, ",\"koid\":%" PRIu64 ",\"object_type\":%u", o->koid, (unsigned)o->object_type);
     jstr(f, "name", o->name);
     jargs(f, o->nargs, o->args);
-    fprintf(f, "}\n");
+    wr_printf(f, "}\n");
     return 0;
 }
 
 static int d_sched(void *u, const tracerd_fxt_scheduling_t *s)
 {
-    FILE *f = d_out(u);
+    wr_t *f = d_out(u);
     static const char *const kinds[3] = {"legacy-context-switch", "context-switch",
                                          "thread-wakeup"};
     jhead(f, "scheduling", s->offset, s->provider_id);
-    fprintf(f, ",\"type\":\"%s\",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64 ",\"cpu\":%u",
-            kinds[s->type], s->ticks, s->ns, (unsigned)s->cpu);
+    wr_printf(f, ",\"type\":\"%s\",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64 ",\"cpu\":%u",
+              kinds[s->type], s->ticks, s->ns, (unsigned)s->cpu);
     if (s->type == TRACERD_FXT_SCHED_THREAD_WAKEUP) {
-        fprintf(f, ",\"waking_tid\":%" PRIu64, s->waking_tid);
+        wr_printf(f, ",\"waking_tid\":%" PRIu64, s->waking_tid);
     } else {
-        fprintf(f, ",\"outgoing_state\":%u", (unsigned)s->outgoing_state);
+        wr_printf(f, ",\"outgoing_state\":%u", (unsigned)s->outgoing_state);
         if (s->type == TRACERD_FXT_SCHED_CONTEXT_SWITCH) {
-            fprintf(f, ",\"outgoing_tid\":%" PRIu64 ",\"incoming_tid\":%" PRIu64, s->outgoing.tid,
-                    s->incoming.tid);
+            wr_printf(f, ",\"outgoing_tid\":%" PRIu64 ",\"incoming_tid\":%" PRIu64, s->outgoing.tid,
+                      s->incoming.tid);
         } else {
             jthread(f, "outgoing_", s->outgoing);
             jthread(f, "incoming_", s->incoming);
-            fprintf(f, ",\"outgoing_priority\":%u,\"incoming_priority\":%u",
-                    (unsigned)s->outgoing_priority, (unsigned)s->incoming_priority);
+            wr_printf(f, ",\"outgoing_priority\":%u,\"incoming_priority\":%u",
+                      (unsigned)s->outgoing_priority, (unsigned)s->incoming_priority);
         }
     }
     if (s->type != TRACERD_FXT_SCHED_LEGACY_CONTEXT_SWITCH)
         jargs(f, s->nargs, s->args);
-    fprintf(f, "}\n");
+    wr_printf(f, "}\n");
     return 0;
 }
 
@@ -570,63 +574,64 @@ static int d_log(void *u, const tracerd_fxt_log_t *l)
     const tracerd_str_t none = {"", 0}, log = {"log", 3};
     if (!keep(u, TRACERD_EVENT_LOG, l->ticks, l->ns, 0, l->thread, false, 0, none, log))
         return 0;
-    FILE *f = d_out(u);
+    wr_t *f = d_out(u);
     jhead(f, "log", l->offset, l->provider_id);
-    fprintf(f, ",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64, l->ticks, l->ns);
+    wr_printf(f, ",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64, l->ticks, l->ns);
     jthread(f, "", l->thread);
     jstr(f, "message", l->message);
-    fprintf(f, "}\n");
+    wr_printf(f, "}\n");
     return 0;
 }
 
 static int d_large(void *u, const tracerd_fxt_large_blob_t *b)
 {
-    FILE *f = d_out(u);
+    wr_t *f = d_out(u);
     jhead(f, "large-blob", b->offset, b->provider_id);
-    fprintf(f, ",\"format\":%u", (unsigned)b->format);
+    wr_printf(f, ",\"format\":%u", (unsigned)b->format);
     jstr(f, "category", b->category);
     jstr(f, "name", b->name);
     if (b->format == TRACERD_FXT_LARGE_BLOB_WITH_METADATA) {
-        fprintf(f, ",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64, b->ticks, b->ns);
+        wr_printf(f, ",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64, b->ticks, b->ns);
         jthread(f, "", b->thread);
         jargs(f, b->nargs, b->args);
     }
-    fprintf(f, ",\"size\":%" PRIu64 ",\"payload\":", b->size);
+    wr_printf(f, ",\"size\":%" PRIu64 ",\"payload\":", b->size);
     if (b->payload.data != NULL)
         cli_json_hex(f, b->payload.data, b->payload.len);
     else
-        fprintf(f, "null,\"fragmented\":true");
-    fprintf(f, "}\n");
+        wr_printf(f, "null,\"fragmented\":true");
+    wr_printf(f, "}\n");
     return 0;
 }
 
 static int d_fragment(void *u, const tracerd_span_t *s)
 {
-    FILE *f = d_out(u);
-    fprintf(f,
-            "{\"record\":\"large-blob-fragment\",\"offset\":%" PRIu64 ",\"data_offset\":%" PRIu64
-            ",\"total\":%" PRIu64 ",\"data\":",
-            s->record_offset, s->offset, s->total);
+    wr_t *f = d_out(u);
+    wr_printf(f,
+              "{\"record\":\"large-blob-fragment\",\"offset\":%" PRIu64 ",\"data_offset\":%" PRIu64
+              ",\"total\":%" PRIu64 ",\"data\":",
+              s->record_offset, s->offset, s->total);
     cli_json_hex(f, s->data, s->len);
-    fprintf(f, "}\n");
+    wr_printf(f, "}\n");
     return 0;
 }
 
 static int d_unknown(void *u, const tracerd_fxt_unknown_t *k)
 {
-    FILE *f = d_out(u);
+    wr_t *f = d_out(u);
     static const char *const kinds[9] = {"",           "record",       "metadata",
                                          "trace-info", "event",        "argument",
                                          "scheduling", "large-record", "blob-format"};
-    fprintf(f,
-            "{\"record\":\"unknown\",\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"type\":%u,"
-            "\"header\":\"0x%016" PRIx64 "\",\"size\":%" PRIu64 ",\"raw\":",
-            k->offset, k->kind <= 8 ? kinds[k->kind] : "?", (unsigned)k->type, k->header, k->size);
+    wr_printf(f,
+              "{\"record\":\"unknown\",\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"type\":%u,"
+              "\"header\":\"0x%016" PRIx64 "\",\"size\":%" PRIu64 ",\"raw\":",
+              k->offset, k->kind <= 8 ? kinds[k->kind] : "?", (unsigned)k->type, k->header,
+              k->size);
     if (k->raw.data != NULL)
         cli_json_hex(f, k->raw.data, k->raw.len);
     else
-        fprintf(f, "null");
-    fprintf(f, "}\n");
+        wr_printf(f, "null");
+    wr_printf(f, "}\n");
     return 0;
 }
 
@@ -641,10 +646,16 @@ static int d_warning(void *u, const tracerd_warning_t *w)
 
 static int dump(cli_t *c)
 {
-    struct dump d = {c->out, c, NULL};
+    struct dump d = {NULL, c, NULL};
     int rc = cli_filter_make(c, &d.filter);
     if (rc != CLI_EXIT_OK)
         return rc;
+    rc = cli_out_start(c);
+    if (rc != CLI_EXIT_OK) {
+        tracerd_event_filter_free(d.filter);
+        return rc;
+    }
+    d.f = c->wr;
     tracerd_fxt_callbacks_t cbs;
     memset(&cbs, 0, sizeof cbs);
     cbs.on_metadata = d_meta;
@@ -661,7 +672,7 @@ static int dump(cli_t *c)
     cbs.on_large_blob_fragment = d_fragment;
     cbs.on_unknown = d_unknown;
     cbs.on_warning = d_warning;
-    rc = run(c, &cbs, &d);
+    rc = cli_out_end(c, run(c, &cbs, &d));
     tracerd_event_filter_free(d.filter);
     return rc;
 }

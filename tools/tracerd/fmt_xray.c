@@ -204,11 +204,11 @@ struct dx {
     bool skip_fragments; /* the event whose payload fragments follow was left out */
 };
 
-static FILE *d_out(void *u)
+static wr_t *d_out(void *u)
 {
     cli_t *c = ((struct dx *)u)->c;
     cli_warning_flush(c);
-    return c->out;
+    return c->wr;
 }
 
 /* The name of function id: from the --instr-map names, else "fn#ID". */
@@ -248,36 +248,37 @@ static bool keep(struct dx *d, tracerd_event_kind_t kind, tracerd_str_t name, ui
 
 static int d_header(void *u, const tracerd_xray_header_t *h)
 {
-    FILE *o = d_out(u);
-    fprintf(o,
-            "{\"type\":\"header\",\"version\":%u,\"mode\":\"%s\",\"byte_order\":\"%s\","
-            "\"flags\":%" PRIu32 ",\"constant_tsc\":%s,\"nonstop_tsc\":%s,"
-            "\"cycle_frequency\":%" PRIu64 ",\"buffer_size\":%" PRIu64 "}\n",
-            h->version, h->type == TRACERD_XRAY_TYPE_FDR ? "fdr" : "basic",
-            tracerd_byte_order_name(h->byte_order), h->flags, h->constant_tsc ? "true" : "false",
-            h->nonstop_tsc ? "true" : "false", h->cycle_frequency, h->buffer_size);
+    wr_t *o = d_out(u);
+    wr_printf(o,
+              "{\"type\":\"header\",\"version\":%u,\"mode\":\"%s\",\"byte_order\":\"%s\","
+              "\"flags\":%" PRIu32 ",\"constant_tsc\":%s,\"nonstop_tsc\":%s,"
+              "\"cycle_frequency\":%" PRIu64 ",\"buffer_size\":%" PRIu64 "}\n",
+              h->version, h->type == TRACERD_XRAY_TYPE_FDR ? "fdr" : "basic",
+              tracerd_byte_order_name(h->byte_order), h->flags, h->constant_tsc ? "true" : "false",
+              h->nonstop_tsc ? "true" : "false", h->cycle_frequency, h->buffer_size);
     return 0;
 }
 
 static int d_buffer(void *u, const tracerd_xray_buffer_t *b)
 {
-    FILE *o = d_out(u);
-    fprintf(o, "{\"type\":\"buffer\",\"offset\":%" PRIu64 ",\"size\":%" PRIu64 ",\"tid\":%" PRId32,
-            b->offset, b->size, b->tid);
+    wr_t *o = d_out(u);
+    wr_printf(o,
+              "{\"type\":\"buffer\",\"offset\":%" PRIu64 ",\"size\":%" PRIu64 ",\"tid\":%" PRId32,
+              b->offset, b->size, b->tid);
     if (b->has_pid)
-        fprintf(o, ",\"pid\":%" PRId32, b->pid);
+        wr_printf(o, ",\"pid\":%" PRId32, b->pid);
     if (b->has_walltime)
-        fprintf(o, ",\"wall_seconds\":%" PRIu64 ",\"wall_micros\":%" PRIu32, b->wall_seconds,
-                b->wall_micros);
-    fprintf(o, "}\n");
+        wr_printf(o, ",\"wall_seconds\":%" PRIu64 ",\"wall_micros\":%" PRIu32, b->wall_seconds,
+                  b->wall_micros);
+    wr_printf(o, "}\n");
     return 0;
 }
 
 static int d_buffer_end(void *u, const tracerd_xray_buffer_end_t *e)
 {
-    fprintf(d_out(u),
-            "{\"type\":\"buffer_end\",\"offset\":%" PRIu64 ",\"filler_bytes\":%" PRIu64 "}\n",
-            e->offset, e->filler_bytes);
+    wr_printf(d_out(u),
+              "{\"type\":\"buffer_end\",\"offset\":%" PRIu64 ",\"filler_bytes\":%" PRIu64 "}\n",
+              e->offset, e->filler_bytes);
     return 0;
 }
 
@@ -290,30 +291,42 @@ static int d_function(void *u, const tracerd_xray_function_t *f)
     if (!keep(d, entry ? TRACERD_EVENT_SPAN_BEGIN : TRACERD_EVENT_SPAN_END, name, f->tsc, f->ns,
               f->tid, f->pid, f->cpu))
         return 0;
-    FILE *o = d_out(u);
-    fprintf(o,
-            "{\"type\":\"function\",\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"function_id\":%" PRId32
-            ",\"tsc\":%" PRIu64 ",\"ns\":%" PRIu64 ",\"delta\":%" PRIu32 ",\"tid\":%" PRId32
-            ",\"pid\":%" PRId32 ",\"cpu\":%u",
-            f->offset, tracerd_xray_kind_name(f->kind), f->function_id, f->tsc, f->ns, f->delta,
-            f->tid, f->pid, f->cpu);
+    wr_t *o = d_out(u);
+    WR_LIT(o, "{\"type\":\"function\",\"offset\":");
+    wr_u64(o, f->offset);
+    WR_LIT(o, ",\"kind\":\"");
+    wr_cstr(o, tracerd_xray_kind_name(f->kind));
+    WR_LIT(o, "\",\"function_id\":");
+    wr_i64(o, f->function_id);
+    WR_LIT(o, ",\"tsc\":");
+    wr_u64(o, f->tsc);
+    WR_LIT(o, ",\"ns\":");
+    wr_u64(o, f->ns);
+    WR_LIT(o, ",\"delta\":");
+    wr_u64(o, f->delta);
+    WR_LIT(o, ",\"tid\":");
+    wr_i64(o, f->tid);
+    WR_LIT(o, ",\"pid\":");
+    wr_i64(o, f->pid);
+    WR_LIT(o, ",\"cpu\":");
+    wr_u64(o, f->cpu);
     if (name.data != buf) { /* from --instr-map */
-        fputs(",\"name\":", o);
-        cli_json_str(o, name.data, name.len);
+        cli_json_member(o, "name", name.data, name.len);
         char dm[512];
         size_t dn = cli_demangle(d->dm, name.data, name.len, dm, sizeof dm);
-        if (dn > 0) {
-            fputs(",\"demangled\":", o);
-            cli_json_str(o, dm, dn);
-        }
+        if (dn > 0)
+            cli_json_member(o, "demangled", dm, dn);
     }
     if (f->nargs) {
-        fprintf(o, ",\"args\":[");
-        for (uint32_t i = 0; i < f->nargs; i++)
-            fprintf(o, "%s%" PRIu64, i ? "," : "", f->args[i]);
-        fprintf(o, "]");
+        WR_LIT(o, ",\"args\":[");
+        for (uint32_t i = 0; i < f->nargs; i++) {
+            if (i)
+                wr_ch(o, ',');
+            wr_u64(o, f->args[i]);
+        }
+        wr_ch(o, ']');
     }
-    fprintf(o, "}\n");
+    WR_LIT(o, "}\n");
     return 0;
 }
 
@@ -325,18 +338,20 @@ static int d_event(void *u, const tracerd_xray_event_t *e)
         !keep(d, TRACERD_EVENT_INSTANT, name, e->tsc, e->ns, e->tid, e->pid, e->cpu);
     if (d->skip_fragments)
         return 0;
-    FILE *o = d_out(u);
-    fprintf(o,
-            "{\"type\":\"event\",\"offset\":%" PRIu64 ",\"event\":\"%s\",\"event_type\":%u,"
-            "\"tsc\":%" PRIu64 ",\"ns\":%" PRIu64 ",\"tid\":%" PRId32 ",\"pid\":%" PRId32
-            ",\"cpu\":%u,\"size\":%" PRIu32 ",\"payload\":",
-            e->offset, e->typed ? "typed" : "custom", e->event_type, e->tsc, e->ns, e->tid, e->pid,
-            e->cpu, e->size);
+    wr_t *o = d_out(u);
+    wr_printf(o,
+              "{\"type\":\"event\",\"offset\":%" PRIu64 ",\"event\":\"%s\",\"event_type\":%u,"
+              "\"tsc\":%" PRIu64 ",\"ns\":%" PRIu64 ",\"tid\":%" PRId32 ",\"pid\":%" PRId32
+              ",\"cpu\":%u,\"size\":%" PRIu32 ",\"payload\":",
+              e->offset, e->typed ? "typed" : "custom", e->event_type, e->tsc, e->ns, e->tid,
+              e->pid, e->cpu, e->size);
     if (e->payload.data != NULL) {
         cli_json_hex(o, e->payload.data, e->payload.len);
-        fprintf(o, "}\n");
+        wr_printf(o, "}\n");
     } else {
-        fputc('"', o); /* fragments follow */
+        wr_rec_begin(o); /* fragments follow: a record open across callbacks */
+        wr_ch(o, '"');
+        wr_push(o, '"');
     }
     return 0;
 }
@@ -345,49 +360,51 @@ static int d_fragment(void *u, const tracerd_span_t *s)
 {
     if (((struct dx *)u)->skip_fragments)
         return 0;
-    FILE *o = d_out(u);
-    for (size_t i = 0; i < s->len; i++)
-        fprintf(o, "%02x", s->data[i]);
-    if (s->offset + s->len == s->total)
-        fprintf(o, "\"}\n");
+    wr_t *o = d_out(u);
+    wr_hex(o, s->data, s->len);
+    if (s->offset + s->len == s->total) {
+        wr_pop(o);
+        WR_LIT(o, "\"}\n");
+        wr_rec_end(o);
+    }
     return 0;
 }
 
 static int d_meta(void *u, const tracerd_xray_metadata_t *m)
 {
-    FILE *o = d_out(u);
-    fprintf(o, "{\"type\":\"metadata\",\"offset\":%" PRIu64 ",\"kind\":\"%s\"", m->offset,
-            tracerd_xray_meta_kind_name(m->kind));
+    wr_t *o = d_out(u);
+    wr_printf(o, "{\"type\":\"metadata\",\"offset\":%" PRIu64 ",\"kind\":\"%s\"", m->offset,
+              tracerd_xray_meta_kind_name(m->kind));
     switch (m->kind) {
     case TRACERD_XRAY_META_NEW_BUFFER:
-        fprintf(o, ",\"tid\":%" PRId32, m->tid);
+        wr_printf(o, ",\"tid\":%" PRId32, m->tid);
         break;
     case TRACERD_XRAY_META_NEW_CPU:
-        fprintf(o, ",\"cpu\":%u,\"tsc\":%" PRIu64, m->cpu, m->tsc);
+        wr_printf(o, ",\"cpu\":%u,\"tsc\":%" PRIu64, m->cpu, m->tsc);
         break;
     case TRACERD_XRAY_META_TSC_WRAP:
-        fprintf(o, ",\"tsc\":%" PRIu64, m->tsc);
+        wr_printf(o, ",\"tsc\":%" PRIu64, m->tsc);
         break;
     case TRACERD_XRAY_META_WALLTIME:
-        fprintf(o, ",\"seconds\":%" PRIu64 ",\"micros\":%" PRIu32, m->seconds, m->micros);
+        wr_printf(o, ",\"seconds\":%" PRIu64 ",\"micros\":%" PRIu32, m->seconds, m->micros);
         break;
     case TRACERD_XRAY_META_BUFFER_EXTENTS:
-        fprintf(o, ",\"extent\":%" PRIu64, m->extent);
+        wr_printf(o, ",\"extent\":%" PRIu64, m->extent);
         break;
     case TRACERD_XRAY_META_PID:
-        fprintf(o, ",\"pid\":%" PRId32, m->pid);
+        wr_printf(o, ",\"pid\":%" PRId32, m->pid);
         break;
     default:
         break;
     }
-    fprintf(o, "}\n");
+    wr_printf(o, "}\n");
     return 0;
 }
 
 static int d_warning(void *u, const tracerd_warning_t *w)
 {
     cli_t *c = ((struct dx *)u)->c;
-    const cli_warn_sink_t sink = {c->out, "type", "xray", NULL};
+    const cli_warn_sink_t sink = {c->wr, "type", "xray", NULL};
     return cli_warning(c, &sink, w);
 }
 
@@ -406,9 +423,14 @@ static int dump(cli_t *c)
     int rc = cli_filter_make(c, &d.filter);
     if (rc != CLI_EXIT_OK)
         return rc;
+    rc = cli_out_start(c);
+    if (rc != CLI_EXIT_OK) {
+        tracerd_event_filter_free(d.filter);
+        return rc;
+    }
     if (!c->no_demangle && c->names != NULL)
         d.dm = cli_demangler_open();
-    rc = run(c, &cb, &d);
+    rc = cli_out_end(c, run(c, &cb, &d));
     tracerd_event_filter_free(d.filter);
     cli_demangler_close(d.dm);
     return rc;

@@ -109,9 +109,9 @@ typedef struct istate {
     tracerd_xtrace_iov_decision_t dec;
 } istate_t;
 
-static void hexu(FILE *f, const char *key, uint64_t v)
+static void hexu(wr_t *f, const char *key, uint64_t v)
 {
-    fprintf(f, ",\"%s\":\"0x%" PRIx64 "\"", key, v);
+    wr_printf(f, ",\"%s\":\"0x%" PRIx64 "\"", key, v);
 }
 
 static int i_insn(void *u, const tracerd_xtrace_insn_t *x)
@@ -129,12 +129,21 @@ static int i_insn(void *u, const tracerd_xtrace_insn_t *x)
     if (x->pc > s->pc_max)
         s->pc_max = x->pc;
     if (s->dump) {
-        FILE *f = s->c->out;
-        fprintf(f, "{\"type\":\"insn\",\"offset\":%" PRIu64 ",\"index\":%" PRIu64, x->offset,
-                x->index);
-        hexu(f, "pc", x->pc);
-        fprintf(f, ",\"opcode\":\"0x%08" PRIx32 "\",\"el\":%u,\"explicit_pc\":%s}\n", x->opcode,
-                x->el, x->explicit_pc ? "true" : "false");
+        wr_t *f = s->c->wr;
+        WR_LIT(f, "{\"type\":\"insn\",\"offset\":");
+        wr_u64(f, x->offset);
+        WR_LIT(f, ",\"index\":");
+        wr_u64(f, x->index);
+        WR_LIT(f, ",\"pc\":\"0x");
+        wr_x64(f, x->pc);
+        WR_LIT(f, "\",\"opcode\":\"0x");
+        wr_printf(f, "%08" PRIx32, x->opcode);
+        WR_LIT(f, "\",\"el\":");
+        wr_u64(f, x->el);
+        if (x->explicit_pc)
+            WR_LIT(f, ",\"explicit_pc\":true}\n");
+        else
+            WR_LIT(f, ",\"explicit_pc\":false}\n");
     }
     return 0;
 }
@@ -148,18 +157,18 @@ static int i_mem(void *u, const tracerd_xtrace_mem_t *m)
         s->loads++;
     s->mem_bytes += m->size;
     if (s->dump) {
-        FILE *f = s->c->out;
-        fprintf(f,
-                "{\"type\":\"mem\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
-                ",\"el\":%u,\"op\":\"%s\"",
-                m->offset, m->insn_count, m->el, m->is_store ? "store" : "load");
+        wr_t *f = s->c->wr;
+        wr_printf(f,
+                  "{\"type\":\"mem\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
+                  ",\"el\":%u,\"op\":\"%s\"",
+                  m->offset, m->insn_count, m->el, m->is_store ? "store" : "load");
         hexu(f, "addr", m->addr);
-        fprintf(f, ",\"size\":%" PRIu32 ",\"value\":", m->size);
+        wr_printf(f, ",\"size\":%" PRIu32 ",\"value\":", m->size);
         if (m->value != NULL)
             cli_json_hex(f, m->value, m->size);
         else
-            fputs("null", f);
-        fputs("}\n", f);
+            wr_cstr(f, "null");
+        wr_cstr(f, "}\n");
     }
     return 0;
 }
@@ -171,14 +180,14 @@ static int i_frag(void *u, const tracerd_span_t *sp)
     if (sp->field == TRACERD_XTRACE_FIELD_IOV_DATA)
         s->iov_bytes += sp->len;
     if (s->dump) {
-        FILE *f = s->c->out;
-        fprintf(f,
-                "{\"type\":\"%s\",\"offset\":%" PRIu64 ",\"index\":%" PRIu32
-                ",\"data_offset\":%" PRIu64 ",\"total\":%" PRIu64 ",\"data\":",
-                sp->field == TRACERD_XTRACE_FIELD_IOV_DATA ? "iov_data" : "mem_fragment",
-                sp->record_offset, sp->index, sp->offset, sp->total);
+        wr_t *f = s->c->wr;
+        wr_printf(f,
+                  "{\"type\":\"%s\",\"offset\":%" PRIu64 ",\"index\":%" PRIu32
+                  ",\"data_offset\":%" PRIu64 ",\"total\":%" PRIu64 ",\"data\":",
+                  sp->field == TRACERD_XTRACE_FIELD_IOV_DATA ? "iov_data" : "mem_fragment",
+                  sp->record_offset, sp->index, sp->offset, sp->total);
         cli_json_hex(f, sp->data, sp->len);
-        fputs("}\n", f);
+        wr_cstr(f, "}\n");
     }
     return 0;
 }
@@ -188,13 +197,13 @@ static int i_val(void *u, const tracerd_xtrace_val_t *v)
     istate_t *s = u;
     s->vals[(unsigned)v->kind % 6]++;
     if (s->dump) {
-        FILE *f = s->c->out;
-        fprintf(f,
-                "{\"type\":\"val\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
-                ",\"kind\":\"%s\"",
-                v->offset, v->insn_count, tracerd_xtrace_val_kind_name(v->kind));
+        wr_t *f = s->c->wr;
+        wr_printf(f,
+                  "{\"type\":\"val\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
+                  ",\"kind\":\"%s\"",
+                  v->offset, v->insn_count, tracerd_xtrace_val_kind_name(v->kind));
         hexu(f, "value", v->value);
-        fputs("}\n", f);
+        wr_cstr(f, "}\n");
     }
     return 0;
 }
@@ -204,12 +213,13 @@ static int i_allgpr(void *u, const tracerd_xtrace_allgpr_t *g)
     istate_t *s = u;
     s->allgpr++;
     if (s->dump) {
-        FILE *f = s->c->out;
-        fprintf(f, "{\"type\":\"allgpr\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64 ",\"x\":[",
-                g->offset, g->insn_count);
+        wr_t *f = s->c->wr;
+        wr_printf(f,
+                  "{\"type\":\"allgpr\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64 ",\"x\":[",
+                  g->offset, g->insn_count);
         for (int i = 0; i < 32; i++)
-            fprintf(f, "%s\"0x%" PRIx64 "\"", i ? "," : "", g->x[i]);
-        fputs("]}\n", f);
+            wr_printf(f, "%s\"0x%" PRIx64 "\"", i ? "," : "", g->x[i]);
+        wr_cstr(f, "]}\n");
     }
     return 0;
 }
@@ -219,11 +229,11 @@ static int i_flags(void *u, const tracerd_xtrace_misc_flags_t *m)
     istate_t *s = u;
     s->flags++;
     if (s->dump) {
-        FILE *f = s->c->out;
-        fprintf(f, "{\"type\":\"misc_flags\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64,
-                m->offset, m->insn_count);
+        wr_t *f = s->c->wr;
+        wr_printf(f, "{\"type\":\"misc_flags\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64,
+                  m->offset, m->insn_count);
         hexu(f, "flags", m->flags);
-        fputs("}\n", f);
+        wr_cstr(f, "}\n");
     }
     return 0;
 }
@@ -247,17 +257,17 @@ static int i_layout(void *u, const tracerd_xtrace_iov_decision_t *d)
     s->have_dec = true;
     s->dec = *d;
     if (s->dump) {
-        FILE *f = s->c->out;
-        fprintf(
+        wr_t *f = s->c->wr;
+        wr_printf(
             f, "{\"type\":\"iov_layout\",\"offset\":%" PRIu64 ",\"layout\":\"%s\",\"candidates\":[",
             d->offset, tracerd_xtrace_iov_layout_name(d->layout));
         for (unsigned l = 0, n = 0; l < 3; l++)
             if (d->candidates & (1u << l))
-                fprintf(f, "%s\"%s\"", n++ ? "," : "",
-                        tracerd_xtrace_iov_layout_name((tracerd_xtrace_iov_layout_t)l));
-        fprintf(f, "],\"assumed\":%s,\"window_bytes\":%" PRIu64 ",\"window_complete\":%s}\n",
-                d->assumed ? "true" : "false", d->window_bytes,
-                d->window_complete ? "true" : "false");
+                wr_printf(f, "%s\"%s\"", n++ ? "," : "",
+                          tracerd_xtrace_iov_layout_name((tracerd_xtrace_iov_layout_t)l));
+        wr_printf(f, "],\"assumed\":%s,\"window_bytes\":%" PRIu64 ",\"window_complete\":%s}\n",
+                  d->assumed ? "true" : "false", d->window_bytes,
+                  d->window_complete ? "true" : "false");
     }
     return 0;
 }
@@ -267,10 +277,10 @@ static int i_vec(void *u, const tracerd_xtrace_syscall_vec_t *v)
     istate_t *s = u;
     s->vecs++;
     if (s->dump)
-        fprintf(s->c->out,
-                "{\"type\":\"syscall_vec\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
-                ",\"count\":%" PRIu64 ",\"layout\":\"%s\"}\n",
-                v->offset, v->insn_count, v->count, tracerd_xtrace_iov_layout_name(v->layout));
+        wr_printf(s->c->wr,
+                  "{\"type\":\"syscall_vec\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
+                  ",\"count\":%" PRIu64 ",\"layout\":\"%s\"}\n",
+                  v->offset, v->insn_count, v->count, tracerd_xtrace_iov_layout_name(v->layout));
     return 0;
 }
 
@@ -278,9 +288,9 @@ static int i_vec_end(void *u, const tracerd_xtrace_syscall_vec_t *v)
 {
     istate_t *s = u;
     if (s->dump)
-        fprintf(s->c->out,
-                "{\"type\":\"syscall_vec_end\",\"offset\":%" PRIu64 ",\"count\":%" PRIu64 "}\n",
-                v->offset, v->count);
+        wr_printf(s->c->wr,
+                  "{\"type\":\"syscall_vec_end\",\"offset\":%" PRIu64 ",\"count\":%" PRIu64 "}\n",
+                  v->offset, v->count);
     return 0;
 }
 
@@ -289,13 +299,13 @@ static int i_iov(void *u, const tracerd_xtrace_iov_t *v)
     istate_t *s = u;
     s->iovs++;
     if (s->dump) {
-        FILE *f = s->c->out;
-        fprintf(f,
-                "{\"type\":\"iov\",\"offset\":%" PRIu64 ",\"iov_offset\":%" PRIu64
-                ",\"index\":%" PRIu32,
-                v->offset, v->iov_offset, v->index);
+        wr_t *f = s->c->wr;
+        wr_printf(f,
+                  "{\"type\":\"iov\",\"offset\":%" PRIu64 ",\"iov_offset\":%" PRIu64
+                  ",\"index\":%" PRIu32,
+                  v->offset, v->iov_offset, v->index);
         hexu(f, "base", v->base);
-        fprintf(f, ",\"len\":%" PRIu64 "}\n", v->len);
+        wr_printf(f, ",\"len\":%" PRIu64 "}\n", v->len);
     }
     return 0;
 }
@@ -308,13 +318,13 @@ static int i_time(void *u, const tracerd_xtrace_time_t *t)
     s->times++;
     s->last_time = t->value;
     if (s->dump) {
-        FILE *f = s->c->out;
-        fprintf(f, "{\"type\":\"time\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64, t->offset,
-                t->insn_count);
+        wr_t *f = s->c->wr;
+        wr_printf(f, "{\"type\":\"time\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64, t->offset,
+                  t->insn_count);
         hexu(f, "value", t->value);
-        fputs(",\"raw\":", f);
+        wr_cstr(f, ",\"raw\":");
         cli_json_hex(f, t->raw.data, t->raw.len);
-        fputs("}\n", f);
+        wr_cstr(f, "}\n");
     }
     return 0;
 }
@@ -322,7 +332,7 @@ static int i_time(void *u, const tracerd_xtrace_time_t *t)
 static int on_warn(cli_t *c, bool dump, uint64_t *count, const tracerd_warning_t *w)
 {
     (*count)++;
-    const cli_warn_sink_t sink = {dump ? c->out : NULL, "type", "xtrace", NULL};
+    const cli_warn_sink_t sink = {dump ? c->wr : NULL, "type", "xtrace", NULL};
     return cli_warning(c, &sink, w);
 }
 
@@ -446,16 +456,16 @@ static int s_layout(void *u, const tracerd_xtrace_snap_layout_t *l)
     s->have_layout = true;
     s->lay = *l;
     if (s->dump)
-        fprintf(s->c->out,
-                "{\"type\":\"layout\",\"byte_order\":\"%s\",\"header_bytes\":%u,"
-                "\"vector_length_bits\":%u,\"streaming_vector_length_bits\":%u,"
-                "\"storage_vector_length_bits\":%u,\"p_layout\":\"%s\",\"za_present\":%s,"
-                "\"fixed_max\":%s,\"record_bytes\":%u,\"detected\":%s,\"records_checked\":%u}\n",
-                tracerd_byte_order_name(l->byte_order), l->header_bytes, l->vector_length_bits,
-                l->streaming_vector_length_bits, l->storage_vector_length_bits,
-                l->p_layout == TRACERD_XTRACE_P_PER_REG ? "per-reg" : "block",
-                l->za_present ? "true" : "false", l->fixed_max ? "true" : "false", l->record_bytes,
-                l->detected ? "true" : "false", l->records_checked);
+        wr_printf(s->c->wr,
+                  "{\"type\":\"layout\",\"byte_order\":\"%s\",\"header_bytes\":%u,"
+                  "\"vector_length_bits\":%u,\"streaming_vector_length_bits\":%u,"
+                  "\"storage_vector_length_bits\":%u,\"p_layout\":\"%s\",\"za_present\":%s,"
+                  "\"fixed_max\":%s,\"record_bytes\":%u,\"detected\":%s,\"records_checked\":%u}\n",
+                  tracerd_byte_order_name(l->byte_order), l->header_bytes, l->vector_length_bits,
+                  l->streaming_vector_length_bits, l->storage_vector_length_bits,
+                  l->p_layout == TRACERD_XTRACE_P_PER_REG ? "per-reg" : "block",
+                  l->za_present ? "true" : "false", l->fixed_max ? "true" : "false",
+                  l->record_bytes, l->detected ? "true" : "false", l->records_checked);
     return 0;
 }
 
@@ -466,15 +476,15 @@ static int s_header(void *u, const tracerd_xtrace_snap_header_t *h)
     s->hdr = *h;
     s->hdr.pad.data = NULL;
     if (s->dump) {
-        FILE *f = s->c->out;
-        fprintf(f,
-                "{\"type\":\"header\",\"offset\":0,\"header_bytes\":%u,\"ident\":\"0x%08" PRIx32
-                "\",\"global_point\":%" PRIu32 ",\"version\":%" PRIu64
-                ",\"split_type\":%u,\"stream_type\":%u,\"mem_order\":%u,\"pad\":",
-                h->header_bytes, h->ident, h->global_point, h->version, h->split_type,
-                h->stream_type, h->mem_order);
+        wr_t *f = s->c->wr;
+        wr_printf(f,
+                  "{\"type\":\"header\",\"offset\":0,\"header_bytes\":%u,\"ident\":\"0x%08" PRIx32
+                  "\",\"global_point\":%" PRIu32 ",\"version\":%" PRIu64
+                  ",\"split_type\":%u,\"stream_type\":%u,\"mem_order\":%u,\"pad\":",
+                  h->header_bytes, h->ident, h->global_point, h->version, h->split_type,
+                  h->stream_type, h->mem_order);
         cli_json_hex(f, h->pad.data, h->pad.len);
-        fputs("}\n", f);
+        wr_cstr(f, "}\n");
     }
     return 0;
 }
@@ -490,15 +500,15 @@ static int s_snap(void *u, const tracerd_xtrace_snapshot_t *x)
     s->last_user = x->user_insns;
     s->last_total = x->total_insns;
     if (s->dump) {
-        FILE *f = s->c->out;
-        fprintf(f,
-                "{\"type\":\"snapshot\",\"offset\":%" PRIu64 ",\"index\":%" PRIu64
-                ",\"file_no\":%" PRIu64 ",\"file_index\":%" PRIu64 ",\"user_insns\":%" PRIu64
-                ",\"total_insns\":%" PRIu64 ",\"x\":[",
-                x->offset, x->index, x->file_no, x->file_index, x->user_insns, x->total_insns);
+        wr_t *f = s->c->wr;
+        wr_printf(f,
+                  "{\"type\":\"snapshot\",\"offset\":%" PRIu64 ",\"index\":%" PRIu64
+                  ",\"file_no\":%" PRIu64 ",\"file_index\":%" PRIu64 ",\"user_insns\":%" PRIu64
+                  ",\"total_insns\":%" PRIu64 ",\"x\":[",
+                  x->offset, x->index, x->file_no, x->file_index, x->user_insns, x->total_insns);
         for (int i = 0; i < 32; i++)
-            fprintf(f, "%s\"0x%" PRIx64 "\"", i ? "," : "", x->x[i]);
-        fputs("]}\n", f);
+            wr_printf(f, "%s\"0x%" PRIx64 "\"", i ? "," : "", x->x[i]);
+        wr_cstr(f, "]}\n");
     }
     return 0;
 }
@@ -507,14 +517,14 @@ static int s_reg(void *u, const tracerd_span_t *sp)
 {
     sstate_t *s = u;
     if (s->dump) {
-        FILE *f = s->c->out;
-        fprintf(f,
-                "{\"type\":\"register\",\"offset\":%" PRIu64 ",\"reg\":\"%s\",\"index\":%" PRIu32
-                ",\"data_offset\":%" PRIu64 ",\"total\":%" PRIu64 ",\"data\":",
-                sp->record_offset, tracerd_xtrace_field_name(sp->field), sp->index, sp->offset,
-                sp->total);
+        wr_t *f = s->c->wr;
+        wr_printf(f,
+                  "{\"type\":\"register\",\"offset\":%" PRIu64 ",\"reg\":\"%s\",\"index\":%" PRIu32
+                  ",\"data_offset\":%" PRIu64 ",\"total\":%" PRIu64 ",\"data\":",
+                  sp->record_offset, tracerd_xtrace_field_name(sp->field), sp->index, sp->offset,
+                  sp->total);
         cli_json_hex(f, sp->data, sp->len);
-        fputs("}\n", f);
+        wr_cstr(f, "}\n");
     }
     return 0;
 }
@@ -523,9 +533,9 @@ static int s_end(void *u, const tracerd_xtrace_snapshot_end_t *e)
 {
     sstate_t *s = u;
     if (s->dump) {
-        FILE *f = s->c->out;
-        fprintf(f, "{\"type\":\"snapshot_end\",\"offset\":%" PRIu64 ",\"index\":%" PRIu64,
-                e->offset, e->index);
+        wr_t *f = s->c->wr;
+        wr_printf(f, "{\"type\":\"snapshot_end\",\"offset\":%" PRIu64 ",\"index\":%" PRIu64,
+                  e->offset, e->index);
         hexu(f, "fpcr", e->fpcr);
         hexu(f, "fpsr", e->fpsr);
         hexu(f, "nzcv", e->nzcv);
@@ -537,7 +547,7 @@ static int s_end(void *u, const tracerd_xtrace_snapshot_end_t *e)
         hexu(f, "esr_el1", e->esr_el1);
         hexu(f, "tpidr_el1", e->tpidr_el1);
         hexu(f, "daif", e->daif);
-        fprintf(f, ",\"vector_length_bits\":%" PRIu64 "}\n", e->vector_length_bits);
+        wr_printf(f, ",\"vector_length_bits\":%" PRIu64 "}\n", e->vector_length_bits);
     }
     return 0;
 }
@@ -623,7 +633,10 @@ static int info(cli_t *c)
 
 static int dump(cli_t *c)
 {
-    return is_snapshot(c) ? run_snap(c, true) : run_insn(c, true);
+    int rc = cli_out_start(c);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    return cli_out_end(c, is_snapshot(c) ? run_snap(c, true) : run_insn(c, true));
 }
 
 const struct cli_format cli_format_xtrace = {"xtrace", detect, info, dump};

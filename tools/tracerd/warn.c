@@ -39,20 +39,18 @@ static void print(cli_t *c, const struct cli_warn_run *p)
 {
     const cli_warn_sink_t *s = &p->sink;
     if (s->dump_out != NULL) {
-        FILE *f = s->dump_out;
-        fprintf(f, "{\"%s\":\"warning\",", s->key != NULL ? s->key : "type");
-        if (s->stream != NULL) {
-            fputs("\"stream\":", f);
-            cli_json_cstr(f, p->stream);
-            fputc(',', f);
-        }
-        fprintf(
-            f, "\"offset\":%" PRIu64 ",\"status\":\"%s\",\"skipped_bytes\":%" PRIu64 ",\"reason\":",
-            p->offset, tracerd_status_name(p->status), p->skipped);
-        cli_json_cstr(f, p->reason);
+        wr_t *f = s->dump_out;
+        WR_LIT(f, "{\"");
+        wr_cstr(f, s->key != NULL ? s->key : "type");
+        WR_LIT(f, "\":\"warning\"");
+        if (s->stream != NULL)
+            cli_json_member(f, "stream", p->stream, strlen(p->stream));
+        wr_printf(f, ",\"offset\":%" PRIu64 ",\"status\":\"%s\",\"skipped_bytes\":%" PRIu64,
+                  p->offset, tracerd_status_name(p->status), p->skipped);
+        cli_json_member(f, "reason", p->reason, strlen(p->reason));
         if (p->count > 1)
-            fprintf(f, ",\"count\":%" PRIu64, p->count);
-        fputs("}\n", f);
+            wr_printf(f, ",\"count\":%" PRIu64, p->count);
+        WR_LIT(f, "}\n");
         return;
     }
     if (c->quiet)

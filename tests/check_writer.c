@@ -1,0 +1,233 @@
+/* The CLI's output writer (tools/tracerd/writer.c, compiled into this suite):
+ * numbers against printf, "%.17g" on millions of doubles, JSON strings and
+ * UTF-8 repair (overlong forms, surrogates, past U+10FFFF, truncated and
+ * stray bytes), the printf subset, and records dropped or completed when
+ * reading stops inside one. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../tools/tracerd/writer.c"
+
+/* A writer on a temporary file; wr_text returns what was written. */
+static FILE *tmp_out;
+
+static void wr_open(wr_t *w, size_t cap)
+{
+    tmp_out = tmpfile();
+    ck_assert_ptr_nonnull(tmp_out);
+    ck_assert_int_eq(wr_init(w, fileno(tmp_out), cap), 0);
+}
+
+static char *wr_text(wr_t *w)
+{
+    ck_assert_int_eq(wr_flush(w), 0);
+    long n = lseek(fileno(tmp_out), 0, SEEK_END);
+    ck_assert_int_ge(n, 0);
+    char *s = malloc((size_t)n + 1);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(pread(fileno(tmp_out), s, (size_t)n, 0), n);
+    s[n] = '\0';
+    wr_free(w);
+    fclose(tmp_out);
+    return s;
+}
+
+static uint64_t rng_state = 88172645463325252ull;
+
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+START_TEST(test_g17_matches_printf)
+{
+    static const double fixed[] = {0.0,  -0.0,   1.0,     0.1,  0.5,    1.5,       3.14159,
+                                   60.0, 1e16,   1e17,    1e-4, 1e-5,   123456.789, 1.0 / 3,
+                                   0.3,  1e300,  -2.75,   5e-324, 1e15 + 0.3, 4503599627370496.5,
+                                   99999999999999999.0, 0.000123456789};
+    char a[64], b[64];
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        size_t n = wr_fmt_g17(a, fixed[i]);
+        a[n] = '\0';
+        snprintf(b, sizeof b, "%.17g", fixed[i]);
+        ck_assert_str_eq(a, b);
+    }
+    unsigned checked = 0;
+    for (unsigned i = 0; i < 1000000; i++) {
+        uint64_t bits = rng();
+        double d;
+        memcpy(&d, &bits, sizeof d);
+        if (i % 3 == 1)
+            d = (double)(rng() % 100000000) / (double)(1 + rng() % 100000);
+        if (i % 3 == 2)
+            d = (double)(rng() % 1000000) * 1e-6 * pow(10, (double)(rng() % 20) - 5);
+        if (!isfinite(d))
+            continue;
+        size_t n = wr_fmt_g17(a, d);
+        a[n] = '\0';
+        snprintf(b, sizeof b, "%.17g", d);
+        if (strcmp(a, b) != 0)
+            ck_abort_msg("%%.17g of %a: writer %s, printf %s", d, a, b);
+        checked++;
+    }
+    ck_assert_uint_gt(checked, 900000);
+}
+END_TEST
+
+START_TEST(test_integers)
+{
+    static const uint64_t u[] = {0, 9, 10, 99, 100, 101, 9999, 10000, 4294967295u,
+                                 10000000000000000000u, UINT64_MAX};
+    char a[32], b[32];
+    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
+        size_t n = wr_fmt_u64(a, u[i]);
+        a[n] = '\0';
+        snprintf(b, sizeof b, "%llu", (unsigned long long)u[i]);
+        ck_assert_str_eq(a, b);
+    }
+    for (unsigned i = 0; i < 100000; i++) {
+        uint64_t v = rng() >> (rng() % 64);
+        size_t n = wr_fmt_u64(a, v);
+        a[n] = '\0';
+        snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+        ck_assert_str_eq(a, b);
+    }
+    wr_t w;
+    wr_open(&w, 4096);
+    wr_i64(&w, INT64_MIN);
+    wr_ch(&w, ' ');
+    wr_i64(&w, -42);
+    wr_ch(&w, ' ');
+    wr_x64(&w, 0);
+    wr_ch(&w, ' ');
+    wr_x64(&w, 0xdeadbeef12ull);
+    wr_ch(&w, ' ');
+    wr_printf(&w, "%s=%d/%u/%lu/%llu/%zu/%x/%08x/%02x/%c/%.17g/%%", "k", -7, 5u, 6ul, 7ull,
+              (size_t)8, 255u, 0xabcu, 5u, 'z', 0.1);
+    char *s = wr_text(&w);
+    ck_assert_str_eq(s, "-9223372036854775808 -42 0 deadbeef12 "
+                        "k=-7/5/6/7/8/ff/00000abc/05/z/0.10000000000000001/%");
+    free(s);
+}
+END_TEST
+
+/* Each ill-formed sequence becomes \ufffd (one per maximal subpart); well-formed text passes. */
+START_TEST(test_strings_utf8)
+{
+    static const struct {
+        const char *in;
+        size_t len;
+        const char *out;
+        bool ok;
+    } cases[] = {
+        {"plain", 5, "\"plain\"", true},
+        {"q\"b\\c", 5, "\"q\\\"b\\\\c\"", true},
+        {"\x01\x1f\x7f", 3, "\"\\u0001\\u001f\\u007f\"", true},
+        {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 14, "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"",
+         true},
+        {"\xef\xbf\xbf\xf4\x8f\xbf\xbf", 7, "\"\xef\xbf\xbf\xf4\x8f\xbf\xbf\"", true},
+        {"a\0b", 3, "\"a\\u0000b\"", true},
+        {"\xff", 1, "\"\\ufffd\"", false},                       /* never valid */
+        {"\x80x", 2, "\"\\ufffdx\"", false},                     /* stray continuation */
+        {"\xc0\x80", 2, "\"\\ufffd\\ufffd\"", false},            /* overlong NUL */
+        {"\xc1\xbf", 2, "\"\\ufffd\\ufffd\"", false},            /* overlong */
+        {"\xe0\x80\x80", 3, "\"\\ufffd\\ufffd\\ufffd\"", false}, /* overlong 3-byte */
+        {"\xed\xa0\x80", 3, "\"\\ufffd\\ufffd\\ufffd\"", false}, /* surrogate U+D800 */
+        {"\xf4\x90\x80\x80", 4, "\"\\ufffd\\ufffd\\ufffd\\ufffd\"", false}, /* past U+10FFFF */
+        {"\xf0\x80\x80\x80", 4, "\"\\ufffd\\ufffd\\ufffd\\ufffd\"", false}, /* overlong 4-byte */
+        {"\xe2\x82", 2, "\"\\ufffd\"", false},             /* truncated at the end */
+        {"\xe2\x82x", 3, "\"\\ufffdx\"", false},           /* truncated inside */
+        {"\xf0\x9f\x98", 3, "\"\\ufffd\"", false},         /* truncated 4-byte */
+        {"bad\xff\xc3", 5, "\"bad\\ufffd\\ufffd\"", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        wr_t w;
+        wr_open(&w, 4096);
+        bool ok = wr_str(&w, cases[i].in, cases[i].len);
+        char *s = wr_text(&w);
+        ck_assert_msg(strcmp(s, cases[i].out) == 0, "case %zu: got %s", i, s);
+        ck_assert_msg(ok == cases[i].ok, "case %zu", i);
+        ck_assert(wr_utf8_ok(cases[i].in, cases[i].len) == cases[i].ok);
+        free(s);
+    }
+}
+END_TEST
+
+/* Output larger than the buffer arrives whole and in order. */
+START_TEST(test_spill)
+{
+    wr_t w;
+    wr_open(&w, 4096);
+    char big[10000];
+    for (size_t i = 0; i < sizeof big; i++)
+        big[i] = (char)('a' + i % 26);
+    for (int k = 0; k < 3; k++) {
+        wr_put(&w, big, sizeof big);
+        wr_u64(&w, (uint64_t)k);
+    }
+    wr_hex(&w, big, 5000);
+    char *s = wr_text(&w);
+    ck_assert_uint_eq(strlen(s), 3 * (sizeof big + 1) + 10000);
+    ck_assert(memcmp(s, big, sizeof big) == 0);
+    ck_assert_int_eq(s[sizeof big], '0');
+    ck_assert(memcmp(s + 3 * (sizeof big + 1), "6162", 4) == 0);
+    free(s);
+}
+END_TEST
+
+/* A record cut by an error: dropped while still in the buffer, completed
+ * (closers, then "incomplete") once part of it went out. */
+START_TEST(test_record_abort)
+{
+    wr_t w;
+    wr_open(&w, 4096);
+    wr_rec_begin(&w);
+    WR_LIT(&w, "{\"a\":1}\n");
+    wr_rec_end(&w);
+    wr_rec_begin(&w);
+    WR_LIT(&w, "{\"b\":[");
+    wr_push(&w, ']');
+    wr_rec_abort(&w);
+    char *s = wr_text(&w);
+    ck_assert_str_eq(s, "{\"a\":1}\n");
+    free(s);
+
+    wr_open(&w, 4096);
+    wr_rec_begin(&w);
+    WR_LIT(&w, "{\"b\":{\"c\":[1");
+    wr_push(&w, '}');
+    wr_push(&w, ']');
+    for (int i = 0; i < 3000; i++)
+        WR_LIT(&w, ",1");
+    wr_push(&w, '"');
+    WR_LIT(&w, ",\"ab");
+    wr_rec_abort(&w);
+    s = wr_text(&w);
+    size_t n = strlen(s);
+    ck_assert_uint_gt(n, 4096);
+    static const char tail[] = ",1,\"ab\"]},\"incomplete\":true}\n";
+    ck_assert_str_eq(s + n - (sizeof tail - 1), tail);
+    free(s);
+}
+END_TEST
+
+Suite *suite_writer(void)
+{
+    Suite *s = suite_create("writer");
+    TCase *tc = tcase_create("writer");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_g17_matches_printf);
+    tcase_add_test(tc, test_integers);
+    tcase_add_test(tc, test_strings_utf8);
+    tcase_add_test(tc, test_spill);
+    tcase_add_test(tc, test_record_abort);
+    suite_add_tcase(s, tc);
+    return s;
+}

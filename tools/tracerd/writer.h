@@ -1,0 +1,169 @@
+/* The CLI's output writer: one buffer in front of a file descriptor, with
+ * JSON text formatting that never goes through libc's printf: integers by a
+ * two-digit table, doubles exactly as "%.17g" prints them (integer
+ * arithmetic; printf only for exponents outside the fixed notation), strings
+ * escaped and checked as UTF-8 (every ill-formed sequence, overlong form,
+ * surrogate or code point past U+10FFFF becomes one \ufffd per maximal
+ * subpart).
+ *
+ * Records: wr_rec_begin marks where a record (one output line) starts;
+ * wr_rec_end closes it. When reading stops with an error inside a record,
+ * wr_rec_abort drops the partial record if it is still in the buffer, or
+ * else completes it (the closers pushed with wr_push, then
+ * ,"incomplete":true}), so that the output stays one valid JSON object per
+ * line. */
+#ifndef TRACERD_CLI_WRITER_H
+#define TRACERD_CLI_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define WR_CLOSERS 256
+
+typedef struct wr {
+    int fd;
+    char *buf;
+    size_t len, cap;
+    bool failed;     /* a write failed (errnum says why); later output is dropped */
+    int errnum;
+    bool in_rec;     /* between wr_rec_begin and wr_rec_end */
+    bool rec_spilled; /* part of the open record was already written out */
+    size_t mark;     /* where the open record starts in buf */
+    char closers[WR_CLOSERS];
+    unsigned nclosers, lost_closers;
+} wr_t;
+
+/* Makes a writer on fd with a buffer of cap bytes (at least 4 KiB). Returns 0, or -1 on no memory. */
+int wr_init(wr_t *w, int fd, size_t cap);
+void wr_free(wr_t *w);
+/* Writes the buffer out. Returns 0, or -1 on a write error (errno in w->errnum). */
+int wr_flush(wr_t *w);
+/* Room for n more bytes (flushes when needed; a write error keeps the
+ * buffer and drops output). */
+void wr_spill(wr_t *w, size_t n);
+
+static inline char *wr_room(wr_t *w, size_t n)
+{
+    if (w->cap - w->len < n)
+        wr_spill(w, n);
+    return w->buf + w->len;
+}
+
+static inline void wr_put(wr_t *w, const void *s, size_t n)
+{
+    if (w->cap - w->len < n) {
+        wr_spill(w, n);
+        if (w->cap - w->len < n) { /* larger than the buffer: in pieces */
+            const char *p = s;
+            while (n > 0) {
+                size_t k = w->cap - w->len < n ? w->cap - w->len : n;
+                memcpy(w->buf + w->len, p, k);
+                w->len += k;
+                p += k;
+                n -= k;
+                if (n > 0)
+                    wr_spill(w, 1);
+            }
+            return;
+        }
+    }
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
+}
+
+/* A string literal. */
+#define WR_LIT(w, lit) wr_put((w), (lit), sizeof(lit) - 1)
+
+static inline void wr_ch(wr_t *w, char c)
+{
+    *wr_room(w, 1) = c;
+    w->len++;
+}
+
+static inline void wr_cstr(wr_t *w, const char *s)
+{
+    wr_put(w, s, strlen(s));
+}
+
+/* Decimal digits of v at p (at least 20 bytes); returns the count. */
+size_t wr_fmt_u64(char *p, uint64_t v);
+/* "%.17g" of a finite double at p (at least 32 bytes); returns the length. */
+size_t wr_fmt_g17(char *p, double d);
+
+static inline void wr_u64(wr_t *w, uint64_t v)
+{
+    char *p = wr_room(w, 20);
+    w->len += wr_fmt_u64(p, v);
+}
+
+static inline void wr_i64(wr_t *w, int64_t v)
+{
+    char *p = wr_room(w, 21);
+    if (v < 0) {
+        *p++ = '-';
+        w->len++;
+        w->len += wr_fmt_u64(p, (uint64_t)0 - (uint64_t)v);
+    } else {
+        w->len += wr_fmt_u64(p, (uint64_t)v);
+    }
+}
+
+/* Lower-case hex digits of v without leading zeros ("0" for 0). */
+void wr_x64(wr_t *w, uint64_t v);
+/* A finite double as "%.17g" prints it (callers decide what NaN and infinities become). */
+void wr_g17(wr_t *w, double d);
+/* Two lower-case hex digits per byte, no quotes. */
+void wr_hex(wr_t *w, const void *data, size_t len);
+/* A quoted JSON string: ", \ and control bytes escaped (\u00XX), UTF-8
+ * checked; returns false when an ill-formed sequence was replaced. */
+bool wr_str(wr_t *w, const void *data, size_t len);
+
+/* Is data well-formed UTF-8 (the same rules as wr_str)? */
+bool wr_utf8_ok(const void *data, size_t len);
+
+/* A subset of printf for the cold paths (rare records), formatted by the
+ * functions above: %%, %c, %s, %d, %u, %x (with l, ll or z; %0Nu and %0Nx
+ * zero-pad to N digits), %.17g; anything else is a programming error and
+ * prints "%?". */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void
+wr_printf(wr_t *w, const char *fmt, ...);
+
+/* ---- records ------------------------------------------------------------ */
+static inline void wr_rec_begin(wr_t *w)
+{
+    w->in_rec = true;
+    w->rec_spilled = false;
+    w->mark = w->len;
+    w->nclosers = 0;
+    w->lost_closers = 0;
+}
+
+/* Ends the open record (the caller wrote its closing "}\n"). */
+void wr_rec_end(wr_t *w);
+
+/* A nested value opened inside the record: c is its closing character. */
+static inline void wr_push(wr_t *w, char c)
+{
+    if (w->nclosers < WR_CLOSERS)
+        w->closers[w->nclosers++] = c;
+    else
+        w->lost_closers++;
+}
+
+static inline void wr_pop(wr_t *w)
+{
+    if (w->lost_closers > 0)
+        w->lost_closers--;
+    else if (w->nclosers > 0)
+        w->nclosers--;
+}
+
+/* Reading stopped inside the open record (if any): drop it or complete it. */
+void wr_rec_abort(wr_t *w);
+
+#endif
