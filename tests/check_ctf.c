@@ -1089,6 +1089,86 @@ START_TEST(test_dir_split_stream)
 }
 END_TEST
 
+/* Merge order without on_field (the fast path): stream, offset, time of each event. */
+static int order_event(void *user, const tracerd_ctf_event_t *e)
+{
+    ctf_text_t *t = user;
+    const tracerd_ctf_dir_stream_t *s = tracerd_ctf_dir_current(t->dir);
+    tlog_printf(&t->out, "%u @%" PRIu64 " %" PRIu64 " %s\n", s ? s->index : 99u, e->offset, e->ns,
+                e->name);
+    return TRACERD_CB_CONTINUE;
+}
+
+/* The merged order and every event's fields are the same for every chunk
+ * size the directory reader is given (every size from 64 to 300 bytes, then
+ * a stride of 37 up to 4200, past two packets): events straddle reads at every position while the
+ * merge switches streams at every event (three streams, equal timestamps). */
+START_TEST(test_dir_every_chunk_size)
+{
+    char tmpl[] = "/tmp/tracerd-ctf-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(tmpl));
+    char path[1024];
+    char *meta = ctf_writer_bench_metadata();
+    snprintf(path, sizeof path, "%s/metadata", tmpl);
+    write_file(path, meta, strlen(meta));
+    free(meta);
+    size_t len;
+    uint64_t events;
+    uint8_t *data = ctf_writer_bench_stream(16384, 2048, &len, &events);
+    for (unsigned i = 0; i < 3; i++) {
+        cw_t w = {data, len, 0};
+        for (size_t off = 0; off < len; off += 2048)
+            cw_patch(&w, off + 24, i + 1, 64, false); /* stream_instance_id */
+        snprintf(path, sizeof path, "%s/chan_%u", tmpl, i);
+        write_file(path, data, len);
+    }
+    free(data);
+    tracerd_ctf_dir_config_t cfg;
+    tracerd_ctf_dir_config_init(&cfg);
+    cfg.chunk_bytes = 1u << 20;
+    struct peer_result ref, got;
+    read_dir(tmpl, &cfg, &ref);
+    ck_assert_int_eq(ref.st, TRACERD_OK);
+    ck_assert_uint_eq(ref.text.events, 3 * events);
+    tracerd_ctf_callbacks_t ocb;
+    memset(&ocb, 0, sizeof ocb);
+    ocb.on_event_begin = order_event;
+    ctf_text_t oref, o;
+    memset(&oref, 0, sizeof oref);
+    tracerd_ctf_dir_t *d;
+    ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, &cfg, &ocb, &oref, NULL, &d), TRACERD_OK);
+    oref.dir = d;
+    ck_assert_int_eq(tracerd_ctf_dir_run(d), TRACERD_OK);
+    tracerd_ctf_dir_free(d);
+    ck_assert_ptr_nonnull(strstr(oref.out.buf, "0 @"));
+    ck_assert_ptr_nonnull(strstr(oref.out.buf, "\n2 @"));
+    for (size_t chunk = 64; chunk <= 4200; chunk += chunk < 300 ? 1 : 37) {
+        cfg.chunk_bytes = chunk;
+        read_dir(tmpl, &cfg, &got);
+        ck_assert_msg(got.st == TRACERD_OK, "chunk %zu: %s", chunk, got.reason);
+        ck_assert_msg(strcmp(got.text.out.buf, ref.text.out.buf) == 0, "chunk %zu: fields differ",
+                      chunk);
+        ctf_text_free(&got.text);
+        memset(&o, 0, sizeof o);
+        ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, &cfg, &ocb, &o, NULL, &d), TRACERD_OK);
+        o.dir = d;
+        ck_assert_int_eq(tracerd_ctf_dir_run(d), TRACERD_OK);
+        tracerd_ctf_dir_free(d);
+        ck_assert_msg(strcmp(o.out.buf, oref.out.buf) == 0, "chunk %zu: order differs", chunk);
+        ctf_text_free(&o);
+    }
+    ctf_text_free(&ref.text);
+    ctf_text_free(&oref);
+    for (unsigned i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/chan_%u", tmpl, i);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/metadata", tmpl);
+    unlink(path);
+    rmdir(tmpl);
+}
+END_TEST
+
 /* ==== babeltrace's CTF test traces ======================================== */
 
 static void peer_check(const char *group, const char *name, bool expect_ok)
@@ -1513,8 +1593,10 @@ Suite *suite_ctf(void)
     tcase_add_test(tc, test_stream_stitch_bound_and_reset);
     suite_add_tcase(s, tc);
     tc = tcase_create("dir");
+    tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_dir_merge);
     tcase_add_test(tc, test_dir_split_stream);
+    tcase_add_test(tc, test_dir_every_chunk_size);
     suite_add_tcase(s, tc);
     tc = tcase_create("peer");
     tcase_set_timeout(tc, 120);

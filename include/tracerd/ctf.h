@@ -467,6 +467,12 @@ typedef struct tracerd_ctf_stream_config {
     /** Lenient: skip a packet with damaged content to the next packet by its
      * packet size, report it to on_warning (default false). Risk: its events are lost. */
     bool lenient_skip_packets;
+    /** The scopes on_field receives: a bit (1u << TRACERD_CTF_SCOPE_*) per
+     * scope; 0 = every scope (default). Fields of other scopes are still
+     * decoded as far as reading needs, but not delivered. A reader that asks
+     * for event contexts only (e.g. thread ids) reads events lying whole in a
+     * chunk on the fast path and decodes only the contexts' values. */
+    uint32_t field_scopes;
 } tracerd_ctf_stream_config_t;
 
 /** Fills *cfg with the defaults. */

@@ -259,12 +259,25 @@ static tracerd_status_t read_metadata(struct tracerd_ctf_dir *d, const char *pat
     return st;
 }
 
+/* The merge's gate, asked before each event of stream s: the event goes
+ * through when the heap let it, or when it still comes before every other
+ * stream's next event (ties go to the lower stream index, as in the heap):
+ * then no pause and no heap operation is needed. Else the stream waits in
+ * the heap with this event's time. */
 static bool gate(void *user, uint64_t ns)
 {
     struct dstream *s = user;
     if (s->allow) {
         s->allow = false;
         return true;
+    }
+    const struct tracerd_ctf_dir *d = s->d;
+    if (d->primed == d->nstreams && d->cur >= 0 && &d->streams[d->cur] == s) {
+        if (d->nheap == 0)
+            return true;
+        const struct dstream *top = &d->streams[d->heap[0]];
+        if (ns < top->next_ns || (ns == top->next_ns && (uint32_t)d->cur < d->heap[0]))
+            return true;
     }
     s->next_ns = ns;
     return false;

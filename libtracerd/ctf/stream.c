@@ -86,6 +86,9 @@ struct tracerd_ctf_stream {
     uint64_t ev_cycles;
     bool ev_has_ts;
 
+    uint32_t scopes; /* scopes on_field receives (bit per TRACERD_CTF_SCOPE_*) */
+    bool fast_ok;    /* events lying in the chunk may take fast_events */
+    bool fast_ctx;   /* ... which then delivers the two event contexts */
     tracerd__ctf_gate_fn gate;
     void *gate_user;
     bool gated;
@@ -176,6 +179,18 @@ tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *trace,
     if (cbs)
         r->cb = *cbs;
     tracerd__reader_init(&r->core, user);
+    r->scopes = c.field_scopes != 0 ? c.field_scopes : ~0u;
+    {
+        const uint32_t ev_scopes = (1u << TRACERD_CTF_SCOPE_EVENT_HEADER) |
+                                   (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) |
+                                   (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT) |
+                                   (1u << TRACERD_CTF_SCOPE_EVENT_FIELDS);
+        const uint32_t ctx_scopes = (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) |
+                                    (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT);
+        uint32_t want = r->cb.on_field != NULL ? r->scopes & ev_scopes : 0;
+        r->fast_ok = (want & ~ctx_scopes) == 0;
+        r->fast_ctx = want != 0 && r->fast_ok;
+    }
     r->st = tracerd__calloc(&a, c.stitch_bytes);
     r->st_cap = c.stitch_bytes;
     tracerd_status_t st = r->st ? alloc_tables(r, trace) : TRACERD_E_NOMEM;
@@ -431,6 +446,8 @@ static const char *enum_label(const tracerd_ctf_type_t *ty, uint64_t v)
 
 static inline int deliver(tracerd_ctf_stream_t *r, tracerd_ctf_field_t *f)
 {
+    if (!(r->scopes >> f->scope & 1u))
+        return R_OK; /* a scope the client did not ask for */
     r->core.in_cb = true;
     int rc = r->cb.on_field(r->core.user, f);
     r->core.in_cb = false;
@@ -1545,39 +1562,72 @@ static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
     return R_OK;
 }
 
+/* Takes bytes of the chunk into the stitch buffer for the record being
+ * gathered: what the last measure said it needs (r->st_need) plus `margin`,
+ * never past the packet content or the buffer. Only bytes before the
+ * record's end stay in the buffer between calls (see record), so a gathered
+ * record never costs more than its own size and no byte is moved twice. */
+static size_t stitch_take(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *end,
+                          uint64_t start_byte, size_t margin)
+{
+    size_t room = r->st_cap - r->st_have, avail = (size_t)(end - *pp);
+    uint64_t have = start_byte + r->st_have; /* bytes up to the buffer's end */
+    uint64_t want = margin;
+    if (r->st_need > have * 8)
+        want += (r->st_need - have * 8 + 7) / 8;
+    size_t take = avail < room ? avail : room;
+    if (take > want)
+        take = (size_t)want;
+    if (r->content_bits != UINT64_MAX) {
+        uint64_t cend = r->content_bits / 8 + (r->content_bits % 8 != 0);
+        uint64_t left = cend > have ? cend - have : 0;
+        if (take > left)
+            take = (size_t)left;
+    }
+    if (take)
+        memcpy(r->st + r->st_have, *pp, take);
+    r->st_have += take;
+    *pp += take;
+    r->offset += take;
+    return take;
+}
+
+/* A gathered record was gated: give back what this call took, so that the
+ * buffer holds only bytes before the record's end. */
+static void stitch_untake(tracerd_ctf_stream_t *r, const uint8_t **pp, size_t taken)
+{
+    if (r->st_have == 0)
+        return;
+    r->st_have -= taken;
+    *pp -= taken;
+    r->offset -= taken;
+}
+
 /* Decodes one record (packet header+context, or event) starting at r->pos.
  * Returns R_OK (delivered; r->pos advanced, *p advanced), R_MORE (all input
- * taken into the stitch buffer, or gated), or R_ERR. final: no more input. */
+ * taken into the stitch buffer, or gated), or R_ERR. final: no more input.
+ * A record that straddles chunks is gathered in the stitch buffer, which
+ * then holds only bytes of that record (it was cut by the chunk's end, and
+ * bytes taken beyond it are given back when it is gated or delivered): the
+ * next record is read from the chunk again, without moving bytes. */
 static int record(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *end, bool final)
 {
     const bool is_packet = r->state == S_PACKET;
     uint64_t start_byte = r->pos >> 3;
     uint64_t content = r->content_bits;
     struct vm vm;
+    size_t taken = 0, margin = 256;
+    int rc;
+gather:
     memset(&vm, 0, sizeof vm);
     vm.bit0 = start_byte * 8;
     vm.pos = r->pos;
     vm.end_status = final ? TRACERD_E_TRUNCATED : TRACERD_E_EXTENT;
-    size_t taken = 0;
     if (r->st_have == 0) {
         vm.data = *pp;
         vm.limit = vm.bit0 + (uint64_t)(end - *pp) * 8;
     } else {
-        /* append what the record may need, up to the content end */
-        size_t room = r->st_cap - r->st_have, avail = (size_t)(end - *pp);
-        size_t take = avail < room ? avail : room;
-        if (content != UINT64_MAX) {
-            uint64_t cend = content / 8 + (content % 8 != 0), have = start_byte + r->st_have;
-            uint64_t left = cend > have ? cend - have : 0;
-            if (take > left)
-                take = (size_t)left;
-        }
-        if (take)
-            memcpy(r->st + r->st_have, *pp, take);
-        r->st_have += take;
-        *pp += take;
-        r->offset += take;
-        taken = take;
+        taken += stitch_take(r, pp, end, start_byte, margin);
         vm.data = r->st;
         vm.limit = vm.bit0 + (uint64_t)r->st_have * 8;
         if (vm.limit < r->st_need && !final && *pp == end)
@@ -1593,7 +1643,6 @@ static int record(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *en
     r->rec_off = r->pkt_off + start_byte;
     if (is_packet)
         r->ev = NULL;
-    int rc;
     if (!is_packet && r->cb.on_field && !vm.more_ok) {
         /* The event cannot need more input: measure the header only, then
          * deliver (the delivery pass finds the end). */
@@ -1602,11 +1651,20 @@ static int record(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *en
             return rc;
         vm.pos = r->pos;
         rc = event_deliver(r, &vm);
+        if (rc == R_MORE) /* gated */
+            stitch_untake(r, pp, taken);
         if (rc != R_OK)
-            return rc; /* R_MORE: gated */
+            return rc;
         goto delivered;
     }
     rc = is_packet ? packet_programs(r, &vm, false) : event_programs(r, &vm, false);
+    if (rc == R_MORE && r->st_have != 0 && *pp < end && r->st_have < r->st_cap &&
+        vm.need > vm.limit) {
+        /* more of the chunk is needed: take it (with a growing margin) and measure again */
+        r->st_need = vm.need;
+        margin *= 2;
+        goto gather;
+    }
     if (rc == R_MORE) {
         if (r->st_have == 0) {
             size_t n = (size_t)(end - *pp);
@@ -1638,8 +1696,10 @@ static int record(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *en
             vm.pos = r->pos;
             vm.more_ok = false;
             rc = event_deliver(r, &vm);
-            if (rc == R_MORE)
+            if (rc == R_MORE) { /* gated */
+                stitch_untake(r, pp, taken);
                 return R_MORE;
+            }
         }
         return R_ERR;
     }
@@ -1649,8 +1709,10 @@ static int record(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *en
         vm.pos = end_pos;
     } else {
         rc = event_deliver(r, &vm);
-        if (rc == R_MORE) /* gated: nothing consumed */
+        if (rc == R_MORE) { /* gated: nothing consumed */
+            stitch_untake(r, pp, taken);
             return R_MORE;
+        }
     }
     if (rc != R_OK)
         return rc;
@@ -1668,7 +1730,7 @@ delivered:;
         r->offset += used;
     } else {
         size_t left = r->st_have - (size_t)used;
-        if (left <= taken) {
+        if (left <= taken) { /* always, but for the last byte of a record ending inside it */
             *pp -= left;
             r->offset -= left;
             r->st_have = 0;
@@ -1771,6 +1833,7 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
         if (ev == NULL || ev->body_fast == NULL)
             break;
         r->ev = ev;
+        uint64_t sctx_pos = vm.pos;
         if (run_fast(r, &vm, ev->body_fast) != R_OK || vm.pos == ev_start)
             break; /* an error or an empty event: the general path reports it */
         event_time(r);
@@ -1781,8 +1844,24 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
         }
         tracerd_ctf_event_t e;
         event_fill(r, &e, ns);
-        if ((on_begin && event_cb(r, on_begin, &e, "on_event_begin") != R_OK) ||
-            (on_end && event_cb(r, on_end, &e, "on_event_end") != R_OK)) {
+        if (on_begin && event_cb(r, on_begin, &e, "on_event_begin") != R_OK) {
+            rc = R_ERR;
+            break;
+        }
+        if (r->fast_ctx) {
+            /* the contexts asked for, decoded again from their start (the
+             * measure above checked the whole event) */
+            struct vm c = vm;
+            c.pos = sctx_pos;
+            c.sp = c.depth = 0;
+            c.more_ok = false;
+            if (run(r, &c, &s->event_context, true) != R_OK ||
+                run(r, &c, &ev->context, true) != R_OK) {
+                rc = R_ERR;
+                break;
+            }
+        }
+        if (on_end && event_cb(r, on_end, &e, "on_event_end") != R_OK) {
             rc = R_ERR;
             break;
         }
@@ -1851,8 +1930,7 @@ static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_
                 }
                 break;
             }
-            if (r->cb.on_field == NULL && r->st_have == 0 && p != end &&
-                r->srt->event_header.fast != NULL) {
+            if (r->fast_ok && r->st_have == 0 && p != end && r->srt->event_header.fast != NULL) {
                 uint64_t before = r->pos;
                 int frc = fast_events(r, &p, end);
                 if (frc == R_ERR) {

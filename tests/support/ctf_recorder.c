@@ -191,8 +191,31 @@ char *without_fields(const char *log)
     return out;
 }
 
+/* The log keeping only the field lines of one scope ("F @N sS ..."). */
+static char *fields_of_scope(const char *log, unsigned scope)
+{
+    char *out = malloc(strlen(log) + 1);
+    char tag[8];
+    snprintf(tag, sizeof tag, " s%u ", scope);
+    size_t o = 0;
+    for (const char *p = log; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        const char *sp = memchr(p, ' ', n);
+        sp = sp ? memchr(sp + 1, ' ', n - (size_t)(sp + 1 - p)) : NULL; /* after "F @N" */
+        if (p[0] != 'F' || (sp != NULL && strncmp(sp, tag, strlen(tag)) == 0)) {
+            memcpy(out + o, p, n);
+            o += n;
+        }
+        p += n;
+    }
+    out[o] = '\0';
+    return out;
+}
+
 /* Fast path (events only, whole packets in the chunk) against the general
- * path: the same records under every split. */
+ * path: the same records under every split. Also with on_field limited to
+ * one event context (field_scopes), which the fast path delivers too. */
 void check_fast_path(const char *meta, const uint8_t *data, size_t len, const char *full)
 {
     struct target_cfg c;
@@ -202,6 +225,15 @@ void check_fast_path(const char *meta, const uint8_t *data, size_t len, const ch
     ck_assert_str_eq(ev, want);
     free(want);
     free(ev);
+    for (unsigned scope = TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT;
+         scope <= TRACERD_CTF_SCOPE_EVENT_CONTEXT; scope++) {
+        c.stream.field_scopes = 1u << scope;
+        char *sc = drv_check_all(&ctf_target, &c, data, len);
+        want = fields_of_scope(full, scope);
+        ck_assert_str_eq(sc, want);
+        free(want);
+        free(sc);
+    }
 }
 
 void cfg_init(struct target_cfg *c, const char *meta)

@@ -473,6 +473,10 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
 }
 
 #define TID_SLOTS 65536u
+/* info reads fields for the thread ids only: the event contexts (the
+ * reader then stays on its fast path and decodes nothing else). */
+#define INFO_SCOPES                                                                                \
+    ((1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) | (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT))
 
 /* info: counts the distinct thread ids found in context fields named vtid or tid. */
 static int on_tid_field(void *user, const tracerd_ctf_field_t *f)
@@ -634,6 +638,8 @@ static int run_dir(cli_t *c, bool dump)
     tracerd_ctf_dir_config_t cfg;
     tracerd_ctf_dir_config_init(&cfg);
     int orc = cli_config_ctf(c, &cfg.stream);
+    if (!dump)
+        cfg.stream.field_scopes = INFO_SCOPES;
     if (orc != CLI_EXIT_OK) {
         cli_free(x->tids);
         cli_free(x);
@@ -751,6 +757,8 @@ static int run_stream(cli_t *c, bool dump)
     }
     tracerd_ctf_stream_config_t scfg;
     int orc = cli_config_ctf(c, &scfg);
+    if (!dump)
+        scfg.field_scopes = INFO_SCOPES;
     tracerd_ctf_stream_t *r = NULL;
     tracerd_status_t st =
         orc == CLI_EXIT_OK ? tracerd_ctf_stream_new(t, &scfg, &cb, x, NULL, &r) : TRACERD_E_INVALID;
