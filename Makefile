@@ -1,5 +1,5 @@
 # tracerd — one entry point. See README.md.
-#   make [all] | check | check-tsan | check-be | check-abi | install | uninstall | demo | fuzz | fuzz-long | bench | clean
+#   make [all] | check | check-tsan | check-be | check-abi | install | uninstall | demo | fuzz | fuzz-long | bench | bench-cli | clean
 # Variables: CC, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, LIBDIR, INCLUDEDIR, PKGCONFIGDIR, MANDIR,
 #   DESTDIR, SAN=1 (ASan + UBSan), TSAN=1 (ThreadSanitizer), WERROR=1 (warnings are errors, as in CI), B (build folder).
 
@@ -67,6 +67,7 @@ SHARED_LIB := $(B)/libtracerd.so.$(VERSION)
 SONAME := libtracerd.so.$(MAJOR)
 CLI := $(B)/tracerd
 
+.PHONY: bench-cli
 .PHONY: all lib check check-tsan check-readme check-unit check-headers check-replay check-pkgconfig check-abi check-be \
         check-examples demo fuzz fuzz-long fuzz-replay bench install uninstall clean format format-check deps-check \
         python check-python bench-python
@@ -247,6 +248,13 @@ $(B)/bench/bench_%: bench/bench_%.c $(wildcard bench/*.h) $(STATIC_LIB)
 	$(CC) $(ALL_CFLAGS) -O3 -march=native -Wno-missing-prototypes -o $@ $< $(STATIC_LIB) $(ALL_LDFLAGS) $(LIB_LIBS)
 bench: $(BENCH_BINS)
 	@for b in $(BENCHES); do echo "== bench $$b"; $(B)/bench/bench_$$b || exit 1; done
+
+# The CLI end to end beside the peers on big inputs of every format (bench/cli.sh; minutes, not CI).
+$(B)/bench/gen_ctf_dir: bench/cli/gen_ctf_dir.c tests/support/ctf_writer.c tests/support/ctf_writer.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -O3 -Wno-missing-prototypes -o $@ bench/cli/gen_ctf_dir.c tests/support/ctf_writer.c $(ALL_LDFLAGS)
+bench-cli: all $(B)/bench/bench_fxt $(B)/bench/bench_xtrace $(B)/bench/gen_ctf_dir
+	sh bench/cli.sh $(B)
 
 # ---- install ----------------------------------------------------------------
 # The directories the .pc names, rewritten when PREFIX/LIBDIR/INCLUDEDIR change, so that

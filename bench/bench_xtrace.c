@@ -179,13 +179,25 @@ static size_t gen_snap(uint8_t *buf, size_t cap, size_t *rec_bytes)
     return n;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const size_t cap = (size_t)256 << 20, chunk = (size_t)256 << 10;
+    size_t cap = (size_t)256 << 20;
+    const size_t chunk = (size_t)256 << 10;
+    bool write = argc == 4 && strcmp(argv[1], "write") == 0; /* write FILE MIB (make bench-cli) */
+    if (write)
+        cap = (size_t)strtoull(argv[3], NULL, 10) << 20;
     uint8_t *buf = malloc(cap);
     if (buf == NULL)
         return 1;
     size_t n = gen_stream(buf, cap);
+    if (write) {
+        FILE *f = fopen(argv[2], "wb");
+        int bad = f == NULL || fwrite(buf, 1, n, f) != n;
+        if (f != NULL && fclose(f) != 0)
+            bad = 1;
+        free(buf);
+        return bad;
+    }
     long rss0 = maxrss_kb();
     double best_x = 1e9, best_c = 1e9, best_v = 1e9, best_w = 1e9;
     cnt_t c;

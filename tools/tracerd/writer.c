@@ -85,40 +85,66 @@ static const char digits2[200] = {
     '5', '8', '6', '8', '7', '8', '8', '8', '9', '9', '0', '9', '1', '9', '2', '9', '3', '9', '4',
     '9', '5', '9', '6', '9', '7', '9', '8', '9', '9'};
 
-static unsigned count_digits(uint64_t v)
+/* Exactly 8 digits of v < 10^8, two at a time with 32-bit arithmetic. */
+static inline void fmt8(char *p, uint32_t v)
 {
-    unsigned n = 1;
-    for (;;) {
-        if (v < 10)
-            return n;
-        if (v < 100)
-            return n + 1;
-        if (v < 1000)
-            return n + 2;
-        if (v < 10000)
-            return n + 3;
-        v /= 10000;
-        n += 4;
-    }
+    uint32_t hi = v / 10000, lo = v % 10000;
+    memcpy(p, digits2 + 2 * (hi / 100), 2);
+    memcpy(p + 2, digits2 + 2 * (hi % 100), 2);
+    memcpy(p + 4, digits2 + 2 * (lo / 100), 2);
+    memcpy(p + 6, digits2 + 2 * (lo % 100), 2);
+}
+
+static const uint64_t pow10_u64[20] = {1u,
+                                       10u,
+                                       100u,
+                                       1000u,
+                                       10000u,
+                                       100000u,
+                                       1000000u,
+                                       10000000u,
+                                       100000000u,
+                                       1000000000u,
+                                       10000000000u,
+                                       100000000000u,
+                                       1000000000000u,
+                                       10000000000000u,
+                                       100000000000000u,
+                                       1000000000000000u,
+                                       10000000000000000u,
+                                       100000000000000000u,
+                                       1000000000000000000u,
+                                       10000000000000000000u};
+
+/* Decimal digits of v: log10 from the bit length (1233/4096 ~ log10 2), corrected once. */
+static inline size_t count_digits(uint64_t v)
+{
+    unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1u);
+    unsigned t = (bits * 1233u) >> 12;
+    return (size_t)t + 1u - ((v | 1u) < pow10_u64[t]);
 }
 
 size_t wr_fmt_u64(char *p, uint64_t v)
 {
-    unsigned n = count_digits(v);
-    char *q = p + n;
-    while (v >= 100) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        q -= 2;
-        q[0] = digits2[2 * r];
-        q[1] = digits2[2 * r + 1];
+    size_t n = count_digits(v);
+    char *e = p + n;          /* filled from the right, in place */
+    while (v >= 100000000u) { /* 8-digit blocks */
+        uint64_t q = v / 100000000u;
+        e -= 8;
+        fmt8(e, (uint32_t)(v - q * 100000000u));
+        v = q;
     }
-    if (v >= 10) {
-        q -= 2;
-        q[0] = digits2[2 * v];
-        q[1] = digits2[2 * v + 1];
+    uint32_t x = (uint32_t)v;
+    while (x >= 100) {
+        e -= 2;
+        memcpy(e, digits2 + 2 * (x % 100), 2);
+        x /= 100;
+    }
+    if (x >= 10) {
+        e -= 2;
+        memcpy(e, digits2 + 2 * x, 2);
     } else {
-        *--q = (char)('0' + v);
+        *--e = (char)('0' + x);
     }
     return n;
 }
@@ -162,27 +188,6 @@ static size_t g17_printf(char *p, double d)
 #if defined(__SIZEOF_INT128__)
 __extension__ typedef unsigned __int128 wr_u128;
 
-static const uint64_t pow10_64[20] = {1u,
-                                      10u,
-                                      100u,
-                                      1000u,
-                                      10000u,
-                                      100000u,
-                                      1000000u,
-                                      10000000u,
-                                      100000000u,
-                                      1000000000u,
-                                      10000000000u,
-                                      100000000000u,
-                                      1000000000000u,
-                                      10000000000000u,
-                                      100000000000000u,
-                                      1000000000000000u,
-                                      10000000000000000u,
-                                      100000000000000000u,
-                                      1000000000000000000u,
-                                      10000000000000000000u};
-
 /* 17 significant digits of m * 2^e2 (m < 2^53, -120 < e2 < 0), correctly
  * rounded (ties to even, as glibc does): q in [1e16, 1e17), *x the decimal
  * exponent of its first digit. Returns false when out of this method's range. */
@@ -196,14 +201,14 @@ static bool digits17(uint64_t m, int e2, uint64_t *q_out, int *x_out)
         int k = 16 - x; /* scale by 10^k; m * 10^k must fit: m < 2^53, 10^k < 2^75 */
         if (k < 0 || k > 22)
             return false;
-        wr_u128 scale = k > 19 ? (wr_u128)pow10_64[19] * pow10_64[k - 19] : pow10_64[k];
+        wr_u128 scale = k > 19 ? (wr_u128)pow10_u64[19] * pow10_u64[k - 19] : pow10_u64[k];
         wr_u128 v = (wr_u128)m * scale;
         wr_u128 q = s >= 128 ? 0 : v >> s;
-        if (q >= (wr_u128)pow10_64[17]) {
+        if (q >= (wr_u128)pow10_u64[17]) {
             x++;
             continue;
         }
-        if (q < (wr_u128)pow10_64[16]) {
+        if (q < (wr_u128)pow10_u64[16]) {
             x--;
             continue;
         }
@@ -211,8 +216,8 @@ static bool digits17(uint64_t m, int e2, uint64_t *q_out, int *x_out)
         uint64_t qq = (uint64_t)q;
         if (rem > half || (rem == half && (qq & 1u)))
             qq++;
-        if (qq == pow10_64[17]) {
-            qq = pow10_64[16];
+        if (qq == pow10_u64[17]) {
+            qq = pow10_u64[16];
             x++;
         }
         *q_out = qq;
