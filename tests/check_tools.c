@@ -27,6 +27,7 @@ static unsigned count(const char *text, const char *what)
 
 #define XRAY_REAL "tests/data/event/xray_fdr_real.xray"
 #define CTF_DIR "tests/data/ctf/demo-lttng-ust"
+#define XTRACE_INSN "tests/data/xtrace/demo-xtrace.1718000000.4242.hint9.xinsndata.bin"
 
 START_TEST(test_filters_json_stats)
 {
@@ -521,8 +522,7 @@ START_TEST(test_info_json)
 {
     CLI_OR_SKIP(cli);
     static const char *const traces[] = {XRAY_REAL, "tests/data/fxt/demo.fxt", CTF_DIR,
-                                         "tests/data/xtrace/"
-                                         "demo-xtrace.1718000000.4242.hint9.xinsndata.bin"};
+                                         XTRACE_INSN};
     static const char *const keys[] = {
         "{\"trace\":",        ",\"format\":",       ",\"version\":",
         ",\"byte_order\":",   ",\"ticks_per_second\":", ",\"time_unit\":",
