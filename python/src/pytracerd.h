@@ -116,7 +116,8 @@ PyObject *pytracerd_fragment(const tracerd_span_t *s);
 int pytracerd_add_types(PyObject *module, PyStructSequence_Desc *descs, PyTypeObject **types,
                         const char *const *names, int n);
 int pytracerd_typed_init_types(PyObject *module);
-/* Creates the typed reader `name` ("xray", "fxt", "xtrace") of r; -1 with an exception set. */
+/* Creates the typed reader `name` ("xray", "fxt", "xtrace", "xtrace-snap") of r; -1 with an
+ * exception set. */
 int pytracerd_typed_open(struct pyreader *r, const char *name, int lenient, tracerd_byte_order_t bo,
                          const tracerd_allocator_t *alloc);
 
@@ -132,6 +133,8 @@ int pytracerd_ctf_open(struct pyreader *r, const char *directory, const void *me
 void pytracerd_ctf_clear(struct pyreader *r);
 int pytracerd_xtrace_init_types(PyObject *module);
 void pytracerd_xtrace_callbacks(tracerd_xtrace_insn_callbacks_t *cbs);
+/* The snapshot reader's callbacks (registers joined whole in the reader's `part`). */
+void pytracerd_xtrace_snap_callbacks(tracerd_xtrace_snap_callbacks_t *cbs);
 
 /* Raises tracerd.Error(status, offset, reason[, path]). Returns NULL. */
 PyObject *pytracerd_raise(tracerd_status_t st, uint64_t offset, const char *reason,
@@ -152,6 +155,7 @@ typedef struct pyreader {
     tracerd_ctf_dir_t *ctfdir;     /* typed CTF: a directory */
     tracerd_ctf_trace_t *ctftrace; /* typed CTF: the model of a stream (impl) */
     void *ctf;                     /* typed CTF: field-tree state (ctf.c) */
+    PyObject *part;                /* typed xtrace snapshots: a register being joined */
     tracerd_xray_names_t *names;
     /* configs the auto reader borrows */
     tracerd_auto_config_t acfg;

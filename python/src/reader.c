@@ -66,6 +66,7 @@ static void free_c_reader(pyreader *r)
     tracerd_ctf_trace_free(r->ctftrace); /* after its stream reader */
     r->ctftrace = NULL;
     pytracerd_ctf_clear(r);
+    Py_CLEAR(r->part);
     tracerd_xray_names_free(r->names);
     r->names = NULL;
 }

@@ -1,6 +1,6 @@
 /* Typed records, shared part: struct sequences made from Py_BuildValue
  * formats, the payload Fragment type, and the creation of a typed reader
- * (one per format: xray.c, fxt.c) through its ops table. */
+ * (one per format: xray.c, fxt.c, xtrace.c) through its ops table. */
 #include "pytracerd.h"
 
 static PyStructSequence_Field fragment_fields[] = {
@@ -118,8 +118,20 @@ int pytracerd_typed_open(pyreader *r, const char *name, int lenient, tracerd_byt
         cbs.on_warning = pytracerd_reader_on_warning;
         r->ops = tracerd_xtrace_insn_ops();
         st = r->ops->new_reader(&cfg, &cbs, r, alloc, &r->impl);
+    } else if (strcmp(name, "xtrace-snap") == 0) {
+        tracerd_xtrace_snap_config_t cfg;
+        tracerd_xtrace_snap_config_init(&cfg);
+        cfg.byte_order = bo;
+        cfg.allow_truncated_tail = lenient != 0;
+        tracerd_xtrace_snap_callbacks_t cbs;
+        memset(&cbs, 0, sizeof cbs);
+        pytracerd_xtrace_snap_callbacks(&cbs);
+        cbs.on_warning = pytracerd_reader_on_warning;
+        r->ops = tracerd_xtrace_snap_ops();
+        st = r->ops->new_reader(&cfg, &cbs, r, alloc, &r->impl);
     } else {
-        PyErr_Format(PyExc_ValueError, "no typed reader for %s (xray, fxt, xtrace)", name);
+        PyErr_Format(PyExc_ValueError, "no typed reader for %s (xray, fxt, xtrace, xtrace-snap)",
+                     name);
         return -1;
     }
     if (st != TRACERD_OK) {

@@ -20,6 +20,8 @@ SAMPLES = {
     "ctf-stream": DATA / "ctf" / "bt2-python" / "stream",
     "xtrace": DATA / "xtrace" / "demo-xtrace.1718000000.4242.hint9.xinsndata.bin",
 }
+# Not an event-view input: only tracerd.xtrace reads register snapshot files.
+XTRACE_SNAPSHOT = DATA / "xtrace" / "demo-xtrace.1718000000.4242.hint9.xsnapshot.bin"
 FILE_SAMPLES = {k: v for k, v in SAMPLES.items() if v.is_file()}
 
 

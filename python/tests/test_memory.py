@@ -4,7 +4,7 @@ import gc
 import tracemalloc
 
 import tracerd
-from conftest import SAMPLES
+from conftest import SAMPLES, XTRACE_SNAPSHOT
 
 
 def one_round():
@@ -35,6 +35,9 @@ def one_round():
     list(tracerd.xray.open(SAMPLES["xray-fdr-real"]))
     list(tracerd.fxt.open(SAMPLES["fxt"]))
     list(tracerd.xtrace.open(SAMPLES["xtrace"]))
+    snap = tracerd.xtrace.SnapshotReader()
+    snap.feed(XTRACE_SNAPSHOT.read_bytes()[:2720])  # abandoned inside snapshot 2's Z0 (being joined)
+    list(tracerd.xtrace.open(XTRACE_SNAPSHOT))
     list(tracerd.ctf.open(SAMPLES["ctf-dir-bt2"]))
     list(tracerd.ctf.open(SAMPLES["ctf-stream"]))
     try:

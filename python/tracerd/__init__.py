@@ -65,17 +65,18 @@ class Reader(_tracerd.Reader):
             yield b
 
 
-def _typed_reader(fmt, doc):
-    """The Reader class of tracerd.<fmt>: a typed reader fed with feed()."""
+def _typed_reader(fmt, doc, typed=None, name="Reader"):
+    """The Reader class of tracerd.<fmt>: a typed reader (the C reader `typed`, default fmt)
+    fed with feed()."""
 
     def __init__(self, format=None, **options):
         if format not in (None, fmt):
-            raise ValueError(f"tracerd.{fmt}.Reader reads {fmt} only")
+            raise ValueError(f"tracerd.{fmt}.{name} reads {fmt} only")
         _load_paths(options)
-        _tracerd.Reader.__init__(self, None, typed=fmt, **options)
+        _tracerd.Reader.__init__(self, None, typed=typed or fmt, **options)
 
-    return type("Reader", (_tracerd.Reader,), {"__init__": __init__, "__doc__": doc,
-                                               "__module__": f"tracerd.{fmt}"})
+    return type(name, (_tracerd.Reader,), {"__init__": __init__, "__doc__": doc,
+                                           "__module__": f"tracerd.{fmt}"})
 
 
 def _read_file(v):
