@@ -53,7 +53,7 @@ START_TEST(test_xray_v5_events)
         xw_sample_v5(&w);
         char *log = drv_check_all(&ev_target, NULL, w.buf, w.len);
         ck_assert_ptr_nonnull(strstr(log, big ? " big " : " little "));
-        ck_assert_ptr_nonnull(strstr(log, big ? "score=70" : "score=90"));
+        ck_assert_ptr_nonnull(strstr(log, "score=90")); /* the same checks in both byte orders */
         log = normalise(log);
         ck_assert_str_eq(log, v5_log);
         free(log);

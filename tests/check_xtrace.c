@@ -1360,6 +1360,68 @@ START_TEST(test_cli)
 }
 END_TEST
 
+/* Issue 12: a snapshot file whose identifier is 1 starts like an XRay basic
+ * log (version 1, type 0). One detector per format, deep enough to tell: the
+ * XRay header check fails on the snapshot header's version field read as the
+ * cycle frequency (2 Hz), the xtrace check passes on the first record, and
+ * the event view and the CLI (whatever the file's name) agree. */
+START_TEST(test_detect_snapshot_not_xray)
+{
+    static const int headers[3] = {24, 32, 19};
+    for (int i = 0; i < 3; i++) {
+        xtw_snap_opts_t o;
+        snap_opts(&o, headers[i], 128, false, true, false, false, 2);
+        o.ident = 1;
+        xtw_t w;
+        xtw_init(&w);
+        xtw_snapshot_file(&w, &o);
+        ck_assert_int_eq(tracerd_xray_detect(w.buf, 64), 0);
+        ck_assert_int_eq(tracerd_xray_detect(w.buf, w.len), 0);
+        ck_assert_int_eq(tracerd_xtrace_detect(w.buf, w.len), 85);
+        ck_assert_int_eq(tracerd_xtrace_detect(w.buf, 64), 0); /* no whole record yet */
+        int score = -1;
+        ck_assert_int_ne(tracerd_event_detect(w.buf, 64, &score), TRACERD_EVENT_FORMAT_XRAY);
+        ck_assert_int_eq(score, 0);
+        const char *cli = getenv("TRACERD_CLI");
+        if (cli != NULL) {
+            char tmp[128], cmd[512];
+            snprintf(tmp, sizeof tmp, "/tmp/tracerd-snap-ident1-%ld.bin", (long)getpid());
+            FILE *f = fopen(tmp, "wb");
+            ck_assert_ptr_nonnull(f);
+            ck_assert_uint_eq(fwrite(w.buf, 1, w.len, f), w.len);
+            fclose(f);
+            snprintf(cmd, sizeof cmd, "%s info %s 2>&1", cli, tmp);
+            FILE *p = popen(cmd, "r");
+            ck_assert_ptr_nonnull(p);
+            char line[512];
+            bool xtrace = false, xray = false;
+            while (fgets(line, sizeof line, p) != NULL) {
+                xtrace |= strstr(line, "xtrace") != NULL;
+                xray |= strstr(line, "xray") != NULL;
+            }
+            ck_assert_int_eq(pclose(p), 0);
+            ck_assert(xtrace && !xray);
+            remove(tmp);
+        }
+        xtw_free(&w);
+    }
+    /* The same detectors still know real XRay basic logs and the other formats. */
+    static const uint8_t basic[64] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0x94, 0x35, 0x77};
+    ck_assert_int_eq(tracerd_xray_detect(basic, 64), 80);
+    ck_assert_int_eq(tracerd_xtrace_detect(basic, 64), 0);
+    uint8_t bad[64];
+    memcpy(bad, basic, sizeof bad);
+    bad[35] = 4; /* kind 4 is not defined */
+    ck_assert_int_eq(tracerd_xray_detect(bad, 64), 0);
+    static const uint8_t fxt[8] = {0x10, 0x00, 0x04, 0x46, 0x78, 0x54, 0x16, 0x00};
+    ck_assert_int_eq(tracerd_fxt_detect(fxt, 8), 100);
+    ck_assert_int_eq(tracerd_xray_detect(fxt, 8), 0);
+    static const uint8_t ctf[4] = {0xc1, 0x1f, 0xfc, 0xc1};
+    ck_assert_int_eq(tracerd_ctf_detect(ctf, 4), 100);
+    ck_assert_int_eq(tracerd_fxt_detect(ctf, 4), 0);
+}
+END_TEST
+
 /* Callback errors and re-entrancy in the snapshot reader. */
 typedef struct snapctx {
     tracerd_xtrace_snap_reader_t *r;
@@ -1444,6 +1506,7 @@ Suite *suite_xtrace(void)
     tcase_add_test(ts, test_snap_callback_abort);
     tcase_add_test(ts, test_fixtures);
     tcase_add_test(ts, test_cli);
+    tcase_add_test(ts, test_detect_snapshot_not_xray);
     suite_add_tcase(s, ts);
     return s;
 }

@@ -27,6 +27,21 @@
 extern "C" {
 #endif
 
+/** Magic number of a CTF packet header's `magic` field. */
+#define TRACERD_CTF_PACKET_MAGIC 0xC1FC1FC1u
+/** Magic number of a metadata packet (packetized metadata). */
+#define TRACERD_CTF_METADATA_MAGIC 0x75D11D57u
+
+/**
+ * How sure (0..100) it is that head[0..len) starts CTF bytes: 100 for a data
+ * stream (packet magic) or packetized metadata (metadata magic), in either
+ * byte order; 90 for plain metadata (tracerd_ctf_metadata_version: CTF 1.8
+ * TSDL with its signature comment, or a CTF 2 JSON text sequence); else 0.
+ * The one detector of the format: the event view and the CLI use it (a trace
+ * directory is recognised by its `metadata` file, tracerd_ctf_dir_*).
+ */
+TRACERD_API int tracerd_ctf_detect(const void *head, size_t len);
+
 /* ==== the trace model ==================================================== */
 
 /** Kind of a field type. */

@@ -48,6 +48,22 @@ typedef enum tracerd_fxt_metadata_type {
     TRACERD_FXT_META_TRACE_INFO = 4
 } tracerd_fxt_metadata_type_t;
 
+/**
+ * The magic number record: the 64-bit word every FXT trace starts with (a
+ * trace info metadata record of type magic), read in the trace's byte order.
+ * Its bits [24..55] are the magic number itself.
+ */
+#define TRACERD_FXT_MAGIC_RECORD 0x0016547846040010ull
+/** The magic number, bits [24..55] of TRACERD_FXT_MAGIC_RECORD. */
+#define TRACERD_FXT_MAGIC 0x16547846u
+
+/**
+ * How sure (0..100) it is that head[0..len) starts an FXT trace: 100 when it
+ * starts with the magic number record in either byte order, else 0. The one
+ * detector of the format: the event view and the CLI use it.
+ */
+TRACERD_API int tracerd_fxt_detect(const void *head, size_t len);
+
 /** Trace info types (bits [20..23] of a trace info metadata record). */
 #define TRACERD_FXT_TRACE_INFO_MAGIC 0u
 /** Provider event ids (bits [52..55] of a provider event metadata record). */

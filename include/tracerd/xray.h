@@ -220,6 +220,18 @@ TRACERD_API bool tracerd_xray_get_header(const tracerd_xray_reader_t *r, tracerd
 /** Upper bound of the memory a reader with these options allocates, in bytes. */
 TRACERD_API size_t tracerd_xray_memory_bound(const tracerd_xray_config_t *cfg);
 
+/**
+ * How sure (0..100) it is that head[0..len) starts an XRay log. XRay has no
+ * magic number: the header's version and type must be a known pair (FDR 1-5,
+ * basic 1-3) in one byte order, its cycle frequency 0 or at least 1 kHz, and
+ * the first records present in head must be valid (FDR: NewBuffer (v1) or
+ * BufferExtents (v2+) first; basic: function records, and argument records
+ * after a function record of the same function and thread). Anything else is
+ * 0 (doc/formats/xray.md, "Detection"). The one detector of the format: the
+ * event view and the CLI use it. Pass 64 bytes or more for a sure answer.
+ */
+TRACERD_API int tracerd_xray_detect(const void *head, size_t len);
+
 /** Name of a function kind ("enter", "exit", "tail-exit", "enter-args"). */
 TRACERD_API const char *tracerd_xray_kind_name(tracerd_xray_kind_t kind);
 /** Name of a metadata kind ("new-buffer", ...). */

@@ -562,6 +562,16 @@ TRACERD_API size_t tracerd_xtrace_snap_memory_bound(const tracerd_xtrace_snap_co
  */
 TRACERD_API tracerd_status_t tracerd_xtrace_snap_layout_compute(tracerd_xtrace_snap_layout_t *l);
 
+/**
+ * How sure (0..100) it is that head[0..len) starts an xtrace file, from the
+ * content alone: 85 when it holds a snapshot file's header and first whole
+ * record of some layout that checks out (trailing VL field, user <= total
+ * instruction count: the checks of layout detection), else 0. An instruction
+ * stream has no magic number and is never recognised by content (its file
+ * name is: tracerd_xtrace_parse_filename). The one detector of the format.
+ */
+TRACERD_API int tracerd_xtrace_detect(const void *head, size_t len);
+
 /** Largest snapshot record of any layout (VL 2048 with ZA), in bytes. */
 #define TRACERD_XTRACE_SNAP_MAX_RECORD 74656u
 

@@ -6,7 +6,7 @@
 
 #include "ctf_internal.h"
 
-#define META_MAGIC 0x75D11D57u
+#define META_MAGIC TRACERD_CTF_METADATA_MAGIC
 #define META_HDR 37u
 
 struct tracerd_ctf_metadata {

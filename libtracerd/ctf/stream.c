@@ -13,7 +13,7 @@
 #include "../core/reader.h"
 #include "ctf_internal.h"
 
-#define PACKET_MAGIC 0xC1FC1FC1u
+#define PACKET_MAGIC TRACERD_CTF_PACKET_MAGIC
 
 enum { S_PACKET = 0, S_EVENTS, S_PADDING, S_END };
 enum { R_OK = 0, R_MORE, R_ERR };

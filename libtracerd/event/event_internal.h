@@ -17,8 +17,10 @@
 struct tracerd__event_backend {
     tracerd_event_format_t format;
     const char *name;
-    /* Confidence 0..100 that head[0..len) starts a trace of this format. */
-    int (*detect)(const uint8_t *head, size_t len);
+    /* Confidence 0..100 that head[0..len) starts a trace of this format: the
+     * format's own public detector (tracerd_<format>_detect), shared with
+     * the CLI. */
+    int (*detect)(const void *head, size_t len);
     /* NULL when this build has no mapping for the format: the auto reader
      * then reports TRACERD_E_UNSUPPORTED. Creates the format's reader with
      * callbacks that emit through tracerd__auto_emit(a, ...). */

@@ -29,29 +29,6 @@
 
 #include "event_internal.h"
 
-static int detect(const uint8_t *h, size_t n)
-{
-    static const char sig[] = "/* CTF ";
-    if (n >= sizeof sig - 1 && memcmp(h, sig, sizeof sig - 1) == 0)
-        return 90;
-    /* CTF 2 metadata: the record separator, then a JSON object */
-    if (n >= 2 && h[0] == 0x1E) {
-        size_t i = 1;
-        while (i < n && (h[i] == ' ' || h[i] == '\n' || h[i] == '\r' || h[i] == '\t'))
-            i++;
-        if (i < n && h[i] == '{')
-            return 90;
-    }
-    if (n < 4)
-        return 0;
-    uint32_t le = tracerd__le32(h);
-    if (le == 0xC1FC1FC1u || tracerd__be32(h) == 0xC1FC1FC1u)
-        return 100;
-    if (le == 0x75D11D57u || tracerd__be32(h) == 0x75D11D57u)
-        return 100;
-    return 0;
-}
-
 #include <tracerd/ctf.h>
 
 #define CTF_TEXT 4096u  /* string and bytes argument bytes kept per event */
@@ -594,7 +571,7 @@ static int c_callback_error(const void *r)
 const struct tracerd__event_backend tracerd__event_backend_ctf = {
     .format = TRACERD_EVENT_FORMAT_CTF,
     .name = "ctf",
-    .detect = detect,
+    .detect = tracerd_ctf_detect,
     .open = c_open,
     .feed = c_feed,
     .resume = c_resume,

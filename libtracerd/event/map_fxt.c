@@ -24,15 +24,6 @@
  *   events themselves; unknown types are skipped by the reader. */
 #include "event_internal.h"
 
-static int detect(const uint8_t *h, size_t n)
-{
-    static const uint8_t le[8] = {0x10, 0x00, 0x04, 0x46, 0x78, 0x54, 0x16, 0x00};
-    static const uint8_t be[8] = {0x00, 0x16, 0x54, 0x78, 0x46, 0x04, 0x00, 0x10};
-    if (n < 8)
-        return 0;
-    return memcmp(h, le, 8) == 0 || memcmp(h, be, 8) == 0 ? 100 : 0;
-}
-
 #include <tracerd/fxt.h>
 
 struct fmap {
@@ -428,7 +419,7 @@ static size_t f_memory_bound(const tracerd_auto_config_t *cfg)
 const struct tracerd__event_backend tracerd__event_backend_fxt = {
     .format = TRACERD_EVENT_FORMAT_FXT,
     .name = "fxt",
-    .detect = detect,
+    .detect = tracerd_fxt_detect,
     .open = f_open,
     .feed = f_feed,
     .resume = f_resume,

@@ -27,44 +27,6 @@ static const tracerd_str_t arg_names[] = {
 
 static const tracerd_str_t cat_xray = {"xray", 4};
 
-static int detect(const uint8_t *h, size_t n)
-{
-    if (n < 4)
-        return 0;
-    int best = 0;
-    for (int big = 0; big < 2; big++) {
-        uint16_t version = tracerd__ld16(big != 0, h);
-        uint16_t type = tracerd__ld16(big != 0, h + 2);
-        bool fdr = type == 1 && version >= 1 && version <= 5;
-        bool basic = type == 0 && version >= 1 && version <= 3;
-        if (!fdr && !basic)
-            continue;
-        int s = 30;
-        if (n >= 16) {
-            uint64_t freq = tracerd__ld64(big != 0, h + 8);
-            if (freq != 0 && freq <= 100000000000ull)
-                s += 20;
-            else if (freq != 0)
-                s -= 20;
-        }
-        if (n == 32) {
-            s += 20; /* a header alone: an empty trace */
-        } else if (n > 32 && fdr && !big) {
-            /* The first record is metadata: NewBuffer (v1) or BufferExtents (v2+). */
-            uint8_t want = version == 1 ? 0x01 : 0x0f;
-            s += h[32] == want ? 40 : -30;
-        } else if (n > 32 && fdr) {
-            s += (h[32] & 0x81) != 0 ? 20 : 0;
-        } else if (n > 33 && basic) {
-            uint16_t rt = tracerd__ld16(big != 0, h + 32);
-            s += rt == 0 ? 30 : -30;
-        }
-        if (s > best)
-            best = s;
-    }
-    return best > 100 ? 100 : best;
-}
-
 /* "fn#<id>" without snprintf (this runs for every function record). */
 static tracerd_str_t id_name(char *t, int32_t id)
 {
@@ -267,7 +229,7 @@ static size_t x_memory_bound(const tracerd_auto_config_t *cfg)
 const struct tracerd__event_backend tracerd__event_backend_xray = {
     .format = TRACERD_EVENT_FORMAT_XRAY,
     .name = "xray",
-    .detect = detect,
+    .detect = tracerd_xray_detect,
     .open = x_open,
     .feed = x_feed,
     .resume = x_resume,

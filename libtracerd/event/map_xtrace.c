@@ -20,7 +20,10 @@
  * opaque tokens. Snapshot files (.xsnapshot.bin) are not read as events. */
 #include "event_internal.h"
 
-static int detect(const uint8_t *h, size_t n)
+/* An instruction stream has no magic number: never detected by content
+ * (tracerd_xtrace_detect recognises snapshot files, which are not events);
+ * the format is forced (the CLI does it from the file name). */
+static int detect(const void *h, size_t n)
 {
     (void)h;
     (void)n;

@@ -13,10 +13,22 @@
 
 enum { S_RECORD = 0, S_LARGE_HEAD = 1, S_LARGE_PAYLOAD = 2, S_SKIP = 3 };
 
-/* The magic record in both byte orders. */
-static const uint8_t MAGIC_LE[8] = {0x10, 0x00, 0x04, 0x46, 0x78, 0x54, 0x16, 0x00};
-static const uint8_t MAGIC_BE[8] = {0x00, 0x16, 0x54, 0x78, 0x46, 0x04, 0x00, 0x10};
-#define FXT_MAGIC 0x16547846u
+/* The magic record (fxt.h) in each byte order. */
+static inline bool magic_le(const uint8_t *p)
+{
+    return tracerd__le64(p) == TRACERD_FXT_MAGIC_RECORD;
+}
+
+static inline bool magic_be(const uint8_t *p)
+{
+    return tracerd__be64(p) == TRACERD_FXT_MAGIC_RECORD;
+}
+
+int tracerd_fxt_detect(const void *head, size_t len)
+{
+    const uint8_t *h = head;
+    return h != NULL && len >= 8 && (magic_le(h) || magic_be(h)) ? 100 : 0;
+}
 
 #define MAX_STITCH ((size_t)64 << 20)
 
@@ -535,9 +547,9 @@ static FXT_INLINE tracerd_status_t dec_metadata(tracerd_fxt_reader_t *r, const u
         if (m.trace_info_type != TRACERD_FXT_TRACE_INFO_MAGIC)
             return report_unknown(r, TRACERD_FXT_UNKNOWN_TRACE_INFO, m.trace_info_type, h, p, n);
         r->what = "magic record";
-        if ((uint32_t)(h >> 24) != FXT_MAGIC)
+        if ((uint32_t)(h >> 24) != TRACERD_FXT_MAGIC)
             return fail(r, TRACERD_E_MAGIC, "magic is 0x%08x, not 0x%08x", (unsigned)(h >> 24),
-                        FXT_MAGIC);
+                        TRACERD_FXT_MAGIC);
         if ((h >> 56) != 0)
             return fail(r, TRACERD_E_MAGIC, "bits 56..63 are 0x%02x, not zero",
                         (unsigned)(h >> 56));
@@ -1091,7 +1103,7 @@ static tracerd_status_t record(tracerd_fxt_reader_t *r, const uint8_t *p, size_t
  * handled), 0 otherwise, or an error. */
 static int other_magic(tracerd_fxt_reader_t *r, const uint8_t *hp, tracerd_status_t *st)
 {
-    bool le = memcmp(hp, MAGIC_LE, 8) == 0, be = memcmp(hp, MAGIC_BE, 8) == 0;
+    bool le = magic_le(hp), be = magic_be(hp);
     if (!r->order_known) {
         r->order_known = true;
         if (r->cfg.byte_order != TRACERD_BYTE_ORDER_AUTO)

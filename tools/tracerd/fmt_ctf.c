@@ -13,9 +13,6 @@
 
 #include "cli.h"
 
-#define PACKET_MAGIC 0xC1FC1FC1u
-#define META_MAGIC 0x75D11D57u
-
 static uint32_t le32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -24,6 +21,13 @@ static uint32_t le32(const uint8_t *p)
 static uint32_t be32(const uint8_t *p)
 {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* A data stream's first bytes (a packet magic), as opposed to metadata: both
+ * are CTF to the format's detector. */
+static bool is_stream_head(const uint8_t *b, size_t n)
+{
+    return n >= 4 && (le32(b) == TRACERD_CTF_PACKET_MAGIC || be32(b) == TRACERD_CTF_PACKET_MAGIC);
 }
 
 /* Is this file CTF metadata (CTF 1.8 TSDL with its signature, CTF 2 JSON
@@ -36,10 +40,7 @@ static bool is_metadata_file(const char *path)
     uint8_t b[64];
     ssize_t n = read(fd, b, sizeof b);
     close(fd);
-    if (n < 1)
-        return false;
-    return tracerd_ctf_metadata_version(b, (size_t)n) != 0 ||
-           (n >= 4 && (le32(b) == META_MAGIC || be32(b) == META_MAGIC));
+    return n > 0 && tracerd_ctf_detect(b, (size_t)n) > 0 && !is_stream_head(b, (size_t)n);
 }
 
 /* p[0..len) is a folder: does it hold `metadata`, or a folder below it,
@@ -89,9 +90,8 @@ static int detect(const uint8_t *head, size_t n, const char *path, bool is_dir)
 {
     if (is_dir)
         return has_metadata(path, 4) ? 90 : 0;
-    if (n >= 4 && (le32(head) == PACKET_MAGIC || be32(head) == PACKET_MAGIC))
-        return 90;
-    return 0;
+    /* info and dump read a data stream file (with its metadata) or a directory */
+    return is_stream_head(head, n) ? tracerd_ctf_detect(head, n) : 0;
 }
 
 /* ---- shared reading ------------------------------------------------------ */

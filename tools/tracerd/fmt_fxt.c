@@ -8,15 +8,13 @@
 
 #include "cli.h"
 
-static const uint8_t MAGIC_LE[8] = {0x10, 0x00, 0x04, 0x46, 0x78, 0x54, 0x16, 0x00};
-static const uint8_t MAGIC_BE[8] = {0x00, 0x16, 0x54, 0x78, 0x46, 0x04, 0x00, 0x10};
-
 static int detect(const uint8_t *head, size_t n, const char *path, bool is_dir)
 {
     if (is_dir)
         return 0;
-    if (n >= 8 && (memcmp(head, MAGIC_LE, 8) == 0 || memcmp(head, MAGIC_BE, 8) == 0))
-        return 100;
+    int s = tracerd_fxt_detect(head, n);
+    if (s > 0)
+        return s;
     size_t len = strlen(path);
     if (len > 4 && strcmp(path + len - 4, ".fxt") == 0)
         return 40;

@@ -7,25 +7,7 @@
 static int detect(const uint8_t *h, size_t n, const char *path, bool is_dir)
 {
     (void)path;
-    if (is_dir || n < 32)
-        return 0;
-    for (int big = 0; big < 2; big++) {
-        unsigned v = big ? (unsigned)(h[0] << 8 | h[1]) : (unsigned)(h[1] << 8 | h[0]);
-        unsigned t = big ? (unsigned)(h[2] << 8 | h[3]) : (unsigned)(h[3] << 8 | h[2]);
-        if (t == 1 && v >= 1 && v <= 5) {
-            /* FDR: the first record is BufferExtents (v2+) or NewBuffer (v1). */
-            uint8_t b0 = h[32];
-            unsigned want = v >= 2 ? 7 : 0;
-            unsigned kind = big ? (b0 & 0x7fu) : (unsigned)(b0 >> 1);
-            bool meta = big ? (b0 & 0x80u) != 0 : (b0 & 1u) != 0;
-            if (n == 32 || (meta && kind == want))
-                return 60;
-            return 20;
-        }
-        if (t == 0 && v >= 1 && v <= 3)
-            return n == 32 || (h[32] == 0 && h[33] == 0) || (h[32] + h[33] == 1) ? 40 : 10;
-    }
-    return 0;
+    return is_dir ? 0 : tracerd_xray_detect(h, n);
 }
 
 /* ---- info --------------------------------------------------------------- */

@@ -1,8 +1,7 @@
 /* tracerd info / dump for xtrace: .xinsndata.bin token streams and
  * .xsnapshot.bin register snapshots. Detection: snapshot files by content
- * (a record whose trailing vector-length field checks out within the first
- * bytes) and by name; token streams have no magic, so by name only, with a
- * modest score. */
+ * (tracerd_xtrace_detect), with the file name as tie-breaker; token streams
+ * have no magic, so by name only, with a modest score. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,39 +11,6 @@
 #include "cli.h"
 
 /* ---- detection ---------------------------------------------------------- */
-
-static uint64_t le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
-/* True when a snapshot record of some layout fits in head and checks out. */
-static bool snap_content(const uint8_t *head, size_t n)
-{
-    static const uint32_t hs[4] = {24, 19, 32, 0};
-    for (unsigned hi = 0; hi < 4; hi++)
-        for (uint32_t vl = 128; vl <= 2048; vl += 128)
-            for (unsigned m = 0; m < 4; m++) {
-                tracerd_xtrace_snap_layout_t l;
-                memset(&l, 0, sizeof l);
-                l.header_bytes = hs[hi];
-                l.vector_length_bits = vl;
-                l.p_layout = (m & 1) ? TRACERD_XTRACE_P_PER_REG : TRACERD_XTRACE_P_BLOCK;
-                l.za_present = (m & 2) == 0;
-                if (tracerd_xtrace_snap_layout_compute(&l) != TRACERD_OK)
-                    continue;
-                size_t end = (size_t)l.header_bytes + l.record_bytes;
-                if (end > n)
-                    continue;
-                const uint8_t *r = head + l.header_bytes;
-                if (le64(r + l.record_bytes - 8) == vl && le64(r + 16) <= le64(r + 24))
-                    return true;
-            }
-    return false;
-}
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -76,15 +42,15 @@ static int detect(const uint8_t *head, size_t n, const char *path, bool is_dir)
         return 0;
     bool exact;
     tracerd_xtrace_file_kind_t k = cli_xtrace_name_kind(path, &exact);
-    bool content = snap_content(head, n);
-    if (k == TRACERD_XTRACE_FILE_SNAPSHOT)
-        return content ? 70 : exact ? 35 : 25;
+    int content = tracerd_xtrace_detect(head, n); /* snapshot files only */
+    if (k == TRACERD_XTRACE_FILE_SNAPSHOT)        /* the name breaks a tie with another format */
+        return content ? content + 10 : exact ? 35 : 25;
     if (k == TRACERD_XTRACE_FILE_INSNDATA) {
         /* A stream usually starts with a PCINST (the PC is unknown before). */
         bool pcinst = n > 0 && (head[0] & 0x3f) == 0x09;
         return (exact ? 30 : 20) + (pcinst ? 5 : 0);
     }
-    return content ? 25 : 0;
+    return content;
 }
 
 /* Which reader: the name decides, else the content. */
@@ -94,7 +60,7 @@ static bool is_snapshot(const cli_t *c)
     tracerd_xtrace_file_kind_t k = cli_xtrace_name_kind(c->path, &exact);
     if (k != TRACERD_XTRACE_FILE_UNKNOWN)
         return k == TRACERD_XTRACE_FILE_SNAPSHOT;
-    return snap_content(c->head, c->head_len);
+    return tracerd_xtrace_detect(c->head, c->head_len) > 0;
 }
 
 /* ---- instruction stream ------------------------------------------------ */
