@@ -58,6 +58,9 @@ TEST_SRC := tests/check_main.c $(SUITES:%=tests/check_%.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 FUZZ_TARGETS := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_SUPPORT := $(filter-out fuzz/driver.c $(wildcard fuzz/fuzz_*.c),$(wildcard fuzz/*.c))
+# The trace writers of tests/support/, shared by the tests, the fuzz targets and
+# the benchmarks through the build (compiled in, never #include-d as .c files).
+WRITER_SRC := $(sort $(wildcard tests/support/*_writer.c))
 BENCHES := $(patsubst bench/bench_%.c,%,$(wildcard bench/bench_*.c))
 EXAMPLES := $(patsubst examples/%.c,%,$(wildcard examples/*.c))
 HEADERS := $(wildcard include/tracerd/*.h)
@@ -135,9 +138,9 @@ check-headers:
 
 # Replay every fuzz corpus through the targets built with $(CC) and the plain driver.
 FUZZ_REPLAY_BINS := $(FUZZ_TARGETS:%=$(B)/fuzz/replay_%)
-$(B)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/driver.c $(FUZZ_SUPPORT) $(STATIC_LIB)
+$(B)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/driver.c $(FUZZ_SUPPORT) $(WRITER_SRC) $(STATIC_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -o $@ $< fuzz/driver.c $(FUZZ_SUPPORT) $(STATIC_LIB) $(ALL_LDFLAGS) $(LIB_LIBS)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Itests -o $@ $< fuzz/driver.c $(FUZZ_SUPPORT) $(WRITER_SRC) $(STATIC_LIB) $(ALL_LDFLAGS) $(LIB_LIBS)
 check-replay: $(FUZZ_REPLAY_BINS)
 	@for t in $(FUZZ_TARGETS); do $(B)/fuzz/replay_$$t fuzz/corpus/$$t || exit 1; done
 
@@ -227,9 +230,9 @@ demo:
 FUZZ_CC ?= clang
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-$(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SUPPORT) $(LIB_SRC)
+$(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SUPPORT) $(WRITER_SRC) $(LIB_SRC)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=c11 $(BASE_CPPFLAGS) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SUPPORT) $(LIB_SRC) $(LIB_LIBS)
+	$(FUZZ_CC) -std=c11 $(BASE_CPPFLAGS) $(FUZZ_FLAGS) -Itests -o $@ $< $(FUZZ_SUPPORT) $(WRITER_SRC) $(LIB_SRC) $(LIB_LIBS)
 fuzz: $(FUZZ_BINS)
 	@echo "fuzz targets: $(FUZZ_BINS)"
 	@echo "run one: $(B)/fuzz/fuzz_<target> fuzz/corpus/<target> -dict=fuzz/dict/<target>.dict -max_total_time=60"
@@ -243,9 +246,9 @@ fuzz-long: $(FUZZ_LONG_TARGETS:%=$(B)/fuzz/fuzz_%)
 
 # ---- bench ------------------------------------------------------------------
 BENCH_BINS := $(BENCHES:%=$(B)/bench/bench_%)
-$(B)/bench/bench_%: bench/bench_%.c $(wildcard bench/*.h) $(STATIC_LIB)
+$(B)/bench/bench_%: bench/bench_%.c $(wildcard bench/*.h) $(WRITER_SRC) $(STATIC_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -O3 -march=native -Wno-missing-prototypes -o $@ $< $(STATIC_LIB) $(ALL_LDFLAGS) $(LIB_LIBS)
+	$(CC) $(ALL_CFLAGS) -O3 -march=native -Wno-missing-prototypes -Itests -o $@ $< $(WRITER_SRC) $(STATIC_LIB) $(ALL_LDFLAGS) $(LIB_LIBS)
 bench: $(BENCH_BINS)
 	@for b in $(BENCHES); do echo "== bench $$b"; $(B)/bench/bench_$$b || exit 1; done
 

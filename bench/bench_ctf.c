@@ -21,9 +21,8 @@
 
 /* The generator is shared with the tests (a plain C file without other
  * dependencies). */
-#include "../tests/support/ctf2_writer.c"
-#include "../tests/support/ctf_writer.c"
-#include "../tests/support/tlog.c"
+#include "support/ctf2_writer.h"
+#include "support/ctf_writer.h"
 
 static double now(void)
 {

@@ -17,7 +17,7 @@
 
 #include "bench_clock.h"
 
-#include "../tests/support/xray_writer.c"
+#include "support/xray_writer.h"
 
 struct counts {
     uint64_t functions, events, metadata, sum;

@@ -13,9 +13,8 @@
 #include "fuzz_common.h"
 
 /* The trace generators shared with the tests (plain C, no other deps). */
-#include "../tests/support/ctf2_writer.c"
-#include "../tests/support/ctf_writer.c"
-#include "../tests/support/tlog.c"
+#include "support/ctf2_writer.h"
+#include "support/ctf_writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
