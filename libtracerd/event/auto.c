@@ -21,7 +21,12 @@ struct tracerd_auto_reader {
     void *user;
 
     const struct tracerd__event_backend *be; /* NULL until detected */
+    const tracerd_reader_ops_t *ops;         /* the format reader's table, once opened */
     void *rd;                                /* the format's reader, once opened */
+    void *map;                               /* the mapping's own state */
+    bool reader_finished;                    /* rd's finish returned OK */
+    bool finished_called;                    /* be->finished ran */
+    bool finish_paused;                      /* ... and asked to pause */
     int score;
     uint8_t head[TRACERD_AUTO_DETECT_BYTES];
     size_t head_len;
@@ -55,6 +60,26 @@ static const struct tracerd__event_backend *backend_of(tracerd_event_format_t f)
         if (backends[i]->format == f)
             return backends[i];
     return NULL;
+}
+
+/* Creates the format's reader and the mapping's state through the backend. */
+static tracerd_status_t open_backend(tracerd_auto_reader_t *r, const tracerd_auto_config_t *oc)
+{
+    r->ops = r->be->ops();
+    r->reader_finished = r->finished_called = r->finish_paused = false;
+    tracerd_status_t st = r->be->open(r, oc, &r->alloc, &r->map, &r->rd);
+    if (st != TRACERD_OK)
+        r->rd = r->map = NULL;
+    return st;
+}
+
+static void close_backend(tracerd_auto_reader_t *r)
+{
+    if (r->rd != NULL)
+        r->ops->free(r->rd);
+    if (r->map != NULL && r->be->close != NULL)
+        r->be->close(r->map);
+    r->rd = r->map = NULL;
 }
 
 tracerd_status_t tracerd_auto_new(const tracerd_auto_config_t *cfg,
@@ -101,7 +126,7 @@ tracerd_status_t tracerd_auto_new(const tracerd_auto_config_t *cfg,
         tracerd_auto_config_t oc = c;
         oc.xray = r->has_xray_cfg ? &r->xray_cfg : NULL;
         if (r->be->open != NULL) {
-            tracerd_status_t st = r->be->open(r, &oc, &r->alloc, &r->rd);
+            tracerd_status_t st = open_backend(r, &oc);
             if (st != TRACERD_OK) {
                 tracerd_auto_free(r);
                 return st;
@@ -116,8 +141,7 @@ void tracerd_auto_free(tracerd_auto_reader_t *r)
 {
     if (r == NULL)
         return;
-    if (r->rd != NULL && r->be != NULL)
-        r->be->free(r->rd);
+    close_backend(r);
     tracerd_allocator_t a = r->alloc;
     tracerd__free(&a, r->args, (size_t)r->max_args * sizeof *r->args);
     tracerd__free(&a, r, sizeof *r);
@@ -170,11 +194,9 @@ static tracerd_status_t open_reader(tracerd_auto_reader_t *r)
     }
     tracerd_auto_config_t oc = r->cfg;
     oc.xray = r->has_xray_cfg ? &r->xray_cfg : NULL;
-    tracerd_status_t st = r->be->open(r, &oc, &r->alloc, &r->rd);
-    if (st != TRACERD_OK) {
-        r->rd = NULL;
+    tracerd_status_t st = open_backend(r, &oc);
+    if (st != TRACERD_OK)
         return fail(r, st, 0, "trace: cannot create the format reader");
-    }
     return TRACERD_OK;
 }
 
@@ -184,7 +206,7 @@ static tracerd_status_t replay_head(tracerd_auto_reader_t *r)
     while (r->replay < r->head_len) {
         size_t used = 0;
         tracerd_status_t st =
-            r->be->feed(r->rd, r->head + r->replay, r->head_len - r->replay, &used);
+            r->ops->feed(r->rd, r->head + r->replay, r->head_len - r->replay, &used);
         r->replay += used;
         if (st != TRACERD_OK)
             return take(r, st);
@@ -242,7 +264,7 @@ tracerd_status_t tracerd_auto_feed(tracerd_auto_reader_t *r, const void *data, s
         return st;
     }
     size_t c = 0;
-    st = len > used ? r->be->feed(r->rd, p + used, len - used, &c) : TRACERD_OK;
+    st = len > used ? r->ops->feed(r->rd, p + used, len - used, &c) : TRACERD_OK;
     *consumed = r->done ? len : used + c;
     return take(r, st);
 }
@@ -251,7 +273,12 @@ tracerd_status_t tracerd_auto_resume(tracerd_auto_reader_t *r)
 {
     if (r == NULL || r->in_callback || !r->paused)
         return TRACERD_E_INVALID;
-    tracerd_status_t st = r->be->resume(r->rd);
+    if (r->finish_paused) {
+        r->finish_paused = false;
+        r->paused = false;
+        return TRACERD_OK;
+    }
+    tracerd_status_t st = r->ops->resume(r->rd);
     if (st == TRACERD_OK)
         r->paused = false;
     return st;
@@ -275,7 +302,28 @@ tracerd_status_t tracerd_auto_finish(tracerd_auto_reader_t *r)
     tracerd_status_t st = replay_head(r);
     if (st != TRACERD_OK || r->done)
         return st;
-    return take(r, r->be->finish(r->rd));
+    if (!r->reader_finished) {
+        st = take(r, r->ops->finish(r->rd));
+        if (st != TRACERD_OK)
+            return st;
+        r->reader_finished = true;
+    }
+    if (r->be->finished == NULL || r->finished_called)
+        return TRACERD_OK;
+    r->finished_called = true;
+    int rc = r->be->finished(r->map);
+    if (rc < 0) {
+        char msg[64];
+        tracerd__format(msg, sizeof msg, "on_source callback returned %d", rc);
+        fail(r, TRACERD_E_CALLBACK, r->ops->offset(r->rd), msg);
+        r->err.callback_value = rc;
+        return TRACERD_E_CALLBACK;
+    }
+    if (rc > 0) { /* core.h: any positive value pauses */
+        r->paused = r->finish_paused = true;
+        return TRACERD_PAUSED;
+    }
+    return TRACERD_OK;
 }
 
 tracerd_status_t tracerd_auto_metadata(tracerd_auto_reader_t *r, const void *data, size_t len)
@@ -302,25 +350,23 @@ void tracerd_auto_reset(tracerd_auto_reader_t *r)
     if (r == NULL || r->in_callback)
         return;
     if (r->rd != NULL && r->cfg.format == TRACERD_EVENT_FORMAT_UNKNOWN) {
-        r->be->free(r->rd);
-        r->rd = NULL;
+        close_backend(r);
         r->be = NULL;
         r->score = 0;
     } else if (r->rd != NULL) {
         /* Forced format: a fresh reader of the same format, same options. */
-        r->be->free(r->rd);
-        r->rd = NULL;
+        close_backend(r);
         tracerd_auto_config_t oc = r->cfg;
         oc.xray = r->has_xray_cfg ? &r->xray_cfg : NULL;
-        if (r->be->open(r, &oc, &r->alloc, &r->rd) != TRACERD_OK)
-            r->rd = NULL; /* opened again (or the error reported) at the next feed */
+        open_backend(r,
+                     &oc); /* on failure: opened again (or the error reported) at the next feed */
     }
     r->head_len = 0;
     r->replay = 0;
     r->fed = false;
     r->done = false;
     tracerd_event_filter_reset(r->cfg.filter);
-    r->paused = false;
+    r->paused = r->finish_paused = false;
     r->own_error = false;
     r->status = TRACERD_OK;
     tracerd__error_clear(&r->err);
@@ -337,7 +383,7 @@ uint64_t tracerd_auto_offset(const tracerd_auto_reader_t *r)
         return 0;
     if (r->rd == NULL)
         return r->head_len;
-    return r->be->offset(r->rd) + (r->head_len - r->replay);
+    return r->ops->offset(r->rd) + (r->head_len - r->replay);
 }
 
 uint64_t tracerd_auto_record_offset(const tracerd_auto_reader_t *r)
@@ -346,7 +392,7 @@ uint64_t tracerd_auto_record_offset(const tracerd_auto_reader_t *r)
         return 0;
     if (r->own_error || r->rd == NULL)
         return r->err.offset;
-    return r->be->record_offset(r->rd);
+    return r->ops->record_offset(r->rd);
 }
 
 const char *tracerd_auto_error_reason(const tracerd_auto_reader_t *r)
@@ -355,14 +401,16 @@ const char *tracerd_auto_error_reason(const tracerd_auto_reader_t *r)
         return "";
     if (r->own_error || r->rd == NULL)
         return r->err.reason;
-    return r->be->error_reason(r->rd);
+    return r->ops->error_reason(r->rd);
 }
 
 int tracerd_auto_callback_error(const tracerd_auto_reader_t *r)
 {
-    if (r == NULL || r->rd == NULL || r->own_error)
+    if (r == NULL)
         return 0;
-    return r->be->callback_error(r->rd);
+    if (r->own_error || r->rd == NULL)
+        return r->err.callback_value;
+    return r->ops->callback_error(r->rd);
 }
 
 TRACERD__READER_OPS(tracerd_auto, "auto", tracerd_auto_reader_t, tracerd_auto_config_t,

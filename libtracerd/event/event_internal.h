@@ -22,20 +22,21 @@ struct tracerd__event_backend {
      * the CLI. */
     int (*detect)(const void *head, size_t len);
     /* NULL when this build has no mapping for the format: the auto reader
-     * then reports TRACERD_E_UNSUPPORTED. Creates the format's reader with
-     * callbacks that emit through tracerd__auto_emit(a, ...). */
+     * then reports TRACERD_E_UNSUPPORTED. Creates the mapping: *map, its own
+     * state (the user pointer of the format reader's callbacks, which emit
+     * through tracerd__auto_emit(a, ...)), and *reader, driven through
+     * ops(): the format reader's public table (tracerd_<reader>_ops()). */
     tracerd_status_t (*open)(tracerd_auto_reader_t *a, const tracerd_auto_config_t *cfg,
-                             const tracerd_allocator_t *alloc, void **reader);
-    tracerd_status_t (*feed)(void *r, const void *data, size_t len, size_t *consumed);
-    tracerd_status_t (*resume)(void *r);
-    tracerd_status_t (*finish)(void *r);
-    void (*free)(void *r);
-    uint64_t (*offset)(const void *r);
-    uint64_t (*record_offset)(const void *r);
-    const char *(*error_reason)(const void *r);
-    int (*callback_error)(const void *r);
-    /* Optional: separate metadata (CTF). */
-    tracerd_status_t (*metadata)(void *r, const void *data, size_t len);
+                             const tracerd_allocator_t *alloc, void **map, void **reader);
+    const tracerd_reader_ops_t *(*ops)(void);
+    /* Frees *map, after ops()->free(reader). NULL: no state of its own. */
+    void (*close)(void *map);
+    /* Optional: called once after the reader's finish returned OK (records
+     * the mapping still owes, e.g. the source of an empty trace); returns a
+     * callback value (positive: pause, negative: abort). */
+    int (*finished)(void *map);
+    /* Optional: separate metadata (CTF), on the reader. */
+    tracerd_status_t (*metadata)(void *reader, const void *data, size_t len);
     /* Upper bound of the reader's memory with default options. */
     size_t (*memory_bound)(const tracerd_auto_config_t *cfg);
 };

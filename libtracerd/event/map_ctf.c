@@ -427,7 +427,7 @@ static tracerd_status_t fail(struct cmap *m, tracerd_status_t st, uint64_t off, 
 }
 
 static tracerd_status_t c_open(tracerd_auto_reader_t *a, const tracerd_auto_config_t *cfg,
-                               const tracerd_allocator_t *alloc, void **out)
+                               const tracerd_allocator_t *alloc, void **map, void **reader)
 {
     struct cmap *m = tracerd__calloc(alloc, sizeof *m);
     if (m == NULL)
@@ -443,7 +443,8 @@ static tracerd_status_t c_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
         tracerd__free(alloc, m, sizeof *m);
         return st;
     }
-    *out = m;
+    *map = NULL; /* the mapping is the reader (metadata, then the stream): see c_ops */
+    *reader = m;
     return TRACERD_OK;
 }
 
@@ -568,19 +569,35 @@ static int c_callback_error(const void *r)
     return m->rd != NULL ? tracerd_ctf_stream_callback_error(m->rd) : 0;
 }
 
+/* The mapping is itself the reader the auto reader drives (metadata first,
+ * then the CTF stream reader it makes): its own table, made like the
+ * readers' public ones but without new_reader and reset (auto.c uses
+ * neither). */
+static const tracerd_reader_ops_t *c_ops(void)
+{
+    static const tracerd_reader_ops_t ops = {
+        .size = sizeof(tracerd_reader_ops_t),
+        .name = "ctf-event-mapping",
+        .feed = c_feed,
+        .resume = c_resume,
+        .finish = c_finish,
+        .free = c_free,
+        .offset = c_offset,
+        .record_offset = c_record_offset,
+        .error_reason = c_error_reason,
+        .callback_error = c_callback_error,
+    };
+    return &ops;
+}
+
 const struct tracerd__event_backend tracerd__event_backend_ctf = {
     .format = TRACERD_EVENT_FORMAT_CTF,
     .name = "ctf",
     .detect = tracerd_ctf_detect,
     .open = c_open,
-    .feed = c_feed,
-    .resume = c_resume,
-    .finish = c_finish,
-    .free = c_free,
-    .offset = c_offset,
-    .record_offset = c_record_offset,
-    .error_reason = c_error_reason,
-    .callback_error = c_callback_error,
+    .ops = c_ops,
+    .close = NULL,
+    .finished = NULL,
     .metadata = c_metadata,
     .memory_bound = NULL, /* depends on the metadata: tracerd_ctf_stream_memory_bound */
 };

@@ -339,7 +339,7 @@ static int on_warning(void *user, const tracerd_warning_t *w)
 }
 
 static tracerd_status_t f_open(tracerd_auto_reader_t *a, const tracerd_auto_config_t *cfg,
-                               const tracerd_allocator_t *alloc, void **out)
+                               const tracerd_allocator_t *alloc, void **out, void **reader)
 {
     struct fmap *m = tracerd__calloc(alloc, sizeof *m);
     if (m == NULL)
@@ -364,51 +364,14 @@ static tracerd_status_t f_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
         return st;
     }
     *out = m;
+    *reader = m->rd;
     return TRACERD_OK;
 }
 
-static void f_free(void *r)
+static void f_close(void *map)
 {
-    struct fmap *m = r;
-    if (m == NULL)
-        return;
-    tracerd_fxt_free(m->rd);
+    struct fmap *m = map;
     tracerd__free(m->alloc, m, sizeof *m);
-}
-
-static tracerd_status_t f_feed(void *r, const void *data, size_t len, size_t *consumed)
-{
-    return tracerd_fxt_feed(((struct fmap *)r)->rd, data, len, consumed);
-}
-
-static tracerd_status_t f_resume(void *r)
-{
-    return tracerd_fxt_resume(((struct fmap *)r)->rd);
-}
-
-static tracerd_status_t f_finish(void *r)
-{
-    return tracerd_fxt_finish(((struct fmap *)r)->rd);
-}
-
-static uint64_t f_offset(const void *r)
-{
-    return tracerd_fxt_offset(((const struct fmap *)r)->rd);
-}
-
-static uint64_t f_record_offset(const void *r)
-{
-    return tracerd_fxt_record_offset(((const struct fmap *)r)->rd);
-}
-
-static const char *f_error_reason(const void *r)
-{
-    return tracerd_fxt_error_reason(((const struct fmap *)r)->rd);
-}
-
-static int f_callback_error(const void *r)
-{
-    return tracerd_fxt_callback_error(((const struct fmap *)r)->rd);
 }
 
 static size_t f_memory_bound(const tracerd_auto_config_t *cfg)
@@ -421,14 +384,9 @@ const struct tracerd__event_backend tracerd__event_backend_fxt = {
     .name = "fxt",
     .detect = tracerd_fxt_detect,
     .open = f_open,
-    .feed = f_feed,
-    .resume = f_resume,
-    .finish = f_finish,
-    .free = f_free,
-    .offset = f_offset,
-    .record_offset = f_record_offset,
-    .error_reason = f_error_reason,
-    .callback_error = f_callback_error,
+    .ops = tracerd_fxt_ops,
+    .close = f_close,
+    .finished = NULL,
     .metadata = NULL,
     .memory_bound = f_memory_bound,
 };

@@ -155,7 +155,7 @@ static int on_warning(void *user, const tracerd_warning_t *w)
 }
 
 static tracerd_status_t x_open(tracerd_auto_reader_t *a, const tracerd_auto_config_t *cfg,
-                               const tracerd_allocator_t *alloc, void **out)
+                               const tracerd_allocator_t *alloc, void **out, void **reader)
 {
     struct xmap *m = tracerd__calloc(alloc, sizeof *m);
     if (m == NULL)
@@ -174,51 +174,14 @@ static tracerd_status_t x_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
     }
     m->alloc = alloc; /* the auto reader's copy: outlives this mapping */
     *out = m;
+    *reader = m->rd;
     return TRACERD_OK;
 }
 
-static void x_free(void *r)
+static void x_close(void *map)
 {
-    struct xmap *m = r;
-    if (m == NULL)
-        return;
-    tracerd_xray_free(m->rd);
+    struct xmap *m = map;
     tracerd__free(m->alloc, m, sizeof *m);
-}
-
-static tracerd_status_t x_feed(void *r, const void *data, size_t len, size_t *consumed)
-{
-    return tracerd_xray_feed(((struct xmap *)r)->rd, data, len, consumed);
-}
-
-static tracerd_status_t x_resume(void *r)
-{
-    return tracerd_xray_resume(((struct xmap *)r)->rd);
-}
-
-static tracerd_status_t x_finish(void *r)
-{
-    return tracerd_xray_finish(((struct xmap *)r)->rd);
-}
-
-static uint64_t x_offset(const void *r)
-{
-    return tracerd_xray_offset(((const struct xmap *)r)->rd);
-}
-
-static uint64_t x_record_offset(const void *r)
-{
-    return tracerd_xray_record_offset(((const struct xmap *)r)->rd);
-}
-
-static const char *x_error_reason(const void *r)
-{
-    return tracerd_xray_error_reason(((const struct xmap *)r)->rd);
-}
-
-static int x_callback_error(const void *r)
-{
-    return tracerd_xray_callback_error(((const struct xmap *)r)->rd);
 }
 
 static size_t x_memory_bound(const tracerd_auto_config_t *cfg)
@@ -231,14 +194,9 @@ const struct tracerd__event_backend tracerd__event_backend_xray = {
     .name = "xray",
     .detect = tracerd_xray_detect,
     .open = x_open,
-    .feed = x_feed,
-    .resume = x_resume,
-    .finish = x_finish,
-    .free = x_free,
-    .offset = x_offset,
-    .record_offset = x_record_offset,
-    .error_reason = x_error_reason,
-    .callback_error = x_callback_error,
+    .ops = tracerd_xray_ops,
+    .close = x_close,
+    .finished = NULL,
     .metadata = NULL,
     .memory_bound = x_memory_bound,
 };

@@ -37,10 +37,9 @@ struct xtmap {
     tracerd_xtrace_insn_reader_t *rd;
     const tracerd_allocator_t *alloc;
     bool source_sent;
-    bool finish_paused; /* the source callback sent by finish paused */
-    uint8_t el;         /* exception level of the latest instruction */
-    uint64_t el_since;  /* insn count when it rose above 0 */
-    uint32_t nsvc;      /* SVCARG values collected */
+    uint8_t el;        /* exception level of the latest instruction */
+    uint64_t el_since; /* insn count when it rose above 0 */
+    uint32_t nsvc;     /* SVCARG values collected */
     uint64_t svc[7];
     uint64_t svc_start; /* insn count of the first SVCARG */
     uint64_t svc_offset;
@@ -224,7 +223,7 @@ static int on_warning(void *user, const tracerd_warning_t *w)
 }
 
 static tracerd_status_t t_open(tracerd_auto_reader_t *a, const tracerd_auto_config_t *cfg,
-                               const tracerd_allocator_t *alloc, void **out)
+                               const tracerd_allocator_t *alloc, void **out, void **reader)
 {
     struct xtmap *m = tracerd__calloc(alloc, sizeof *m);
     if (m == NULL)
@@ -252,64 +251,21 @@ static tracerd_status_t t_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
         return st;
     }
     *out = m;
+    *reader = m->rd;
     return TRACERD_OK;
 }
 
-static void t_free(void *r)
+static void t_close(void *map)
 {
-    struct xtmap *m = r;
-    if (m == NULL)
-        return;
-    tracerd_xtrace_insn_free(m->rd);
+    struct xtmap *m = map;
     tracerd__free(m->alloc, m, sizeof *m);
 }
 
-static tracerd_status_t t_feed(void *r, const void *data, size_t len, size_t *consumed)
+/* A stream without an instruction still reports its source, at the end. */
+static int t_finished(void *map)
 {
-    return tracerd_xtrace_insn_feed(((struct xtmap *)r)->rd, data, len, consumed);
-}
-
-static tracerd_status_t t_resume(void *r)
-{
-    struct xtmap *m = r;
-    if (m->finish_paused) {
-        m->finish_paused = false;
-        return TRACERD_OK;
-    }
-    return tracerd_xtrace_insn_resume(m->rd);
-}
-
-static tracerd_status_t t_finish(void *r)
-{
-    struct xtmap *m = r;
-    tracerd_status_t st = tracerd_xtrace_insn_finish(m->rd);
-    if (st != TRACERD_OK || m->source_sent)
-        return st;
-    int rc = send_source(m);
-    if (rc < 0)
-        return TRACERD_E_CALLBACK;
-    m->finish_paused = rc > 0; /* core.h: any positive value pauses */
-    return m->finish_paused ? TRACERD_PAUSED : TRACERD_OK;
-}
-
-static uint64_t t_offset(const void *r)
-{
-    return tracerd_xtrace_insn_offset(((const struct xtmap *)r)->rd);
-}
-
-static uint64_t t_record_offset(const void *r)
-{
-    return tracerd_xtrace_insn_record_offset(((const struct xtmap *)r)->rd);
-}
-
-static const char *t_error_reason(const void *r)
-{
-    return tracerd_xtrace_insn_error_reason(((const struct xtmap *)r)->rd);
-}
-
-static int t_callback_error(const void *r)
-{
-    return tracerd_xtrace_insn_callback_error(((const struct xtmap *)r)->rd);
+    struct xtmap *m = map;
+    return m->source_sent ? TRACERD_CB_CONTINUE : send_source(m);
 }
 
 static size_t t_memory_bound(const tracerd_auto_config_t *cfg)
@@ -323,14 +279,9 @@ const struct tracerd__event_backend tracerd__event_backend_xtrace = {
     .name = "xtrace",
     .detect = detect,
     .open = t_open,
-    .feed = t_feed,
-    .resume = t_resume,
-    .finish = t_finish,
-    .free = t_free,
-    .offset = t_offset,
-    .record_offset = t_record_offset,
-    .error_reason = t_error_reason,
-    .callback_error = t_callback_error,
+    .ops = tracerd_xtrace_insn_ops,
+    .close = t_close,
+    .finished = t_finished,
     .metadata = NULL,
     .memory_bound = t_memory_bound,
 };
