@@ -67,7 +67,9 @@ HEADERS := $(wildcard include/tracerd/*.h)
 
 STATIC_LIB := $(B)/libtracerd.a
 SHARED_LIB := $(B)/libtracerd.so.$(VERSION)
-SONAME := libtracerd.so.$(MAJOR)
+# Before 1.0 every minor release may change the ABI (doc/api.md, "ABI"): the
+# soname carries the minor number then (libtracerd.so.0.2), the major after.
+SONAME := libtracerd.so.$(if $(filter 0,$(MAJOR)),$(MAJOR).$(MINOR),$(MAJOR))
 CLI := $(B)/tracerd
 
 .PHONY: bench-cli

@@ -32,6 +32,47 @@ START_TEST(test_version)
 }
 END_TEST
 
+/* Every config and callbacks struct has an _init (STYLE.md B.16), every
+ * reader an ops table whose members are all set (CTF's stream reader has no
+ * new_reader: it needs its trace). */
+#define CB_ZEROED(type, init)                                                                      \
+    do {                                                                                           \
+        type cb_;                                                                                  \
+        memset(&cb_, 0xa5, sizeof cb_);                                                            \
+        init(&cb_);                                                                                \
+        const unsigned char *b_ = (const unsigned char *)&cb_;                                     \
+        for (size_t i_ = 0; i_ < sizeof cb_; i_++)                                                 \
+            ck_assert_uint_eq(b_[i_], 0);                                                          \
+    } while (0)
+
+START_TEST(test_init_and_ops)
+{
+    CB_ZEROED(tracerd_xray_callbacks_t, tracerd_xray_callbacks_init);
+    CB_ZEROED(tracerd_fxt_callbacks_t, tracerd_fxt_callbacks_init);
+    CB_ZEROED(tracerd_ctf_callbacks_t, tracerd_ctf_callbacks_init);
+    CB_ZEROED(tracerd_xtrace_insn_callbacks_t, tracerd_xtrace_insn_callbacks_init);
+    CB_ZEROED(tracerd_xtrace_snap_callbacks_t, tracerd_xtrace_snap_callbacks_init);
+    CB_ZEROED(tracerd_event_callbacks_t, tracerd_event_callbacks_init);
+    const tracerd_reader_ops_t *all[] = {tracerd_xray_ops(),        tracerd_fxt_ops(),
+                                         tracerd_xtrace_insn_ops(), tracerd_xtrace_snap_ops(),
+                                         tracerd_ctf_stream_ops(),  tracerd_auto_ops()};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        const tracerd_reader_ops_t *o = all[i];
+        ck_assert_uint_eq(o->size, sizeof *o);
+        ck_assert(o->name != NULL && o->feed != NULL && o->resume != NULL && o->finish != NULL &&
+                  o->reset != NULL && o->free != NULL && o->offset != NULL &&
+                  o->record_offset != NULL && o->error_reason != NULL &&
+                  o->callback_error != NULL);
+        ck_assert((o->new_reader == NULL) == (o == tracerd_ctf_stream_ops()));
+    }
+    /* new_reader makes a working reader: an empty XRay input is truncated */
+    void *r = NULL;
+    ck_assert_int_eq(tracerd_xray_ops()->new_reader(NULL, NULL, NULL, NULL, &r), TRACERD_OK);
+    ck_assert_int_eq(tracerd_xray_ops()->finish(r), TRACERD_E_TRUNCATED);
+    tracerd_xray_ops()->free(r);
+}
+END_TEST
+
 START_TEST(test_bytes)
 {
     const uint8_t b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -164,6 +205,7 @@ Suite *suite_core(void)
     tcase_add_test(tc, test_status_names);
     tcase_add_test(tc, test_version);
     tcase_add_test(tc, test_bytes);
+    tcase_add_test(tc, test_init_and_ops);
     tcase_add_test(tc, test_stitch);
     tcase_add_test(tc, test_hmap);
     tcase_add_test(tc, test_ticks_to_ns);

@@ -935,7 +935,7 @@ START_TEST(test_callback_abort)
     ck_assert_int_eq(tracerd_xray_finish(r), TRACERD_OK);
     ck_assert_int_eq(tracerd_xray_feed(r, w.buf, 1, &used), TRACERD_E_INVALID); /* after finish */
     tracerd_xray_header_t h;
-    ck_assert(tracerd_xray_get_header(r, &h));
+    ck_assert(tracerd_xray_header(r, &h));
     ck_assert_uint_eq(h.version, 5);
     ck_assert_uint_eq(tracerd_xray_offset(r), w.len);
     tracerd_xray_free(r);

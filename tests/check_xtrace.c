@@ -1004,7 +1004,7 @@ START_TEST(test_snap_register_bytes)
         ck_assert_int_eq(tracerd_xtrace_snap_finish(r), TRACERD_OK);
         ck_assert_uint_eq(bad, 0);
         tracerd_xtrace_snap_layout_t l;
-        ck_assert(tracerd_xtrace_snap_get_layout(r, &l));
+        ck_assert(tracerd_xtrace_snap_layout(r, &l));
         ck_assert_uint_eq(l.vector_length_bits, vl);
         ck_assert_int_eq(l.p_layout,
                          vl % 1024 == 0 ? TRACERD_XTRACE_P_BLOCK : TRACERD_XTRACE_P_PER_REG);
@@ -1464,10 +1464,10 @@ START_TEST(test_snap_callback_abort)
     ck_assert_uint_eq(tracerd_xtrace_snap_record_offset(c.r), 24);
     ck_assert_str_eq(tracerd_xtrace_snap_error_reason(c.r), "on_register callback returned -9");
     tracerd_xtrace_snap_layout_t l;
-    ck_assert(tracerd_xtrace_snap_get_layout(c.r, &l));
+    ck_assert(tracerd_xtrace_snap_layout(c.r, &l));
     ck_assert_uint_eq(l.record_bytes, 1200);
     tracerd_xtrace_snap_reset(c.r);
-    ck_assert(!tracerd_xtrace_snap_get_layout(c.r, &l));
+    ck_assert(!tracerd_xtrace_snap_layout(c.r, &l));
     ck_assert_int_eq(tracerd_xtrace_snap_resume(c.r), TRACERD_E_INVALID);
     tracerd_xtrace_snap_free(c.r);
     xtw_free(&w);

@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 #define TRACERD_VERSION_MAJOR 0
-#define TRACERD_VERSION_MINOR 1
+#define TRACERD_VERSION_MINOR 2
 #define TRACERD_VERSION_PATCH 0
 #define TRACERD_VERSION_NUMBER                                                                     \
     (TRACERD_VERSION_MAJOR * 10000 + TRACERD_VERSION_MINOR * 100 + TRACERD_VERSION_PATCH)

@@ -468,6 +468,10 @@ typedef struct tracerd_ctf_callbacks {
     tracerd_warning_cb on_warning; /**< lenient packet skips; a foreign packet uuid */
 } tracerd_ctf_callbacks_t;
 
+/** Sets every callback to NULL (not interested), the starting point before
+ * setting the ones wanted (STYLE.md B.16: every callbacks struct has one). */
+TRACERD_API void tracerd_ctf_callbacks_init(tracerd_ctf_callbacks_t *cbs);
+
 /** Stream reader options. Initialise with tracerd_ctf_stream_config_init. */
 typedef struct tracerd_ctf_stream_config {
     size_t stitch_bytes;          /**< largest packet header+context or event that may straddle

@@ -15,7 +15,10 @@
 #define TRACERD_EVENT_H
 
 #include <tracerd/core.h>
+#include <tracerd/ctf.h>
+#include <tracerd/fxt.h>
 #include <tracerd/xray.h>
+#include <tracerd/xtrace.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -142,8 +145,9 @@ typedef struct tracerd_event_callbacks {
     tracerd_warning_cb on_warning;     /**< lenient skips of the underlying reader */
 } tracerd_event_callbacks_t;
 
-/** Opaque table of XRay function names (see tracerd_xray_names_load). */
-typedef struct tracerd_xray_names tracerd_xray_names_t;
+/** Sets every callback to NULL (not interested), the starting point before
+ * setting the ones wanted (STYLE.md B.16: every callbacks struct has one). */
+TRACERD_API void tracerd_event_callbacks_init(tracerd_event_callbacks_t *cbs);
 
 /** Auto reader options. Initialise with tracerd_auto_config_init. */
 typedef struct tracerd_auto_config {
@@ -151,15 +155,16 @@ typedef struct tracerd_auto_config {
     tracerd_event_format_t format;
     /** XRay options (NULL: defaults); copied by _new. */
     const tracerd_xray_config_t *xray;
-    /** Options of the other formats' readers, as a pointer to their own
-     * config struct (tracerd_fxt_config_t, tracerd_ctf_stream_config_t,
-     * tracerd_xtrace_insn_config_t), or NULL for defaults. Borrowed: each
+    /** Options of the other formats' readers (NULL: defaults). Borrowed: each
      * must stay valid while the reader lives (the format's reader is made
      * when the format is detected, and again after _reset). */
-    const void *fxt;
-    const void *ctf;
-    const void *xtrace;
-    /** XRay function names (NULL: names are "fn#<id>"). Borrowed: must
+    const tracerd_fxt_config_t *fxt;
+    const tracerd_ctf_stream_config_t *ctf;
+    const tracerd_xtrace_insn_config_t *xtrace;
+    /** tracerd_event_dir_open only: the CTF directory reader's options (NULL:
+     * defaults, with `ctf` as the stream options when set). Copied. */
+    const tracerd_ctf_dir_config_t *ctf_dir;
+    /** XRay function names (NULL: names are "fn#<id>"; xray.h). Borrowed: must
      * outlive the reader; may be shared by any number of readers. */
     const tracerd_xray_names_t *xray_names;
     /** Arguments delivered per event at most; more are left out and the event
@@ -418,8 +423,8 @@ typedef struct tracerd_event_dir tracerd_event_dir_t;
  * Opens a CTF trace directory (every folder below `path` holding a `metadata`
  * file, every stream file beside it) with the CTF directory reader, whose
  * events of all streams arrive merged in timestamp order.
- * @param cfg   options (NULL: defaults; `ctf` may point to a
- *              tracerd_ctf_dir_config_t here); copied.
+ * @param cfg   options (NULL: defaults; `ctf_dir` gives the directory
+ *              reader's options); copied.
  * @param cbs   callbacks, as for the auto reader; copied.
  * @return TRACERD_OK; TRACERD_E_UNSUPPORTED when this build has no CTF reader;
  *         the CTF reader's errors (E_IO, E_METADATA, E_LIMIT); E_NOMEM.
@@ -446,50 +451,6 @@ TRACERD_API uint64_t tracerd_event_dir_error_offset(const tracerd_event_dir_t *d
 TRACERD_API const char *tracerd_event_dir_error_reason(const tracerd_event_dir_t *d);
 /** Frees the reader. NULL is allowed. */
 TRACERD_API void tracerd_event_dir_free(tracerd_event_dir_t *d);
-
-/* ---- XRay function names from the instrumented binary -------------------- */
-
-/**
- * Creates an empty names table.
- * @param alloc allocator (NULL: libc); must outlive the table.
- * @return TRACERD_OK, TRACERD_E_NOMEM, TRACERD_E_INVALID (out NULL).
- */
-TRACERD_API tracerd_status_t tracerd_xray_names_new(const tracerd_allocator_t *alloc,
-                                                    tracerd_xray_names_t **out);
-
-/**
- * Loads function ids and names from an XRay-instrumented ELF executable or
- * shared object held in memory (32 or 64 bit, either byte order): reads the
- * `xray_instr_map` section (sled versions 0-2; version 2 addresses are
- * PC-relative) and numbers functions the way the XRay runtime and
- * `llvm-xray --instr_map` do (ids from 1, a new id whenever the sled's
- * function changes), then names each function address from `.symtab` (else
- * `.dynsym`). Names are copied: `elf` is borrowed for the call only.
- * Replaces any table loaded before. Names are not demangled.
- * @return TRACERD_OK; TRACERD_E_MAGIC (not ELF), TRACERD_E_VERSION (ELF class
- *         or version), TRACERD_E_EXTENT (a table runs past the file),
- *         TRACERD_E_BAD_RECORD (bad section or entry size),
- *         TRACERD_E_REFERENCE (no xray_instr_map section), TRACERD_E_LIMIT
- *         (more than 16 M sleds), TRACERD_E_NOMEM.
- *         Reason in tracerd_xray_names_error_reason.
- */
-TRACERD_API tracerd_status_t tracerd_xray_names_load(tracerd_xray_names_t *names, const void *elf,
-                                                     size_t len);
-/** Number of function ids loaded (ids are 1..count). */
-TRACERD_API uint32_t tracerd_xray_names_count(const tracerd_xray_names_t *names);
-/**
- * Name of function `id`: true and *name set (borrowed, valid until the table
- * is loaded again or freed) when the id is known and its address has a symbol;
- * false otherwise (*name then empty).
- */
-TRACERD_API bool tracerd_xray_names_lookup(const tracerd_xray_names_t *names, int32_t id,
-                                           tracerd_str_t *name);
-/** Entry address of function `id` (link-time address), or 0 if unknown. */
-TRACERD_API uint64_t tracerd_xray_names_address(const tracerd_xray_names_t *names, int32_t id);
-/** Reason of the last load error ("" if none); owned by the table. */
-TRACERD_API const char *tracerd_xray_names_error_reason(const tracerd_xray_names_t *names);
-/** Frees the table. NULL is allowed. */
-TRACERD_API void tracerd_xray_names_free(tracerd_xray_names_t *names);
 
 #ifdef __cplusplus
 }

@@ -376,6 +376,10 @@ typedef struct tracerd_fxt_callbacks {
     tracerd_warning_cb on_warning;     /**< lenient skips */
 } tracerd_fxt_callbacks_t;
 
+/** Sets every callback to NULL (not interested), the starting point before
+ * setting the ones wanted (STYLE.md B.16: every callbacks struct has one). */
+TRACERD_API void tracerd_fxt_callbacks_init(tracerd_fxt_callbacks_t *cbs);
+
 /** Reader options. Initialise with tracerd_fxt_config_init. */
 typedef struct tracerd_fxt_config {
     /** AUTO (default): the byte order of the magic record (either order on

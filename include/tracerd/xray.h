@@ -149,6 +149,10 @@ typedef struct tracerd_xray_callbacks {
     tracerd_warning_cb on_warning;        /**< lenient skips */
 } tracerd_xray_callbacks_t;
 
+/** Sets every callback to NULL (not interested), the starting point before
+ * setting the ones wanted (STYLE.md B.16: every callbacks struct has one). */
+TRACERD_API void tracerd_xray_callbacks_init(tracerd_xray_callbacks_t *cbs);
+
 /** Reader options. Initialise with tracerd_xray_config_init. */
 typedef struct tracerd_xray_config {
     tracerd_byte_order_t byte_order; /**< AUTO (default): from the header's version and type */
@@ -216,7 +220,7 @@ TRACERD_API int tracerd_xray_callback_error(const tracerd_xray_reader_t *r);
  * Its new_reader takes a tracerd_xray_config_t and a tracerd_xray_callbacks_t. */
 TRACERD_API const tracerd_reader_ops_t *tracerd_xray_ops(void);
 /** Copies the header once it has been read; returns false before. */
-TRACERD_API bool tracerd_xray_get_header(const tracerd_xray_reader_t *r, tracerd_xray_header_t *h);
+TRACERD_API bool tracerd_xray_header(const tracerd_xray_reader_t *r, tracerd_xray_header_t *h);
 /** Upper bound of the memory a reader with these options allocates, in bytes. */
 TRACERD_API size_t tracerd_xray_memory_bound(const tracerd_xray_config_t *cfg);
 
@@ -236,6 +240,53 @@ TRACERD_API int tracerd_xray_detect(const void *head, size_t len);
 TRACERD_API const char *tracerd_xray_kind_name(tracerd_xray_kind_t kind);
 /** Name of a metadata kind ("new-buffer", ...). */
 TRACERD_API const char *tracerd_xray_meta_kind_name(tracerd_xray_meta_kind_t kind);
+
+/** Opaque table of XRay function names (see tracerd_xray_names_load). */
+typedef struct tracerd_xray_names tracerd_xray_names_t;
+
+/* ---- XRay function names from the instrumented binary -------------------- */
+
+/**
+ * Creates an empty names table.
+ * @param alloc allocator (NULL: libc); must outlive the table.
+ * @return TRACERD_OK, TRACERD_E_NOMEM, TRACERD_E_INVALID (out NULL).
+ */
+TRACERD_API tracerd_status_t tracerd_xray_names_new(const tracerd_allocator_t *alloc,
+                                                    tracerd_xray_names_t **out);
+
+/**
+ * Loads function ids and names from an XRay-instrumented ELF executable or
+ * shared object held in memory (32 or 64 bit, either byte order): reads the
+ * `xray_instr_map` section (sled versions 0-2; version 2 addresses are
+ * PC-relative) and numbers functions the way the XRay runtime and
+ * `llvm-xray --instr_map` do (ids from 1, a new id whenever the sled's
+ * function changes), then names each function address from `.symtab` (else
+ * `.dynsym`). Names are copied: `elf` is borrowed for the call only.
+ * Replaces any table loaded before. Names are not demangled.
+ * @return TRACERD_OK; TRACERD_E_MAGIC (not ELF), TRACERD_E_VERSION (ELF class
+ *         or version), TRACERD_E_EXTENT (a table runs past the file),
+ *         TRACERD_E_BAD_RECORD (bad section or entry size),
+ *         TRACERD_E_REFERENCE (no xray_instr_map section), TRACERD_E_LIMIT
+ *         (more than 16 M sleds), TRACERD_E_NOMEM.
+ *         Reason in tracerd_xray_names_error_reason.
+ */
+TRACERD_API tracerd_status_t tracerd_xray_names_load(tracerd_xray_names_t *names, const void *elf,
+                                                     size_t len);
+/** Number of function ids loaded (ids are 1..count). */
+TRACERD_API uint32_t tracerd_xray_names_count(const tracerd_xray_names_t *names);
+/**
+ * Name of function `id`: true and *name set (borrowed, valid until the table
+ * is loaded again or freed) when the id is known and its address has a symbol;
+ * false otherwise (*name then empty).
+ */
+TRACERD_API bool tracerd_xray_names_lookup(const tracerd_xray_names_t *names, int32_t id,
+                                           tracerd_str_t *name);
+/** Entry address of function `id` (link-time address), or 0 if unknown. */
+TRACERD_API uint64_t tracerd_xray_names_address(const tracerd_xray_names_t *names, int32_t id);
+/** Reason of the last load error ("" if none); owned by the table. */
+TRACERD_API const char *tracerd_xray_names_error_reason(const tracerd_xray_names_t *names);
+/** Frees the table. NULL is allowed. */
+TRACERD_API void tracerd_xray_names_free(tracerd_xray_names_t *names);
 
 #ifdef __cplusplus
 }

@@ -321,6 +321,10 @@ typedef struct tracerd_xtrace_insn_callbacks {
     tracerd_xtrace_iov_decision_cb on_layout;
 } tracerd_xtrace_insn_callbacks_t;
 
+/** Sets every callback to NULL (not interested), the starting point before
+ * setting the ones wanted (STYLE.md B.16: every callbacks struct has one). */
+TRACERD_API void tracerd_xtrace_insn_callbacks_init(tracerd_xtrace_insn_callbacks_t *cbs);
+
 /** Opaque instruction-stream reader. */
 typedef struct tracerd_xtrace_insn_reader tracerd_xtrace_insn_reader_t;
 
@@ -500,6 +504,10 @@ typedef struct tracerd_xtrace_snap_callbacks {
     tracerd_warning_cb on_warning;
 } tracerd_xtrace_snap_callbacks_t;
 
+/** Sets every callback to NULL (not interested), the starting point before
+ * setting the ones wanted (STYLE.md B.16: every callbacks struct has one). */
+TRACERD_API void tracerd_xtrace_snap_callbacks_init(tracerd_xtrace_snap_callbacks_t *cbs);
+
 /** Opaque snapshot reader. */
 typedef struct tracerd_xtrace_snap_reader tracerd_xtrace_snap_reader_t;
 
@@ -549,8 +557,8 @@ TRACERD_API int tracerd_xtrace_snap_callback_error(const tracerd_xtrace_snap_rea
  * Its new_reader takes a tracerd_xtrace_snap_config_t and a tracerd_xtrace_snap_callbacks_t. */
 TRACERD_API const tracerd_reader_ops_t *tracerd_xtrace_snap_ops(void);
 /** Copies the layout once decided; false before. Callable from callbacks. */
-TRACERD_API bool tracerd_xtrace_snap_get_layout(const tracerd_xtrace_snap_reader_t *r,
-                                                tracerd_xtrace_snap_layout_t *out);
+TRACERD_API bool tracerd_xtrace_snap_layout(const tracerd_xtrace_snap_reader_t *r,
+                                            tracerd_xtrace_snap_layout_t *out);
 /** Upper bound of the memory a reader with these options allocates, in bytes. */
 TRACERD_API size_t tracerd_xtrace_snap_memory_bound(const tracerd_xtrace_snap_config_t *cfg);
 

@@ -2049,3 +2049,9 @@ tracerd_status_t tracerd_ctf_stream_finish(tracerd_ctf_stream_t *r)
 
 /* The public ops table; no new_reader (a stream reader needs its trace). */
 TRACERD__READER_OPS_NO_NEW(tracerd_ctf_stream, "ctf-stream", tracerd_ctf_stream_t, NULL)
+
+void tracerd_ctf_callbacks_init(tracerd_ctf_callbacks_t *cbs)
+{
+    if (cbs != NULL)
+        memset(cbs, 0, sizeof *cbs);
+}

@@ -564,3 +564,9 @@ const char *tracerd_event_kind_name(tracerd_event_kind_t kind)
         return "unknown";
     return names[kind];
 }
+
+void tracerd_event_callbacks_init(tracerd_event_callbacks_t *cbs)
+{
+    if (cbs != NULL)
+        memset(cbs, 0, sizeof *cbs);
+}

@@ -435,7 +435,7 @@ static tracerd_status_t c_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
     m->a = a;
     m->alloc = alloc;
     if (cfg->ctf != NULL)
-        m->scfg = *(const tracerd_ctf_stream_config_t *)cfg->ctf;
+        m->scfg = *cfg->ctf;
     else
         tracerd_ctf_stream_config_init(&m->scfg);
     tracerd_status_t st = tracerd_ctf_metadata_new(NULL, alloc, &m->meta);
@@ -628,7 +628,8 @@ tracerd_status_t tracerd_event_dir_open(const char *path, const tracerd_auto_con
         sc = *cfg;
     else
         tracerd_auto_config_init(&sc);
-    const void *dcfg = sc.ctf;
+    const tracerd_ctf_dir_config_t *dcfg = sc.ctf_dir;
+    const tracerd_ctf_stream_config_t *scfg = sc.ctf;
     sc.format = TRACERD_EVENT_FORMAT_UNKNOWN;
     sc.ctf = NULL;
     tracerd_status_t st = tracerd_auto_new(&sc, cbs, user, &d->alloc, &d->sink);
@@ -643,10 +644,13 @@ tracerd_status_t tracerd_event_dir_open(const char *path, const tracerd_auto_con
         tracerd_ctf_callbacks_t ccb;
         callbacks(&ccb);
         tracerd_ctf_dir_config_t dc;
-        if (dcfg != NULL)
-            dc = *(const tracerd_ctf_dir_config_t *)dcfg;
-        else
+        if (dcfg != NULL) {
+            dc = *dcfg;
+        } else {
             tracerd_ctf_dir_config_init(&dc);
+            if (scfg != NULL)
+                dc.stream = *scfg;
+        }
         st = tracerd_ctf_dir_open(path, &dc, &ccb, d->m, &d->alloc, &d->m->dir);
     }
     if (st == TRACERD_OK) {

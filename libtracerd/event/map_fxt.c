@@ -357,8 +357,7 @@ static tracerd_status_t f_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
     cbs.on_large_blob = on_large_blob;
     cbs.on_userspace_object = on_userspace_object;
     cbs.on_warning = on_warning;
-    tracerd_status_t st =
-        tracerd_fxt_new((const tracerd_fxt_config_t *)cfg->fxt, &cbs, m, alloc, &m->rd);
+    tracerd_status_t st = tracerd_fxt_new(cfg->fxt, &cbs, m, alloc, &m->rd);
     if (st != TRACERD_OK) {
         tracerd__free(alloc, m, sizeof *m);
         return st;
@@ -376,7 +375,7 @@ static void f_close(void *map)
 
 static size_t f_memory_bound(const tracerd_auto_config_t *cfg)
 {
-    return sizeof(struct fmap) + tracerd_fxt_memory_bound((const tracerd_fxt_config_t *)cfg->fxt);
+    return sizeof(struct fmap) + tracerd_fxt_memory_bound(cfg->fxt);
 }
 
 const struct tracerd__event_backend tracerd__event_backend_fxt = {

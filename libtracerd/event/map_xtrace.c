@@ -244,8 +244,7 @@ static tracerd_status_t t_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
     cbs.on_time = on_time;
     cbs.on_syscall_vec = on_syscall_vec;
     cbs.on_warning = on_warning;
-    tracerd_status_t st = tracerd_xtrace_insn_new((const tracerd_xtrace_insn_config_t *)cfg->xtrace,
-                                                  &cbs, m, alloc, &m->rd);
+    tracerd_status_t st = tracerd_xtrace_insn_new(cfg->xtrace, &cbs, m, alloc, &m->rd);
     if (st != TRACERD_OK) {
         tracerd__free(alloc, m, sizeof *m);
         return st;
@@ -270,8 +269,7 @@ static int t_finished(void *map)
 
 static size_t t_memory_bound(const tracerd_auto_config_t *cfg)
 {
-    return sizeof(struct xtmap) +
-           tracerd_xtrace_insn_memory_bound((const tracerd_xtrace_insn_config_t *)cfg->xtrace);
+    return sizeof(struct xtmap) + tracerd_xtrace_insn_memory_bound(cfg->xtrace);
 }
 
 const struct tracerd__event_backend tracerd__event_backend_xtrace = {

@@ -1776,3 +1776,9 @@ const char *tracerd_fxt_arg_type_name(uint32_t type)
                                           "koid",   "bool",   "blob"};
     return type < 11 ? names[type] : "unknown";
 }
+
+void tracerd_fxt_callbacks_init(tracerd_fxt_callbacks_t *cbs)
+{
+    if (cbs != NULL)
+        memset(cbs, 0, sizeof *cbs);
+}

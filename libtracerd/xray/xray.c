@@ -228,7 +228,7 @@ int tracerd_xray_callback_error(const tracerd_xray_reader_t *r)
 TRACERD__READER_OPS(tracerd_xray, "xray", tracerd_xray_reader_t, tracerd_xray_config_t,
                     tracerd_xray_callbacks_t)
 
-bool tracerd_xray_get_header(const tracerd_xray_reader_t *r, tracerd_xray_header_t *h)
+bool tracerd_xray_header(const tracerd_xray_reader_t *r, tracerd_xray_header_t *h)
 {
     if (!r->have_header)
         return false;
@@ -1187,4 +1187,10 @@ tracerd_status_t tracerd_xray_finish(tracerd_xray_reader_t *r)
     if (r->qlen != 0 && (res = drain(r)) != 0)
         return tracerd__reader_status(&r->core);
     return TRACERD_OK;
+}
+
+void tracerd_xray_callbacks_init(tracerd_xray_callbacks_t *cbs)
+{
+    if (cbs != NULL)
+        memset(cbs, 0, sizeof *cbs);
 }

@@ -1132,3 +1132,9 @@ tracerd_status_t tracerd_xtrace_insn_finish(tracerd_xtrace_insn_reader_t *r)
     r->core.in_cb = false;
     return rc == GO ? TRACERD_OK : finish_status(r);
 }
+
+void tracerd_xtrace_insn_callbacks_init(tracerd_xtrace_insn_callbacks_t *cbs)
+{
+    if (cbs != NULL)
+        memset(cbs, 0, sizeof *cbs);
+}

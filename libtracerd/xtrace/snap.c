@@ -332,8 +332,8 @@ int tracerd_xtrace_snap_callback_error(const tracerd_xtrace_snap_reader_t *r)
 TRACERD__READER_OPS(tracerd_xtrace_snap, "xtrace-snap", tracerd_xtrace_snap_reader_t,
                     tracerd_xtrace_snap_config_t, tracerd_xtrace_snap_callbacks_t)
 
-bool tracerd_xtrace_snap_get_layout(const tracerd_xtrace_snap_reader_t *r,
-                                    tracerd_xtrace_snap_layout_t *out)
+bool tracerd_xtrace_snap_layout(const tracerd_xtrace_snap_reader_t *r,
+                                tracerd_xtrace_snap_layout_t *out)
 {
     if (r == NULL || !r->have_layout)
         return false;
@@ -819,4 +819,10 @@ tracerd_status_t tracerd_xtrace_snap_finish(tracerd_xtrace_snap_reader_t *r)
     int rc = snap_after_cb(r, r->cbs.on_warning(r->core.user, &w), "on_warning");
     r->core.in_cb = false;
     return rc == GO ? TRACERD_OK : snap_status(r);
+}
+
+void tracerd_xtrace_snap_callbacks_init(tracerd_xtrace_snap_callbacks_t *cbs)
+{
+    if (cbs != NULL)
+        memset(cbs, 0, sizeof *cbs);
 }

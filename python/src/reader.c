@@ -693,7 +693,7 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
             return -1;
         tracerd_ctf_dir_config_init(&r->dcfg);
         r->dcfg.stream.lenient_skip_packets = lenient != 0;
-        r->acfg.ctf = &r->dcfg;
+        r->acfg.ctf_dir = &r->dcfg;
         st = tracerd_event_dir_open(PyBytes_AS_STRING(path), &r->acfg, &cbs, r, &py_allocator,
                                     &r->dir);
         Py_DECREF(path);

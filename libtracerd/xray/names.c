@@ -5,7 +5,9 @@
  * every table is bounds-checked against it. */
 #include <stdlib.h>
 
-#include "event_internal.h"
+#include <tracerd/xray.h>
+
+#include "../core/internal.h"
 
 #define MAX_SLEDS (16u << 20)
 #define SHT_SYMTAB 2u
