@@ -562,6 +562,34 @@ static FXT_INLINE tracerd_status_t dec_metadata(tracerd_fxt_reader_t *r, const u
     }
 }
 
+/* The start every record decoder (but init, string and thread, which check
+ * their fields before) shares: the record's name for error reasons, the
+ * current provider (made on first use), the cursor after the header word. */
+static FXT_INLINE tracerd_status_t record_start(tracerd_fxt_reader_t *r, const char *what, cur_t *c,
+                                                const uint8_t *p, size_t n, bool big)
+{
+    r->what = what;
+    c->p = p;
+    c->n = n;
+    c->at = 8;
+    c->big = big;
+    return ensure_provider(r);
+}
+
+/* The members every record struct starts with. */
+#define RECORD_HEAD(r, rec)                                                                        \
+    do {                                                                                           \
+        (rec).offset = (r)->rec_off;                                                               \
+        (rec).provider_id = (r)->cur->id;                                                          \
+    } while (0)
+
+/* Arguments of an unknown type were seen in the record: reported (a warning,
+ * or the error in strict mode) before the record is delivered. */
+static FXT_INLINE tracerd_status_t args_checked(tracerd_fxt_reader_t *r, uint32_t nargs)
+{
+    return TRACERD__UNLIKELY(r->unknown_args != 0) ? report_unknown_args(r, nargs) : TRACERD_OK;
+}
+
 static FXT_INLINE tracerd_status_t dec_init(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
                                             bool big)
 {
@@ -662,16 +690,14 @@ static FXT_INLINE tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint
                                              uint64_t h, bool big)
 {
     uint32_t type = (uint32_t)(h >> 16) & 0xfu;
-    r->what = event_what[type];
     /* Types 11..15 (not defined yet) are delivered with their raw code: the
      * common part is the same for every event type (fxt.md). */
-    tracerd_status_t st;
-    if ((st = ensure_provider(r)) != TRACERD_OK)
+    cur_t c;
+    tracerd_status_t st = record_start(r, event_what[type], &c, p, n, big);
+    if (st != TRACERD_OK)
         return st;
     tracerd_fxt_event_t e;
-    cur_t c = {p, n, 8, big};
-    e.offset = r->rec_off;
-    e.provider_id = r->cur->id;
+    RECORD_HEAD(r, e);
     e.type = (tracerd_fxt_event_type_t)type;
     e.nargs = (uint32_t)(h >> 20) & 0xfu;
     e.args = r->args;
@@ -707,8 +733,7 @@ static FXT_INLINE tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint
     }
     if (st != TRACERD_OK)
         return st;
-    if (TRACERD__UNLIKELY(r->unknown_args != 0) &&
-        (st = report_unknown_args(r, e.nargs)) != TRACERD_OK)
+    if ((st = args_checked(r, e.nargs)) != TRACERD_OK)
         return st;
     if (r->cbs.on_event == NULL)
         return TRACERD_OK;
@@ -721,14 +746,12 @@ static FXT_INLINE tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint
 static FXT_INLINE tracerd_status_t dec_blob(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
                                             uint64_t h, bool big)
 {
-    r->what = "blob record";
-    tracerd_status_t st;
-    if ((st = ensure_provider(r)) != TRACERD_OK)
+    cur_t c;
+    tracerd_status_t st = record_start(r, "blob record", &c, p, n, big);
+    if (st != TRACERD_OK)
         return st;
     tracerd_fxt_blob_t b;
-    cur_t c = {p, n, 8, big};
-    b.offset = r->rec_off;
-    b.provider_id = r->cur->id;
+    RECORD_HEAD(r, b);
     b.blob_type = (uint32_t)(h >> 48) & 0xffu;
     size_t size = (size_t)(h >> 32) & 0x7fffu;
     if ((st = str_ref(r, &c, (uint32_t)(h >> 16) & 0xffffu, &b.name, "name")) != TRACERD_OK)
@@ -766,14 +789,12 @@ static uint32_t inline_process_words(const cur_t *c, uint32_t name_ref, uint32_t
 static FXT_INLINE tracerd_status_t dec_userspace(tracerd_fxt_reader_t *r, const uint8_t *p,
                                                  size_t n, uint64_t h, bool big)
 {
-    r->what = "userspace object record";
-    tracerd_status_t st;
-    if ((st = ensure_provider(r)) != TRACERD_OK)
+    cur_t c;
+    tracerd_status_t st = record_start(r, "userspace object record", &c, p, n, big);
+    if (st != TRACERD_OK)
         return st;
     tracerd_fxt_userspace_object_t o;
-    cur_t c = {p, n, 8, big};
-    o.offset = r->rec_off;
-    o.provider_id = r->cur->id;
+    RECORD_HEAD(r, o);
     o.nargs = (uint32_t)(h >> 40) & 0xfu;
     o.args = r->args;
     uint32_t pref = (uint32_t)(h >> 16) & 0xffu;
@@ -792,7 +813,7 @@ static FXT_INLINE tracerd_status_t dec_userspace(tracerd_fxt_reader_t *r, const 
     if ((st = str_ref(r, &c, (uint32_t)(h >> 24) & 0xffffu, &o.name, "name")) != TRACERD_OK ||
         (st = args_of(r, &c, o.nargs)) != TRACERD_OK)
         return st;
-    if (r->unknown_args != 0 && (st = report_unknown_args(r, o.nargs)) != TRACERD_OK)
+    if ((st = args_checked(r, o.nargs)) != TRACERD_OK)
         return st;
     return CALL(r, on_userspace_object, &o);
 }
@@ -800,14 +821,12 @@ static FXT_INLINE tracerd_status_t dec_userspace(tracerd_fxt_reader_t *r, const 
 static FXT_INLINE tracerd_status_t dec_kernel(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
                                               uint64_t h, bool big)
 {
-    r->what = "kernel object record";
-    tracerd_status_t st;
-    if ((st = ensure_provider(r)) != TRACERD_OK)
+    cur_t c;
+    tracerd_status_t st = record_start(r, "kernel object record", &c, p, n, big);
+    if (st != TRACERD_OK)
         return st;
     tracerd_fxt_kernel_object_t o;
-    cur_t c = {p, n, 8, big};
-    o.offset = r->rec_off;
-    o.provider_id = r->cur->id;
+    RECORD_HEAD(r, o);
     o.object_type = (uint32_t)(h >> 16) & 0xffu;
     o.nargs = (uint32_t)(h >> 40) & 0xfu;
     o.args = r->args;
@@ -815,7 +834,7 @@ static FXT_INLINE tracerd_status_t dec_kernel(tracerd_fxt_reader_t *r, const uin
         (st = str_ref(r, &c, (uint32_t)(h >> 24) & 0xffffu, &o.name, "name")) != TRACERD_OK ||
         (st = args_of(r, &c, o.nargs)) != TRACERD_OK)
         return st;
-    if (r->unknown_args != 0 && (st = report_unknown_args(r, o.nargs)) != TRACERD_OK)
+    if ((st = args_checked(r, o.nargs)) != TRACERD_OK)
         return st;
     return CALL(r, on_kernel_object, &o);
 }
@@ -826,17 +845,18 @@ static FXT_INLINE tracerd_status_t dec_scheduling(tracerd_fxt_reader_t *r, const
     uint32_t type = (uint32_t)(h >> 60);
     static const char *const what[3] = {"legacy context switch record", "context switch record",
                                         "thread wakeup record"};
-    r->what = type < 3 ? what[type] : "scheduling record";
-    if (type > TRACERD_FXT_SCHED_THREAD_WAKEUP)
+    const char *name = type < 3 ? what[type] : "scheduling record";
+    if (type > TRACERD_FXT_SCHED_THREAD_WAKEUP) {
+        r->what = name;
         return report_unknown(r, TRACERD_FXT_UNKNOWN_SCHEDULING, type, h, p, n);
-    tracerd_status_t st;
-    if ((st = ensure_provider(r)) != TRACERD_OK)
+    }
+    cur_t c;
+    tracerd_status_t st = record_start(r, name, &c, p, n, big);
+    if (st != TRACERD_OK)
         return st;
     tracerd_fxt_scheduling_t s;
     memset(&s, 0, sizeof s);
-    cur_t c = {p, n, 8, big};
-    s.offset = r->rec_off;
-    s.provider_id = r->cur->id;
+    RECORD_HEAD(r, s);
     s.type = (tracerd_fxt_sched_type_t)type;
     s.args = r->args;
     if ((st = word(r, &c, &s.ticks, "timestamp")) != TRACERD_OK)
@@ -872,7 +892,7 @@ static FXT_INLINE tracerd_status_t dec_scheduling(tracerd_fxt_reader_t *r, const
         r->unknown_args = 0;
         break;
     }
-    if (r->unknown_args != 0 && (st = report_unknown_args(r, s.nargs)) != TRACERD_OK)
+    if ((st = args_checked(r, s.nargs)) != TRACERD_OK)
         return st;
     return CALL(r, on_scheduling, &s);
 }
@@ -880,14 +900,12 @@ static FXT_INLINE tracerd_status_t dec_scheduling(tracerd_fxt_reader_t *r, const
 static FXT_INLINE tracerd_status_t dec_log(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
                                            uint64_t h, bool big)
 {
-    r->what = "log record";
-    tracerd_status_t st;
-    if ((st = ensure_provider(r)) != TRACERD_OK)
+    cur_t c;
+    tracerd_status_t st = record_start(r, "log record", &c, p, n, big);
+    if (st != TRACERD_OK)
         return st;
     tracerd_fxt_log_t l;
-    cur_t c = {p, n, 8, big};
-    l.offset = r->rec_off;
-    l.provider_id = r->cur->id;
+    RECORD_HEAD(r, l);
     size_t len = (size_t)(h >> 16) & 0x7fffu;
     if ((st = word(r, &c, &l.ticks, "timestamp")) != TRACERD_OK ||
         (st = thread_ref(r, &c, (uint32_t)(h >> 32) & 0xffu, &l.thread, "log")) != TRACERD_OK)
@@ -921,16 +939,14 @@ static FXT_INLINE tracerd_status_t large_blob_head_o(tracerd_fxt_reader_t *r, co
                                                      tracerd_fxt_large_blob_t *b, size_t *head,
                                                      bool big)
 {
-    r->what = "large blob record";
-    tracerd_status_t st;
-    if ((st = ensure_provider(r)) != TRACERD_OK)
+    cur_t c;
+    tracerd_status_t st = record_start(r, "large blob record", &c, p, avail, big);
+    if (st != TRACERD_OK)
         return st;
     memset(b, 0, sizeof *b);
-    b->offset = r->rec_off;
-    b->provider_id = r->cur->id;
+    RECORD_HEAD(r, *b);
     b->format = (tracerd_fxt_large_blob_format_t)((h >> 40) & 0xfu);
     b->args = r->args;
-    cur_t c = {p, avail, 8, big};
     uint64_t f = 0;
     if ((st = word(r, &c, &f, "format header")) != TRACERD_OK ||
         (st = str_ref(r, &c, (uint32_t)f & 0xffffu, &b->category, "category")) != TRACERD_OK ||
@@ -1008,7 +1024,7 @@ static FXT_INLINE tracerd_status_t dec_large(tracerd_fxt_reader_t *r, const uint
         return st;
     b.payload.data = p + head;
     b.payload.len = (size_t)b.size;
-    if (r->unknown_args != 0 && (st = report_unknown_args(r, b.nargs)) != TRACERD_OK)
+    if ((st = args_checked(r, b.nargs)) != TRACERD_OK)
         return st;
     return CALL(r, on_large_blob, &b);
 }
