@@ -441,32 +441,6 @@ static tracerd_status_t order_error(tracerd_xray_reader_t *r, const char *what)
 }
 
 /* Decodes a function record into the pending slot. */
-static tracerd_status_t function_record(tracerd_xray_reader_t *r, const uint8_t *p)
-{
-    uint32_t w = tracerd__ld32(r->big, p);
-    unsigned kind = r->big ? (w >> 28) & 7u : (w >> 1) & 7u;
-    if (kind > 3)
-        return tracerd__error_set(&r->core.err, TRACERD_E_BAD_TOKEN, r->rec_off,
-                                  "function record: kind %u is not defined (0-3)", kind);
-    if (r->bstate != B_BODY)
-        return order_error(r, "function");
-    uint32_t delta = tracerd__ld32(r->big, p + 4);
-    add_delta(r, delta);
-    tracerd_xray_function_t *f = &r->pend;
-    f->offset = r->rec_off;
-    f->kind = (tracerd_xray_kind_t)kind;
-    f->function_id = (int32_t)(r->big ? (w & 0x0fffffffu) : (w >> 4));
-    f->tsc = r->tsc;
-    f->ns = running_ns(r);
-    f->delta = delta;
-    f->tid = r->buf.tid;
-    f->pid = r->buf.pid;
-    f->cpu = r->cpu;
-    f->nargs = 0;
-    f->args = NULL;
-    r->pending = true;
-    return TRACERD_OK;
-}
 
 static void push_meta(tracerd_xray_reader_t *r, const tracerd_xray_metadata_t *m)
 {
@@ -777,6 +751,32 @@ static TRACERD__INLINE bool fast_function(tracerd_xray_reader_t *r, const uint8_
     f->delta = delta;
     f->nargs = 0;
     return true;
+}
+
+/* A function record on the general path: the hot loop's decoding
+ * (fast_function), then what the loop sets once per buffer. */
+static tracerd_status_t function_record(tracerd_xray_reader_t *r, const uint8_t *p)
+{
+    uint64_t tsc = r->tsc;
+    const uint64_t off_base = r->rec_off - (uint64_t)(uintptr_t)p;
+    bool ok = r->big ? fast_function(r, p, off_base, &tsc, true, true)
+                     : fast_function(r, p, off_base, &tsc, false, true);
+    if (!ok) {
+        uint32_t w = tracerd__ld32(r->big, p);
+        return tracerd__error_set(&r->core.err, TRACERD_E_BAD_TOKEN, r->rec_off,
+                                  "function record: kind %u is not defined (0-3)",
+                                  r->big ? (w >> 28) & 7u : (w >> 1) & 7u);
+    }
+    if (r->bstate != B_BODY)
+        return order_error(r, "function");
+    r->tsc = tsc;
+    tracerd_xray_function_t *f = &r->pend;
+    f->tid = r->buf.tid;
+    f->pid = r->buf.pid;
+    f->cpu = r->cpu;
+    f->args = NULL;
+    r->pending = true;
+    return TRACERD_OK;
 }
 
 /* Hot loop: the body of a buffer lying wholly in the chunk. Function records,
