@@ -190,17 +190,28 @@ void cli_json_cstr(wr_t *w, const char *s);
 void cli_json_hex(wr_t *w, const void *data, size_t len);
 void cli_json_member(wr_t *w, const char *key, const void *data, size_t len);
 
-/* Reader configs from --lenient and -o FORMAT.KEY=VALUE (options.c,
- * doc/tracerd.1 READER OPTIONS): each initialises cfg, applies the options of
- * its format and returns CLI_EXIT_OK, or prints what is wrong and returns
- * CLI_EXIT_USAGE. cli_config_xtrace also applies TRACERD_XTRACE (first).
- * cli_config_check checks every option once, before any input is read. */
-int cli_config_xray(const cli_t *c, tracerd_xray_config_t *cfg);
-int cli_config_fxt(const cli_t *c, tracerd_fxt_config_t *cfg);
-int cli_config_ctf(const cli_t *c, tracerd_ctf_stream_config_t *cfg);
-int cli_config_xtrace(const cli_t *c, tracerd_xtrace_insn_config_t *ic,
-                      tracerd_xtrace_snap_config_t *sc);
+/* Reader options, --lenient and -o FORMAT.KEY=VALUE (doc/tracerd.1, READER
+ * OPTIONS): each format parses its own in its printer (fmt_<format>.c, the
+ * options hook of struct cli_format). cli_config_check checks every option
+ * once, before any input is read: the prefix names a format, and every
+ * format's hook accepts its options. */
 int cli_config_check(const cli_t *c);
+
+/* Storage for one format's reader config(s), filled by its options hook. */
+typedef union cli_config_store {
+    max_align_t align;
+    unsigned char bytes[2048];
+} cli_config_store_t;
+
+/* Helpers for the formats' options hooks (options.c): item() is called for
+ * each -o PREFIX.KEY=VALUE (and each key=value of the environment variable
+ * env, first, when env is set) with the key after the prefix; it returns
+ * false for an unknown key or bad value, which is reported. */
+typedef bool (*cli_opt_item_fn)(void *cfg, const char *key, const char *value);
+bool cli_for_items(const cli_t *c, const char *prefix, const char *env, cli_opt_item_fn item,
+                   void *cfg);
+bool cli_opt_yes_no(const char *v, bool *out);
+bool cli_opt_byte_order(const char *v, bool allow_auto, tracerd_byte_order_t *out);
 
 /* A reader's warning (a lenient skip), coalesced: consecutive skips of the
  * same kind (each starting where the previous one ended; same status, stream
@@ -256,16 +267,33 @@ int cli_cmd_perfetto(cli_t *c);
 int cli_cmd_info_json(cli_t *c);
 
 struct cli_format {
-    const char *name;
+    const char *name; /* also the prefix of its reader options: -o NAME.KEY=VALUE */
     /* How sure (0..100) this format is about the input: head bytes (empty for
      * a directory), path, is_dir. 0 = not this format. */
     int (*detect)(const uint8_t *head, size_t n, const char *path, bool is_dir);
     int (*info)(cli_t *c);
     int (*dump)(cli_t *c);
+    /* Reader options (--lenient, -o NAME.KEY=VALUE): builds this format's
+     * reader config(s) in *store and points cfg's member for the format at
+     * them, for the event view; CLI_EXIT_OK, or a usage error printed. */
+    int (*options)(const cli_t *c, cli_config_store_t *store, tracerd_auto_config_t *cfg);
+    const char *options_help; /* one usage line: its -o keys */
 };
 
 #define X(name) extern const struct cli_format cli_format_##name;
 #include "formats.h"
 #undef X
+
+/* Every format (main.c), NULL-terminated, and how many. */
+#define X(name) +1
+enum { CLI_NFORMATS = 0
+#include "formats.h"
+};
+#undef X
+extern const struct cli_format *const cli_formats[CLI_NFORMATS + 1];
+
+/* The event view's config: every format's options hook, each with its store. */
+int cli_event_configs(const cli_t *c, cli_config_store_t store[CLI_NFORMATS],
+                      tracerd_auto_config_t *cfg);
 
 #endif

@@ -305,26 +305,14 @@ int cli_load_instr_map(cli_t *c)
 /* The formats' reader configs from --lenient and -o, which the auto config
  * borrows: they live in the caller's frame as long as the reader. */
 struct ev_configs {
-    tracerd_xray_config_t xray;
-    tracerd_fxt_config_t fxt;
-    tracerd_ctf_stream_config_t ctf;
-    tracerd_xtrace_insn_config_t xtrace;
-    tracerd_xtrace_snap_config_t xtrace_snap; /* not used by the event view */
+    cli_config_store_t store[CLI_NFORMATS]; /* each format's reader config(s) */
 };
 
 static int ev_configs(const cli_t *c, struct ev_configs *fc, tracerd_auto_config_t *cfg)
 {
-    int rc;
-    tracerd_auto_config_init(cfg);
-    if ((rc = cli_config_xray(c, &fc->xray)) != CLI_EXIT_OK ||
-        (rc = cli_config_fxt(c, &fc->fxt)) != CLI_EXIT_OK ||
-        (rc = cli_config_ctf(c, &fc->ctf)) != CLI_EXIT_OK ||
-        (rc = cli_config_xtrace(c, &fc->xtrace, &fc->xtrace_snap)) != CLI_EXIT_OK)
+    int rc = cli_event_configs(c, fc->store, cfg);
+    if (rc != CLI_EXIT_OK)
         return rc;
-    cfg->xray = &fc->xray;
-    cfg->fxt = &fc->fxt;
-    cfg->ctf = &fc->ctf;
-    cfg->xtrace = &fc->xtrace;
     /* a file's name: xtrace takes the thread (or CPU) id from it */
     bool named =
         c->listen == NULL && strcmp(c->path, "-") != 0 && strncmp(c->path, "tcp://", 6) != 0;
@@ -474,7 +462,8 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
         return orc;
     tracerd_ctf_dir_config_t dc; /* the directory reader takes a directory config */
     tracerd_ctf_dir_config_init(&dc);
-    dc.stream = fc.ctf;
+    if (cfg.ctf != NULL)
+        dc.stream = *cfg.ctf;
     cfg.ctf_dir = &dc;
     tracerd_event_filter_t *filter;
     if ((orc = cli_filter_make(c, &filter)) != CLI_EXIT_OK)

@@ -94,6 +94,42 @@ static int detect(const uint8_t *head, size_t n, const char *path, bool is_dir)
     return is_stream_head(head, n) ? tracerd_ctf_detect(head, n) : 0;
 }
 
+/* ---- CTF ------------------------------------------------------------------- */
+
+static bool ctf_item(void *p, const char *k, const char *v)
+{
+    tracerd_ctf_stream_config_t *cfg = p;
+    if (strcmp(k, "check-uuid") == 0)
+        return cli_opt_yes_no(v, &cfg->check_uuid);
+    if (strcmp(k, "stitch-bytes") == 0) { /* largest event that may straddle chunks */
+        char *end;
+        unsigned long long n = strtoull(v, &end, 10);
+        if (*v == '\0' || *v == '-' || *end != '\0' || n < TRACERD_STITCH_MIN || n > (1u << 30))
+            return false;
+        cfg->stitch_bytes = (size_t)n;
+        return true;
+    }
+    return false;
+}
+
+static int cli_config_ctf(const cli_t *c, tracerd_ctf_stream_config_t *cfg)
+{
+    tracerd_ctf_stream_config_init(cfg);
+    cfg->lenient_skip_packets = c->lenient;
+    return cli_for_items(c, "ctf.", NULL, ctf_item, cfg) ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+}
+
+/* -o ctf.KEY=VALUE for the event view (struct cli_format.options). */
+static int options(const cli_t *c, cli_config_store_t *store, tracerd_auto_config_t *cfg)
+{
+    _Static_assert(sizeof(tracerd_ctf_stream_config_t) <= sizeof(cli_config_store_t), "store");
+    tracerd_ctf_stream_config_t *x = (tracerd_ctf_stream_config_t *)(void *)store;
+    int rc = cli_config_ctf(c, x);
+    if (rc == CLI_EXIT_OK)
+        cfg->ctf = x;
+    return rc;
+}
+
 /* ---- shared reading ------------------------------------------------------ */
 
 struct evcount {
@@ -810,4 +846,11 @@ static int dump(cli_t *c)
     return cli_out_end(c, c->is_dir ? run_dir(c, true) : run_stream(c, true));
 }
 
-const struct cli_format cli_format_ctf = {"ctf", detect, info, dump};
+const struct cli_format cli_format_ctf = {
+    .name = "ctf",
+    .detect = detect,
+    .info = info,
+    .dump = dump,
+    .options = options,
+    .options_help = "ctf.check-uuid=yes|no, ctf.stitch-bytes=N",
+};

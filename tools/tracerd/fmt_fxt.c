@@ -21,6 +21,38 @@ static int detect(const uint8_t *head, size_t n, const char *path, bool is_dir)
     return 0;
 }
 
+/* ---- FXT ------------------------------------------------------------------- */
+
+static bool fxt_item(void *p, const char *k, const char *v)
+{
+    tracerd_fxt_config_t *cfg = p;
+    if (strcmp(k, "byte-order") == 0)
+        return cli_opt_byte_order(v, true, &cfg->byte_order);
+    if (strcmp(k, "no-magic-order") == 0)
+        return cli_opt_byte_order(v, false, &cfg->assume_byte_order);
+    if (strcmp(k, "provider0-fallback") == 0)
+        return cli_opt_yes_no(v, &cfg->fallback_to_provider0);
+    return false;
+}
+
+static int cli_config_fxt(const cli_t *c, tracerd_fxt_config_t *cfg)
+{
+    tracerd_fxt_config_init(cfg);
+    cfg->lenient = c->lenient;
+    return cli_for_items(c, "fxt.", NULL, fxt_item, cfg) ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+}
+
+/* -o fxt.KEY=VALUE for the event view (struct cli_format.options). */
+static int options(const cli_t *c, cli_config_store_t *store, tracerd_auto_config_t *cfg)
+{
+    _Static_assert(sizeof(tracerd_fxt_config_t) <= sizeof(cli_config_store_t), "store");
+    tracerd_fxt_config_t *x = (tracerd_fxt_config_t *)(void *)store;
+    int rc = cli_config_fxt(c, x);
+    if (rc == CLI_EXIT_OK)
+        cfg->fxt = x;
+    return rc;
+}
+
 static int run(cli_t *c, const tracerd_fxt_callbacks_t *cbs, void *user)
 {
     tracerd_fxt_config_t cfg;
@@ -675,4 +707,12 @@ static int dump(cli_t *c)
     return rc;
 }
 
-const struct cli_format cli_format_fxt = {"fxt", detect, info, dump};
+const struct cli_format cli_format_fxt = {
+    .name = "fxt",
+    .detect = detect,
+    .info = info,
+    .dump = dump,
+    .options = options,
+    .options_help = "fxt.byte-order=auto|little|big, fxt.no-magic-order=little|big,\n"
+                    "                      fxt.provider0-fallback=yes|no",
+};

@@ -10,6 +10,34 @@ static int detect(const uint8_t *h, size_t n, const char *path, bool is_dir)
     return is_dir ? 0 : tracerd_xray_detect(h, n);
 }
 
+/* ---- XRay ------------------------------------------------------------------ */
+
+static bool xray_item(void *p, const char *k, const char *v)
+{
+    tracerd_xray_config_t *cfg = p;
+    if (strcmp(k, "byte-order") == 0)
+        return cli_opt_byte_order(v, true, &cfg->byte_order);
+    return false;
+}
+
+static int cli_config_xray(const cli_t *c, tracerd_xray_config_t *cfg)
+{
+    tracerd_xray_config_init(cfg);
+    cfg->lenient_skip_buffers = c->lenient;
+    return cli_for_items(c, "xray.", NULL, xray_item, cfg) ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+}
+
+/* -o xray.KEY=VALUE for the event view (struct cli_format.options). */
+static int options(const cli_t *c, cli_config_store_t *store, tracerd_auto_config_t *cfg)
+{
+    _Static_assert(sizeof(tracerd_xray_config_t) <= sizeof(cli_config_store_t), "store");
+    tracerd_xray_config_t *x = (tracerd_xray_config_t *)(void *)store;
+    int rc = cli_config_xray(c, x);
+    if (rc == CLI_EXIT_OK)
+        cfg->xray = x;
+    return rc;
+}
+
 /* ---- info --------------------------------------------------------------- */
 
 #define MAX_THREADS 4096
@@ -418,4 +446,11 @@ static int dump(cli_t *c)
     return rc;
 }
 
-const struct cli_format cli_format_xray = {"xray", detect, info, dump};
+const struct cli_format cli_format_xray = {
+    .name = "xray",
+    .detect = detect,
+    .info = info,
+    .dump = dump,
+    .options = options,
+    .options_help = "xray.byte-order=auto|little|big",
+};

@@ -63,6 +63,139 @@ static bool is_snapshot(const cli_t *c)
     return tracerd_xtrace_detect(c->head, c->head_len) > 0;
 }
 
+/* ---- xtrace ---------------------------------------------------------------- */
+
+struct xtrace_cfgs {
+    tracerd_xtrace_insn_config_t *ic;
+    tracerd_xtrace_snap_config_t *sc;
+};
+
+/* Keys: header (0|19|24|32), vl, svl (bits), p (block|per-reg), za (yes|no),
+ * fixed (yes|no), order (little|big), detect (1..8), advance (yes|no), ident
+ * (number), time (1..16), iov (auto|interleaved|grouped|headers-only), iov_probe
+ * (bytes, 64..16777216), mem_log2
+ * (0..15), pc (initial PC), start_offset, start_index, padding (yes|no),
+ * truncated (yes|no). The reader checks the ranges when it is made. */
+static bool xtrace_item(void *p, const char *kv, const char *v)
+{
+    struct xtrace_cfgs *x = p;
+    tracerd_xtrace_insn_config_t *ic = x->ic;
+    tracerd_xtrace_snap_config_t *sc = x->sc;
+    char *end;
+    unsigned long long n = strtoull(v, &end, 0);
+    bool num = *v != '\0' && *v != '-' && *end == '\0';
+    bool yes = strcmp(v, "yes") == 0, no = strcmp(v, "no") == 0;
+    if (strcmp(kv, "header") == 0 && num)
+        sc->header_bytes = (int32_t)n;
+    else if (strcmp(kv, "vl") == 0 && num)
+        sc->vector_length_bits = (uint32_t)n;
+    else if (strcmp(kv, "svl") == 0 && num)
+        sc->streaming_vector_length_bits = (uint32_t)n;
+    else if (strcmp(kv, "p") == 0 && (strcmp(v, "block") == 0 || strcmp(v, "per-reg") == 0))
+        sc->p_layout = v[0] == 'b' ? TRACERD_XTRACE_P_BLOCK : TRACERD_XTRACE_P_PER_REG;
+    else if (strcmp(kv, "za") == 0 && (yes || no))
+        sc->za = yes ? TRACERD_XTRACE_YES : TRACERD_XTRACE_NO;
+    else if (strcmp(kv, "fixed") == 0 && (yes || no))
+        sc->fixed_max = yes ? TRACERD_XTRACE_YES : TRACERD_XTRACE_NO;
+    else if (strcmp(kv, "order") == 0 && (strcmp(v, "little") == 0 || strcmp(v, "big") == 0))
+        sc->byte_order = v[0] == 'l' ? TRACERD_BYTE_ORDER_LITTLE : TRACERD_BYTE_ORDER_BIG;
+    else if (strcmp(kv, "detect") == 0 && num)
+        sc->detect_records = (uint32_t)n;
+    else if (strcmp(kv, "advance") == 0 && (yes || no))
+        sc->check_advance = yes;
+    else if (strcmp(kv, "ident") == 0 && num)
+        sc->expect_ident = (uint32_t)n;
+    else if (strcmp(kv, "time") == 0 && num)
+        ic->time_payload_bytes = (uint32_t)n;
+    else if (strcmp(kv, "iov") == 0 && strcmp(v, "interleaved") == 0)
+        ic->iov_layout = TRACERD_XTRACE_IOV_INTERLEAVED;
+    else if (strcmp(kv, "iov") == 0 && strcmp(v, "grouped") == 0)
+        ic->iov_layout = TRACERD_XTRACE_IOV_GROUPED;
+    else if (strcmp(kv, "iov") == 0 && strcmp(v, "headers-only") == 0)
+        ic->iov_layout = TRACERD_XTRACE_IOV_HEADERS_ONLY;
+    else if (strcmp(kv, "iov") == 0 && strcmp(v, "auto") == 0)
+        ic->iov_layout = TRACERD_XTRACE_IOV_AUTO;
+    else if (strcmp(kv, "iov_probe") == 0 && num)
+        ic->iov_probe_bytes = (uint32_t)n;
+    else if (strcmp(kv, "mem_log2") == 0 && num)
+        ic->max_mem_log2 = (uint32_t)n;
+    else if (strcmp(kv, "pc") == 0 && num) {
+        ic->has_initial_pc = true;
+        ic->initial_pc = n;
+    } else if (strcmp(kv, "start_offset") == 0 && num)
+        ic->start_offset = n;
+    else if (strcmp(kv, "start_index") == 0 && num)
+        ic->start_index = n;
+    else if (strcmp(kv, "padding") == 0 && (yes || no))
+        ic->allow_trailing_zero_padding = yes;
+    else if (strcmp(kv, "truncated") == 0 && (yes || no))
+        ic->allow_truncated_tail = sc->allow_truncated_tail = yes;
+    else
+        return false;
+    return true;
+}
+
+static int cli_config_xtrace(const cli_t *c, tracerd_xtrace_insn_config_t *ic,
+                             tracerd_xtrace_snap_config_t *sc)
+{
+    tracerd_xtrace_insn_config_init(ic);
+    tracerd_xtrace_snap_config_init(sc);
+    /* A damaged tail: zero padding and a record cut short are warnings. */
+    ic->allow_trailing_zero_padding = c->lenient;
+    ic->allow_truncated_tail = sc->allow_truncated_tail = c->lenient;
+    struct xtrace_cfgs x = {ic, sc};
+    /* TRACERD_XTRACE="key=value,..." first, then -o xtrace.key=value */
+    return cli_for_items(c, "xtrace.", "TRACERD_XTRACE", xtrace_item, &x) ? CLI_EXIT_OK
+                                                                          : CLI_EXIT_USAGE;
+}
+
+/* -o xtrace.KEY=VALUE and TRACERD_XTRACE for the event view (struct
+ * cli_format.options; the event view reads instruction streams). The
+ * readers check the ranges when they are made: both are made once here, so
+ * that a value out of range is a usage error naming where it came from. */
+static int options(const cli_t *c, cli_config_store_t *store, tracerd_auto_config_t *cfg)
+{
+    struct xtrace_both {
+        tracerd_xtrace_insn_config_t ic;
+        tracerd_xtrace_snap_config_t sc;
+    };
+    _Static_assert(sizeof(struct xtrace_both) <= sizeof(cli_config_store_t), "store");
+    struct xtrace_both *x = (struct xtrace_both *)(void *)store;
+    tracerd_xtrace_insn_config_t ic;
+    tracerd_xtrace_snap_config_t sc;
+    int rc = cli_config_xtrace(c, &ic, &sc);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    /* The xtrace readers check their ranges when made: make them once now, so
+     * that a value out of range is a usage error naming where it came from. */
+    tracerd_xtrace_insn_reader_t *ir = NULL;
+    tracerd_xtrace_snap_reader_t *sr = NULL;
+    tracerd_status_t ist = tracerd_xtrace_insn_new(&ic, NULL, NULL, NULL, &ir);
+    tracerd_status_t sst = tracerd_xtrace_snap_new(&sc, NULL, NULL, NULL, &sr);
+    tracerd_xtrace_insn_free(ir);
+    tracerd_xtrace_snap_free(sr);
+    if (ist == TRACERD_E_INVALID || sst == TRACERD_E_INVALID) {
+        const char *env = getenv("TRACERD_XTRACE");
+        bool has_o = false;
+        for (unsigned i = 0; i < c->nopts; i++)
+            has_o = has_o || strncmp(c->opts[i], "xtrace.", 7) == 0;
+        fprintf(stderr, "%s: %s: a value is out of range (doc/tracerd.1, READER OPTIONS)\n",
+                c->prog,
+                has_o && env != NULL && *env != '\0' ? "-o xtrace.* or TRACERD_XTRACE"
+                : has_o                              ? "-o xtrace.*"
+                                                     : "TRACERD_XTRACE");
+        return CLI_EXIT_USAGE;
+    }
+    if (ist == TRACERD_E_NOMEM || sst == TRACERD_E_NOMEM) {
+        fprintf(stderr, "%s: out of memory\n", c->prog);
+        return CLI_EXIT_IO;
+    }
+    x->ic = ic;
+    x->sc = sc;
+    cfg->xtrace = &x->ic;
+    return CLI_EXIT_OK;
+}
+
 /* ---- instruction stream ------------------------------------------------ */
 
 typedef struct istate {
@@ -605,4 +738,11 @@ static int dump(cli_t *c)
     return cli_out_end(c, is_snapshot(c) ? run_snap(c, true) : run_insn(c, true));
 }
 
-const struct cli_format cli_format_xtrace = {"xtrace", detect, info, dump};
+const struct cli_format cli_format_xtrace = {
+    .name = "xtrace",
+    .detect = detect,
+    .info = info,
+    .dump = dump,
+    .options = options,
+    .options_help = "xtrace.KEY=VALUE (the TRACERD_XTRACE keys, doc/tracerd.1)",
+};

@@ -10,7 +10,7 @@
 
 #include "cli.h"
 
-static const struct cli_format *const formats[] = {
+const struct cli_format *const cli_formats[CLI_NFORMATS + 1] = {
 #define X(name) &cli_format_##name,
 #include "formats.h"
 #undef X
@@ -80,42 +80,40 @@ static int usage(FILE *f, const char *prog)
     fprintf(f, "TRACE is a file, a CTF trace directory, - for standard input, or tcp://HOST:PORT.\n"
                "options:\n"
                "  --format NAME       skip detection (");
-    for (size_t i = 0; formats[i]; i++)
-        fprintf(f, "%s%s", i ? ", " : "", formats[i]->name);
-    fprintf(f,
-            ")\n"
-            "  --metadata PATH     CTF metadata for a single stream file\n"
-            "  --listen HOST:PORT  accept one TCP connection and read the trace from it\n"
-            "  --timeout SECONDS   tcp:// and --listen: end the read when no data came for\n"
-            "                      that long (default 60; 0 = wait forever; also bounds the\n"
-            "                      wait for a --listen connection when given)\n"
-            "  --instr-map BINARY  XRay: name functions from the instrumented binary\n"
-            "  --top N             stats: show the N names with the most time (default 20;\n"
-            "                      0 = all)\n"
-            "  --sort KEY          stats: order names by count, total (default), self or p99\n"
-            "  --format text|csv|json  stats: output format (default text)\n"
-            "  --no-demangle       stats, stack, perfetto: keep C++ names mangled\n"
-            "  --format folded|text  stack: folded stacks (default) or the top N heaviest\n"
-            "  --total             stack: folded values are total, not self, time\n"
-            "  --per-thread        stack: one tree per thread (first frame pid/tid)\n"
-            "  --json              info: one JSON object, the same keys for every format\n"
-            "  --chunk BYTES       read size (default 262144)\n"
-            "  --lenient           skip damaged buffers, records or packets with a warning\n"
-            "                      and read on (default: stop at the first error)\n"
-            "  -o FORMAT.KEY=VALUE reader option (repeatable): xray.byte-order=auto|little|big,\n"
-            "                      fxt.byte-order=auto|little|big, fxt.no-magic-order=little|big,\n"
-            "                      fxt.provider0-fallback=yes|no, ctf.check-uuid=yes|no,\n"
-            "                      xtrace.KEY=VALUE (the TRACERD_XTRACE keys, doc/tracerd.1)\n"
-            "  --begin T, --end T  json/stats: events from T to T; 1.5s, 200ms, +10us are\n"
-            "                      relative to the trace's start, a bare integer is ns\n"
-            "  --name P, --category P  exact or glob (* ? [a-z]); repeatable\n"
-            "  --pid N, --tid N, --cpu N  these processes, threads, CPUs; repeatable\n"
-            "  --max-open N        json, stats: open spans tracked at once, all threads\n"
-            "                      (default 1048576; 1024 per thread; more are left out)\n"
-            "  -q, --quiet         no progress line on standard error\n"
-            "  --version           print the library version\n"
-            "exit status: 0 ok, 1 bad trace, 2 usage, 3 I/O error, 4 unknown format,\n"
-            "5 format recognised but not supported by this command.\n");
+    for (size_t i = 0; cli_formats[i]; i++)
+        fprintf(f, "%s%s", i ? ", " : "", cli_formats[i]->name);
+    fprintf(f, ")\n"
+               "  --metadata PATH     CTF metadata for a single stream file\n"
+               "  --listen HOST:PORT  accept one TCP connection and read the trace from it\n"
+               "  --timeout SECONDS   tcp:// and --listen: end the read when no data came for\n"
+               "                      that long (default 60; 0 = wait forever; also bounds the\n"
+               "                      wait for a --listen connection when given)\n"
+               "  --instr-map BINARY  XRay: name functions from the instrumented binary\n"
+               "  --top N             stats: show the N names with the most time (default 20;\n"
+               "                      0 = all)\n"
+               "  --sort KEY          stats: order names by count, total (default), self or p99\n"
+               "  --format text|csv|json  stats: output format (default text)\n"
+               "  --no-demangle       stats, stack, perfetto: keep C++ names mangled\n"
+               "  --format folded|text  stack: folded stacks (default) or the top N heaviest\n"
+               "  --total             stack: folded values are total, not self, time\n"
+               "  --per-thread        stack: one tree per thread (first frame pid/tid)\n"
+               "  --json              info: one JSON object, the same keys for every format\n"
+               "  --chunk BYTES       read size (default 262144)\n"
+               "  --lenient           skip damaged buffers, records or packets with a warning\n"
+               "                      and read on (default: stop at the first error)\n"
+               "  -o FORMAT.KEY=VALUE reader option (repeatable):\n");
+    for (size_t i = 0; cli_formats[i]; i++)
+        fprintf(f, "                      %s\n", cli_formats[i]->options_help);
+    fprintf(f, "  --begin T, --end T  json/stats: events from T to T; 1.5s, 200ms, +10us are\n"
+               "                      relative to the trace's start, a bare integer is ns\n"
+               "  --name P, --category P  exact or glob (* ? [a-z]); repeatable\n"
+               "  --pid N, --tid N, --cpu N  these processes, threads, CPUs; repeatable\n"
+               "  --max-open N        json, stats: open spans tracked at once, all threads\n"
+               "                      (default 1048576; 1024 per thread; more are left out)\n"
+               "  -q, --quiet         no progress line on standard error\n"
+               "  --version           print the library version\n"
+               "exit status: 0 ok, 1 bad trace, 2 usage, 3 I/O error, 4 unknown format,\n"
+               "5 format recognised but not supported by this command.\n");
     return CLI_EXIT_USAGE;
 }
 
@@ -123,16 +121,16 @@ const struct cli_format *cli_pick_format(const cli_t *c)
 {
     const struct cli_format *best = NULL;
     int best_score = 0;
-    for (size_t i = 0; formats[i]; i++) {
+    for (size_t i = 0; cli_formats[i]; i++) {
         if (c->format != NULL) {
-            if (strcmp(c->format, formats[i]->name) == 0)
-                return formats[i];
+            if (strcmp(c->format, cli_formats[i]->name) == 0)
+                return cli_formats[i];
             continue;
         }
-        int s = formats[i]->detect(c->head, c->head_len, c->path, c->is_dir);
+        int s = cli_formats[i]->detect(c->head, c->head_len, c->path, c->is_dir);
         if (s > best_score) {
             best_score = s;
-            best = formats[i];
+            best = cli_formats[i];
         }
     }
     return best;
