@@ -58,9 +58,10 @@ TEST_SRC := tests/check_main.c $(SUITES:%=tests/check_%.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 FUZZ_TARGETS := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_SUPPORT := $(filter-out fuzz/driver.c $(wildcard fuzz/fuzz_*.c),$(wildcard fuzz/*.c))
-# The trace writers of tests/support/, shared by the tests, the fuzz targets and
-# the benchmarks through the build (compiled in, never #include-d as .c files).
-WRITER_SRC := $(sort $(wildcard tests/support/*_writer.c))
+# The trace writers of tests/support/ (and tlog.c, which some use), shared by
+# the tests, the fuzz targets and the benchmarks through the build (compiled
+# in, never #include-d as .c files).
+WRITER_SRC := $(sort $(wildcard tests/support/*_writer.c)) tests/support/tlog.c
 BENCHES := $(patsubst bench/bench_%.c,%,$(wildcard bench/bench_*.c))
 EXAMPLES := $(patsubst examples/%.c,%,$(wildcard examples/*.c))
 HEADERS := $(wildcard include/tracerd/*.h)

@@ -20,7 +20,7 @@ command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck disable=SC2046 # the writers are one word each
-${CC:-cc} -O2 -g -Iinclude -Itests -o "$tmp/bench" "bench/bench_$fmt.c" $(ls tests/support/*_writer.c) \
+${CC:-cc} -O2 -g -Iinclude -Itests -o "$tmp/bench" "bench/bench_$fmt.c" $(ls tests/support/*_writer.c) tests/support/tlog.c \
     "$B/libtracerd.a" -ljansson -lm
 # bench_fxt's arguments are TICKS_PER_SECOND MiB MODE ("once": one counting pass)
 case $fmt in
