@@ -10,8 +10,9 @@ int tracerd_ctf_detect(const void *head, size_t len)
     int version = tracerd_ctf_metadata_version(h, len);
     if (version == 1)
         return 90; /* plain TSDL metadata with its signature */
-    if (version == 2) {
-        /* CTF 2 metadata: the record separator, then (after blanks) a JSON object */
+    if (version == 2 && h[0] == 0x1E) {
+        /* plain CTF 2 metadata: the record separator, then (after blanks) a JSON
+         * object (packetized CTF 2 metadata is recognised by its magic below) */
         size_t i = 1;
         while (i < len && (h[i] == ' ' || h[i] == '\n' || h[i] == '\r' || h[i] == '\t'))
             i++;
