@@ -246,13 +246,31 @@ typedef struct tracerd_ctf_metadata tracerd_ctf_metadata_t;
 
 /** Metadata reader options. Initialise with tracerd_ctf_metadata_config_init. */
 typedef struct tracerd_ctf_metadata_config {
-    size_t max_metadata_bytes; /**< TSDL text bound (default 64 MiB) */
+    /* Every resource the metadata can ask for is bounded by one of these;
+     * over a bound, _finish returns E_LIMIT with the metadata line and column,
+     * a reason naming the bound and the value asked for (doc/formats/ctf.md,
+     * "Limits"). The defaults read every real trace we know and stop hostile
+     * metadata within about a second and a few MB. */
+    size_t max_metadata_bytes; /**< TSDL text bound (default 16 MiB) */
     uint32_t max_depth;        /**< nesting of blocks and compound types (default 64) */
     uint32_t max_fields; /**< members of one struct/variant, mappings of one enum (default 65536) */
     uint64_t max_array_length;       /**< static array length (default 1<<24) */
     tracerd_byte_order_t byte_order; /**< packetized metadata: AUTO (from the magic) */
     tracerd_warning_cb on_warning;   /**< unknown attributes and the like; may be NULL */
     void *user;                      /**< passed to on_warning */
+    /** Named types declared (typealias, typedef, named struct, variant and
+     * enum), all scopes together (default 65536). */
+    uint32_t max_aliases;
+    uint32_t max_event_classes;  /**< event classes, all streams together (default 65536) */
+    uint32_t max_stream_classes; /**< stream classes (default 4096) */
+    /** Fields (integers, strings, compound and array types, variant
+     * options) that the dynamic scopes of every stream and event class
+     * expand to, summed: a named type used twice counts twice (default
+     * 1<<17 = 131072; the largest peer-suite trace has 201, a full LTTng
+     * kernel trace some 20,000-40,000). Bounds the compiled decoder (about
+     * 0.4-0.8 KiB per field while compiling) whatever the text's size;
+     * counted before anything is expanded. */
+    uint64_t max_type_nodes;
 } tracerd_ctf_metadata_config_t;
 
 /** Fills *cfg with the defaults. */

@@ -7,11 +7,15 @@
 void tracerd_ctf_metadata_config_init(tracerd_ctf_metadata_config_t *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->max_metadata_bytes = (size_t)64 << 20;
+    cfg->max_metadata_bytes = (size_t)16 << 20;
     cfg->max_depth = 64;
     cfg->max_fields = 65536;
     cfg->max_array_length = (uint64_t)1 << 24;
     cfg->byte_order = TRACERD_BYTE_ORDER_AUTO;
+    cfg->max_aliases = 65536;
+    cfg->max_event_classes = 65536;
+    cfg->max_stream_classes = 4096;
+    cfg->max_type_nodes = (uint64_t)1 << 17;
 }
 
 tracerd_status_t tracerd_ctf_metadata_new(const tracerd_ctf_metadata_config_t *cfg,
@@ -26,7 +30,9 @@ tracerd_status_t tracerd_ctf_metadata_new(const tracerd_ctf_metadata_config_t *c
         c = *cfg;
     else
         tracerd_ctf_metadata_config_init(&c);
-    if (c.max_depth < 4 || c.max_depth > 4096 || c.max_fields == 0 || c.max_metadata_bytes == 0)
+    if (c.max_depth < 4 || c.max_depth > 4096 || c.max_fields == 0 || c.max_metadata_bytes == 0 ||
+        c.max_aliases == 0 || c.max_event_classes == 0 || c.max_stream_classes == 0 ||
+        c.max_type_nodes == 0)
         return TRACERD_E_INVALID;
     tracerd_allocator_t a;
     tracerd__allocator_init(&a, alloc);
@@ -352,6 +358,7 @@ tracerd_status_t tracerd_ctf_metadata_finish(tracerd_ctf_metadata_t *m, tracerd_
     tracerd__ctf_arena_init(&t->arena, &t->alloc);
     t->info.byte_order = TRACERD_BYTE_ORDER_LITTLE;
     t->info.metadata_bytes = m->len;
+    t->limits = m->cfg; /* the compiler's bounds, whatever the metadata version */
     /* CTF 2 when the text (packet headers stripped) starts with the JSON
      * text sequence's record separator. */
     tracerd_status_t st = m->len > 0 && m->text[0] == 0x1E ? tracerd__ctf_json_parse(m, t)

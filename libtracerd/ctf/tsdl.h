@@ -34,7 +34,9 @@ enum { P_NONE, P_FIELD, P_TYPEDEF, P_TYPEALIAS, P_ASSIGN, P_TYPESTMT };
 enum { D_ALIAS, D_STRUCT, D_VARIANT, D_ENUM };
 
 struct decl {
-    struct decl *next;
+    struct decl *next;   /* in its frame, newest first */
+    struct decl *shadow; /* the declaration with the same key before it (outer or colliding) */
+    uint64_t key;        /* hash of kind and name: P->decls maps it to the newest */
     int kind;
     const char *name;
     const tracerd_ctf_type_t *type;
@@ -42,6 +44,8 @@ struct decl {
 
 struct mnode {
     struct mnode *next;
+    struct mnode *same; /* member of any frame with the same key before it */
+    uint64_t key;       /* hash of the frame serial and the name: P->members */
     const char *name;
     const tracerd_ctf_type_t *type;
 };
@@ -61,6 +65,7 @@ struct ec_build {
 
 struct clk_build {
     struct clk_build *next;
+    struct clk_build *same; /* clock with the same name hash before it */
     tracerd_ctf_clock_t c;
 };
 
@@ -75,6 +80,7 @@ struct frame {
     struct decl *decls;
     struct mnode *mhead, *mtail;
     uint32_t nm;
+    uint32_t serial; /* unique per frame pushed: member keys of different frames differ */
     const char *cname;
     const char *tag;
     uint32_t line, col;
@@ -98,6 +104,12 @@ struct parser {
     bool have_trace, have_bo;
     struct tok trace_at;
     char scratch[512];
+    /* Name lookups in constant time (xxHash tables, freed after parsing). */
+    struct tracerd__hmap decls;       /* decl key -> newest struct decl * visible */
+    struct tracerd__hmap members;     /* member key -> newest struct mnode * */
+    struct tracerd__hmap stream_ids;  /* stream class id -> 1 */
+    struct tracerd__hmap clock_names; /* name hash -> newest struct clk_build * */
+    uint32_t ndecls, serials;
 };
 
 /* Sets m's error at token t (NULL: the lexer's position) and returns
@@ -105,6 +117,9 @@ struct parser {
 tracerd_status_t tracerd__tsdl_error(struct parser *P, const struct tok *t, const char *fmt, ...)
     TRACERD__PRINTF(3, 4);
 #define PERR(P, T, ...) tracerd__tsdl_error((P), (T), __VA_ARGS__)
+/* The same for a bound of the configuration: returns E_LIMIT. */
+tracerd_status_t tracerd__tsdl_limit(struct parser *P, const struct tok *t, const char *fmt, ...)
+    TRACERD__PRINTF(3, 4);
 
 /* Lexes the next token at l (advancing l). Returns OK or E_METADATA. */
 tracerd_status_t tracerd__tsdl_lex(struct parser *P, struct lex *l, struct tok *t);

@@ -4,27 +4,43 @@
 
 #include "tsdl.h"
 
-tracerd_status_t tracerd__tsdl_error(struct parser *P, const struct tok *t, const char *fmt, ...)
-    TRACERD__PRINTF(3, 4);
-tracerd_status_t tracerd__tsdl_error(struct parser *P, const struct tok *t, const char *fmt, ...)
+static tracerd_status_t verror(struct parser *P, tracerd_status_t st, const struct tok *t,
+                               const char *fmt, va_list ap) TRACERD__PRINTF(4, 0);
+static tracerd_status_t verror(struct parser *P, tracerd_status_t st, const struct tok *t,
+                               const char *fmt, va_list ap)
 {
     char msg[200];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     P->m->line = t ? t->line : P->lx.line;
     P->m->col = t ? t->col : P->lx.col;
     if (t && t->k == K_EOF)
-        return tracerd__error_set(&P->m->err, TRACERD_E_METADATA, 0,
+        return tracerd__error_set(&P->m->err, st, 0,
                                   "metadata line %u, column %u: %s, got end of text", P->m->line,
                                   P->m->col, msg);
     if (t)
-        return tracerd__error_set(&P->m->err, TRACERD_E_METADATA, 0,
-                                  "metadata line %u, column %u: %s, got '%.*s'", P->m->line,
-                                  P->m->col, msg, (int)(t->len > 40 ? 40 : t->len), t->p);
-    return tracerd__error_set(&P->m->err, TRACERD_E_METADATA, 0, "metadata line %u, column %u: %s",
-                              P->m->line, P->m->col, msg);
+        return tracerd__error_set(&P->m->err, st, 0, "metadata line %u, column %u: %s, got '%.*s'",
+                                  P->m->line, P->m->col, msg, (int)(t->len > 40 ? 40 : t->len),
+                                  t->p);
+    return tracerd__error_set(&P->m->err, st, 0, "metadata line %u, column %u: %s", P->m->line,
+                              P->m->col, msg);
+}
+
+tracerd_status_t tracerd__tsdl_error(struct parser *P, const struct tok *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tracerd_status_t st = verror(P, TRACERD_E_METADATA, t, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+tracerd_status_t tracerd__tsdl_limit(struct parser *P, const struct tok *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tracerd_status_t st = verror(P, TRACERD_E_LIMIT, t, fmt, ap);
+    va_end(ap);
+    return st;
 }
 
 static bool is_ident_start(char c)

@@ -7,28 +7,59 @@
 
 /* ==== declarations and scopes ============================================= */
 
+/* Declarations are found through P->decls: the key (kind and name hashed)
+ * maps to the newest visible declaration, whose `shadow` chain holds the
+ * ones it hides (outer scopes, or another name with the same hash). A frame
+ * closing unbinds its own declarations (frame_pop). Constant time per
+ * lookup, whatever the number of declarations. */
+static uint64_t decl_key(int kind, const char *name, size_t len)
+{
+    return tracerd__hash_bytes(name, len) ^ ((uint64_t)(kind + 1) * 0x9E3779B97F4A7C15u);
+}
+
 static const tracerd_ctf_type_t *lookup(struct parser *P, int kind, const char *name, size_t len)
 {
-    for (uint32_t f = P->nfr; f-- > 0;)
-        for (const struct decl *d = P->fr[f].decls; d != NULL; d = d->next)
-            if (d->kind == kind && strlen(d->name) == len && memcmp(d->name, name, len) == 0)
-                return d->type;
+    uint64_t v;
+    if (!tracerd__hmap_get(&P->decls, decl_key(kind, name, len), &v))
+        return NULL;
+    for (const struct decl *d = (const struct decl *)(uintptr_t)v; d != NULL; d = d->shadow)
+        if (d->kind == kind && strlen(d->name) == len && memcmp(d->name, name, len) == 0)
+            return d->type;
     return NULL;
 }
 
 static tracerd_status_t declare(struct parser *P, int kind, const char *name,
                                 const tracerd_ctf_type_t *type)
 {
+    if (P->ndecls >= P->m->cfg.max_aliases)
+        return tracerd__tsdl_limit(P, NULL,
+                                   "type '%s': more than max_aliases (%u) named types declared",
+                                   name, P->m->cfg.max_aliases);
     struct decl *d = tracerd__ctf_arena_alloc(P->ar, sizeof *d);
     if (d == NULL)
         return nomem(P);
     d->kind = kind;
     d->name = name;
     d->type = type;
+    d->key = decl_key(kind, name, strlen(name));
+    uint64_t v;
+    if (tracerd__hmap_get(&P->decls, d->key, &v))
+        d->shadow = (struct decl *)(uintptr_t)v;
+    if (tracerd__hmap_put(&P->decls, &P->t->alloc, d->key, (uint64_t)(uintptr_t)d) != TRACERD_OK)
+        return nomem(P);
     struct frame *f = &P->fr[P->nfr - 1];
     d->next = f->decls;
     f->decls = d;
+    P->ndecls++;
     return TRACERD_OK;
+}
+
+/* Closes the innermost frame: its declarations stop being visible. */
+static void frame_pop(struct parser *P)
+{
+    struct frame *f = &P->fr[--P->nfr];
+    for (const struct decl *d = f->decls; d != NULL; d = d->next) /* newest first */
+        (void)tracerd__hmap_put(&P->decls, &P->t->alloc, d->key, (uint64_t)(uintptr_t)d->shadow);
 }
 
 static struct ctf_type *new_type(struct parser *P, tracerd_ctf_type_kind_t k, const struct tok *at)
@@ -328,6 +359,7 @@ static tracerd_status_t push_frame(struct parser *P, int kind, const struct tok 
     struct frame *f = &P->fr[P->nfr++];
     memset(f, 0, sizeof *f);
     f->kind = kind;
+    f->serial = ++P->serials;
     f->line = at->line;
     f->col = at->col;
     return TRACERD_OK;
@@ -550,7 +582,8 @@ static tracerd_status_t parse_type_spec(struct parser *P, bool leave_last,
                 }
             }
             if (++count > P->m->cfg.max_fields)
-                return PERR(P, &l, "more than max_fields enumerators");
+                return tracerd__tsdl_limit(P, &l, "enumerator %u: more than max_fields (%u)", count,
+                                           P->m->cfg.max_fields);
             struct mapn *mn = tracerd__ctf_arena_alloc(P->ar, sizeof *mn);
             if (mn == NULL)
                 return nomem(P);
@@ -696,7 +729,9 @@ static tracerd_status_t parse_declarator(struct parser *P, const tracerd_ctf_typ
             return st;
         if (a.k == K_INT) {
             if (a.ival > P->m->cfg.max_array_length)
-                return PERR(P, &a, "array length above max_array_length");
+                return tracerd__tsdl_limit(P, &a, "array length %llu above max_array_length (%llu)",
+                                           (unsigned long long)a.ival,
+                                           (unsigned long long)P->m->cfg.max_array_length);
             d->len = a.ival;
             if ((st = expect(P, "]")) != TRACERD_OK)
                 return st;
@@ -747,19 +782,32 @@ static tracerd_status_t parse_declarator(struct parser *P, const tracerd_ctf_typ
 
 /* ==== statements =========================================================== */
 
+/* Members are found through P->members, keyed by the frame's serial and the
+ * name: a duplicate is found in constant time however wide the struct. */
 static tracerd_status_t add_member(struct parser *P, struct frame *f, const char *name,
                                    const tracerd_ctf_type_t *ty, const struct tok *at)
 {
     if (f->nm >= P->m->cfg.max_fields)
-        return PERR(P, at, "more than max_fields members");
-    for (struct mnode *x = f->mhead; x; x = x->next)
-        if (strcmp(x->name, name) == 0)
+        return tracerd__tsdl_limit(P, at, "member %u '%s': more than max_fields (%u) members",
+                                   f->nm + 1, name, P->m->cfg.max_fields);
+    size_t len = strlen(name);
+    uint64_t key = tracerd__hash_bytes(name, len) ^ ((uint64_t)f->serial * 0xC2B2AE3D27D4EB4Fu);
+    uint64_t v;
+    struct mnode *same = NULL;
+    if (tracerd__hmap_get(&P->members, key, &v))
+        same = (struct mnode *)(uintptr_t)v;
+    for (const struct mnode *x = same; x; x = x->same)
+        if (x->key == key && strcmp(x->name, name) == 0)
             return PERR(P, at, "duplicate member '%s'", name);
     struct mnode *mn = tracerd__ctf_arena_alloc(P->ar, sizeof *mn);
     if (mn == NULL)
         return nomem(P);
     mn->name = name;
     mn->type = ty;
+    mn->key = key;
+    mn->same = same;
+    if (tracerd__hmap_put(&P->members, &P->t->alloc, key, (uint64_t)(uintptr_t)mn) != TRACERD_OK)
+        return nomem(P);
     if (f->mtail)
         f->mtail->next = mn;
     else
@@ -898,7 +946,7 @@ static tracerd_status_t close_compound(struct parser *P, const tracerd_ctf_type_
     ty->pub.align_bits = f->kind == FR_VARIANT ? 1 : align;
     const char *cname = f->cname;
     int kind = f->kind;
-    P->nfr--;
+    frame_pop(P);
     tracerd_status_t st;
     if (kind == FR_STRUCT) {
         uint64_t a = 0;
@@ -963,17 +1011,30 @@ static tracerd_status_t close_block(struct parser *P, const struct tok *at)
     if (st != TRACERD_OK)
         return st;
     switch (f->block) {
-    case BLK_STREAM:
-        for (struct sc_build *s = P->streams; s; s = s->next)
-            if (s->sc->id == f->sb->sc->id)
-                return PERR(P, at, "duplicate stream id %llu", (unsigned long long)s->sc->id);
+    case BLK_STREAM: {
+        uint64_t id = f->sb->sc->id, v;
+        if (tracerd__hmap_get(&P->stream_ids, id, &v))
+            return PERR(P, at, "duplicate stream id %llu", (unsigned long long)id);
+        if (P->nstreams >= P->m->cfg.max_stream_classes)
+            return tracerd__tsdl_limit(P, at,
+                                       "stream class %u (id %llu): more than max_stream_classes "
+                                       "(%u)",
+                                       P->nstreams + 1, (unsigned long long)id,
+                                       P->m->cfg.max_stream_classes);
+        if (tracerd__hmap_put(&P->stream_ids, &P->t->alloc, id, 1) != TRACERD_OK)
+            return nomem(P);
         f->sb->next = P->streams;
         P->streams = f->sb;
         P->nstreams++;
         break;
+    }
     case BLK_EVENT:
         if (f->eb->ec->name == NULL)
             return PERR(P, at, "event block without a name");
+        if (P->nevents >= P->m->cfg.max_event_classes)
+            return tracerd__tsdl_limit(
+                P, at, "event class %u ('%s'): more than max_event_classes (%u)", P->nevents + 1,
+                f->eb->ec->name, P->m->cfg.max_event_classes);
         f->eb->next = P->events;
         P->events = f->eb;
         P->nevents++;
@@ -981,13 +1042,22 @@ static tracerd_status_t close_block(struct parser *P, const struct tok *at)
     case BLK_CLOCK: {
         if (f->cb->c.name == NULL)
             return PERR(P, at, "clock block without a name");
+        const char *name = f->cb->c.name;
+        uint64_t key = tracerd__hash_bytes(name, strlen(name)), v;
+        struct clk_build *same = NULL;
+        if (tracerd__hmap_get(&P->clock_names, key, &v))
+            same = (struct clk_build *)(uintptr_t)v;
         bool dup = false;
-        for (struct clk_build *c = P->clocks; c; c = c->next)
-            dup = dup || strcmp(c->c.name, f->cb->c.name) == 0;
+        for (const struct clk_build *c = same; c && !dup; c = c->same)
+            dup = strcmp(c->c.name, name) == 0;
         if (dup) {
             warn(P, at, "duplicate clock block");
             break;
         }
+        f->cb->same = same;
+        if (tracerd__hmap_put(&P->clock_names, &P->t->alloc, key, (uint64_t)(uintptr_t)f->cb) !=
+            TRACERD_OK)
+            return nomem(P);
         f->cb->next = P->clocks;
         P->clocks = f->cb;
         P->nclocks++;
@@ -996,7 +1066,7 @@ static tracerd_status_t close_block(struct parser *P, const struct tok *at)
     default:
         break;
     }
-    P->nfr--;
+    frame_pop(P);
     return TRACERD_OK;
 }
 
