@@ -21,6 +21,7 @@ int fuzz_ctf_metadata_run(const char *prefix, const uint8_t *data, size_t size)
     cfg.max_metadata_bytes = 1 << 20;
     cfg.max_fields = 4096;
     cfg.max_array_length = 1 << 16;
+    cfg.max_type_nodes = 1 << 14;
     tracerd_ctf_metadata_t *m;
     if (tracerd_ctf_metadata_new(&cfg, NULL, &m) != TRACERD_OK)
         return 0;

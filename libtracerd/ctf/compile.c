@@ -18,6 +18,7 @@ struct node {
     const char *display;
     const tracerd_ctf_type_t *type;
     struct node *parent, *first, *last, *next;
+    struct node *same[2]; /* child map chains: the node before with the same name/display key */
     const struct ctf_meta *meta;
     int scope;
     uint32_t idx; /* instruction index (ints/enums) */
@@ -45,6 +46,11 @@ struct cc {
     bool ctf2;
     struct work *ws; /* work stack of the scope being compiled */
     size_t wn, wcap;
+    struct pbuf code, fused;   /* scratch programs, reused by every scope */
+    struct tracerd__hmap kids; /* hash of (parent node, name) -> newest child node */
+    uint64_t nodes, max_nodes; /* fields expanded so far (every scope), bound */
+    uint64_t path_bytes;       /* bytes of field paths made; bound 64 x max_nodes */
+    char owner[160];           /* what the scopes being compiled belong to, for errors */
 };
 
 struct work {
@@ -56,7 +62,8 @@ struct work {
     uint32_t pc;
     uint32_t i;
     uint32_t loops;
-    struct ctf_vsel *vsel; /* W_OPT_BEGIN */
+    uint32_t *targets;     /* W_OPT_BEGIN, W_VARIANT_END: first instruction of each option */
+    struct ctf_vsel *vsel; /* W_VARIANT_END */
     uint32_t nvsel;
     const struct ctf_meta *meta; /* W_STRUCT_END */
 };
@@ -107,11 +114,12 @@ static struct ctf_insn *emit(struct cc *c, struct pbuf *b)
 {
     if (b->len == b->cap) {
         uint32_t nc = b->cap ? b->cap * 2 : 64;
-        struct ctf_insn *v = tracerd__ctf_arena_alloc(&c->tmp, sizeof *v * nc);
+        struct ctf_insn *v = tracerd__calloc(c->tmp.alloc, sizeof *v * nc);
         if (v == NULL)
             return NULL;
         if (b->len)
             memcpy(v, b->v, sizeof *v * b->len);
+        tracerd__free(c->tmp.alloc, b->v, sizeof *v * b->cap);
         b->v = v;
         b->cap = nc;
     }
@@ -126,22 +134,53 @@ static bool name_is(const struct node *n, const char *s, size_t len)
            (strlen(n->display) == len && memcmp(n->display, s, len) == 0);
 }
 
-static struct node *child(struct node *p, const char *s, size_t len)
+/* Children are found through c->kids, keyed by (parent, name) for the raw
+ * name and (parent, display) for the display name: constant time however
+ * wide the structure. The first child in declaration order wins. */
+static uint64_t kid_key(const struct node *p, const char *s, size_t len)
 {
-    for (struct node *n = p->first; n; n = n->next)
-        if (name_is(n, s, len))
-            return n;
-    return NULL;
+    return tracerd__hash_bytes(s, len) ^ tracerd__hash_u64((uint64_t)(uintptr_t)p);
 }
 
-static struct node *descend(struct node *n, const char *rest)
+static struct node *child(struct cc *c, struct node *p, const char *s, size_t len)
+{
+    uint64_t key = kid_key(p, s, len), v;
+    if (!tracerd__hmap_get(&c->kids, key, &v))
+        return NULL;
+    struct node *found = NULL; /* chains are newest first: keep the last match */
+    for (struct node *n = (struct node *)(uintptr_t)v; n != NULL;) {
+        if (n->parent == p && name_is(n, s, len))
+            found = n;
+        /* n is in this chain by its raw name's key, else by its display name's */
+        n = kid_key(n->parent, n->name, strlen(n->name)) == key ? n->same[0] : n->same[1];
+    }
+    return found;
+}
+
+static tracerd_status_t add_kid(struct cc *c, struct node *n)
+{
+    uint64_t k0 = kid_key(n->parent, n->name, strlen(n->name));
+    uint64_t k1 = kid_key(n->parent, n->display, strlen(n->display));
+    for (int i = 0; i < 2; i++) {
+        uint64_t k = i == 0 ? k0 : k1, v;
+        if (i == 1 && k1 == k0)
+            break; /* one chain only (same name, or a hash collision) */
+        if (tracerd__hmap_get(&c->kids, k, &v))
+            n->same[i] = (struct node *)(uintptr_t)v;
+        if (tracerd__hmap_put(&c->kids, c->tmp.alloc, k, (uint64_t)(uintptr_t)n) != TRACERD_OK)
+            return TRACERD_E_NOMEM;
+    }
+    return TRACERD_OK;
+}
+
+static struct node *descend(struct cc *c, struct node *n, const char *rest)
 {
     while (n && *rest) {
         const char *dot = strchr(rest, '.');
         size_t len = dot ? (size_t)(dot - rest) : strlen(rest);
         if (n->type->kind == TRACERD_CTF_TYPE_ARRAY || n->type->kind == TRACERD_CTF_TYPE_SEQUENCE)
             return NULL;
-        n = child(n, rest, len);
+        n = child(c, n, rest, len);
         rest = dot ? dot + 1 : rest + len;
     }
     return n;
@@ -155,22 +194,22 @@ static struct node *resolve(struct cc *c, const char *path, struct node *parent,
         if (strncmp(path, scope_prefix[s], n) == 0 && path[n] == '.') {
             if (s > scope || c->roots[s] == NULL)
                 return NULL;
-            return descend(c->roots[s], path + n + 1);
+            return descend(c, c->roots[s], path + n + 1);
         }
     }
     const char *dot = strchr(path, '.');
     size_t len = dot ? (size_t)(dot - path) : strlen(path);
     for (struct node *p = parent; p; p = p->parent) {
-        struct node *n = child(p, path, len);
+        struct node *n = child(c, p, path, len);
         if (n)
-            return dot ? descend(n, dot + 1) : n;
+            return dot ? descend(c, n, dot + 1) : n;
     }
     for (int s = scope - 1; s >= 0; s--) {
         if (c->roots[s] == NULL)
             continue;
-        struct node *n = child(c->roots[s], path, len);
+        struct node *n = child(c, c->roots[s], path, len);
         if (n)
-            return dot ? descend(n, dot + 1) : n;
+            return dot ? descend(c, n, dot + 1) : n;
     }
     return NULL;
 }
@@ -204,7 +243,7 @@ static struct node *resolve2(struct cc *c, const struct ctf_loc *loc, struct nod
     for (uint32_t i = 0; i < loc->nnames; i++) {
         if (n == NULL || n->type->kind != TRACERD_CTF_TYPE_STRUCT)
             return NULL;
-        n = child(n, loc->names[i], strlen(loc->names[i]));
+        n = child(c, n, loc->names[i], strlen(loc->names[i]));
     }
     return n;
 }
@@ -345,13 +384,6 @@ static char *join_path(struct cc *c, const char *a, const char *b)
     return p;
 }
 
-static bool label_matches(const char *label, const char *opt)
-{
-    if (strcmp(label, opt) == 0)
-        return true;
-    return opt[0] == '_' && strcmp(label, opt + 1) == 0;
-}
-
 /* Resolves native byte order and the clock of an int/enum/float type. */
 static tracerd_status_t fix_type(struct cc *c, const tracerd_ctf_type_t *ty)
 {
@@ -418,12 +450,35 @@ static uint8_t int_op(const tracerd_ctf_type_t *ty)
     }
 }
 
+/* The label table of an enumeration, built once per type. */
+static tracerd_status_t enum_ranges(struct cc *c, const tracerd_ctf_type_t *ty)
+{
+    struct ctf_type *t = (struct ctf_type *)(uintptr_t)ty;
+    if (t->ranges_built || ty->nmappings == 0)
+        return TRACERD_OK;
+    struct ctf_range *in = tracerd__calloc(c->tmp.alloc, sizeof *in * ty->nmappings);
+    if (in == NULL)
+        return nomem(c);
+    for (uint32_t i = 0; i < ty->nmappings; i++)
+        in[i] = (struct ctf_range){ctf_range_key((uint64_t)ty->mappings[i].lo, ty->is_signed),
+                                   ctf_range_key((uint64_t)ty->mappings[i].hi, ty->is_signed), i};
+    tracerd_status_t st =
+        tracerd__ctf_ranges_build(c->ar, c->tmp.alloc, in, ty->nmappings, &t->ranges, &t->nranges);
+    tracerd__free(c->tmp.alloc, in, sizeof *in * ty->nmappings);
+    if (st != TRACERD_OK)
+        return nomem(c);
+    t->ranges_built = true;
+    return TRACERD_OK;
+}
+
 static tracerd_status_t emit_int(struct cc *c, const struct field *f)
 {
     const tracerd_ctf_type_t *ty = f->w->type;
     const struct work *w = f->w;
     tracerd_status_t st = fix_type(c, ty);
     if (st != TRACERD_OK)
+        return st;
+    if (ty->kind == TRACERD_CTF_TYPE_ENUM && (st = enum_ranges(c, ty)) != TRACERD_OK)
         return st;
     int role = role_of(c->cur_scope, f->n, f->depth);
     if (c->ctf2) {
@@ -571,6 +626,14 @@ static tracerd_status_t emit_array(struct cc *c, const struct field *f)
         return nomem(c);
     if (text)
         return TRACERD_OK;
+    if (((const struct ctf_type *)el)->empty) {
+        /* Elements without fields: nothing to read or deliver per element,
+         * so no body and no loop (an array of 2^48 of them costs one step):
+         * the begin's jump is the next instruction (a loop's is past its
+         * body and its NEXT, at least two further). */
+        c->cur->v[c->cur->len - 1].jump = c->cur->len;
+        return TRACERD_OK;
+    }
     if (w->loops + 1 > c->depth_max)
         c->depth_max = w->loops + 1;
     push(c, (struct work){.what = seq ? W_SEQ_END : W_ARRAY_END,
@@ -759,30 +822,51 @@ static tracerd_status_t emit_optional(struct cc *c, const struct field *f)
     return TRACERD_OK;
 }
 
-/* A variant's program once its selector and option ranges are known. */
+/* A variant's program once its selector and option ranges are known. The
+ * ranges (in order: the first holding the value wins) become a range table
+ * searched in O(log n) per event. */
 static tracerd_status_t variant_body(struct cc *c, const struct field *f, struct node *tn,
                                      struct ctf_vsel *vs, uint32_t nv)
 {
     const struct work *w = f->w;
     const tracerd_ctf_type_t *ty = w->type;
+    bool sgn = tn->type->is_signed;
     const char **on = tracerd__ctf_arena_alloc(c->ar, sizeof *on * (ty->nmembers + 1));
-    if (on == NULL)
+    uint32_t *targets = tracerd__ctf_arena_alloc(&c->tmp, sizeof *targets * (ty->nmembers + 1));
+    struct ctf_range *rin = tracerd__calloc(c->tmp.alloc, sizeof *rin * (nv + 1));
+    if (on == NULL || targets == NULL || rin == NULL) {
+        tracerd__free(c->tmp.alloc, rin, sizeof *rin * (nv + 1));
         return nomem(c);
+    }
     for (uint32_t k = 0; k < ty->nmembers; k++)
         on[k] = ty->members[k].display;
+    for (uint32_t k = 0; k < nv; k++)
+        rin[k] = (struct ctf_range){ctf_range_key((uint64_t)vs[k].lo, sgn),
+                                    ctf_range_key((uint64_t)vs[k].hi, sgn), k};
+    tracerd_status_t st = tracerd__ctf_ranges_build(c->ar, c->tmp.alloc, rin, nv, &f->meta->vranges,
+                                                    &f->meta->nvranges);
+    tracerd__free(c->tmp.alloc, rin, sizeof *rin * (nv + 1));
+    if (st != TRACERD_OK)
+        return nomem(c);
     f->meta->vsel = vs;
     f->meta->nvsel = nv;
     f->meta->option_names = on;
     if (insn(c, (struct ctf_insn){
                     .op = OP_VARIANT,
-                    .flags = tn->type->is_signed ? INSN_SIGNED : 0,
+                    .flags = sgn ? INSN_SIGNED : 0,
                     .align = 1,
                     .slot = slot_of(c, tn),
                     .meta = f->meta,
                 }) == NULL)
         return nomem(c);
     uint32_t vpc = c->cur->len - 1;
-    push(c, (struct work){.what = W_VARIANT_END, .type = ty, .pc = vpc, .loops = w->loops});
+    push(c, (struct work){.what = W_VARIANT_END,
+                          .type = ty,
+                          .pc = vpc,
+                          .loops = w->loops,
+                          .targets = targets,
+                          .vsel = vs,
+                          .nvsel = nv});
     for (uint32_t k = ty->nmembers; k-- > 0;) {
         push(c, (struct work){.what = W_OPT_END, .type = ty, .pc = vpc, .i = k, .loops = w->loops});
         push(c, (struct work){.what = W_FIELD,
@@ -796,8 +880,7 @@ static tracerd_status_t variant_body(struct cc *c, const struct field *f, struct
                               .pc = vpc,
                               .i = k,
                               .loops = w->loops,
-                              .vsel = vs,
-                              .nvsel = nv});
+                              .targets = targets});
     }
     return TRACERD_OK;
 }
@@ -812,6 +895,63 @@ static tracerd_status_t emit_variant2(struct cc *c, const struct field *f)
     if (st == TRACERD_OK)
         st = variant_ranges2(c, f, sn->type->is_signed, &vs, &nv);
     return st == TRACERD_OK ? variant_body(c, f, sn, vs, nv) : st;
+}
+
+/* An option name as a mapping label may name it: the name itself, and the
+ * name without its leading underscore (TSDL's escape). */
+struct optkey {
+    const char *key;
+    uint32_t option;
+};
+
+static int cmp_optkey(const void *a, const void *b)
+{
+    const struct optkey *x = a, *y = b;
+    int r = strcmp(x->key, y->key);
+    return r != 0 ? r : (x->option < y->option ? -1 : x->option > y->option);
+}
+
+/* TSDL: the variant's selection table. For each mapping of the tag
+ * enumeration (in order), the first option its label names. Option names
+ * are sorted once and each label is found by binary search: O((m + n) log n),
+ * not m x n comparisons. */
+static tracerd_status_t variant_select(struct cc *c, const tracerd_ctf_type_t *ty,
+                                       const tracerd_ctf_type_t *et, struct ctf_vsel **out,
+                                       uint32_t *nout)
+{
+    size_t nk = 0, cap = 2 * (size_t)ty->nmembers + 1;
+    struct optkey *keys = tracerd__calloc(c->tmp.alloc, sizeof *keys * cap);
+    struct ctf_vsel *vs = tracerd__ctf_arena_alloc(c->ar, sizeof *vs * (et->nmappings + 1));
+    if (keys == NULL || vs == NULL) {
+        tracerd__free(c->tmp.alloc, keys, sizeof *keys * cap);
+        return nomem(c);
+    }
+    for (uint32_t k = 0; k < ty->nmembers; k++) {
+        const char *name = ty->members[k].name;
+        keys[nk++] = (struct optkey){name, k};
+        if (name[0] == '_')
+            keys[nk++] = (struct optkey){name + 1, k};
+    }
+    qsort(keys, nk, sizeof *keys, cmp_optkey);
+    uint32_t nv = 0;
+    for (uint32_t m = 0; m < et->nmappings; m++) {
+        const char *label = et->mappings[m].label;
+        size_t lo = 0, hi = nk; /* first key >= label */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (strcmp(keys[mid].key, label) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < nk && strcmp(keys[lo].key, label) == 0)
+            vs[nv++] = (struct ctf_vsel){
+                .lo = et->mappings[m].lo, .hi = et->mappings[m].hi, .option = keys[lo].option};
+    }
+    tracerd__free(c->tmp.alloc, keys, sizeof *keys * cap);
+    *out = vs;
+    *nout = nv;
+    return TRACERD_OK;
 }
 
 static tracerd_status_t emit_variant(struct cc *c, const struct field *f)
@@ -829,26 +969,10 @@ static tracerd_status_t emit_variant(struct cc *c, const struct field *f)
     if (tn->type->kind != TRACERD_CTF_TYPE_ENUM)
         return cerr(c, ty, TRACERD_E_METADATA, "variant '%s': tag '%s' is not an enumeration",
                     w->display, ty->path);
-    const tracerd_ctf_type_t *et = tn->type;
     uint32_t nv = 0;
-    for (uint32_t m = 0; m < et->nmappings; m++)
-        for (uint32_t k = 0; k < ty->nmembers; k++)
-            if (label_matches(et->mappings[m].label, ty->members[k].name)) {
-                nv++;
-                break;
-            }
-    struct ctf_vsel *vs = tracerd__ctf_arena_alloc(c->ar, sizeof *vs * (nv + 1));
-    if (vs == NULL)
-        return nomem(c);
-    nv = 0;
-    for (uint32_t m = 0; m < et->nmappings; m++)
-        for (uint32_t k = 0; k < ty->nmembers; k++)
-            if (label_matches(et->mappings[m].label, ty->members[k].name)) {
-                vs[nv++] = (struct ctf_vsel){
-                    .lo = et->mappings[m].lo, .hi = et->mappings[m].hi, .option = k};
-                break;
-            }
-    return variant_body(c, f, tn, vs, nv);
+    struct ctf_vsel *vs = NULL;
+    tracerd_status_t st = variant_select(c, ty, tn->type, &vs, &nv);
+    return st == TRACERD_OK ? variant_body(c, f, tn, vs, nv) : st;
 }
 
 typedef tracerd_status_t (*emitter_fn)(struct cc *c, const struct field *f);
@@ -886,6 +1010,8 @@ static tracerd_status_t compile_field(struct cc *c, const struct work *w)
         else
             w->parent->first = n;
         w->parent->last = n;
+        if (add_kid(c, n) != TRACERD_OK)
+            return nomem(c);
     } else {
         c->roots[c->cur_scope] = n;
     }
@@ -895,6 +1021,12 @@ static tracerd_status_t compile_field(struct cc *c, const struct work *w)
         path = scope_prefix[c->cur_scope];
     else if (w->name[0] == '\0')
         path = w->parent->meta->path;
+    else if ((c->path_bytes += strlen(w->parent->meta->path) + strlen(w->display) + 2) >
+             c->max_nodes * 64)
+        return cerr(c, ty, TRACERD_E_LIMIT,
+                    "field '%s': the expanded fields' paths exceed %llu bytes (64 per node of "
+                    "max_type_nodes)",
+                    w->display, (unsigned long long)(c->max_nodes * 64));
     else
         path = join_path(c, w->parent->meta->path, w->display);
     if (path == NULL)
@@ -928,9 +1060,7 @@ static tracerd_status_t close_field(struct cc *c, const struct work *w)
         b->v[w->pc].jump = b->len;
         return TRACERD_OK;
     case W_OPT_BEGIN:
-        for (uint32_t k = 0; k < w->nvsel; k++)
-            if (w->vsel[k].option == w->i)
-                w->vsel[k].target = b->len;
+        w->targets[w->i] = b->len;
         return TRACERD_OK;
     case W_OPT_END:
         /* count: the chain of jumps to patch at the variant's end */
@@ -957,11 +1087,112 @@ static tracerd_status_t close_field(struct cc *c, const struct work *w)
         }
         b->v[w->pc].count = 0;
         b->v[w->pc].jump = end;
+        for (uint32_t k = 0; k < w->nvsel; k++)
+            w->vsel[k].target = w->targets[w->vsel[k].option];
         return TRACERD_OK;
     }
     default:
         return TRACERD_OK;
     }
+}
+
+/* ==== expanded size ========================================================== */
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Number of children of a type in the tree it expands to. */
+static uint32_t nkids(const tracerd_ctf_type_t *t)
+{
+    switch (t->kind) {
+    case TRACERD_CTF_TYPE_STRUCT:
+    case TRACERD_CTF_TYPE_VARIANT:
+        return t->nmembers;
+    case TRACERD_CTF_TYPE_ARRAY:
+    case TRACERD_CTF_TYPE_SEQUENCE:
+    case TRACERD_CTF_TYPE_OPTIONAL:
+        return t->element != NULL;
+    default:
+        return 0;
+    }
+}
+
+static const tracerd_ctf_type_t *kid(const tracerd_ctf_type_t *t, uint32_t i)
+{
+    return t->kind == TRACERD_CTF_TYPE_STRUCT || t->kind == TRACERD_CTF_TYPE_VARIANT
+               ? t->members[i].type
+               : t->element;
+}
+
+/* Counts the fields a type expands to (a named type used n times counts n
+ * times) and whether it holds no field at all, for it and every type below
+ * it, once per type (memoized in struct ctf_type): time linear in the
+ * number of types and members, whatever the count. No recursion: an
+ * explicit post-order stack. */
+static tracerd_status_t count_nodes(struct cc *c, const tracerd_ctf_type_t *root, uint64_t *out)
+{
+    struct ctf_type *r = (struct ctf_type *)(uintptr_t)root;
+    if (r->nodes == 0) {
+        size_t cap = 64, n = 0;
+        struct item {
+            struct ctf_type *t;
+            bool expanded;
+        } *st = tracerd__calloc(c->tmp.alloc, sizeof *st * cap);
+        if (st == NULL)
+            return nomem(c);
+        st[n++] = (struct item){r, false};
+        while (n > 0) {
+            struct item *it = &st[n - 1];
+            struct ctf_type *t = it->t;
+            if (t->nodes != 0) {
+                n--;
+                continue;
+            }
+            uint32_t k = nkids(&t->pub);
+            if (!it->expanded) {
+                it->expanded = true;
+                if (n + k > cap) {
+                    size_t nc = cap;
+                    while (nc < n + k)
+                        nc *= 2;
+                    struct item *ns = tracerd__calloc(c->tmp.alloc, sizeof *ns * nc);
+                    if (ns == NULL) {
+                        tracerd__free(c->tmp.alloc, st, sizeof *st * cap);
+                        return nomem(c);
+                    }
+                    memcpy(ns, st, sizeof *st * n);
+                    tracerd__free(c->tmp.alloc, st, sizeof *st * cap);
+                    st = ns;
+                    cap = nc;
+                }
+                for (uint32_t i = 0; i < k; i++) {
+                    struct ctf_type *ch = (struct ctf_type *)(uintptr_t)kid(&t->pub, i);
+                    if (ch->nodes == 0)
+                        st[n++] = (struct item){ch, false};
+                }
+                continue;
+            }
+            uint64_t total = 1;
+            bool empty = t->pub.kind == TRACERD_CTF_TYPE_STRUCT ||
+                         t->pub.kind == TRACERD_CTF_TYPE_ARRAY ||
+                         t->pub.kind == TRACERD_CTF_TYPE_SEQUENCE;
+            for (uint32_t i = 0; i < k; i++) {
+                const struct ctf_type *ch = (const struct ctf_type *)kid(&t->pub, i);
+                total = add_sat(total, ch->nodes);
+                empty = empty && ch->empty;
+            }
+            if (t->pub.kind == TRACERD_CTF_TYPE_ARRAY && t->pub.length == 0)
+                empty = true;
+            t->nodes = total;
+            t->empty = empty;
+            n--;
+        }
+        tracerd__free(c->tmp.alloc, st, sizeof *st * cap);
+    }
+    *out = r->nodes;
+    return TRACERD_OK;
 }
 
 static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *root, int scope,
@@ -973,8 +1204,20 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
     c->roots[scope] = NULL;
     if (root == NULL)
         return TRACERD_OK;
-    struct pbuf b = {NULL, 0, 0};
-    c->cur = &b;
+    uint64_t nodes;
+    tracerd_status_t cst = count_nodes(c, root, &nodes);
+    if (cst != TRACERD_OK)
+        return cst;
+    if (nodes > c->max_nodes - c->nodes)
+        return cerr(c, root, TRACERD_E_LIMIT,
+                    "%s %s: expands to %llu fields, %llu with the scopes before; more than "
+                    "max_type_nodes (%llu)",
+                    c->owner, scope_prefix[scope], (unsigned long long)nodes,
+                    (unsigned long long)add_sat(c->nodes, nodes), (unsigned long long)c->max_nodes);
+    c->nodes += nodes;
+    struct pbuf *b = &c->code;
+    b->len = 0;
+    c->cur = b;
     c->cur_scope = scope;
     c->wcap = 256;
     c->wn = 0;
@@ -1010,14 +1253,14 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
         return st;
     if (insn(c, (struct ctf_insn){.op = OP_END}) == NULL)
         return nomem(c);
-    struct ctf_insn *code = tracerd__ctf_arena_alloc(c->ar, sizeof *code * b.len);
+    struct ctf_insn *code = tracerd__ctf_arena_alloc(c->ar, sizeof *code * b->len);
     if (code == NULL)
         return nomem(c);
-    memcpy(code, b.v, sizeof *code * b.len);
+    memcpy(code, b->v, sizeof *code * b->len);
     /* Fields referenced by later scopes get their slots patched into `code`. */
     c->codes[scope] = code;
     out->code = code;
-    out->len = b.len;
+    out->len = b->len;
     return TRACERD_OK;
 }
 
@@ -1197,8 +1440,9 @@ static tracerd_status_t fuse_all(struct cc *c, const struct ctf_insn *a, const s
     const struct ctf_insn *all[3] = {a, b, d};
     if (may_split_byte_order(all, 3))
         return TRACERD_OK;
-    struct pbuf buf = {NULL, 0, 0};
-    struct fuse f = {&buf, false, 1, 0};
+    struct pbuf *buf = &c->fused;
+    buf->len = 0;
+    struct fuse f = {buf, false, 1, 0};
     const struct ctf_insn *progs[3] = {a, b, d};
     for (int i = 0; i < 3; i++) {
         int r = fuse_program(c, progs[i], &f);
@@ -1208,13 +1452,13 @@ static tracerd_status_t fuse_all(struct cc *c, const struct ctf_insn *a, const s
             return TRACERD_OK;
     }
     struct ctf_insn *in;
-    if (!fuse_flush(c, &f) || (in = emit(c, &buf)) == NULL)
+    if (!fuse_flush(c, &f) || (in = emit(c, buf)) == NULL)
         return nomem(c);
     in->op = OP_END;
-    struct ctf_insn *code = tracerd__ctf_arena_alloc(c->ar, sizeof *code * buf.len);
+    struct ctf_insn *code = tracerd__ctf_arena_alloc(c->ar, sizeof *code * buf->len);
     if (code == NULL)
         return nomem(c);
-    memcpy(code, buf.v, sizeof *code * buf.len);
+    memcpy(code, buf->v, sizeof *code * buf->len);
     *out = code;
     return TRACERD_OK;
 }
@@ -1317,6 +1561,22 @@ static int cmp_ev(const void *a, const void *b)
     return x->cls->id < y->cls->id ? -1 : x->cls->id > y->cls->id;
 }
 
+/* The counts of a model however it was built (TSDL checks them while it
+ * parses, with positions; a model built otherwise is checked here). */
+static tracerd_status_t model_counts(struct cc *c)
+{
+    const tracerd_ctf_trace_info_t *in = &c->t->info;
+    const tracerd_ctf_metadata_config_t *l = &c->t->limits;
+    if (l->max_stream_classes != 0 && in->nstreams > l->max_stream_classes)
+        return cerr(c, NULL, TRACERD_E_LIMIT,
+                    "%u stream classes: more than max_stream_classes (%u)", in->nstreams,
+                    l->max_stream_classes);
+    if (l->max_event_classes != 0 && in->nevents > l->max_event_classes)
+        return cerr(c, NULL, TRACERD_E_LIMIT, "%u event classes: more than max_event_classes (%u)",
+                    in->nevents, l->max_event_classes);
+    return TRACERD_OK;
+}
+
 tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason, size_t size,
                                       uint32_t *line, uint32_t *col)
 {
@@ -1330,8 +1590,12 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
     c.line = line;
     c.col = col;
     c.ctf2 = t->info.major == 2;
+    c.max_nodes = t->limits.max_type_nodes ? t->limits.max_type_nodes : (uint64_t)1 << 17;
     t->nslots = CTF_FIRST_FREE_SLOT;
-    tracerd_status_t st = compile_scope(&c, t->info.packet_header, SC_PH, &t->packet_header);
+    tracerd_status_t st = model_counts(&c);
+    snprintf(c.owner, sizeof c.owner, "trace");
+    if (st == TRACERD_OK)
+        st = compile_scope(&c, t->info.packet_header, SC_PH, &t->packet_header);
     t->srt = tracerd__ctf_arena_alloc(c.ar, sizeof *t->srt * (t->info.nstreams + 1));
     if (st == TRACERD_OK && t->srt == NULL)
         st = nomem(&c);
@@ -1341,6 +1605,7 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
         r->cls = sc;
         r->clock = -1;
         c.sc = sc;
+        snprintf(c.owner, sizeof c.owner, "stream class %llu", (unsigned long long)sc->id);
         st = compile_scope(&c, sc->packet_context, SC_PC, &r->packet_context);
         if (st == TRACERD_OK)
             st = compile_scope(&c, sc->event_header, SC_EH, &r->event_header);
@@ -1372,6 +1637,8 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
             er->cls = sc->events[e];
             if (er->cls->id > maxid)
                 maxid = er->cls->id;
+            snprintf(c.owner, sizeof c.owner, "event class '%.100s' (id %llu)", er->cls->name,
+                     (unsigned long long)er->cls->id);
             st = compile_scope(&c, er->cls->context, SC_EC, &er->context);
             if (st == TRACERD_OK)
                 st = compile_scope(&c, er->cls->fields, SC_EF, &er->fields);
@@ -1397,6 +1664,9 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
         }
     }
     t->max_loop_depth = c.depth_max;
+    tracerd__free(c.tmp.alloc, c.code.v, sizeof *c.code.v * c.code.cap);
+    tracerd__free(c.tmp.alloc, c.fused.v, sizeof *c.fused.v * c.fused.cap);
+    tracerd__hmap_free(&c.kids, c.tmp.alloc);
     tracerd__ctf_arena_free(&c.tmp);
     return st;
 }

@@ -28,6 +28,28 @@ void *tracerd__ctf_arena_alloc(struct ctf_arena *a, size_t size);
 char *tracerd__ctf_arena_strdup(struct ctf_arena *a, const char *s, size_t len);
 void tracerd__ctf_arena_free(struct ctf_arena *a);
 
+/* ---- range tables (ranges.c) ---------------------------------------------- */
+
+/* An integer range in unsigned key order (ctf_range_key) and its index. */
+struct ctf_range {
+    uint64_t lo, hi;
+    uint32_t index;
+};
+
+/* Signed values keep their order as unsigned keys with the sign bit flipped. */
+static inline uint64_t ctf_range_key(uint64_t v, bool is_signed)
+{
+    return is_signed ? v ^ ((uint64_t)1 << 63) : v;
+}
+
+/* Turns ranges (index = priority: the lowest wins where they overlap; `in`
+ * is reordered) into disjoint sorted segments in ar. O(n log n). */
+tracerd_status_t tracerd__ctf_ranges_build(struct ctf_arena *ar, const tracerd_allocator_t *tmp,
+                                           struct ctf_range *in, uint32_t n,
+                                           const struct ctf_range **out, uint32_t *nout);
+/* Index of the segment holding key, or UINT32_MAX. O(log n). */
+uint32_t tracerd__ctf_range_find(const struct ctf_range *r, uint32_t n, uint64_t key);
+
 /* ---- the type, with its source position ---------------------------------- */
 
 /* CTF 2 field location: origin scope (or relative), leading parent steps,
@@ -58,6 +80,12 @@ struct ctf_type {
     const struct ctf_rset *sel;      /* OPTIONAL: selector ranges (NULL: boolean selector) */
     const struct ctf_rset *opts;     /* VARIANT: one range set per option */
     const char *const *member_attrs; /* STRUCT, VARIANT: attributes of each member */
+    /* Filled by the compiler (zero from the builders): */
+    uint64_t nodes;                 /* fields the type expands to (saturating); 0 = not counted */
+    bool empty;                     /* holds no field at all (empty structs, arrays of them) */
+    bool ranges_built;              /* enumerations: `ranges` is the label table */
+    const struct ctf_range *ranges; /* enumerations: mapping index by value */
+    uint32_t nranges;
 };
 
 /* ---- compiled programs ---------------------------------------------------- */
@@ -142,6 +170,8 @@ struct ctf_meta {
     const tracerd_ctf_type_t *type;
     const struct ctf_vsel *vsel; /* OP_VARIANT */
     uint32_t nvsel;
+    const struct ctf_range *vranges; /* OP_VARIANT: vsel index by tag value */
+    uint32_t nvranges;
     const char *const *option_names; /* OP_VARIANT: display names by option */
 };
 
@@ -196,6 +226,7 @@ struct tracerd_ctf_trace {
     uint32_t max_loop_depth; /* deepest array/sequence nesting of any program */
     uint64_t err_offset;     /* compile error: metadata offset of the CTF 2 fragment at fault */
     bool has_utf;            /* CTF 2 UTF-16/32 strings: readers keep a conversion buffer */
+    tracerd_ctf_metadata_config_t limits; /* the metadata reader's bounds (the compiler's too) */
 };
 
 /* Compiles every scope of t (after parsing). On error fills reason (line,

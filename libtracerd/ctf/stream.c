@@ -433,15 +433,13 @@ static int vm_short(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_ins
                    (unsigned long long)r->content_bits);
 }
 
+/* The label of the first mapping holding v: a binary search in the
+ * enumeration's range table (built by the compiler). */
 static const char *enum_label(const tracerd_ctf_type_t *ty, uint64_t v)
 {
-    for (uint32_t i = 0; i < ty->nmappings; i++) {
-        const tracerd_ctf_mapping_t *m = &ty->mappings[i];
-        if (ty->is_signed ? ((int64_t)v >= m->lo && (int64_t)v <= m->hi)
-                          : (v >= (uint64_t)m->lo && v <= (uint64_t)m->hi))
-            return m->label;
-    }
-    return NULL;
+    const struct ctf_type *t = (const struct ctf_type *)ty;
+    uint32_t i = tracerd__ctf_range_find(t->ranges, t->nranges, ctf_range_key(v, ty->is_signed));
+    return i < ty->nmappings ? ty->mappings[i].label : NULL;
 }
 
 static inline int deliver(tracerd_ctf_stream_t *r, tracerd_ctf_field_t *f)
@@ -889,7 +887,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                     return R_ERR;
                 vm->depth++;
             }
-            if (n == 0) {
+            if (n == 0 || in->jump == pc + 1) { /* no element, or elements without fields */
                 if (dlv) {
                     vm->depth--;
                     field_init(r, vm, in, prog, &f, pos,
@@ -928,13 +926,9 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
         case OP_VARIANT: {
             uint64_t tag = slots[in->slot];
             const struct ctf_meta *m = in->meta;
-            uint32_t k = 0;
             bool sgn = (in->flags & INSN_SIGNED) != 0;
-            for (; k < m->nvsel; k++)
-                if (sgn ? ((int64_t)tag >= m->vsel[k].lo && (int64_t)tag <= m->vsel[k].hi)
-                        : (tag >= (uint64_t)m->vsel[k].lo && tag <= (uint64_t)m->vsel[k].hi))
-                    break;
-            if (k == m->nvsel) {
+            uint32_t k = tracerd__ctf_range_find(m->vranges, m->nvranges, ctf_range_key(tag, sgn));
+            if (k >= m->nvsel) {
                 vm->pos = pos;
                 return vm_fail(r, vm, in, TRACERD_E_BAD_RECORD,
                                sgn ? "variant tag value %lld selects no option"
