@@ -118,6 +118,9 @@ $(B)/tests/check_main.o: $(B)/gen/suites.h
 $(B)/tests/check_main.o: ALL_CFLAGS += -I$(B)/gen
 $(B)/check_tracerd: $(TEST_OBJ) $(SUPPORT_OBJ) $(STATIC_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(TEST_OBJ) $(SUPPORT_OBJ) $(STATIC_LIB) $(CHECK_LIBS) $(LIB_LIBS)
+# Writes one hostile input of any size to files (issue 14): build/hostile_gen CLASS N OUTDIR
+$(B)/hostile_gen: $(B)/tests/hostile/gen_hostile.o $(SUPPORT_OBJ) $(STATIC_LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(SUPPORT_OBJ) $(STATIC_LIB) $(CHECK_LIBS) $(LIB_LIBS)
 
 deps-check:
 	@sh tools/deps.sh check
@@ -126,7 +129,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-unit check-headers check-replay check-examples check-abi check-pkgconfig \
 	    check-readme check-python
 
-check-unit: all $(B)/check_tracerd
+check-unit: all $(B)/check_tracerd $(B)/hostile_gen
 	TRACERD_CLI=$(CLI) $(B)/check_tracerd
 
 # One translation unit per public header (self-containment), and a C++ compile of the umbrella.

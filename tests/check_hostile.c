@@ -11,12 +11,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <tracerd/ctf.h>
+
 #include "support/hostile.h"
+#include "support/tlog.h"
 
 /* Generous bounds: the defaults' fixed allocations (stitch buffers, tables)
- * are well under these. */
-#define PEAK_BOUND ((size_t)8 << 20) /* allocator hooks, bytes */
-#define RSS_BOUND_KIB (64L * 1024)   /* getrusage peak RSS growth */
+ * are well under 8 MiB; metadata costs up to about 40 times its size while
+ * it is compiled (text, types, names, compiled programs: about 0.4-0.8 KiB
+ * per field; 40,000 fields of one struct, 0.7 MB of text, peak at 28 MB),
+ * so the bound grows with the input by 64 bytes a byte. */
+#define PEAK_BOUND(h)                                                                              \
+    (((size_t)8 << 20) + 64 * ((h)->len + ((h)->metadata ? strlen((h)->metadata) : 0)))
+#define RSS_BOUND_KIB (64L * 1024) /* getrusage peak RSS growth */
 
 static void show(const char *what, const hostile_t *h, const hostile_result_t *r)
 {
@@ -40,7 +47,7 @@ static hostile_result_t expect(const char *what, hostile_t *h, tracerd_status_t 
         ck_assert_msg(strstr(r.reason, reason_part) != NULL, "%s: reason \"%s\" lacks \"%s\"",
                       what, r.reason, reason_part);
     }
-    ck_assert_msg(r.peak_bytes < PEAK_BOUND, "%s: peak %zu bytes", what, r.peak_bytes);
+    ck_assert_msg(r.peak_bytes < PEAK_BOUND(h), "%s: peak %zu bytes", what, r.peak_bytes);
     ck_assert_msg(r.rss_growth_kib < RSS_BOUND_KIB, "%s: RSS grew %ld KiB", what,
                   r.rss_growth_kib);
     return r;
@@ -59,7 +66,7 @@ START_TEST(test_fxt_huge_sizes)
     /* within the limit but past the end of the input: truncated, nothing allocated */
     hg_fxt_large_record(&h, 1u << 20);
     hostile_result_t r = expect("fxt large record cut", &h, TRACERD_E_TRUNCATED, 8, "");
-    ck_assert_uint_lt(r.peak_bytes, PEAK_BOUND);
+    ck_assert_uint_lt(r.peak_bytes, PEAK_BOUND(&h));
     hostile_free(&h);
 }
 END_TEST
@@ -144,6 +151,150 @@ START_TEST(test_xtrace_huge_counts)
 }
 END_TEST
 
+/* ---- CTF metadata ----------------------------------------------------------- */
+
+START_TEST(test_ctf_billion_laughs)
+{
+    /* 40 levels, each type twice the one before: counted, never expanded */
+    hostile_t h;
+    hg_ctf_laughs(&h, 40);
+    expect("ctf laughs 40", &h, TRACERD_E_LIMIT, 0,
+           "event class 'laughs' (id 0) event.fields: expands to 4398046511104 fields, "
+           "4398046511111 with the scopes before; more than max_type_nodes (131072)");
+    hostile_free(&h);
+    /* 15 levels: 131072 fields, over the default with the 7 of the other scopes */
+    hg_ctf_laughs(&h, 15);
+    expect("ctf laughs 15", &h, TRACERD_E_LIMIT, 0,
+           "expands to 131072 fields, 131079 with the scopes before");
+    hostile_free(&h);
+    /* a smaller bound, set by the caller */
+    tracerd_ctf_metadata_config_t mc;
+    tracerd_ctf_metadata_config_init(&mc);
+    mc.max_type_nodes = 100;
+    tracerd_ctf_trace_t *t = NULL;
+    char reason[256];
+    hg_ctf_laughs(&h, 5);
+    ck_assert_int_eq(tracerd_ctf_trace_parse(h.metadata, strlen(h.metadata), &mc, NULL, &t,
+                                             reason, sizeof reason),
+                     TRACERD_E_LIMIT);
+    ck_assert_msg(strstr(reason, "expands to 128 fields, 135 with the scopes before; "
+                                 "more than max_type_nodes (100)") != NULL,
+                  "%s", reason);
+    mc.max_type_nodes = 135;
+    ck_assert_int_eq(tracerd_ctf_trace_parse(h.metadata, strlen(h.metadata), &mc, NULL, &t,
+                                             reason, sizeof reason),
+                     TRACERD_OK);
+    tracerd_ctf_trace_free(t);
+    hostile_free(&h);
+}
+END_TEST
+
+START_TEST(test_ctf_empty_elements)
+{
+    /* 2^24 x 2^24 elements of an empty struct: one step, not 2^48 */
+    hostile_t h;
+    hg_ctf_empty_array(&h, 1u << 24);
+    hostile_result_t r = expect("ctf empty array", &h, TRACERD_OK, 0, "");
+    ck_assert_uint_eq(r.events, 1);
+    ck_assert_str_eq(r.log, "after=7\n");
+    hostile_free(&h);
+    hg_ctf_empty_sequence(&h, 1u << 24);
+    r = expect("ctf empty sequence", &h, TRACERD_OK, 0, "");
+    ck_assert_str_eq(r.log, "n=16777216 after=7\n");
+    hostile_free(&h);
+    /* past max_sequence_length (2^24) it is still the limit's error */
+    hg_ctf_empty_sequence(&h, (1u << 24) + 1);
+    expect("ctf empty sequence over", &h, TRACERD_E_LIMIT, 20, "16777217");
+    hostile_free(&h);
+}
+END_TEST
+
+START_TEST(test_ctf_enum_lookup)
+{
+    /* Overlapping ranges: the first declared wins (the order readers use). */
+    hostile_t h;
+    hg_ctf_enum_overlap(&h);
+    hostile_result_t r = expect("ctf enum overlap", &h, TRACERD_E_BAD_RECORD, 20 + 32 * 9,
+                                "variant tag value 31 selects no option");
+    tlog_t want = {0};
+    for (unsigned v = 0; v <= 30; v++) {
+        const char *l = v <= 10 ? "A" : v <= 20 ? "B" : "D";
+        tlog_printf(&want, "v=%s o.%s%s=%u\n", l, *l == 'B' ? "" : "", l, v);
+    }
+    tlog_printf(&want, "v=E o.E=40\n");
+    char *w = tlog_take(&want);
+    ck_assert_str_eq(r.log, w);
+    free(w);
+    hostile_free(&h);
+    /* 65535 mappings (and a variant of 20000 options): O(log n) per value */
+    hg_ctf_enum(&h, 65535, 2000);
+    r = expect("ctf enum 65535", &h, TRACERD_OK, 0, "");
+    ck_assert_uint_eq(r.events, 2000);
+    ck_assert(strncmp(r.log, "v=L0\n", 5) == 0);
+    hostile_free(&h);
+    hg_ctf_enum(&h, 65536, 1);
+    expect("ctf enum 65536", &h, TRACERD_E_LIMIT, 0,
+           "enumerator 65537: more than max_fields (65536)");
+    hostile_free(&h);
+    hg_ctf_variant_options(&h, 20000, 2000);
+    r = expect("ctf variant 20000", &h, TRACERD_OK, 0, "");
+    ck_assert_uint_eq(r.events, 2000);
+    hostile_free(&h);
+}
+END_TEST
+
+/* Many names: counts over the limits stop with the limit's error; under them
+ * the cost grows linearly (the bytes allocated for 4n are about 4 times
+ * those for n; a quadratic lookup would also show in Check's timeout). */
+START_TEST(test_ctf_name_counts)
+{
+    hostile_t h;
+    hg_ctf_aliases(&h, 70000);
+    expect("ctf aliases 70000", &h, TRACERD_E_LIMIT, 0,
+           "type 'a65533': more than max_aliases (65536) named types declared");
+    hostile_free(&h);
+    hg_ctf_aliases(&h, 10000);
+    hostile_result_t a = expect("ctf aliases 10000", &h, TRACERD_OK, 0, "");
+    hostile_free(&h);
+    hg_ctf_aliases(&h, 40000);
+    hostile_result_t b = expect("ctf aliases 40000", &h, TRACERD_OK, 0, "");
+    hostile_free(&h);
+    ck_assert_uint_lt(b.total_bytes, 5 * a.total_bytes);
+
+    hg_ctf_event_classes(&h, 70000);
+    expect("ctf event classes 70000", &h, TRACERD_E_LIMIT, 0,
+           "event class 65537 ('event65536'): more than max_event_classes (65536)");
+    hostile_free(&h);
+    hg_ctf_event_classes(&h, 5000);
+    a = expect("ctf event classes 5000", &h, TRACERD_OK, 0, "");
+    hostile_free(&h);
+    hg_ctf_event_classes(&h, 20000);
+    b = expect("ctf event classes 20000", &h, TRACERD_OK, 0, "");
+    hostile_free(&h);
+    ck_assert_uint_lt(b.total_bytes, 5 * a.total_bytes);
+
+    hg_ctf_struct_fields(&h, 70000);
+    expect("ctf struct fields 70000", &h, TRACERD_E_LIMIT, 0,
+           "member 65537 'f65536': more than max_fields (65536) members");
+    hostile_free(&h);
+    hg_ctf_struct_fields(&h, 10000);
+    a = expect("ctf struct fields 10000", &h, TRACERD_OK, 0, "");
+    hostile_free(&h);
+    hg_ctf_struct_fields(&h, 40000);
+    b = expect("ctf struct fields 40000", &h, TRACERD_OK, 0, "");
+    hostile_free(&h);
+    ck_assert_uint_lt(b.total_bytes, 5 * a.total_bytes);
+
+    hg_ctf_stream_classes(&h, 5000);
+    expect("ctf stream classes 5000", &h, TRACERD_E_LIMIT, 0,
+           "stream class 4097 (id 903): more than max_stream_classes (4096)");
+    hostile_free(&h);
+    hg_ctf_stream_classes(&h, 4000);
+    expect("ctf stream classes 4000", &h, TRACERD_OK, 0, "");
+    hostile_free(&h);
+}
+END_TEST
+
 Suite *suite_hostile(void)
 {
     Suite *s = suite_create("hostile");
@@ -154,6 +305,10 @@ Suite *suite_hostile(void)
     tcase_add_test(tc, test_xray_huge_sizes);
     tcase_add_test(tc, test_xray_buffer_churn);
     tcase_add_test(tc, test_xtrace_huge_counts);
+    tcase_add_test(tc, test_ctf_billion_laughs);
+    tcase_add_test(tc, test_ctf_empty_elements);
+    tcase_add_test(tc, test_ctf_enum_lookup);
+    tcase_add_test(tc, test_ctf_name_counts);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -7,7 +7,9 @@
 #include <sys/resource.h>
 
 #include "support/driver.h"
+#include "support/ctf_writer.h"
 #include "support/fxt_writer.h"
+#include "support/tlog.h"
 #include "support/xray_writer.h"
 #include "support/xtrace_writer.h"
 
@@ -195,12 +197,253 @@ void hg_xtrace_mem_size(hostile_t *h, unsigned k)
     take_xtrace(h, &w);
 }
 
+/* ---- CTF ------------------------------------------------------------------ */
+
+/* Metadata: 8/32/64-bit integers, a packet header with the magic, a packet
+ * context with the sizes, an event header with the id. */
+static void ctf_preamble(tlog_t *m)
+{
+    tlog_printf(m, "/* CTF 1.8 */\n"
+                   "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+                   "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+                   "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+                   "trace { major = 1; minor = 8; byte_order = le;\n"
+                   "  packet.header := struct { uint32_t magic; }; };\n");
+}
+
+static void ctf_stream_block(tlog_t *m, unsigned id)
+{
+    tlog_printf(m,
+                "stream { id = %u;\n"
+                "  packet.context := struct { uint64_t content_size; uint64_t packet_size; };\n"
+                "  event.header := struct { uint32_t id; }; };\n",
+                id);
+}
+
+/* One packet holding `body` (the events, already laid out). */
+static void ctf_packet(hostile_t *h, tlog_t *m, const cw_t *body)
+{
+    cw_t w;
+    cw_init(&w);
+    cw_int(&w, 0xC1FC1FC1u, 32, false);
+    uint64_t bits = 32 + 128 + body->bits;
+    cw_int(&w, bits, 64, false);
+    cw_int(&w, bits, 64, false);
+    if (body->bits > 0)
+        cw_bytes(&w, body->buf, (size_t)(body->bits / 8));
+    memset(h, 0, sizeof *h);
+    h->data = w.buf;
+    h->len = (size_t)(w.bits / 8);
+    h->metadata = tlog_take(m);
+}
+
+/* One event of class 0 with no payload bytes, or the metadata alone. */
+static void ctf_one_event(hostile_t *h, tlog_t *m)
+{
+    cw_t b;
+    cw_init(&b);
+    cw_int(&b, 0, 32, false);
+    ctf_packet(h, m, &b);
+    cw_free(&b);
+}
+
+void hg_ctf_laughs(hostile_t *h, unsigned levels)
+{
+    tlog_t m = {0};
+    ctf_preamble(&m);
+    ctf_stream_block(&m, 0);
+    tlog_printf(&m, "typealias struct { uint8_t a; uint8_t b; } := t0;\n");
+    for (unsigned i = 1; i <= levels; i++)
+        tlog_printf(&m, "typealias struct { t%u a; t%u b; } := t%u;\n", i - 1, i - 1, i);
+    tlog_printf(&m, "event { name = \"laughs\"; id = 0; fields := struct { t%u x; }; };\n", levels);
+    ctf_one_event(h, &m);
+}
+
+void hg_ctf_empty_array(hostile_t *h, uint32_t len)
+{
+    tlog_t m = {0};
+    ctf_preamble(&m);
+    ctf_stream_block(&m, 0);
+    tlog_printf(&m,
+                "typealias struct { } := empty;\n"
+                "event { name = \"empty\"; id = 0; fields := struct { empty a[%u][%u]; uint8_t "
+                "after; }; };\n",
+                len, len);
+    cw_t b;
+    cw_init(&b);
+    cw_int(&b, 0, 32, false);
+    cw_int(&b, 7, 8, false);
+    ctf_packet(h, &m, &b);
+    cw_free(&b);
+}
+
+void hg_ctf_empty_sequence(hostile_t *h, uint32_t len)
+{
+    tlog_t m = {0};
+    ctf_preamble(&m);
+    ctf_stream_block(&m, 0);
+    tlog_printf(&m, "typealias struct { } := empty;\n"
+                    "event { name = \"empty\"; id = 0; fields := struct { uint32_t n; empty "
+                    "s[n]; uint8_t after; }; };\n");
+    cw_t b;
+    cw_init(&b);
+    cw_int(&b, 0, 32, false);
+    cw_int(&b, len, 32, false);
+    cw_int(&b, 7, 8, false);
+    ctf_packet(h, &m, &b);
+    cw_free(&b);
+}
+
+void hg_ctf_enum(hostile_t *h, unsigned mappings, unsigned events)
+{
+    tlog_t m = {0};
+    ctf_preamble(&m);
+    ctf_stream_block(&m, 0);
+    tlog_printf(&m, "enum big : uint32_t {\n");
+    for (unsigned i = 0; i < mappings; i++) /* ranges of 2, declared from the top */
+        tlog_printf(&m, "  L%u = %u ... %u,\n", mappings - 1 - i, 2 * (mappings - 1 - i),
+                    2 * (mappings - 1 - i) + 1);
+    tlog_printf(&m, "  LAST = %u };\n"
+                    "event { name = \"e\"; id = 0; fields := struct { enum big v; }; };\n",
+                2 * mappings);
+    cw_t b;
+    cw_init(&b);
+    for (unsigned i = 0; i < events; i++) {
+        cw_int(&b, 0, 32, false);
+        cw_int(&b, (uint64_t)(i * 2654435761u) % (2u * mappings + 1), 32, false);
+    }
+    ctf_packet(h, &m, &b);
+    cw_free(&b);
+}
+
+void hg_ctf_aliases(hostile_t *h, unsigned n)
+{
+    tlog_t m = {0};
+    ctf_preamble(&m);
+    ctf_stream_block(&m, 0);
+    /* each names the first type declared: a lookup that walks a list of every
+     * declaration goes through all of them */
+    for (unsigned i = 0; i < n; i++)
+        tlog_printf(&m, "typealias uint8_t := a%u;\n", i);
+    tlog_printf(&m, "event { name = \"e\"; id = 0; fields := struct { a%u x; }; };\n", n - 1);
+    cw_t b;
+    cw_init(&b);
+    cw_int(&b, 0, 32, false);
+    cw_int(&b, 5, 8, false);
+    ctf_packet(h, &m, &b);
+    cw_free(&b);
+}
+
+void hg_ctf_event_classes(hostile_t *h, unsigned n)
+{
+    tlog_t m = {0};
+    ctf_preamble(&m);
+    ctf_stream_block(&m, 0);
+    for (unsigned i = 0; i < n; i++)
+        tlog_printf(&m, "event { name = \"event%u\"; id = %u; fields := struct { uint8_t x; }; };\n",
+                    i, i);
+    cw_t b;
+    cw_init(&b);
+    cw_int(&b, 0, 32, false);
+    cw_int(&b, 1, 8, false);
+    ctf_packet(h, &m, &b);
+    cw_free(&b);
+}
+
+void hg_ctf_struct_fields(hostile_t *h, unsigned n)
+{
+    tlog_t m = {0};
+    ctf_preamble(&m);
+    ctf_stream_block(&m, 0);
+    tlog_printf(&m, "event { name = \"wide\"; id = 0; fields := struct {\n");
+    for (unsigned i = 0; i < n; i++)
+        tlog_printf(&m, "  uint8_t f%u;\n", i);
+    tlog_printf(&m, "}; };\n");
+    cw_t b;
+    cw_init(&b);
+    cw_int(&b, 0, 32, false);
+    for (unsigned i = 0; i < n; i++)
+        cw_int(&b, i & 0xff, 8, false);
+    ctf_packet(h, &m, &b);
+    cw_free(&b);
+}
+
+void hg_ctf_stream_classes(hostile_t *h, unsigned n)
+{
+    tlog_t m = {0};
+    ctf_preamble(&m);
+    for (unsigned i = n; i-- > 0;) /* declared from the top: sorting has work */
+        ctf_stream_block(&m, i);
+    tlog_printf(&m, "event { name = \"e\"; id = 0; stream_id = 0; };\n");
+    ctf_one_event(h, &m);
+}
+
+void hg_ctf_variant_options(hostile_t *h, unsigned n, unsigned events)
+{
+    tlog_t m = {0};
+    ctf_preamble(&m);
+    ctf_stream_block(&m, 0);
+    tlog_printf(&m, "enum tag_t : uint32_t {\n");
+    for (unsigned i = 0; i < n; i++)
+        tlog_printf(&m, "  O%u,\n", i);
+    tlog_printf(&m, "  LAST };\nevent { name = \"v\"; id = 0; fields := struct { enum tag_t tag; "
+                    "variant <tag> {\n");
+    for (unsigned i = 0; i < n; i++)
+        tlog_printf(&m, "  uint8_t O%u;\n", i);
+    tlog_printf(&m, "  uint32_t LAST; } v; }; };\n");
+    cw_t b;
+    cw_init(&b);
+    for (unsigned i = 0; i < events; i++) {
+        cw_int(&b, 0, 32, false);
+        cw_int(&b, (i * 2654435761u) % n, 32, false);
+        cw_int(&b, 1, 8, false);
+    }
+    ctf_packet(h, &m, &b);
+    cw_free(&b);
+}
+
+void hg_ctf_enum_overlap(hostile_t *h)
+{
+    tlog_t m = {0};
+    ctf_preamble(&m);
+    ctf_stream_block(&m, 0);
+    tlog_printf(&m, "enum ov : uint32_t { A = 0 ... 10, B = 5 ... 20, C = 3, D = 15 ... 30, E = 40 };\n"
+                    "event { name = \"ov\"; id = 0; fields := struct { enum ov v;\n"
+                    "  variant <v> { uint8_t A; uint8_t _B; uint8_t C; uint8_t D; uint8_t E; } o; }; };\n");
+    cw_t b;
+    cw_init(&b);
+    for (unsigned i = 0; i < 33; i++) {
+        unsigned v = i < 31 ? i : i == 31 ? 40 : 31; /* 31 is in no range: the variant fails */
+        cw_int(&b, 0, 32, false);
+        cw_int(&b, v, 32, false);
+        cw_int(&b, v, 8, false);
+    }
+    ctf_packet(h, &m, &b);
+    cw_free(&b);
+}
+
 /* ---- runner --------------------------------------------------------------- */
 
 static int count_event(void *user, const tracerd_event_t *ev)
 {
-    (void)ev;
-    ++((hostile_result_t *)user)->events;
+    hostile_result_t *r = user;
+    r->events++;
+    size_t at = strlen(r->log);
+    for (size_t i = 0; i < ev->nargs && at + 64 < sizeof r->log; i++) {
+        const tracerd_event_arg_t *a = &ev->args[i];
+        int n;
+        if (a->type == TRACERD_EVENT_ARG_STRING)
+            n = snprintf(r->log + at, sizeof r->log - at, "%s%.*s=%.*s", i ? " " : "",
+                         (int)a->name.len, a->name.data, (int)a->v.str.len, a->v.str.data);
+        else
+            n = snprintf(r->log + at, sizeof r->log - at, "%s%.*s=%llu", i ? " " : "",
+                         (int)a->name.len, a->name.data, (unsigned long long)a->v.u);
+        at += n > 0 ? (size_t)n : 0;
+    }
+    if (at + 1 < sizeof r->log) {
+        r->log[at++] = '\n';
+        r->log[at] = '\0';
+    }
     return TRACERD_CB_CONTINUE;
 }
 

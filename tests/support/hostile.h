@@ -37,6 +37,21 @@ void hg_xtrace_iov_count(hostile_t *h, uint64_t n);  /* SYSCALL_VEC declaring n 
 void hg_xtrace_iov_len(hostile_t *h, uint64_t len);  /* one iovec of `len` bytes */
 void hg_xtrace_mem_size(hostile_t *h, unsigned k);   /* a load of 2^k bytes */
 
+/* CTF 1.8 (metadata text + one stream of one packet) */
+void hg_ctf_laughs(hostile_t *h, unsigned levels);      /* each alias doubles the previous one */
+void hg_ctf_empty_array(hostile_t *h, uint32_t len);    /* len x len elements of an empty struct */
+void hg_ctf_empty_sequence(hostile_t *h, uint32_t len); /* a sequence of len empty structs */
+void hg_ctf_enum(hostile_t *h, unsigned mappings, unsigned events); /* a big enum, events using it */
+void hg_ctf_aliases(hostile_t *h, unsigned n);          /* n type aliases */
+void hg_ctf_event_classes(hostile_t *h, unsigned n);    /* n event classes */
+void hg_ctf_struct_fields(hostile_t *h, unsigned n);    /* a payload struct of n fields */
+void hg_ctf_stream_classes(hostile_t *h, unsigned n);   /* n stream classes */
+void hg_ctf_variant_options(hostile_t *h, unsigned n, unsigned events); /* tag enum and variant */
+/* Overlapping enumeration ranges (A 0..10, B 5..20, C 3, D 15..30, E 40)
+ * and a variant on them; 33 events with the values 0..30, 40, then 31 (in
+ * no range: the variant selects no option). */
+void hg_ctf_enum_overlap(hostile_t *h);
+
 /* What a run cost and how it ended. */
 typedef struct hostile_result {
     tracerd_status_t status;
@@ -46,6 +61,7 @@ typedef struct hostile_result {
     size_t peak_bytes;  /* allocator hooks: largest live total */
     size_t total_bytes; /* allocator hooks: every byte allocated */
     long rss_growth_kib; /* getrusage ru_maxrss after the run minus before */
+    char log[4096];      /* the first events' arguments: "name=value ..." one line each */
 } hostile_result_t;
 
 /* Reads h through the auto reader (metadata first for CTF), default options
