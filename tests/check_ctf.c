@@ -388,8 +388,8 @@ START_TEST(test_metadata_limits_and_alloc)
     char reason[256];
     ck_assert_int_eq(tracerd_ctf_trace_parse(deep, strlen(deep), NULL, NULL, &t, reason,
                                              sizeof reason),
-                     TRACERD_E_METADATA);
-    ck_assert_ptr_nonnull(strstr(reason, "max_depth"));
+                     TRACERD_E_LIMIT);
+    ck_assert_ptr_nonnull(strstr(reason, "nesting level 65: deeper than max_depth (64)"));
     tracerd_ctf_metadata_config_t cfg;
     tracerd_ctf_metadata_config_init(&cfg);
     cfg.max_metadata_bytes = 100;

@@ -13,6 +13,8 @@ static const char *const scope_prefix[SC_N] = {"trace.packet.header", "stream.pa
                                                "stream.event.header", "stream.event.context",
                                                "event.context",       "event.fields"};
 
+struct clock_key;
+
 struct node {
     const char *name; /* raw */
     const char *display;
@@ -46,11 +48,12 @@ struct cc {
     bool ctf2;
     struct work *ws; /* work stack of the scope being compiled */
     size_t wn, wcap;
-    struct pbuf code, fused;   /* scratch programs, reused by every scope */
-    struct tracerd__hmap kids; /* hash of (parent node, name) -> newest child node */
-    uint64_t nodes, max_nodes; /* fields expanded so far (every scope), bound */
-    uint64_t path_bytes;       /* bytes of field paths made; bound 64 x max_nodes */
-    char owner[160];           /* what the scopes being compiled belong to, for errors */
+    struct pbuf code, fused;       /* scratch programs, reused by every scope */
+    struct tracerd__hmap kids;     /* hash of (parent node, name) -> newest child node */
+    uint64_t nodes, max_nodes;     /* fields expanded so far (every scope), bound */
+    uint64_t path_bytes;           /* bytes of field paths made; bound 64 x max_nodes */
+    char owner[160];               /* what the scopes being compiled belong to, for errors */
+    struct clock_key *clock_order; /* clocks sorted by name (clock_named) */
 };
 
 struct work {
@@ -384,6 +387,47 @@ static char *join_path(struct cc *c, const char *a, const char *b)
     return p;
 }
 
+struct clock_key {
+    const char *name;
+    uint32_t index;
+};
+
+static int cmp_clock_key(const void *a, const void *b)
+{
+    const struct clock_key *x = a, *y = b;
+    int r = strcmp(x->name, y->name);
+    return r != 0 ? r : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+/* The index of the clock named `name` (the last declared of that name), or
+ * -1: a binary search in the clock names, sorted once. */
+static tracerd_status_t clock_named(struct cc *c, const char *name, int *out)
+{
+    const tracerd_ctf_trace_info_t *in = &c->t->info;
+    *out = -1;
+    if (in->nclocks == 0)
+        return TRACERD_OK;
+    if (c->clock_order == NULL) {
+        c->clock_order = tracerd__ctf_arena_alloc(&c->tmp, sizeof *c->clock_order * in->nclocks);
+        if (c->clock_order == NULL)
+            return nomem(c);
+        for (uint32_t i = 0; i < in->nclocks; i++)
+            c->clock_order[i] = (struct clock_key){in->clocks[i].name, i};
+        qsort(c->clock_order, in->nclocks, sizeof *c->clock_order, cmp_clock_key);
+    }
+    uint32_t lo = 0, hi = in->nclocks; /* first name > name */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (strcmp(c->clock_order[mid].name, name) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo > 0 && strcmp(c->clock_order[lo - 1].name, name) == 0)
+        *out = (int)c->clock_order[lo - 1].index;
+    return TRACERD_OK;
+}
+
 /* Resolves native byte order and the clock of an int/enum/float type. */
 static tracerd_status_t fix_type(struct cc *c, const tracerd_ctf_type_t *ty)
 {
@@ -393,9 +437,9 @@ static tracerd_status_t fix_type(struct cc *c, const tracerd_ctf_type_t *ty)
         t->native_order = false;
     }
     if (t->clock_name != NULL && t->pub.clock < 0) {
-        for (uint32_t i = 0; i < c->t->info.nclocks; i++)
-            if (strcmp(c->t->info.clocks[i].name, t->clock_name) == 0)
-                t->pub.clock = (int)i;
+        tracerd_status_t st = clock_named(c, t->clock_name, &t->pub.clock);
+        if (st != TRACERD_OK)
+            return st;
         if (t->pub.clock < 0)
             return cerr(c, ty, TRACERD_E_METADATA, "map names clock '%s', which is not declared",
                         t->clock_name);
@@ -1219,11 +1263,13 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
     b->len = 0;
     c->cur = b;
     c->cur_scope = scope;
-    c->wcap = 256;
     c->wn = 0;
-    c->ws = tracerd__calloc(c->tmp.alloc, sizeof *c->ws * c->wcap);
-    if (c->ws == NULL)
-        return nomem(c);
+    if (c->ws == NULL) { /* kept for every scope, freed after compiling */
+        c->wcap = 256;
+        c->ws = tracerd__calloc(c->tmp.alloc, sizeof *c->ws * c->wcap);
+        if (c->ws == NULL)
+            return nomem(c);
+    }
     tracerd_status_t st = TRACERD_OK;
     push(c, (struct work){.what = W_FIELD, .type = root, .name = "", .display = ""});
     while (c->wn > 0 && st == TRACERD_OK) {
@@ -1246,8 +1292,6 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
         }
         st = w.what == W_FIELD ? compile_field(c, &w) : close_field(c, &w);
     }
-    tracerd__free(c->tmp.alloc, c->ws, sizeof *c->ws * c->wcap);
-    c->ws = NULL;
     c->cur_scope = -1;
     if (st != TRACERD_OK)
         return st;
@@ -1664,6 +1708,7 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
         }
     }
     t->max_loop_depth = c.depth_max;
+    tracerd__free(c.tmp.alloc, c.ws, sizeof *c.ws * c.wcap);
     tracerd__free(c.tmp.alloc, c.code.v, sizeof *c.code.v * c.code.cap);
     tracerd__free(c.tmp.alloc, c.fused.v, sizeof *c.fused.v * c.fused.cap);
     tracerd__hmap_free(&c.kids, c.tmp.alloc);

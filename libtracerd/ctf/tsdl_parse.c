@@ -355,7 +355,8 @@ static tracerd_status_t parse_attr_body(struct parser *P, struct ctf_type *ty)
 static tracerd_status_t push_frame(struct parser *P, int kind, const struct tok *at)
 {
     if (P->nfr >= P->maxfr)
-        return PERR(P, at, "nesting deeper than max_depth (%u)", P->maxfr);
+        return tracerd__tsdl_limit(P, at, "nesting level %u: deeper than max_depth (%u)",
+                                   P->nfr + 1, P->maxfr);
     struct frame *f = &P->fr[P->nfr++];
     memset(f, 0, sizeof *f);
     f->kind = kind;
