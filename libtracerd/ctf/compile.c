@@ -699,6 +699,8 @@ static tracerd_status_t emit_varint(struct cc *c, const struct field *f)
     const tracerd_ctf_type_t *ty = f->w->type;
     int role = ROLE_NONE;
     tracerd_status_t st = role2(c, f->n, &role);
+    if (st == TRACERD_OK && ty->nmappings)
+        st = enum_ranges(c, ty);
     if (st != TRACERD_OK)
         return st;
     if (insn(c, (struct ctf_insn){
