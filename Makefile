@@ -235,10 +235,20 @@ demo:
 # ---- fuzz (clang + libFuzzer) -------------------------------------------------
 FUZZ_CC ?= clang
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
-FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-$(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SUPPORT) $(WRITER_SRC) $(LIB_SRC)
+# The library, the writers and the fuzz support are compiled once (objects in
+# $(B)/fuzz/obj/, instrumented for the fuzzer with -fsanitize=fuzzer-no-link)
+# and linked into every target; only fuzz/fuzz_<target>.c is per target.
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer $(FUZZ_SAN)
+FUZZ_OBJ_FLAGS := -std=c11 $(BASE_CPPFLAGS) -g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) -Itests
+FUZZ_COMMON_OBJ := $(patsubst %.c,$(B)/fuzz/obj/%.o,$(LIB_SRC) $(WRITER_SRC) $(FUZZ_SUPPORT))
+$(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=c11 $(BASE_CPPFLAGS) $(FUZZ_FLAGS) -Itests -o $@ $< $(FUZZ_SUPPORT) $(WRITER_SRC) $(LIB_SRC) $(LIB_LIBS)
+	$(FUZZ_CC) $(FUZZ_OBJ_FLAGS) -MMD -MP -c $< -o $@
+# (kept after the link: not intermediate files make would delete)
+.SECONDARY: $(FUZZ_COMMON_OBJ) $(FUZZ_TARGETS:%=$(B)/fuzz/obj/fuzz/fuzz_%.o)
+$(B)/fuzz/fuzz_%: $(B)/fuzz/obj/fuzz/fuzz_%.o $(FUZZ_COMMON_OBJ)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_COMMON_OBJ) $(LIB_LIBS)
 fuzz: $(FUZZ_BINS)
 	@echo "fuzz targets: $(FUZZ_BINS)"
 	@echo "run one: $(B)/fuzz/fuzz_<target> fuzz/corpus/<target> -dict=fuzz/dict/<target>.dict -max_total_time=60"
