@@ -218,6 +218,46 @@ START_TEST(test_record_abort)
 }
 END_TEST
 
+/* A held record stays in the buffer (which grows) until it is kept or
+ * dropped: what precedes it goes out at flushes, the record does not. */
+START_TEST(test_record_hold)
+{
+    wr_t w;
+    wr_open(&w, 4096);
+    WR_LIT(&w, "{\"a\":1}\n");
+    for (int keep = 0; keep < 2; keep++) {
+        wr_rec_begin(&w);
+        wr_rec_hold(&w);
+        WR_LIT(&w, "{\"big\":\"");
+        for (int i = 0; i < 3000; i++) /* 3 x 4096 bytes: the buffer grows */
+            WR_LIT(&w, "abcd");
+        ck_assert_int_eq(wr_flush(&w), 0); /* as the pump does after a chunk */
+        WR_LIT(&w, "\"}\n");
+        if (keep) {
+            w.hold = false;
+            wr_rec_end(&w);
+        } else {
+            ck_assert(wr_rec_drop(&w));
+        }
+    }
+    WR_LIT(&w, "{\"z\":2}\n");
+    char *s = wr_text(&w);
+    ck_assert_uint_eq(strlen(s), 8 + 8 + 12000 + 3 + 8);
+    ck_assert(strncmp(s, "{\"a\":1}\n{\"big\":\"abcd", 20) == 0);
+    ck_assert_str_eq(s + strlen(s) - 11, "\"}\n{\"z\":2}\n");
+    free(s);
+
+    /* without a hold, the spilled record can no longer be dropped */
+    wr_open(&w, 4096);
+    wr_rec_begin(&w);
+    for (int i = 0; i < 3000; i++)
+        WR_LIT(&w, "abcd");
+    ck_assert(!wr_rec_drop(&w));
+    wr_free(&w);
+    fclose(tmp_out);
+}
+END_TEST
+
 Suite *suite_writer(void)
 {
     Suite *s = suite_create("writer");
@@ -228,6 +268,7 @@ Suite *suite_writer(void)
     tcase_add_test(tc, test_strings_utf8);
     tcase_add_test(tc, test_spill);
     tcase_add_test(tc, test_record_abort);
+    tcase_add_test(tc, test_record_hold);
     suite_add_tcase(s, tc);
     return s;
 }

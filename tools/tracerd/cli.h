@@ -241,6 +241,27 @@ int cli_filter_option(cli_t *c, const char *opt, const char *value);
  * per reader, as it resolves relative times against that reader's trace.
  * Returns a CLI_EXIT_* code; free the filter with tracerd_event_filter_free. */
 int cli_filter_make(const cli_t *c, tracerd_event_filter_t **out);
+/* Was the filter option opt ("--pid", ...) given? */
+bool cli_filter_given(const cli_t *c, const char *opt);
+
+/* A dump's filter (filter.c): the event filter applied to the records a
+ * dump writes, each seen as the event it is (time, thread, cpu, name,
+ * category). ordered: the input is time-ordered (CTF, xtrace), so a record
+ * past --end ends the reading: cli_dump_keep sets stopped, the callback
+ * returns CLI_DUMP_STOP (a callback error the dump then takes for the end). */
+typedef struct cli_dump_filter {
+    tracerd_event_filter_t *f; /* NULL: every record is written */
+    bool ordered;
+    bool stopped;
+} cli_dump_filter_t;
+#define CLI_DUMP_STOP (-77)
+/* Makes d->f from the filter options (CLI_EXIT_* code). */
+int cli_dump_filter_init(const cli_t *c, cli_dump_filter_t *d, bool ordered);
+void cli_dump_filter_free(cli_dump_filter_t *d);
+/* Is the record (as event ev) written? */
+bool cli_dump_keep(cli_dump_filter_t *d, const tracerd_event_t *ev);
+/* A reader's status after a dump: OK when the dump itself stopped it at --end. */
+tracerd_status_t cli_dump_status(const cli_dump_filter_t *d, tracerd_status_t st);
 
 /* C++ name demangling (demangle.c), for output only: NULL-safe. open
  * returns NULL on no memory; a demangler without a C++ runtime demangles

@@ -125,3 +125,39 @@ int cli_filter_make(const cli_t *c, tracerd_event_filter_t **out)
     }
     return CLI_EXIT_OK;
 }
+
+bool cli_filter_given(const cli_t *c, const char *opt)
+{
+    for (unsigned i = 0; i < c->nfilters; i++)
+        if (strcmp(c->filters[i].opt, opt) == 0)
+            return true;
+    return false;
+}
+
+int cli_dump_filter_init(const cli_t *c, cli_dump_filter_t *d, bool ordered)
+{
+    d->ordered = ordered;
+    d->stopped = false;
+    return cli_filter_make(c, &d->f);
+}
+
+void cli_dump_filter_free(cli_dump_filter_t *d)
+{
+    tracerd_event_filter_free(d->f);
+    d->f = NULL;
+}
+
+bool cli_dump_keep(cli_dump_filter_t *d, const tracerd_event_t *ev)
+{
+    if (d->f == NULL)
+        return true;
+    int m = tracerd_event_filter_match(d->f, ev);
+    if (m == TRACERD_EVENT_FILTER_PAST_END && d->ordered)
+        d->stopped = true;
+    return m == TRACERD_EVENT_FILTER_PASS;
+}
+
+tracerd_status_t cli_dump_status(const cli_dump_filter_t *d, tracerd_status_t st)
+{
+    return d->stopped && st == TRACERD_E_CALLBACK ? TRACERD_OK : st;
+}

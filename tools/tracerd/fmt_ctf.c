@@ -141,6 +141,7 @@ struct ctx {
     cli_t *c;
     bool dump;
     tracerd_ctf_dir_t *dir;
+    const tracerd_ctf_trace_t *trace; /* a single stream's */
     const char *stream_path;
     /* info */
     uint64_t events, packets, fields, lost_events, lost_packets, losses;
@@ -163,6 +164,16 @@ struct ctx {
     bool scope_open;    /* a scope's object is open in the current dump line */
     bool pkt_open;      /* a packet line is open: its header/context fields follow */
     bool optional_null; /* a disabled CTF 2 optional was printed as null */
+    /* dump filters (see dump_filter_begin) */
+    cli_dump_filter_t flt;
+    bool need_ids;       /* --pid/--tid: decided once the event contexts are read */
+    bool undecided;      /* the event's record is held until then */
+    bool skip;           /* the event is left out: its fields are not written */
+    tracerd_event_t fev; /* the event as the filter sees it */
+    bool has_cpu;        /* the cpu of the current packet (single stream) */
+    uint32_t cpu;
+    int64_t *stream_cpu; /* directory: the cpu of each stream's packet, -1 for none */
+    uint32_t nstream_cpu;
 };
 
 static const char *cur_stream(const struct ctx *x)
@@ -196,19 +207,36 @@ static void put_stream(const struct ctx *x, wr_t *f)
     cli_json_member(f, "stream", p, strlen(p));
 }
 
+/* A dump with a time range writes the packets whose time span meets it
+ * (packets without times, and all of them before the range is known, are
+ * written). */
+static bool packet_in_range(const struct ctx *x, const tracerd_ctf_packet_t *p)
+{
+    uint64_t b, e;
+    if (x->flt.f == NULL || !p->has_timestamp_begin || !p->has_timestamp_end ||
+        !tracerd_event_filter_range(x->flt.f, &b, &e))
+        return true;
+    return p->ns_end >= b && p->ns_begin <= e;
+}
+
 static int on_packet(void *user, const tracerd_ctf_packet_t *p)
 {
     struct ctx *x = user;
     close_packet(x);
     cli_warning_flush(x->c); /* a dump keeps warnings in their place */
     x->packets++;
+    x->has_cpu = p->has_cpu_id;
+    x->cpu = (uint32_t)p->cpu_id;
+    const tracerd_ctf_dir_stream_t *ds = x->dir ? tracerd_ctf_dir_current(x->dir) : NULL;
+    if (ds != NULL && ds->index < x->nstream_cpu)
+        x->stream_cpu[ds->index] = p->has_cpu_id ? (int64_t)(uint32_t)p->cpu_id : -1;
     if (p->has_cpu_id) {
         if (p->cpu_id < 64)
             x->cpus |= (uint64_t)1 << p->cpu_id;
         else
             x->cpu_other++;
     }
-    if (!x->dump)
+    if (!x->dump || !packet_in_range(x, p))
         return 0;
     wr_t *f = x->c->wr;
     WR_LIT(f, "{\"type\":\"packet\"");
@@ -273,6 +301,80 @@ static int on_warning(void *user, const tracerd_warning_t *w)
     return cli_warning(x->c, &sink, w);
 }
 
+/* A dump's filter sees each event as the event view does (map_ctf.c): its
+ * clock time, the cpu of its packet, its event class name, the trace's
+ * "domain" (else "ctf") as category, and with --pid/--tid the vpid/pid and
+ * vtid/tid fields of its contexts; for those the record is held until the
+ * contexts are read (dump_filter_decide). Returns 1 to write the event, 0
+ * to leave it out, CLI_DUMP_STOP past --end (streams are time-ordered). */
+static int dump_filter_begin(struct ctx *x, const tracerd_ctf_event_t *e)
+{
+    x->skip = false;
+    x->undecided = false;
+    if (x->flt.f == NULL)
+        return 1;
+    tracerd_event_t *ev = &x->fev;
+    memset(ev, 0, sizeof *ev);
+    ev->format = TRACERD_EVENT_FORMAT_CTF;
+    ev->kind = TRACERD_EVENT_INSTANT;
+    ev->ticks = e->cycles;
+    ev->ns = e->ns;
+    if (e->has_clock)
+        ev->flags |= TRACERD_EVENT_HAS_NS;
+    const tracerd_ctf_dir_stream_t *ds = x->dir ? tracerd_ctf_dir_current(x->dir) : NULL;
+    if (ds != NULL && ds->index < x->nstream_cpu) {
+        if (x->stream_cpu[ds->index] >= 0) {
+            ev->cpu = (uint32_t)x->stream_cpu[ds->index];
+            ev->flags |= TRACERD_EVENT_HAS_CPU;
+        }
+    } else if (ds == NULL && x->has_cpu) {
+        ev->cpu = x->cpu;
+        ev->flags |= TRACERD_EVENT_HAS_CPU;
+    }
+    ev->name.data = e->name != NULL ? e->name : "";
+    ev->name.len = strlen(ev->name.data);
+    const tracerd_ctf_trace_t *t = ds != NULL ? ds->trace : x->trace;
+    const char *domain = t != NULL ? tracerd_ctf_trace_env(t, "domain") : NULL;
+    ev->category.data = domain != NULL ? domain : "ctf";
+    ev->category.len = strlen(ev->category.data);
+    if (x->need_ids) {
+        x->undecided = true;
+        return 1;
+    }
+    x->skip = !cli_dump_keep(&x->flt, ev);
+    return x->flt.stopped ? CLI_DUMP_STOP : !x->skip;
+}
+
+/* The held event record: kept, or dropped. */
+static int dump_filter_decide(struct ctx *x)
+{
+    x->undecided = false;
+    x->skip = !cli_dump_keep(&x->flt, &x->fev);
+    if (!x->skip || !wr_rec_drop(x->c->wr)) {
+        x->c->wr->hold = false;
+        x->skip = false; /* kept (or already written out past WR_HOLD_MAX) */
+    }
+    return x->flt.stopped ? CLI_DUMP_STOP : 0;
+}
+
+/* --pid/--tid: the thread and process of the event's contexts. */
+static void dump_filter_field(struct ctx *x, const tracerd_ctf_field_t *f)
+{
+    if (f->depth != 1 ||
+        (f->scope != TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT &&
+         f->scope != TRACERD_CTF_SCOPE_EVENT_CONTEXT) ||
+        (f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT))
+        return;
+    uint64_t u = f->kind == TRACERD_CTF_VALUE_UINT ? f->v.u : (uint64_t)f->v.i;
+    if (strcmp(f->name, "vtid") == 0 || strcmp(f->name, "tid") == 0) {
+        x->fev.tid = u;
+        x->fev.flags |= TRACERD_EVENT_HAS_TID;
+    } else if (strcmp(f->name, "vpid") == 0 || strcmp(f->name, "pid") == 0) {
+        x->fev.pid = u;
+        x->fev.flags |= TRACERD_EVENT_HAS_PID;
+    }
+}
+
 static int on_event(void *user, const tracerd_ctf_event_t *e)
 {
     struct ctx *x = user;
@@ -297,8 +399,13 @@ static int on_event(void *user, const tracerd_ctf_event_t *e)
     }
     if (!x->dump)
         return 0;
+    int k = dump_filter_begin(x, e);
+    if (k != 1)
+        return k;
     wr_t *f = x->c->wr;
     wr_rec_begin(f);
+    if (x->undecided)
+        wr_rec_hold(f);
     WR_LIT(f, "{\"type\":\"event\"");
     put_stream(x, f);
     WR_LIT(f, ",\"offset\":");
@@ -321,6 +428,15 @@ static int on_event_end(void *user, const tracerd_ctf_event_t *e)
 {
     struct ctx *x = user;
     (void)e;
+    if (x->undecided) {
+        int k = dump_filter_decide(x);
+        if (k != 0)
+            return k;
+    }
+    if (x->skip) {
+        x->skip = false;
+        return 0;
+    }
     if (x->dump) {
         WR_LIT(x->c->wr, "}\n");
         wr_rec_end(x->c->wr);
@@ -404,6 +520,17 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
      * them, user-defined ones included), as an event's scopes in its line. */
     if (f->scope <= TRACERD_CTF_SCOPE_PACKET_CONTEXT && !x->pkt_open)
         return 0;
+    if (x->skip)
+        return 0;
+    if (x->undecided) {
+        if (f->scope == TRACERD_CTF_SCOPE_EVENT_FIELDS) {
+            int k = dump_filter_decide(x);
+            if (k != 0 || x->skip)
+                return k;
+        } else {
+            dump_filter_field(x, f);
+        }
+    }
     wr_t *o = x->c->wr;
     switch (f->kind) {
     case TRACERD_CTF_VALUE_STRUCT_BEGIN:
@@ -656,6 +783,15 @@ static void print_summary(struct ctx *x)
     }
 }
 
+/* A dump's filter (CTF is read in time order: past --end, reading stops). */
+static int dump_filter_init(struct ctx *x)
+{
+    if (!x->dump)
+        return CLI_EXIT_OK;
+    x->need_ids = cli_filter_given(x->c, "--pid") || cli_filter_given(x->c, "--tid");
+    return cli_dump_filter_init(x->c, &x->flt, true);
+}
+
 /* ---- a directory ----------------------------------------------------------- */
 
 static int run_dir(cli_t *c, bool dump)
@@ -671,12 +807,18 @@ static int run_dir(cli_t *c, bool dump)
         cli_free(x);
         return cli_oom(c, "thread table");
     }
+    int frc = dump_filter_init(x);
+    if (frc != CLI_EXIT_OK) {
+        cli_free(x);
+        return frc;
+    }
     tracerd_ctf_dir_config_t cfg;
     tracerd_ctf_dir_config_init(&cfg);
     int orc = cli_config_ctf(c, &cfg.stream);
     if (!dump)
         cfg.stream.field_scopes = INFO_SCOPES;
     if (orc != CLI_EXIT_OK) {
+        cli_dump_filter_free(&x->flt);
         cli_free(x->tids);
         cli_free(x);
         return orc;
@@ -686,6 +828,18 @@ static int run_dir(cli_t *c, bool dump)
     tracerd_ctf_dir_t *d = NULL;
     tracerd_status_t st = tracerd_ctf_dir_open(c->path, &cfg, &cb, x, NULL, &d);
     x->dir = d;
+    if (st == TRACERD_OK && x->flt.f != NULL) {
+        x->nstream_cpu = tracerd_ctf_dir_stream_count(d);
+        x->stream_cpu = cli_calloc(x->nstream_cpu ? x->nstream_cpu : 1, sizeof *x->stream_cpu);
+        if (x->stream_cpu == NULL) {
+            tracerd_ctf_dir_free(d);
+            cli_dump_filter_free(&x->flt);
+            cli_free(x);
+            return cli_oom(c, "stream table");
+        }
+        for (uint32_t i = 0; i < x->nstream_cpu; i++)
+            x->stream_cpu[i] = -1;
+    }
     if (st == TRACERD_OK && !dump) {
         fprintf(c->out, "format:        CTF trace directory\n");
         fprintf(c->out, "streams:       %u\n", tracerd_ctf_dir_stream_count(d));
@@ -695,6 +849,7 @@ static int run_dir(cli_t *c, bool dump)
     if (st == TRACERD_OK)
         while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
             ;
+    st = cli_dump_status(&x->flt, st);
     close_packet(x);
     cli_warning_flush(c);
     int rc = CLI_EXIT_OK;
@@ -710,6 +865,8 @@ static int run_dir(cli_t *c, bool dump)
     if (!dump && (st == TRACERD_OK || x->events))
         print_summary(x);
     tracerd_ctf_dir_free(d);
+    cli_dump_filter_free(&x->flt);
+    cli_free(x->stream_cpu);
     cli_free(x->tids);
     cli_free(x);
     return rc;
@@ -784,12 +941,19 @@ static int run_stream(cli_t *c, bool dump)
     x->c = c;
     x->dump = dump;
     x->stream_path = c->path;
+    x->trace = t;
     tracerd_ctf_callbacks_t cb;
     callbacks(x, &cb);
     if (!dump && x->tids == NULL) {
         cli_free(x);
         tracerd_ctf_trace_free(t);
         return cli_oom(c, "thread table");
+    }
+    rc = dump_filter_init(x);
+    if (rc != CLI_EXIT_OK) {
+        cli_free(x);
+        tracerd_ctf_trace_free(t);
+        return rc;
     }
     tracerd_ctf_stream_config_t scfg;
     int orc = cli_config_ctf(c, &scfg);
@@ -800,6 +964,7 @@ static int run_stream(cli_t *c, bool dump)
         orc == CLI_EXIT_OK ? tracerd_ctf_stream_new(t, &scfg, &cb, x, NULL, &r) : TRACERD_E_INVALID;
     if (st != TRACERD_OK) {
         fprintf(stderr, "%s: %s: %s\n", c->prog, c->path, tracerd_status_message(st));
+        cli_dump_filter_free(&x->flt);
         cli_free(x->tids);
         cli_free(x);
         tracerd_ctf_trace_free(t);
@@ -809,7 +974,7 @@ static int run_stream(cli_t *c, bool dump)
         fprintf(c->out, "format:        CTF data stream\n");
         print_trace_info(c->out, mpath, t);
     }
-    st = cli_pump(c, tracerd_ctf_stream_ops(), r);
+    st = cli_dump_status(&x->flt, cli_pump(c, tracerd_ctf_stream_ops(), r));
     close_packet(x);
     rc = CLI_EXIT_OK;
     if (st != TRACERD_OK) {
@@ -828,6 +993,7 @@ static int run_stream(cli_t *c, bool dump)
         print_summary(x);
     tracerd_ctf_stream_free(r);
     tracerd_ctf_trace_free(t);
+    cli_dump_filter_free(&x->flt);
     cli_free(x->tids);
     cli_free(x);
     return rc;

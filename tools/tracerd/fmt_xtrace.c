@@ -196,11 +196,72 @@ static int options(const cli_t *c, cli_config_store_t *store, tracerd_auto_confi
     return CLI_EXIT_OK;
 }
 
+/* ---- dump filters ----------------------------------------------------------- */
+
+/* A dump's filter: each record is seen as an event named by its dump "type"
+ * ("insn", "mem", "val", "allgpr", "misc_flags", "syscall_vec", "time";
+ * snapshots: "snapshot"), category "xtrace", at its instruction count (the
+ * xtrace timeline: ticks, no clock), on the thread (or CPU) the file name
+ * gives. A record that belongs to another (a memory value's fragments; a
+ * syscall_vec's iov, iov_data and syscall_vec_end; a snapshot's registers
+ * and snapshot_end) follows it. Instruction counts only grow: a record past
+ * --end ends the reading. */
+typedef struct xfilter {
+    cli_dump_filter_t d;
+    bool has_tid;
+    uint64_t tid;
+    bool skip; /* the record that the following ones belong to was left out */
+} xfilter_t;
+
+static int xfilter_init(cli_t *c, xfilter_t *x)
+{
+    memset(x, 0, sizeof *x);
+    tracerd_xtrace_filename_t fn;
+    if (tracerd_xtrace_parse_filename(c->path, &fn) == TRACERD_OK) {
+        x->has_tid = true;
+        x->tid = fn.id;
+    }
+    return cli_dump_filter_init(c, &x->d, true);
+}
+
+/* 1: write the record; 0: leave it out; CLI_DUMP_STOP: past --end, stop. */
+static int xkeep(xfilter_t *x, const char *type, uint64_t insn_count)
+{
+    if (x->d.f == NULL)
+        return 1;
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.format = TRACERD_EVENT_FORMAT_XTRACE;
+    ev.kind = TRACERD_EVENT_INSTANT;
+    ev.ticks = insn_count;
+    ev.name.data = type;
+    ev.name.len = strlen(type);
+    ev.category.data = "xtrace";
+    ev.category.len = 6;
+    if (x->has_tid) {
+        ev.flags |= TRACERD_EVENT_HAS_TID;
+        ev.tid = x->tid;
+    }
+    bool keep = cli_dump_keep(&x->d, &ev);
+    x->skip = !keep;
+    return x->d.stopped ? CLI_DUMP_STOP : keep;
+}
+
+/* Returns from a dump callback: leaves the record out (or stops) unless the
+ * filter keeps it. */
+#define XKEEP(x, type, n)                                                                          \
+    do {                                                                                           \
+        int k_ = xkeep((x), (type), (n));                                                          \
+        if (k_ != 1)                                                                               \
+            return k_;                                                                             \
+    } while (0)
+
 /* ---- instruction stream ------------------------------------------------ */
 
 typedef struct istate {
     cli_t *c;
     bool dump;
+    xfilter_t flt;
     uint64_t insns, explicit_pcs, by_el[4], loads, stores, mem_bytes, vals[6], allgpr, flags;
     uint64_t vecs, iovs, iov_bytes, times, frags, warnings;
     uint64_t pc_min, pc_max, first_pc, last_pc, first_time, last_time;
@@ -228,6 +289,7 @@ static int i_insn(void *u, const tracerd_xtrace_insn_t *x)
     if (x->pc > s->pc_max)
         s->pc_max = x->pc;
     if (s->dump) {
+        XKEEP(&s->flt, "insn", x->index);
         wr_t *f = s->c->wr;
         WR_LIT(f, "{\"type\":\"insn\",\"offset\":");
         wr_u64(f, x->offset);
@@ -256,6 +318,7 @@ static int i_mem(void *u, const tracerd_xtrace_mem_t *m)
         s->loads++;
     s->mem_bytes += m->size;
     if (s->dump) {
+        XKEEP(&s->flt, "mem", m->insn_count);
         wr_t *f = s->c->wr;
         wr_printf(f,
                   "{\"type\":\"mem\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
@@ -278,7 +341,7 @@ static int i_frag(void *u, const tracerd_span_t *sp)
     s->frags++;
     if (sp->field == TRACERD_XTRACE_FIELD_IOV_DATA)
         s->iov_bytes += sp->len;
-    if (s->dump) {
+    if (s->dump && !s->flt.skip) {
         wr_t *f = s->c->wr;
         wr_printf(f,
                   "{\"type\":\"%s\",\"offset\":%" PRIu64 ",\"index\":%" PRIu32
@@ -296,6 +359,7 @@ static int i_val(void *u, const tracerd_xtrace_val_t *v)
     istate_t *s = u;
     s->vals[(unsigned)v->kind % 6]++;
     if (s->dump) {
+        XKEEP(&s->flt, "val", v->insn_count);
         wr_t *f = s->c->wr;
         wr_printf(f,
                   "{\"type\":\"val\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
@@ -312,6 +376,7 @@ static int i_allgpr(void *u, const tracerd_xtrace_allgpr_t *g)
     istate_t *s = u;
     s->allgpr++;
     if (s->dump) {
+        XKEEP(&s->flt, "allgpr", g->insn_count);
         wr_t *f = s->c->wr;
         wr_printf(f,
                   "{\"type\":\"allgpr\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64 ",\"x\":[",
@@ -328,6 +393,7 @@ static int i_flags(void *u, const tracerd_xtrace_misc_flags_t *m)
     istate_t *s = u;
     s->flags++;
     if (s->dump) {
+        XKEEP(&s->flt, "misc_flags", m->insn_count);
         wr_t *f = s->c->wr;
         wr_printf(f, "{\"type\":\"misc_flags\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64,
                   m->offset, m->insn_count);
@@ -376,6 +442,8 @@ static int i_vec(void *u, const tracerd_xtrace_syscall_vec_t *v)
     istate_t *s = u;
     s->vecs++;
     if (s->dump)
+        XKEEP(&s->flt, "syscall_vec", v->insn_count);
+    if (s->dump)
         wr_printf(s->c->wr,
                   "{\"type\":\"syscall_vec\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
                   ",\"count\":%" PRIu64 ",\"layout\":\"%s\"}\n",
@@ -386,7 +454,7 @@ static int i_vec(void *u, const tracerd_xtrace_syscall_vec_t *v)
 static int i_vec_end(void *u, const tracerd_xtrace_syscall_vec_t *v)
 {
     istate_t *s = u;
-    if (s->dump)
+    if (s->dump && !s->flt.skip)
         wr_printf(s->c->wr,
                   "{\"type\":\"syscall_vec_end\",\"offset\":%" PRIu64 ",\"count\":%" PRIu64 "}\n",
                   v->offset, v->count);
@@ -397,7 +465,7 @@ static int i_iov(void *u, const tracerd_xtrace_iov_t *v)
 {
     istate_t *s = u;
     s->iovs++;
-    if (s->dump) {
+    if (s->dump && !s->flt.skip) {
         wr_t *f = s->c->wr;
         wr_printf(f,
                   "{\"type\":\"iov\",\"offset\":%" PRIu64 ",\"iov_offset\":%" PRIu64
@@ -417,6 +485,7 @@ static int i_time(void *u, const tracerd_xtrace_time_t *t)
     s->times++;
     s->last_time = t->value;
     if (s->dump) {
+        XKEEP(&s->flt, "time", t->insn_count);
         wr_t *f = s->c->wr;
         wr_printf(f, "{\"type\":\"time\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64, t->offset,
                   t->insn_count);
@@ -475,12 +544,16 @@ static int run_insn(cli_t *c, bool dump)
     int orc = cli_config_xtrace(c, &ic, &sc);
     if (orc != CLI_EXIT_OK)
         return orc;
+    if (dump && (orc = xfilter_init(c, &s.flt)) != CLI_EXIT_OK)
+        return orc;
     tracerd_xtrace_insn_reader_t *r;
     tracerd_status_t st = tracerd_xtrace_insn_new(&ic, &cb, &s, NULL, &r);
     if (st != TRACERD_OK) {
+        cli_dump_filter_free(&s.flt.d);
         return cli_new_failed(c, st); /* options were checked: out of memory */
     }
-    st = cli_pump(c, tracerd_xtrace_insn_ops(), r);
+    st = cli_dump_status(&s.flt.d, cli_pump(c, tracerd_xtrace_insn_ops(), r));
+    cli_dump_filter_free(&s.flt.d);
     int rc = CLI_EXIT_OK;
     if (st == TRACERD_E_IO) {
         rc = CLI_EXIT_IO;
@@ -543,6 +616,7 @@ static int run_insn(cli_t *c, bool dump)
 typedef struct sstate {
     cli_t *c;
     bool dump;
+    xfilter_t flt;
     bool have_layout, have_header;
     tracerd_xtrace_snap_layout_t lay;
     tracerd_xtrace_snap_header_t hdr;
@@ -599,6 +673,7 @@ static int s_snap(void *u, const tracerd_xtrace_snapshot_t *x)
     s->last_user = x->user_insns;
     s->last_total = x->total_insns;
     if (s->dump) {
+        XKEEP(&s->flt, "snapshot", x->total_insns);
         wr_t *f = s->c->wr;
         wr_printf(f,
                   "{\"type\":\"snapshot\",\"offset\":%" PRIu64 ",\"index\":%" PRIu64
@@ -615,7 +690,7 @@ static int s_snap(void *u, const tracerd_xtrace_snapshot_t *x)
 static int s_reg(void *u, const tracerd_span_t *sp)
 {
     sstate_t *s = u;
-    if (s->dump) {
+    if (s->dump && !s->flt.skip) {
         wr_t *f = s->c->wr;
         wr_printf(f,
                   "{\"type\":\"register\",\"offset\":%" PRIu64 ",\"reg\":\"%s\",\"index\":%" PRIu32
@@ -631,7 +706,7 @@ static int s_reg(void *u, const tracerd_span_t *sp)
 static int s_end(void *u, const tracerd_xtrace_snapshot_end_t *e)
 {
     sstate_t *s = u;
-    if (s->dump) {
+    if (s->dump && !s->flt.skip) {
         wr_t *f = s->c->wr;
         wr_printf(f, "{\"type\":\"snapshot_end\",\"offset\":%" PRIu64 ",\"index\":%" PRIu64,
                   e->offset, e->index);
@@ -676,12 +751,16 @@ static int run_snap(cli_t *c, bool dump)
     int orc = cli_config_xtrace(c, &ic, &sc);
     if (orc != CLI_EXIT_OK)
         return orc;
+    if (dump && (orc = xfilter_init(c, &s.flt)) != CLI_EXIT_OK)
+        return orc;
     tracerd_xtrace_snap_reader_t *r;
     tracerd_status_t st = tracerd_xtrace_snap_new(&sc, &cb, &s, NULL, &r);
     if (st != TRACERD_OK) {
+        cli_dump_filter_free(&s.flt.d);
         return cli_new_failed(c, st); /* options were checked: out of memory */
     }
-    st = cli_pump(c, tracerd_xtrace_snap_ops(), r);
+    st = cli_dump_status(&s.flt.d, cli_pump(c, tracerd_xtrace_snap_ops(), r));
+    cli_dump_filter_free(&s.flt.d);
     int rc = CLI_EXIT_OK;
     if (st == TRACERD_E_IO) {
         rc = CLI_EXIT_IO;

@@ -25,7 +25,11 @@ void wr_free(wr_t *w)
 
 int wr_flush(wr_t *w)
 {
-    size_t off = 0;
+    size_t off = 0, held = 0;
+    if (w->in_rec && w->hold) { /* the held record stays: what precedes it goes out */
+        held = w->len - w->mark;
+        w->len = w->mark;
+    }
     while (off < w->len && !w->failed) {
         ssize_t n = write(w->fd, w->buf + off, w->len - off);
         if (n < 0 && errno == EINTR)
@@ -37,6 +41,12 @@ int wr_flush(wr_t *w)
         }
         off += (size_t)n;
     }
+    if (held > 0) {
+        memmove(w->buf, w->buf + w->len, held);
+        w->len = held;
+        w->mark = 0;
+        return w->failed ? -1 : 0;
+    }
     if (w->in_rec && w->len > w->mark)
         w->rec_spilled = true;
     w->len = 0;
@@ -44,10 +54,48 @@ int wr_flush(wr_t *w)
     return w->failed ? -1 : 0;
 }
 
+/* A held record: the buffer grows when the record leaves no room (wr_flush
+ * has written out what precedes it). */
+static bool spill_held(wr_t *w, size_t n)
+{
+    wr_flush(w);
+    if (w->failed)
+        return false;
+    if (w->cap - w->len >= n)
+        return true;
+    size_t ncap = w->cap * 2;
+    while (ncap - w->len < n)
+        ncap *= 2;
+    if (ncap > WR_HOLD_MAX)
+        return false;
+    char *b = realloc(w->buf, ncap);
+    if (b == NULL)
+        return false;
+    w->buf = b;
+    w->cap = ncap;
+    return true;
+}
+
 void wr_spill(wr_t *w, size_t n)
 {
-    (void)n;
+    if (w->in_rec && w->hold) {
+        if (!w->failed && spill_held(w, n))
+            return;
+        w->hold = false; /* past WR_HOLD_MAX: the record goes out */
+    }
     wr_flush(w);
+}
+
+bool wr_rec_drop(wr_t *w)
+{
+    w->hold = false;
+    if (!w->in_rec || w->rec_spilled)
+        return false;
+    w->len = w->mark;
+    w->in_rec = false;
+    w->nclosers = 0;
+    w->lost_closers = 0;
+    return true;
 }
 
 void wr_rec_end(wr_t *w)

@@ -30,6 +30,7 @@ typedef struct wr {
     int errnum;
     bool in_rec;     /* between wr_rec_begin and wr_rec_end */
     bool rec_spilled; /* part of the open record was already written out */
+    bool hold;        /* the open record stays in the buffer (wr_rec_hold) */
     size_t mark;     /* where the open record starts in buf */
     char closers[WR_CLOSERS];
     unsigned nclosers, lost_closers;
@@ -137,6 +138,7 @@ wr_printf(wr_t *w, const char *fmt, ...);
 static inline void wr_rec_begin(wr_t *w)
 {
     w->in_rec = true;
+    w->hold = false;
     w->rec_spilled = false;
     w->mark = w->len;
     w->nclosers = 0;
@@ -165,5 +167,18 @@ static inline void wr_pop(wr_t *w)
 
 /* Reading stopped inside the open record (if any): drop it or complete it. */
 void wr_rec_abort(wr_t *w);
+
+/* Keeps the open record in the buffer until it is decided on (a dump's
+ * filter that needs fields written before it): the buffer grows instead of
+ * writing the record out (up to WR_HOLD_MAX bytes; past that it is written
+ * out and can no longer be dropped). wr_rec_drop drops the open record and
+ * returns true, or returns false when part of it was written out already;
+ * both end the hold. */
+#define WR_HOLD_MAX ((size_t)64 << 20)
+static inline void wr_rec_hold(wr_t *w)
+{
+    w->hold = true;
+}
+bool wr_rec_drop(wr_t *w);
 
 #endif
