@@ -2,7 +2,9 @@
  * (basic blocks of 3..9 instructions each opened by a PCINST, the rest INST,
  * a MEM access per three instructions), read with counting callbacks in
  * 256 KiB chunks, beside XXH3_64bits over the same bytes; then a snapshot
- * file (VL 256 with ZA, ~64 MB). Prints MB/s, records/s and max RSS. */
+ * file (VL 256 with ZA, ~64 MB). Prints MB/s, records/s and max RSS.
+ * `bench_xtrace MIB` reads a MIB MiB stream once with the counting callbacks
+ * and prints "records read: N" (bench/instructions.sh xtrace). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,12 +186,23 @@ int main(int argc, char **argv)
     size_t cap = (size_t)256 << 20;
     const size_t chunk = (size_t)256 << 10;
     bool write = argc == 4 && strcmp(argv[1], "write") == 0; /* write FILE MIB (make bench-cli) */
+    bool once = argc == 2; /* MIB: one counting read (bench/instructions.sh) */
     if (write)
         cap = (size_t)strtoull(argv[3], NULL, 10) << 20;
+    if (once)
+        cap = (size_t)strtoull(argv[1], NULL, 10) << 20;
     uint8_t *buf = malloc(cap);
     if (buf == NULL)
         return 1;
     size_t n = gen_stream(buf, cap);
+    if (once) { /* bench/instructions.sh: one read of the stream, counting callbacks */
+        cnt_t c;
+        read_insn(buf, n, chunk, true, &c);
+        printf("xtrace insn stream: %zu bytes\nrecords read: %llu\n", n,
+               (unsigned long long)(c.insns + c.mems));
+        free(buf);
+        return 0;
+    }
     if (write) {
         FILE *f = fopen(argv[2], "wb");
         int bad = f == NULL || fwrite(buf, 1, n, f) != n;

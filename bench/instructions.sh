@@ -5,6 +5,7 @@
 #
 #     bench/instructions.sh xray [MiB]     # default 16 MiB
 #     bench/instructions.sh fxt [MiB]     # 4 MiB is the generated archive's repeated block
+#     bench/instructions.sh xtrace [MiB]  # the instruction stream, 256 KiB feeds
 #
 # It builds bench/bench_<fmt>.c at -O2 without -march=native (valgrind cannot
 # run every AVX-512 instruction), runs it under callgrind with BENCH_RUNS=1,

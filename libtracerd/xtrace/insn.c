@@ -442,61 +442,65 @@ static void start_field(struct tracerd_xtrace_insn_reader *r, uint32_t field, ui
     r->state = S_FIELD;
 }
 
+/* Little-endian value of a MEM record's 2^k bytes when k <= 3. */
+static inline uint64_t small_value(const uint8_t *v, unsigned k)
+{
+    switch (k) {
+    case 0:
+        return v[0];
+    case 1:
+        return tracerd__le16(v);
+    case 2:
+        return tracerd__le32(v);
+    case 3:
+        return tracerd__le64(v);
+    default:
+        return 0;
+    }
+}
+
+/* A MEM record's fields: its value is in the record (`whole`, a constant at
+ * each call) or follows in fragments (OP_MEM_BIG: value NULL, value_u64 0). */
+static TRACERD__INLINE void mem_record(tracerd_xtrace_mem_t *rec, const struct ent *e,
+                                       const uint8_t *q, uint64_t off, uint64_t n, uint8_t el,
+                                       bool whole)
+{
+    rec->offset = off;
+    rec->insn_count = n;
+    rec->addr = tracerd__le64(q + 1);
+    rec->value = whole ? q + 9 : NULL;
+    rec->value_u64 = whole ? small_value(q + 9, e->b) : 0;
+    rec->size = 1u << e->b;
+    rec->size_log2 = e->b;
+    rec->el = el;
+    rec->is_store = e->a != 0;
+}
+
 /* Delivers one complete fixed-size record `p` (e->size bytes at absolute
- * offset `off`); sets the next state. Returns GO or STOP. */
-static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, const uint8_t *p,
-                   uint64_t off)
+ * offset `off`) of the kinds the hot loop (fast_loop) leaves to it: INST
+ * before any PC, a MEM whose value comes in fragments, and every rarer
+ * record; sets the next state. fast_loop decodes INST, PCINST and whole MEM
+ * records, also a stitched one, so each record has one decoding. Returns GO
+ * or STOP. Kept out of line: inlined into the hot loop it costs the common
+ * records registers (bench/instructions.sh xtrace). */
+static TRACERD__NOINLINE int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e,
+                                     const uint8_t *p, uint64_t off)
 {
     const tracerd_xtrace_insn_callbacks_t *cb = &r->cbs;
     r->rec_off = off;
     switch (e->op) {
-    case OP_INST:
-        if (TRACERD__UNLIKELY(!r->have_pc)) {
-            tracerd__error_set(&r->core.err, TRACERD_E_ORDER, off,
-                               "INST token 0x%02x before any PCINST: the PC is unknown (set "
-                               "has_initial_pc to start mid-stream)",
-                               p[0]);
-            return STOP;
-        }
-        r->pc += 4;
-        r->el = e->a;
-        if (cb->on_insn != NULL) {
-            tracerd_xtrace_insn_t rec = {off, r->ninsn, r->pc, tracerd__le32(p + 1), e->a, false};
-            r->ninsn++;
-            return after_cb(r, cb->on_insn(r->core.user, &rec), "on_insn");
-        }
-        r->ninsn++;
-        return GO;
-    case OP_PCINST:
-        r->pc = tracerd__le64(p + 1);
-        r->have_pc = true;
-        r->el = e->a;
-        if (cb->on_insn != NULL) {
-            tracerd_xtrace_insn_t rec = {off, r->ninsn, r->pc, tracerd__le32(p + 9), e->a, true};
-            r->ninsn++;
-            return after_cb(r, cb->on_insn(r->core.user, &rec), "on_insn");
-        }
-        r->ninsn++;
-        return GO;
-    case OP_MEM:
+    case OP_INST: /* fast_loop takes it once the PC is known */
+        tracerd__error_set(&r->core.err, TRACERD_E_ORDER, off,
+                           "INST token 0x%02x before any PCINST: the PC is unknown (set "
+                           "has_initial_pc to start mid-stream)",
+                           p[0]);
+        return STOP;
     case OP_MEM_BIG:
-        if (e->op == OP_MEM_BIG)
-            start_field(r, TRACERD_XTRACE_FIELD_MEM_VALUE, 0, (uint64_t)1 << e->b,
-                        e->a ? "the value of a MEM store" : "the value of a MEM load");
+        start_field(r, TRACERD_XTRACE_FIELD_MEM_VALUE, 0, (uint64_t)1 << e->b,
+                    e->a ? "the value of a MEM store" : "the value of a MEM load");
         if (cb->on_mem != NULL) {
             tracerd_xtrace_mem_t rec;
-            rec.offset = off;
-            rec.insn_count = r->ninsn;
-            rec.addr = tracerd__le64(p + 1);
-            rec.size = 1u << e->b;
-            rec.size_log2 = e->b;
-            rec.el = r->el;
-            rec.is_store = e->a != 0;
-            rec.value = e->op == OP_MEM ? p + 9 : NULL;
-            rec.value_u64 = 0;
-            if (e->op == OP_MEM && e->b <= 3)
-                for (unsigned i = rec.size; i-- > 0;)
-                    rec.value_u64 = rec.value_u64 << 8 | p[9 + i];
+            mem_record(&rec, e, p, off, r->ninsn, r->el, false);
             return after_cb(r, cb->on_mem(r->core.user, &rec), "on_mem");
         }
         return GO;
@@ -576,28 +580,12 @@ static int deliver(struct tracerd_xtrace_insn_reader *r, const struct ent *e, co
     }
 }
 
-/* Little-endian value of a MEM record's 2^k bytes when k <= 3. */
-static inline uint64_t small_value(const uint8_t *v, unsigned k)
-{
-    switch (k) {
-    case 0:
-        return v[0];
-    case 1:
-        return tracerd__le16(v);
-    case 2:
-        return tracerd__le32(v);
-    case 3:
-        return tracerd__le64(v);
-    default:
-        return 0;
-    }
-}
-
 /* The hot loop: records wholly inside the chunk, decoded in place. INST,
  * PCINST and whole MEM records are handled inline with the running state in
  * locals (written back before each callback, so the accessors stay exact);
  * everything else goes through deliver(). Stops at a record that needs
- * stitching, at the end, a pause, an error or a state change. */
+ * stitching, at the end, a pause, an error or a state change. run() also
+ * hands it each stitched record alone ([rec, rec + size)). */
 static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, const uint8_t *end,
                      const uint8_t *chunk0, uint64_t off0)
 {
@@ -667,15 +655,7 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
             p += e.size;
             if (on_mem != NULL) {
                 tracerd_xtrace_mem_t rec;
-                rec.offset = off;
-                rec.insn_count = n;
-                rec.addr = tracerd__le64(q + 1);
-                rec.value = q + 9;
-                rec.value_u64 = small_value(q + 9, e.b);
-                rec.size = 1u << e.b;
-                rec.size_log2 = e.b;
-                rec.el = el;
-                rec.is_store = e.a != 0;
+                mem_record(&rec, &e, q, off, n, el, true);
                 r->rec_off = off;
                 r->off = off + e.size;
                 r->ninsn = n;
@@ -933,23 +913,29 @@ static tracerd_status_t run(struct tracerd_xtrace_insn_reader *r, const uint8_t 
         int rc = GO;
         switch (r->state) {
         case S_TOKEN: {
-            if (r->st.have == 0) {
-                const uint8_t *p0 = *pp;
-                uint64_t off0 = r->off;
-                rc = fast_loop(r, pp, end, p0, off0);
-                r->off = off0 + (uint64_t)(*pp - p0);
-                if (rc != GO || *pp == end || r->state != S_TOKEN)
-                    break;
-                r->rec_off = r->off; /* a record straddles: stitch it */
+            /* Records wholly in the chunk are decoded in place; one that
+             * straddles its end is stitched and decoded alone, by the same
+             * loop (one call site: the hot loop is inlined once). */
+            const uint8_t *rec = *pp, *rec_end = end;
+            uint64_t off0 = r->off;
+            if (r->st.have != 0 || (size_t)(end - rec) < r->tab[*rec].size) {
+                if (r->st.have == 0)
+                    r->rec_off = r->off;
+                const struct ent *e = &r->tab[r->st.have ? r->st.buf[0] : **pp];
+                const uint8_t *before = *pp;
+                rec = tracerd__gather(&r->st, pp, end, e->size);
+                r->off += (uint64_t)(*pp - before);
+                if (rec == NULL)
+                    return TRACERD_OK;
+                rec_end = rec + e->size;
+                off0 = r->rec_off;
             }
-            uint8_t tok = r->st.have ? r->st.buf[0] : **pp;
-            const struct ent *e = &r->tab[tok];
-            const uint8_t *before = *pp;
-            const uint8_t *rec = tracerd__gather(&r->st, pp, end, e->size);
-            r->off += (uint64_t)(*pp - before);
-            if (rec == NULL)
-                return TRACERD_OK;
-            rc = deliver(r, e, rec, r->rec_off);
+            const uint8_t *q = rec;
+            rc = fast_loop(r, &q, rec_end, rec, off0);
+            if (rec_end == end) { /* in place (a stitched record ends in the buffer) */
+                *pp = q;
+                r->off = off0 + (uint64_t)(q - rec);
+            }
             break;
         }
         case S_FIELD:
