@@ -51,7 +51,9 @@ START_TEST(test_g17_matches_printf)
     static const double fixed[] = {0.0,  -0.0,   1.0,     0.1,  0.5,    1.5,       3.14159,
                                    60.0, 1e16,   1e17,    1e-4, 1e-5,   123456.789, 1.0 / 3,
                                    0.3,  1e300,  -2.75,   5e-324, 1e15 + 0.3, 4503599627370496.5,
-                                   99999999999999999.0, 0.000123456789};
+                                   99999999999999999.0, 0.000123456789, 1.7976931348623157e308,
+                                   2.2250738585072014e-308, 2.2250738585072009e-308, 1e23,
+                                   9.5e-5, 1e100, 123456789012345678.0, 1e-300, -4.9e-324};
     char a[64], b[64];
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
         size_t n = wr_fmt_g17(a, fixed[i]);
@@ -68,6 +70,8 @@ START_TEST(test_g17_matches_printf)
             d = (double)(rng() % 100000000) / (double)(1 + rng() % 100000);
         if (i % 3 == 2)
             d = (double)(rng() % 1000000) * 1e-6 * pow(10, (double)(rng() % 20) - 5);
+        if (i % 7 == 3) /* short decimals far from 1 (the exponent forms, ties) */
+            d = (double)(rng() % 100000) * pow(10, (double)(rng() % 600) - 300);
         if (!isfinite(d))
             continue;
         size_t n = wr_fmt_g17(a, d);
@@ -91,6 +95,17 @@ START_TEST(test_integers)
         a[n] = '\0';
         snprintf(b, sizeof b, "%llu", (unsigned long long)u[i]);
         ck_assert_str_eq(a, b);
+    }
+    /* every digit count, at its edges (the 8-digit blocks, the dropped leading zeros) */
+    uint64_t p10 = 1;
+    for (int k = 0; k < 20; k++, p10 *= 10) {
+        for (int d = -2; d <= 2; d++) {
+            uint64_t v = p10 + (uint64_t)(int64_t)d;
+            size_t n = wr_fmt_u64(a, v);
+            a[n] = '\0';
+            snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+            ck_assert_str_eq(a, b);
+        }
     }
     for (unsigned i = 0; i < 100000; i++) {
         uint64_t v = rng() >> (rng() % 64);

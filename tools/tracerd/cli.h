@@ -188,6 +188,7 @@ int cli_out_end(cli_t *c, int rc);
 void cli_json_str(wr_t *w, const void *data, size_t len);
 void cli_json_cstr(wr_t *w, const char *s);
 void cli_json_hex(wr_t *w, const void *data, size_t len);
+/* (key: a plain ASCII name of the program's, written as it is) */
 void cli_json_member(wr_t *w, const char *key, const void *data, size_t len);
 
 /* Reader options, --lenient and -o FORMAT.KEY=VALUE (doc/tracerd.1, READER

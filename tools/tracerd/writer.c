@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -120,27 +119,32 @@ void wr_rec_abort(wr_t *w)
 
 /* ---- numbers ------------------------------------------------------------- */
 
-static const char digits2[200] = {
-    '0', '0', '0', '1', '0', '2', '0', '3', '0', '4', '0', '5', '0', '6', '0', '7', '0', '8', '0',
-    '9', '1', '0', '1', '1', '1', '2', '1', '3', '1', '4', '1', '5', '1', '6', '1', '7', '1', '8',
-    '1', '9', '2', '0', '2', '1', '2', '2', '2', '3', '2', '4', '2', '5', '2', '6', '2', '7', '2',
-    '8', '2', '9', '3', '0', '3', '1', '3', '2', '3', '3', '3', '4', '3', '5', '3', '6', '3', '7',
-    '3', '8', '3', '9', '4', '0', '4', '1', '4', '2', '4', '3', '4', '4', '4', '5', '4', '6', '4',
-    '7', '4', '8', '4', '9', '5', '0', '5', '1', '5', '2', '5', '3', '5', '4', '5', '5', '5', '6',
-    '5', '7', '5', '8', '5', '9', '6', '0', '6', '1', '6', '2', '6', '3', '6', '4', '6', '5', '6',
-    '6', '6', '7', '6', '8', '6', '9', '7', '0', '7', '1', '7', '2', '7', '3', '7', '4', '7', '5',
-    '7', '6', '7', '7', '7', '8', '7', '9', '8', '0', '8', '1', '8', '2', '8', '3', '8', '4', '8',
-    '5', '8', '6', '8', '7', '8', '8', '8', '9', '9', '0', '9', '1', '9', '2', '9', '3', '9', '4',
-    '9', '5', '9', '6', '9', '7', '9', '8', '9', '9'};
-
-/* Exactly 8 digits of v < 10^8, two at a time with 32-bit arithmetic. */
-static inline void fmt8(char *p, uint32_t v)
+/* The 8 decimal digits of v < 10^8 as 8 ASCII bytes in one word, all lanes
+ * at once: v splits into two 4-digit lanes of 32 bits, each into two 2-digit
+ * lanes of 16 bits, each into two digits of 8 bits (x * 10486 >> 20 is x / 100
+ * for x < 10^4, x * 103 >> 10 is x / 10 for x < 100; no lane overflows into
+ * the next). The first digit is in the low byte. */
+static inline uint64_t digits8(uint32_t v)
 {
-    uint32_t hi = v / 10000, lo = v % 10000;
-    memcpy(p, digits2 + 2 * (hi / 100), 2);
-    memcpy(p + 2, digits2 + 2 * (hi % 100), 2);
-    memcpy(p + 4, digits2 + 2 * (lo / 100), 2);
-    memcpy(p + 6, digits2 + 2 * (lo % 100), 2);
+    uint64_t hi = v / 10000u, lo = v % 10000u;
+    uint64_t a = hi | lo << 32;
+    uint64_t b = (a * 10486u) >> 20 & UINT64_C(0x0000007f0000007f);
+    uint64_t c = b | (a - b * 100u) << 16;
+    uint64_t d = (c * 103u) >> 10 & UINT64_C(0x000f000f000f000f);
+    uint64_t e = d | (c - d * 10u) << 8;
+    return e | UINT64_C(0x3030303030303030);
+}
+
+/* Stores the digits of word w (from digits8) at p, less the first drop
+ * (< 8) of them: always writes 8 bytes. */
+static inline void put_digits(char *p, uint64_t w, unsigned drop)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w) << (8u * drop);
+#else
+    w >>= 8u * drop;
+#endif
+    memcpy(p, &w, 8);
 }
 
 static const uint64_t pow10_u64[20] = {1u,
@@ -174,25 +178,23 @@ static inline size_t count_digits(uint64_t v)
 
 size_t wr_fmt_u64(char *p, uint64_t v)
 {
+    if (v < 10) {
+        *p = (char)('0' + v);
+        return 1;
+    }
     size_t n = count_digits(v);
-    char *e = p + n;          /* filled from the right, in place */
-    while (v >= 100000000u) { /* 8-digit blocks */
-        uint64_t q = v / 100000000u;
-        e -= 8;
-        fmt8(e, (uint32_t)(v - q * 100000000u));
-        v = q;
-    }
-    uint32_t x = (uint32_t)v;
-    while (x >= 100) {
-        e -= 2;
-        memcpy(e, digits2 + 2 * (x % 100), 2);
-        x /= 100;
-    }
-    if (x >= 10) {
-        e -= 2;
-        memcpy(e, digits2 + 2 * x, 2);
+    if (n <= 8) {
+        put_digits(p, digits8((uint32_t)v), (unsigned)(8 - n));
+    } else if (n <= 16) {
+        uint64_t hi = v / 100000000u;
+        put_digits(p, digits8((uint32_t)hi), (unsigned)(16 - n));
+        put_digits(p + n - 8, digits8((uint32_t)(v - hi * 100000000u)), 0);
     } else {
-        *--e = (char)('0' + x);
+        uint64_t hi = v / UINT64_C(10000000000000000), r = v % UINT64_C(10000000000000000);
+        uint64_t mid = r / 100000000u;
+        put_digits(p, digits8((uint32_t)hi), (unsigned)(24 - n));
+        put_digits(p + n - 16, digits8((uint32_t)mid), 0);
+        put_digits(p + n - 8, digits8((uint32_t)(r - mid * 100000000u)), 0);
     }
     return n;
 }
@@ -226,11 +228,99 @@ void wr_hex(wr_t *w, const void *data, size_t len)
     }
 }
 
-/* "%.17g" through printf: the exponent forms and hosts without 128-bit integers. */
-static size_t g17_printf(char *p, double d)
+/* 17 significant digits of m * 2^e2 exactly, for every exponent, by big
+ * integer arithmetic (the cold path: values below 2^-67 or from 2^63 up,
+ * subnormals, hosts without 128-bit integers). The value is N * 10^e with N
+ * = m * 2^e2 (e = 0) or N = m * 5^-e2 (e = e2); N's decimal digits are
+ * written out in full (at most 767) and rounded to 17, ties to even as glibc
+ * does. dg gets the 17 digits; returns the decimal exponent of the first. */
+#define BIG_LIMBS 84 /* 2^52 * 5^1074 < 2^2547 < 2^(32 * 84) */
+static int digits17_exact(uint64_t m, int e2, char dg[17])
 {
-    int n = snprintf(p, 32, "%.17g", d);
-    return n > 0 && n < 32 ? (size_t)n : 0;
+    uint32_t n[BIG_LIMBS];
+    size_t len = 2;
+    n[0] = (uint32_t)m;
+    n[1] = (uint32_t)(m >> 32);
+    int e = 0;
+    if (e2 >= 0) {
+        size_t words = (size_t)e2 / 32;
+        unsigned bits = (unsigned)e2 % 32;
+        uint32_t carry = 0;
+        for (size_t i = 0; i < len; i++) { /* shift by bits */
+            uint32_t v = n[i];
+            n[i] = (v << bits) | carry;
+            carry = bits ? v >> (32 - bits) : 0;
+        }
+        n[len++] = carry;
+        memmove(n + words, n, len * sizeof n[0]);
+        memset(n, 0, words * sizeof n[0]);
+        len += words;
+    } else {
+        e = e2;
+        for (int k = -e2; k > 0;) { /* times 5^13 at a time (< 2^32) */
+            int step = k < 13 ? k : 13;
+            uint64_t f = 1, carry = 0;
+            for (int i = 0; i < step; i++)
+                f *= 5;
+            for (size_t i = 0; i < len; i++) {
+                uint64_t v = (uint64_t)n[i] * f + carry;
+                n[i] = (uint32_t)v;
+                carry = v >> 32;
+            }
+            if (carry)
+                n[len++] = (uint32_t)carry;
+            k -= step;
+        }
+    }
+    while (len > 1 && n[len - 1] == 0)
+        len--;
+    /* decimal digits, 9 at a time from the low end */
+    char dec[BIG_LIMBS * 10 + 9];
+    size_t nd = sizeof dec;
+    while (len > 1 || n[0] != 0) {
+        uint64_t r = 0;
+        for (size_t i = len; i-- > 0;) {
+            uint64_t v = r << 32 | n[i];
+            n[i] = (uint32_t)(v / 1000000000u);
+            r = v % 1000000000u;
+        }
+        while (len > 1 && n[len - 1] == 0)
+            len--;
+        for (int i = 0; i < 9; i++) {
+            dec[--nd] = (char)('0' + r % 10);
+            r /= 10;
+        }
+    }
+    while (nd < sizeof dec - 1 && dec[nd] == '0')
+        nd++;
+    const char *d = dec + nd;
+    size_t L = sizeof dec - nd;
+    int x = (int)L - 1 + e;
+    for (size_t i = 0; i < 17; i++)
+        dg[i] = i < L ? d[i] : '0';
+    bool up = false;
+    if (L > 17) {
+        if (d[17] > '5') {
+            up = true;
+        } else if (d[17] == '5') {
+            size_t i = 18;
+            while (i < L && d[i] == '0')
+                i++;
+            up = i < L || ((dg[16] - '0') & 1);
+        }
+    }
+    if (up) {
+        int i = 16;
+        while (i >= 0 && dg[i] == '9')
+            dg[i--] = '0';
+        if (i >= 0) {
+            dg[i]++;
+        } else {
+            dg[0] = '1';
+            x++;
+        }
+    }
+    return x;
 }
 
 #if defined(__SIZEOF_INT128__)
@@ -276,45 +366,29 @@ static bool digits17(uint64_t m, int e2, uint64_t *q_out, int *x_out)
 }
 #endif
 
-size_t wr_fmt_g17(char *p, double d)
+/* "%.17g" from 17 significant digits dg and the decimal exponent x of the
+ * first: fixed notation for -4 <= x < 17, else d.ddde[+-]XX; trailing zeros
+ * (and a point left bare) are not printed. */
+static size_t g17_layout(char *p, size_t n, const char dg[17], int x)
 {
-    uint64_t bits;
-    memcpy(&bits, &d, sizeof bits);
-    bool neg = bits >> 63;
-    int ex = (int)((bits >> 52) & 0x7ff);
-    uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
-    if (ex == 0x7ff)
-        return g17_printf(p, d);
-    size_t n = 0;
-    if (neg)
-        p[n++] = '-';
-    if (ex == 0 && m == 0) {
-        p[n++] = '0';
-        return n;
-    }
-    if (ex == 0)
-        return g17_printf(p, d); /* subnormal: exponent form */
-    m |= UINT64_C(1) << 52;
-    int e2 = ex - 1075;
-    if (e2 >= 0) {
-        if (e2 > 10)
-            return g17_printf(p, d);
-        uint64_t v = m << e2; /* < 2^63, exact */
-        if (v >= UINT64_C(100000000000000000))
-            return g17_printf(p, d);
-        return n + wr_fmt_u64(p + n, v);
-    }
-#if defined(__SIZEOF_INT128__)
-    uint64_t q;
-    int x;
-    if (e2 <= -120 || !digits17(m, e2, &q, &x) || x < -4 || x >= 17)
-        return g17_printf(p, d);
-    char dg[17];
-    wr_fmt_u64(dg, q); /* exactly 17 digits */
-    int last = 16;     /* trailing zeros are not printed by %g */
-    while (last >= 0 && dg[last] == '0')
+    int last = 16;
+    while (last > 0 && dg[last] == '0')
         last--;
-    if (x >= 0) {
+    if (x < -4 || x >= 17) {
+        p[n++] = dg[0];
+        if (last > 0) {
+            p[n++] = '.';
+            memcpy(p + n, dg + 1, (size_t)last);
+            n += (size_t)last;
+        }
+        p[n++] = 'e';
+        p[n++] = x < 0 ? '-' : '+';
+        unsigned ax = (unsigned)(x < 0 ? -x : x);
+        if (ax >= 100)
+            p[n++] = (char)('0' + ax / 100);
+        p[n++] = (char)('0' + ax / 10 % 10);
+        p[n++] = (char)('0' + ax % 10);
+    } else if (x >= 0) {
         memcpy(p + n, dg, (size_t)x + 1);
         n += (size_t)x + 1;
         if (last > x) {
@@ -331,9 +405,49 @@ size_t wr_fmt_g17(char *p, double d)
         n += (size_t)last + 1;
     }
     return n;
+}
+
+size_t wr_fmt_g17(char *p, double d)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    bool neg = bits >> 63;
+    int ex = (int)((bits >> 52) & 0x7ff);
+    uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
+    if (ex == 0x7ff) { /* not finite: callers write their own words */
+        static const char *const word[4] = {"inf", "-inf", "nan", "-nan"};
+        const char *s = word[(m != 0) * 2 + neg];
+        size_t n = strlen(s);
+        memcpy(p, s, n);
+        return n;
+    }
+    size_t n = 0;
+    if (neg)
+        p[n++] = '-';
+    if (ex == 0 && m == 0) {
+        p[n++] = '0';
+        return n;
+    }
+    int e2 = ex == 0 ? -1074 : ex - 1075; /* subnormals: no implicit bit */
+    if (ex != 0)
+        m |= UINT64_C(1) << 52;
+    if (e2 >= 0 && e2 <= 10) {
+        uint64_t v = m << e2; /* < 2^63, exact */
+        if (v < UINT64_C(100000000000000000))
+            return n + wr_fmt_u64(p + n, v);
+    }
+    char dg[17];
+    int x;
+#if defined(__SIZEOF_INT128__)
+    uint64_t q;
+    if (ex != 0 && e2 < 0 && e2 > -120 && digits17(m, e2, &q, &x))
+        wr_fmt_u64(dg, q); /* exactly 17 digits */
+    else
+        x = digits17_exact(m, e2, dg);
 #else
-    return g17_printf(p, d);
+    x = digits17_exact(m, e2, dg);
 #endif
+    return g17_layout(p, n, dg, x);
 }
 
 void wr_g17(wr_t *w, double d)
@@ -498,11 +612,36 @@ static const unsigned char plain_byte[256] = {
     0, /* 0x70.., DEL excluded */
 };
 
+/* The rest of a string from its first byte that is not plain. */
+static bool str_rest(wr_t *w, const unsigned char *p, size_t len);
+
 bool wr_str(wr_t *w, const void *data, size_t len)
 {
     const unsigned char *p = data;
-    bool ok = true;
+    /* a short string is copied as it is scanned, with room for all of it */
+    if (len <= 256) {
+        char *o = wr_room(w, len + 2);
+        size_t i = 0;
+        *o++ = '"';
+        while (i < len && plain_byte[p[i]]) {
+            o[i] = (char)p[i];
+            i++;
+        }
+        if (i == len) {
+            o[len] = '"';
+            w->len += len + 2;
+            return true;
+        }
+        w->len += 1 + i;
+        return str_rest(w, p + i, len - i);
+    }
     wr_ch(w, '"');
+    return str_rest(w, p, len);
+}
+
+static bool str_rest(wr_t *w, const unsigned char *p, size_t len)
+{
+    bool ok = true;
     size_t i = 0;
     while (i < len) {
         size_t run = i;

@@ -1,7 +1,7 @@
 /* The CLI's output writer: one buffer in front of a file descriptor, with
- * JSON text formatting that never goes through libc's printf: integers by a
- * two-digit table, doubles exactly as "%.17g" prints them (integer
- * arithmetic; printf only for exponents outside the fixed notation), strings
+ * JSON text formatting that never goes through libc's printf: integers eight
+ * digits at a time in one word, doubles exactly as "%.17g" prints them (128-bit
+ * integer arithmetic; big integers for the exponents past it), strings
  * escaped and checked as UTF-8 (every ill-formed sequence, overlong form,
  * surrogate or code point past U+10FFFF becomes one \ufffd per maximal
  * subpart).
@@ -90,7 +90,7 @@ static inline void wr_cstr(wr_t *w, const char *s)
 
 /* Decimal digits of v at p (at least 20 bytes); returns the count. */
 size_t wr_fmt_u64(char *p, uint64_t v);
-/* "%.17g" of a finite double at p (at least 32 bytes); returns the length. */
+/* "%.17g" of a double at p (at least 32 bytes), as glibc prints it; returns the length. */
 size_t wr_fmt_g17(char *p, double d);
 
 static inline void wr_u64(wr_t *w, uint64_t v)
