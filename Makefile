@@ -273,6 +273,7 @@ $(B)/bench/gen_ctf_dir: bench/cli/gen_ctf_dir.c tests/support/ctf_writer.c tests
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -O3 -Wno-missing-prototypes -o $@ bench/cli/gen_ctf_dir.c tests/support/ctf_writer.c $(ALL_LDFLAGS)
 bench-cli: all $(B)/bench/bench_fxt $(B)/bench/bench_xtrace $(B)/bench/gen_ctf_dir
+	@sh tools/deps.sh bench
 	sh bench/cli.sh $(B)
 
 # ---- install ----------------------------------------------------------------

@@ -635,6 +635,56 @@ START_TEST(test_backpressure)
 }
 END_TEST
 
+/* A regular file is mapped, not copied (cli.c): one cut short by another
+ * process while tracerd reads it is a read error (exit 3, one message), never
+ * SIGBUS; the output ends with a whole line. The file is cut while tracerd
+ * is blocked writing the output of its first mapped part. */
+START_TEST(test_file_cut_while_read)
+{
+    CLI_OR_SKIP(cli);
+    char *path = write_sample("cut.xray", 100000, false); /* about 11 MB */
+    int out[2], err[2];
+    ck_assert_int_eq(pipe(out), 0);
+    ck_assert_int_eq(pipe(err), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        dup2(out[1], 1);
+        dup2(err[1], 2);
+        close(out[0]);
+        close(err[0]);
+        execl(cli, cli, "dump", "-q", path, (char *)NULL);
+        _exit(127);
+    }
+    close(out[1]);
+    close(err[1]);
+    char first[4096];
+    ck_assert_int_gt(read(out[0], first, sizeof first), 0); /* reading has begun */
+    struct timespec ts = {0, 300 * 1000 * 1000};
+    nanosleep(&ts, NULL); /* nobody reads: tracerd blocks in its first 4 MiB */
+    ck_assert_int_eq(truncate(path, 65536), 0);
+    char buf[65536], last = '\n';
+    ssize_t k;
+    while ((k = read(out[0], buf, sizeof buf)) > 0)
+        last = buf[k - 1];
+    char msg[1024];
+    size_t ml = 0;
+    while (ml < sizeof msg - 1 && (k = read(err[0], msg + ml, sizeof msg - 1 - ml)) > 0)
+        ml += (size_t)k;
+    msg[ml] = '\0';
+    close(out[0]);
+    close(err[0]);
+    int st;
+    waitpid(pid, &st, 0);
+    ck_assert_msg(WIFEXITED(st), "tracerd died of signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    ck_assert_int_eq(WEXITSTATUS(st), 3);
+    ck_assert_msg(strstr(msg, "the file was cut short while it was read") != NULL, "stderr: %s", msg);
+    ck_assert_int_eq(last, '\n');
+    free(path);
+    ev_temp_cleanup();
+}
+END_TEST
+
 /* stats against llvm-xray account on the real XRay traces: per function id
  * the same count, sum, min and max (llvm-xray prints seconds, we print ms). */
 START_TEST(test_stats_vs_llvm_xray)
@@ -1146,6 +1196,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_instr_map_and_stdin);
     tcase_add_test(tc, test_xtrace_name_and_layout);
     tcase_add_test(tc, test_info_json_agree);
+    tcase_add_test(tc, test_file_cut_while_read);
     suite_add_tcase(s, tc);
     return s;
 }

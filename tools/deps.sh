@@ -1,17 +1,20 @@
 #!/bin/sh
 # Installs the Debian packages a make target needs, when it can (root or
 # passwordless sudo); otherwise prints the exact apt-get line and fails.
-#   sh tools/deps.sh build|check|be|ci
+#   sh tools/deps.sh build|check|be|bench|ci
 set -u
 group=${1:-build}
 build="gcc make pkg-config libxxhash-dev binutils libjansson-dev"
 check="$build check g++ python3 clang llvm libclang-rt-14-dev babeltrace2 python3-bt2 lttng-tools liblttng-ust-dev protobuf-compiler
        python3-dev python3-setuptools python3-pytest python3-numpy python3-pandas"
 be="gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user"
+# make bench-cli: the peers of check (llvm-xray, babeltrace2, lttng) and xxhsum, the read-every-byte reference
+bench="$check xxhash"
 case "$group" in
 build) want=$build ;;
 check) want=$check ;;
 be) want=$be ;;
+bench) want=$bench ;;
 ci) want="$check $be clang-format" ;;
 *) echo "deps.sh: unknown group $group" >&2; exit 2 ;;
 esac

@@ -2,8 +2,11 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -103,10 +106,108 @@ tracerd_status_t cli_pump_drain(cli_t *c, const tracerd_reader_ops_t *ops, void 
     return st;
 }
 
+/* ---- a regular file, mapped ---------------------------------------------------
+ * A regular file read with the default chunk size is mapped in windows of
+ * MAP_WINDOW bytes (populated at once, unmapped after their feed) instead of
+ * copied by read(): the copy was a quarter to a third of `info`'s CPU time.
+ * Peak RSS grows by one window, whatever the file's size. A file cut short
+ * by another process is seen before each read size is fed (fstat) and is a
+ * read error; one cut in the middle of a feed raises SIGBUS on the missing
+ * pages: the handler maps zero pages over the rest of the window, the feed
+ * reads zeros to the end of that read size, then the same read error. The window being fed
+ * is the one piece of process state the handler needs (a signal handler has
+ * no other way to reach it); the CLI reads one input per process. */
+#define MAP_WINDOW ((size_t)4 << 20)
+#define CHUNK_DEFAULT ((size_t)1 << 18)
+
+static uint8_t *volatile map_base;
+static volatile size_t map_len, map_page;
+static volatile sig_atomic_t map_cut;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    uint8_t *a = si->si_addr, *b = map_base;
+    if (b != NULL && a >= b && a < b + map_len) {
+        uintptr_t pg = (uintptr_t)a & ~(uintptr_t)(map_page - 1);
+        size_t n = (size_t)((uintptr_t)(b + map_len) - pg);
+        if (mmap((void *)pg, n, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
+            MAP_FAILED) {
+            map_cut = 1;
+            return; /* the load is retried and reads zeros */
+        }
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Feeds the file's bytes [0, total_size) through mapped windows; *done is
+ * the file offset reached (a failed mapping leaves the rest to read(), which
+ * also reads what was appended meanwhile), *stop is set when the filter
+ * needs no more input. */
+static tracerd_status_t pump_mapped(cli_t *c, const tracerd_reader_ops_t *ops, void *reader,
+                                    cli_drain_fn drain, void *ctx, uint64_t *done, bool *stop)
+{
+    *done = 0;
+    *stop = false;
+    long pg = sysconf(_SC_PAGESIZE);
+    if (pg <= 0 || (size_t)pg > MAP_WINDOW || (MAP_WINDOW % (size_t)pg) != 0)
+        return TRACERD_OK;
+    map_page = (size_t)pg;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGBUS, &sa, &old) != 0)
+        return TRACERD_OK;
+    tracerd_status_t st = TRACERD_OK;
+    uint64_t off = 0, end = c->total_size;
+    while (st == TRACERD_OK && off < end) {
+        size_t len = end - off < MAP_WINDOW ? (size_t)(end - off) : MAP_WINDOW;
+        void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, c->fd, (off_t)off);
+        if (m == MAP_FAILED)
+            break; /* read() takes over from off */
+        map_len = len;
+        map_base = m;
+        /* fed a read size at a time, as read() would: output is written
+         * after each, and a file found shorter stops the feed before it */
+        for (size_t at = 0; at < len && st == TRACERD_OK && !map_cut;) {
+            size_t k = len - at < CHUNK_DEFAULT ? len - at : CHUNK_DEFAULT;
+            struct stat sb;
+            if (fstat(c->fd, &sb) != 0 || (uint64_t)sb.st_size < off + at + k)
+                map_cut = 1;
+            else
+                st = feed_all(c, ops, reader, drain, ctx, (const uint8_t *)m + at, k);
+            at += k;
+        }
+        map_base = NULL;
+        munmap(m, len);
+        if (map_cut) {
+            cli_progress_done(c);
+            fprintf(stderr, "%s: %s: read error: the file was cut short while it was read\n",
+                    c->prog, c->path);
+            st = TRACERD_E_IO;
+            break;
+        }
+        off += len;
+        if (off > c->bytes_read)
+            c->bytes_read = off;
+        progress(c);
+        if (st == TRACERD_OK && c->input_done != NULL && c->input_done(reader)) {
+            *stop = true;
+            break;
+        }
+    }
+    sigaction(SIGBUS, &old, NULL);
+    *done = off;
+    return st;
+}
+
 static tracerd_status_t pump(cli_t *c, const tracerd_reader_ops_t *ops, void *reader,
                              cli_drain_fn drain, void *ctx)
 {
-    size_t cap = c->chunk ? c->chunk : (size_t)1 << 18;
+    size_t cap = c->chunk ? c->chunk : CHUNK_DEFAULT;
     uint8_t *buf = cli_malloc(cap);
     if (buf == NULL) {
         cli_oom(c, "read buffer");
@@ -117,7 +218,20 @@ static tracerd_status_t pump(cli_t *c, const tracerd_reader_ops_t *ops, void *re
      * head is fed at once, before waiting for more. */
     size_t pre = 0;
     tracerd_status_t st = TRACERD_OK;
-    if (c->total_size > 0 && c->head_len < cap) {
+    uint64_t mapped = 0;
+    bool stop = false;
+    if (c->total_size > c->head_len && c->chunk == 0 && c->fd >= 0) {
+        st = pump_mapped(c, ops, reader, drain, ctx, &mapped, &stop);
+        if (st == TRACERD_OK && !stop && mapped > 0 &&
+            lseek(c->fd, (off_t)mapped, SEEK_SET) != (off_t)mapped) {
+            cli_progress_done(c);
+            fprintf(stderr, "%s: %s: read error: %s\n", c->prog, c->path, strerror(errno));
+            st = TRACERD_E_IO;
+        }
+    }
+    if (mapped > 0 || st != TRACERD_OK) {
+        /* the head was in the first window */
+    } else if (c->total_size > 0 && c->head_len < cap) {
         memcpy(buf, c->head, c->head_len);
         pre = c->head_len;
     } else {
@@ -125,7 +239,7 @@ static tracerd_status_t pump(cli_t *c, const tracerd_reader_ops_t *ops, void *re
     }
     if (st == TRACERD_OK && c->timed_out) /* the head read timed out (and said so) */
         st = TRACERD_E_IO;
-    while (st == TRACERD_OK) {
+    while (st == TRACERD_OK && !stop) {
         ssize_t n = cli_read(c, buf + pre, cap - pre);
         if (n < 0) {
             st = TRACERD_E_IO;
@@ -263,9 +377,14 @@ void cli_json_hex(wr_t *w, const void *data, size_t len)
 
 void cli_json_member(wr_t *w, const char *key, const void *data, size_t len)
 {
-    wr_ch(w, ',');
-    wr_str(w, key, strlen(key));
-    wr_ch(w, ':');
+    size_t kl = strlen(key); /* a plain ASCII name of the program's own */
+    char *o = wr_room(w, kl + 4);
+    o[0] = ',';
+    o[1] = '"';
+    memcpy(o + 2, key, kl);
+    o[kl + 2] = '"';
+    o[kl + 3] = ':';
+    w->len += kl + 4;
     if (!wr_str(w, data, len)) {
         WR_LIT(w, ",\"");
         wr_cstr(w, key);

@@ -50,28 +50,32 @@ struct info {
     bool any_time;
     int32_t tids[MAX_THREADS];
     uint64_t tid_count[MAX_THREADS];
-    size_t ntids;
+    size_t ntids, last_tid;
     bool tids_overflow;
 };
 
+/* Called for every record: min/max start at UINT64_MAX/0 (any_time says
+ * whether a record was seen) and the thread of the previous record is
+ * remembered, so a record costs two compares and no search. */
 static void see_time(struct info *in, uint64_t tsc, uint64_t ns)
 {
-    if (!in->any_time || tsc < in->min_tsc) {
+    if (tsc < in->min_tsc) {
         in->min_tsc = tsc;
         in->min_ns = ns;
     }
-    if (!in->any_time || tsc > in->max_tsc) {
+    if (tsc > in->max_tsc || !in->any_time) {
         in->max_tsc = tsc;
         in->max_ns = ns;
     }
     in->any_time = true;
 }
 
-static void see_tid(struct info *in, int32_t tid)
+static void new_tid(struct info *in, int32_t tid)
 {
     for (size_t i = 0; i < in->ntids; i++)
         if (in->tids[i] == tid) {
             in->tid_count[i]++;
+            in->last_tid = i;
             return;
         }
     if (in->ntids == MAX_THREADS) {
@@ -79,7 +83,16 @@ static void see_tid(struct info *in, int32_t tid)
         return;
     }
     in->tids[in->ntids] = tid;
+    in->last_tid = in->ntids;
     in->tid_count[in->ntids++] = 1;
+}
+
+static inline void see_tid(struct info *in, int32_t tid)
+{
+    if (in->ntids > 0 && in->tids[in->last_tid] == tid)
+        in->tid_count[in->last_tid]++;
+    else
+        new_tid(in, tid);
 }
 
 static int i_header(void *u, const tracerd_xray_header_t *h)
@@ -155,6 +168,7 @@ static int info(cli_t *c)
     static struct info in; /* large: keep it off the stack; the CLI runs one command */
     memset(&in, 0, sizeof in);
     in.c = c;
+    in.min_tsc = UINT64_MAX;
     tracerd_xray_callbacks_t cb = {0};
     cb.on_header = i_header;
     cb.on_buffer = i_buffer;
