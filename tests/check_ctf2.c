@@ -419,6 +419,7 @@ END_TEST
     RS "{\"type\":\"event-record-class\",\"payload-field-class\":{\"type\":\"structure\","       \
        "\"member-classes\":[" payload "]}}"
 #define M(n, fc) "{\"name\":\"" n "\",\"field-class\":" fc "}"
+#define BOOL8 "{\"type\":\"fixed-length-boolean\",\"length\":8,\"byte-order\":\"little-endian\"}"
 
 /* Malformed metadata: status, and a reason naming the fragment (index and
  * byte offset), the field class and the property. */
@@ -503,6 +504,46 @@ START_TEST(test_ctf2_metadata_errors)
         {PRE DSC("") ERC(M("n", U8) "," M("o", "{\"type\":\"optional\",\"selector-field-location\":"
                                                 "{\"path\":[\"n\"]},\"field-class\":" U8 "}")),
          TRACERD_E_METADATA, "selector 'n' is not a boolean"},
+#define S8 "{\"type\":\"fixed-length-signed-integer\",\"length\":8,\"byte-order\":\"little-endian\"}"
+#define AB_VARIANT(a, b)                                                                           \
+    M("t", U8) "," M("v", "{\"type\":\"variant\",\"selector-field-location\":{\"path\":[\"t\"]},"      \
+                          "\"options\":[{\"selector-field-ranges\":[[0,0]],\"field-class\":"         \
+                          "{\"type\":\"structure\",\"member-classes\":[" M("n", a) "]}},"           \
+                          "{\"selector-field-ranges\":[[1,1]],\"field-class\":"                      \
+                          "{\"type\":\"structure\",\"member-classes\":[" M("n", b) "]}}]}")
+        /* locations through arrays, optionals and variants */
+        {PRE DSC("") ERC(M("a", "{\"type\":\"static-length-array\",\"length\":2,\"element-field-class\":"
+                                "{\"type\":\"structure\",\"member-classes\":[" M("n", U8) "]}}") ","
+                         M("s", "{\"type\":\"dynamic-length-string\",\"length-field-location\":"
+                                "{\"path\":[\"a\",\"n\"]}}")),
+         TRACERD_E_METADATA,
+         "sequence 's': length field 'a/n' goes through the array 'event.fields.a' from "
+         "outside its element (only the element being decoded can be named)"},
+        {PRE DSC("") ERC(AB_VARIANT(U8, S8) "," M("s", "{\"type\":\"dynamic-length-string\","
+                                                       "\"length-field-location\":{\"path\":[\"v\",\"n\"]}}")),
+         TRACERD_E_METADATA, "sequence 's': length field 'v/n' is not an unsigned integer"},
+        {PRE DSC("") ERC(AB_VARIANT(U8, S8) "," M("w", "{\"type\":\"variant\",\"selector-field-location\":"
+                                                       "{\"path\":[\"v\",\"n\"]},\"options\":["
+                                                       "{\"selector-field-ranges\":[[0,5]],\"field-class\":" U8 "}]}")),
+         TRACERD_E_METADATA,
+         "'event.fields.w': selector 'v/n' names fields of different signedness through the "
+         "options of a variant"},
+        {PRE DSC("") ERC(AB_VARIANT(U8, BOOL8) "," M("o", "{\"type\":\"optional\",\"selector-field-location\":"
+                                                          "{\"path\":[\"v\",\"n\"]},\"field-class\":" U8 "}")),
+         TRACERD_E_METADATA, "'event.fields.o': selector 'v/n' is not a boolean"},
+        {PRE DSC("") ERC(M("o", "{\"type\":\"optional\",\"selector-field-location\":{\"path\":[\"x\"]},"
+                                "\"field-class\":{\"type\":\"structure\",\"member-classes\":["
+                                M("b", "{\"type\":\"dynamic-length-blob\",\"length-field-location\":"
+                                       "{\"origin\":\"event-record-payload\",\"path\":[\"o\",\"n\"]}}") ","
+                                M("n", U8) "]}}")),
+         TRACERD_E_METADATA, "selector 'x' is not declared before it"},
+        {PRE DSC("") ERC(M("x", BOOL8) "," M("o", "{\"type\":\"optional\",\"selector-field-location\":{\"path\":[\"x\"]},"
+                                "\"field-class\":{\"type\":\"structure\",\"member-classes\":["
+                                M("b", "{\"type\":\"dynamic-length-blob\",\"length-field-location\":"
+                                       "{\"origin\":\"event-record-payload\",\"path\":[\"o\",\"n\"]}}") ","
+                                M("n", U8) "]}}")),
+         TRACERD_E_METADATA,
+         "'event.fields.o.b': length field 'event-record-payload/o/n' is not declared before it"},
         {PRE DSC("") ERC(M("n", U8) "," M("v", "{\"type\":\"variant\",\"selector-field-location\":"
                                                 "{\"path\":[\"n\"]},\"options\":["
                                                 "{\"selector-field-ranges\":[[0,5]],\"field-class\":" U8 "},"
@@ -612,6 +653,43 @@ START_TEST(test_ctf2_data_errors)
          3,
          "end E_TRUNCATED @0 event '' field event.fields.b at byte 1: input ends inside the "
          "field\n"},
+        /* a location through a disabled optional: the second event (the
+         * first one enabled it: no stale value) */
+        {M("on", BOOL8) "," M("o", "{\"type\":\"optional\",\"selector-field-location\":"
+                                   "{\"path\":[\"on\"]},\"field-class\":" U8 "}") ","
+         M("d", "{\"type\":\"dynamic-length-blob\",\"length-field-location\":{\"path\":[\"o\"]}}"),
+         {1, 2, 0xAA, 0xBB, 0, 9},
+         6,
+         "end E_BAD_RECORD @4 event '' field event.fields.d at byte 5: its field location 'o' "
+         "names a field this record did not decode (a disabled optional or another variant "
+         "option)\n"},
+        /* through a variant whose selected option lacks the path */
+        {M("t", U8) "," M("v", "{\"type\":\"variant\",\"selector-field-location\":{\"path\":[\"t\"]},"
+                               "\"options\":[{\"selector-field-ranges\":[[0,0]],\"field-class\":"
+                               "{\"type\":\"structure\",\"member-classes\":[" M("n", U8) "]}},"
+                               "{\"selector-field-ranges\":[[1,1]],\"field-class\":"
+                               "{\"type\":\"structure\"}}]}") ","
+         M("d", "{\"type\":\"dynamic-length-array\",\"length-field-location\":{\"origin\":"
+                "\"event-record-payload\",\"path\":[\"v\",\"n\"]},\"element-field-class\":" U8 "}"),
+         {0, 1, 7, 1},
+         4,
+         "end E_BAD_RECORD @3 event '' field event.fields.d at byte 4: its field location "
+         "'event-record-payload/v/n' names a field this record did not decode (a disabled "
+         "optional or another variant option)\n"},
+        /* an optional then a variant: the outer optional disabled clears
+         * what its variant had set in the event before */
+        {M("t", U8) "," M("o", "{\"type\":\"optional\",\"selector-field-location\":"
+                               "{\"path\":[\"t\"]},\"selector-field-ranges\":[[1,1]],"
+                               "\"field-class\":{\"type\":\"variant\",\"selector-field-location\":"
+                               "{\"path\":[\"t\"]},\"options\":[{\"selector-field-ranges\":[[1,1]],"
+                               "\"field-class\":" U8 "}]}}") ","
+         M("s", "{\"type\":\"optional\",\"selector-field-location\":{\"path\":[\"o\"]},"
+                "\"selector-field-ranges\":[[1,1]],\"field-class\":" U8 "}"),
+         {1, 1, 5, 0},
+         4,
+         "end E_BAD_RECORD @3 event '' field event.fields.s at byte 4: its field location 'o' "
+         "names a field this record did not decode (a disabled optional or another variant "
+         "option)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char meta[2048];
@@ -734,16 +812,17 @@ END_TEST
 
 /* ==== the writer's feature trace ============================================ */
 
-/* Every field class the peer traces lack, in both byte orders, through
- * every split / pause / allocation-failure plan: one golden log (the layout
- * is the same in both byte orders), and the fast path agrees. */
-START_TEST(test_ctf2_writer_features)
+/* A writer trace in both byte orders through every split / pause /
+ * allocation-failure plan: one golden log (the layout is the same in both
+ * byte orders), and the fast path agrees. */
+static void writer_trace(char *(*metadata)(bool), uint8_t *(*stream)(bool, size_t *),
+                         const char *golden)
 {
     char *logs[2];
     for (int big = 0; big < 2; big++) {
-        char *meta = ctf2_writer_metadata(big);
+        char *meta = metadata(big);
         size_t len;
-        uint8_t *data = ctf2_writer_stream(big, &len);
+        uint8_t *data = stream(big, &len);
         struct target_cfg c;
         cfg_init(&c, meta);
         logs[big] = drv_check_all(&ctf_target, &c, data, len);
@@ -753,9 +832,24 @@ START_TEST(test_ctf2_writer_features)
         free(data);
     }
     ck_assert_str_eq(logs[0], logs[1]);
-    drv_golden("ctf2/features.log", logs[0]);
+    drv_golden(golden, logs[0]);
     free(logs[0]);
     free(logs[1]);
+}
+
+/* Every field class the peer traces lack. */
+START_TEST(test_ctf2_writer_features)
+{
+    writer_trace(ctf2_writer_metadata, ctf2_writer_stream, "ctf2/features.log");
+}
+END_TEST
+
+/* Field locations through arrays (the element being decoded), optionals,
+ * variants (candidates of several options sharing one value, the option
+ * holding the dependent) and an earlier scope's optional. */
+START_TEST(test_ctf2_writer_locations)
+{
+    writer_trace(ctf2_writer_loc_metadata, ctf2_writer_loc_stream, "ctf2/locations.log");
 }
 END_TEST
 
@@ -773,6 +867,7 @@ Suite *suite_ctf2(void)
     tc = tcase_create("writer");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_ctf2_writer_features);
+    tcase_add_test(tc, test_ctf2_writer_locations);
     suite_add_tcase(s, tc);
     tc = tcase_create("metadata");
     tcase_set_timeout(tc, 120);

@@ -50,6 +50,7 @@ struct cc {
     size_t wn, wcap;
     struct pbuf code, fused;       /* scratch programs, reused by every scope */
     struct tracerd__hmap kids;     /* hash of (parent node, name) -> newest child node */
+    struct tracerd__hmap flags;    /* value slot -> validity flag slot (CTF 2 locations) */
     uint64_t nodes, max_nodes;     /* fields expanded so far (every scope), bound */
     uint64_t path_bytes;           /* bytes of field paths made; bound 64 x max_nodes */
     char owner[160];               /* what the scopes being compiled belong to, for errors */
@@ -224,38 +225,6 @@ static struct node *struct_at(struct node *n)
     while (n && n->type->kind != TRACERD_CTF_TYPE_STRUCT)
         n = n->parent;
     return n;
-}
-
-/* A CTF 2 field location: from the origin scope's root, or from the
- * innermost structure holding the dependent field (climbing `up` more);
- * then member names. Only fields already compiled (decoded before the
- * dependent one) are found; a path through an array, an optional or a
- * variant is not followed. */
-static struct node *resolve2(struct cc *c, const struct ctf_loc *loc, struct node *parent)
-{
-    struct node *n;
-    if (loc->origin >= 0) {
-        if (loc->origin > c->cur_scope)
-            return NULL;
-        n = c->roots[loc->origin];
-    } else {
-        n = struct_at(parent);
-        for (uint32_t i = 0; i < loc->up && n; i++)
-            n = struct_at(n->parent);
-    }
-    for (uint32_t i = 0; i < loc->nnames; i++) {
-        if (n == NULL || n->type->kind != TRACERD_CTF_TYPE_STRUCT)
-            return NULL;
-        n = child(c, n, loc->names[i], strlen(loc->names[i]));
-    }
-    return n;
-}
-
-/* The field a sequence length, a variant tag or an optional selector names. */
-static struct node *locate(struct cc *c, const tracerd_ctf_type_t *ty, struct node *parent)
-{
-    const struct ctf_type *ct = (const struct ctf_type *)ty;
-    return ct->loc ? resolve2(c, ct->loc, parent) : resolve(c, ty->path, parent, c->cur_scope);
 }
 
 static bool is_int_kind(tracerd_ctf_type_kind_t k)
@@ -473,6 +442,288 @@ static void push(struct cc *c, struct work w)
     c->ws[c->wn++] = w;
 }
 
+/* ---- CTF 2 field locations ------------------------------------------------ */
+
+/* An optional or a variant crossed on the way to a target that does not
+ * hold the dependent field (so it may not have been decoded), and the
+ * option taken (0 for an optional); `up`: the one crossed before. */
+struct xing {
+    struct node *box;
+    uint32_t opt;
+    const struct xing *up;
+};
+
+/* A candidate target while a location is walked. */
+struct cand {
+    struct node *n;
+    const struct xing *x; /* innermost conditional crossing, or NULL */
+};
+
+struct cands {
+    struct cand *v;
+    uint32_t n, cap;
+};
+
+static bool holds(const struct node *box, const struct node *n)
+{
+    for (; n != NULL; n = n->parent)
+        if (n == box)
+            return true;
+    return false;
+}
+
+static bool add_cand(struct cc *c, struct cands *cs, struct node *n, const struct xing *x)
+{
+    if (!tracerd__ctf_arena_grow(&c->tmp, (void **)&cs->v, cs->n, &cs->cap, sizeof *cs->v))
+        return false;
+    cs->v[cs->n++] = (struct cand){n, x};
+    return true;
+}
+
+/* Where a location walk failed, for the message. */
+enum { LOC_OK, LOC_NOMEM, LOC_NOT_FOUND, LOC_ARRAY };
+
+/* Descends from candidate `k` through arrays (to the element being decoded:
+ * the dependent `dep` must be inside it), optionals (to the field) and
+ * variants (to the option holding `dep`, else to every option: one
+ * candidate each), appending the results to `out`. */
+static int dive(struct cc *c, struct cand k, const struct node *dep, struct cands *out,
+                struct node **array)
+{
+    struct node *n = k.n;
+    const struct xing *x = k.x;
+    for (;;) {
+        tracerd_ctf_type_kind_t kind = n->type->kind;
+        if (kind == TRACERD_CTF_TYPE_ARRAY || kind == TRACERD_CTF_TYPE_SEQUENCE) {
+            if (n->first == NULL || !holds(n->first, dep)) {
+                *array = n;
+                return LOC_ARRAY;
+            }
+            n = n->first;
+        } else if (kind == TRACERD_CTF_TYPE_OPTIONAL) {
+            if (n->first == NULL)
+                return LOC_OK; /* its field is not compiled yet: not before the dependent */
+            if (!holds(n->first, dep)) {
+                struct xing *nx = tracerd__ctf_arena_alloc(&c->tmp, sizeof *nx);
+                if (nx == NULL)
+                    return LOC_NOMEM;
+                *nx = (struct xing){n, 0, x};
+                x = nx;
+            }
+            n = n->first;
+        } else if (kind == TRACERD_CTF_TYPE_VARIANT) {
+            struct node *in = NULL;
+            for (struct node *o = n->first; o != NULL && in == NULL; o = o->next)
+                if (holds(o, dep))
+                    in = o;
+            if (in != NULL) {
+                n = in;
+                continue;
+            }
+            uint32_t opt = 0;
+            for (struct node *o = n->first; o != NULL; o = o->next, opt++) {
+                struct xing *nx = tracerd__ctf_arena_alloc(&c->tmp, sizeof *nx);
+                if (nx == NULL)
+                    return LOC_NOMEM;
+                *nx = (struct xing){n, opt, x};
+                int rc = dive(c, (struct cand){o, nx}, dep, out, array);
+                if (rc != LOC_OK)
+                    return rc;
+            }
+            return LOC_OK;
+        } else {
+            return add_cand(c, out, n, x) ? LOC_OK : LOC_NOMEM;
+        }
+    }
+}
+
+/* A CTF 2 field location: from the origin scope's root, or from the
+ * innermost structure holding the dependent field `dep` (climbing `up`
+ * more); then member names, looking through arrays, optionals and variants
+ * after each step (dive). Only fields already compiled (decoded before the
+ * dependent one) are found. The targets go to `out` (several through the
+ * options of a variant that does not hold `dep`). */
+static int resolve2(struct cc *c, const struct ctf_loc *loc, struct node *dep, struct cands *out,
+                    struct node **array)
+{
+    struct node *n;
+    if (loc->origin >= 0) {
+        if (loc->origin > c->cur_scope)
+            return LOC_NOT_FOUND;
+        n = c->roots[loc->origin];
+    } else {
+        n = struct_at(dep->parent);
+        for (uint32_t i = 0; i < loc->up && n; i++)
+            n = struct_at(n->parent);
+    }
+    if (n == NULL)
+        return LOC_NOT_FOUND;
+    struct cands cur = {0};
+    if (!add_cand(c, &cur, n, NULL))
+        return LOC_NOMEM;
+    for (uint32_t i = 0; i < loc->nnames; i++) {
+        struct cands next = {0};
+        for (uint32_t k = 0; k < cur.n; k++) {
+            struct node *p = cur.v[k].n;
+            if (p->type->kind != TRACERD_CTF_TYPE_STRUCT)
+                continue; /* a scalar before the path's end: no target through it */
+            struct node *m = child(c, p, loc->names[i], strlen(loc->names[i]));
+            if (m == NULL)
+                continue;
+            int rc = dive(c, (struct cand){m, cur.v[k].x}, dep, &next, array);
+            if (rc != LOC_OK)
+                return rc;
+        }
+        cur = next;
+    }
+    *out = cur;
+    return cur.n > 0 && loc->nnames > 0 ? LOC_OK : LOC_NOT_FOUND;
+}
+
+/* Adds slot s to a grown slot list (once). */
+static bool slots_add(struct cc *c, struct ctf_slots *l, uint32_t s)
+{
+    for (uint32_t i = 0; i < l->n; i++)
+        if (l->v[i] == s)
+            return true;
+    if (!tracerd__ctf_arena_grow(c->ar, (void **)&l->v, l->n, &l->cap, sizeof *l->v))
+        return false;
+    l->v[l->n++] = s;
+    return true;
+}
+
+/* Registers validity flag `flag` with every optional/variant crossed on the
+ * way to a target: each clears it on entry; the innermost sets it when it
+ * takes the option holding the target. */
+static bool mark_crossings(struct cc *c, const struct xing *x, uint32_t flag)
+{
+    for (const struct xing *i = x; i != NULL; i = i->up) {
+        struct ctf_meta *m = (struct ctf_meta *)(uintptr_t)i->box->meta;
+        uint32_t nopt = i->box->type->kind == TRACERD_CTF_TYPE_VARIANT ? i->box->type->nmembers : 1;
+        if (m->kill == NULL) {
+            m->kill = tracerd__ctf_arena_alloc(c->ar, sizeof *m->kill);
+            m->valid = tracerd__ctf_arena_alloc(c->ar, sizeof *m->valid * nopt);
+            if (m->kill == NULL || m->valid == NULL)
+                return false;
+        }
+        if (!slots_add(c, m->kill, flag) || (i == x && !slots_add(c, &m->valid[i->opt], flag)))
+            return false;
+    }
+    return true;
+}
+
+/* What a location must name: a length (unsigned integer), an integer
+ * selector, or a boolean selector. */
+enum loc_want { WANT_LENGTH, WANT_INT, WANT_BOOL };
+
+static bool loc_kind_ok(const tracerd_ctf_type_t *t, enum loc_want want)
+{
+    switch (want) {
+    case WANT_LENGTH:
+        return is_int_kind(t->kind) && !t->is_signed;
+    case WANT_INT:
+        return is_int_kind(t->kind);
+    default:
+        return t->kind == TRACERD_CTF_TYPE_BOOL;
+    }
+}
+
+/* The field a sequence length, a BLOB/string length, a variant tag or an
+ * optional selector names (f: the dependent field): checked against `want`,
+ * its value slot in *slot (several CTF 2 candidates share it), the first
+ * target in *out. A CTF 2 location through an optional or a variant that
+ * does not hold the dependent gets a validity flag and an OP_LOC_CHECK
+ * before the dependent. */
+static tracerd_status_t locate(struct cc *c, const struct field *f, enum loc_want want,
+                               const char *what, struct node **out, uint32_t *slot)
+{
+    const tracerd_ctf_type_t *ty = f->w->type;
+    const struct ctf_type *ct = (const struct ctf_type *)ty;
+    static const char *const kinds[] = {"an unsigned integer", "an integer", "a boolean"};
+    struct cands cs = {0};
+    struct node *array = NULL;
+    char who[160];
+    if (ty->kind == TRACERD_CTF_TYPE_SEQUENCE)
+        snprintf(who, sizeof who, "sequence '%.100s'", f->w->display);
+    else
+        snprintf(who, sizeof who, "'%.140s'", f->meta->path);
+    int rc;
+    if (ct->loc == NULL) {
+        struct node *n = resolve(c, ty->path, f->w->parent, c->cur_scope);
+        rc = n != NULL ? LOC_OK : LOC_NOT_FOUND;
+        if (n != NULL && !add_cand(c, &cs, n, NULL))
+            rc = LOC_NOMEM;
+    } else {
+        rc = resolve2(c, ct->loc, f->n, &cs, &array);
+    }
+    if (rc == LOC_NOMEM)
+        return nomem(c);
+    if (rc == LOC_ARRAY)
+        return cerr(c, ty, TRACERD_E_METADATA,
+                    "%s: %s '%s' goes through the array '%s' from outside its element (only "
+                    "the element being decoded can be named)",
+                    who, what, ty->path, array->meta->path);
+    if (rc != LOC_OK)
+        return cerr(c, ty, TRACERD_E_METADATA, "%s: %s '%s' is not declared before it", who, what,
+                    ty->path);
+    const tracerd_ctf_type_t *t0 = cs.v[0].n->type;
+    uint32_t s = 0;
+    bool cond = false;
+    for (uint32_t k = 0; k < cs.n; k++) {
+        const tracerd_ctf_type_t *t = cs.v[k].n->type;
+        if (!loc_kind_ok(t, want))
+            return cerr(c, ty, TRACERD_E_METADATA, "%s: %s '%s' is not %s", who, what, ty->path,
+                        kinds[want]);
+        if (t->is_signed != t0->is_signed)
+            return cerr(c, ty, TRACERD_E_METADATA,
+                        "%s: %s '%s' names fields of different signedness through the options "
+                        "of a variant",
+                        who, what, ty->path);
+        struct ctf_insn *in = cs.v[k].n->scope == c->cur_scope
+                                  ? &c->cur->v[cs.v[k].n->idx]
+                                  : &c->codes[cs.v[k].n->scope][cs.v[k].n->idx];
+        if (in->slot != 0 && s != 0 && in->slot != s)
+            return cerr(c, ty, TRACERD_E_UNSUPPORTED,
+                        "%s: %s '%s' names fields through the options of a variant that "
+                        "already keep their values apart",
+                        who, what, ty->path);
+        if (in->slot != 0)
+            s = in->slot;
+        cond = cond || cs.v[k].x != NULL;
+    }
+    for (uint32_t k = 0; k < cs.n; k++) {
+        struct ctf_insn *in = cs.v[k].n->scope == c->cur_scope
+                                  ? &c->cur->v[cs.v[k].n->idx]
+                                  : &c->codes[cs.v[k].n->scope][cs.v[k].n->idx];
+        if (in->slot == 0 && s != 0 && s < CTF_FIRST_FREE_SLOT)
+            return cerr(c, ty, TRACERD_E_UNSUPPORTED,
+                        "%s: %s '%s' names, through the options of a variant, a field with a "
+                        "role and one without",
+                        who, what, ty->path);
+        if (s == 0)
+            s = slot_of(c, cs.v[k].n);
+        in->slot = s;
+    }
+    *slot = s;
+    *out = cs.v[0].n;
+    if (!cond)
+        return TRACERD_OK;
+    uint64_t flag;
+    if (!tracerd__hmap_get(&c->flags, s, &flag)) {
+        flag = c->t->nslots++;
+        if (tracerd__hmap_put(&c->flags, c->tmp.alloc, s, flag) != TRACERD_OK)
+            return nomem(c);
+    }
+    for (uint32_t k = 0; k < cs.n; k++)
+        if (!mark_crossings(c, cs.v[k].x, (uint32_t)flag))
+            return nomem(c);
+    if (insn(c,
+             (struct ctf_insn){
+                 .op = OP_LOC_CHECK, .align = 1, .slot = (uint32_t)flag, .meta = f->meta}) == NULL)
+        return nomem(c);
+    return TRACERD_OK;
+}
+
 /* The fixed-size load of a byte-aligned integer of 8/16/32/64 bits, or
  * the generic bit field. */
 static uint8_t int_op(const tracerd_ctf_type_t *ty)
@@ -638,19 +889,11 @@ static tracerd_status_t emit_array(struct cc *c, const struct field *f)
     const tracerd_ctf_type_t *ty = w->type, *el = ty->element;
     bool seq = ty->kind == TRACERD_CTF_TYPE_SEQUENCE;
     uint32_t slot = 0;
-    if (seq) {
-        struct node *ln = locate(c, ty, w->parent);
-        if (ln == NULL)
-            return cerr(c, ty, TRACERD_E_METADATA,
-                        "sequence '%s': length field '%s' is not declared before it", w->display,
-                        ty->path);
-        if (!is_int_kind(ln->type->kind) || ln->type->is_signed)
-            return cerr(c, ty, TRACERD_E_METADATA,
-                        "sequence '%s': length field '%s' is not an unsigned integer", w->display,
-                        ty->path);
-        slot = slot_of(c, ln);
-    }
-    tracerd_status_t st = fix_type(c, el);
+    struct node *ln;
+    tracerd_status_t st;
+    if (seq && (st = locate(c, f, WANT_LENGTH, "length field", &ln, &slot)) != TRACERD_OK)
+        return st;
+    st = fix_type(c, el);
     if (st != TRACERD_OK)
         return st;
     bool bytes = el->kind == TRACERD_CTF_TYPE_INT && el->size_bits == 8 && el->align_bits >= 8;
@@ -718,21 +961,6 @@ static tracerd_status_t emit_varint(struct cc *c, const struct field *f)
     return TRACERD_OK;
 }
 
-/* The unsigned integer field a dynamic length names: its slot. */
-static tracerd_status_t length_slot(struct cc *c, const struct field *f, uint32_t *slot)
-{
-    const tracerd_ctf_type_t *ty = f->w->type;
-    struct node *ln = locate(c, ty, f->w->parent);
-    if (ln == NULL)
-        return cerr(c, ty, TRACERD_E_METADATA, "'%s': length field '%s' is not declared before it",
-                    f->meta->path, ty->path);
-    if (!is_int_kind(ln->type->kind) || ln->type->is_signed)
-        return cerr(c, ty, TRACERD_E_METADATA, "'%s': length field '%s' is not an unsigned integer",
-                    f->meta->path, ty->path);
-    *slot = slot_of(c, ln);
-    return TRACERD_OK;
-}
-
 /* CTF 2: static- and dynamic-length BLOBs. */
 static tracerd_status_t emit_blob(struct cc *c, const struct field *f)
 {
@@ -740,8 +968,9 @@ static tracerd_status_t emit_blob(struct cc *c, const struct field *f)
     uint32_t slot = 0;
     int role = ROLE_NONE;
     tracerd_status_t st = role2(c, f->n, &role);
+    struct node *ln;
     if (st == TRACERD_OK && ty->path != NULL)
-        st = length_slot(c, f, &slot);
+        st = locate(c, f, WANT_LENGTH, "length field", &ln, &slot);
     if (st != TRACERD_OK)
         return st;
     if (insn(c, (struct ctf_insn){
@@ -754,24 +983,6 @@ static tracerd_status_t emit_blob(struct cc *c, const struct field *f)
                     .meta = f->meta,
                 }) == NULL)
         return nomem(c);
-    return TRACERD_OK;
-}
-
-/* The selector of a variant or an optional: its node, checked. bool_ok:
- * a boolean selector is allowed (an optional without ranges). */
-static tracerd_status_t selector(struct cc *c, const struct field *f, bool want_bool,
-                                 struct node **out)
-{
-    const tracerd_ctf_type_t *ty = f->w->type;
-    struct node *sn = locate(c, ty, f->w->parent);
-    if (sn == NULL)
-        return cerr(c, ty, TRACERD_E_METADATA, "'%s': selector '%s' is not declared before it",
-                    f->meta->path, ty->path);
-    bool ok = want_bool ? sn->type->kind == TRACERD_CTF_TYPE_BOOL : is_int_kind(sn->type->kind);
-    if (!ok)
-        return cerr(c, ty, TRACERD_E_METADATA, "'%s': selector '%s' is not %s", f->meta->path,
-                    ty->path, want_bool ? "a boolean" : "an integer");
-    *out = sn;
     return TRACERD_OK;
 }
 
@@ -835,7 +1046,9 @@ static tracerd_status_t emit_optional(struct cc *c, const struct field *f)
     const tracerd_ctf_type_t *ty = f->w->type;
     const struct ctf_type *ct = (const struct ctf_type *)ty;
     struct node *sn;
-    tracerd_status_t st = selector(c, f, ct->sel == NULL, &sn);
+    uint32_t slot;
+    tracerd_status_t st =
+        locate(c, f, ct->sel == NULL ? WANT_BOOL : WANT_INT, "selector", &sn, &slot);
     if (st != TRACERD_OK)
         return st;
     bool sgn = sn->type->is_signed;
@@ -853,7 +1066,7 @@ static tracerd_status_t emit_optional(struct cc *c, const struct field *f)
                     .op = OP_OPTIONAL,
                     .flags = (uint8_t)((sgn ? INSN_SIGNED : 0) | (ct->sel ? 0 : INSN_BOOL)),
                     .align = 1,
-                    .slot = slot_of(c, sn),
+                    .slot = slot,
                     .meta = f->meta,
                 }) == NULL)
         return nomem(c);
@@ -936,8 +1149,8 @@ static tracerd_status_t emit_variant2(struct cc *c, const struct field *f)
 {
     struct node *sn = NULL;
     struct ctf_vsel *vs = NULL;
-    uint32_t nv = 0;
-    tracerd_status_t st = selector(c, f, false, &sn);
+    uint32_t nv = 0, slot;
+    tracerd_status_t st = locate(c, f, WANT_INT, "selector", &sn, &slot);
     if (st == TRACERD_OK)
         st = variant_ranges2(c, f, sn->type->is_signed, &vs, &nv);
     return st == TRACERD_OK ? variant_body(c, f, sn, vs, nv) : st;
@@ -1588,6 +1801,9 @@ static tracerd_status_t header_fast(struct cc *c, struct ctf_stream_rt *r)
     tracerd_byte_order_t bo =
         c->ctf2 && h->nmembers > 0 ? h->members[0].type->byte_order : c->t->info.byte_order;
     int op = lttng_header(h, bo);
+    for (uint32_t k = 0; op != 0 && k < r->event_header.len; k++)
+        if (r->event_header.code[k].meta != NULL && r->event_header.code[k].meta->kill != NULL)
+            op = 0; /* locations through its variant: the full program keeps their flags */
     if (op == 0)
         return fuse_all(c, r->event_header.code, NULL, NULL, &r->event_header.fast);
     struct ctf_insn *code = tracerd__ctf_arena_alloc(c->ar, sizeof *code * 2);
@@ -1714,6 +1930,7 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
     tracerd__free(c.tmp.alloc, c.code.v, sizeof *c.code.v * c.code.cap);
     tracerd__free(c.tmp.alloc, c.fused.v, sizeof *c.fused.v * c.fused.cap);
     tracerd__hmap_free(&c.kids, c.tmp.alloc);
+    tracerd__hmap_free(&c.flags, c.tmp.alloc);
     tracerd__ctf_arena_free(&c.tmp);
     return st;
 }

@@ -51,22 +51,6 @@ static tracerd_status_t nomem(struct j2 *J)
                               "CTF 2 metadata: out of memory");
 }
 
-/* Grows *v (elements of size sz) to hold n + 1. */
-static bool grow(struct j2 *J, void **v, uint32_t n, uint32_t *cap, size_t sz)
-{
-    if (n < *cap)
-        return true;
-    uint32_t nc = *cap ? *cap * 2 : 16;
-    void *nv = tracerd__ctf_arena_alloc(J->ar, sz * nc);
-    if (nv == NULL)
-        return false;
-    if (n)
-        memcpy(nv, *v, sz * n);
-    *v = nv;
-    *cap = nc;
-    return true;
-}
-
 /* ==== JSON values ========================================================== */
 
 static const char *kind_of(const json_t *v)
@@ -975,8 +959,10 @@ static tracerd_status_t alias(struct j2 *J, const json_t *o)
     if ((st = field_class(J, f, obj, &ty)) != TRACERD_OK)
         return st;
     uint32_t cap = J->alias_cap;
-    if (!grow(J, (void **)&J->alias_names, J->naliases, &cap, sizeof *J->alias_names) ||
-        !grow(J, (void **)&J->alias_types, J->naliases, &J->alias_cap, sizeof *J->alias_types))
+    if (!tracerd__ctf_arena_grow(J->ar, (void **)&J->alias_names, J->naliases, &cap,
+                                 sizeof *J->alias_names) ||
+        !tracerd__ctf_arena_grow(J->ar, (void **)&J->alias_types, J->naliases, &J->alias_cap,
+                                 sizeof *J->alias_types))
         return nomem(J);
     J->alias_names[J->naliases] = name;
     J->alias_types[J->naliases++] = ty;
@@ -1099,7 +1085,8 @@ static tracerd_status_t clock_class(struct j2 *J, const json_t *o)
     }
     if (J->nclocks >= J->m->cfg.max_fields)
         return jerr(J, TRACERD_E_LIMIT, "more than max_fields clock classes");
-    if (!grow(J, (void **)&J->clocks, J->nclocks, &J->clock_cap, sizeof *J->clocks))
+    if (!tracerd__ctf_arena_grow(J->ar, (void **)&J->clocks, J->nclocks, &J->clock_cap,
+                                 sizeof *J->clocks))
         return nomem(J);
     J->clocks[J->nclocks++] = c;
     return TRACERD_OK;
@@ -1155,7 +1142,8 @@ static tracerd_status_t stream_class(struct j2 *J, const json_t *o)
         return st;
     if (J->nstreams >= J->m->cfg.max_fields)
         return jerr(J, TRACERD_E_LIMIT, "more than max_fields data stream classes");
-    if (!grow(J, (void **)&J->streams, J->nstreams, &J->stream_cap, sizeof *J->streams))
+    if (!tracerd__ctf_arena_grow(J->ar, (void **)&J->streams, J->nstreams, &J->stream_cap,
+                                 sizeof *J->streams))
         return nomem(J);
     J->streams[J->nstreams++] = sc;
     return TRACERD_OK;
@@ -1232,8 +1220,9 @@ static tracerd_status_t event_class(struct j2 *J, const json_t *o)
     if (J->nevents >= J->m->cfg.max_fields * 16u)
         return jerr(J, TRACERD_E_LIMIT, "too many event record classes");
     uint32_t cap = J->event_cap;
-    if (!grow(J, (void **)&J->events, J->nevents, &cap, sizeof *J->events) ||
-        !grow(J, (void **)&J->event_frag, J->nevents, &J->event_cap, sizeof *J->event_frag))
+    if (!tracerd__ctf_arena_grow(J->ar, (void **)&J->events, J->nevents, &cap, sizeof *J->events) ||
+        !tracerd__ctf_arena_grow(J->ar, (void **)&J->event_frag, J->nevents, &J->event_cap,
+                                 sizeof *J->event_frag))
         return nomem(J);
     J->event_frag[J->nevents] = J->frag;
     J->events[J->nevents++] = ec;

@@ -26,6 +26,9 @@ void tracerd__ctf_arena_init(struct ctf_arena *a, const tracerd_allocator_t *all
 /* Zeroed, 8-byte aligned; NULL on failure. */
 void *tracerd__ctf_arena_alloc(struct ctf_arena *a, size_t size);
 char *tracerd__ctf_arena_strdup(struct ctf_arena *a, const char *s, size_t len);
+/* Grows the array *v (n elements of sz bytes, room for *cap) to hold n + 1,
+ * doubling into a new arena block (the old one stays until the arena goes). */
+bool tracerd__ctf_arena_grow(struct ctf_arena *a, void **v, uint32_t n, uint32_t *cap, size_t sz);
 void tracerd__ctf_arena_free(struct ctf_arena *a);
 
 /* ---- range tables (ranges.c) ---------------------------------------------- */
@@ -125,8 +128,10 @@ enum ctf_op {
     OP_BLOB,     /* count bytes (slot: dynamic length) */
     OP_OPTIONAL, /* selector in slot; jump: after OP_OPTIONAL_END */
     OP_OPTIONAL_END,
-    OP_USTRING, /* UTF-16/32 null-terminated string (size: code unit bits) */
-    OP_FLOATX   /* IEEE 754 binary16 or binary128 (size), delivered as a double */
+    OP_USTRING,  /* UTF-16/32 null-terminated string (size: code unit bits) */
+    OP_FLOATX,   /* IEEE 754 binary16 or binary128 (size), delivered as a double */
+    OP_LOC_CHECK /* a field location through an optional/variant: its target was decoded
+                    (validity flag in slot), else E_BAD_RECORD naming the dependent (meta) */
 };
 
 /* Roles: integers the reader itself needs (fixed slots 1..ROLE_COUNT-1). */
@@ -164,6 +169,12 @@ struct ctf_vsel { /* variant option selection: tag value range -> target */
     uint32_t option;
 };
 
+/* Slot numbers (a grown array). */
+struct ctf_slots {
+    uint32_t *v;
+    uint32_t n, cap;
+};
+
 struct ctf_meta {
     const char *name; /* display name */
     const char *path;
@@ -173,6 +184,11 @@ struct ctf_meta {
     const struct ctf_range *vranges; /* OP_VARIANT: vsel index by tag value */
     uint32_t nvranges;
     const char *const *option_names; /* OP_VARIANT: display names by option */
+    /* OP_OPTIONAL, OP_VARIANT crossed by field locations (else NULL): the
+     * validity flags (slots) of the targets inside, cleared on entry, and per
+     * option (an optional: [0], when enabled) the ones set when taken. */
+    struct ctf_slots *kill;
+    struct ctf_slots *valid;
 };
 
 struct ctf_insn {

@@ -53,6 +53,21 @@ char *tracerd__ctf_arena_strdup(struct ctf_arena *a, const char *s, size_t len)
     return d;
 }
 
+bool tracerd__ctf_arena_grow(struct ctf_arena *a, void **v, uint32_t n, uint32_t *cap, size_t sz)
+{
+    if (n < *cap)
+        return true;
+    uint32_t nc = *cap ? *cap * 2 : 8;
+    void *nv = tracerd__ctf_arena_alloc(a, sz * nc);
+    if (nv == NULL)
+        return false;
+    if (n)
+        memcpy(nv, *v, sz * n);
+    *v = nv;
+    *cap = nc;
+    return true;
+}
+
 void tracerd__ctf_arena_free(struct ctf_arena *a)
 {
     struct ctf_arena_block *b = a->head;

@@ -683,6 +683,18 @@ static inline int check_seq_length(tracerd_ctf_stream_t *r, struct vm *vm,
                    (unsigned long long)r->cfg.max_sequence_length);
 }
 
+/* CTF 2 locations through an optional or a variant: on entry it clears the
+ * validity flags of the targets inside it, then sets those of the option it
+ * takes (`option`; UINT32_MAX: a disabled optional). */
+static void loc_flags(uint64_t *slots, const struct ctf_meta *m, uint32_t option)
+{
+    for (uint32_t i = 0; i < m->kill->n; i++)
+        slots[m->kill->v[i]] = 0;
+    if (option != UINT32_MAX)
+        for (uint32_t i = 0; i < m->valid[option].n; i++)
+            slots[m->valid[option].v[i]] = 1;
+}
+
 /* Runs one program from vm->pos. deliver: push fields to on_field. */
 static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *prog, bool dlv)
 {
@@ -935,6 +947,8 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                                    : "variant tag value %llu selects no option",
                                (unsigned long long)tag);
             }
+            if (TRACERD__UNLIKELY(m->kill != NULL))
+                loc_flags(slots, m, m->vsel[k].option);
             if (dlv) {
                 field_init(r, vm, in, prog, &f, pos, TRACERD_CTF_VALUE_VARIANT_BEGIN);
                 f.option = m->option_names[m->vsel[k].option];
@@ -1039,6 +1053,8 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                     on = sgn ? ((int64_t)sel >= m->vsel[k].lo && (int64_t)sel <= m->vsel[k].hi)
                              : (sel >= (uint64_t)m->vsel[k].lo && sel <= (uint64_t)m->vsel[k].hi);
             }
+            if (TRACERD__UNLIKELY(m->kill != NULL))
+                loc_flags(slots, m, on ? 0 : UINT32_MAX);
             if (dlv) {
                 field_init(r, vm, in, prog, &f, pos, TRACERD_CTF_VALUE_OPTIONAL_BEGIN);
                 f.v.length = on;
@@ -1059,6 +1075,16 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             pc = in->jump;
             break;
         }
+        case OP_LOC_CHECK:
+            if (TRACERD__UNLIKELY(slots[in->slot] == 0)) {
+                vm->pos = pos;
+                return vm_fail(r, vm, in, TRACERD_E_BAD_RECORD,
+                               "its field location '%s' names a field this record did not "
+                               "decode (a disabled optional or another variant option)",
+                               in->meta->type->path);
+            }
+            pc++;
+            break;
         case OP_OPTIONAL_END:
             if (dlv) {
                 vm->depth--;

@@ -301,6 +301,165 @@ uint8_t *ctf2_writer_stream(bool big, size_t *len)
     return w.buf;
 }
 
+/* ---- field locations through arrays, optionals and variants -------------------- */
+
+/* %1$s = the byte order. Every dynamic length and selector below is found
+ * through an array (the element being decoded), an optional (its field) or
+ * a variant (the selected option; several candidates share one value). */
+static const char *const loc_fragments[] = {
+#define LU(n) "{\"type\":\"fixed-length-unsigned-integer\",\"length\":" #n ",\"alignment\":8,\"byte-order\":\"%1$s\"}"
+#define LB "{\"type\":\"fixed-length-boolean\",\"length\":8,\"alignment\":8,\"byte-order\":\"%1$s\"}"
+#define LM(n, fc) "{\"name\":\"" n "\",\"field-class\":" fc "}"
+#define LOC(...) "{\"path\":[" __VA_ARGS__ "]}"
+#define PLOC(...) "{\"origin\":\"event-record-payload\",\"path\":[" __VA_ARGS__ "]}"
+    "{\"type\":\"preamble\",\"version\":2}",
+    "{\"type\":\"trace-class\",\"packet-header-field-class\":{\"type\":\"structure\","
+    "\"member-classes\":[" LM("magic", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":32,"
+    "\"alignment\":8,\"byte-order\":\"%1$s\",\"roles\":[\"packet-magic-number\"]}") "]}}",
+    "{\"type\":\"data-stream-class\",\"packet-context-field-class\":{\"type\":\"structure\","
+    "\"member-classes\":["
+    LM("total", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":32,\"alignment\":8,"
+       "\"byte-order\":\"%1$s\",\"roles\":[\"packet-total-length\"]}") ","
+    LM("content", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":32,\"alignment\":8,"
+       "\"byte-order\":\"%1$s\",\"roles\":[\"packet-content-length\"]}") ","
+    LM("pon", LB) ","
+    LM("popt", "{\"type\":\"optional\",\"selector-field-location\":" LOC("\"pon\"") ","
+       "\"field-class\":" LU(8) "}") "]}}",
+    "{\"type\":\"event-record-class\",\"name\":\"loc\",\"payload-field-class\":{\"type\":"
+    "\"structure\",\"member-classes\":["
+    /* through an array: the element being decoded */
+    LM("recs", "{\"type\":\"static-length-array\",\"length\":2,\"element-field-class\":{\"type\":"
+       "\"structure\",\"member-classes\":[" LM("n", LU(8)) ","
+       LM("d", "{\"type\":\"dynamic-length-array\",\"length-field-location\":"
+          PLOC("\"recs\",\"n\"") ",\"element-field-class\":" LU(8) "}") ","
+       LM("s", "{\"type\":\"variant\",\"selector-field-location\":" PLOC("\"recs\",\"n\"") ","
+          "\"options\":[{\"name\":\"small\",\"selector-field-ranges\":[[0,1]],\"field-class\":"
+          LU(8) "},{\"name\":\"wide\",\"selector-field-ranges\":[[2,255]],\"field-class\":"
+          LU(16) "}]}") "]}}") ","
+    /* through an optional, and an optional then a variant (two candidates) */
+    ,
+    LM("on", LB) ","
+    LM("o", "{\"type\":\"optional\",\"selector-field-location\":" LOC("\"on\"") ","
+       "\"field-class\":{\"type\":\"structure\",\"member-classes\":[" LM("len", LU(8)) ","
+       LM("flag", LB) ","
+       LM("w", "{\"type\":\"variant\",\"selector-field-location\":" LOC("\"len\"") ","
+          "\"options\":[{\"name\":\"a\",\"selector-field-ranges\":[[0,2]],\"field-class\":"
+          "{\"type\":\"structure\",\"member-classes\":[" LM("q", LU(8)) "]}},"
+          "{\"name\":\"b\",\"selector-field-ranges\":[[3,255]],\"field-class\":"
+          "{\"type\":\"structure\",\"member-classes\":[" LM("q", LU(32)) "]}}]}") "]}}") ","
+    LM("od", "{\"type\":\"dynamic-length-blob\",\"length-field-location\":" LOC("\"o\",\"len\"") "}") ","
+    LM("o2", "{\"type\":\"optional\",\"selector-field-location\":" LOC("\"o\",\"flag\"") ","
+       "\"field-class\":" LU(8) "}") ","
+    LM("qd", "{\"type\":\"dynamic-length-string\",\"length-field-location\":"
+       LOC("\"o\",\"w\",\"q\"") "}") ","
+    /* through a variant: the candidates of two options share a value; the
+     * third option lacks the path */
+    ,
+    LM("tag", LU(8)) ","
+    LM("v", "{\"type\":\"variant\",\"selector-field-location\":" LOC("\"tag\"") ",\"options\":["
+       "{\"name\":\"A\",\"selector-field-ranges\":[[0,0]],\"field-class\":{\"type\":\"structure\","
+       "\"member-classes\":[" LM("len", LU(8)) "]}},"
+       "{\"name\":\"B\",\"selector-field-ranges\":[[1,1]],\"field-class\":{\"type\":\"structure\","
+       "\"member-classes\":[" LM("pad", LU(16)) "," LM("len", LU(16)) "]}},"
+       "{\"name\":\"C\",\"selector-field-ranges\":[[2,2]],\"field-class\":{\"type\":\"structure\"}}"
+       "]}") ","
+    LM("vd", "{\"type\":\"dynamic-length-array\",\"length-field-location\":" LOC("\"v\",\"len\"") ","
+       "\"element-field-class\":" LU(8) "}") ","
+    /* through the variant that holds the dependent: only its option */
+    LM("v2", "{\"type\":\"variant\",\"selector-field-location\":" LOC("\"tag\"") ",\"options\":["
+       "{\"name\":\"X\",\"selector-field-ranges\":[[0,1]],\"field-class\":{\"type\":\"structure\","
+       "\"member-classes\":[" LM("k", LU(8)) ","
+       LM("a", "{\"type\":\"dynamic-length-array\",\"length-field-location\":" PLOC("\"v2\",\"k\"")
+          ",\"element-field-class\":" LU(8) "}") "]}},"
+       "{\"name\":\"Y\",\"selector-field-ranges\":[[2,2]],\"field-class\":" LU(8) "}]}") ","
+    /* through an optional of an earlier scope */
+    LM("pd", "{\"type\":\"dynamic-length-blob\",\"length-field-location\":{\"origin\":"
+       "\"packet-context\",\"path\":[\"popt\"]}}")
+    "]}}",
+#undef LU
+#undef LB
+#undef LM
+#undef LOC
+#undef PLOC
+};
+
+char *ctf2_writer_loc_metadata(bool big)
+{
+    tlog_t t = {0};
+    for (size_t i = 0; i < sizeof loc_fragments / sizeof loc_fragments[0]; i++) {
+        if (strncmp(loc_fragments[i], "{\"type\"", 7) == 0) /* else: the fragment goes on */
+            tlog_printf(&t, "\x1e");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+        tlog_printf(&t, loc_fragments[i], big ? "big-endian" : "little-endian");
+#pragma GCC diagnostic pop
+    }
+    return tlog_take(&t);
+}
+
+static void loc_bytes(cw_t *w, uint8_t first, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cw_int(w, (uint8_t)(first + i), 8, false);
+}
+
+/* One "loc" event; `k` picks the options (0: A, short lengths; 1: B). */
+static void loc_event(cw_t *w, bool big, int k, size_t pd)
+{
+    /* recs: n, d[n], s (u8 when n <= 1, else u16) */
+    static const uint8_t ns[2][2] = {{1, 3}, {0, 2}};
+    for (int e = 0; e < 2; e++) {
+        uint8_t n = ns[k][e];
+        cw_int(w, n, 8, big);
+        loc_bytes(w, (uint8_t)(0xA0 + 16 * e), n);
+        cw_int(w, n <= 1 ? 0x11u + (unsigned)e : 0x2233u + (unsigned)e, n <= 1 ? 8 : 16, big);
+    }
+    cw_int(w, 1, 8, big);                    /* on */
+    uint8_t len = k ? 5 : 2;                 /* o.len: w = b (u32 q) when >= 3 */
+    cw_int(w, len, 8, big);
+    cw_int(w, k ? 0 : 1, 8, big);            /* o.flag */
+    cw_int(w, k ? 1u : 3u, k ? 32 : 8, big); /* o.w.q */
+    loc_bytes(w, 0xB0, len);                 /* od */
+    if (!k)
+        cw_int(w, 0x55, 8, big); /* o2 */
+    cw_bytes(w, k ? "q" : "xyz", k ? 1 : 3); /* qd */
+    cw_int(w, (uint64_t)k, 8, big);          /* tag */
+    if (k) {
+        cw_int(w, 0xFFFF, 16, big); /* v.B.pad */
+        cw_int(w, 3, 16, big);      /* v.B.len */
+    } else {
+        cw_int(w, 2, 8, big); /* v.A.len */
+    }
+    loc_bytes(w, 0xC0, k ? 3 : 2); /* vd */
+    cw_int(w, k ? 0 : 1, 8, big);  /* v2.X.k */
+    loc_bytes(w, 0xD0, k ? 0 : 1); /* v2.X.a */
+    loc_bytes(w, 0xE0, pd);        /* pd */
+}
+
+uint8_t *ctf2_writer_loc_stream(bool big, size_t *len)
+{
+    cw_t w;
+    cw_init(&w);
+    for (int p = 0; p < 2; p++) {
+        size_t start = (size_t)(w.bits / 8);
+        uint8_t popt = p ? 1 : 2;
+        cw_int(&w, 0xC1FC1FC1u, 32, big);
+        size_t at = (size_t)(w.bits / 8);
+        cw_int(&w, 0, 32, big); /* total, content: patched */
+        cw_int(&w, 0, 32, big);
+        cw_int(&w, 1, 8, big);    /* pon */
+        cw_int(&w, popt, 8, big); /* popt */
+        loc_event(&w, big, p, popt);
+        if (p == 0)
+            loc_event(&w, big, 1, popt);
+        uint64_t bits = w.bits - start * 8;
+        cw_patch(&w, at, bits, 32, big);
+        cw_patch(&w, at + 4, bits, 32, big);
+    }
+    *len = (size_t)(w.bits / 8);
+    return w.buf;
+}
+
 /* ---- the benchmark trace's metadata as CTF 2 ---------------------------------- */
 
 static const char *const bench2_fragments[] = {

@@ -20,6 +20,12 @@ char *ctf2_writer_metadata(bool big);
 /* Its data stream: two packets (malloc'd). */
 uint8_t *ctf2_writer_stream(bool big, size_t *len);
 
+/* A trace whose dynamic lengths and selectors are found through arrays,
+ * optionals and variants (including an earlier scope's optional): its
+ * metadata and its two packets (malloc'd). */
+char *ctf2_writer_loc_metadata(bool big);
+uint8_t *ctf2_writer_loc_stream(bool big, size_t *len);
+
 /* A CTF 2 version of ctf_writer_bench_metadata (same data stream). */
 char *ctf2_writer_bench_metadata(void);
 
