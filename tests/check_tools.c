@@ -262,6 +262,76 @@ END_TEST
 
 /* Folded stacks by self and total time, merged and per thread, the heaviest
  * stacks as text, C++ names demangled, FXT duration events, filters. */
+/* FXT duration complete events that hold each other, written when they end
+ * (children first, as FXT writers do) or when they begin (parent first),
+ * inside and outside begin/end spans, on two threads; ticks are ns. */
+static void stack_fxt_nested(const char *cli)
+{
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    fxw_init_record(&w, 1000000000u);
+    fxw_string(&w, 1, "cat");
+    fxw_thread(&w, 1, 10, 11);
+    fxw_thread(&w, 2, 10, 12);
+#define FXC(th, name, b, e) fxw_event(&w, 4, FXT_IDX(th), FXS_IDX(1), FXS_INL(name), b, NULL, 0, e)
+    /* thread 11, at the top: a [1000,1100] holds b [1010,1020] and
+     * c [1030,1050], c holds d [1035,1040]; written as they end */
+    FXC(1, "b", 1010, 1020);
+    FXC(1, "d", 1035, 1040);
+    FXC(1, "c", 1030, 1050);
+    FXC(1, "a", 1000, 1100);
+    /* a sibling after a: not adopted */
+    FXC(1, "e", 1200, 1210);
+    /* thread 12: inside the begin/end span "outer" [100,200], "mid"
+     * [105,130] holds "leaf" [110,120] (children first), then "p"
+     * [140,190] holds "q" [150,160] which holds "r" [152,154], written as
+     * they begin (parent first) */
+    fxw_event(&w, 2, FXT_IDX(2), FXS_IDX(1), FXS_INL("outer"), 100, NULL, 0, 0);
+    FXC(2, "leaf", 110, 120);
+    FXC(2, "mid", 105, 130);
+    FXC(2, "p", 140, 190);
+    FXC(2, "q", 150, 160);
+    FXC(2, "r", 152, 154);
+    fxw_event(&w, 3, FXT_IDX(2), FXS_IDX(1), FXS_INL("outer"), 200, NULL, 0, 0);
+#undef FXC
+    size_t len;
+    uint8_t *buf = fxw_take(&w, &len);
+    char *path = ev_temp_file("nested.fxt", buf, len);
+    free(buf);
+    fxw_free(&w);
+    ev_proc_t p;
+    ev_run_cli(cli, NULL, &p, "stack", "-q", path, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    static const char *const want[] = {
+        "a 70",        "a;b 10",       "a;c 15",           "a;c;d 5",
+        "e 10",        "outer 25",     "outer;mid 15",     "outer;mid;leaf 10",
+        "outer;p 40",  "outer;p;q 8",  "outer;p;q;r 2"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "%s\n", want[i]);
+        bool first = strncmp(p.out, line, strlen(line)) == 0;
+        snprintf(line, sizeof line, "\n%s\n", want[i]);
+        ck_assert_msg(first || strstr(p.out, line) != NULL, "no line %s in:\n%s", want[i], p.out);
+    }
+    ck_assert_uint_eq(count(p.out, "\n"), sizeof want / sizeof want[0]);
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "stack", "-q", "--total", "--per-thread", path, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "10/11;a 100\n"));
+    ck_assert_ptr_nonnull(strstr(p.out, "10/11;a;c;d 5\n"));
+    ck_assert_ptr_nonnull(strstr(p.out, "10/12;outer 100\n"));
+    ck_assert_ptr_nonnull(strstr(p.out, "10/12;outer;p;q 10\n"));
+    ev_proc_free(&p);
+    /* the same for a small read size */
+    ev_run_cli(cli, NULL, &p, "stack", "-q", "--chunk", "16", path, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "outer;p;q;r 2\n"));
+    ck_assert_ptr_nonnull(strstr(p.out, "a;c;d 5\n"));
+    ev_proc_free(&p);
+    free(path);
+}
+
 START_TEST(test_stack)
 {
     CLI_OR_SKIP(cli);
@@ -288,6 +358,7 @@ START_TEST(test_stack)
     ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
     ck_assert_str_eq(p.out, "frame 12000\nframe;draw 24000\n");
     ev_proc_free(&p);
+    stack_fxt_nested(cli);
     /* C++ names through --instr-map */
     static const ev_elf_sym_t syms[] = {{"_ZN2ns3Foo3runEv", 0x1000, 16, true},
                                         {"_Z4workIiEvT_", 0x1040, 16, true}};

@@ -7,14 +7,39 @@
  * --format text, the top N heaviest stacks like `llvm-xray stack`.
  * Spans come from SPAN_BEGIN/END pairs (XRay entries/exits, FXT duration
  * begin/end, LTTng-UST function entry/exit, xtrace exception levels) and
- * SPAN_COMPLETE events, which are leaves under the spans open on their
- * thread. Memory: the node tree and the name table, never the trace. */
+ * SPAN_COMPLETE events (FXT duration complete, xtrace syscalls). Complete
+ * events nest by time: one whose interval holds others is their parent,
+ * whether it comes after them (a writer that records a scope when it ends,
+ * as FXT's do) or before them; and they nest under the begin/end spans
+ * open on their thread. So they wait, per thread, in a post-order array
+ * (each subtree contiguous, its root last) until nothing can adopt them
+ * any more: those inside a begin/end span are added when it ends, those at
+ * the thread's top at the end, or when STACK_MAX_PENDING wait on a thread
+ * (STACK_MAX_PENDING_ALL on all): then all of that thread's are added as
+ * they stand. Begin/end spans inside a complete event are not nested
+ * under it (their stack is fixed when they begin). Memory: the node tree,
+ * the name table and the waiting complete events, never the trace. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "evrun.h"
 
-#define STACK_MAX_NODES 1048576u /* more stacks share one "(other stacks)" node */
+#define STACK_MAX_NODES 1048576u       /* more stacks share one "(other stacks)" node */
+#define STACK_MAX_PENDING 16384u       /* complete events waiting on one thread */
+#define STACK_MAX_PENDING_ALL 1048576u /* ... on all threads */
+
+/* A complete event waiting for its place: level is the number of
+ * begin/end spans open on its thread when it came; size counts its
+ * subtree (itself and the complete events it holds). */
+struct pend {
+    uint64_t start, end;
+    uint32_t name, level, size;
+};
+
+struct pendq {
+    struct pend *v;
+    uint32_t n, cap;
+};
 
 struct node {
     uint32_t parent; /* node index; 0 is the root */
@@ -37,6 +62,9 @@ struct sk {
     uint64_t spans, unmatched, dropped, unclosed;
     bool clock;
     cli_demangler_t *dm;
+    struct pendq *pq; /* per thread (index in threads.v) */
+    uint32_t npq;
+    uint64_t pending; /* in all */
 };
 
 static uint32_t intern_text(struct sk *s, uint64_t h, uint64_t id, const char *text, size_t len)
@@ -130,12 +158,13 @@ static uint32_t child_of(struct sk *s, uint32_t parent, uint32_t name)
     return s->other;
 }
 
-/* The node a new span of the thread hangs from: its innermost open span,
- * else the thread's node (per thread) or the root. */
-static uint32_t parent_of(struct sk *s, struct ev_thread *t)
+/* The node a span of the thread hangs from when `depth` spans are open on
+ * it: the innermost of those, else the thread's node (per thread) or the
+ * root. */
+static uint32_t parent_at(struct sk *s, struct ev_thread *t, uint32_t depth)
 {
-    if (t->depth > 0)
-        return t->stack[t->depth - 1].name;
+    if (depth > 0)
+        return t->stack[depth - 1].name;
     if (!s->c->per_thread)
         return 0;
     char text[64];
@@ -145,6 +174,11 @@ static uint32_t parent_of(struct sk *s, struct ev_thread *t)
     return nm == UINT32_MAX ? UINT32_MAX : child_of(s, 0, nm);
 }
 
+static uint32_t parent_of(struct sk *s, struct ev_thread *t)
+{
+    return parent_at(s, t, t->depth);
+}
+
 static void add(struct sk *s, uint32_t node, uint64_t d, uint64_t child)
 {
     struct node *nd = &s->nodes[node];
@@ -152,6 +186,134 @@ static void add(struct sk *s, uint32_t node, uint64_t d, uint64_t child)
     nd->total += d;
     nd->self += d >= child ? d - child : 0;
     s->spans++;
+}
+
+/* ---- complete events ------------------------------------------------------ */
+
+static uint64_t dur(const struct pend *p)
+{
+    return p->end >= p->start ? p->end - p->start : 0;
+}
+
+/* Adds the subtree whose root is q->v[i] under node parent. */
+static int add_tree(struct sk *s, struct pendq *q, uint32_t i, uint32_t parent)
+{
+    const struct pend *r = &q->v[i];
+    uint32_t nm = r->name, lo = i + 1 - r->size;
+    uint32_t node = child_of(s, parent, nm);
+    if (node == UINT32_MAX)
+        return -1;
+    uint64_t child = 0;
+    for (uint32_t j = i; j > lo;) { /* the children's roots, last first */
+        uint32_t c = j - 1;
+        child += dur(&q->v[c]);
+        if (add_tree(s, q, c, node) != 0)
+            return -1;
+        j = c + 1 - q->v[c].size;
+    }
+    add(s, node, dur(&q->v[i]), child);
+    return 0;
+}
+
+/* Adds the waiting complete events of level >= min (the last ones). */
+static int flush_pending(struct sk *s, struct ev_thread *t, struct pendq *q, uint32_t min)
+{
+    while (q->n > 0 && q->v[q->n - 1].level >= min) {
+        uint32_t i = q->n - 1;
+        uint32_t level = q->v[i].level < t->depth ? q->v[i].level : t->depth;
+        uint32_t parent = parent_at(s, t, level);
+        if (parent == UINT32_MAX || add_tree(s, q, i, parent) != 0)
+            return -1;
+        q->n -= q->v[i].size;
+        s->pending -= q->v[i].size;
+    }
+    return 0;
+}
+
+/* The depth of the outermost span an END event closes (as ev_pop finds
+ * it), or 0 when it closes none. */
+static uint32_t closed_depth(const struct ev_thread *t, const tracerd_event_t *ev)
+{
+    if (t->overflow > 0 || t->depth == 0)
+        return 0;
+    if (!(ev->flags & TRACERD_EVENT_HAS_NAME_ID))
+        return t->depth;
+    uint32_t i = t->depth;
+    while (i > 0 && t->stack[i - 1].key != ev->name_id)
+        i--;
+    return i;
+}
+
+static struct pendq *pendq_of(struct sk *s, const struct ev_thread *t)
+{
+    uint32_t k = (uint32_t)(t - s->threads.v);
+    if (k >= s->npq) {
+        uint32_t ncap = s->threads.cap > k ? s->threads.cap : k + 1;
+        struct pendq *v = realloc(s->pq, (size_t)ncap * sizeof *v);
+        if (v == NULL)
+            return NULL;
+        memset(v + s->npq, 0, (size_t)(ncap - s->npq) * sizeof *v);
+        s->pq = v;
+        s->npq = ncap;
+    }
+    return &s->pq[k];
+}
+
+/* A complete event [start, end] named nm on thread t: it adopts the
+ * waiting events of its level that it holds (they came first), or goes
+ * under the innermost waiting one that holds it (it came after its
+ * parent), then waits. */
+static int complete(struct sk *s, struct ev_thread *t, uint32_t nm, uint64_t start, uint64_t end)
+{
+    struct pendq *q = pendq_of(s, t);
+    if (q == NULL)
+        return -1;
+    if (q->n >= STACK_MAX_PENDING || s->pending >= STACK_MAX_PENDING_ALL)
+        if (flush_pending(s, t, q, 0) != 0)
+            return -1;
+    if (q->n == q->cap) {
+        uint32_t ncap = q->cap ? q->cap * 2 : 16;
+        struct pend *v = realloc(q->v, (size_t)ncap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        q->v = v;
+        q->cap = ncap;
+    }
+    uint32_t level = t->depth;
+    struct pend e = {start, end, nm, level, 1};
+    /* it came after its parent: down the chain of last children that hold it */
+    uint32_t at = q->n;
+    while (at > 0) {
+        const struct pend *r = &q->v[at - 1];
+        if (r->level != level || r->start > start || r->end < end ||
+            (r->start == start && r->end == end))
+            break;
+        at--;
+    }
+    if (at < q->n) { /* inserted before its innermost holder: the holders grow */
+        memmove(&q->v[at + 1], &q->v[at], (size_t)(q->n - at) * sizeof *q->v);
+        q->v[at] = e;
+        q->n++;
+        s->pending++;
+        for (uint32_t i = at + 1; i < q->n; i++)
+            q->v[i].size++;
+        return 0; /* its time is already in its holder's */
+    }
+    /* it came after its children: adopt the roots it holds */
+    uint64_t adopted = 0;
+    for (uint32_t i = q->n; i > 0;) {
+        const struct pend *r = &q->v[i - 1];
+        if (r->level != level || r->start < start || r->end > end)
+            break;
+        e.size += r->size;
+        adopted += dur(r);
+        i -= r->size;
+    }
+    q->v[q->n++] = e;
+    s->pending++;
+    if (t->depth > 0)
+        t->stack[t->depth - 1].child += dur(&e) - adopted;
+    return 0;
 }
 
 static int close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f, uint64_t end)
@@ -183,29 +345,33 @@ static int on_event(void *user, const tracerd_event_t *ev)
     if (ts > t->last_ts)
         t->last_ts = ts;
     if (k == TRACERD_EVENT_SPAN_END) {
+        /* the complete events inside the spans it closes are in place */
+        uint32_t closes = closed_depth(t, ev);
+        struct pendq *q = closes > 0 ? pendq_of(s, t) : NULL;
+        if (closes > 0 && (q == NULL || flush_pending(s, t, q, closes) != 0))
+            return cli_oom(s->c, "stack tree"), -1;
         int n = ev_pop(&s->threads, t, ev, ts, close_frame, s);
         if (n == 0)
             s->unmatched++;
         return n < 0 && n != EV_POP_DROPPED ? -1 : 0;
+    }
+    if (k == TRACERD_EVENT_SPAN_COMPLETE) {
+        uint32_t nm = name_of(s, ev);
+        uint64_t end = (ev->flags & TRACERD_EVENT_HAS_NS) ? ev->end_ns : ev->end_ticks;
+        if (nm == UINT32_MAX || complete(s, t, nm, ts, end >= ts ? end : ts) != 0)
+            return cli_oom(s->c, "complete events"), -1;
+        return 0;
     }
     uint32_t parent = parent_of(s, t);
     uint32_t nm = parent != UINT32_MAX ? name_of(s, ev) : UINT32_MAX;
     uint32_t node = nm != UINT32_MAX ? child_of(s, parent, nm) : UINT32_MAX;
     if (node == UINT32_MAX)
         return cli_oom(s->c, "stack tree"), -1;
-    if (k == TRACERD_EVENT_SPAN_BEGIN) {
-        int pushed = ev_push(&s->threads, t,
-                             (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? ev->name_id : 0, ts, node);
-        if (pushed < 0)
-            return cli_oom(s->c, "span stack"), -1;
-        s->dropped += pushed == 0;
-        return 0;
-    }
-    uint64_t end = (ev->flags & TRACERD_EVENT_HAS_NS) ? ev->end_ns : ev->end_ticks;
-    uint64_t d = end >= ts ? end - ts : 0;
-    add(s, node, d, 0);
-    if (t->depth > 0)
-        t->stack[t->depth - 1].child += d;
+    int pushed = ev_push(&s->threads, t, (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? ev->name_id : 0,
+                         ts, node);
+    if (pushed < 0)
+        return cli_oom(s->c, "span stack"), -1;
+    s->dropped += pushed == 0;
     return 0;
 }
 
@@ -311,6 +477,9 @@ int cli_cmd_stack(cli_t *c)
     struct ev_run r;
     ev_run_init(&r, c, on_event, on_source, &s);
     int rc = ev_run(&r);
+    for (uint32_t i = 0; i < s.threads.n && i < s.npq; i++)
+        if (flush_pending(&s, &s.threads.v[i], &s.pq[i], 0) != 0 && !c->oom)
+            cli_oom(c, "stack tree");
     for (uint32_t i = 0; i < s.threads.n; i++)
         s.unclosed += s.threads.v[i].depth;
     if (rc == CLI_EXIT_OK || c->timed_out) {
@@ -331,6 +500,9 @@ int cli_cmd_stack(cli_t *c)
         free(s.names[i]);
     free(s.names);
     free(s.nodes);
+    for (uint32_t i = 0; i < s.npq; i++)
+        free(s.pq[i].v);
+    free(s.pq);
     ev_table_free(&s.name_tab);
     ev_table_free(&s.node_tab);
     ev_threads_free(&s.threads);
