@@ -48,12 +48,37 @@ static uint64_t rng(void)
 
 START_TEST(test_g17_matches_printf)
 {
-    static const double fixed[] = {0.0,  -0.0,   1.0,     0.1,  0.5,    1.5,       3.14159,
-                                   60.0, 1e16,   1e17,    1e-4, 1e-5,   123456.789, 1.0 / 3,
-                                   0.3,  1e300,  -2.75,   5e-324, 1e15 + 0.3, 4503599627370496.5,
-                                   99999999999999999.0, 0.000123456789, 1.7976931348623157e308,
-                                   2.2250738585072014e-308, 2.2250738585072009e-308, 1e23,
-                                   9.5e-5, 1e100, 123456789012345678.0, 1e-300, -4.9e-324};
+    static const double fixed[] = {0.0,
+                                   -0.0,
+                                   1.0,
+                                   0.1,
+                                   0.5,
+                                   1.5,
+                                   3.14159,
+                                   60.0,
+                                   1e16,
+                                   1e17,
+                                   1e-4,
+                                   1e-5,
+                                   123456.789,
+                                   1.0 / 3,
+                                   0.3,
+                                   1e300,
+                                   -2.75,
+                                   5e-324,
+                                   1e15 + 0.3,
+                                   4503599627370496.5,
+                                   99999999999999999.0,
+                                   0.000123456789,
+                                   1.7976931348623157e308,
+                                   2.2250738585072014e-308,
+                                   2.2250738585072009e-308,
+                                   1e23,
+                                   9.5e-5,
+                                   1e100,
+                                   123456789012345678.0,
+                                   1e-300,
+                                   -4.9e-324};
     char a[64], b[64];
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
         size_t n = wr_fmt_g17(a, fixed[i]);
@@ -87,8 +112,8 @@ END_TEST
 
 START_TEST(test_integers)
 {
-    static const uint64_t u[] = {0, 9, 10, 99, 100, 101, 9999, 10000, 4294967295u,
-                                 10000000000000000000u, UINT64_MAX};
+    static const uint64_t u[] = {
+        0, 9, 10, 99, 100, 101, 9999, 10000, 4294967295u, 10000000000000000000u, UINT64_MAX};
     char a[32], b[32];
     for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
         size_t n = wr_fmt_u64(a, u[i]);
@@ -130,6 +155,18 @@ START_TEST(test_integers)
     ck_assert_str_eq(s, "-9223372036854775808 -42 0 deadbeef12 "
                         "k=-7/5/6/7/8/ff/00000abc/05/z/0.10000000000000001/%");
     free(s);
+    /* hex of every digit count, against printf */
+    for (unsigned i = 0; i < 20000; i++) {
+        uint64_t v = rng() >> (rng() % 64);
+        wr_open(&w, 4096);
+        wr_x64(&w, v);
+        wr_ch(&w, ' ');
+        wr_x32_8(&w, (uint32_t)v);
+        s = wr_text(&w);
+        snprintf(b, sizeof b, "%llx %08x", (unsigned long long)v, (unsigned)(uint32_t)v);
+        ck_assert_str_eq(s, b);
+        free(s);
+    }
 }
 END_TEST
 
@@ -145,21 +182,21 @@ START_TEST(test_strings_utf8)
         {"plain", 5, "\"plain\"", true},
         {"q\"b\\c", 5, "\"q\\\"b\\\\c\"", true},
         {"\x01\x1f\x7f", 3, "\"\\u0001\\u001f\\u007f\"", true},
-        {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 14, "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"",
-         true},
+        {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 14,
+         "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"", true},
         {"\xef\xbf\xbf\xf4\x8f\xbf\xbf", 7, "\"\xef\xbf\xbf\xf4\x8f\xbf\xbf\"", true},
         {"a\0b", 3, "\"a\\u0000b\"", true},
-        {"\xff", 1, "\"\\ufffd\"", false},                       /* never valid */
-        {"\x80x", 2, "\"\\ufffdx\"", false},                     /* stray continuation */
-        {"\xc0\x80", 2, "\"\\ufffd\\ufffd\"", false},            /* overlong NUL */
-        {"\xc1\xbf", 2, "\"\\ufffd\\ufffd\"", false},            /* overlong */
-        {"\xe0\x80\x80", 3, "\"\\ufffd\\ufffd\\ufffd\"", false}, /* overlong 3-byte */
-        {"\xed\xa0\x80", 3, "\"\\ufffd\\ufffd\\ufffd\"", false}, /* surrogate U+D800 */
+        {"\xff", 1, "\"\\ufffd\"", false},                                  /* never valid */
+        {"\x80x", 2, "\"\\ufffdx\"", false},                                /* stray continuation */
+        {"\xc0\x80", 2, "\"\\ufffd\\ufffd\"", false},                       /* overlong NUL */
+        {"\xc1\xbf", 2, "\"\\ufffd\\ufffd\"", false},                       /* overlong */
+        {"\xe0\x80\x80", 3, "\"\\ufffd\\ufffd\\ufffd\"", false},            /* overlong 3-byte */
+        {"\xed\xa0\x80", 3, "\"\\ufffd\\ufffd\\ufffd\"", false},            /* surrogate U+D800 */
         {"\xf4\x90\x80\x80", 4, "\"\\ufffd\\ufffd\\ufffd\\ufffd\"", false}, /* past U+10FFFF */
         {"\xf0\x80\x80\x80", 4, "\"\\ufffd\\ufffd\\ufffd\\ufffd\"", false}, /* overlong 4-byte */
-        {"\xe2\x82", 2, "\"\\ufffd\"", false},             /* truncated at the end */
-        {"\xe2\x82x", 3, "\"\\ufffdx\"", false},           /* truncated inside */
-        {"\xf0\x9f\x98", 3, "\"\\ufffd\"", false},         /* truncated 4-byte */
+        {"\xe2\x82", 2, "\"\\ufffd\"", false},     /* truncated at the end */
+        {"\xe2\x82x", 3, "\"\\ufffdx\"", false},   /* truncated inside */
+        {"\xf0\x9f\x98", 3, "\"\\ufffd\"", false}, /* truncated 4-byte */
         {"bad\xff\xc3", 5, "\"bad\\ufffd\\ufffd\"", false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -375,20 +375,10 @@ void cli_json_hex(wr_t *w, const void *data, size_t len)
     wr_ch(w, '"');
 }
 
-void cli_json_member(wr_t *w, const char *key, const void *data, size_t len)
+void cli_json_member_hex(wr_t *w, const char *key, const void *data, size_t len)
 {
-    size_t kl = strlen(key); /* a plain ASCII name of the program's own */
-    char *o = wr_room(w, kl + 4);
-    o[0] = ',';
-    o[1] = '"';
-    memcpy(o + 2, key, kl);
-    o[kl + 2] = '"';
-    o[kl + 3] = ':';
-    w->len += kl + 4;
-    if (!wr_str(w, data, len)) {
-        WR_LIT(w, ",\"");
-        wr_cstr(w, key);
-        WR_LIT(w, "_hex\":");
-        cli_json_hex(w, data, len);
-    }
+    WR_LIT(w, ",\"");
+    wr_cstr(w, key);
+    WR_LIT(w, "_hex\":");
+    cli_json_hex(w, data, len);
 }

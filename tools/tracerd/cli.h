@@ -188,8 +188,22 @@ int cli_out_end(cli_t *c, int rc);
 void cli_json_str(wr_t *w, const void *data, size_t len);
 void cli_json_cstr(wr_t *w, const char *s);
 void cli_json_hex(wr_t *w, const void *data, size_t len);
-/* (key: a plain ASCII name of the program's, written as it is) */
-void cli_json_member(wr_t *w, const char *key, const void *data, size_t len);
+/* (key: a plain ASCII name of the program's, written as it is; inline so
+ * that a literal key is copied with its length known at compile time) */
+void cli_json_member_hex(wr_t *w, const char *key, const void *data, size_t len);
+static inline void cli_json_member(wr_t *w, const char *key, const void *data, size_t len)
+{
+    size_t kl = strlen(key);
+    char *o = wr_room(w, kl + 4);
+    o[0] = ',';
+    o[1] = '"';
+    memcpy(o + 2, key, kl);
+    o[kl + 2] = '"';
+    o[kl + 3] = ':';
+    w->len += kl + 4;
+    if (!wr_str(w, data, len))
+        cli_json_member_hex(w, key, data, len);
+}
 
 /* Reader options, --lenient and -o FORMAT.KEY=VALUE (doc/tracerd.1, READER
  * OPTIONS): each format parses its own in its printer (fmt_<format>.c, the

@@ -26,6 +26,10 @@ struct jw {
     bool has_base;
     uint64_t last_pid;
     bool has_last_pid;
+    /* ","pid":P,"tid":T of the last event, formatted once per thread change */
+    char idtxt[64];
+    size_t idlen;
+    uint64_t id_pid, id_tid;
 };
 
 static inline void put(struct jw *w, const void *s, size_t n)
@@ -43,19 +47,26 @@ static inline void put_u64(struct jw *w, uint64_t v)
     wr_u64(&w->o, v);
 }
 
-/* pid and tid as signed 64-bit integers (a negative vtid stays -42, not 2^64-42). */
-static void put_id(struct jw *w, uint64_t v)
-{
-    wr_i64(&w->o, (int64_t)v);
-}
-
-/* v / 1000 "." v % 1000 (three digits): microseconds from nanoseconds. */
+/* v / 1000 "." v % 1000 (three digits): microseconds from nanoseconds,
+ * written as v's digits with a point put in before the last three. */
 static void put_micros(struct jw *w, uint64_t v)
 {
-    put_u64(w, v / 1000);
-    unsigned f = (unsigned)(v % 1000);
-    char d[4] = {'.', (char)('0' + f / 100), (char)('0' + f / 10 % 10), (char)('0' + f % 10)};
-    put(w, d, 4);
+    char *p = wr_room(&w->o, 24);
+    if (v < 1000) {
+        p[0] = '0';
+        p[1] = '.';
+        p[2] = (char)('0' + v / 100);
+        p[3] = (char)('0' + v / 10 % 10);
+        p[4] = (char)('0' + v % 10);
+        w->o.len += 5;
+        return;
+    }
+    size_t n = wr_fmt_u64(p, v);
+    p[n] = p[n - 1];
+    p[n - 1] = p[n - 2];
+    p[n - 2] = p[n - 3];
+    p[n - 3] = '.';
+    w->o.len += n + 1;
 }
 
 static void put_key(struct jw *w, const char *key)
@@ -95,15 +106,41 @@ static void put_ts(struct jw *w, const char *key, uint64_t t)
     }
 }
 
-static void begin_event(struct jw *w, const char *ph, uint64_t pid, uint64_t tid)
+/* pid and tid as signed 64-bit integers (a negative vtid stays -42, not
+ * 2^64-42), at p (at least 21 bytes); returns the length. */
+static size_t fmt_id(char *p, uint64_t v)
 {
-    puts_(w, w->first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
+    if ((int64_t)v >= 0)
+        return wr_fmt_u64(p, v);
+    p[0] = '-';
+    return 1 + wr_fmt_u64(p + 1, (uint64_t)0 - v);
+}
+
+/* ph is one letter. */
+static void begin_event(struct jw *w, char ph, uint64_t pid, uint64_t tid)
+{
+    if (w->idlen == 0 || pid != w->id_pid || tid != w->id_tid) {
+        char *q = w->idtxt;
+        memcpy(q, "\",\"pid\":", 8);
+        q += 8;
+        q += fmt_id(q, pid);
+        memcpy(q, ",\"tid\":", 7);
+        q += 7;
+        q += fmt_id(q, tid);
+        w->idlen = (size_t)(q - w->idtxt);
+        w->id_pid = pid;
+        w->id_tid = tid;
+    }
+    char *p = wr_room(&w->o, 12 + sizeof w->idtxt);
+    size_t n = 0;
+    if (!w->first)
+        p[n++] = ',';
     w->first = false;
-    puts_(w, ph);
-    put(w, "\",\"pid\":", 8);
-    put_id(w, pid);
-    put(w, ",\"tid\":", 7);
-    put_id(w, tid);
+    memcpy(p + n, "\n{\"ph\":\"", 8);
+    p[n + 8] = ph;
+    n += 9;
+    memcpy(p + n, w->idtxt, sizeof w->idtxt);
+    w->o.len += n + w->idlen;
 }
 
 static void put_name(struct jw *w, const tracerd_event_t *ev, const char *fallback)
@@ -210,7 +247,7 @@ static void end_event(struct jw *w)
 static void meta_name(struct jw *w, const char *what, uint64_t pid, uint64_t tid, const char *name,
                       size_t len)
 {
-    begin_event(w, "M", pid, tid);
+    begin_event(w, 'M', pid, tid);
     wr_printf(&w->o, ",\"name\":\"%s\",\"args\":{\"name\":", what);
     put_str(w, name, len);
     puts_(w, "}}");
@@ -220,7 +257,7 @@ static int close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f,
 {
     struct jw *w = ctx;
     (void)f;
-    begin_event(w, "E", t->pid, t->tid);
+    begin_event(w, 'E', t->pid, t->tid);
     put_ts(w, "ts", end);
     end_event(w);
     return 0;
@@ -279,7 +316,7 @@ static int on_event(void *user, const tracerd_event_t *ev)
             w->dropped_deep++;
             break;
         }
-        begin_event(w, "B", t->pid, t->tid);
+        begin_event(w, 'B', t->pid, t->tid);
         put_ts(w, "ts", ts);
         put_name(w, ev, "span");
         put_args(w, ev, false);
@@ -294,7 +331,7 @@ static int on_event(void *user, const tracerd_event_t *ev)
     }
     case TRACERD_EVENT_SPAN_COMPLETE: {
         uint64_t end = (ev->flags & TRACERD_EVENT_HAS_NS) ? ev->end_ns : ev->end_ticks;
-        begin_event(w, "X", pid, tid);
+        begin_event(w, 'X', pid, tid);
         put_ts(w, "ts", ts);
         put_dur(w, "dur", end >= ts ? end - ts : 0);
         put_name(w, ev, "span");
@@ -303,7 +340,7 @@ static int on_event(void *user, const tracerd_event_t *ev)
         break;
     }
     case TRACERD_EVENT_COUNTER:
-        begin_event(w, "C", pid, tid);
+        begin_event(w, 'C', pid, tid);
         put_ts(w, "ts", ts);
         put_name(w, ev, "counter");
         if (ev->flags & TRACERD_EVENT_HAS_ID)
@@ -317,7 +354,7 @@ static int on_event(void *user, const tracerd_event_t *ev)
     case TRACERD_EVENT_FLOW_BEGIN:
     case TRACERD_EVENT_FLOW_STEP:
     case TRACERD_EVENT_FLOW_END: {
-        static const char *const ph[] = {"b", "n", "e", "s", "t", "f"};
+        static const char ph[] = {'b', 'n', 'e', 's', 't', 'f'};
         begin_event(w, ph[ev->kind - TRACERD_EVENT_ASYNC_BEGIN], pid, tid);
         put_ts(w, "ts", ts);
         put_name(w, ev, ev->kind >= TRACERD_EVENT_FLOW_BEGIN ? "flow" : "async");
@@ -340,7 +377,7 @@ static int on_event(void *user, const tracerd_event_t *ev)
                                : ev->kind == TRACERD_EVENT_CONTEXT_SWITCH ? "context_switch"
                                : ev->kind == TRACERD_EVENT_WAKEUP         ? "wakeup"
                                                                           : "instant";
-        begin_event(w, "i", pid, tid);
+        begin_event(w, 'i', pid, tid);
         put_ts(w, "ts", ts);
         puts_(w, ",\"s\":\"t\"");
         put_name(w, ev, fallback);

@@ -338,6 +338,16 @@ struct dump {
     wr_t *f;
     cli_t *c;
     tracerd_event_filter_t *filter; /* the event filters (NULL: none) */
+    /* ,"type":"T"[,"type_id":N],"value": for each argument type (4 bits), made once */
+    char argtype[16][48];
+    uint8_t argtype_len[16];
+    /* ,"type":"T","ticks": for each event type (4 bits), made once */
+    char evtype[16][48];
+    uint8_t evtype_len[16];
+    /* ,"thread_ref":R,"pid":P,"tid":T per thread reference (0: the last inline thread) */
+    char th[256][80];
+    uint8_t thlen[256];
+    tracerd_fxt_thread_t th_last[256];
 };
 
 /* Does the filter keep an event, log or scheduling record? (It sees what the
@@ -374,26 +384,80 @@ static wr_t *d_out(void *u)
     return d->f;
 }
 
-static void jstr(wr_t *f, const char *k, tracerd_str_t s)
+static inline void jstr(wr_t *f, const char *k, tracerd_str_t s)
 {
     cli_json_member(f, k, s.data, s.len);
 }
 
-static void jhead(wr_t *f, const char *rec, uint64_t off, uint32_t provider)
+/* ,"key": (key: a plain literal) */
+#define JKEY(f, key) WR_LIT((f), ",\"" key "\":")
+
+/* (rec: a literal) */
+#define jhead(f, rec, off, provider) jhead_n((f), (rec), sizeof(rec) - 1, (off), (provider))
+static void jhead_n(wr_t *f, const char *rec, size_t reclen, uint64_t off, uint32_t provider)
 {
-    wr_printf(f, "{\"record\":\"%s\",\"offset\":%" PRIu64 ",\"provider\":%u", rec, off,
-              (unsigned)provider);
+    WR_LIT(f, "{\"record\":\"");
+    wr_put(f, rec, reclen);
+    WR_LIT(f, "\",\"offset\":");
+    wr_u64(f, off);
+    JKEY(f, "provider");
+    wr_u64(f, provider);
 }
 
 static void jthread(wr_t *f, const char *prefix, tracerd_fxt_thread_t t)
 {
-    wr_printf(f, ",\"%sthread_ref\":%u,\"%spid\":%" PRIu64 ",\"%stid\":%" PRIu64, prefix,
-              (unsigned)t.ref, prefix, t.pid, prefix, t.tid);
+    static const char *const key[3] = {"thread_ref\":", "pid\":", "tid\":"};
+    const uint64_t v[3] = {t.ref, t.pid, t.tid};
+    for (int i = 0; i < 3; i++) {
+        WR_LIT(f, ",\"");
+        wr_cstr(f, prefix);
+        wr_cstr(f, key[i]);
+        wr_u64(f, v[i]);
+    }
 }
 
-static void jargs(wr_t *f, uint32_t n, const tracerd_fxt_arg_t *a)
+/* jthread(f, "", t), formatted once per thread reference and change of thread */
+static void jthread_cached(struct dump *d, wr_t *f, tracerd_fxt_thread_t t)
 {
-    wr_printf(f, ",\"args\":[");
+    unsigned i = t.ref & 255u;
+    if (d->thlen[i] == 0 || t.ref != d->th_last[i].ref || t.pid != d->th_last[i].pid ||
+        t.tid != d->th_last[i].tid) {
+        wr_t w; /* 75 bytes at most */
+        wr_init_fixed(&w, d->th[i], sizeof d->th[i]);
+        jthread(&w, "", t);
+        d->thlen[i] = (uint8_t)w.len;
+        d->th_last[i] = t;
+    }
+    WR_PUT_FIXED(f, d->th[i], d->thlen[i]);
+}
+
+static void types_make(struct dump *d)
+{
+    for (uint32_t t = 0; t < 16; t++) {
+        wr_t w; /* 40 bytes at most */
+        wr_init_fixed(&w, d->evtype[t], sizeof d->evtype[t]);
+        WR_LIT(&w, ",\"type\":\"");
+        wr_cstr(&w, tracerd_fxt_event_type_name(t));
+        WR_LIT(&w, "\",\"ticks\":");
+        d->evtype_len[t] = (uint8_t)w.len;
+        wr_init_fixed(&w, d->argtype[t], sizeof d->argtype[t]);
+        WR_LIT(&w, ",\"type\":\"");
+        wr_cstr(&w, tracerd_fxt_arg_type_name(t));
+        wr_ch(&w, '"');
+        if (t > TRACERD_FXT_ARG_BLOB) {
+            JKEY(&w, "type_id");
+            wr_u64(&w, t);
+        }
+        WR_LIT(&w, ",\"value\":");
+        d->argtype_len[t] = (uint8_t)w.len;
+    }
+}
+
+static void jargs(void *u, wr_t *f, uint32_t n, const tracerd_fxt_arg_t *a)
+{
+    const struct dump *d = u;
+    JKEY(f, "args");
+    wr_ch(f, '[');
     for (uint32_t i = 0; i < n; i++) {
         const tracerd_fxt_arg_t *g = &a[i];
         if (i)
@@ -403,15 +467,10 @@ static void jargs(wr_t *f, uint32_t n, const tracerd_fxt_arg_t *a)
             WR_LIT(f, ",\"name_hex\":");
             cli_json_hex(f, g->name.data, g->name.len);
         }
-        WR_LIT(f, ",\"type\":\"");
-        wr_cstr(f, tracerd_fxt_arg_type_name(g->type));
-        wr_ch(f, '"');
-        if (g->type > TRACERD_FXT_ARG_BLOB)
-            wr_printf(f, ",\"type_id\":%u", (unsigned)g->type);
-        WR_LIT(f, ",\"value\":");
+        WR_PUT_FIXED(f, d->argtype[g->type & 15], d->argtype_len[g->type & 15]);
         switch (g->type) {
         case TRACERD_FXT_ARG_NULL:
-            wr_printf(f, "null");
+            WR_LIT(f, "null");
             break;
         case TRACERD_FXT_ARG_INT32:
         case TRACERD_FXT_ARG_INT64:
@@ -426,7 +485,7 @@ static void jargs(wr_t *f, uint32_t n, const tracerd_fxt_arg_t *a)
             if (isfinite(g->v.f64))
                 wr_g17(f, g->v.f64);
             else
-                wr_printf(f, "\"%s\"", isnan(g->v.f64) ? "nan" : g->v.f64 > 0 ? "inf" : "-inf");
+                wr_cstr(f, isnan(g->v.f64) ? "\"nan\"" : g->v.f64 > 0 ? "\"inf\"" : "\"-inf\"");
             break;
         case TRACERD_FXT_ARG_STRING:
             if (!wr_str(f, g->v.str.data, g->v.str.len)) {
@@ -435,18 +494,20 @@ static void jargs(wr_t *f, uint32_t n, const tracerd_fxt_arg_t *a)
             }
             break;
         case TRACERD_FXT_ARG_POINTER:
-            wr_printf(f, "\"0x%" PRIx64 "\"", g->v.u64);
+            WR_LIT(f, "\"0x");
+            wr_x64(f, g->v.u64);
+            wr_ch(f, '"');
             break;
         case TRACERD_FXT_ARG_BOOL:
-            wr_printf(f, "%s", g->v.u64 ? "true" : "false");
+            wr_cstr(f, g->v.u64 ? "true" : "false");
             break;
         default: /* blob, unknown: hex bytes */
             cli_json_hex(f, g->v.blob.data, g->v.blob.len);
             break;
         }
-        wr_printf(f, "}");
+        wr_ch(f, '}');
     }
-    wr_printf(f, "]");
+    wr_ch(f, ']');
 }
 
 static int d_meta(void *u, const tracerd_fxt_metadata_t *m)
@@ -501,36 +562,54 @@ static int d_event(void *u, const tracerd_fxt_event_t *e)
               e->end_ns, e->thread, false, 0, e->category, e->name))
         return 0;
     wr_t *f = d_out(u);
+    const struct dump *d = u;
     jhead(f, "event", e->offset, e->provider_id);
-    wr_printf(f, ",\"type\":\"%s\",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64,
-              tracerd_fxt_event_type_name(e->type), e->ticks, e->ns);
-    if ((unsigned)e->type > TRACERD_FXT_EVENT_FLOW_END)
-        wr_printf(f, ",\"type_id\":%u", (unsigned)e->type);
-    jthread(f, "", e->thread);
+    WR_PUT_FIXED(f, d->evtype[e->type & 15], d->evtype_len[e->type & 15]);
+    char *p = wr_room(f, 48);
+    size_t n = wr_fmt_u64(p, e->ticks);
+    memcpy(p + n, ",\"ns\":", 6);
+    if (e->ns == e->ticks) { /* ns ticks: the same digits */
+        memcpy(p + n + 6, p, n);
+        f->len += 2 * n + 6;
+    } else {
+        f->len += n + 6;
+        wr_u64(f, e->ns);
+    }
+    if ((unsigned)e->type > TRACERD_FXT_EVENT_FLOW_END) {
+        JKEY(f, "type_id");
+        wr_u64(f, (unsigned)e->type);
+    }
+    jthread_cached(u, f, e->thread);
     jstr(f, "category", e->category);
     jstr(f, "name", e->name);
-    jargs(f, e->nargs, e->args);
+    jargs(u, f, e->nargs, e->args);
     switch (e->type) {
     case TRACERD_FXT_EVENT_COUNTER:
-        wr_printf(f, ",\"counter_id\":%" PRIu64, e->id);
+        JKEY(f, "counter_id");
+        wr_u64(f, e->id);
         break;
     case TRACERD_FXT_EVENT_DURATION_COMPLETE:
-        wr_printf(f, ",\"end_ticks\":%" PRIu64 ",\"end_ns\":%" PRIu64, e->end_ticks, e->end_ns);
+        JKEY(f, "end_ticks");
+        wr_u64(f, e->end_ticks);
+        JKEY(f, "end_ns");
+        wr_u64(f, e->end_ns);
         break;
     case TRACERD_FXT_EVENT_ASYNC_BEGIN:
     case TRACERD_FXT_EVENT_ASYNC_INSTANT:
     case TRACERD_FXT_EVENT_ASYNC_END:
-        wr_printf(f, ",\"async_id\":%" PRIu64, e->id);
+        JKEY(f, "async_id");
+        wr_u64(f, e->id);
         break;
     case TRACERD_FXT_EVENT_FLOW_BEGIN:
     case TRACERD_FXT_EVENT_FLOW_STEP:
     case TRACERD_FXT_EVENT_FLOW_END:
-        wr_printf(f, ",\"flow_id\":%" PRIu64, e->id);
+        JKEY(f, "flow_id");
+        wr_u64(f, e->id);
         break;
     default:
         break;
     }
-    wr_printf(f, "}\n");
+    WR_LIT(f, "}\n");
     return 0;
 }
 
@@ -555,7 +634,7 @@ static int d_user(void *u, const tracerd_fxt_userspace_object_t *o)
     if (o->process_words != 0)
         wr_printf(f, ",\"process_words\":%u", (unsigned)o->process_words);
     jstr(f, "name", o->name);
-    jargs(f, o->nargs, o->args);
+    jargs(u, f, o->nargs, o->args);
     wr_printf(f, "}\n");
     return 0;
 }
@@ -566,7 +645,7 @@ static int d_kernel(void *u, const tracerd_fxt_kernel_object_t *o)
     jhead(f, "kernel-object", o->offset, o->provider_id);
     wr_printf(f, ",\"koid\":%" PRIu64 ",\"object_type\":%u", o->koid, (unsigned)o->object_type);
     jstr(f, "name", o->name);
-    jargs(f, o->nargs, o->args);
+    jargs(u, f, o->nargs, o->args);
     wr_printf(f, "}\n");
     return 0;
 }
@@ -594,7 +673,7 @@ static int d_sched(void *u, const tracerd_fxt_scheduling_t *s)
         }
     }
     if (s->type != TRACERD_FXT_SCHED_LEGACY_CONTEXT_SWITCH)
-        jargs(f, s->nargs, s->args);
+        jargs(u, f, s->nargs, s->args);
     wr_printf(f, "}\n");
     return 0;
 }
@@ -623,7 +702,7 @@ static int d_large(void *u, const tracerd_fxt_large_blob_t *b)
     if (b->format == TRACERD_FXT_LARGE_BLOB_WITH_METADATA) {
         wr_printf(f, ",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64, b->ticks, b->ns);
         jthread(f, "", b->thread);
-        jargs(f, b->nargs, b->args);
+        jargs(u, f, b->nargs, b->args);
     }
     wr_printf(f, ",\"size\":%" PRIu64 ",\"payload\":", b->size);
     if (b->payload.data != NULL)
@@ -676,7 +755,10 @@ static int d_warning(void *u, const tracerd_warning_t *w)
 
 static int dump(cli_t *c)
 {
-    struct dump d = {NULL, c, NULL};
+    static struct dump d; /* one dump per process */
+    memset(&d, 0, sizeof d);
+    d.c = c;
+    types_make(&d);
     int rc = cli_filter_make(c, &d.filter);
     if (rc != CLI_EXIT_OK)
         return rc;

@@ -226,6 +226,11 @@ struct dx {
     tracerd_event_filter_t *filter;
     cli_demangler_t *dm;
     bool skip_fragments; /* the event whose payload fragments follow was left out */
+    /* ,"tid":T,"pid":P,"cpu":C of the last function record, formatted once per change */
+    char ids[80];
+    size_t idlen;
+    int32_t id_tid, id_pid;
+    uint32_t id_cpu;
 };
 
 static wr_t *d_out(void *u)
@@ -328,12 +333,21 @@ static int d_function(void *u, const tracerd_xray_function_t *f)
     wr_u64(o, f->ns);
     WR_LIT(o, ",\"delta\":");
     wr_u64(o, f->delta);
-    WR_LIT(o, ",\"tid\":");
-    wr_i64(o, f->tid);
-    WR_LIT(o, ",\"pid\":");
-    wr_i64(o, f->pid);
-    WR_LIT(o, ",\"cpu\":");
-    wr_u64(o, f->cpu);
+    if (d->idlen == 0 || f->tid != d->id_tid || f->pid != d->id_pid || f->cpu != d->id_cpu) {
+        wr_t t; /* 48 bytes at most */
+        wr_init_fixed(&t, d->ids, sizeof d->ids);
+        WR_LIT(&t, ",\"tid\":");
+        wr_i64(&t, f->tid);
+        WR_LIT(&t, ",\"pid\":");
+        wr_i64(&t, f->pid);
+        WR_LIT(&t, ",\"cpu\":");
+        wr_u64(&t, f->cpu);
+        d->idlen = t.len;
+        d->id_tid = f->tid;
+        d->id_pid = f->pid;
+        d->id_cpu = f->cpu;
+    }
+    WR_PUT_FIXED(o, d->ids, d->idlen);
     if (name.data != buf) { /* from --instr-map */
         cli_json_member(o, "name", name.data, name.len);
         char dm[512];
@@ -443,7 +457,7 @@ static int dump(cli_t *c)
     cb.on_event_fragment = d_fragment;
     cb.on_metadata = d_meta;
     cb.on_warning = d_warning;
-    struct dx d = {c, NULL, NULL, false};
+    struct dx d = {c, NULL, NULL, false, {0}, 0, 0, 0, 0};
     int rc = cli_filter_make(c, &d.filter);
     if (rc != CLI_EXIT_OK)
         return rc;

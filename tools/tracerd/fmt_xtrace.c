@@ -271,7 +271,11 @@ typedef struct istate {
 
 static void hexu(wr_t *f, const char *key, uint64_t v)
 {
-    wr_printf(f, ",\"%s\":\"0x%" PRIx64 "\"", key, v);
+    WR_LIT(f, ",\"");
+    wr_cstr(f, key);
+    WR_LIT(f, "\":\"0x");
+    wr_x64(f, v);
+    wr_ch(f, '"');
 }
 
 static int i_insn(void *u, const tracerd_xtrace_insn_t *x)
@@ -298,7 +302,7 @@ static int i_insn(void *u, const tracerd_xtrace_insn_t *x)
         WR_LIT(f, ",\"pc\":\"0x");
         wr_x64(f, x->pc);
         WR_LIT(f, "\",\"opcode\":\"0x");
-        wr_printf(f, "%08" PRIx32, x->opcode);
+        wr_x32_8(f, x->opcode);
         WR_LIT(f, "\",\"el\":");
         wr_u64(f, x->el);
         if (x->explicit_pc)
@@ -320,12 +324,20 @@ static int i_mem(void *u, const tracerd_xtrace_mem_t *m)
     if (s->dump) {
         XKEEP(&s->flt, "mem", m->insn_count);
         wr_t *f = s->c->wr;
-        wr_printf(f,
-                  "{\"type\":\"mem\",\"offset\":%" PRIu64 ",\"insn_count\":%" PRIu64
-                  ",\"el\":%u,\"op\":\"%s\"",
-                  m->offset, m->insn_count, m->el, m->is_store ? "store" : "load");
-        hexu(f, "addr", m->addr);
-        wr_printf(f, ",\"size\":%" PRIu32 ",\"value\":", m->size);
+        WR_LIT(f, "{\"type\":\"mem\",\"offset\":");
+        wr_u64(f, m->offset);
+        WR_LIT(f, ",\"insn_count\":");
+        wr_u64(f, m->insn_count);
+        WR_LIT(f, ",\"el\":");
+        wr_u64(f, m->el);
+        if (m->is_store)
+            WR_LIT(f, ",\"op\":\"store\",\"addr\":\"0x");
+        else
+            WR_LIT(f, ",\"op\":\"load\",\"addr\":\"0x");
+        wr_x64(f, m->addr);
+        WR_LIT(f, "\",\"size\":");
+        wr_u64(f, m->size);
+        WR_LIT(f, ",\"value\":");
         if (m->value != NULL)
             cli_json_hex(f, m->value, m->size);
         else

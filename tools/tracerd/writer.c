@@ -201,15 +201,42 @@ size_t wr_fmt_u64(char *p, uint64_t v)
 
 static const char hexdig[] = "0123456789abcdef";
 
+/* Two hex digits of each byte value. */
+static const char hex2[512] = {
+#define HD(x) (char)((x) < 10 ? '0' + (x) : 'a' + (x)-10)
+#define H1(i) HD((i) >> 4), HD((i)&15)
+#define H4(i) H1(i), H1((i) + 1), H1((i) + 2), H1((i) + 3)
+#define H16(i) H4(i), H4((i) + 4), H4((i) + 8), H4((i) + 12)
+#define H64(i) H16(i), H16((i) + 16), H16((i) + 32), H16((i) + 48)
+    H64(0), H64(64), H64(128), H64(192)
+#undef H64
+#undef H16
+#undef H4
+#undef H1
+#undef HD
+};
+
 void wr_x64(wr_t *w, uint64_t v)
 {
-    char t[16];
-    size_t n = 0;
-    do {
-        t[15 - n++] = hexdig[v & 15];
-        v >>= 4;
-    } while (v != 0);
-    wr_put(w, t + 16 - n, n);
+    unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1u);
+    size_t n = (bits + 3) / 4;
+    char *p = wr_room(w, 16) + n;
+    w->len += n;
+    while (v >= 16) { /* from the right, a byte at a time */
+        p -= 2;
+        memcpy(p, hex2 + 2 * (v & 255), 2);
+        v >>= 8;
+    }
+    if (p > w->buf + w->len - n)
+        *--p = hexdig[v];
+}
+
+void wr_x32_8(wr_t *w, uint32_t v)
+{
+    char *p = wr_room(w, 8);
+    for (int i = 3; i >= 0; i--, v >>= 8)
+        memcpy(p + 2 * i, hex2 + 2 * (v & 255), 2);
+    w->len += 8;
 }
 
 void wr_hex(wr_t *w, const void *data, size_t len)

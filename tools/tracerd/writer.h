@@ -74,6 +74,27 @@ static inline void wr_put(wr_t *w, const void *s, size_t n)
     w->len += n;
 }
 
+/* A writer over the array buf[cap] that is never flushed: text formatted
+ * once and copied many times (the caller makes cap cover what it writes; a
+ * spill would fail on fd -1 and drop the text). */
+static inline void wr_init_fixed(wr_t *w, char *buf, size_t cap)
+{
+    memset(w, 0, sizeof *w);
+    w->fd = -1;
+    w->buf = buf;
+    w->cap = cap;
+}
+
+/* The first n bytes of src[cap] (text made with wr_init_fixed): cap is a
+ * compile-time constant, so the copy is a few fixed-size moves, not a
+ * variable-length memcpy. */
+#define WR_PUT_FIXED(w, src, n)                                                                    \
+    do {                                                                                           \
+        char *wr_p_ = wr_room((w), sizeof(src));                                                   \
+        memcpy(wr_p_, (src), sizeof(src));                                                         \
+        (w)->len += (n);                                                                           \
+    } while (0)
+
 /* A string literal. */
 #define WR_LIT(w, lit) wr_put((w), (lit), sizeof(lit) - 1)
 
@@ -113,6 +134,8 @@ static inline void wr_i64(wr_t *w, int64_t v)
 
 /* Lower-case hex digits of v without leading zeros ("0" for 0). */
 void wr_x64(wr_t *w, uint64_t v);
+/* Exactly 8 lower-case hex digits of v ("%08x"). */
+void wr_x32_8(wr_t *w, uint32_t v);
 /* A finite double as "%.17g" prints it (callers decide what NaN and infinities become). */
 void wr_g17(wr_t *w, double d);
 /* Two lower-case hex digits per byte, no quotes. */
