@@ -477,7 +477,16 @@ START_TEST(test_ctf2_metadata_errors)
          TRACERD_E_METADATA, "property 'alignment' 3 is not a power of two"},
         {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-floating-point-number\",\"length\":24,"
                                 "\"byte-order\":\"little-endian\"}")),
-         TRACERD_E_UNSUPPORTED, "only 16-, 32-, 64- and 128-bit floating point numbers"},
+         TRACERD_E_METADATA,
+         "of 24 bits: an IEEE 754 binary interchange format has 16, 32, 64 or a multiple of 32 "
+         "from 128 bits"},
+        {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-floating-point-number\",\"length\":144,"
+                                "\"byte-order\":\"little-endian\"}")),
+         TRACERD_E_METADATA, "of 144 bits: an IEEE 754 binary interchange format"},
+        {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-floating-point-number\",\"length\":"
+                                "65568,\"byte-order\":\"little-endian\"}")),
+         TRACERD_E_UNSUPPORTED, "of 65568 bits: fixed-length fields above 65536 bits are not "
+                                "supported"},
         {PRE DSC("") ERC(M("a", "{\"type\":\"quaternion\"}")), TRACERD_E_METADATA,
          "unknown field class type 'quaternion'"},
         {PRE DSC("") ERC(M("a", "\"nope\"")), TRACERD_E_METADATA,
@@ -853,6 +862,182 @@ START_TEST(test_ctf2_writer_locations)
 }
 END_TEST
 
+/* ==== floating point numbers other than binary32/64 ========================= */
+
+/* IEEE 754 binary{K} bit patterns (most significant first) and the double
+ * each rounds to (nearest, ties to even), from
+ * tests/data/ctf2/float_vectors.py (exact fractions), plus infinities and
+ * NaNs written by hand. */
+static const struct {
+    const char *name;
+    unsigned k;
+    const char *hex;
+    uint64_t want;
+} wide_floats[] = {
+    {"one", 128, "3fff0000000000000000000000000000", 0x3ff0000000000000ull}, /* 1 */
+    {"tie_even", 128, "3fff0000000000000800000000000000", 0x3ff0000000000000ull}, /* 1 + 2^-53: tie, to even (1) */
+    {"above_tie", 128, "3fff0000000000000800000000000001", 0x3ff0000000000001ull}, /* 1 + 2^-53 + 2^-112: up */
+    {"tie_odd", 128, "3fff0000000000001800000000000000", 0x3ff0000000000002ull}, /* 1 + 2^-52 + 2^-53: tie, up to even */
+    {"below_tie", 128, "bfff00000000000007ffffffffffffff", 0xbff0000000000000ull}, /* -(1 + 2^-53 - 2^-112): down */
+    {"max_tie", 128, "43fefffffffffffff800000000000000", 0x7ff0000000000000ull}, /* (2 - 2^-53) 2^1023: tie, up to 2^1024: inf */
+    {"max_below", 128, "43fefffffffffffff7ffffffffffffff", 0x7fefffffffffffffull}, /* just below: DBL_MAX */
+    {"huge", 128, "d3870000000000000000000000000000", 0xfff0000000000000ull}, /* -2^5000: -inf */
+    {"min_sub", 128, "3bcd0000000000000000000000000000", 0x0000000000000001ull}, /* 2^-1074: the least subnormal double */
+    {"half_min_sub", 128, "bbcc0000000000000000000000000000", 0x8000000000000000ull}, /* -2^-1075: tie, to even (-0) */
+    {"above_half", 128, "3bcc0000000000000000000000000001", 0x0000000000000001ull}, /* 2^-1075 (1 + 2^-112): up to 2^-1074 */
+    {"sub_tie_odd", 128, "3bcd8000000000000000000000000000", 0x0000000000000002ull}, /* 1.5 2^-1074: tie, up to 2 2^-1074 */
+    {"sub_round", 128, "3bf9ffffffffffffffffffffffffffff", 0x0000200000000000ull}, /* (2 - 2^-112) 2^-1030: subnormal, up to 2^-1029 */
+    {"q_sub", 128, "00000000000000000000000000000001", 0x0000000000000000ull}, /* binary128 subnormal 2^-16494: 0 */
+    {"third", 256, "3fffd55555555555555555555555555555555555555555555555555555555555", 0x3fd5555555555555ull}, /* binary256 1/3 (cut at 236 bits) */
+    {"two_thirds", 256, "bfffe55555555555555555555555555555555555555555555555555555555555", 0xbfe5555555555555ull}, /* binary256 -2/3 */
+    {"three", 160, "4000400000000000000000000000000000000000", 0x4008000000000000ull}, /* binary160 3 */
+    {"pi", 192, "40002487ed5110b4611a62633145c06e0e68948127044533", 0x400921fb54442d18ull}, /* binary192 pi (cut at 174 bits) */
+    {"h_sub", 16, "0001", 0x3e70000000000000ull}, /* binary16 2^-24 */
+    {"h_max", 16, "fbff", 0xc0effc0000000000ull}, /* binary16 -65504 */
+    {"inf", 128, "7fff0000000000000000000000000000", 0x7ff0000000000000ull},
+    {"ninf", 256, "fffff00000000000000000000000000000000000000000000000000000000000",
+     0xfff0000000000000ull},
+    {"qnan", 128, "7fff8000000000000000000000000000", 0x7ff8000000000000ull},
+    {"nnan_payload", 128, "ffff4000000000000000000000000000", 0xfff4000000000000ull},
+    {"low_payload", 160, "7fff800000000000000000000000000000000001", 0x7ff8000000000000ull},
+};
+
+struct wide_seen {
+    uint64_t bits[64];
+    uint8_t raw[64][32];
+    size_t raw_len[64];
+};
+
+static int wide_field(void *user, const tracerd_ctf_field_t *f)
+{
+    struct wide_seen *s = user;
+    if (f->kind != TRACERD_CTF_VALUE_FLOAT)
+        return 0;
+    int i = -1;
+    if (sscanf(f->name, "f%d", &i) != 1 && strcmp(f->name, "rev") != 0 && strcmp(f->name, "odd") != 0)
+        return 0;
+    if (!strcmp(f->name, "rev"))
+        i = 60;
+    else if (!strcmp(f->name, "odd"))
+        i = 61;
+    memcpy(&s->bits[i], &f->v.f, 8);
+    s->raw_len[i] = f->bytes.data ? f->bytes.len : 0;
+    if (f->bytes.data && f->bytes.len <= 32)
+        memcpy(s->raw[i], f->bytes.data, f->bytes.len);
+    return 0;
+}
+
+/* The K-bit pattern as bytes, most significant first. */
+static size_t hex_bytes(const char *hex, uint8_t *out)
+{
+    size_t n = strlen(hex) / 2;
+    for (size_t i = 0; i < n; i++) {
+        unsigned b;
+        sscanf(hex + 2 * i, "%2x", &b);
+        out[i] = (uint8_t)b;
+    }
+    return n;
+}
+
+/* Every vector as a byte-aligned field in both byte orders (values and raw
+ * bytes exact), a binary128 in the reversed bit order and one starting
+ * inside a byte; the same events through every split / pause plan. */
+START_TEST(test_ctf2_wide_floats)
+{
+    size_t nv = sizeof wide_floats / sizeof wide_floats[0];
+    ck_assert_uint_lt(nv, 60);
+    for (int big = 0; big < 2; big++) {
+        const char *bo = big ? "big-endian" : "little-endian";
+        char meta[16384];
+        size_t m = (size_t)snprintf(meta, sizeof meta, "%s",
+                                    PRE DSC("") RS "{\"type\":\"event-record-class\",\"payload-"
+                                               "field-class\":{\"type\":\"structure\",\"member-"
+                                               "classes\":[");
+        for (size_t i = 0; i < nv; i++)
+            m += (size_t)snprintf(meta + m, sizeof meta - m,
+                                  "{\"name\":\"f%zu\",\"field-class\":{\"type\":\"fixed-length-"
+                                  "floating-point-number\",\"length\":%u,\"alignment\":8,"
+                                  "\"byte-order\":\"%s\"}},",
+                                  i, wide_floats[i].k, bo);
+        m += (size_t)snprintf(
+            meta + m, sizeof meta - m,
+            "{\"name\":\"rev\",\"field-class\":{\"type\":\"fixed-length-floating-point-number\","
+            "\"length\":128,\"alignment\":8,\"byte-order\":\"%s\",\"bit-order\":\"%s\"}},"
+            "{\"name\":\"pad\",\"field-class\":{\"type\":\"fixed-length-unsigned-integer\","
+            "\"length\":3,\"byte-order\":\"%s\"}},"
+            "{\"name\":\"odd\",\"field-class\":{\"type\":\"fixed-length-floating-point-number\","
+            "\"length\":128,\"byte-order\":\"%s\"}},"
+            "{\"name\":\"end\",\"field-class\":{\"type\":\"fixed-length-unsigned-integer\","
+            "\"length\":5,\"byte-order\":\"%s\"}}]}}",
+            bo, big ? "first-to-last" : "last-to-first", bo, bo, bo);
+        ck_assert_uint_lt(m, sizeof meta - 1);
+        cw_t w;
+        cw_init(&w);
+        uint8_t b[64];
+        for (size_t i = 0; i < nv; i++) {
+            size_t n = hex_bytes(wide_floats[i].hex, b);
+            for (size_t j = 0; j < n; j++)
+                cw_int(&w, b[big ? j : n - 1 - j], 8, false);
+        }
+        /* rev: "tie_odd" (1 + 2^-52 + 2^-53), its 128 bits mirrored */
+        uint64_t hi = 0x3fff000000000000ull, lo = 0x1800000000000000ull, rhi = 0, rlo = 0;
+        for (int i = 0; i < 64; i++) {
+            rlo |= ((hi >> i) & 1) << (63 - i);
+            rhi |= ((lo >> i) & 1) << (63 - i);
+        }
+        cw_int(&w, big ? rhi : rlo, 64, big);
+        cw_int(&w, big ? rlo : rhi, 64, big);
+        cw_int(&w, 5, 3, big); /* pad */
+        /* odd: -1.5 at bit 3 of a byte */
+        cw_int(&w, big ? 0xbfff800000000000ull : 0, 64, big);
+        cw_int(&w, big ? 0 : 0xbfff800000000000ull, 64, big);
+        cw_int(&w, 17, 5, big); /* end */
+        size_t len = (size_t)(w.bits / 8);
+
+        tracerd_ctf_trace_t *t = parse_ok(meta);
+        tracerd_ctf_stream_config_t cfg;
+        tracerd_ctf_stream_config_init(&cfg);
+        tracerd_ctf_callbacks_t cb;
+        memset(&cb, 0, sizeof cb);
+        cb.on_field = wide_field;
+        struct wide_seen seen;
+        memset(&seen, 0, sizeof seen);
+        tracerd_ctf_stream_t *r;
+        ck_assert_int_eq(tracerd_ctf_stream_new(t, &cfg, &cb, &seen, NULL, &r), TRACERD_OK);
+        size_t used = 0;
+        ck_assert_int_eq(tracerd_ctf_stream_feed(r, w.buf, len, &used), TRACERD_OK);
+        ck_assert_uint_eq(used, len);
+        ck_assert_int_eq(tracerd_ctf_stream_finish(r), TRACERD_OK);
+        tracerd_ctf_stream_free(r);
+        tracerd_ctf_trace_free(t);
+        for (size_t i = 0; i < nv; i++) {
+            ck_assert_msg(seen.bits[i] == wide_floats[i].want,
+                          "%s (%s): got %016llx, want %016llx", wide_floats[i].name, bo,
+                          (unsigned long long)seen.bits[i],
+                          (unsigned long long)wide_floats[i].want);
+            size_t n = hex_bytes(wide_floats[i].hex, b);
+            if (wide_floats[i].k < 128) {
+                ck_assert_uint_eq(seen.raw_len[i], 0);
+                continue;
+            }
+            ck_assert_uint_eq(seen.raw_len[i], n);
+            for (size_t j = 0; j < n; j++)
+                ck_assert_uint_eq(seen.raw[i][j], b[big ? j : n - 1 - j]);
+        }
+        ck_assert_uint_eq(seen.bits[60], 0x3ff0000000000002ull);
+        ck_assert_uint_eq(seen.bits[61], 0xbff8000000000000ull);
+        ck_assert_uint_eq(seen.raw_len[61], 0); /* not on a byte boundary: no raw view */
+
+        struct target_cfg c;
+        cfg_init(&c, meta);
+        char *log = drv_check_all(&ctf_target, &c, w.buf, len);
+        expect_ok(log);
+        free(log);
+        free(w.buf);
+    }
+}
+END_TEST
+
 Suite *suite_ctf2(void)
 {
     Suite *s = suite_create("ctf2");
@@ -875,6 +1060,7 @@ Suite *suite_ctf2(void)
     tcase_add_test(tc, test_ctf2_metadata_feeding);
     tcase_add_test(tc, test_ctf2_metadata_errors);
     tcase_add_test(tc, test_ctf2_data_errors);
+    tcase_add_test(tc, test_ctf2_wide_floats);
     suite_add_tcase(s, tc);
     return s;
 }

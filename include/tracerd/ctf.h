@@ -114,7 +114,7 @@ struct tracerd_ctf_type {
     tracerd_ctf_type_kind_t kind;
     uint32_t align_bits; /**< alignment in bits (power of two) */
     /* INT, ENUM (its container), FLOAT */
-    uint32_t size_bits; /**< INT/ENUM: 1-64; FLOAT: 32 or 64 */
+    uint32_t size_bits; /**< INT/ENUM: 1-64; FLOAT: 32 or 64 (CTF 2: also 16, 128..65536) */
     bool is_signed;
     tracerd_byte_order_t byte_order; /**< LITTLE or BIG (native resolved) */
     unsigned base;                   /**< 2, 8, 10 or 16 */
@@ -405,7 +405,8 @@ typedef struct tracerd_ctf_field {
     const char *option;     /**< VARIANT_BEGIN: selected option (display name) */
     /** ARRAY/SEQUENCE_BEGIN of byte-aligned 8-bit integers: all the bytes as
      * one view into the input (the elements still follow one by one);
-     * data NULL otherwise. */
+     * FLOAT of 128 bits or more (CTF 2) starting on a byte boundary: its raw
+     * bytes as written (v.f is the nearest double); data NULL otherwise. */
     tracerd_bytes_t bytes;
 } tracerd_ctf_field_t;
 

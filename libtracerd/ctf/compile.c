@@ -813,25 +813,25 @@ static tracerd_status_t emit_float(struct cc *c, const struct field *f)
     tracerd_status_t st = fix_type(c, ty);
     if (st != TRACERD_OK)
         return st;
-    /* CTF 2 also has binary16 and binary128 (decoded into doubles) */
-    bool x = c->ctf2 && ((ty->exp_dig == 5 && ty->mant_dig == 11) ||
-                         (ty->exp_dig == 15 && ty->mant_dig == 113));
+    /* CTF 2 also has binary16 and binary128 and wider (decoded into doubles) */
+    bool x = c->ctf2 && ty->size_bits != 32 && ty->size_bits != 64 &&
+             ty->size_bits <= CTF_FLOAT_MAX_BITS &&
+             ty->exp_dig == tracerd__ctf_float_exp_bits(ty->size_bits) &&
+             ty->mant_dig == ty->size_bits - ty->exp_dig;
     if (!x &&
         !((ty->exp_dig == 8 && ty->mant_dig == 24) || (ty->exp_dig == 11 && ty->mant_dig == 53)))
         return cerr(c, ty, TRACERD_E_UNSUPPORTED,
                     "floating point with exp_dig %u, mant_dig %u (only 8/24 and 11/53)",
                     ty->exp_dig, ty->mant_dig);
-    if (ty->bit_order_reversed && ty->size_bits > 64)
-        return cerr(c, ty, TRACERD_E_UNSUPPORTED,
-                    "a %u-bit floating point number in the reversed bit order", ty->size_bits);
     if (insn(c, (struct ctf_insn){
                     .op = x                     ? OP_FLOATX
                           : ty->size_bits == 32 ? OP_FLOAT32
                                                 : OP_FLOAT64,
                     .flags = (uint8_t)((ty->byte_order == TRACERD_BYTE_ORDER_BIG ? INSN_BE : 0) |
                                        (ty->bit_order_reversed ? INSN_REV : 0)),
-                    .size = (uint8_t)ty->size_bits,
+                    .size = (uint8_t)(x ? 0 : ty->size_bits),
                     .align = ty->align_bits,
+                    .count = x ? ty->size_bits : 0,
                     .meta = f->meta,
                 }) == NULL)
         return nomem(c);
@@ -1574,10 +1574,10 @@ static bool fixed_body(const struct ctf_insn *code, uint32_t from, uint32_t to, 
     for (uint32_t pc = from; pc < to; pc++) {
         const struct ctf_insn *in = &code[pc];
         uint64_t size;
-        if ((is_int_op(in->op) || in->op == OP_FLOAT32 || in->op == OP_FLOAT64 ||
-             in->op == OP_FLOATX) &&
-            in->slot == 0)
+        if ((is_int_op(in->op) || in->op == OP_FLOAT32 || in->op == OP_FLOAT64) && in->slot == 0)
             size = in->size;
+        else if (in->op == OP_FLOATX)
+            size = in->count;
         else if (in->op == OP_STRUCT_BEGIN)
             size = 0;
         else if (in->op == OP_STRUCT_END)
@@ -1618,7 +1618,7 @@ static int fuse_program(struct cc *c, const struct ctf_insn *code, struct fuse *
         case OP_FLOAT32:
         case OP_FLOAT64:
         case OP_FLOATX:
-            if (!fuse_fixed(c, f, in->align, in->size))
+            if (!fuse_fixed(c, f, in->align, in->op == OP_FLOATX ? in->count : in->size))
                 return -1;
             break;
         case OP_TEXT_ARRAY:

@@ -423,8 +423,8 @@ static tracerd_status_t fixed_length(struct j2 *J, const json_t *o, const char *
         return st;
     if (len > max)
         return jerr(J, TRACERD_E_UNSUPPORTED,
-                    "%s of %lld bits: fixed-length fields above 64 bits are not supported", obj,
-                    (long long)len);
+                    "%s of %lld bits: fixed-length fields above %lld bits are not supported", obj,
+                    (long long)len, (long long)max);
     if ((st = opt_int(J, o, obj, "alignment", 1, 1 << 16, &align, NULL)) != TRACERD_OK)
         return st;
     if (!pow2(align))
@@ -560,22 +560,18 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
                                     : TRACERD_CTF_TYPE_BOOL);
         if (ty == NULL)
             return nomem(J);
-        if ((st = fixed_length(J, o, obj, ty, is_float ? 128 : 64)) != TRACERD_OK)
+        if ((st = fixed_length(J, o, obj, ty, is_float ? CTF_FLOAT_MAX_BITS : 64)) != TRACERD_OK)
             return st;
         if (is_float) {
-            /* IEEE 754 binary16/32/64/128: exponent and significand bits */
-            static const uint32_t dig[][3] = {
-                {16, 5, 11}, {32, 8, 24}, {64, 11, 53}, {128, 15, 113}};
-            size_t k = 0;
-            while (k < 4 && dig[k][0] != ty->pub.size_bits)
-                k++;
-            if (k == 4)
-                return jerr(J, TRACERD_E_UNSUPPORTED,
-                            "%s of %u bits: only 16-, 32-, 64- and 128-bit floating point "
-                            "numbers are supported",
-                            obj, ty->pub.size_bits);
-            ty->pub.exp_dig = dig[k][1];
-            ty->pub.mant_dig = dig[k][2];
+            /* IEEE 754 binary16/32/64, or binary{K}, K a multiple of 32 from 128 */
+            uint32_t k = ty->pub.size_bits;
+            if (k != 16 && k != 32 && k != 64 && (k < 128 || k % 32 != 0))
+                return jerr(J, TRACERD_E_METADATA,
+                            "%s of %u bits: an IEEE 754 binary interchange format has 16, 32, 64 "
+                            "or a multiple of 32 from 128 bits",
+                            obj, k);
+            ty->pub.exp_dig = tracerd__ctf_float_exp_bits(k);
+            ty->pub.mant_dig = k - ty->pub.exp_dig;
         }
         if (is_map) {
             const json_t *f = json_object_get(o, "flags");

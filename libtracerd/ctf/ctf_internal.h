@@ -53,6 +53,19 @@ tracerd_status_t tracerd__ctf_ranges_build(struct ctf_arena *ar, const tracerd_a
 /* Index of the segment holding key, or UINT32_MAX. O(log n). */
 uint32_t tracerd__ctf_range_find(const struct ctf_range *r, uint32_t n, uint64_t key);
 
+/* ---- IEEE 754 binary interchange floats (float.c) ------------------------- */
+
+/* The widest floating point number read (bits): CTF 2 allows any multiple of
+ * 32 from 128; beyond this, E_UNSUPPORTED. */
+#define CTF_FLOAT_MAX_BITS 65536u
+
+/* Exponent bits of binary{k} (k = 16, 32, 64, or a multiple of 32 >= 128). */
+uint32_t tracerd__ctf_float_exp_bits(uint32_t k);
+/* The k-bit binary{k} value in w (32-bit words, least significant first)
+ * rounded to the nearest double (ties to even): subnormal doubles, overflow to
+ * infinity, infinities, NaNs (sign, quiet bit and top payload bits kept). */
+double tracerd__ctf_float_to_double(const uint32_t *w, uint32_t k);
+
 /* ---- the type, with its source position ---------------------------------- */
 
 /* CTF 2 field location: origin scope (or relative), leading parent steps,
@@ -129,7 +142,7 @@ enum ctf_op {
     OP_OPTIONAL, /* selector in slot; jump: after OP_OPTIONAL_END */
     OP_OPTIONAL_END,
     OP_USTRING,  /* UTF-16/32 null-terminated string (size: code unit bits) */
-    OP_FLOATX,   /* IEEE 754 binary16 or binary128 (size), delivered as a double */
+    OP_FLOATX,   /* IEEE 754 binary16, binary128 or wider (count bits), as the nearest double */
     OP_LOC_CHECK /* a field location through an optional/variant: its target was decoded
                     (validity flag in slot), else E_BAD_RECORD naming the dependent (meta) */
 };

@@ -362,30 +362,22 @@ static uint64_t reverse_bits(uint64_t v, unsigned size)
     return out;
 }
 
-/* IEEE 754 binary16 as a double (exact). */
-static double half_to_double(uint16_t h)
+/* A binary16, binary128 or wider float of k bits at bit `rel` of d, as the
+ * nearest double (float.c); its 32-bit words gathered least significant
+ * first, mirrored when its bit order is reversed. */
+static TRACERD__NOINLINE double floatx(const uint8_t *d, uint64_t rel, uint32_t k, bool be,
+                                       bool rev)
 {
-    unsigned e = (h >> 10) & 31u, m = h & 1023u;
-    double d = e == 0    ? ldexp(m, -24)
-               : e == 31 ? (m ? NAN : INFINITY)
-                         : ldexp(m + 1024u, (int)e - 25);
-    return (h & 0x8000u) ? -d : d;
-}
-
-/* IEEE 754 binary128 (hi, lo halves) as a double: the significand is cut to
- * 53 bits (toward zero); beyond the double's range it is infinite or 0. */
-static double quad_to_double(uint64_t hi, uint64_t lo)
-{
-    unsigned e = (unsigned)((hi >> 48) & 0x7FFFu);
-    uint64_t mh = hi & 0xFFFFFFFFFFFFull;
-    double d;
-    if (e == 0x7FFF)
-        d = (mh | lo) ? NAN : INFINITY;
-    else if (e == 0)
-        d = 0.0; /* binary128 subnormals are far below the double range */
-    else
-        d = ldexp((double)((1ull << 52) | (mh << 4) | (lo >> 60)), (int)e - 16383 - 52);
-    return (hi >> 63) ? -d : d;
+    uint32_t w[CTF_FLOAT_MAX_BITS / 32];
+    uint32_t n = (k + 31) / 32;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t src = rev && k % 32 == 0 ? n - 1 - j : j; /* k < 32: one word */
+        unsigned cw = k - 32 * src < 32 ? k - 32 * src : 32;
+        uint64_t v =
+            read_bits(d, be ? rel + k - 32 * (uint64_t)src - cw : rel + 32 * (uint64_t)src, cw, be);
+        w[j] = (uint32_t)(rev ? reverse_bits(v, cw) : v);
+    }
+    return tracerd__ctf_float_to_double(w, k);
 }
 
 static uint64_t sext(uint64_t v, unsigned size)
@@ -786,23 +778,19 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             break;
         }
         case OP_FLOATX: {
-            if (at + in->size > limit) {
+            uint64_t k = in->count;
+            if (at + k > limit) {
                 vm->pos = at;
-                return vm_short(r, vm, in, at + in->size);
+                return vm_short(r, vm, in, at + k);
             }
-            bool be = (in->flags & INSN_BE) != 0;
-            pos = at + in->size;
+            pos = at + k;
             if (dlv) {
                 field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_FLOAT);
-                if (in->size == 16) {
-                    v = read_bits(data, at - bit0, 16, be);
-                    if (in->flags & INSN_REV)
-                        v = reverse_bits(v, 16);
-                    f.v.f = half_to_double((uint16_t)v);
-                } else {
-                    uint64_t a = read_bits(data, at - bit0, 64, be);
-                    uint64_t b = read_bits(data, at - bit0 + 64, 64, be);
-                    f.v.f = quad_to_double(be ? a : b, be ? b : a);
+                f.v.f = floatx(data, at - bit0, (uint32_t)k, (in->flags & INSN_BE) != 0,
+                               (in->flags & INSN_REV) != 0);
+                if (k >= 128 && ((at - bit0) & 7) == 0) { /* the raw bytes as written */
+                    f.bytes.data = data + ((at - bit0) >> 3);
+                    f.bytes.len = (size_t)(k / 8);
                 }
                 if (deliver(r, &f) != R_OK)
                     return R_ERR;

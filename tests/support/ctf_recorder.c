@@ -64,7 +64,11 @@ static int r_field(void *user, const tracerd_ctf_field_t *f)
     switch (f->kind) {
     case TRACERD_CTF_VALUE_INT: tlog_printf(&rec->log, " = %" PRId64, f->v.i); break;
     case TRACERD_CTF_VALUE_UINT: tlog_printf(&rec->log, " = %" PRIu64, f->v.u); break;
-    case TRACERD_CTF_VALUE_FLOAT: tlog_printf(&rec->log, " = %.17g", f->v.f); break;
+    case TRACERD_CTF_VALUE_FLOAT:
+        tlog_printf(&rec->log, " = %.17g", f->v.f);
+        if (f->bytes.data) /* the raw bytes differ between byte orders: their count only */
+            tlog_printf(&rec->log, " raw=%zu", f->bytes.len);
+        break;
     case TRACERD_CTF_VALUE_STRING:
         tlog_printf(&rec->log, " = \"");
         tlog_text(&rec->log, f->v.str.data, f->v.str.len);
