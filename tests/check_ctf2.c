@@ -419,6 +419,7 @@ END_TEST
     RS "{\"type\":\"event-record-class\",\"payload-field-class\":{\"type\":\"structure\","       \
        "\"member-classes\":[" payload "]}}"
 #define M(n, fc) "{\"name\":\"" n "\",\"field-class\":" fc "}"
+#define U16 "{\"type\":\"fixed-length-unsigned-integer\",\"length\":16,\"alignment\":8,\"byte-order\":\"little-endian\"}"
 #define BOOL8 "{\"type\":\"fixed-length-boolean\",\"length\":8,\"byte-order\":\"little-endian\"}"
 
 /* Malformed metadata: status, and a reason naming the fragment (index and
@@ -451,6 +452,46 @@ START_TEST(test_ctf2_metadata_errors)
         {PRE RS "{\"type\":\"clock-class\",\"id\":\"c\",\"frequency\":10,\"offset-from-origin\":"
                 "{\"cycles\":10}}",
          TRACERD_E_METADATA, "'cycles' (10) must be below the frequency (10)"},
+        /* JSON integers beyond int64 where an integer is expected */
+        {PRE RS "{\"type\":\"clock-class\",\"id\":\"c\",\"frequency\":18446744073709551616}",
+         TRACERD_E_METADATA,
+         "the clock class property 'frequency' is 18446744073709551616, beyond the 64-bit "
+         "integers (-2^63..2^64-1)"},
+        {PRE RS "{\"type\":\"clock-class\",\"id\":\"c\",\"frequency\":-1}", TRACERD_E_METADATA,
+         "the clock class property 'frequency' is -1, outside 1..18446744073709551615"},
+        {PRE RS "{\"type\":\"clock-class\",\"id\":\"c\",\"frequency\":1,\"precision\":"
+                "-99999999999999999999}",
+         TRACERD_E_METADATA, "'precision' is -99999999999999999999, beyond the 64-bit integers"},
+        {PRE RS "{\"type\":\"clock-class\",\"id\":18446744073709551615,\"frequency\":1}",
+         TRACERD_E_METADATA, "the clock class property 'id' must be a string, got an integer"},
+        {PRE RS "{\"type\":\"trace-class\",\"environment\":{\"n\":18446744073709551615}}",
+         TRACERD_E_UNSUPPORTED,
+         "environment entry 'n' is 18446744073709551615: environment integers are signed 64-bit"},
+        {PRE RS "{\"type\":\"preamble\",\"version\":2}", TRACERD_E_METADATA, "a second preamble"},
+        {RS "{\"type\":\"preamble\",\"version\":2,\"uuid\":[18446744073709551615,0,0,0,0,0,0,0,"
+            "0,0,0,0,0,0,0,0]}",
+         TRACERD_E_METADATA, "'uuid': item 0 is not an integer 0..255"},
+        {PRE DSC(",\"id\":-1"), TRACERD_E_METADATA,
+         "the data stream class property 'id' is -1, outside 0..18446744073709551615"},
+        {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,"
+                                "\"byte-order\":\"little-endian\",\"mappings\":{\"m\":"
+                                "[[-9223372036854775809,0]]}}")),
+         TRACERD_E_METADATA,
+         "property 'mappings': range 0: -9223372036854775809 is beyond the 64-bit integers"},
+        {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,"
+                                "\"byte-order\":\"little-endian\",\"mappings\":{\"m\":"
+                                "[[18446744073709551615,5]]}}")),
+         TRACERD_E_METADATA, "range 0 has lower 18446744073709551615 above upper 5"},
+        /* a JSON error after a wide integer is placed in the original text */
+        {PRE RS "{\"type\":\"clock-class\",\"frequency\":18446744073709551615,\n  \"id\":}",
+         TRACERD_E_METADATA, "fragment 1 (byte 32), line 2, column 8: JSON: "},
+        /* wide integers where JSON allows no value stay JSON errors */
+        {PRE RS "{\"type\":\"trace-class\",18446744073709551615:1}", TRACERD_E_METADATA,
+         "fragment 1 (byte 32), line 1, column 42: JSON: too big integer"},
+        {PRE RS "{\"type\":\"trace-class\",\"a\":[018446744073709551615]}", TRACERD_E_METADATA,
+         "fragment 1 (byte 32), line 1, column "},
+        {PRE RS "{\"type\":\"trace-class\",\"a\":1-18446744073709551615}", TRACERD_E_METADATA,
+         "fragment 1 (byte 32), line 1, column "},
         {PRE DSC(",\"default-clock-class-id\":\"nope\""), TRACERD_E_METADATA,
          "default-clock-class-id 'nope' names no earlier clock class"},
         {PRE DSC("") DSC(""), TRACERD_E_METADATA, "duplicate data stream class id 0"},
@@ -1038,6 +1079,129 @@ START_TEST(test_ctf2_wide_floats)
 }
 END_TEST
 
+/* ==== JSON integers beyond jansson's int64 ================================== */
+
+#define U64MAX "18446744073709551615"
+#define WIDE_META                                                                                  \
+    PRE RS "{\"type\":\"clock-class\",\"id\":\"c\",\"frequency\":" U64MAX ",\"precision\":" U64MAX \
+           ",\"accuracy\":9223372036854775808,\"offset-from-origin\":{\"seconds\":-5,"             \
+           "\"cycles\":18446744073709551614},\"attributes\":{\"x.org\":{\"big\":"                  \
+           "18446744073709551616,\"neg\":[-99999999999999999999, -9223372036854775808],"           \
+           "\"s\":\"\\\\u0000 " U64MAX "\",\"u\":" U64MAX "}}}"                                  \
+    RS "{\"type\":\"data-stream-class\",\"id\":" U64MAX ",\"default-clock-class-id\":\"c\"}"      \
+    RS "{\"type\":\"event-record-class\",\"id\":" U64MAX ",\"data-stream-class-id\":" U64MAX      \
+       ",\"payload-field-class\":{\"type\":\"structure\",\"member-classes\":["                    \
+    M("x", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":64,\"byte-order\":"            \
+           "\"little-endian\",\"mappings\":{\"low\":[[0,9223372036854775807]],\"high\":"         \
+           "[[9223372036854775808," U64MAX "]],\"neg\":[[-5,-1]]}}") ","                          \
+    M("v", "{\"type\":\"variant\",\"selector-field-location\":{\"path\":[\"x\"]},\"options\":["    \
+           "{\"name\":\"a\",\"selector-field-ranges\":[[-3,9223372036854775807]],"                \
+           "\"field-class\":" U8 "},{\"name\":\"b\",\"selector-field-ranges\":"                  \
+           "[[9223372036854775808," U64MAX "]],\"field-class\":" U16 "}]}") ","                   \
+    M("o", "{\"type\":\"optional\",\"selector-field-location\":{\"path\":[\"x\"]},"               \
+           "\"selector-field-ranges\":[[" U64MAX "," U64MAX "]],\"field-class\":" U8 "}") ","     \
+    M("s", "{\"type\":\"fixed-length-signed-integer\",\"length\":8,\"byte-order\":"              \
+           "\"little-endian\",\"mappings\":{\"all\":[[-9223372036854775808," U64MAX "]],"         \
+           "\"none\":[[9223372036854775808,9223372036854775809]]}}") "]}}"
+
+/* Unsigned 64-bit ids, clock frequency/offset/precision, range bounds above
+ * INT64_MAX read exactly (jansson still parses: see load() in ctf2_meta.c);
+ * attributes keep their integers' text; a 64-bit selector above INT64_MAX
+ * picks its option and enables its optional. */
+START_TEST(test_ctf2_wide_integers)
+{
+    tracerd_ctf_trace_t *t = parse_ok(WIDE_META);
+    const tracerd_ctf_trace_info_t *in = tracerd_ctf_trace_info(t);
+    const tracerd_ctf_clock_t *c = &in->clocks[0];
+    ck_assert_uint_eq(c->freq, UINT64_MAX);
+    ck_assert(c->has_precision && c->precision == UINT64_MAX);
+    ck_assert(c->has_accuracy && c->accuracy == (uint64_t)1 << 63);
+    /* -5 s + (2^64 - 2) cycles of 2^64 - 1 Hz = -4 s - 1 cycle */
+    ck_assert_int_eq(c->offset_s, -4);
+    ck_assert_int_eq(c->offset, -1);
+    ck_assert_str_eq(c->attributes, "{\"x.org\":{\"big\":18446744073709551616,\"neg\":"
+                                    "[-99999999999999999999,-9223372036854775808],\"s\":"
+                                    "\"\\\\u0000 " U64MAX "\",\"u\":" U64MAX "}}");
+    const tracerd_ctf_stream_class_t *sc = tracerd_ctf_trace_stream_class(t, UINT64_MAX);
+    ck_assert_ptr_nonnull(sc);
+    ck_assert_uint_eq(sc->id, UINT64_MAX);
+    const tracerd_ctf_event_class_t *e = tracerd_ctf_trace_event_class(t, UINT64_MAX, UINT64_MAX);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_uint_eq(e->id, UINT64_MAX);
+    const tracerd_ctf_type_t *x = member_type(e->fields, "x");
+    ck_assert_uint_eq(x->nmappings, 2); /* "neg" holds no unsigned value */
+    ck_assert_int_eq(x->mappings[0].lo, 0);
+    ck_assert_int_eq(x->mappings[0].hi, INT64_MAX);
+    ck_assert_uint_eq((uint64_t)x->mappings[1].lo, (uint64_t)1 << 63);
+    ck_assert_uint_eq((uint64_t)x->mappings[1].hi, UINT64_MAX);
+    const tracerd_ctf_type_t *sm = member_type(e->fields, "s");
+    ck_assert_uint_eq(sm->nmappings, 1); /* "none" holds no signed value */
+    ck_assert_int_eq(sm->mappings[0].lo, INT64_MIN);
+    ck_assert_int_eq(sm->mappings[0].hi, INT64_MAX);
+    tracerd_ctf_trace_free(t);
+
+    static const uint8_t data[] = {
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x34, 0x12, 7, 0xfe, /* x = 2^64-1 */
+        5,    0,    0,    0,    0,    0,    0,    0,    9,    0x80,          /* x = 5 */
+    };
+    struct target_cfg cfg;
+    cfg_init(&cfg, WIDE_META);
+    char *log = drv_check_all(&ctf_target, &cfg, data, sizeof data);
+    expect_ok(log);
+    static const char *const want[] = {
+        "x = 18446744073709551615 (high)\n",
+        "V< event.fields.v v opt=b\n",
+        "UINT event.fields.v.b b = 4660\n",
+        "O< event.fields.o o on=1\n",
+        "UINT event.fields.o  = 7\n",
+        "INT event.fields.s s = -2 (all)\n",
+        "x = 5 (low)\n",
+        "UINT event.fields.v.a a = 9\n",
+        "O< event.fields.o o on=0\n",
+        "INT event.fields.s s = -128 (all)\n",
+    };
+    const char *at = log;
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const char *p = strstr(at, want[i]);
+        ck_assert_msg(p != NULL, "missing '%s' in order in:\n%s", want[i], log);
+        at = p + strlen(want[i]);
+    }
+    free(log);
+}
+END_TEST
+
+/* jansson allocates outside the reader's allocator: a fragment whose JSON
+ * tree may take more than max_metadata_bytes is refused before jansson
+ * parses it (here 1000 empty objects: about 70 bytes of tree per byte). */
+START_TEST(test_ctf2_json_memory_bound)
+{
+    char meta[8192];
+    size_t n = (size_t)snprintf(meta, sizeof meta, "%s",
+                                PRE RS "{\"type\":\"trace-class\",\"attributes\":{\"a\":[");
+    for (int i = 0; i < 1000; i++)
+        n += (size_t)snprintf(meta + n, sizeof meta - n, "%s{}", i ? "," : "");
+    n += (size_t)snprintf(meta + n, sizeof meta - n, "]}}" DSC(""));
+    tracerd_ctf_metadata_config_t cfg;
+    tracerd_ctf_metadata_config_init(&cfg);
+    cfg.max_metadata_bytes = 65536;
+    tracerd_ctf_metadata_t *m;
+    tracerd_ctf_trace_t *t = NULL;
+    ck_assert_int_eq(tracerd_ctf_metadata_new(&cfg, NULL, &m), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_metadata_feed(m, meta, n), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_metadata_finish(m, &t), TRACERD_E_LIMIT);
+    ck_assert_str_eq(tracerd_ctf_metadata_error_reason(m),
+                     "CTF 2 metadata fragment 1 (byte 32): its JSON (3043 bytes) may take up to "
+                     "326982 bytes to parse, more than max_metadata_bytes (65536)");
+    tracerd_ctf_metadata_free(m);
+    cfg.max_metadata_bytes = 1 << 20; /* enough: read */
+    ck_assert_int_eq(tracerd_ctf_metadata_new(&cfg, NULL, &m), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_metadata_feed(m, meta, n), TRACERD_OK);
+    ck_assert_int_eq(tracerd_ctf_metadata_finish(m, &t), TRACERD_OK);
+    tracerd_ctf_trace_free(t);
+    tracerd_ctf_metadata_free(m);
+}
+END_TEST
+
 Suite *suite_ctf2(void)
 {
     Suite *s = suite_create("ctf2");
@@ -1061,6 +1225,8 @@ Suite *suite_ctf2(void)
     tcase_add_test(tc, test_ctf2_metadata_errors);
     tcase_add_test(tc, test_ctf2_data_errors);
     tcase_add_test(tc, test_ctf2_wide_floats);
+    tcase_add_test(tc, test_ctf2_wide_integers);
+    tcase_add_test(tc, test_ctf2_json_memory_bound);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -251,7 +251,8 @@ typedef struct tracerd_ctf_metadata_config {
      * a reason naming the bound and the value asked for (doc/formats/ctf.md,
      * "Limits"). The defaults read every real trace we know and stop hostile
      * metadata within about a second and a few MB. */
-    size_t max_metadata_bytes; /**< TSDL text bound (default 16 MiB) */
+    size_t max_metadata_bytes; /**< text bound (default 16 MiB); CTF 2: also bounds the
+                                  estimated JSON tree of one fragment (jansson's memory) */
     uint32_t max_depth;        /**< nesting of blocks and compound types (default 64) */
     uint32_t max_fields; /**< members of one struct/variant, mappings of one enum (default 65536) */
     uint64_t max_array_length;       /**< static array length (default 1<<24) */

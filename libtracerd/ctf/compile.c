@@ -986,15 +986,11 @@ static tracerd_status_t emit_blob(struct cc *c, const struct field *f)
     return TRACERD_OK;
 }
 
-/* CTF 2 ranges against a selector's signedness: unsigned selectors never
- * match negative values (lo clamped to 0; a range wholly below 0 dropped). */
-static bool range_for(bool sgn, int64_t lo, int64_t hi, struct ctf_vsel *out)
+/* CTF 2 range i of rs against a selector's signedness (unsigned selectors
+ * never match negative values, signed ones values above INT64_MAX). */
+static bool range_for(bool sgn, const struct ctf_rset *rs, uint32_t i, struct ctf_vsel *out)
 {
-    if (!sgn && hi < 0)
-        return false;
-    out->lo = !sgn && lo < 0 ? 0 : lo;
-    out->hi = hi;
-    return true;
+    return tracerd__ctf_rset_range(rs, i, sgn, &out->lo, &out->hi);
 }
 
 static int cmp_vsel_s(const void *a, const void *b)
@@ -1025,7 +1021,7 @@ static tracerd_status_t variant_ranges2(struct cc *c, const struct field *f, boo
     uint32_t nv = 0;
     for (uint32_t k = 0; k < ty->nmembers; k++)
         for (uint32_t i = 0; i < ct->opts[k].n; i++)
-            if (range_for(sgn, ct->opts[k].lo[i], ct->opts[k].hi[i], &vs[nv]))
+            if (range_for(sgn, &ct->opts[k], i, &vs[nv]))
                 vs[nv++].option = k;
     memcpy(sorted, vs, sizeof *vs * nv);
     qsort(sorted, nv, sizeof *sorted, sgn ? cmp_vsel_s : cmp_vsel_u);
@@ -1058,7 +1054,7 @@ static tracerd_status_t emit_optional(struct cc *c, const struct field *f)
             return nomem(c);
         uint32_t nv = 0;
         for (uint32_t i = 0; i < ct->sel->n; i++)
-            nv += range_for(sgn, ct->sel->lo[i], ct->sel->hi[i], &vs[nv]);
+            nv += range_for(sgn, ct->sel, i, &vs[nv]);
         f->meta->vsel = vs;
         f->meta->nvsel = nv;
     }
@@ -1776,8 +1772,9 @@ static int lttng_header(const tracerd_ctf_type_t *h, tracerd_byte_order_t bo)
     for (uint32_t k = 0; cv->opts != NULL && k < 2; k++) { /* CTF 2: ranges select */
         bool ext = strcmp(v->members[k].name, "extended") == 0;
         for (uint32_t i = 0; i < cv->opts[k].n; i++)
-            if (ext ? cv->opts[k].lo[i] != max || cv->opts[k].hi[i] != max
-                    : cv->opts[k].lo[i] < 0 || cv->opts[k].hi[i] > max - 1)
+            if (cv->opts[k].big[i] != 0 ||
+                (ext ? cv->opts[k].lo[i] != max || cv->opts[k].hi[i] != max
+                     : cv->opts[k].lo[i] < 0 || cv->opts[k].hi[i] > max - 1))
                 return 0;
     }
     const tracerd_ctf_type_t *c = mc->type, *e = me->type;

@@ -29,6 +29,19 @@ struct j2 {
     uint32_t *event_frag;
     uint32_t nevents, event_cap;
     bool have_preamble, have_trace_class;
+    /* JSON integers of this fragment that jansson's json_int_t (int64)
+     * cannot hold: marker strings "\0<index>" stand for them (load) */
+    const char *text; /* the fragment's text */
+    struct wide_int *wide;
+    uint32_t nwide, wide_cap;
+};
+
+/* An integer token above INT64_MAX or below INT64_MIN: its place in the
+ * fragment's text, and its value when it fits 64 unsigned bits. */
+struct wide_int {
+    uint64_t mag;
+    bool over; /* below INT64_MIN or above UINT64_MAX */
+    uint32_t off, len;
 };
 
 static tracerd_status_t jerr(struct j2 *J, tracerd_status_t st, const char *fmt, ...)
@@ -53,8 +66,26 @@ static tracerd_status_t nomem(struct j2 *J)
 
 /* ==== JSON values ========================================================== */
 
+/* A marker string standing for a wide integer (the only strings holding a
+ * NUL: load() proved the text has none), or NULL. */
+static const struct wide_int *wide_of(const struct j2 *J, const json_t *v)
+{
+    if (!json_is_string(v) || json_string_length(v) < 2 || json_string_value(v)[0] != '\0')
+        return NULL;
+    unsigned long i = strtoul(json_string_value(v) + 1, NULL, 10);
+    return i < J->nwide ? &J->wide[i] : NULL;
+}
+
+/* A JSON string (not a marker). */
+static bool is_str(const json_t *v)
+{
+    return json_is_string(v) && (json_string_length(v) == 0 || json_string_value(v)[0] != '\0');
+}
+
 static const char *kind_of(const json_t *v)
 {
+    if (json_is_string(v) && !is_str(v))
+        return "an integer";
     switch (json_typeof(v)) {
     case JSON_OBJECT:
         return "an object";
@@ -94,45 +125,187 @@ static tracerd_status_t opt_str(struct j2 *J, const json_t *o, const char *obj, 
     *out = NULL;
     if (v == NULL)
         return TRACERD_OK;
-    if (!json_is_string(v))
+    if (!is_str(v))
         return want(J, obj, key, v, "a string");
     *out = dup_str(J, json_string_value(v));
     return *out ? TRACERD_OK : nomem(J);
 }
 
-static tracerd_status_t req_str(struct j2 *J, const json_t *o, const char *obj, const char *key,
-                                const char **out)
+/* A JSON integer, -2^63..2^64-1: (int64_t)v when neg, else v. */
+struct jint {
+    uint64_t v;
+    bool neg;
+};
+
+enum { JINT_NONE, JINT_OK, JINT_OVER };
+
+/* Reads an integer (jansson's, or a wide one's marker). */
+static int get_int(const struct j2 *J, const json_t *v, struct jint *out)
 {
-    if (json_object_get(o, key) == NULL)
-        return jerr(J, TRACERD_E_METADATA, "%s lacks the required property '%s'", obj, key);
-    return opt_str(J, o, obj, key, out);
+    if (json_is_integer(v)) {
+        json_int_t x = json_integer_value(v);
+        *out = (struct jint){(uint64_t)x, x < 0};
+        return JINT_OK;
+    }
+    const struct wide_int *w = wide_of(J, v);
+    if (w == NULL)
+        return JINT_NONE;
+    if (w->over)
+        return JINT_OVER;
+    *out = (struct jint){w->mag, false};
+    return JINT_OK;
 }
 
-/* Optional integer property within [lo, hi]; *present tells. */
-static tracerd_status_t opt_int(struct j2 *J, const json_t *o, const char *obj, const char *key,
-                                int64_t lo, int64_t hi, int64_t *out, bool *present)
+/* The text of a wide integer for messages. */
+static const char *wide_text(const struct j2 *J, const json_t *v, char *buf, size_t size)
+{
+    const struct wide_int *w = wide_of(J, v);
+    snprintf(buf, size, "%.*s", w ? (int)(w->len < 60 ? w->len : 60) : 0,
+             w ? J->text + w->off : "");
+    return buf;
+}
+
+/* An integer property's value, or its error (not an integer, or beyond
+ * -2^63..2^64-1). */
+static tracerd_status_t int_prop(struct j2 *J, const json_t *v, const char *obj, const char *key,
+                                 struct jint *x)
+{
+    char b[64];
+    switch (get_int(J, v, x)) {
+    case JINT_OK:
+        return TRACERD_OK;
+    case JINT_OVER:
+        return jerr(J, TRACERD_E_METADATA,
+                    "%s property '%s' is %s, beyond the 64-bit integers (-2^63..2^64-1)", obj, key,
+                    wide_text(J, v, b, sizeof b));
+    default:
+        return want(J, obj, key, v, "an integer");
+    }
+}
+
+/* a < b for integers of -2^63..2^64-1 */
+static bool jint_lt(struct jint a, struct jint b)
+{
+    return a.neg != b.neg ? a.neg : a.neg ? (int64_t)a.v < (int64_t)b.v : a.v < b.v;
+}
+
+static const char *jint_text(struct jint x, char *buf, size_t size)
+{
+    if (x.neg)
+        snprintf(buf, size, "%lld", (long long)x.v);
+    else
+        snprintf(buf, size, "%llu", (unsigned long long)x.v);
+    return buf;
+}
+
+/* Optional integer property within [lo, hi]; *present (may be NULL) tells. */
+static tracerd_status_t opt_num(struct j2 *J, const json_t *o, const char *obj, const char *key,
+                                struct jint lo, struct jint hi, struct jint *out, bool *present)
 {
     const json_t *v = json_object_get(o, key);
     if (present)
         *present = v != NULL;
     if (v == NULL)
         return TRACERD_OK;
-    if (!json_is_integer(v))
-        return want(J, obj, key, v, "an integer");
-    json_int_t x = json_integer_value(v);
-    if (x < lo || x > hi)
-        return jerr(J, TRACERD_E_METADATA, "%s property '%s' is %lld, outside %lld..%lld", obj, key,
-                    (long long)x, (long long)lo, (long long)hi);
-    *out = (int64_t)x;
+    tracerd_status_t st = int_prop(J, v, obj, key, out);
+    if (st == TRACERD_OK && (jint_lt(*out, lo) || jint_lt(hi, *out))) {
+        char a[24], b[24], c[24];
+        st = jerr(J, TRACERD_E_METADATA, "%s property '%s' is %s, outside %s..%s", obj, key,
+                  jint_text(*out, a, sizeof a), jint_text(lo, b, sizeof b),
+                  jint_text(hi, c, sizeof c));
+    }
+    return st;
+}
+
+static struct jint s64(int64_t v)
+{
+    return (struct jint){(uint64_t)v, v < 0};
+}
+
+static tracerd_status_t opt_int(struct j2 *J, const json_t *o, const char *obj, const char *key,
+                                int64_t lo, int64_t hi, int64_t *out, bool *present)
+{
+    struct jint x;
+    tracerd_status_t st = opt_num(J, o, obj, key, s64(lo), s64(hi), &x, present);
+    if (st == TRACERD_OK && json_object_get(o, key) != NULL)
+        *out = (int64_t)x.v;
+    return st;
+}
+
+/* A required property: its error when absent. */
+static tracerd_status_t required(struct j2 *J, const json_t *o, const char *obj, const char *key)
+{
+    if (json_object_get(o, key) == NULL)
+        return jerr(J, TRACERD_E_METADATA, "%s lacks the required property '%s'", obj, key);
     return TRACERD_OK;
 }
 
 static tracerd_status_t req_int(struct j2 *J, const json_t *o, const char *obj, const char *key,
                                 int64_t lo, int64_t hi, int64_t *out)
 {
-    if (json_object_get(o, key) == NULL)
-        return jerr(J, TRACERD_E_METADATA, "%s lacks the required property '%s'", obj, key);
-    return opt_int(J, o, obj, key, lo, hi, out, NULL);
+    tracerd_status_t st = required(J, o, obj, key);
+    return st != TRACERD_OK ? st : opt_int(J, o, obj, key, lo, hi, out, NULL);
+}
+
+static tracerd_status_t req_str(struct j2 *J, const json_t *o, const char *obj, const char *key,
+                                const char **out)
+{
+    tracerd_status_t st = required(J, o, obj, key);
+    return st != TRACERD_OK ? st : opt_str(J, o, obj, key, out);
+}
+
+/* Optional unsigned 64-bit property within [lo, hi]; *present tells. */
+static tracerd_status_t opt_u64(struct j2 *J, const json_t *o, const char *obj, const char *key,
+                                uint64_t lo, uint64_t hi, uint64_t *out, bool *present)
+{
+    struct jint x;
+    tracerd_status_t st =
+        opt_num(J, o, obj, key, (struct jint){lo, false}, (struct jint){hi, false}, &x, present);
+    if (st == TRACERD_OK && json_object_get(o, key) != NULL)
+        *out = x.v;
+    return st;
+}
+
+static tracerd_status_t req_u64(struct j2 *J, const json_t *o, const char *obj, const char *key,
+                                uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    tracerd_status_t st = required(J, o, obj, key);
+    return st != TRACERD_OK ? st : opt_u64(J, o, obj, key, lo, hi, out, NULL);
+}
+
+/* Compact JSON text of v, with the original text of every wide integer in
+ * place of its marker (dumped as "\u0000<index>": no other string holds a
+ * NUL), in the arena. */
+static tracerd_status_t dump_json(struct j2 *J, const json_t *v, const char **out)
+{
+    char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    if (s == NULL)
+        return nomem(J);
+    size_t n = strlen(s), extra = 0;
+    for (uint32_t k = 0; k < J->nwide; k++)
+        extra += J->wide[k].len;
+    char *o = tracerd__ctf_arena_alloc(J->ar, n + extra + 1);
+    if (o == NULL) {
+        free(s);
+        return nomem(J);
+    }
+    size_t w = 0;
+    for (size_t i = 0; i < n;) {
+        char *end;
+        unsigned long k;
+        if (J->nwide > 0 && strncmp(s + i, "\"\\u0000", 7) == 0 &&
+            (k = strtoul(s + i + 7, &end, 10)) < J->nwide && *end == '"') {
+            memcpy(o + w, J->text + J->wide[k].off, J->wide[k].len);
+            w += J->wide[k].len;
+            i = (size_t)(end + 1 - s);
+        } else {
+            o[w++] = s[i++];
+        }
+    }
+    o[w] = '\0';
+    free(s);
+    *out = o;
+    return TRACERD_OK;
 }
 
 /* The `attributes` object as compact JSON text (NULL when absent). */
@@ -144,12 +317,7 @@ static tracerd_status_t attrs(struct j2 *J, const json_t *o, const char *obj, co
         return TRACERD_OK;
     if (!json_is_object(v))
         return want(J, obj, "attributes", v, "an object");
-    char *s = json_dumps(v, JSON_COMPACT);
-    if (s == NULL)
-        return nomem(J);
-    *out = dup_str(J, s);
-    free(s);
-    return *out ? TRACERD_OK : nomem(J);
+    return dump_json(J, v, out);
 }
 
 /* `extensions`: the preamble enables extensions; we support none, so any
@@ -200,7 +368,8 @@ static bool pow2(int64_t v)
     return v > 0 && (v & (v - 1)) == 0;
 }
 
-/* Integer range set: non-empty array of [lo, hi] with lo <= hi. */
+/* Integer range set: non-empty array of [lo, hi] with lo <= hi (bounds
+ * -2^63..2^64-1; those above INT64_MAX flagged in `big`). */
 static tracerd_status_t range_set(struct j2 *J, const json_t *v, const char *obj, const char *key,
                                   const struct ctf_rset **out)
 {
@@ -213,23 +382,42 @@ static tracerd_status_t range_set(struct j2 *J, const json_t *v, const char *obj
     struct ctf_rset *rs = tracerd__ctf_arena_alloc(J->ar, sizeof *rs);
     int64_t *lo = tracerd__ctf_arena_alloc(J->ar, sizeof *lo * n);
     int64_t *hi = tracerd__ctf_arena_alloc(J->ar, sizeof *hi * n);
-    if (rs == NULL || lo == NULL || hi == NULL)
+    uint8_t *big = tracerd__ctf_arena_alloc(J->ar, n);
+    if (rs == NULL || lo == NULL || hi == NULL || big == NULL)
         return nomem(J);
     for (size_t i = 0; i < n; i++) {
         const json_t *r = json_array_get(v, i);
-        if (!json_is_array(r) || json_array_size(r) != 2 ||
-            !json_is_integer(json_array_get(r, 0)) || !json_is_integer(json_array_get(r, 1)))
+        struct jint b[2];
+        int k0 = JINT_NONE, k1 = JINT_NONE;
+        if (json_is_array(r) && json_array_size(r) == 2) {
+            k0 = get_int(J, json_array_get(r, 0), &b[0]);
+            k1 = get_int(J, json_array_get(r, 1), &b[1]);
+        }
+        if (k0 == JINT_OVER || k1 == JINT_OVER) {
+            char t[64];
+            return jerr(J, TRACERD_E_METADATA,
+                        "%s property '%s': range %zu: %s is beyond the 64-bit integers "
+                        "(-2^63..2^64-1)",
+                        obj, key, i,
+                        wide_text(J, json_array_get(r, k0 == JINT_OVER ? 0 : 1), t, sizeof t));
+        }
+        if (k0 != JINT_OK || k1 != JINT_OK)
             return jerr(J, TRACERD_E_METADATA,
                         "%s property '%s': range %zu must be [lower, upper] integers", obj, key, i);
-        lo[i] = (int64_t)json_integer_value(json_array_get(r, 0));
-        hi[i] = (int64_t)json_integer_value(json_array_get(r, 1));
-        if (lo[i] > hi[i])
+        lo[i] = (int64_t)b[0].v;
+        hi[i] = (int64_t)b[1].v;
+        bool lb = !b[0].neg && b[0].v > (uint64_t)INT64_MAX,
+             hb = !b[1].neg && b[1].v > (uint64_t)INT64_MAX;
+        big[i] = (uint8_t)((lb ? 1 : 0) | (hb ? 2 : 0));
+        if ((lb && !hb) || (lb == hb && (lb ? b[0].v > b[1].v : lo[i] > hi[i])))
             return jerr(J, TRACERD_E_METADATA,
-                        "%s property '%s': range %zu has lower %lld above upper %lld", obj, key, i,
-                        (long long)lo[i], (long long)hi[i]);
+                        lb ? "%s property '%s': range %zu has lower %llu above upper %llu"
+                           : "%s property '%s': range %zu has lower %lld above upper %lld",
+                        obj, key, i, (unsigned long long)lo[i], (unsigned long long)hi[i]);
     }
     rs->lo = lo;
     rs->hi = hi;
+    rs->big = big;
     rs->n = (uint32_t)n;
     *out = rs;
     return TRACERD_OK;
@@ -253,7 +441,7 @@ static tracerd_status_t location(struct j2 *J, const json_t *v, const char *obj,
     int origin = -1;
     if (o != NULL) {
         for (int s = 0; s < 6 && origin < 0; s++)
-            if (json_is_string(o) && !strcmp(json_string_value(o), scope_names[s]))
+            if (is_str(o) && !strcmp(json_string_value(o), scope_names[s]))
                 origin = s;
         if (origin < 0)
             return jerr(J, TRACERD_E_METADATA, "%s property '%s': unknown origin scope", obj, key);
@@ -280,7 +468,7 @@ static tracerd_status_t location(struct j2 *J, const json_t *v, const char *obj,
                 nn--; /* a null after a name cancels it */
             else
                 up++;
-        } else if (json_is_string(it)) {
+        } else if (is_str(it)) {
             names[nn] = dup_str(J, json_string_value(it));
             if (names[nn] == NULL)
                 return nomem(J);
@@ -316,14 +504,9 @@ static tracerd_status_t location(struct j2 *J, const json_t *v, const char *obj,
 
 static struct ctf_type *new_type(struct j2 *J, tracerd_ctf_type_kind_t k)
 {
-    struct ctf_type *t = tracerd__ctf_arena_alloc(J->ar, sizeof *t);
+    struct ctf_type *t = tracerd__ctf_type_new(J->ar, k);
     if (t == NULL)
         return NULL;
-    t->pub.kind = k;
-    t->pub.align_bits = 8;
-    t->pub.base = 10;
-    t->pub.clock = -1;
-    t->pub.byte_order = TRACERD_BYTE_ORDER_LITTLE;
     t->line = J->frag + 1;
     t->ctf2 = true;
     t->frag_off = J->frag_off;
@@ -357,7 +540,7 @@ static tracerd_status_t roles(struct j2 *J, const json_t *o, const char *obj, ui
         return want(J, obj, "roles", v, "an array of role names");
     for (size_t i = 0; i < json_array_size(v); i++) {
         const json_t *r = json_array_get(v, i);
-        if (!json_is_string(r))
+        if (!is_str(r))
             return want(J, obj, "roles", r, "an array of role names");
         size_t k = 0;
         while (k < sizeof role_names / sizeof role_names[0] &&
@@ -402,12 +585,33 @@ static tracerd_status_t mappings(struct j2 *J, const json_t *v, const char *obj,
         const char *label = dup_str(J, name);
         if (label == NULL)
             return nomem(J);
-        for (uint32_t k = 0; k < set->n; k++)
-            arr[i++] = (tracerd_ctf_mapping_t){label, set->lo[k], set->hi[k]};
+        /* as the integer's values (bit map flags: raw bit indexes, checked by
+         * the caller; a bound above INT64_MAX reads as negative there) */
+        for (uint32_t k = 0; k < set->n; k++) {
+            int64_t lo = set->lo[k], hi = set->hi[k];
+            if (p->kind == TRACERD_CTF_TYPE_BIT_MAP ||
+                tracerd__ctf_rset_range(set, k, p->is_signed, &lo, &hi))
+                arr[i++] = (tracerd_ctf_mapping_t){label, lo, hi};
+        }
     }
     p->mappings = arr;
     p->nmappings = i;
     return TRACERD_OK;
+}
+
+/* The length of a string, BLOB or array class: its `length-field-location`
+ * (dynamic) or its static `length` (bounded by max_array_length). */
+static tracerd_status_t length_prop(struct j2 *J, const json_t *o, const char *obj, bool dyn,
+                                    struct ctf_type *ty)
+{
+    if (dyn)
+        return location(J, json_object_get(o, "length-field-location"), obj,
+                        "length-field-location", ty);
+    int64_t len = 0;
+    tracerd_status_t st =
+        req_int(J, o, obj, "length", 0, (int64_t)J->m->cfg.max_array_length, &len);
+    ty->pub.length = (uint64_t)len;
+    return st;
 }
 
 static tracerd_status_t field_class(struct j2 *J, const json_t *v, const char *obj,
@@ -630,15 +834,8 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
             return st;
         if ((ty->pub.element = text_element(J, enc)) == NULL)
             return nomem(J);
-        int64_t len = 0;
-        if (dyn)
-            st = location(J, json_object_get(o, "length-field-location"), obj,
-                          "length-field-location", ty);
-        else
-            st = req_int(J, o, obj, "length", 0, (int64_t)J->m->cfg.max_array_length, &len);
-        if (st != TRACERD_OK)
+        if ((st = length_prop(J, o, obj, dyn, ty)) != TRACERD_OK)
             return st;
-        ty->pub.length = (uint64_t)len;
     } else if (!strcmp(type, "static-length-blob") || !strcmp(type, "dynamic-length-blob")) {
         static const char *const ks[] = {"length", "media-type", "roles", NULL};
         static const char *const kd[] = {"length-field-location", "media-type", NULL};
@@ -652,21 +849,15 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
             return st;
         if (ty->pub.media_type == NULL)
             ty->pub.media_type = "application/octet-stream";
-        int64_t len = 0;
-        if (dyn)
-            st = location(J, json_object_get(o, "length-field-location"), obj,
-                          "length-field-location", ty);
-        else
-            st = req_int(J, o, obj, "length", 0, (int64_t)J->m->cfg.max_array_length, &len);
+        st = length_prop(J, o, obj, dyn, ty);
         if (st == TRACERD_OK && !dyn)
             st = roles(J, o, obj, &ty->pub.roles);
         if (st != TRACERD_OK)
             return st;
-        ty->pub.length = (uint64_t)len;
         if (ty->pub.roles & ~(uint32_t)TRACERD_CTF_ROLE_METADATA_UUID)
             return jerr(J, TRACERD_E_METADATA,
                         "%s: a BLOB may only have the metadata-stream-uuid role", obj);
-        if (ty->pub.roles && len != 16)
+        if (ty->pub.roles && ty->pub.length != 16)
             return jerr(J, TRACERD_E_METADATA,
                         "%s: the metadata-stream-uuid role needs a 16-byte BLOB", obj);
     } else if (!strcmp(type, "structure")) {
@@ -734,23 +925,12 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
         if (ty == NULL)
             return nomem(J);
         uint32_t align = 1;
-        int64_t len = 0;
-        if ((st = min_align(J, o, obj, &align)) != TRACERD_OK)
+        if ((st = min_align(J, o, obj, &align)) != TRACERD_OK ||
+            (st = required(J, o, obj, "element-field-class")) != TRACERD_OK ||
+            (st = field_class(J, json_object_get(o, "element-field-class"), obj,
+                              &ty->pub.element)) != TRACERD_OK ||
+            (st = length_prop(J, o, obj, dyn, ty)) != TRACERD_OK)
             return st;
-        const json_t *e = json_object_get(o, "element-field-class");
-        if (e == NULL)
-            return jerr(J, TRACERD_E_METADATA,
-                        "%s lacks the required property 'element-field-class'", obj);
-        if ((st = field_class(J, e, obj, &ty->pub.element)) != TRACERD_OK)
-            return st;
-        if (dyn)
-            st = location(J, json_object_get(o, "length-field-location"), obj,
-                          "length-field-location", ty);
-        else
-            st = req_int(J, o, obj, "length", 0, (int64_t)J->m->cfg.max_array_length, &len);
-        if (st != TRACERD_OK)
-            return st;
-        ty->pub.length = (uint64_t)len;
         ty->pub.align_bits =
             ty->pub.element->align_bits > align ? ty->pub.element->align_bits : align;
     } else if (!strcmp(type, "optional")) {
@@ -856,7 +1036,7 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
 static tracerd_status_t field_class(struct j2 *J, const json_t *v, const char *obj,
                                     const tracerd_ctf_type_t **out)
 {
-    if (json_is_string(v)) {
+    if (is_str(v)) {
         const char *n = json_string_value(v);
         for (uint32_t i = J->naliases; i-- > 0;)
             if (!strcmp(J->alias_names[i], n)) {
@@ -869,7 +1049,7 @@ static tracerd_status_t field_class(struct j2 *J, const json_t *v, const char *o
         return jerr(J, TRACERD_E_METADATA, "%s: a field class must be an object or an alias name",
                     obj);
     const json_t *t = json_object_get(v, "type");
-    if (!json_is_string(t))
+    if (!is_str(t))
         return jerr(J, TRACERD_E_METADATA, "%s: field class without a 'type' string", obj);
     if (J->depth >= J->m->cfg.max_depth)
         return jerr(J, TRACERD_E_LIMIT, "%s: field classes nested deeper than max_depth (%u)", obj,
@@ -922,11 +1102,11 @@ static tracerd_status_t preamble(struct j2 *J, const json_t *o)
             return jerr(J, TRACERD_E_METADATA,
                         "the preamble property 'uuid' must be an array of 16 integers");
         for (size_t i = 0; i < 16; i++) {
-            const json_t *b = json_array_get(u, i);
-            if (!json_is_integer(b) || json_integer_value(b) < 0 || json_integer_value(b) > 255)
+            struct jint b;
+            if (get_int(J, json_array_get(u, i), &b) != JINT_OK || b.neg || b.v > 255)
                 return jerr(J, TRACERD_E_METADATA,
                             "the preamble property 'uuid': item %zu is not an integer 0..255", i);
-            J->t->info.uuid[i] = (uint8_t)json_integer_value(b);
+            J->t->info.uuid[i] = (uint8_t)b.v;
         }
         J->t->info.has_uuid = true;
     }
@@ -1001,11 +1181,17 @@ static tracerd_status_t trace_class(struct j2 *J, const json_t *o)
     {
         if ((e[i].key = dup_str(J, key)) == NULL)
             return nomem(J);
-        if (json_is_string(v)) {
+        if (is_str(v)) {
             if ((e[i].str = dup_str(J, json_string_value(v))) == NULL)
                 return nomem(J);
         } else if (json_is_integer(v)) {
             e[i].value = (int64_t)json_integer_value(v);
+        } else if (wide_of(J, v) != NULL) {
+            char b[64];
+            return jerr(J, TRACERD_E_UNSUPPORTED,
+                        "the trace class environment entry '%s' is %s: environment integers are "
+                        "signed 64-bit",
+                        key, wide_text(J, v, b, sizeof b));
         } else {
             return jerr(J, TRACERD_E_METADATA,
                         "the trace class environment entry '%s' must be an integer or a string",
@@ -1026,7 +1212,7 @@ static tracerd_status_t clock_class(struct j2 *J, const json_t *o)
     tracerd_ctf_clock_t c;
     memset(&c, 0, sizeof c);
     tracerd_status_t st;
-    int64_t f = 0, prec = 0, acc = 0;
+    uint64_t f = 0, prec = 0, acc = 0;
     if ((st = only(J, o, "the clock class", k)) != TRACERD_OK ||
         (st = no_extensions(J, o, "the clock class")) != TRACERD_OK ||
         (st = req_str(J, o, "the clock class", "id", &c.id)) != TRACERD_OK ||
@@ -1034,25 +1220,25 @@ static tracerd_status_t clock_class(struct j2 *J, const json_t *o)
         (st = opt_str(J, o, "the clock class", "name", &c.name)) != TRACERD_OK ||
         (st = opt_str(J, o, "the clock class", "uid", &c.uid)) != TRACERD_OK ||
         (st = opt_str(J, o, "the clock class", "description", &c.description)) != TRACERD_OK ||
-        (st = req_int(J, o, "the clock class", "frequency", 1, INT64_MAX, &f)) != TRACERD_OK ||
-        (st = opt_int(J, o, "the clock class", "precision", 0, INT64_MAX, &prec,
+        (st = req_u64(J, o, "the clock class", "frequency", 1, UINT64_MAX, &f)) != TRACERD_OK ||
+        (st = opt_u64(J, o, "the clock class", "precision", 0, UINT64_MAX, &prec,
                       &c.has_precision)) != TRACERD_OK ||
-        (st = opt_int(J, o, "the clock class", "accuracy", 0, INT64_MAX, &acc, &c.has_accuracy)) !=
+        (st = opt_u64(J, o, "the clock class", "accuracy", 0, UINT64_MAX, &acc, &c.has_accuracy)) !=
             TRACERD_OK ||
         (st = attrs(J, o, "the clock class", &c.attributes)) != TRACERD_OK)
         return st;
     for (uint32_t i = 0; i < J->nclocks; i++)
         if (!strcmp(J->clocks[i].id, c.id))
             return jerr(J, TRACERD_E_METADATA, "duplicate clock class id '%s'", c.id);
-    c.freq = (uint64_t)f;
-    c.precision = (uint64_t)prec;
-    c.accuracy = (uint64_t)acc;
+    c.freq = f;
+    c.precision = prec;
+    c.accuracy = acc;
     if (c.name == NULL)
         c.name = c.id;
     if (c.description == NULL)
         c.description = "";
     const json_t *og = json_object_get(o, "origin");
-    if (json_is_string(og) && !strcmp(json_string_value(og), "unix-epoch")) {
+    if (is_str(og) && !strcmp(json_string_value(og), "unix-epoch")) {
         c.absolute = true;
     } else if (json_is_object(og)) {
         if ((st = opt_str(J, og, "the clock origin", "namespace", &c.origin_ns)) != TRACERD_OK ||
@@ -1065,19 +1251,28 @@ static tracerd_status_t clock_class(struct j2 *J, const json_t *o)
     }
     const json_t *off = json_object_get(o, "offset-from-origin");
     if (off != NULL) {
-        int64_t cyc = 0;
+        uint64_t cyc = 0;
         if (!json_is_object(off))
             return want(J, "the clock class", "offset-from-origin", off, "an object");
         if ((st = opt_int(J, off, "the clock offset", "seconds", INT64_MIN, INT64_MAX, &c.offset_s,
                           NULL)) != TRACERD_OK ||
-            (st = opt_int(J, off, "the clock offset", "cycles", 0, INT64_MAX, &cyc, NULL)) !=
+            (st = opt_u64(J, off, "the clock offset", "cycles", 0, UINT64_MAX, &cyc, NULL)) !=
                 TRACERD_OK)
             return st;
-        if ((uint64_t)cyc >= c.freq)
+        if (cyc >= c.freq)
             return jerr(J, TRACERD_E_METADATA,
-                        "the clock offset 'cycles' (%lld) must be below the frequency (%llu)",
-                        (long long)cyc, (unsigned long long)c.freq);
-        c.offset = cyc;
+                        "the clock offset 'cycles' (%llu) must be below the frequency (%llu)",
+                        (unsigned long long)cyc, (unsigned long long)c.freq);
+        if (cyc <= (uint64_t)INT64_MAX) {
+            c.offset = (int64_t)cyc;
+        } else { /* above INT64_MAX: one second more and cycles - frequency (> -2^63) */
+            if (c.offset_s == INT64_MAX)
+                return jerr(J, TRACERD_E_UNSUPPORTED,
+                            "the clock offset (%lld s + %llu cycles) is beyond 2^63 - 1 seconds",
+                            (long long)c.offset_s, (unsigned long long)cyc);
+            c.offset_s++;
+            c.offset = -(int64_t)(c.freq - cyc);
+        }
     }
     if (J->nclocks >= J->m->cfg.max_fields)
         return jerr(J, TRACERD_E_LIMIT, "more than max_fields clock classes");
@@ -1103,12 +1298,12 @@ static tracerd_status_t stream_class(struct j2 *J, const json_t *o)
     if (sc == NULL)
         return nomem(J);
     J->have_trace_class = true; /* an implicit one when none came first */
-    int64_t id = 0;
+    uint64_t id = 0;
     const char *clk = NULL;
     tracerd_status_t st;
     if ((st = only(J, o, "the data stream class", k)) != TRACERD_OK ||
         (st = no_extensions(J, o, "the data stream class")) != TRACERD_OK ||
-        (st = opt_int(J, o, "the data stream class", "id", 0, INT64_MAX, &id, NULL)) !=
+        (st = opt_u64(J, o, "the data stream class", "id", 0, UINT64_MAX, &id, NULL)) !=
             TRACERD_OK ||
         (st = opt_str(J, o, "the data stream class", "namespace", &sc->ns)) != TRACERD_OK ||
         (st = opt_str(J, o, "the data stream class", "name", &sc->name)) != TRACERD_OK ||
@@ -1117,7 +1312,7 @@ static tracerd_status_t stream_class(struct j2 *J, const json_t *o)
             TRACERD_OK ||
         (st = attrs(J, o, "the data stream class", &sc->attributes)) != TRACERD_OK)
         return st;
-    sc->id = (uint64_t)id;
+    sc->id = id;
     for (uint32_t i = 0; i < J->nstreams; i++)
         if (J->streams[i]->id == sc->id)
             return jerr(J, TRACERD_E_METADATA, "duplicate data stream class id %lld",
@@ -1157,7 +1352,7 @@ static void lttng_attributes(tracerd_ctf_event_class_t *ec, const json_t *o, str
     for (size_t i = 0; a != NULL && i < 2; i++) {
         const json_t *n = json_object_get(a, ns[i]);
         const json_t *ll = n ? json_object_get(n, "log-level") : NULL;
-        for (size_t k = 0; json_is_string(ll) && !ec->has_loglevel && k < 15; k++)
+        for (size_t k = 0; is_str(ll) && !ec->has_loglevel && k < 15; k++)
             if (!strcmp(json_string_value(ll), levels[k])) {
                 ec->loglevel = (int64_t)k;
                 ec->has_loglevel = true;
@@ -1165,7 +1360,7 @@ static void lttng_attributes(tracerd_ctf_event_class_t *ec, const json_t *o, str
         const json_t *uri = n ? json_object_get(n, "emf-uri") : NULL;
         if (uri == NULL)
             uri = json_object_get(a, "emf-uri");
-        if (json_is_string(uri) && ec->emf_uri == NULL)
+        if (is_str(uri) && ec->emf_uri == NULL)
             ec->emf_uri = dup_str(J, json_string_value(uri));
     }
 }
@@ -1178,21 +1373,21 @@ static tracerd_status_t event_class(struct j2 *J, const json_t *o)
     tracerd_ctf_event_class_t *ec = tracerd__ctf_arena_alloc(J->ar, sizeof *ec);
     if (ec == NULL)
         return nomem(J);
-    int64_t id = 0, sid = 0;
+    uint64_t id = 0, sid = 0;
     tracerd_status_t st;
     if ((st = only(J, o, "the event record class", k)) != TRACERD_OK ||
         (st = no_extensions(J, o, "the event record class")) != TRACERD_OK ||
-        (st = opt_int(J, o, "the event record class", "id", 0, INT64_MAX, &id, NULL)) !=
+        (st = opt_u64(J, o, "the event record class", "id", 0, UINT64_MAX, &id, NULL)) !=
             TRACERD_OK ||
-        (st = opt_int(J, o, "the event record class", "data-stream-class-id", 0, INT64_MAX, &sid,
+        (st = opt_u64(J, o, "the event record class", "data-stream-class-id", 0, UINT64_MAX, &sid,
                       NULL)) != TRACERD_OK ||
         (st = opt_str(J, o, "the event record class", "namespace", &ec->ns)) != TRACERD_OK ||
         (st = opt_str(J, o, "the event record class", "name", &ec->name)) != TRACERD_OK ||
         (st = opt_str(J, o, "the event record class", "uid", &ec->uid)) != TRACERD_OK ||
         (st = attrs(J, o, "the event record class", &ec->attributes)) != TRACERD_OK)
         return st;
-    ec->id = (uint64_t)id;
-    ec->stream_id = (uint64_t)sid;
+    ec->id = id;
+    ec->stream_id = sid;
     if (ec->name == NULL)
         ec->name = "";
     uint32_t s = 0;
@@ -1200,9 +1395,9 @@ static tracerd_status_t event_class(struct j2 *J, const json_t *o)
         s++;
     if (s == J->nstreams)
         return jerr(J, TRACERD_E_METADATA,
-                    "event record class %lld names data stream class %lld, which is not "
+                    "event record class %llu names data stream class %llu, which is not "
                     "declared before it",
-                    (long long)id, (long long)sid);
+                    (unsigned long long)id, (unsigned long long)sid);
     for (uint32_t i = 0; i < J->nevents; i++)
         if (J->events[i]->stream_id == ec->stream_id && J->events[i]->id == ec->id)
             return jerr(J, TRACERD_E_METADATA,
@@ -1226,10 +1421,143 @@ static tracerd_status_t event_class(struct j2 *J, const json_t *o)
     return TRACERD_OK;
 }
 
+/* ==== JSON integers beyond jansson's int64 =================================== */
+
+static bool json_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* One pass over a fragment's text before jansson parses it:
+ * - *cost: an upper bound of what jansson will allocate for its tree (it
+ *   allocates with malloc, outside the reader's allocator: its hooks are
+ *   process-global). Measured with jansson 2.14 on 64-bit: 208 bytes per
+ *   empty object, 112 per empty array, 32 per integer, ~100 per object
+ *   member; counted here as 256 per '{', 128 per '[', 64 per ',' or ':'
+ *   (each a value or member), plus twice the text (string copies);
+ * - the integer tokens jansson cannot hold (above INT64_MAX or below
+ *   INT64_MIN), recorded in J->wide. A token counts only where a JSON value
+ *   may start and end (after '[', ',', ':' or space, before ',', ']', '}',
+ *   space or the end) and has no leading zero: elsewhere jansson reports its
+ *   own error.
+ * Strings (escapes included) are skipped. */
+static tracerd_status_t scan(struct j2 *J, const char *text, size_t n, uint64_t *cost)
+{
+    bool in_str = false;
+    uint64_t c = 2 * (uint64_t)n + 64;
+    for (size_t i = 0; i < n; i++) {
+        char ch = text[i];
+        if (in_str) {
+            if (ch == '\\')
+                i++;
+            else if (ch == '"')
+                in_str = false;
+            continue;
+        }
+        c += ch == '{' ? 256u : ch == '[' ? 128u : ch == ',' || ch == ':' ? 64u : 0u;
+        if (ch == '"') {
+            in_str = true;
+            continue;
+        }
+        if (ch != '-' && (ch < '0' || ch > '9'))
+            continue;
+        size_t start = i, d = i + (ch == '-');
+        size_t end = d;
+        while (end < n && text[end] >= '0' && text[end] <= '9')
+            end++;
+        char before = start > 0 ? text[start - 1] : ' ';
+        char after = end < n ? text[end] : ' ';
+        bool value = (before == '[' || before == ',' || before == ':' || json_space(before)) &&
+                     (after == ',' || after == ']' || after == '}' || json_space(after));
+        i = end - 1; /* the rest of a number with a fraction or exponent is skipped */
+        while (i + 1 < n && (text[i + 1] == '.' || text[i + 1] == 'e' || text[i + 1] == 'E' ||
+                             text[i + 1] == '+' || text[i + 1] == '-' ||
+                             (text[i + 1] >= '0' && text[i + 1] <= '9')))
+            i++;
+        if (!value || end - d < 19 || text[d] == '0')
+            continue;
+        uint64_t mag = 0;
+        bool over = false;
+        for (size_t k = d; k < end && !over; k++) {
+            unsigned dig = (unsigned)(text[k] - '0');
+            over = mag > (UINT64_MAX - dig) / 10;
+            mag = mag * 10 + dig;
+        }
+        bool neg = ch == '-';
+        if (!over && (neg ? mag <= (uint64_t)1 << 63 : mag <= (uint64_t)INT64_MAX))
+            continue; /* jansson holds it */
+        if (end > UINT32_MAX)
+            return jerr(J, TRACERD_E_LIMIT, "an integer token beyond 4 GiB");
+        if (!tracerd__ctf_arena_grow(J->ar, (void **)&J->wide, J->nwide, &J->wide_cap,
+                                     sizeof *J->wide))
+            return nomem(J);
+        J->wide[J->nwide++] =
+            (struct wide_int){mag, over || neg, (uint32_t)start, (uint32_t)(end - start)};
+    }
+    *cost = c;
+    return TRACERD_OK;
+}
+
+/* Parses one fragment with jansson, after scan() (its tree's memory bound
+ * against max_metadata_bytes: E_LIMIT). jansson's integers are int64
+ * (json_int_t), so a fragment with an integer above INT64_MAX (UINT64
+ * range bounds, clock offsets, ids) fails with a numeric overflow; then
+ * jansson parses the text twice more,
+ * with each such token replaced by text of the same length: "0" and spaces
+ * (strict parse: everything else is valid JSON, with no NUL in any string,
+ * and positions in errors are the original ones), then the marker string
+ * "\u0000<index>" and spaces (JSON_ALLOW_NUL: the tree read; the only
+ * strings holding a NUL are the markers, so get_int reads them exactly and
+ * is_str refuses them). *root NULL with *je filled: a JSON error. */
+static tracerd_status_t load(struct j2 *J, const char *text, size_t n, json_t **root,
+                             json_error_t *je)
+{
+    J->text = text;
+    J->nwide = 0;
+    uint64_t cost = 0;
+    tracerd_status_t st = scan(J, text, n, &cost);
+    if (st != TRACERD_OK)
+        return st;
+    if (cost > J->m->cfg.max_metadata_bytes)
+        return jerr(J, TRACERD_E_LIMIT,
+                    "its JSON (%zu bytes) may take up to %llu bytes to parse, more than "
+                    "max_metadata_bytes (%zu)",
+                    n, (unsigned long long)cost, J->m->cfg.max_metadata_bytes);
+    *root = json_loadb(text, n, JSON_REJECT_DUPLICATES, je);
+    if (*root != NULL || json_error_code(je) != json_error_numeric_overflow || J->nwide == 0)
+        return TRACERD_OK;
+    char *copy = tracerd__calloc(&J->t->alloc, n + 1);
+    if (copy == NULL)
+        return nomem(J);
+    for (int pass = 0; pass < 2; pass++) {
+        memcpy(copy, text, n);
+        for (uint32_t k = 0; k < J->nwide; k++) {
+            char *at = copy + J->wide[k].off;
+            memset(at, ' ', J->wide[k].len);
+            if (pass == 0)
+                at[0] = '0';
+            else { /* at most 18 characters: fits the 19 or more of the token */
+                char mk[24];
+                int ml = snprintf(mk, sizeof mk, "\"\\u0000%u\"", k);
+                memcpy(at, mk, (size_t)ml);
+            }
+        }
+        *root = json_loadb(
+            copy, n, pass == 0 ? JSON_REJECT_DUPLICATES : JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL,
+            je);
+        if (*root == NULL || pass == 1)
+            break;
+        json_decref(*root);
+        *root = NULL;
+    }
+    tracerd__free(&J->t->alloc, copy, n + 1);
+    return TRACERD_OK;
+}
+
 static tracerd_status_t fragment(struct j2 *J, const json_t *o)
 {
     const json_t *t = json_object_get(o, "type");
-    if (!json_is_string(t))
+    if (!is_str(t))
         return jerr(J, TRACERD_E_METADATA, "a fragment needs a 'type' string");
     const char *type = json_string_value(t);
     J->what = type;
@@ -1326,7 +1654,10 @@ tracerd_status_t tracerd__ctf_json_parse(tracerd_ctf_metadata_t *m, struct trace
         J.frag_off = b - 1;
         J.what = NULL;
         json_error_t je;
-        json_t *root = json_loadb(s + b, e - b, JSON_REJECT_DUPLICATES, &je);
+        json_t *root = NULL;
+        tracerd_status_t lst = load(&J, s + b, e - b, &root, &je);
+        if (lst != TRACERD_OK)
+            return lst;
         if (root == NULL) {
             m->line = (uint32_t)(je.line > 0 ? je.line : 0);
             m->col = (uint32_t)(je.column > 0 ? je.column : 0);

@@ -77,12 +77,20 @@ struct ctf_loc {
     uint32_t nnames;
 };
 
-/* CTF 2 integer range set (values above INT64_MAX are not representable:
- * jansson reads JSON integers as int64). */
+/* CTF 2 integer range set: bounds -2^63..2^64-1, lo[i]/hi[i] as int64_t,
+ * or as uint64_t when bit 0 (lo) / bit 1 (hi) of big[i] is set (above
+ * INT64_MAX). tracerd__ctf_rset_range reads one against a signedness. */
 struct ctf_rset {
     const int64_t *lo, *hi;
+    const uint8_t *big;
     uint32_t n;
 };
+
+/* Range i of rs as the values of an integer of that signedness (int64 bits
+ * for unsigned): false when it holds none (wholly negative for unsigned,
+ * wholly above INT64_MAX for signed); bounds clamped to the type's range. */
+bool tracerd__ctf_rset_range(const struct ctf_rset *rs, uint32_t i, bool sgn, int64_t *lo,
+                             int64_t *hi);
 
 struct ctf_type {
     tracerd_ctf_type_t pub; /* first: a tracerd_ctf_type_t * is a struct ctf_type * */
@@ -103,6 +111,10 @@ struct ctf_type {
     const struct ctf_range *ranges; /* enumerations: mapping index by value */
     uint32_t nranges;
 };
+
+/* A zeroed type of kind k with the defaults both metadata parsers start
+ * from (alignment 8, base 10, no clock, little-endian), or NULL. */
+struct ctf_type *tracerd__ctf_type_new(struct ctf_arena *a, tracerd_ctf_type_kind_t k);
 
 /* ---- compiled programs ---------------------------------------------------- */
 

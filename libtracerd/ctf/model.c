@@ -68,6 +68,19 @@ bool tracerd__ctf_arena_grow(struct ctf_arena *a, void **v, uint32_t n, uint32_t
     return true;
 }
 
+struct ctf_type *tracerd__ctf_type_new(struct ctf_arena *a, tracerd_ctf_type_kind_t k)
+{
+    struct ctf_type *t = tracerd__ctf_arena_alloc(a, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->pub.kind = k;
+    t->pub.align_bits = 8;
+    t->pub.base = 10;
+    t->pub.clock = -1;
+    t->pub.byte_order = TRACERD_BYTE_ORDER_LITTLE;
+    return t;
+}
+
 void tracerd__ctf_arena_free(struct ctf_arena *a)
 {
     struct ctf_arena_block *b = a->head;

@@ -121,3 +121,22 @@ uint32_t tracerd__ctf_range_find(const struct ctf_range *r, uint32_t n, uint64_t
     }
     return lo > 0 && key <= r[lo - 1].hi ? r[lo - 1].index : UINT32_MAX;
 }
+
+bool tracerd__ctf_rset_range(const struct ctf_rset *rs, uint32_t i, bool sgn, int64_t *lo,
+                             int64_t *hi)
+{
+    bool lb = (rs->big[i] & 1) != 0, hb = (rs->big[i] & 2) != 0;
+    int64_t l = rs->lo[i], h = rs->hi[i];
+    if (sgn) {
+        if (lb)
+            return false;
+        *lo = l;
+        *hi = hb ? INT64_MAX : h;
+    } else {
+        if (!hb && h < 0)
+            return false;
+        *lo = !lb && l < 0 ? 0 : l;
+        *hi = h;
+    }
+    return true;
+}

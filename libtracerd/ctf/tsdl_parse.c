@@ -64,14 +64,9 @@ static void frame_pop(struct parser *P)
 
 static struct ctf_type *new_type(struct parser *P, tracerd_ctf_type_kind_t k, const struct tok *at)
 {
-    struct ctf_type *t = tracerd__ctf_arena_alloc(P->ar, sizeof *t);
+    struct ctf_type *t = tracerd__ctf_type_new(P->ar, k);
     if (t == NULL)
         return NULL;
-    t->pub.kind = k;
-    t->pub.align_bits = 8;
-    t->pub.base = 10;
-    t->pub.clock = -1;
-    t->pub.byte_order = TRACERD_BYTE_ORDER_LITTLE;
     t->native_order = true;
     t->line = at->line;
     t->col = at->col;
