@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <tracerd/ctf.h>
 
@@ -304,6 +305,81 @@ START_TEST(test_ctf_name_counts)
 }
 END_TEST
 
+/* ---- CTF trace directories ---------------------------------------------------- */
+
+static void rm_tree(const char *dir, unsigned n)
+{
+    char path[4096];
+    for (unsigned i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/stream_%u", dir, i);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/metadata", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+static hostile_result_t run_dir(const char *what, const char *dir, unsigned n, unsigned events,
+                                const tracerd_ctf_dir_config_t *cfg)
+{
+    ck_assert_int_eq(hg_ctf_dir_streams(dir, n, events), 0);
+    hostile_result_t r;
+    hostile_run_dir(dir, cfg, &r);
+    fprintf(stderr,
+            "hostile %-24s %5u streams x %5u events: %s \"%s\" events=%lu peak=%zu "
+            "(%zu a stream) total=%zu rss+=%ld KiB\n",
+            what, n, events, tracerd_status_name(r.status), r.reason, r.events, r.peak_bytes,
+            r.peak_bytes / n, r.total_bytes, r.rss_growth_kib);
+    rm_tree(dir, n);
+    return r;
+}
+
+/* Thousands of streams: memory is a few KiB a stream (it was 128 KiB: a
+ * 64 KiB read buffer and a 64 KiB stitch buffer each), flat with the
+ * length of the streams, bounded by max_streams; the merge delivers every
+ * event in time order. */
+START_TEST(test_ctf_dir_many_streams)
+{
+    char tmp[] = "/tmp/tracerd-hostile-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(tmp));
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/t", tmp);
+
+    /* the default max_streams (4096), every stream interleaved with all others */
+    hostile_result_t r = run_dir("ctf dir 4096 streams", dir, 4096, 8, NULL);
+    ck_assert_int_eq(r.status, TRACERD_OK);
+    ck_assert_uint_eq(r.events, 4096 * 8);
+    ck_assert_uint_eq(r.out_of_order, 0);
+    ck_assert_uint_lt(r.peak_bytes, (size_t)4096 * 8192);
+    ck_assert_int_lt(r.rss_growth_kib, 3 * 4096 * 8 + 64 * 1024);
+
+    /* Memory flat with the streams' length: reads of 4 KiB (a 1 MiB budget
+     * shared by 256 streams), a quarter and the whole of 64 KiB files */
+    tracerd_ctf_dir_config_t cfg;
+    tracerd_ctf_dir_config_init(&cfg);
+    cfg.max_read_buffer_bytes = (size_t)1 << 20;
+    hostile_result_t a = run_dir("ctf dir 256 x 800", dir, 256, 800, &cfg);
+    ck_assert_int_eq(a.status, TRACERD_OK);
+    ck_assert_uint_eq(a.events, 256 * 800);
+    ck_assert_uint_eq(a.out_of_order, 0);
+    hostile_result_t b = run_dir("ctf dir 256 x 3200", dir, 256, 3200, &cfg);
+    ck_assert_int_eq(b.status, TRACERD_OK);
+    ck_assert_uint_eq(b.events, 256 * 3200);
+    ck_assert_uint_eq(b.out_of_order, 0);
+    ck_assert_uint_le(b.peak_bytes, a.peak_bytes + a.peak_bytes / 16);
+    ck_assert_uint_lt(b.peak_bytes, (size_t)256 * 8192);
+
+    /* over max_streams: the limit, the value asked for and the folder */
+    cfg.max_streams = 100;
+    r = run_dir("ctf dir over max_streams", dir, 130, 1, &cfg);
+    ck_assert_int_eq(r.status, TRACERD_E_LIMIT);
+    ck_assert_str_eq(r.reason, "130 stream files (130 in this trace): more than max_streams (100)");
+    ck_assert_str_eq(r.log, dir);
+    ck_assert_uint_lt(r.peak_bytes, (size_t)1 << 20);
+    rmdir(tmp);
+}
+END_TEST
+
 Suite *suite_hostile(void)
 {
     Suite *s = suite_create("hostile");
@@ -318,6 +394,7 @@ Suite *suite_hostile(void)
     tcase_add_test(tc, test_ctf_empty_elements);
     tcase_add_test(tc, test_ctf_enum_lookup);
     tcase_add_test(tc, test_ctf_name_counts);
+    tcase_add_test(tc, test_ctf_dir_many_streams);
     suite_add_tcase(s, tc);
     return s;
 }

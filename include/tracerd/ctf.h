@@ -520,7 +520,9 @@ TRACERD_API void tracerd_ctf_stream_config_init(tracerd_ctf_stream_config_t *cfg
 /**
  * Creates a stream reader for one data stream of `trace`.
  * @param trace the model; must outlive the reader (or be replaced with _set_trace).
- * @return TRACERD_OK, TRACERD_E_INVALID, TRACERD_E_NOMEM. All memory is allocated here.
+ * @return TRACERD_OK, TRACERD_E_INVALID, TRACERD_E_NOMEM. All memory is allocated
+ *         here but the stitch buffer, which _feed allocates when a record first
+ *         straddles chunks and grows (doubling from 1 KiB) up to stitch_bytes.
  */
 TRACERD_API tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *trace,
                                                     const tracerd_ctf_stream_config_t *cfg,
@@ -528,14 +530,17 @@ TRACERD_API tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *t
                                                     const tracerd_allocator_t *alloc,
                                                     tracerd_ctf_stream_t **out);
 /**
- * Feeds the next bytes of the stream (chunks of any size). Never allocates.
+ * Feeds the next bytes of the stream (chunks of any size). Allocates only the
+ * stitch buffer, as records straddling chunks need it (at most stitch_bytes;
+ * tracerd_ctf_stream_memory_bound counts it whole).
  * @return TRACERD_OK (all consumed), TRACERD_PAUSED (*consumed is just past the
  *         record whose callback paused, == len when it ended the chunk: see
  *         core.h), or an error (sticky until _reset):
  *         E_MAGIC (magic, uuid), E_REFERENCE (unknown stream or event id),
  *         E_EXTENT (content beyond the packet size, field past the content),
  *         E_LIMIT (sequence length, stitch bound, packet size), E_BAD_RECORD
- *         (variant tag with no option, content_size > packet_size), E_CALLBACK.
+ *         (variant tag with no option, content_size > packet_size), E_CALLBACK,
+ *         E_NOMEM (growing the stitch buffer).
  * Not callable from a callback.
  */
 TRACERD_API tracerd_status_t tracerd_ctf_stream_feed(tracerd_ctf_stream_t *r, const void *data,
@@ -599,6 +604,12 @@ typedef struct tracerd_ctf_dir_config {
     /** Files kept open between reads (default 256). With more streams than
      * this, each read opens the file, reads at its offset and closes it. */
     uint32_t max_open_files;
+    /** Read buffers of all streams together (default 16 MiB). With more
+     * streams than max_read_buffer_bytes / chunk_bytes (256 at the
+     * defaults), each stream reads max_read_buffer_bytes / streams at a
+     * time, but at least 4 KiB (or chunk_bytes if smaller): 4 KiB for 4,096
+     * streams. A stream's reader and buffer are freed when it ends. */
+    size_t max_read_buffer_bytes;
 } tracerd_ctf_dir_config_t;
 
 /** Fills *cfg with the defaults. */

@@ -1,8 +1,10 @@
 /* CTF trace directories: finds every folder holding a `metadata` file,
  * parses it, opens every stream file beside it, and merges the events of all
  * streams by timestamp with a binary heap. Each stream keeps one read buffer
- * of chunk_bytes and one stream reader: memory is bounded by the number of
- * streams, not by the length of the trace. */
+ * (chunk_bytes, smaller when many streams share max_read_buffer_bytes) and
+ * one stream reader (whose stitch buffer grows only as straddling records
+ * need); both are freed when the stream ends. Memory is bounded by the
+ * number of streams (max_streams), not by the length of the trace. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -27,8 +29,9 @@ struct dstream {
     uint64_t key_sid, key_inst, first_ts;
     uint32_t trace_index;
     int fd;
-    uint8_t *buf;
-    size_t len, pos;
+    uint8_t *buf; /* buf_cap bytes, from the first read to the stream's end */
+    size_t buf_cap, len, pos;
+    uint64_t size; /* largest of its files when opened (sizes its buffer) */
     bool eof, finished, done;
     bool allow; /* the gate lets the next event through */
     uint64_t next_ns;
@@ -49,6 +52,7 @@ struct tracerd_ctf_dir {
     uint32_t ntraces, cap_traces;
     struct dstream *streams;
     uint32_t nstreams, cap_streams;
+    size_t read_bytes; /* read size (and buffer) per stream */
     uint32_t *heap;
     uint32_t nheap;
     uint32_t primed; /* streams primed so far */
@@ -69,6 +73,7 @@ void tracerd_ctf_dir_config_init(tracerd_ctf_dir_config_t *cfg)
     cfg->max_traces = 256;
     cfg->max_dir_depth = 8;
     cfg->max_open_files = 256;
+    cfg->max_read_buffer_bytes = (size_t)16 << 20;
 }
 
 static char *dupstr(const tracerd_allocator_t *a, const char *s)
@@ -316,7 +321,7 @@ static tracerd_status_t add_trace(struct tracerd_ctf_dir *d, const char *folder,
         freestr(&d->alloc, tr->path);
         return st;
     }
-    uint32_t ti = d->ntraces++;
+    uint32_t ti = d->ntraces++, first_stream = d->nstreams;
     for (size_t i = 0; i < cap && names[i]; i++) {
         const char *nm = names[i];
         if (nm[0] == '.' || !strcmp(nm, "metadata"))
@@ -331,7 +336,19 @@ static tracerd_status_t add_trace(struct tracerd_ctf_dir *d, const char *folder,
         }
         if (d->nstreams >= d->cfg.max_streams) {
             freestr(&d->alloc, fp);
-            return derr(d, TRACERD_E_LIMIT, folder, 0, "more than max_streams (%u) stream files",
+            /* the value asked for: every stream file of this trace counted */
+            uint32_t more = 1;
+            for (size_t j = i + 1; j < cap && names[j]; j++) {
+                if (names[j][0] == '.' || !strcmp(names[j], "metadata"))
+                    continue;
+                char *p = join(d, folder, names[j]);
+                more += p != NULL && stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
+                freestr(&d->alloc, p);
+            }
+            return derr(d, TRACERD_E_LIMIT, folder, 0,
+                        "%llu stream files (%llu in this trace): more than max_streams (%u)",
+                        (unsigned long long)d->nstreams + more,
+                        (unsigned long long)(d->nstreams - first_stream) + more,
                         d->cfg.max_streams);
         }
         if (d->nstreams == d->cap_streams) {
@@ -364,6 +381,7 @@ static tracerd_status_t add_trace(struct tracerd_ctf_dir *d, const char *folder,
         s->pub.trace = d->traces[ti].trace;
         s->pub.trace_path = d->traces[ti].path;
         s->pub.index = d->nstreams - 1;
+        s->size = (uint64_t)sb.st_size;
     }
     return TRACERD_OK;
 }
@@ -483,7 +501,34 @@ static tracerd_status_t peek(struct tracerd_ctf_dir *d, struct dstream *s)
 
 /* Files of one trace with the same stream class and stream instance id are
  * one stream: their files are read one after the other, in the order of
- * their first timestamp_begin (then of their names). */
+ * their first timestamp_begin when every file of the group has one (ties and
+ * files without: their name order). Groups are found by sorting (O(n log n)
+ * in the number of files; a pairwise search was quadratic). */
+struct gkey {
+    uint64_t sid, inst, ts;
+    uint32_t trace, index;
+};
+
+static int cmp_group(const void *x, const void *y)
+{
+    const struct gkey *a = x, *b = y;
+    if (a->trace != b->trace)
+        return a->trace < b->trace ? -1 : 1;
+    if (a->sid != b->sid)
+        return a->sid < b->sid ? -1 : 1;
+    if (a->inst != b->inst)
+        return a->inst < b->inst ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static int cmp_first_ts(const void *x, const void *y)
+{
+    const struct gkey *a = x, *b = y;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
 static tracerd_status_t group_files(struct tracerd_ctf_dir *d)
 {
     for (uint32_t i = 0; i < d->nstreams; i++) {
@@ -491,57 +536,59 @@ static tracerd_status_t group_files(struct tracerd_ctf_dir *d)
         if (st != TRACERD_OK)
             return st;
     }
-    for (uint32_t i = 0; i < d->nstreams; i++) {
-        struct dstream *a = &d->streams[i];
-        if (!a->keyed || a->merged)
-            continue;
-        uint32_t n = 1;
-        for (uint32_t j = i + 1; j < d->nstreams; j++) {
-            struct dstream *b = &d->streams[j];
-            n += !b->merged && b->keyed && b->trace_index == a->trace_index &&
-                 b->key_sid == a->key_sid && b->key_inst == a->key_inst;
-        }
+    uint32_t nk = 0;
+    for (uint32_t i = 0; i < d->nstreams; i++)
+        nk += d->streams[i].keyed;
+    if (nk < 2)
+        return TRACERD_OK;
+    struct gkey *keys = tracerd__calloc(&d->alloc, sizeof *keys * nk);
+    if (keys == NULL)
+        return derr(d, TRACERD_E_NOMEM, d->streams[0].pub.path, 0, "out of memory");
+    for (uint32_t i = 0, k = 0; i < d->nstreams; i++) {
+        const struct dstream *s = &d->streams[i];
+        if (s->keyed)
+            keys[k++] = (struct gkey){s->key_sid, s->key_inst, s->first_ts, s->trace_index, i};
+    }
+    qsort(keys, nk, sizeof *keys, cmp_group);
+    tracerd_status_t st = TRACERD_OK;
+    for (uint32_t g = 0, e; g < nk; g = e) {
+        const struct gkey *a = &keys[g];
+        bool all_ts = d->streams[a->index].has_ts;
+        for (e = g + 1; e < nk && keys[e].trace == a->trace && keys[e].sid == a->sid &&
+                        keys[e].inst == a->inst;
+             e++)
+            all_ts = all_ts && d->streams[keys[e].index].has_ts;
+        uint32_t n = e - g;
         if (n == 1)
             continue;
-        uint32_t *idx = tracerd__calloc(&d->alloc, sizeof *idx * n);
+        /* the group keeps the place of its first file by name (keys[g]) */
+        struct dstream *f = &d->streams[a->index];
+        if (all_ts)
+            qsort(keys + g, n, sizeof *keys, cmp_first_ts);
         char **files = tracerd__calloc(&d->alloc, sizeof *files * n);
-        if (idx == NULL || files == NULL) {
-            tracerd__free(&d->alloc, idx, sizeof *idx * n);
-            tracerd__free(&d->alloc, files, sizeof *files * n);
-            return derr(d, TRACERD_E_NOMEM, a->pub.path, 0, "out of memory");
+        if (files == NULL) {
+            st = derr(d, TRACERD_E_NOMEM, f->pub.path, 0, "out of memory");
+            break;
         }
-        uint32_t k = 0;
-        idx[k++] = i;
-        for (uint32_t j = i + 1; j < d->nstreams; j++) {
-            struct dstream *b = &d->streams[j];
-            if (!b->merged && b->keyed && b->trace_index == a->trace_index &&
-                b->key_sid == a->key_sid && b->key_inst == a->key_inst)
-                idx[k++] = j;
-        }
-        /* by first timestamp_begin, then by name order (insertion sort: stable) */
-        for (uint32_t x = 1; x < n; x++)
-            for (uint32_t y = x; y > 0; y--) {
-                const struct dstream *p = &d->streams[idx[y - 1]], *q = &d->streams[idx[y]];
-                if (!(p->has_ts && q->has_ts && q->first_ts < p->first_ts))
-                    break;
-                uint32_t t = idx[y];
-                idx[y] = idx[y - 1];
-                idx[y - 1] = t;
-            }
-        for (k = 0; k < n; k++) {
-            struct dstream *b = &d->streams[idx[k]];
+        for (uint32_t k = 0; k < n; k++) {
+            struct dstream *b = &d->streams[keys[g + k].index];
             files[k] = b->files[0];
             tracerd__free(&d->alloc, b->files, sizeof *b->files);
             b->files = NULL;
             b->nfiles = 0;
-            if (idx[k] != i)
-                b->merged = true;
+            b->merged = b != f;
         }
-        tracerd__free(&d->alloc, idx, sizeof *idx * n);
-        a->files = files;
-        a->nfiles = n;
-        a->pub.path = files[0];
+        for (uint32_t k = 1; k < n; k++) {
+            uint64_t z = d->streams[keys[g + k].index].size;
+            f->size = z > f->size ? z : f->size;
+        }
+        f->files = files;
+        f->nfiles = n;
+        f->pub.path = files[0];
     }
+    tracerd__free(&d->alloc, keys, sizeof *keys * nk);
+    if (st != TRACERD_OK)
+        return st;
     uint32_t o = 0;
     for (uint32_t i = 0; i < d->nstreams; i++) {
         if (d->streams[i].merged)
@@ -583,14 +630,18 @@ tracerd_status_t tracerd_ctf_dir_open(const char *path, const tracerd_ctf_dir_co
     tracerd_status_t st = scan(d, path);
     if (st == TRACERD_OK)
         st = group_files(d);
+    /* Read buffers: chunk_bytes each while they fit in max_read_buffer_bytes
+     * together, else that budget shared (at least 4 KiB, or chunk_bytes if
+     * smaller): 4,096 streams read 4 KiB at a time at the defaults. */
+    d->read_bytes = d->cfg.chunk_bytes;
+    if (d->nstreams > 0 && d->read_bytes > d->cfg.max_read_buffer_bytes / d->nstreams) {
+        d->read_bytes = d->cfg.max_read_buffer_bytes / d->nstreams;
+        if (d->read_bytes < 4096)
+            d->read_bytes = d->cfg.chunk_bytes < 4096 ? d->cfg.chunk_bytes : 4096;
+    }
     for (uint32_t i = 0; st == TRACERD_OK && i < d->nstreams; i++) {
         struct dstream *s = &d->streams[i];
         s->d = d;
-        s->buf = tracerd__calloc(&d->alloc, d->cfg.chunk_bytes);
-        if (s->buf == NULL) {
-            st = derr(d, TRACERD_E_NOMEM, s->pub.path, 0, "out of memory");
-            break;
-        }
         st =
             tracerd_ctf_stream_new(s->pub.trace, &d->cfg.stream, &d->cb, d->user, &d->alloc, &s->r);
         if (st != TRACERD_OK) {
@@ -667,19 +718,43 @@ static tracerd_status_t stream_fail(struct tracerd_ctf_dir *d, struct dstream *s
     return derr(d, st, s->pub.path, off, "%s", tracerd_ctf_stream_error_reason(s->r));
 }
 
+/* A stream that ended gives back its read buffer and its reader (stitch
+ * buffer, tables) at once: only streams still being merged hold memory. */
+static void stream_release(struct tracerd_ctf_dir *d, struct dstream *s)
+{
+    tracerd__free(&d->alloc, s->buf, s->buf_cap);
+    s->buf = NULL;
+    tracerd_ctf_stream_free(s->r);
+    s->r = NULL;
+    if (s->fd >= 0)
+        close(s->fd);
+    s->fd = -1;
+}
+
 /* Feeds stream s until its reader is gated before an event (returns OK with
  * s->done false), ends (s->done), pauses for the user (PAUSED) or fails. */
 static tracerd_status_t advance(struct tracerd_ctf_dir *d, struct dstream *s)
 {
     for (;;) {
         if (s->pos == s->len && !s->eof) {
+            if (s->buf == NULL) {
+                /* no larger than its largest file was (rounded up to 512
+                 * bytes): a file that grows since is read in several reads */
+                uint64_t want = (s->size + 511) / 512 * 512;
+                s->buf_cap = want < d->read_bytes ? (size_t)want : d->read_bytes;
+                if (s->buf_cap == 0)
+                    s->buf_cap = d->read_bytes < 4096 ? d->read_bytes : 4096;
+                s->buf = tracerd__calloc(&d->alloc, s->buf_cap);
+                if (s->buf == NULL)
+                    return derr(d, TRACERD_E_NOMEM, s->pub.path, s->file_off, "out of memory");
+            }
             if (s->fd < 0) {
                 s->fd = open(s->pub.path, O_RDONLY);
                 if (s->fd < 0)
                     return derr(d, TRACERD_E_IO, s->pub.path, 0, "cannot open: %s",
                                 TRACERD__STRERROR(errno));
             }
-            ssize_t n = pread(s->fd, s->buf, d->cfg.chunk_bytes, (off_t)s->file_off);
+            ssize_t n = pread(s->fd, s->buf, s->buf_cap, (off_t)s->file_off);
             if (n < 0 && errno == EINTR)
                 continue;
             if (n < 0)
@@ -713,6 +788,7 @@ static tracerd_status_t advance(struct tracerd_ctf_dir *d, struct dstream *s)
             st = tracerd_ctf_stream_finish(s->r);
             if (st == TRACERD_OK) {
                 s->done = true;
+                stream_release(d, s);
                 return TRACERD_OK;
             }
         }
@@ -811,11 +887,7 @@ void tracerd_ctf_dir_free(tracerd_ctf_dir_t *d)
         return;
     for (uint32_t i = 0; i < d->nstreams; i++) {
         struct dstream *s = &d->streams[i];
-        tracerd_ctf_stream_free(s->r);
-        if (s->fd >= 0)
-            close(s->fd);
-        if (s->buf)
-            tracerd__free(&d->alloc, s->buf, d->cfg.chunk_bytes);
+        stream_release(d, s);
         for (uint32_t k = 0; k < s->nfiles; k++)
             freestr(&d->alloc, s->files[k]);
         if (s->files)

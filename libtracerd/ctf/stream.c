@@ -55,8 +55,10 @@ struct tracerd_ctf_stream {
     const struct ctf_stream_rt *srt;
     uint64_t rec_off;
 
-    uint8_t *st; /* stitch buffer */
-    size_t st_cap, st_have;
+    /* Stitch buffer: st_alloc bytes allocated, grown (stitch_reserve) as
+     * straddling records need, up to st_limit (stitch_bytes). */
+    uint8_t *st;
+    size_t st_limit, st_alloc, st_have;
     uint64_t st_need; /* packet-relative bits needed before measuring again */
 
     uint64_t *slots;
@@ -191,9 +193,8 @@ tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *trace,
         r->fast_ok = (want & ~ctx_scopes) == 0;
         r->fast_ctx = want != 0 && r->fast_ok;
     }
-    r->st = tracerd__calloc(&a, c.stitch_bytes);
-    r->st_cap = c.stitch_bytes;
-    tracerd_status_t st = r->st ? alloc_tables(r, trace) : TRACERD_E_NOMEM;
+    r->st_limit = c.stitch_bytes; /* the stitch buffer itself: when first needed */
+    tracerd_status_t st = alloc_tables(r, trace);
     if (st != TRACERD_OK) {
         tracerd_ctf_stream_free(r);
         return st;
@@ -233,7 +234,7 @@ void tracerd_ctf_stream_free(tracerd_ctf_stream_t *r)
     if (r == NULL)
         return;
     tracerd_allocator_t a = r->alloc;
-    tracerd__free(&a, r->st, r->st_cap);
+    tracerd__free(&a, r->st, r->st_alloc);
     tracerd__free(&a, r->slots, sizeof *r->slots * r->nslots);
     tracerd__free(&a, r->loops, sizeof *r->loops * r->nloops);
     tracerd__free(&a, r->ubuf, r->ubuf_cap);
@@ -1570,15 +1571,43 @@ static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
     return R_OK;
 }
 
+/* Makes the stitch buffer hold at least n bytes (n <= st_limit): it starts
+ * at 1 KiB when a record first straddles chunks and doubles, keeping what it
+ * holds, up to stitch_bytes. A reader whose records never straddle, or only
+ * small ones, holds little: a directory of thousands of streams has a stitch
+ * buffer per stream. E_NOMEM (sticky) when the allocation fails. */
+static bool stitch_reserve(tracerd_ctf_stream_t *r, size_t n)
+{
+    if (n <= r->st_alloc)
+        return true;
+    size_t c = r->st_alloc ? r->st_alloc : 1024;
+    while (c < n)
+        c *= 2;
+    if (c > r->st_limit)
+        c = r->st_limit;
+    uint8_t *b = tracerd__calloc(&r->alloc, c);
+    if (b == NULL) {
+        tracerd__error_set(&r->core.err, TRACERD_E_NOMEM, r->pkt_off + (r->pos >> 3),
+                           "out of memory growing the stitch buffer to %zu bytes", c);
+        return false;
+    }
+    if (r->st_have)
+        memcpy(b, r->st, r->st_have);
+    tracerd__free(&r->alloc, r->st, r->st_alloc);
+    r->st = b;
+    r->st_alloc = c;
+    return true;
+}
+
 /* Takes bytes of the chunk into the stitch buffer for the record being
  * gathered: what the last measure said it needs (r->st_need) plus `margin`,
  * never past the packet content or the buffer. Only bytes before the
  * record's end stay in the buffer between calls (see record), so a gathered
  * record never costs more than its own size and no byte is moved twice. */
-static size_t stitch_take(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *end,
-                          uint64_t start_byte, size_t margin)
+static int stitch_take(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *end,
+                       uint64_t start_byte, size_t margin, size_t *taken)
 {
-    size_t room = r->st_cap - r->st_have, avail = (size_t)(end - *pp);
+    size_t room = r->st_limit - r->st_have, avail = (size_t)(end - *pp);
     uint64_t have = start_byte + r->st_have; /* bytes up to the buffer's end */
     uint64_t want = margin;
     if (r->st_need > have * 8)
@@ -1592,12 +1621,16 @@ static size_t stitch_take(tracerd_ctf_stream_t *r, const uint8_t **pp, const uin
         if (take > left)
             take = (size_t)left;
     }
-    if (take)
-        memcpy(r->st + r->st_have, *pp, take);
+    if (take == 0)
+        return R_OK;
+    if (!stitch_reserve(r, r->st_have + take))
+        return R_ERR;
+    memcpy(r->st + r->st_have, *pp, take);
     r->st_have += take;
     *pp += take;
     r->offset += take;
-    return take;
+    *taken += take;
+    return R_OK;
 }
 
 /* A gathered record was gated: give back what this call took, so that the
@@ -1635,7 +1668,8 @@ gather:
         vm.data = *pp;
         vm.limit = vm.bit0 + (uint64_t)(end - *pp) * 8;
     } else {
-        taken += stitch_take(r, pp, end, start_byte, margin);
+        if (stitch_take(r, pp, end, start_byte, margin, &taken) != R_OK)
+            return R_ERR;
         vm.data = r->st;
         vm.limit = vm.bit0 + (uint64_t)r->st_have * 8;
         if (vm.limit < r->st_need && !final && *pp == end)
@@ -1666,7 +1700,7 @@ gather:
         goto delivered;
     }
     rc = is_packet ? packet_programs(r, &vm, false) : event_programs(r, &vm, false);
-    if (rc == R_MORE && r->st_have != 0 && *pp < end && r->st_have < r->st_cap &&
+    if (rc == R_MORE && r->st_have != 0 && *pp < end && r->st_have < r->st_limit &&
         vm.need > vm.limit) {
         /* more of the chunk is needed: take it (with a growing margin) and measure again */
         r->st_need = vm.need;
@@ -1676,25 +1710,27 @@ gather:
     if (rc == R_MORE) {
         if (r->st_have == 0) {
             size_t n = (size_t)(end - *pp);
-            if (n > r->st_cap)
+            if (n > r->st_limit)
                 return vm_fail(r, &vm, NULL, TRACERD_E_LIMIT,
                                "%s is larger than the stitch buffer (%zu bytes) and straddles "
                                "chunks",
-                               is_packet ? "packet header and context" : "event", r->st_cap);
+                               is_packet ? "packet header and context" : "event", r->st_limit);
+            if (!stitch_reserve(r, n))
+                return R_ERR;
             memcpy(r->st, *pp, n);
             r->st_have = n;
             *pp += n;
             r->offset += n;
-        } else if (r->st_have == r->st_cap) {
+        } else if (r->st_have == r->st_limit) {
             return vm_fail(r, &vm, NULL, TRACERD_E_LIMIT,
                            "%s is larger than the stitch buffer (%zu bytes) and straddles chunks",
-                           is_packet ? "packet header and context" : "event", r->st_cap);
+                           is_packet ? "packet header and context" : "event", r->st_limit);
         }
         r->st_need = vm.need;
-        if (r->st_have == r->st_cap && vm.need > vm.bit0 + (uint64_t)r->st_cap * 8)
+        if (r->st_have == r->st_limit && vm.need > vm.bit0 + (uint64_t)r->st_limit * 8)
             return vm_fail(r, &vm, NULL, TRACERD_E_LIMIT,
                            "%s is larger than the stitch buffer (%zu bytes) and straddles chunks",
-                           is_packet ? "packet header and context" : "event", r->st_cap);
+                           is_packet ? "packet header and context" : "event", r->st_limit);
         return R_MORE;
     }
     if (rc != R_OK) {

@@ -6,7 +6,8 @@
  * fxt-large fxt-strings fxt-threads fxt-providers xray-event xray-args
  * xray-buffers xtrace-iovs xtrace-iov-len xtrace-mem ctf-laughs ctf-empty-array
  * ctf-empty-seq ctf-enum ctf-aliases ctf-events ctf-fields ctf-streams
- * ctf-variant. */
+ * ctf-variant; and `ctf-dir STREAMS OUTDIR EVENTS` writes a trace directory
+ * of STREAMS stream files of EVENTS events each, interleaved in time. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +29,14 @@ static int write_file(const char *dir, const char *name, const void *data, size_
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s CLASS N OUTDIR\n", argv[0]);
+    if (argc != 4 && !(argc == 5 && !strcmp(argv[1], "ctf-dir"))) {
+        fprintf(stderr, "usage: %s CLASS N OUTDIR | ctf-dir STREAMS OUTDIR EVENTS\n", argv[0]);
         return 2;
     }
     const char *c = argv[1];
+    if (!strcmp(c, "ctf-dir")) /* a trace directory of N streams of EVENTS events (20 bytes) */
+        return hg_ctf_dir_streams(argv[3], (unsigned)strtoul(argv[2], NULL, 0),
+                                  argc == 5 ? (unsigned)strtoul(argv[4], NULL, 0) : 64) != 0;
     unsigned long long n = strtoull(argv[2], NULL, 0);
     unsigned u = (unsigned)n;
     hostile_t h;

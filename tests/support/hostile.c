@@ -1,10 +1,14 @@
 /* Hostile-input generators and the bounded-cost runner (hostile.h). */
 #include "support/hostile.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <tracerd/ctf.h>
 
 #include "support/driver.h"
 #include "support/ctf_writer.h"
@@ -422,6 +426,107 @@ void hg_ctf_enum_overlap(hostile_t *h)
     cw_free(&b);
 }
 
+static long maxrss_kib(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
+}
+
+/* ---- CTF trace directories -------------------------------------------------- */
+
+int hg_ctf_dir_streams(const char *dir, unsigned n, unsigned events)
+{
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+        return -1;
+    static const char meta[] =
+        "/* CTF 1.8 */\n"
+        "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+        "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+        "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := "
+        "ts_t;\n"
+        "trace { major = 1; minor = 8; byte_order = le;\n"
+        "  packet.header := struct { uint32_t magic; uint32_t stream_id; uint64_t "
+        "stream_instance_id; }; };\n"
+        "clock { name = c; freq = 1000000000; };\n"
+        "stream { id = 0;\n"
+        "  packet.context := struct { uint64_t content_size; uint64_t packet_size;\n"
+        "    ts_t timestamp_begin; ts_t timestamp_end; };\n"
+        "  event.header := struct { uint32_t id; ts_t timestamp; }; };\n"
+        "event { name = \"e\"; id = 0; stream_id = 0; fields := struct { uint64_t v; }; };\n";
+    char path[4096];
+    snprintf(path, sizeof path, "%s/metadata", dir);
+    FILE *f = fopen(path, "wb");
+    if (f == NULL)
+        return -1;
+    int rc = fwrite(meta, 1, sizeof meta - 1, f) == sizeof meta - 1 ? 0 : -1;
+    if (fclose(f) != 0)
+        rc = -1;
+    for (unsigned i = 0; i < n && rc == 0; i++) {
+        cw_t w;
+        cw_init(&w);
+        for (unsigned k0 = 0; k0 < events; k0 += 64) {
+            unsigned ne = events - k0 < 64 ? events - k0 : 64;
+            uint64_t bits = (4 + 4 + 8 + 32 + 20 * (uint64_t)ne) * 8;
+            cw_int(&w, 0xC1FC1FC1u, 32, false);
+            cw_int(&w, 0, 32, false);
+            cw_int(&w, i, 64, false);
+            cw_int(&w, bits, 64, false);
+            cw_int(&w, bits, 64, false);
+            cw_int(&w, (uint64_t)k0 * n + i, 64, false);
+            cw_int(&w, (uint64_t)(k0 + ne - 1) * n + i, 64, false);
+            for (unsigned k = k0; k < k0 + ne; k++) {
+                cw_int(&w, 0, 32, false);
+                cw_int(&w, (uint64_t)k * n + i, 64, false);
+                cw_int(&w, i, 64, false);
+            }
+        }
+        snprintf(path, sizeof path, "%s/stream_%u", dir, i);
+        f = fopen(path, "wb");
+        size_t len = (size_t)(w.bits / 8);
+        if (f == NULL || fwrite(w.buf, 1, len, f) != len)
+            rc = -1;
+        if (f != NULL && fclose(f) != 0)
+            rc = -1;
+        cw_free(&w);
+    }
+    return rc;
+}
+
+static int dir_event(void *user, const tracerd_ctf_event_t *e)
+{
+    hostile_result_t *r = user;
+    r->out_of_order += r->events > 0 && e->ns < r->last_ns;
+    r->last_ns = e->ns;
+    r->events++;
+    return TRACERD_CB_CONTINUE;
+}
+
+void hostile_run_dir(const char *dir, const struct tracerd_ctf_dir_config *cfg,
+                     hostile_result_t *res)
+{
+    memset(res, 0, sizeof *res);
+    long rss0 = maxrss_kib();
+    drv_alloc_t fa;
+    drv_alloc_init(&fa, 0);
+    tracerd_ctf_callbacks_t cbs;
+    tracerd_ctf_callbacks_init(&cbs);
+    cbs.on_event_begin = dir_event;
+    tracerd_ctf_dir_t *d = NULL;
+    tracerd_status_t st = tracerd_ctf_dir_open(dir, cfg, &cbs, res, &fa.a, &d);
+    if (st == TRACERD_OK)
+        st = tracerd_ctf_dir_run(d);
+    res->status = st;
+    if (d != NULL && st != TRACERD_OK) {
+        res->record_offset = tracerd_ctf_dir_error_offset(d);
+        snprintf(res->reason, sizeof res->reason, "%s", tracerd_ctf_dir_error_reason(d));
+        snprintf(res->log, sizeof res->log, "%s", tracerd_ctf_dir_error_path(d));
+    }
+    tracerd_ctf_dir_free(d);
+    res->peak_bytes = fa.peak_bytes;
+    res->total_bytes = fa.total_bytes;
+    res->rss_growth_kib = maxrss_kib() - rss0;
+}
+
 /* ---- runner --------------------------------------------------------------- */
 
 static int count_event(void *user, const tracerd_event_t *ev)
@@ -445,12 +550,6 @@ static int count_event(void *user, const tracerd_event_t *ev)
         r->log[at] = '\0';
     }
     return TRACERD_CB_CONTINUE;
-}
-
-static long maxrss_kib(void)
-{
-    struct rusage ru;
-    return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
 }
 
 void hostile_run(const hostile_t *h, const tracerd_auto_config_t *cfg, hostile_result_t *res)

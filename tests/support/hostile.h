@@ -52,6 +52,13 @@ void hg_ctf_variant_options(hostile_t *h, unsigned n, unsigned events); /* tag e
  * no range: the variant selects no option). */
 void hg_ctf_enum_overlap(hostile_t *h);
 
+/* A CTF trace directory of n stream files (stream_0 ...: n stream
+ * instances of one stream class, files in packets of 64 events) of `events`
+ * events each, written under dir (created): event k of stream i has the
+ * timestamp k * n + i, so the merge takes every stream in turn. Returns 0,
+ * or -1 (errno) when a file cannot be written. */
+int hg_ctf_dir_streams(const char *dir, unsigned n, unsigned events);
+
 /* What a run cost and how it ended. */
 typedef struct hostile_result {
     tracerd_status_t status;
@@ -62,10 +69,19 @@ typedef struct hostile_result {
     size_t total_bytes; /* allocator hooks: every byte allocated */
     long rss_growth_kib; /* getrusage ru_maxrss after the run minus before */
     char log[4096];      /* the first events' arguments: "name=value ..." one line each */
+    unsigned long out_of_order; /* directories: events earlier than the one before */
+    uint64_t last_ns;
 } hostile_result_t;
 
 /* Reads h through the auto reader (metadata first for CTF), default options
  * unless cfg is given, in 64 KiB chunks. */
 void hostile_run(const hostile_t *h, const tracerd_auto_config_t *cfg, hostile_result_t *res);
+
+/* Reads a trace directory with tracerd_ctf_dir_open/run (cfg NULL:
+ * defaults) with the counting allocator; counts the events and those out of
+ * time order. On error, reason is the reader's reason and log its path. */
+struct tracerd_ctf_dir_config;
+void hostile_run_dir(const char *dir, const struct tracerd_ctf_dir_config *cfg,
+                     hostile_result_t *res);
 
 #endif
