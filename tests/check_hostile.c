@@ -161,6 +161,49 @@ START_TEST(test_xtrace_huge_counts)
 }
 END_TEST
 
+/* Snapshot files: records of a fixed layout whose size the trailing vector
+ * length gives (at most 74,656 bytes); the layout is detected from a
+ * lookahead of 2 records, allocated once. Nothing a file says is allocated:
+ * memory is the same for 4 times as many snapshots, and a vector length or
+ * count no layout allows stops with the snapshot, the value and the rule. */
+START_TEST(test_xtrace_snapshots)
+{
+    hostile_t h;
+    const uint64_t rec = hg_xtrace_snap_record_bytes();
+    hg_xtrace_snap(&h, 100, HG_SNAP_NONE, 0, 0);
+    hostile_result_t a = expect("xtrace snapshots 100", &h, TRACERD_OK, 0, "");
+    ck_assert_uint_eq(a.events, 100);
+    hostile_free(&h);
+    hg_xtrace_snap(&h, 400, HG_SNAP_NONE, 0, 0);
+    hostile_result_t b = expect("xtrace snapshots 400", &h, TRACERD_OK, 0, "");
+    ck_assert_uint_eq(b.events, 400);
+    ck_assert_uint_eq(b.peak_bytes, a.peak_bytes);
+    ck_assert_uint_lt(b.peak_bytes, 32 + 8 * 74656 + 4096); /* the largest lookahead */
+    hostile_free(&h);
+    /* a vector length of 2^64 - 1 in the first record: no layout */
+    hg_xtrace_snap(&h, 4, HG_SNAP_VL, 0, UINT64_MAX);
+    expect("xtrace snapshot VL first", &h, TRACERD_E_LAYOUT, 0,
+           "snapshot file: no layout fits the first");
+    hostile_free(&h);
+    /* ... in a later record: that record, the value and the layout */
+    hg_xtrace_snap(&h, 10, HG_SNAP_VL, 5, UINT64_MAX);
+    expect("xtrace snapshot VL later", &h, TRACERD_E_LAYOUT, 24 + 5 * rec,
+           "snapshot 5: trailing vector length 18446744073709551615 disagrees with the 512-bit "
+           "layout");
+    hostile_free(&h);
+    /* instruction counts of 2^64 - 1 */
+    hg_xtrace_snap(&h, 10, HG_SNAP_COUNTS, 5, UINT64_MAX);
+    expect("xtrace snapshot counts", &h, TRACERD_E_LAYOUT, 24 + 5 * rec,
+           "snapshot 5: counts (user 18446744073709551615, total 18446744073709551615) do not "
+           "advance by 1000000 from the previous snapshot (user 4000000, total 8000005)");
+    hostile_free(&h);
+    /* a file that ends inside a snapshot */
+    hg_xtrace_snap(&h, 10, HG_SNAP_CUT, 5, 100);
+    expect("xtrace snapshot cut", &h, TRACERD_E_TRUNCATED, 24 + 5 * rec, "");
+    hostile_free(&h);
+}
+END_TEST
+
 /* ---- CTF metadata ----------------------------------------------------------- */
 
 START_TEST(test_ctf_billion_laughs)
@@ -390,6 +433,7 @@ Suite *suite_hostile(void)
     tcase_add_test(tc, test_xray_huge_sizes);
     tcase_add_test(tc, test_xray_buffer_churn);
     tcase_add_test(tc, test_xtrace_huge_counts);
+    tcase_add_test(tc, test_xtrace_snapshots);
     tcase_add_test(tc, test_ctf_billion_laughs);
     tcase_add_test(tc, test_ctf_empty_elements);
     tcase_add_test(tc, test_ctf_enum_lookup);

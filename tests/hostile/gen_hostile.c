@@ -4,7 +4,9 @@
  * CTF classes write OUTDIR/metadata and OUTDIR/stream (a trace directory);
  * the others write OUTDIR/trace (xtrace: OUTDIR/t.xinsndata.bin). Classes:
  * fxt-large fxt-strings fxt-threads fxt-providers xray-event xray-args
- * xray-buffers xtrace-iovs xtrace-iov-len xtrace-mem ctf-laughs ctf-empty-array
+ * xray-buffers xtrace-iovs xtrace-iov-len xtrace-mem xtrace-snap (N snapshots)
+ * xtrace-snap-vl (snapshot 5 of 10 with the trailing vector length N;
+ * snapshot files are OUTDIR/xtrace.1.1.hint9.xsnapshot.bin) ctf-laughs ctf-empty-array
  * ctf-empty-seq ctf-enum ctf-aliases ctf-events ctf-fields ctf-streams
  * ctf-variant; and `ctf-dir STREAMS OUTDIR EVENTS` writes a trace directory
  * of STREAMS stream files of EVENTS events each, interleaved in time. */
@@ -51,6 +53,8 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "xtrace-iovs")) hg_xtrace_iov_count(&h, n);
     else if (!strcmp(c, "xtrace-iov-len")) hg_xtrace_iov_len(&h, n);
     else if (!strcmp(c, "xtrace-mem")) hg_xtrace_mem_size(&h, u);
+    else if (!strcmp(c, "xtrace-snap")) hg_xtrace_snap(&h, u, HG_SNAP_NONE, 0, 0);
+    else if (!strcmp(c, "xtrace-snap-vl")) hg_xtrace_snap(&h, 10, HG_SNAP_VL, 5, n);
     else if (!strcmp(c, "ctf-laughs")) hg_ctf_laughs(&h, u);
     else if (!strcmp(c, "ctf-empty-array")) hg_ctf_empty_array(&h, u);
     else if (!strcmp(c, "ctf-empty-seq")) hg_ctf_empty_sequence(&h, u);
@@ -70,7 +74,10 @@ int main(int argc, char **argv)
         rc = write_file(argv[3], "metadata", h.metadata, strlen(h.metadata)) ||
              write_file(argv[3], "stream", h.data, h.len);
     else
-        rc = write_file(argv[3], h.format == TRACERD_EVENT_FORMAT_XTRACE ? "t.xinsndata.bin" : "trace",
+        rc = write_file(argv[3],
+                        h.snapshot ? "xtrace.1.1.hint9.xsnapshot.bin"
+                        : h.format == TRACERD_EVENT_FORMAT_XTRACE ? "t.xinsndata.bin"
+                                                                  : "trace",
                         h.data, h.len);
     hostile_free(&h);
     return rc;

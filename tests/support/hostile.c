@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <tracerd/ctf.h>
+#include <tracerd/xtrace.h>
 
 #include "support/driver.h"
 #include "support/ctf_writer.h"
@@ -199,6 +200,57 @@ void hg_xtrace_mem_size(hostile_t *h, unsigned k)
     xtw_u64(&w, 0x1000);
     xtw_fill(&w, 0x55, 64);
     take_xtrace(h, &w);
+}
+
+/* ---- xtrace snapshot files ---------------------------------------------------- */
+
+/* The layout of every snapshot file here: 24-byte header, VL 512, P block, no ZA. */
+static void snap_opts(xtw_snap_opts_t *o, unsigned nsnap)
+{
+    memset(o, 0, sizeof *o);
+    o->header_bytes = 24;
+    o->vl_bits = 512;
+    o->nsnap = nsnap;
+}
+
+size_t hg_xtrace_snap_record_bytes(void)
+{
+    xtw_snap_opts_t o;
+    snap_opts(&o, 1);
+    return xtw_snap_record_bytes(&o);
+}
+
+static void put_le64(uint8_t *p, uint64_t v)
+{
+    for (unsigned i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+void hg_xtrace_snap(hostile_t *h, unsigned nsnap, enum hg_snap_fault fault, unsigned at,
+                    uint64_t value)
+{
+    xtw_t w;
+    xtw_init(&w);
+    xtw_snap_opts_t o;
+    snap_opts(&o, nsnap);
+    xtw_snapshot_file(&w, &o);
+    take_xtrace(h, &w);
+    h->snapshot = true;
+    size_t rec = xtw_snap_record_bytes(&o), base = 24 + (size_t)at * rec;
+    switch (fault) {
+    case HG_SNAP_NONE:
+        break;
+    case HG_SNAP_VL: /* the trailing vector length */
+        put_le64(h->data + base + rec - 8, value);
+        break;
+    case HG_SNAP_COUNTS: /* user and total instruction counts */
+        put_le64(h->data + base + 16, value);
+        put_le64(h->data + base + 24, value);
+        break;
+    case HG_SNAP_CUT: /* the file ends `value` bytes into snapshot `at` */
+        h->len = base + (size_t)value;
+        break;
+    }
 }
 
 /* ---- CTF ------------------------------------------------------------------ */
@@ -552,12 +604,57 @@ static int count_event(void *user, const tracerd_event_t *ev)
     return TRACERD_CB_CONTINUE;
 }
 
-void hostile_run(const hostile_t *h, const tracerd_auto_config_t *cfg, hostile_result_t *res)
+/* Feeds h through any reader's ops table in 64 KiB chunks with the counting
+ * allocator (the auto reader gets the CTF metadata first). */
+static void run_reader(const tracerd_reader_ops_t *ops, const void *cfg, const void *cbs,
+                       const hostile_t *h, hostile_result_t *res)
 {
-    memset(res, 0, sizeof *res);
     long rss0 = maxrss_kib();
     drv_alloc_t fa;
     drv_alloc_init(&fa, 0);
+    void *r = NULL;
+    tracerd_status_t st = ops->new_reader(cfg, cbs, res, &fa.a, &r);
+    if (st == TRACERD_OK && h->metadata != NULL)
+        st = tracerd_auto_metadata(r, h->metadata, strlen(h->metadata));
+    size_t off = 0;
+    while (st == TRACERD_OK && off < h->len) {
+        size_t n = h->len - off < 65536 ? h->len - off : 65536, used = 0;
+        st = ops->feed(r, h->data + off, n, &used);
+        off += used;
+    }
+    if (st == TRACERD_OK)
+        st = ops->finish(r);
+    res->status = st;
+    if (r != NULL) {
+        res->record_offset = ops->record_offset(r);
+        snprintf(res->reason, sizeof res->reason, "%s", ops->error_reason(r));
+        ops->free(r);
+    }
+    res->peak_bytes = fa.peak_bytes;
+    res->total_bytes = fa.total_bytes;
+    res->rss_growth_kib = maxrss_kib() - rss0;
+}
+
+static int count_snapshot(void *user, const tracerd_xtrace_snapshot_t *s)
+{
+    hostile_result_t *r = user;
+    r->events++;
+    (void)s;
+    return TRACERD_CB_CONTINUE;
+}
+
+void hostile_run(const hostile_t *h, const tracerd_auto_config_t *cfg, hostile_result_t *res)
+{
+    memset(res, 0, sizeof *res);
+    if (h->snapshot) {
+        tracerd_xtrace_snap_config_t sc;
+        tracerd_xtrace_snap_config_init(&sc);
+        tracerd_xtrace_snap_callbacks_t scb;
+        tracerd_xtrace_snap_callbacks_init(&scb);
+        scb.on_snapshot = count_snapshot;
+        run_reader(tracerd_xtrace_snap_ops(), &sc, &scb, h, res);
+        return;
+    }
     tracerd_auto_config_t c;
     if (cfg != NULL)
         c = *cfg;
@@ -566,25 +663,6 @@ void hostile_run(const hostile_t *h, const tracerd_auto_config_t *cfg, hostile_r
     if (h->format != TRACERD_EVENT_FORMAT_UNKNOWN)
         c.format = h->format;
     tracerd_event_callbacks_t cbs = {count_event, NULL, NULL};
-    tracerd_auto_reader_t *r = NULL;
-    tracerd_status_t st = tracerd_auto_new(&c, &cbs, res, &fa.a, &r);
-    if (st == TRACERD_OK && h->metadata != NULL)
-        st = tracerd_auto_metadata(r, h->metadata, strlen(h->metadata));
-    size_t off = 0;
-    while (st == TRACERD_OK && off < h->len) {
-        size_t n = h->len - off < 65536 ? h->len - off : 65536, used = 0;
-        st = tracerd_auto_feed(r, h->data + off, n, &used);
-        off += used;
-    }
-    if (st == TRACERD_OK)
-        st = tracerd_auto_finish(r);
-    res->status = st;
-    if (r != NULL) {
-        res->record_offset = tracerd_auto_record_offset(r);
-        snprintf(res->reason, sizeof res->reason, "%s", tracerd_auto_error_reason(r));
-    }
-    tracerd_auto_free(r);
-    res->peak_bytes = fa.peak_bytes;
-    res->total_bytes = fa.total_bytes;
-    res->rss_growth_kib = maxrss_kib() - rss0;
+    run_reader(tracerd_auto_ops(), &c, &cbs, h, res);
 }
+

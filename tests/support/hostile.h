@@ -8,6 +8,7 @@
 #ifndef TRACERD_TEST_HOSTILE_H
 #define TRACERD_TEST_HOSTILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +20,7 @@ typedef struct hostile {
     size_t len;
     char *metadata; /* CTF: TSDL text (malloc'd), else NULL */
     tracerd_event_format_t format; /* forced format (xtrace), else UNKNOWN */
+    bool snapshot; /* an xtrace snapshot file: read with the snapshot reader */
 } hostile_t;
 
 void hostile_free(hostile_t *h);
@@ -36,6 +38,17 @@ void hg_xray_buffer_churn(hostile_t *h, unsigned n);  /* n buffers of distinct t
 void hg_xtrace_iov_count(hostile_t *h, uint64_t n);  /* SYSCALL_VEC declaring n iovecs */
 void hg_xtrace_iov_len(hostile_t *h, uint64_t len);  /* one iovec of `len` bytes */
 void hg_xtrace_mem_size(hostile_t *h, unsigned k);   /* a load of 2^k bytes */
+/* xtrace snapshot files (24-byte header, VL 512: hg_xtrace_snap_record_bytes()
+ * a snapshot): nsnap snapshots, snapshot `at` changed by the fault. */
+enum hg_snap_fault {
+    HG_SNAP_NONE,
+    HG_SNAP_VL,     /* its trailing vector length is `value` */
+    HG_SNAP_COUNTS, /* its user and total instruction counts are `value` */
+    HG_SNAP_CUT     /* the file ends `value` bytes into it */
+};
+void hg_xtrace_snap(hostile_t *h, unsigned nsnap, enum hg_snap_fault fault, unsigned at,
+                    uint64_t value);
+size_t hg_xtrace_snap_record_bytes(void);
 
 /* CTF 1.8 (metadata text + one stream of one packet) */
 void hg_ctf_laughs(hostile_t *h, unsigned levels);      /* each alias doubles the previous one */
@@ -74,7 +87,9 @@ typedef struct hostile_result {
 } hostile_result_t;
 
 /* Reads h through the auto reader (metadata first for CTF), default options
- * unless cfg is given, in 64 KiB chunks. */
+ * unless cfg is given, in 64 KiB chunks; an xtrace snapshot file through the
+ * snapshot reader (default options: layout detected; events counts the
+ * snapshots). */
 void hostile_run(const hostile_t *h, const tracerd_auto_config_t *cfg, hostile_result_t *res);
 
 /* Reads a trace directory with tracerd_ctf_dir_open/run (cfg NULL:
