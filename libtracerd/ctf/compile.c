@@ -871,14 +871,13 @@ static tracerd_status_t emit_struct(struct cc *c, const struct field *f)
     if (insn(c, (struct ctf_insn){
                     .op = OP_STRUCT_BEGIN, .align = ty->align_bits, .meta = f->meta}) == NULL)
         return nomem(c);
-    push(c, (struct work){.what = W_STRUCT_END, .type = ty, .loops = f->w->loops, .meta = f->meta});
-    for (uint32_t k = ty->nmembers; k-- > 0;)
-        push(c, (struct work){.what = W_FIELD,
-                              .type = ty->members[k].type,
-                              .name = ty->members[k].name,
-                              .display = ty->members[k].display,
-                              .parent = f->n,
-                              .loops = f->w->loops});
+    /* its members one at a time (next_member): the work stack grows with
+     * the nesting, not with the width of a struct */
+    push(c, (struct work){.what = W_STRUCT_END,
+                          .type = ty,
+                          .parent = f->n,
+                          .loops = f->w->loops,
+                          .meta = f->meta});
     return TRACERD_OK;
 }
 
@@ -1115,28 +1114,15 @@ static tracerd_status_t variant_body(struct cc *c, const struct field *f, struct
                 }) == NULL)
         return nomem(c);
     uint32_t vpc = c->cur->len - 1;
+    /* its options one at a time (next_member) */
     push(c, (struct work){.what = W_VARIANT_END,
                           .type = ty,
+                          .parent = f->n,
                           .pc = vpc,
                           .loops = w->loops,
                           .targets = targets,
                           .vsel = vs,
                           .nvsel = nv});
-    for (uint32_t k = ty->nmembers; k-- > 0;) {
-        push(c, (struct work){.what = W_OPT_END, .type = ty, .pc = vpc, .i = k, .loops = w->loops});
-        push(c, (struct work){.what = W_FIELD,
-                              .type = ty->members[k].type,
-                              .name = ty->members[k].name,
-                              .display = ty->members[k].display,
-                              .parent = f->n,
-                              .loops = w->loops});
-        push(c, (struct work){.what = W_OPT_BEGIN,
-                              .type = ty,
-                              .pc = vpc,
-                              .i = k,
-                              .loops = w->loops,
-                              .targets = targets});
-    }
     return TRACERD_OK;
 }
 
@@ -1295,6 +1281,37 @@ static tracerd_status_t compile_field(struct cc *c, const struct work *w)
                     (int)ty->kind);
     const struct field f = {w, n, meta, depth};
     return emitters[ty->kind](c, &f);
+}
+
+/* A struct's or variant's end item w still has members to compile (w->i
+ * is the next): pushes itself for the one after, then member w->i (a
+ * variant option between its begin and end). false when none is left. */
+static bool next_member(struct cc *c, const struct work *w)
+{
+    if ((w->what != W_STRUCT_END && w->what != W_VARIANT_END) || w->i >= w->type->nmembers)
+        return false;
+    const uint32_t k = w->i;
+    struct work nx = *w;
+    nx.i++;
+    push(c, nx);
+    const bool opt = w->what == W_VARIANT_END;
+    if (opt)
+        push(c, (struct work){
+                    .what = W_OPT_END, .type = w->type, .pc = w->pc, .i = k, .loops = w->loops});
+    push(c, (struct work){.what = W_FIELD,
+                          .type = w->type->members[k].type,
+                          .name = w->type->members[k].name,
+                          .display = w->type->members[k].display,
+                          .parent = w->parent,
+                          .loops = w->loops});
+    if (opt)
+        push(c, (struct work){.what = W_OPT_BEGIN,
+                              .type = w->type,
+                              .pc = w->pc,
+                              .i = k,
+                              .loops = w->loops,
+                              .targets = w->targets});
+    return true;
 }
 
 /* The end of a compound field, after its members. */
@@ -1485,8 +1502,8 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
     push(c, (struct work){.what = W_FIELD, .type = root, .name = "", .display = ""});
     while (c->wn > 0 && st == TRACERD_OK) {
         struct work w = c->ws[--c->wn];
-        /* room for the pushes below */
-        size_t want = c->wn + 4 + (w.what == W_FIELD && w.type ? (size_t)w.type->nmembers * 3 : 0);
+        /* room for the pushes below (at most 4: next_member) */
+        size_t want = c->wn + 4;
         if (want > c->wcap) {
             size_t nc = c->wcap;
             while (nc < want)
@@ -1501,6 +1518,8 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
             c->ws = nw;
             c->wcap = nc;
         }
+        if (next_member(c, &w))
+            continue;
         st = w.what == W_FIELD ? compile_field(c, &w) : close_field(c, &w);
     }
     c->cur_scope = -1;
