@@ -14,6 +14,8 @@
 
 #include <tracerd/ctf.h>
 
+#include "../libtracerd/fxt/fxt_internal.h"
+#include "support/driver.h"
 #include "support/hostile.h"
 #include "support/tlog.h"
 
@@ -108,6 +110,55 @@ START_TEST(test_fxt_table_churn)
     expect("fxt providers", &h, TRACERD_E_LIMIT, 8 + 64 * 56,
            "provider id 65 would be provider 65: more than max_providers (64)");
     hostile_free(&h);
+}
+END_TEST
+
+/* The string arena's compaction, counted: re-registering strings over a
+ * nearly full arena moves at most 8 bytes per byte registered, plus the
+ * growth copies (bounded by twice the budget). Compacting the whole arena
+ * per record (before f8fe680) moved about the arena's size per record. */
+static uint64_t churn_moved(unsigned records, bool one_index, uint64_t *registered)
+{
+    drv_alloc_t fa;
+    drv_alloc_init(&fa, 0);
+    struct tracerd__fxt_tables t;
+    ck_assert_int_eq(tracerd__fxt_tables_init(&t, &fa.a, 4, (size_t)256 << 10), TRACERD_OK);
+    struct tracerd__fxt_provider *p;
+    ck_assert_int_eq(tracerd__fxt_add(&t, 1, &p), TRACERD_OK);
+    uint8_t s[1000];
+    memset(s, 'x', sizeof s);
+    *registered = 0;
+    for (uint32_t i = 1; i <= 100; i++) { /* 100 KiB live */
+        ck_assert_int_eq(tracerd__fxt_str_put(&t, p, i, s, sizeof s), TRACERD_OK);
+        *registered += sizeof s;
+    }
+    uint64_t seed = 7;
+    for (unsigned k = 0; k < records; k++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t idx = one_index ? 1 : 1 + (uint32_t)((seed >> 33) % 100);
+        size_t len = one_index ? sizeof s : (size_t)((seed >> 20) % sizeof s);
+        ck_assert_int_eq(tracerd__fxt_str_put(&t, p, idx, s, len), TRACERD_OK);
+        *registered += len;
+    }
+    uint64_t moved = t.str_moved;
+    tracerd__fxt_tables_free(&t);
+    ck_assert_int_eq(fa.live, 0);
+    return moved;
+}
+
+START_TEST(test_fxt_compaction_work)
+{
+    for (int one = 0; one < 2; one++) {
+        uint64_t reg, moved = churn_moved(20000, one != 0, &reg);
+        fprintf(stderr, "hostile fxt compaction %s: %llu bytes registered, %llu moved\n",
+                one ? "one index" : "random", (unsigned long long)reg,
+                (unsigned long long)moved);
+        ck_assert_uint_le(moved, 8 * reg + 2 * ((uint64_t)256 << 10));
+        /* per record, not per arena: 4 times the records, about 4 times the work */
+        uint64_t reg4, moved4 = churn_moved(80000, one != 0, &reg4);
+        ck_assert_uint_le(moved4, 8 * reg4 + 2 * ((uint64_t)256 << 10));
+        ck_assert_uint_le(moved4, 5 * moved);
+    }
 }
 END_TEST
 
@@ -434,6 +485,7 @@ Suite *suite_hostile(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_fxt_huge_sizes);
     tcase_add_test(tc, test_fxt_table_churn);
+    tcase_add_test(tc, test_fxt_compaction_work);
     tcase_add_test(tc, test_xray_huge_sizes);
     tcase_add_test(tc, test_xray_buffer_churn);
     tcase_add_test(tc, test_xtrace_huge_counts);

@@ -41,6 +41,9 @@ struct tracerd__fxt_tables {
     uint32_t max;
     size_t str_bytes; /* arena bytes allocated now, all providers */
     size_t max_str_bytes;
+    /* arena bytes compaction and growth went through (work, for the
+     * hostile suite's bound: at most 8 per byte registered, plus growth) */
+    uint64_t str_moved;
 };
 
 tracerd_status_t tracerd__fxt_tables_init(struct tracerd__fxt_tables *t,

@@ -150,6 +150,7 @@ static tracerd_status_t reserve(struct tracerd__fxt_tables *t, struct tracerd__f
     if (p->arena_cap - p->arena_used >= need)
         return TRACERD_OK;
     if (p->arena_dead != 0 && p->arena_dead >= p->arena_used / 8) {
+        t->str_moved += p->arena_used;
         p->arena_used = compact_into(p, p->arena, p->arena, p->arena_used);
         p->arena_dead = 0;
         if (p->arena_cap - p->arena_used >= need)
@@ -171,8 +172,10 @@ static tracerd_status_t reserve(struct tracerd__fxt_tables *t, struct tracerd__f
     if (n == NULL)
         return TRACERD_E_NOMEM;
     t->str_bytes += cap;
-    if (p->arena != NULL)
+    if (p->arena != NULL) {
+        t->str_moved += p->arena_used;
         p->arena_used = compact_into(p, n, p->arena, p->arena_used);
+    }
     p->arena_dead = 0;
     tracerd__free(t->alloc, p->arena, p->arena_cap);
     t->str_bytes -= p->arena_cap;
