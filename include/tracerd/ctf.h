@@ -604,7 +604,7 @@ typedef struct tracerd_ctf_dir_config {
     /** Files kept open between reads (default 256). With more streams than
      * this, each read opens the file, reads at its offset and closes it. */
     uint32_t max_open_files;
-    /** Read buffers of all streams together (default 16 MiB). With more
+    /** Read buffers of all streams together (default, and 0: 16 MiB). With more
      * streams than max_read_buffer_bytes / chunk_bytes (256 at the
      * defaults), each stream reads max_read_buffer_bytes / streams at a
      * time, but at least 4 KiB (or chunk_bytes if smaller): 4 KiB for 4,096

@@ -633,9 +633,11 @@ tracerd_status_t tracerd_ctf_dir_open(const char *path, const tracerd_ctf_dir_co
     /* Read buffers: chunk_bytes each while they fit in max_read_buffer_bytes
      * together, else that budget shared (at least 4 KiB, or chunk_bytes if
      * smaller): 4,096 streams read 4 KiB at a time at the defaults. */
+    const size_t budget =
+        d->cfg.max_read_buffer_bytes ? d->cfg.max_read_buffer_bytes : (size_t)16 << 20;
     d->read_bytes = d->cfg.chunk_bytes;
-    if (d->nstreams > 0 && d->read_bytes > d->cfg.max_read_buffer_bytes / d->nstreams) {
-        d->read_bytes = d->cfg.max_read_buffer_bytes / d->nstreams;
+    if (d->nstreams > 0 && d->read_bytes > budget / d->nstreams) {
+        d->read_bytes = budget / d->nstreams;
         if (d->read_bytes < 4096)
             d->read_bytes = d->cfg.chunk_bytes < 4096 ? d->cfg.chunk_bytes : 4096;
     }
