@@ -148,7 +148,8 @@ int main(int argc, char **argv)
     printf("reader memory bound (tracerd_ctf_stream_memory_bound): %zu bytes, whatever the trace "
            "length\n",
            tracerd_ctf_stream_memory_bound(t, NULL));
-    for (int rep = 0; rep < 2; rep++) {
+    int reps = getenv("BENCH_RUNS") ? atoi(getenv("BENCH_RUNS")) : 2;
+    for (int rep = 0; rep < reps; rep++) {
         double x0 = cpu_now();
         XXH64_hash_t h = XXH3_64bits(data, len);
         double xdt = cpu_now() - x0;
@@ -157,6 +158,13 @@ int main(int argc, char **argv)
                (double)len / xdt / 1e6, xdt, (unsigned long long)h);
         struct counts c;
         long rss0 = maxrss_kib();
+        if (getenv("TRACERD_BENCH_FIELDS_ONLY")) {
+            /* one pass delivering every field (for perf stat / perf record) */
+            double fdt = run(t, data, len, 1 << 20, true, &c);
+            report("tracerd stream, every field, 1 MiB chunks", len, c.events, fdt);
+            printf("records read: %llu\n", (unsigned long long)c.events);
+            continue;
+        }
         double dt = run(t, data, len, 1 << 20, false, &c);
         if (c.events != nev) {
             fprintf(stderr, "event count %llu, expected %llu\n", (unsigned long long)c.events,

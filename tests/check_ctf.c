@@ -878,6 +878,8 @@ START_TEST(test_stream_empty_event)
                                                 "size=18446744073709551615 tsb=0 tse=0 nsb=0 "
                                                 "disc=0 seq=0 cpu=0\n"
                                                 "E @0 nothing id=0 cyc=0 ns=0\n"
+                                                "F @0 s5 d0 S{ event.fields \n"
+                                                "F @0 s5 d0 S} event.fields \n"
                                                 "e nothing\n"
                                                 "end E_BAD_RECORD @0 event 'nothing' at byte 0: "
                                                 "the event is empty (0 bits); the stream cannot "

@@ -1467,6 +1467,79 @@ static tracerd_status_t count_nodes(struct cc *c, const tracerd_ctf_type_t *root
     return TRACERD_OK;
 }
 
+/* ==== fused runs ============================================================= */
+
+/* A scalar the run loop of stream.c reads at a static byte offset: a
+ * byte-aligned 8/16/32/64-bit integer, or a byte-aligned 32/64-bit float in
+ * its natural bit order. */
+static bool run_op(const struct ctf_insn *in)
+{
+    if (in->op >= OP_U8 && in->op <= OP_U64BE)
+        return true;
+    return RUN_OP(in->op) && in->align >= 8 && !(in->flags & INSN_REV);
+}
+
+/* Marks the runs of scalars (run_op) whose offsets from the first one's
+ * aligned start are known at compile time: every later member is at most as
+ * aligned as the first, so its padding is static. The first instruction
+ * gets jump = members and count = the run's bits; each later one count =
+ * its bit offset from the run's start. A run never spans a jump target.
+ * The reader then checks the bounds once per run and reads every member
+ * without the interpreter's per-field dispatch, alignment and bound checks
+ * (stream.c, run). */
+static tracerd_status_t mark_runs(struct cc *c, struct ctf_insn *code, uint32_t len)
+{
+    uint8_t *target = tracerd__calloc(c->tmp.alloc, len + 1);
+    if (target == NULL)
+        return TRACERD_E_NOMEM;
+    for (uint32_t pc = 0; pc < len; pc++) {
+        const struct ctf_insn *in = &code[pc];
+        switch (in->op) {
+        case OP_ARRAY_BEGIN:
+        case OP_SEQ_BEGIN:
+        case OP_ARRAY_NEXT:
+        case OP_SEQ_NEXT:
+        case OP_JUMP:
+        case OP_VARIANT:
+        case OP_OPTIONAL:
+            if (in->jump <= len)
+                target[in->jump] = 1;
+            break;
+        default:
+            break;
+        }
+        if (in->op == OP_VARIANT)
+            for (uint32_t k = 0; k < in->meta->nvsel; k++)
+                if (in->meta->vsel[k].target <= len)
+                    target[in->meta->vsel[k].target] = 1;
+    }
+    for (uint32_t pc = 0; pc < len;) {
+        struct ctf_insn *first = &code[pc];
+        if (!run_op(first)) {
+            pc++;
+            continue;
+        }
+        uint64_t bits = first->size;
+        uint32_t n = 1;
+        while (pc + n < len) {
+            struct ctf_insn *in = &code[pc + n];
+            if (!run_op(in) || target[pc + n] || in->align > first->align)
+                break;
+            uint64_t at = (bits + in->align - 1) & ~((uint64_t)in->align - 1);
+            in->count = at;
+            bits = at + in->size;
+            n++;
+        }
+        if (n > 1) {
+            first->jump = n;
+            first->count = bits;
+        }
+        pc += n;
+    }
+    tracerd__free(c->tmp.alloc, target, len + 1);
+    return TRACERD_OK;
+}
+
 static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *root, int scope,
                                       struct ctf_prog *out)
 {
@@ -1531,6 +1604,8 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
     if (code == NULL)
         return nomem(c);
     memcpy(code, b->v, sizeof *code * b->len);
+    if (mark_runs(c, code, b->len) != TRACERD_OK)
+        return nomem(c);
     /* Fields referenced by later scopes get their slots patched into `code`. */
     c->codes[scope] = code;
     out->code = code;
@@ -1680,6 +1755,8 @@ static int fuse_program(struct cc *c, const struct ctf_insn *code, struct fuse *
                 if (!fuse_flush(c, f) || (o = emit(c, f->out)) == NULL)
                     return -1;
                 *o = *in;
+                o->jump = 0; /* no run marks in measure-only programs */
+                o->count = 0;
                 break;
             }
             return 0; /* variants, nested loops: measured by the full program */
@@ -1734,6 +1811,167 @@ static tracerd_status_t fuse_all(struct cc *c, const struct ctf_insn *a, const s
         return nomem(c);
     memcpy(code, buf->v, sizeof *code * buf->len);
     *out = code;
+    return TRACERD_OK;
+}
+
+/* ==== delivery plans ========================================================= */
+
+/* Whether the plan interpreter (stream.c, run_plan) handles the instruction. */
+static bool plan_op(const struct ctf_insn *in)
+{
+    switch (in->op) {
+    case OP_INT:
+    case OP_U8:
+    case OP_U16LE:
+    case OP_U16BE:
+    case OP_U32LE:
+    case OP_U32BE:
+    case OP_U64LE:
+    case OP_U64BE:
+    case OP_FLOAT32:
+    case OP_FLOAT64:
+    case OP_STRING:
+    case OP_STRUCT_BEGIN:
+    case OP_STRUCT_END:
+    case OP_ARRAY_BEGIN:
+    case OP_ARRAY_NEXT:
+    case OP_SEQ_BEGIN:
+    case OP_SEQ_NEXT:
+    case OP_VARIANT:
+    case OP_JUMP:
+    case OP_VARIANT_END:
+        return true;
+    case OP_TEXT_ARRAY:
+    case OP_TEXT_SEQ:
+        return !(in->flags & INSN_UTF);
+    default:
+        return false;
+    }
+}
+
+/* The record kind an instruction delivers (the begin of a compound). */
+static tracerd_ctf_value_kind_t plan_kind(const struct ctf_insn *in)
+{
+    switch (in->op) {
+    case OP_FLOAT32:
+    case OP_FLOAT64:
+        return TRACERD_CTF_VALUE_FLOAT;
+    case OP_STRING:
+    case OP_TEXT_ARRAY:
+    case OP_TEXT_SEQ:
+        return TRACERD_CTF_VALUE_STRING;
+    case OP_STRUCT_BEGIN:
+        return TRACERD_CTF_VALUE_STRUCT_BEGIN;
+    case OP_STRUCT_END:
+        return TRACERD_CTF_VALUE_STRUCT_END;
+    case OP_ARRAY_BEGIN:
+        return TRACERD_CTF_VALUE_ARRAY_BEGIN;
+    case OP_ARRAY_NEXT:
+        return TRACERD_CTF_VALUE_ARRAY_END;
+    case OP_SEQ_BEGIN:
+        return TRACERD_CTF_VALUE_SEQUENCE_BEGIN;
+    case OP_SEQ_NEXT:
+        return TRACERD_CTF_VALUE_SEQUENCE_END;
+    case OP_VARIANT:
+        return TRACERD_CTF_VALUE_VARIANT_BEGIN;
+    case OP_VARIANT_END:
+        return TRACERD_CTF_VALUE_VARIANT_END;
+    default:
+        return (in->flags & INSN_BOOL)     ? TRACERD_CTF_VALUE_BOOL
+               : (in->flags & INSN_SIGNED) ? TRACERD_CTF_VALUE_INT
+                                           : TRACERD_CTF_VALUE_UINT;
+    }
+}
+
+/* The delivery plan of up to three programs (in order): every step with its
+ * record's fixed part (scope, kind, names, type, nesting depth, whether it
+ * is an element: all static, since every compound is balanced and variant
+ * options follow one another). NULL when a program holds an instruction the
+ * plan interpreter does not handle (CTF 2 LEB128, BLOBs, optionals, UTF-16/32
+ * text, binary16/128 floats). */
+static tracerd_status_t build_plan(struct cc *c, const struct ctf_prog *const progs[3],
+                                   const struct ctf_pop **out)
+{
+    *out = NULL;
+    uint32_t n = 1;
+    for (int i = 0; i < 3; i++)
+        for (const struct ctf_insn *in = progs[i]->code; in != NULL && in->op != OP_END; in++) {
+            if (!plan_op(in))
+                return TRACERD_OK;
+            n++;
+        }
+    struct ctf_pop *plan = tracerd__ctf_arena_alloc(c->ar, sizeof *plan * n);
+    if (plan == NULL)
+        return nomem(c);
+    uint32_t k = 0;
+    for (int i = 0; i < 3; i++) {
+        const struct ctf_insn *code = progs[i]->code;
+        uint32_t base = k, depth = 0, loops = 0;
+        for (uint32_t pc = 0; code != NULL && code[pc].op != OP_END; pc++, k++) {
+            const struct ctf_insn *in = &code[pc];
+            struct ctf_pop *p = &plan[k];
+            p->in = *in;
+            p->in.jump = 0;
+            if (p->in.align == 0) /* ends: no alignment of their own */
+                p->in.align = 1;
+            if (in->op == OP_JUMP) { /* the end of a variant option: no record */
+                p->in.jump = in->jump + base;
+                continue;
+            }
+            tracerd_ctf_field_t *t = &p->t;
+            t->scope = progs[i]->scope;
+            t->kind = plan_kind(in);
+            t->name = in->meta->name;
+            t->path = in->meta->path;
+            t->type = in->meta->type;
+            t->index = -1;
+            switch (in->op) {
+            case OP_STRUCT_BEGIN:
+                t->depth = depth++;
+                break;
+            case OP_STRUCT_END:
+                t->depth = --depth;
+                break;
+            case OP_ARRAY_BEGIN:
+            case OP_SEQ_BEGIN:
+                t->depth = depth;
+                p->in.jump = in->jump + base;
+                p->elem = in->meta->name[0] == '\0' && loops > 0;
+                if (in->jump != pc + 1) { /* a loop over its elements */
+                    depth++;
+                    loops++;
+                }
+                continue;
+            case OP_ARRAY_NEXT:
+            case OP_SEQ_NEXT:
+                t->depth = --depth;
+                loops--;
+                p->in.jump = in->jump + base;
+                break;
+            case OP_VARIANT: {
+                /* options follow one another, each balanced: depths stay static */
+                uint32_t *tg = tracerd__ctf_arena_alloc(c->ar, sizeof *tg * (in->meta->nvsel + 1));
+                if (tg == NULL)
+                    return nomem(c);
+                for (uint32_t v = 0; v < in->meta->nvsel; v++)
+                    tg[v] = in->meta->vsel[v].target + base;
+                p->targets = tg;
+                t->depth = depth++;
+                break;
+            }
+            case OP_VARIANT_END:
+                t->depth = --depth;
+                break;
+            default:
+                t->depth = depth;
+                p->enum_label = (in->flags & INSN_ENUM) != 0;
+                break;
+            }
+            p->elem = in->meta->name[0] == '\0' && loops > 0;
+        }
+    }
+    plan[k].in.op = OP_END;
+    *out = plan;
     return TRACERD_OK;
 }
 
@@ -1923,10 +2161,24 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
             if (st == TRACERD_OK)
                 st = fuse_all(&c, r->event_context.code, er->context.code, er->fields.code,
                               &er->body_fast);
+            const struct ctf_insn *whole[4] = {r->event_header.code, r->event_context.code,
+                                               er->context.code, er->fields.code};
+            if (st == TRACERD_OK && !may_split_byte_order(whole, 4)) {
+                const struct ctf_prog *const body[3] = {&r->event_context, &er->context,
+                                                        &er->fields};
+                st = build_plan(&c, body, &er->plan);
+            }
         }
         /* after the events: their paths may have given header fields slots */
         if (st == TRACERD_OK && r->event_header.code)
             st = header_fast(&c, r);
+        if (st == TRACERD_OK && r->event_header.code) {
+            /* used only with an event's plan, i.e. when no byte order changes
+             * inside a byte anywhere in the event */
+            const struct ctf_prog none = {NULL, 0, TRACERD_CTF_SCOPE_EVENT_HEADER, NULL};
+            const struct ctf_prog *const hdr[3] = {&r->event_header, &none, &none};
+            st = build_plan(&c, hdr, &r->header_plan);
+        }
         if (st != TRACERD_OK)
             break;
         qsort(r->events, r->nevents, sizeof *r->events, cmp_ev);

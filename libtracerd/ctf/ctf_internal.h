@@ -188,6 +188,10 @@ enum ctf_role {
 #define INSN_DYN 0x40u   /* OP_BLOB: length in slot */
 #define INSN_UTF 0x80u   /* OP_TEXT_*: UTF-16/32 (meta type's element encoding) */
 
+/* Instructions that may belong to a fused run (compile.c, mark_runs: the
+ * first one's jump is then the run's length, always above 1). */
+#define RUN_OP(op) (((op) >= OP_U8 && (op) <= OP_U64BE) || (op) == OP_FLOAT32 || (op) == OP_FLOAT64)
+
 struct ctf_vsel { /* variant option selection: tag value range -> target */
     int64_t lo, hi;
     uint32_t target;
@@ -223,8 +227,8 @@ struct ctf_insn {
     uint8_t size;   /* bits, integers and floats */
     uint32_t align; /* bits (power of two), applied before the field */
     uint32_t slot;  /* value store (0 = none) */
-    uint32_t jump;  /* loop / variant targets */
-    uint64_t count; /* static array length */
+    uint32_t jump;  /* loop / variant targets; first scalar of a fused run: its members */
+    uint64_t count; /* static array length; fused run: its bits (first), bit offset (others) */
     const struct ctf_meta *meta;
 };
 
@@ -235,6 +239,23 @@ struct ctf_prog {
     const struct ctf_insn *fast; /* measure-only program, or NULL (then code measures) */
 };
 
+/* One step of a delivery plan: an instruction of the general program (its
+ * jumps renumbered into the plan) and the fixed part of the field record it
+ * delivers (scope, kind, name, path, index -1, depth, type), copied as one
+ * block into the record before each delivery. */
+struct ctf_pop {
+    struct ctf_insn in;
+    tracerd_ctf_field_t t;
+    const uint32_t *targets; /* OP_VARIANT: plan step of each option selection (vsel) */
+    bool elem;               /* an element: index = the enclosing loop's counter */
+    bool enum_label;         /* an enumeration: the label of the value */
+};
+
+/* Bytes of tracerd_ctf_field_t copied from a plan step's template: scope,
+ * kind, name, path, index, depth, type. */
+#define CTF_TMPL_FIRST offsetof(tracerd_ctf_field_t, scope)
+#define CTF_TMPL_BYTES (offsetof(tracerd_ctf_field_t, type) + sizeof(void *) - CTF_TMPL_FIRST)
+
 struct ctf_event_rt {
     const tracerd_ctf_event_class_t *cls;
     struct ctf_prog context;
@@ -243,6 +264,10 @@ struct ctf_event_rt {
      * measure-only program, or NULL when one of them has variants or
      * loops over non-fixed elements */
     const struct ctf_insn *body_fast;
+    /* The same three scopes as one delivery plan (when body_fast exists and
+     * nothing needs conversion, else NULL): run by the reader after
+     * body_fast measured the event, so without any bound check. */
+    const struct ctf_pop *plan;
 };
 
 struct ctf_stream_rt {
@@ -250,7 +275,8 @@ struct ctf_stream_rt {
     struct ctf_prog packet_context;
     struct ctf_prog event_header;
     struct ctf_prog event_context;
-    struct ctf_event_rt *events; /* sorted by id */
+    const struct ctf_pop *header_plan; /* the event header's delivery plan, or NULL */
+    struct ctf_event_rt *events;       /* sorted by id */
     uint32_t nevents;
     struct ctf_event_rt **direct; /* by id when max id < 65536, else NULL */
     uint32_t ndirect;

@@ -435,13 +435,14 @@ static const char *enum_label(const tracerd_ctf_type_t *ty, uint64_t v)
     return i < ty->nmappings ? ty->mappings[i].label : NULL;
 }
 
-static inline int deliver(tracerd_ctf_stream_t *r, tracerd_ctf_field_t *f)
+/* on_field for f, whose scope the client asked for. */
+static inline int call_field(tracerd_ctf_stream_t *r, const tracerd_ctf_field_t *f)
 {
-    if (!(r->scopes >> f->scope & 1u))
-        return R_OK; /* a scope the client did not ask for */
     r->core.in_cb = true;
     int rc = r->cb.on_field(r->core.user, f);
     r->core.in_cb = false;
+    if (TRACERD__LIKELY(rc == TRACERD_CB_CONTINUE))
+        return R_OK;
     return tracerd__cb_result(&r->core, rc, "on_field", r->rec_off) < 0 ? R_ERR : R_OK;
 }
 
@@ -450,12 +451,12 @@ static inline void field_init(tracerd_ctf_stream_t *r, const struct vm *vm,
                               tracerd_ctf_field_t *f, uint64_t at_bits,
                               tracerd_ctf_value_kind_t kind)
 {
+    (void)prog; /* f->scope is set once per program (run_body) */
     f->offset = r->pkt_off + (at_bits >> 3);
-    f->scope = prog->scope;
     f->kind = kind;
     f->name = in->meta->name;
     f->path = in->meta->path;
-    f->index = (in->meta->name[0] == '\0' && vm->sp > 0) ? (int64_t)r->loops[vm->sp - 1].i : -1;
+    f->index = (vm->sp > 0 && in->meta->name[0] == '\0') ? (int64_t)r->loops[vm->sp - 1].i : -1;
     f->depth = vm->depth;
     f->type = in->meta->type;
     f->v.u = 0;
@@ -496,7 +497,8 @@ static inline bool byte_order_split(struct vm *vm, const struct ctf_insn *in, ui
 /* The value of integer instruction `in` whose first bit is bit `rel` of
  * data (the caller checked it is all there): the fixed-size byte-aligned
  * loads, else the generic bit field; sign-extended when signed. */
-static inline uint64_t load_int(const uint8_t *data, uint64_t rel, const struct ctf_insn *in)
+static TRACERD__INLINE uint64_t load_int(const uint8_t *data, size_t nbytes, uint64_t rel,
+                                         const struct ctf_insn *in)
 {
     const uint8_t *p = data + (rel >> 3);
     uint64_t v;
@@ -522,15 +524,50 @@ static inline uint64_t load_int(const uint8_t *data, uint64_t rel, const struct 
     case OP_U64BE:
         v = tracerd__be64(p);
         break;
-    default:
-        v = read_bits(data, rel, in->size, (in->flags & INSN_BE) != 0);
+    default: {
+        unsigned bit = (unsigned)(rel & 7), size = in->size;
+        if (TRACERD__LIKELY(bit + size <= 64 && (rel >> 3) + 8 <= nbytes)) {
+            /* one 8-byte load holds the whole bit field */
+            uint64_t mask = size >= 64 ? UINT64_MAX : ((uint64_t)1 << size) - 1;
+            v = (in->flags & INSN_BE) ? (tracerd__be64(p) >> (64 - bit - size)) & mask
+                                      : (tracerd__le64(p) >> bit) & mask;
+        } else {
+            v = read_bits(data, rel, size, (in->flags & INSN_BE) != 0);
+        }
         if (TRACERD__UNLIKELY(in->flags & INSN_REV))
             v = reverse_bits(v, in->size);
         break;
     }
+    }
     if (in->flags & INSN_SIGNED)
         v = sext(v, in->size);
     return v;
+}
+
+/* The value of 32/64-bit float instruction `in` whose first bit is bit
+ * `rel` of data (the caller checked it is all there). */
+static TRACERD__INLINE double load_float(const uint8_t *data, uint64_t rel,
+                                         const struct ctf_insn *in)
+{
+    bool be = (in->flags & INSN_BE) != 0;
+    uint64_t v;
+    if ((rel & 7) == 0) {
+        const uint8_t *p = data + (rel >> 3);
+        v = in->size == 32 ? tracerd__ld32(be, p) : tracerd__ld64(be, p);
+    } else {
+        v = read_bits(data, rel, in->size, be);
+    }
+    if (TRACERD__UNLIKELY(in->flags & INSN_REV))
+        v = reverse_bits(v, in->size);
+    if (in->size == 32) {
+        uint32_t w = (uint32_t)v;
+        float fl;
+        memcpy(&fl, &w, sizeof fl);
+        return fl;
+    }
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
 }
 
 /* Appends code point c as UTF-8 to out (room checked by the caller). */
@@ -688,22 +725,114 @@ static void loc_flags(uint64_t *slots, const struct ctf_meta *m, uint32_t option
             slots[m->valid[option].v[i]] = 1;
 }
 
-/* Runs one program from vm->pos. deliver: push fields to on_field. */
-static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *prog, bool dlv)
+/* A text array or sequence (8-bit units) at bit `at`: R_OK with its bytes
+ * (*p, *n), or the error / need for more input of the general program. */
+static inline int load_text(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_insn *in,
+                            uint64_t at, const uint8_t **p, uint64_t *n)
+{
+    uint64_t len = in->op == OP_TEXT_ARRAY ? in->count : r->slots[in->slot];
+    if (in->op == OP_TEXT_SEQ && check_seq_length(r, vm, in, at, len) != R_OK)
+        return R_ERR;
+    if (at > vm->limit || len > (vm->limit - at) / 8) {
+        vm->pos = at;
+        return vm_short(r, vm, in, len > (UINT64_MAX - at) / 8 ? UINT64_MAX : at + len * 8);
+    }
+    *p = vm->data + ((at - vm->bit0) >> 3);
+    *n = len;
+    return R_OK;
+}
+
+/* The text of n bytes at p as a string: up to its first NUL. */
+static inline tracerd_str_t text_str(const uint8_t *p, uint64_t n)
+{
+    const uint8_t *z = memchr(p, 0, (size_t)n);
+    tracerd_str_t v = {(const char *)p, z ? (size_t)(z - p) : (size_t)n};
+    return v;
+}
+
+/* A fused run of scalars (compile.c, mark_runs) whose first member starts
+ * at bit `at` and whose bits the caller checked are all there: every member
+ * is read at its static offset, its value stored and, when dlv and its scope
+ * is wanted, delivered. No dispatch through the interpreter, no alignment
+ * or bound check per field. */
+static int run_scalars(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_insn *in,
+                       const struct ctf_prog *prog, uint64_t at, bool dlv)
+{
+    const size_t nbytes = vm->limit > vm->bit0 ? (size_t)((vm->limit - vm->bit0) >> 3) : 0;
+    const uint32_t n = in->jump;
+    const bool want = dlv && (r->scopes >> prog->scope & 1u);
+    const int64_t elem = vm->sp > 0 ? (int64_t)r->loops[vm->sp - 1].i : -1;
+    tracerd_ctf_field_t f;
+    f.scope = prog->scope;
+    f.depth = vm->depth;
+    f.option = NULL;
+    f.bytes.data = NULL;
+    f.bytes.len = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        const struct ctf_insn *e = in + k;
+        const uint64_t off = k != 0 ? e->count : 0;
+        if (!want && e->slot == 0)
+            continue;
+        const uint64_t rel = (at - vm->bit0) + off;
+        const bool flt = e->op == OP_FLOAT32 || e->op == OP_FLOAT64;
+        uint64_t v = 0;
+        if (!flt) {
+            v = load_int(vm->data, nbytes, rel, e);
+            if (e->slot)
+                store_int(r, vm, e, v);
+        }
+        if (!want)
+            continue;
+        const struct ctf_meta *m = e->meta;
+        f.offset = r->pkt_off + ((at + off) >> 3);
+        f.name = m->name;
+        f.path = m->path;
+        f.type = m->type;
+        f.index = m->name[0] == '\0' ? elem : -1;
+        f.enum_label = NULL;
+        if (flt) {
+            f.kind = TRACERD_CTF_VALUE_FLOAT;
+            f.v.f = load_float(vm->data, rel, e);
+        } else {
+            f.kind = (e->flags & INSN_BOOL)     ? TRACERD_CTF_VALUE_BOOL
+                     : (e->flags & INSN_SIGNED) ? TRACERD_CTF_VALUE_INT
+                                                : TRACERD_CTF_VALUE_UINT;
+            f.v.u = v;
+            if (e->flags & INSN_ENUM)
+                f.enum_label = enum_label(m->type, v);
+        }
+        if (call_field(r, &f) != R_OK)
+            return R_ERR;
+    }
+    return R_OK;
+}
+
+/* Runs one program from vm->pos. dlv (a constant in each copy, see run):
+ * push the fields to on_field, whose scope the client asked for. */
+static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
+                                    const struct ctf_prog *prog, const bool dlv)
 {
     const struct ctf_insn *code = prog->code;
-    if (code == NULL)
-        return R_OK;
     uint64_t pos = vm->pos;
     const uint64_t limit = vm->limit, bit0 = vm->bit0;
+    const size_t nbytes = limit > bit0 ? (size_t)((limit - bit0) >> 3) : 0; /* readable */
     const uint8_t *data = vm->data;
     uint64_t *slots = r->slots;
     uint32_t pc = 0;
     tracerd_ctf_field_t f;
+    f.scope = prog->scope;
     for (;;) {
         const struct ctf_insn *in = &code[pc];
         uint64_t v;
         uint64_t at = (pos + in->align - 1) & ~((uint64_t)in->align - 1);
+        if (in->jump > 1 && RUN_OP(in->op) && TRACERD__LIKELY(at + in->count <= limit)) {
+            /* a fused run, all in bounds (else read one field at a time) */
+            if (run_scalars(r, vm, in, prog, at, dlv) != R_OK)
+                return R_ERR;
+            pos = at + in->count;
+            pc += in->jump;
+            continue;
+        }
         switch (in->op) {
         case OP_END:
             vm->pos = pos;
@@ -728,7 +857,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                                (in->flags & INSN_BE) ? "big" : "little", (unsigned)(at & 7),
                                (in->flags & INSN_BE) ? "little" : "big");
             }
-            v = load_int(data, at - bit0, in);
+            v = load_int(data, nbytes, at - bit0, in);
             pos = at + in->size;
             if (in->slot)
                 store_int(r, vm, in, v);
@@ -740,7 +869,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                 f.v.u = v;
                 if (in->flags & INSN_ENUM)
                     f.enum_label = enum_label(in->meta->type, v);
-                if (deliver(r, &f) != R_OK)
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
             }
             pc++;
@@ -752,27 +881,11 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                 vm->pos = at;
                 return vm_short(r, vm, in, at + in->size);
             }
-            bool be = (in->flags & INSN_BE) != 0;
-            if (((at - bit0) & 7) == 0) {
-                const uint8_t *p = data + ((at - bit0) >> 3);
-                v = in->size == 32 ? tracerd__ld32(be, p) : tracerd__ld64(be, p);
-            } else {
-                v = read_bits(data, at - bit0, in->size, be);
-            }
-            if (TRACERD__UNLIKELY(in->flags & INSN_REV))
-                v = reverse_bits(v, in->size);
             pos = at + in->size;
             if (dlv) {
                 field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_FLOAT);
-                if (in->size == 32) {
-                    uint32_t w = (uint32_t)v;
-                    float fl;
-                    memcpy(&fl, &w, sizeof fl);
-                    f.v.f = fl;
-                } else {
-                    memcpy(&f.v.f, &v, sizeof f.v.f);
-                }
-                if (deliver(r, &f) != R_OK)
+                f.v.f = load_float(data, at - bit0, in);
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
             }
             pc++;
@@ -793,7 +906,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                     f.bytes.data = data + ((at - bit0) >> 3);
                     f.bytes.len = (size_t)(k / 8);
                 }
-                if (deliver(r, &f) != R_OK)
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
             }
             pc++;
@@ -809,7 +922,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                 field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_STRING);
                 f.v.str.data = (const char *)p;
                 f.v.str.len = n;
-                if (deliver(r, &f) != R_OK)
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
             }
             pc++;
@@ -817,14 +930,11 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
         }
         case OP_TEXT_ARRAY:
         case OP_TEXT_SEQ: {
-            uint64_t n = in->op == OP_TEXT_ARRAY ? in->count : slots[in->slot];
-            if (in->op == OP_TEXT_SEQ && check_seq_length(r, vm, in, at, n) != R_OK)
-                return R_ERR;
-            if (at > limit || n > (limit - at) / 8) {
-                vm->pos = at;
-                return vm_short(r, vm, in, n > (UINT64_MAX - at) / 8 ? UINT64_MAX : at + n * 8);
-            }
-            const uint8_t *p = data + ((at - bit0) >> 3);
+            const uint8_t *p = NULL;
+            uint64_t n = 0;
+            int rc = load_text(r, vm, in, at, &p, &n);
+            if (rc != R_OK)
+                return rc;
             pos = at + n * 8;
             if (dlv) {
                 field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_STRING);
@@ -832,11 +942,9 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                     if (utf_text(r, vm, in, p, (size_t)n, &f.v.str) != R_OK)
                         return R_ERR;
                 } else {
-                    const uint8_t *z = memchr(p, 0, (size_t)n);
-                    f.v.str.data = (const char *)p;
-                    f.v.str.len = z ? (size_t)(z - p) : (size_t)n;
+                    f.v.str = text_str(p, n);
                 }
-                if (deliver(r, &f) != R_OK)
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
             }
             pc++;
@@ -850,7 +958,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             pos = at;
             if (dlv) {
                 field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_STRUCT_BEGIN);
-                if (deliver(r, &f) != R_OK)
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
                 vm->depth++;
             }
@@ -860,7 +968,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             if (dlv) {
                 vm->depth--;
                 field_init(r, vm, in, prog, &f, pos, TRACERD_CTF_VALUE_STRUCT_END);
-                if (deliver(r, &f) != R_OK)
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
             }
             pc++;
@@ -884,7 +992,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                     f.bytes.data = data + ((at - bit0) >> 3);
                     f.bytes.len = (size_t)n;
                 }
-                if (deliver(r, &f) != R_OK)
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
                 vm->depth++;
             }
@@ -893,7 +1001,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                     vm->depth--;
                     field_init(r, vm, in, prog, &f, pos,
                                seq ? TRACERD_CTF_VALUE_SEQUENCE_END : TRACERD_CTF_VALUE_ARRAY_END);
-                    if (deliver(r, &f) != R_OK)
+                    if (call_field(r, &f) != R_OK)
                         return R_ERR;
                 }
                 pc = in->jump;
@@ -918,7 +1026,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                 field_init(r, vm, in, prog, &f, pos,
                            in->op == OP_SEQ_NEXT ? TRACERD_CTF_VALUE_SEQUENCE_END
                                                  : TRACERD_CTF_VALUE_ARRAY_END);
-                if (deliver(r, &f) != R_OK)
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
             }
             pc++;
@@ -941,7 +1049,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             if (dlv) {
                 field_init(r, vm, in, prog, &f, pos, TRACERD_CTF_VALUE_VARIANT_BEGIN);
                 f.option = m->option_names[m->vsel[k].option];
-                if (deliver(r, &f) != R_OK)
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
                 vm->depth++;
             }
@@ -955,7 +1063,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             if (dlv) {
                 vm->depth--;
                 field_init(r, vm, in, prog, &f, pos, TRACERD_CTF_VALUE_VARIANT_END);
-                if (deliver(r, &f) != R_OK)
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
             }
             pc++;
@@ -979,7 +1087,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             pos = at + ((uint64_t)i + u) * 8;
             if (dlv) {
                 field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_STRING);
-                if (utf_text(r, vm, in, p, i, &f.v.str) != R_OK || deliver(r, &f) != R_OK)
+                if (utf_text(r, vm, in, p, i, &f.v.str) != R_OK || call_field(r, &f) != R_OK)
                     return R_ERR;
             }
             pc++;
@@ -999,7 +1107,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                 f.v.u = v;
                 if (in->flags & INSN_ENUM)
                     f.enum_label = enum_label(in->meta->type, v);
-                if (deliver(r, &f) != R_OK)
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
             }
             pc++;
@@ -1024,7 +1132,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
                 f.bytes.data = p;
                 f.bytes.len = (size_t)n;
                 f.v.length = n;
-                if (deliver(r, &f) != R_OK)
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
             }
             pc++;
@@ -1047,7 +1155,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             if (dlv) {
                 field_init(r, vm, in, prog, &f, pos, TRACERD_CTF_VALUE_OPTIONAL_BEGIN);
                 f.v.length = on;
-                if (deliver(r, &f) != R_OK)
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
                 vm->depth++;
             }
@@ -1058,7 +1166,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             if (dlv) {
                 vm->depth--;
                 field_init(r, vm, in, prog, &f, pos, TRACERD_CTF_VALUE_OPTIONAL_END);
-                if (deliver(r, &f) != R_OK)
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
             }
             pc = in->jump;
@@ -1078,7 +1186,7 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
             if (dlv) {
                 vm->depth--;
                 field_init(r, vm, in, prog, &f, pos, TRACERD_CTF_VALUE_OPTIONAL_END);
-                if (deliver(r, &f) != R_OK)
+                if (call_field(r, &f) != R_OK)
                     return R_ERR;
             }
             pc++;
@@ -1091,12 +1199,225 @@ static int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *pr
     }
 }
 
+/* One copy of the interpreter that only measures, one that delivers: the
+ * delivery tests vanish from the measuring copy. */
+static TRACERD__NOINLINE int run_measure(tracerd_ctf_stream_t *r, struct vm *vm,
+                                         const struct ctf_prog *prog)
+{
+    return run_body(r, vm, prog, false);
+}
+
+static TRACERD__NOINLINE int run_deliver(tracerd_ctf_stream_t *r, struct vm *vm,
+                                         const struct ctf_prog *prog)
+{
+    return run_body(r, vm, prog, true);
+}
+
+/* Runs one program from vm->pos; dlv: deliver its fields when the client
+ * asked for its scope (else it is decoded as far as reading needs, which is
+ * measuring it). */
+static inline int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_prog *prog, bool dlv)
+{
+    if (prog->code == NULL)
+        return R_OK;
+    if (dlv && (r->scopes >> prog->scope & 1u))
+        return run_deliver(r, vm, prog);
+    return run_measure(r, vm, prog);
+}
+
+/* Delivers a plan (compile.c, build_plan) from vm->pos: the same records,
+ * checks and errors as the general program (run_body) whose steps it
+ * follows, with the fixed part of each record copied as one block from the
+ * step's template and the nesting known at compile time. */
+static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop *plan)
+{
+    uint64_t pos = vm->pos;
+    const uint64_t bit0 = vm->bit0, limit = vm->limit, pkt_off = r->pkt_off;
+    const size_t nbytes = limit > bit0 ? (size_t)((limit - bit0) >> 3) : 0;
+    const uint8_t *data = vm->data;
+    uint64_t *slots = r->slots;
+    struct loop *loops = r->loops;
+    const struct ctf_pop *next = plan;
+    const tracerd_ctf_field_cb on_field = r->cb.on_field;
+    void *user = r->core.user;
+    tracerd_ctf_field_t f;
+    memset(&f, 0, sizeof f);
+    r->core.in_cb = true; /* between the calls only this loop runs; cleared on every return */
+    int ret = R_OK;
+    for (;;) {
+        const struct ctf_pop *p = next++;
+        const struct ctf_insn *in = &p->in;
+        bool dirty = false; /* enum_label, option or bytes set */
+        uint64_t at = (pos + in->align - 1) & ~((uint64_t)in->align - 1), v;
+        bool end = false;      /* an empty array/sequence: its end follows at once */
+        uint32_t isp = vm->sp; /* loops around the record (its index is the innermost's) */
+        switch (in->op) {
+        case OP_END:
+            vm->pos = pos;
+            goto out;
+        case OP_JUMP: /* the end of a variant option */
+            next = plan + in->jump;
+            continue;
+        case OP_U8:
+        case OP_U16LE:
+        case OP_U16BE:
+        case OP_U32LE:
+        case OP_U32BE:
+        case OP_U64LE:
+        case OP_U64BE:
+        case OP_INT:
+            if (TRACERD__UNLIKELY(at + in->size > limit))
+                goto short_field;
+            v = load_int(data, nbytes, at - bit0, in);
+            pos = at + in->size;
+            if (in->slot)
+                store_int(r, vm, in, v);
+            f.v.u = v;
+            if (p->enum_label) {
+                f.enum_label = enum_label(in->meta->type, v);
+                dirty = true;
+            }
+            break;
+        case OP_FLOAT32:
+        case OP_FLOAT64: {
+            if (TRACERD__UNLIKELY(at + in->size > limit))
+                goto short_field;
+            pos = at + in->size;
+            f.v.f = load_float(data, at - bit0, in);
+            break;
+        }
+        case OP_STRING: {
+            const uint8_t *q = NULL;
+            size_t n = 0;
+            if (load_string(r, vm, in, at, &q, &n, &pos) != R_OK)
+                goto fail;
+            f.v.str.data = (const char *)q;
+            f.v.str.len = n;
+            break;
+        }
+        case OP_TEXT_ARRAY:
+        case OP_TEXT_SEQ: {
+            const uint8_t *q = NULL;
+            uint64_t n = 0;
+            if ((ret = load_text(r, vm, in, at, &q, &n)) != R_OK)
+                goto out;
+            f.v.str = text_str(q, n);
+            pos = at + n * 8;
+            break;
+        }
+        case OP_STRUCT_BEGIN:
+            if (at > limit)
+                goto short_at;
+            pos = at;
+            f.v.u = 0;
+            break;
+        case OP_ARRAY_BEGIN:
+        case OP_SEQ_BEGIN: {
+            uint64_t n = in->op == OP_ARRAY_BEGIN ? in->count : slots[in->slot];
+            if (in->op == OP_SEQ_BEGIN && check_seq_length(r, vm, in, at, n) != R_OK)
+                goto fail;
+            if (at > limit)
+                goto short_at;
+            pos = at;
+            f.v.length = n;
+            if ((in->flags & INSN_BYTES) && n <= (limit - at) / 8) {
+                f.bytes.data = data + ((at - bit0) >> 3);
+                f.bytes.len = (size_t)n;
+                dirty = true;
+            }
+            if (n == 0 || plan + in->jump == next) {
+                end = true;
+                next = plan + in->jump;
+            } else {
+                loops[vm->sp].n = n;
+                loops[vm->sp].i = 0;
+                vm->sp++;
+            }
+            break;
+        }
+        case OP_ARRAY_NEXT:
+        case OP_SEQ_NEXT:
+            if (++loops[vm->sp - 1].i < loops[vm->sp - 1].n) {
+                next = plan + in->jump;
+                continue;
+            }
+            isp = --vm->sp;
+            at = pos;
+            f.v.u = 0;
+            break;
+        case OP_VARIANT: {
+            const struct ctf_meta *m = in->meta;
+            uint64_t tag = slots[in->slot];
+            bool sgn = (in->flags & INSN_SIGNED) != 0;
+            uint32_t k = tracerd__ctf_range_find(m->vranges, m->nvranges, ctf_range_key(tag, sgn));
+            if (TRACERD__UNLIKELY(k >= m->nvsel)) {
+                vm->pos = pos;
+                ret = vm_fail(r, vm, in, TRACERD_E_BAD_RECORD,
+                              sgn ? "variant tag value %lld selects no option"
+                                  : "variant tag value %llu selects no option",
+                              (unsigned long long)tag);
+                goto out;
+            }
+            if (TRACERD__UNLIKELY(m->kill != NULL))
+                loc_flags(slots, m, m->vsel[k].option);
+            f.option = m->option_names[m->vsel[k].option];
+            dirty = true;
+            f.v.u = 0;
+            next = plan + p->targets[k];
+            break;
+        }
+        default: /* OP_STRUCT_END, OP_VARIANT_END */
+            at = pos;
+            f.v.u = 0;
+            break;
+        }
+        memcpy((char *)&f + CTF_TMPL_FIRST, (const char *)&p->t + CTF_TMPL_FIRST, CTF_TMPL_BYTES);
+        if (p->elem)
+            f.index = (int64_t)loops[isp - 1].i;
+        f.offset = pkt_off + (at >> 3);
+        int rc = on_field(user, &f);
+        if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE) &&
+            tracerd__cb_result(&r->core, rc, "on_field", r->rec_off) < 0)
+            goto fail;
+        if (TRACERD__UNLIKELY(dirty)) {
+            f.enum_label = NULL;
+            f.option = NULL;
+            f.bytes.data = NULL;
+            f.bytes.len = 0;
+        }
+        if (TRACERD__UNLIKELY(end)) {
+            f.kind = in->op == OP_ARRAY_BEGIN ? TRACERD_CTF_VALUE_ARRAY_END
+                                              : TRACERD_CTF_VALUE_SEQUENCE_END;
+            f.v.u = 0;
+            rc = on_field(user, &f);
+            if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE) &&
+                tracerd__cb_result(&r->core, rc, "on_field", r->rec_off) < 0)
+                goto fail;
+        }
+        continue;
+    short_field:
+        vm->pos = at;
+        ret = vm_short(r, vm, in, at + in->size);
+        goto out;
+    short_at:
+        vm->pos = at;
+        ret = vm_short(r, vm, in, at);
+        goto out;
+    }
+fail:
+    ret = R_ERR;
+out:
+    r->core.in_cb = false;
+    return ret;
+}
+
 /* Runs a measure-only program (fused skips, stored integers, strings,
  * sequences of fixed elements, LTTng headers). */
 static int run_fast(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_insn *code)
 {
     uint64_t pos = vm->pos;
     const uint64_t limit = vm->limit, bit0 = vm->bit0;
+    const size_t nbytes = limit > bit0 ? (size_t)((limit - bit0) >> 3) : 0; /* readable */
     const uint8_t *data = vm->data;
     uint64_t *slots = r->slots;
     for (;; code++) {
@@ -1183,7 +1504,7 @@ static int run_fast(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_ins
         /* integers with a stored value */
         if (TRACERD__UNLIKELY(at + in->size > limit))
             goto short_at;
-        v = load_int(data, at - bit0, in);
+        v = load_int(data, nbytes, at - bit0, in);
         pos = at + in->size;
         store_int(r, vm, in, v);
         continue;
@@ -1546,6 +1867,11 @@ static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
     return R_OK;
 }
 
+/* The scopes of an event. */
+#define EVENT_SCOPES                                                                               \
+    ((1u << TRACERD_CTF_SCOPE_EVENT_HEADER) | (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) |     \
+     (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT) | (1u << TRACERD_CTF_SCOPE_EVENT_FIELDS))
+
 static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
 {
     uint64_t ns = event_ns(r, r->ev_cycles);
@@ -1561,8 +1887,16 @@ static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
         d.pos = r->pos;
         d.sp = d.depth = 0;
         d.more_ok = false;
-        if (event_programs(r, &d, true) != R_OK)
+        if (r->ev->plan != NULL && (r->scopes & EVENT_SCOPES) == EVENT_SCOPES) {
+            /* every scope wanted: the plans (the body's was only made when
+             * no byte order can change inside a byte in the whole event) */
+            int rc = r->srt->header_plan != NULL ? run_plan(r, &d, r->srt->header_plan)
+                                                 : run(r, &d, &r->srt->event_header, true);
+            if (rc != R_OK || run_plan(r, &d, r->ev->plan) != R_OK)
+                return R_ERR;
+        } else if (event_programs(r, &d, true) != R_OK) {
             return R_ERR;
+        }
         vm->pos = d.pos;
     }
     if (r->cb.on_event_end && event_cb(r, r->cb.on_event_end, &e, "on_event_end") != R_OK)
