@@ -10,6 +10,7 @@
 
 #include <tracerd/event.h>
 
+#include "support/ctf_peer.h"
 #include "support/driver.h"
 #include "support/event_support.h"
 #include "support/xray_writer.h"
@@ -417,6 +418,35 @@ START_TEST(test_ctf_events)
         "vtid=77 vpid=7 addr=4198400 call_site=4202496\n"
         "end OK\n");
     free(log);
+    /* no_args: the same events, threads, processes and spans, no argument
+     * (the payload is still read for the function address) */
+    tracerd_auto_config_t bare;
+    tracerd_auto_config_init(&bare);
+    bare.no_args = true;
+    log = drv_check_all(&t, &bare, buf, len);
+    ck_assert_str_eq(log, "source ctf v108 little freq=1000000000 score=100\n"
+                          "ctf @24 span-begin t=1000 ns=1000 pid=7 tid=77 cpu=3 nid=4198400 "
+                          "cat=ust name=0x401000\n"
+                          "ctf @60 span-end t=1500 ns=1500 pid=7 tid=77 cpu=3 nid=4198400 "
+                          "cat=ust name=0x401000\n"
+                          "end OK\n");
+    free(log);
+    /* ... and on the feature trace (contexts only: the fast path) */
+    meta = ctf_writer_metadata(false);
+    stream = ctf_writer_stream(false, &len);
+    ctf_meta = meta;
+    ctf_meta_len = strlen(meta);
+    log = drv_check_all(&t, NULL, stream, len);
+    char *bare_log = drv_check_all(&t, &bare, stream, len);
+    ck_assert_uint_eq(count_lines(bare_log, "ctf @"), count_lines(log, "ctf @"));
+    ck_assert_ptr_nonnull(
+        strstr(bare_log, " tid=18446744073709551574 cpu=2 cat=ust name=test:ints\n"));
+    ck_assert_ptr_nonnull(strstr(bare_log, " cat=ust name=test:compound\n"));
+    ck_assert_ptr_null(strstr(bare_log, "vtid="));
+    free(bare_log);
+    free(log);
+    free(stream);
+    free(meta);
     ctf_meta = NULL;
 }
 END_TEST

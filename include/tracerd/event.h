@@ -182,6 +182,13 @@ typedef struct tracerd_auto_config {
      * (tracerd_xtrace_parse_filename) gets its thread (or CPU) id from it:
      * every event has tid = that id and TRACERD_EVENT_HAS_TID. */
     const char *source_name;
+    /** No arguments wanted (default false): every event is delivered with
+     * nargs = 0, and readers that can skip decoding what only arguments need
+     * do (CTF: only the context fields giving the thread and the process, and
+     * the address of LTTng-UST function entry/exit events, are decoded; the
+     * events lying whole in a chunk stay on the reader's fast path). For
+     * clients that use names, times, threads and kinds only (`tracerd stats`). */
+    bool no_args;
 } tracerd_auto_config_t;
 
 /** Opaque auto reader. */

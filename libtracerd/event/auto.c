@@ -453,6 +453,8 @@ void tracerd__auto_bind(tracerd_auto_reader_t *a, tracerd_event_format_t format)
 int tracerd__auto_emit(tracerd_auto_reader_t *a, tracerd_event_t *ev)
 {
     ev->format = a->be->format;
+    if (a->cfg.no_args)
+        ev->nargs = 0;
     if (a->cfg.filter != NULL) {
         int m = tracerd_event_filter_match(a->cfg.filter, ev);
         if (m == TRACERD_EVENT_FILTER_PAST_END &&

@@ -81,7 +81,42 @@ struct cmap {
      * -1 when that packet has none */
     int64_t *stream_cpu;
     uint32_t nstream_cpu;
+    bool no_args; /* tracerd_auto_config_t.no_args: threads, processes and addresses only */
+    /* the category of the last trace seen (the env lookup once per trace) */
+    const tracerd_ctf_trace_t *cat_trace;
+    tracerd_str_t category;
+    /* the span kind of the last event class seen */
+    const tracerd_ctf_event_class_t *span_cls;
+    int span_kind;
 };
+
+/* LTTng-UST function instrumentation: 1 entry, 2 exit, 0 neither. */
+static int span_kind(const char *name)
+{
+    size_t a = strlen(name);
+    if (strncmp(name, "lttng_ust_cyg_profile", 21) != 0)
+        return 0;
+    if (a >= 11 && strcmp(name + a - 11, ":func_entry") == 0)
+        return 1;
+    return a >= 10 && strcmp(name + a - 10, ":func_exit") == 0 ? 2 : 0;
+}
+
+/* What on_field needs when no argument is wanted: the event contexts (thread
+ * and process), and the payloads when the trace has LTTng-UST function
+ * events (their address). */
+static const uint32_t no_args_scopes_none =
+    (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) | (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT);
+
+static uint32_t no_args_scopes(const tracerd_ctf_trace_t *t)
+{
+    uint32_t s = no_args_scopes_none;
+    const tracerd_ctf_trace_info_t *in = tracerd_ctf_trace_info(t);
+    for (uint32_t i = 0; i < in->nstreams; i++)
+        for (uint32_t k = 0; k < in->streams[i]->nevents; k++)
+            if (span_kind(in->streams[i]->events[k]->name) != 0)
+                return s | (1u << TRACERD_CTF_SCOPE_EVENT_FIELDS);
+    return s;
+}
 
 /* The stream being read in directory mode, or NULL. */
 static const tracerd_ctf_dir_stream_t *cur_stream(const struct cmap *m)
@@ -119,12 +154,6 @@ static tracerd_str_t cstr(const char *s)
 {
     tracerd_str_t v = {s != NULL ? s : "", s != NULL ? strlen(s) : 0};
     return v;
-}
-
-static bool ends_with(const char *s, const char *tail)
-{
-    size_t a = strlen(s), b = strlen(tail);
-    return a >= b && memcmp(s + a - b, tail, b) == 0;
 }
 
 static int on_packet(void *user, const tracerd_ctf_packet_t *p)
@@ -167,11 +196,17 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
     const char *name = e->name != NULL ? e->name : "";
     m->ev.name = cstr(name);
     const tracerd_ctf_trace_t *t = cur_trace(m);
-    const char *domain = t != NULL ? tracerd_ctf_trace_env(t, "domain") : NULL;
-    m->ev.category = cstr(domain != NULL ? domain : "ctf");
-    m->span = 0;
-    if (strncmp(name, "lttng_ust_cyg_profile", 21) == 0)
-        m->span = ends_with(name, ":func_entry") ? 1 : ends_with(name, ":func_exit") ? 2 : 0;
+    if (t != m->cat_trace || m->category.data == NULL) {
+        const char *domain = t != NULL ? tracerd_ctf_trace_env(t, "domain") : NULL;
+        m->category = cstr(domain != NULL ? domain : "ctf");
+        m->cat_trace = t;
+    }
+    m->ev.category = m->category;
+    if (e->cls != m->span_cls || e->cls == NULL) {
+        m->span_kind = span_kind(name);
+        m->span_cls = e->cls;
+    }
+    m->span = m->span_kind;
     return send_source(m);
 }
 
@@ -308,6 +343,8 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
     if (!m->in_event || f->depth == 0 || f->scope < TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT)
         return TRACERD_CB_CONTINUE;
     const char *name = f->name != NULL ? f->name : "";
+    if (m->no_args && f->depth > 1)
+        return TRACERD_CB_CONTINUE;
     if (f->depth > 1 || m->skip_depth != 0 || f->bytes.data != NULL ||
         f->kind == TRACERD_CTF_VALUE_OPTIONAL_BEGIN || f->kind == TRACERD_CTF_VALUE_STRUCT_BEGIN ||
         f->kind == TRACERD_CTF_VALUE_ARRAY_BEGIN || f->kind == TRACERD_CTF_VALUE_SEQUENCE_BEGIN ||
@@ -327,8 +364,8 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
             m->has_addr = true;
         }
     }
-    if (!is_scalar(f->kind))
-        return TRACERD_CB_CONTINUE; /* the END of a compound field */
+    if (!is_scalar(f->kind) || m->no_args)
+        return TRACERD_CB_CONTINUE; /* the END of a compound field, or no argument wanted */
     tracerd_event_arg_t *o = new_arg(m);
     if (o == NULL)
         return TRACERD_CB_CONTINUE;
@@ -438,6 +475,7 @@ static tracerd_status_t c_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
         m->scfg = *cfg->ctf;
     else
         tracerd_ctf_stream_config_init(&m->scfg);
+    m->no_args = cfg->no_args;
     tracerd_status_t st = tracerd_ctf_metadata_new(NULL, alloc, &m->meta);
     if (st != TRACERD_OK) {
         tracerd__free(alloc, m, sizeof *m);
@@ -472,6 +510,8 @@ static tracerd_status_t c_metadata(void *r, const void *data, size_t len)
     }
     tracerd_ctf_callbacks_t cbs;
     callbacks(&cbs);
+    if (m->no_args)
+        m->scfg.field_scopes = no_args_scopes(m->trace);
     st = tracerd_ctf_stream_new(m->trace, &m->scfg, &cbs, m, m->alloc, &m->rd);
     if (st != TRACERD_OK)
         return fail(m, st, 0, "stream: cannot create the CTF stream reader");
@@ -651,7 +691,21 @@ tracerd_status_t tracerd_event_dir_open(const char *path, const tracerd_auto_con
             if (scfg != NULL)
                 dc.stream = *scfg;
         }
+        d->m->no_args = sc.no_args;
+        if (sc.no_args) /* contexts only, unless a trace has function events */
+            dc.stream.field_scopes = no_args_scopes_none;
         st = tracerd_ctf_dir_open(path, &dc, &ccb, d->m, &d->alloc, &d->m->dir);
+        uint32_t want = dc.stream.field_scopes;
+        for (uint32_t i = 0;
+             sc.no_args && st == TRACERD_OK && i < tracerd_ctf_dir_trace_count(d->m->dir); i++)
+            want |= no_args_scopes(tracerd_ctf_dir_trace(d->m->dir, i));
+        if (st == TRACERD_OK && want != dc.stream.field_scopes) {
+            /* opened again with the payloads (the readers were made for a config) */
+            tracerd_ctf_dir_free(d->m->dir);
+            d->m->dir = NULL;
+            dc.stream.field_scopes = want;
+            st = tracerd_ctf_dir_open(path, &dc, &ccb, d->m, &d->alloc, &d->m->dir);
+        }
     }
     if (st == TRACERD_OK) {
         uint32_t n = tracerd_ctf_dir_stream_count(d->m->dir);

@@ -473,6 +473,7 @@ int cli_cmd_stats(cli_t *c)
     s.threads.max_open = c->max_open;
     struct ev_run r;
     ev_run_init(&r, c, on_event, on_source, &s);
+    r.no_args = true; /* names, times, threads and kinds only */
     r.before_error = report_before_error;
     if (!c->no_demangle)
         s.dm = cli_demangler_open();

@@ -349,6 +349,7 @@ static int run_stream(struct ev_run *r, const tracerd_xray_names_t *names, const
         return orc;
     cfg.filter = filter;
     cfg.xray_names = names;
+    cfg.no_args = r->no_args;
     bool exact;
     if (c->format != NULL) {
         cfg.format = tracerd_event_format_from_name(c->format);
@@ -470,6 +471,7 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
         return orc;
     cfg.filter = filter;
     cfg.xray_names = names;
+    cfg.no_args = r->no_args;
     tracerd_event_callbacks_t cbs;
     memset(&cbs, 0, sizeof cbs);
     cbs.on_event = on_event;

@@ -24,6 +24,7 @@ struct ev_run {
     /* Called (when set) once the trace has ended in an error, before the
      * error is printed: stats prints what it has, then the error. */
     void (*before_error)(void *user);
+    bool no_args; /* the command reads no argument (tracerd_auto_config_t.no_args) */
     tracerd_event_format_t format; /* detected, after ev_run */
     uint64_t ticks_per_second;
     /* After ev_run: the filter's range end (TRACERD_EVENT_FILTER_NO_END when
