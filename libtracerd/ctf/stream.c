@@ -94,6 +94,13 @@ struct tracerd_ctf_stream {
     tracerd__ctf_gate_fn gate;
     void *gate_user;
     bool gated;
+    /* The event fast_events measured when the gate held it back, kept so that
+     * letting it through later does not measure it again: valid while
+     * held_pos == pos in the same packet (set_trace, reset and errors drop it). */
+    bool held;
+    uint64_t held_pos, held_pkt, held_end, held_sctx, held_cycles, held_ns;
+    bool held_has_ts;
+    const struct ctf_event_rt *held_ev;
 };
 
 void tracerd_ctf_stream_config_init(tracerd_ctf_stream_config_t *cfg)
@@ -227,6 +234,7 @@ void tracerd_ctf_stream_reset(tracerd_ctf_stream_t *r)
     r->uuid_warned = false;
     r->ev = NULL;
     r->gated = false;
+    r->held = false;
 }
 
 void tracerd_ctf_stream_free(tracerd_ctf_stream_t *r)
@@ -258,6 +266,7 @@ tracerd_status_t tracerd_ctf_stream_set_trace(tracerd_ctf_stream_t *r,
     r->t = trace;
     r->srt = s;
     r->ns_srt = NULL;
+    r->held = false;
     return TRACERD_OK;
 }
 
@@ -2187,8 +2196,21 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
     tracerd_ctf_event_cb on_begin = r->cb.on_event_begin, on_end = r->cb.on_event_end;
     int rc = R_OK;
     while (vm.pos < vm.limit) {
-        uint64_t ev_start = vm.pos;
+        uint64_t ev_start = vm.pos, sctx_pos, ns;
+        const struct ctf_event_rt *ev;
         r->rec_off = r->pkt_off + (vm.pos >> 3);
+        if (r->held && r->held_pos == vm.pos && r->held_pkt == r->pkt_off) {
+            /* the event the gate held back: measured then */
+            r->held = false;
+            ev = r->held_ev;
+            r->ev = ev;
+            sctx_pos = r->held_sctx;
+            vm.pos = r->held_end;
+            r->ev_cycles = r->held_cycles;
+            r->ev_has_ts = r->held_has_ts;
+            ns = r->held_ns;
+            goto measured;
+        }
         r->have &= ~((1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP));
         uint64_t at = (vm.pos + 7) & ~(uint64_t)7;
         if (hdr[0].op == OP_LTTNG_COMPACT && !(hdr[0].flags & INSN_BE) && at + 32 <= vm.limit) {
@@ -2207,16 +2229,26 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
                 break;
         }
         uint64_t id;
-        const struct ctf_event_rt *ev = event_class(r, s, &id);
+        ev = event_class(r, s, &id);
         if (ev == NULL || ev->body_fast == NULL)
             break;
         r->ev = ev;
-        uint64_t sctx_pos = vm.pos;
+        sctx_pos = vm.pos;
         if (run_fast(r, &vm, ev->body_fast) != R_OK || vm.pos == ev_start)
             break; /* an error or an empty event: the general path reports it */
         event_time(r);
-        uint64_t ns = event_ns(r, r->ev_cycles);
+        ns = event_ns(r, r->ev_cycles);
+    measured:
         if (!event_open(r, ns)) {
+            r->held = true;
+            r->held_pos = ev_start;
+            r->held_pkt = r->pkt_off;
+            r->held_end = vm.pos;
+            r->held_sctx = sctx_pos;
+            r->held_ev = ev;
+            r->held_cycles = r->ev_cycles;
+            r->held_has_ts = r->ev_has_ts;
+            r->held_ns = ns;
             rc = R_MORE;
             break;
         }
