@@ -156,6 +156,10 @@ struct ctx {
     uint64_t *tids; /* open addressing, 0 = empty (values stored + 1) */
     size_t ntids;
     bool tids_full;
+    /* names (model pointers) last found to be / not to be a thread id, and
+     * the last id seen: the common case compares pointers only */
+    const char *tid_name, *other_name;
+    uint64_t last_tid;
     /* dump */
     bool first[256];
     unsigned level;
@@ -648,9 +652,19 @@ static int on_tid_field(void *user, const tracerd_ctf_field_t *f)
     if (f->depth != 1 || (f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT) ||
         (f->scope != TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT &&
          f->scope != TRACERD_CTF_SCOPE_EVENT_CONTEXT) ||
-        (strcmp(f->name, "vtid") != 0 && strcmp(f->name, "tid") != 0) || x->tids == NULL)
+        x->tids == NULL || f->name == x->other_name)
         return 0;
+    if (f->name != x->tid_name) {
+        if (strcmp(f->name, "vtid") != 0 && strcmp(f->name, "tid") != 0) {
+            x->other_name = f->name;
+            return 0;
+        }
+        x->tid_name = f->name;
+    }
     uint64_t key = f->v.u + 1;
+    if (key == x->last_tid)
+        return 0;
+    x->last_tid = key;
     size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (TID_SLOTS - 1);
     for (size_t probe = 0; probe < TID_SLOTS; probe++, h = (h + 1) & (TID_SLOTS - 1)) {
         if (x->tids[h] == key)
