@@ -218,17 +218,26 @@ static void put_args(struct jw *w, const tracerd_event_t *ev, bool numbers_only)
         put_arg_value(w, a);
     }
     if (!numbers_only && ev->kind == TRACERD_EVENT_LOG) {
-        wr_printf(&w->o, "%s\"message\":", first ? "" : ",");
+        if (!first)
+            put(w, ",", 1);
+        puts_(w, "\"message\":");
         put_str(w, ev->message.data, ev->message.len);
-        wr_printf(&w->o, ",\"level\":%d", (int)ev->level);
+        puts_(w, ",\"level\":");
+        wr_i64(&w->o, (int)ev->level);
         first = false;
     }
     if (!numbers_only &&
         (ev->kind == TRACERD_EVENT_CONTEXT_SWITCH || ev->kind == TRACERD_EVENT_WAKEUP)) {
-        wr_printf(&w->o, "%s\"other_pid\":%llu,\"other_tid\":%llu", first ? "" : ",",
-                  (unsigned long long)ev->other_pid, (unsigned long long)ev->other_tid);
-        if (ev->kind == TRACERD_EVENT_CONTEXT_SWITCH)
-            wr_printf(&w->o, ",\"out_state\":%d", (int)ev->level);
+        if (!first)
+            put(w, ",", 1);
+        puts_(w, "\"other_pid\":");
+        put_u64(w, ev->other_pid);
+        puts_(w, ",\"other_tid\":");
+        put_u64(w, ev->other_tid);
+        if (ev->kind == TRACERD_EVENT_CONTEXT_SWITCH) {
+            puts_(w, ",\"out_state\":");
+            wr_i64(&w->o, (int)ev->level);
+        }
         first = false;
     }
     if (!numbers_only && (ev->flags & TRACERD_EVENT_HAS_CPU)) {
@@ -237,6 +246,14 @@ static void put_args(struct jw *w, const tracerd_event_t *ev, bool numbers_only)
         first = false;
     }
     put(w, "}", 1);
+}
+
+/* ,"id":"0xHEX" */
+static void put_hex_id(struct jw *w, uint64_t id)
+{
+    puts_(w, ",\"id\":\"0x");
+    wr_x64(&w->o, id);
+    put(w, "\"", 1);
 }
 
 static void end_event(struct jw *w)
@@ -248,7 +265,9 @@ static void meta_name(struct jw *w, const char *what, uint64_t pid, uint64_t tid
                       size_t len)
 {
     begin_event(w, 'M', pid, tid);
-    wr_printf(&w->o, ",\"name\":\"%s\",\"args\":{\"name\":", what);
+    puts_(w, ",\"name\":\"");
+    puts_(w, what);
+    puts_(w, "\",\"args\":{\"name\":");
     put_str(w, name, len);
     puts_(w, "}}");
 }
@@ -344,7 +363,7 @@ static int on_event(void *user, const tracerd_event_t *ev)
         put_ts(w, "ts", ts);
         put_name(w, ev, "counter");
         if (ev->flags & TRACERD_EVENT_HAS_ID)
-            wr_printf(&w->o, ",\"id\":\"0x%llx\"", (unsigned long long)ev->id);
+            put_hex_id(w, ev->id);
         put_args(w, ev, true);
         end_event(w);
         break;
@@ -358,7 +377,7 @@ static int on_event(void *user, const tracerd_event_t *ev)
         begin_event(w, ph[ev->kind - TRACERD_EVENT_ASYNC_BEGIN], pid, tid);
         put_ts(w, "ts", ts);
         put_name(w, ev, ev->kind >= TRACERD_EVENT_FLOW_BEGIN ? "flow" : "async");
-        wr_printf(&w->o, ",\"id\":\"0x%llx\"", (unsigned long long)ev->id);
+        put_hex_id(w, ev->id);
         if (ev->kind == TRACERD_EVENT_FLOW_END)
             puts_(w, ",\"bp\":\"e\"");
         put_args(w, ev, false);
