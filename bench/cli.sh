@@ -7,19 +7,23 @@
 # Inputs, made in $BENCH_DIR (default /tmp/tracerd-bench-cli, reused when
 # present; BENCH_FRESH=1 makes them again):
 #   xray        a real FDR trace: bench/cli/xray_load.c built with clang
-#               -fxray-instrument and run (as tests/xray/record.sh does);
+#               -fxray-instrument and run (as tests/xray/record.sh does),
+#               BENCH_XRAY_MIB (default 32) MiB: info, dump, json and their peers;
+#   xray-small  the same program's trace of 4 MiB, for stats beside
+#               llvm-xray account (which needs seconds per MiB);
 #   ctf-writer  an LTTng-UST-like CTF directory of 2 streams from the CTF
 #               writer of the tests (bench/cli/gen_ctf_dir.c);
 #   ctf-lttng   a real LTTng-UST trace recorded with lttng-tools (when lttng
 #               and root are available);
 #   fxt         the generator of bench/bench_fxt.c (write mode);
 #   xtrace      the generator of bench/bench_xtrace.c (write mode).
-# Each tracerd command (and xxhsum) runs BENCH_RUNS times (default 3), each
-# time over the input repeated to about 256 MB, and the best CPU time (user +
-# system, from /usr/bin/time) counts: other jobs on the machine shift wall
-# time much more than CPU time; the wall time of the same run is shown too.
-# Peers run BENCH_PEER_RUNS times (default 1: llvm-xray account takes
-# minutes on a few MB).
+# A command with a peer runs in pairs, BENCH_PEER_RUNS times (default 3):
+# the peer once, then tracerd (over the input repeated to about 256 MB);
+# the ratio is the peer's CPU time (user + system, /usr/bin/time) over
+# tracerd's per pass, in each pair, and the median of the pairs is shown,
+# with the median CPU and wall times of each side. Commands without a peer
+# (and xxhsum) run BENCH_RUNS times (default 3): the median. CPU time
+# counts: other jobs on the machine shift wall time much more than CPU time.
 # MB/s are of input bytes, events/s of `tracerd stats`'s event count, RSS is
 # the peak resident set. "x peer" is the peer's CPU time over tracerd's.
 # Peers: llvm-xray (fdr-dump, account, convert), babeltrace2 (dummy sink,
@@ -30,7 +34,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 D=${BENCH_DIR:-/tmp/tracerd-bench-cli}
 RUNS=${BENCH_RUNS:-3}
-PRUNS=${BENCH_PEER_RUNS:-1}
+PRUNS=${BENCH_PEER_RUNS:-3}
 MIB=${BENCH_MIB:-128}
 T="$root/$B/tracerd"
 mkdir -p "$D"
@@ -40,16 +44,19 @@ have() { command -v "$1" >/dev/null 2>&1; }
 # ---- inputs ------------------------------------------------------------------
 gen() { # NAME: prints nothing, makes $D/NAME unless present
     case "$1" in
-    xray)
+    xray | xray-small)
         have clang || return 1
-        clang -O2 -g0 -pthread -fxray-instrument -fxray-instruction-threshold=1 \
-            -fxray-modes=xray-fdr -o "$D/xray_load" bench/cli/xray_load.c
+        [ -x "$D/xray_load" ] || clang -O2 -g0 -pthread -fxray-instrument \
+            -fxray-instruction-threshold=1 -fxray-modes=xray-fdr -o "$D/xray_load" \
+            bench/cli/xray_load.c
+        mib=4 rounds=400000
+        [ "$1" = xray ] && mib=${BENCH_XRAY_MIB:-32} rounds=$((mib * 125000))
         rm -f "$D"/xray-trace-*
         XRAY_OPTIONS="patch_premain=false verbosity=0 xray_logfile_base=$D/xray-trace-" \
-            BENCH_XRAY_ROUNDS=400000 "$D/xray_load" \
-            "buffer_size=1048576:buffer_max=${BENCH_XRAY_MIB:-4}:func_duration_threshold_us=0" \
+            BENCH_XRAY_ROUNDS=$rounds "$D/xray_load" \
+            "buffer_size=1048576:buffer_max=$mib:func_duration_threshold_us=0" \
             2>/dev/null
-        mv "$D"/xray-trace-* "$D/xray"
+        mv "$D"/xray-trace-* "$D/$1"
         ;;
     ctf-writer)
         "$B/bench/gen_ctf_dir" "$D/ctf-writer" $((MIB / 2)) 2 >/dev/null ;;
@@ -69,42 +76,84 @@ size_of() { # bytes of a file, or of every file in a folder
 }
 
 # ---- timing ------------------------------------------------------------------
-# run N REPEAT CMD...: best of N runs by CPU time, each running CMD REPEAT
-# times in a row (small inputs: the time of one pass is the total / REPEAT);
-# sets R_CPU R_WALL (per pass) R_RSS (KiB) R_OK.
+median() { # of the numbers on standard input
+    sort -g | awk '{a[NR] = $1} END {if (NR % 2) print a[(NR + 1) / 2];
+        else printf "%.4f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2}'
+}
+# once REPEAT CMD...: one run of CMD REPEAT times in a row (small inputs: the
+# time of one pass is the total / REPEAT); sets O_CPU O_WALL (per pass),
+# O_RSS (KiB), and R_OK=no when CMD failed.
+once() {
+    _r=$1
+    shift
+    if ! /usr/bin/time -f "%U %S %e %M" -o "$D/.time" sh -c \
+        'r=$1; shift; while [ "$r" -gt 0 ]; do "$@" || exit 1; r=$((r - 1)); done' \
+        sh "$_r" "$@" >/dev/null 2>"$D/.err"; then
+        R_OK=no
+    fi
+    line=$(tail -n 1 "$D/.time")
+    O_CPU=$(echo "$line" | awk -v r="$_r" '{printf "%.4f", ($1 + $2) / r}')
+    O_WALL=$(echo "$line" | awk -v r="$_r" '{printf "%.4f", $3 / r}')
+    O_RSS=$(echo "$line" | awk '{print $4}')
+}
+# run N REPEAT CMD...: N runs; sets R_CPU R_WALL (medians, per pass),
+# R_RSS (the largest, KiB), R_OK.
 run() {
-    R_CPU="" R_WALL="" R_RSS="" R_OK=yes
-    _n=$1 _r=$2
+    R_OK=yes R_RSS=0
+    _n=$1 _rr=$2
     shift 2
+    cpus="" walls=""
     i=0
     while [ "$i" -lt "$_n" ]; do
-        if ! /usr/bin/time -f "%U %S %e %M" -o "$D/.time" sh -c \
-            'r=$1; shift; while [ "$r" -gt 0 ]; do "$@" || exit 1; r=$((r - 1)); done' \
-            sh "$_r" "$@" >/dev/null 2>"$D/.err"; then
-            R_OK=no
-        fi
-
-        line=$(tail -n 1 "$D/.time")
-        cpu=$(echo "$line" | awk -v r="$_r" '{printf "%.4f", ($1 + $2) / r}')
-        wall=$(echo "$line" | awk -v r="$_r" '{printf "%.4f", $3 / r}')
-        rss=$(echo "$line" | awk '{print $4}')
-        if [ -z "$R_CPU" ] || awk "BEGIN{exit !($cpu < $R_CPU)}"; then
-            R_CPU=$cpu R_WALL=$wall R_RSS=$rss
-        fi
+        once "$_rr" "$@"
+        cpus="$cpus $O_CPU" walls="$walls $O_WALL"
+        [ "$O_RSS" -gt "$R_RSS" ] && R_RSS=$O_RSS
         i=$((i + 1))
     done
+    R_CPU=$(echo $cpus | tr ' ' '\n' | median)
+    R_WALL=$(echo $walls | tr ' ' '\n' | median)
+}
+# paired N PEER REPEAT CMD...: N pairs of one run of the shell command PEER
+# and one run of CMD (REPEAT times); sets the peer's P_CPU P_WALL P_RSS P_OK,
+# tracerd's R_* (medians) and RATIO, the median of peer CPU / tracerd CPU
+# per pair.
+paired() {
+    _n=$1 _peer=$2 _rr=$3
+    shift 3
+    pcpus="" pwalls="" cpus="" walls="" ratios="" P_RSS=0 R_RSS=0
+    i=0
+    while [ "$i" -lt "$_n" ]; do
+        R_OK=yes
+        once 1 sh -c "$_peer"
+        P_OK=$R_OK
+        pc=$O_CPU
+        pcpus="$pcpus $O_CPU" pwalls="$pwalls $O_WALL"
+        [ "$O_RSS" -gt "$P_RSS" ] && P_RSS=$O_RSS
+        R_OK=yes
+        once "$_rr" "$@"
+        cpus="$cpus $O_CPU" walls="$walls $O_WALL"
+        [ "$O_RSS" -gt "$R_RSS" ] && R_RSS=$O_RSS
+        ratios="$ratios $(awk "BEGIN{c=$O_CPU; if (c < 0.001) c = 0.001; printf \"%.2f\", $pc / c}")"
+        i=$((i + 1))
+    done
+    P_CPU=$(echo $pcpus | tr ' ' '\n' | median)
+    P_WALL=$(echo $pwalls | tr ' ' '\n' | median)
+    R_CPU=$(echo $cpus | tr ' ' '\n' | median)
+    R_WALL=$(echo $walls | tr ' ' '\n' | median)
+    RATIO=$(echo $ratios | tr ' ' '\n' | median)
+    RATIOS=$ratios
 }
 
 OUT="$D/results.md"
 : >"$OUT"
 emit() { echo "$*" | tee -a "$OUT"; }
-row() { # FORMAT COMMAND TOOL BYTES EVENTS [PEER_CPU]
+row() { # FORMAT COMMAND TOOL BYTES EVENTS [RATIO]
     mbs=$(awk "BEGIN{c=$R_CPU; if (c < 0.001) c = 0.001; printf \"%.0f\", $4 / 1e6 / c}")
     wmbs=$(awk "BEGIN{w=$R_WALL; if (w < 0.01) w = 0.01; printf \"%.0f\", $4 / 1e6 / w}")
     evs=$(awk "BEGIN{c=$R_CPU; if (c < 0.001) c = 0.001; printf \"%.1f\", $5 / 1e6 / c}")
     ratio=""
     if [ -n "${6:-}" ]; then
-        ratio=$(awk "BEGIN{c=$R_CPU; if (c < 0.001) c = 0.001; printf \"%.1fx\", $6 / c}")
+        ratio="${6}x (pairs:$RATIOS)"
     fi
     note=""
     [ "$R_OK" = yes ] || note=" (exit != 0)"
@@ -112,12 +161,12 @@ row() { # FORMAT COMMAND TOOL BYTES EVENTS [PEER_CPU]
 }
 
 emit "tracerd bench-cli, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-emit "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), tracerd best of $RUNS runs by CPU time, peers best of $PRUNS"
+emit "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), medians: $PRUNS pairs (peer, tracerd) per command with a peer, $RUNS runs otherwise"
 emit ""
 emit "| format | command | tool | CPU s | wall s | MB/s (CPU) | MB/s (wall) | M events/s (CPU) | peak RSS MiB | tracerd x faster than the peer (CPU) |"
 emit "|---|---|---|---|---|---|---|---|---|---|"
 
-for f in ${BENCH_FORMATS:-xray ctf-writer ctf-lttng fxt xtrace}; do
+for f in ${BENCH_FORMATS:-xray xray-small ctf-writer ctf-lttng fxt xtrace}; do
     p=$(input_path "$f")
     if [ ! -e "$p" ]; then
         gen "$f" || { emit "| $f | (input not made: tool missing) | | | | | | | | |"; continue; }
@@ -127,43 +176,58 @@ for f in ${BENCH_FORMATS:-xray ctf-writer ctf-lttng fxt xtrace}; do
     # tracerd and xxhsum pass over at least ~256 MB per timing; peers run once
     reps=$(awk "BEGIN{r = int(256e6 / $bytes); print r < 1 ? 1 : r}")
     extra=""
-    [ "$f" = xray ] && extra="--instr-map $D/xray_load"
+    case "$f" in xray*) extra="--instr-map $D/xray_load" ;; esac
     events=$("$T" stats -q $extra "$p" 2>/dev/null | sed -n 's/^events: \([0-9]*\).*/\1/p' | head -n 1)
     events=${events:-0}
     if [ "$f" = xtrace ]; then # the event view has no instructions: count instruction records
         events=$("$T" info -q "$p" | sed -n 's/^instructions: *\([0-9]*\).*/\1/p')
     fi
-    if have xxhsum; then
+    if have xxhsum && [ "$f" != xray-small ]; then
         if [ -d "$p" ]; then run "$RUNS" "$reps" sh -c "cat '$p'/* | xxhsum -H3"; else run "$RUNS" "$reps" xxhsum -H3 "$p"; fi
         row "$f" "read every byte" "xxhsum -H3" "$bytes" 0
     fi
-    # peers first, so their CPU times give the ratios
-    PI="" PS="" PD="" PJ=""
+    # the peer of each command (a shell command), run in pairs with tracerd's
+    PI="" PS="" PD="" PJ="" cmds="info stats dump json"
     case "$f" in
     xray)
-        run "$PRUNS" 1 llvm-xray fdr-dump "$p"; PI=$R_CPU; row "$f" info "llvm-xray fdr-dump" "$bytes" "$events"
-        run "$PRUNS" 1 llvm-xray account -k --instr_map="$D/xray_load" "$p"; PS=$R_CPU
-        row "$f" stats "llvm-xray account -k" "$bytes" "$events"
-        run "$PRUNS" 1 llvm-xray convert --output-format=yaml --instr_map="$D/xray_load" "$p"; PD=$R_CPU
-        row "$f" dump "llvm-xray convert yaml" "$bytes" "$events"
-        run "$PRUNS" 1 llvm-xray convert --output-format=trace_event --instr_map="$D/xray_load" "$p"; PJ=$R_CPU
-        row "$f" json "llvm-xray convert trace_event" "$bytes" "$events"
+        PI="llvm-xray fdr-dump '$p'"
+        PD="llvm-xray convert --output-format=yaml --instr_map='$D/xray_load' '$p'"
+        PJ="llvm-xray convert --output-format=trace_event --instr_map='$D/xray_load' '$p'"
+        ;;
+    xray-small)
+        PS="llvm-xray account -k --instr_map='$D/xray_load' '$p'" cmds="stats"
         ;;
     ctf-*)
         if have babeltrace2; then
-            run "$PRUNS" 1 babeltrace2 -c sink.utils.dummy "$p"; PI=$R_CPU PS=$R_CPU
-            row "$f" "info, stats" "babeltrace2 -c sink.utils.dummy" "$bytes" "$events"
-            run "$PRUNS" 1 babeltrace2 "$p"; PD=$R_CPU
-            row "$f" dump "babeltrace2 (text)" "$bytes" "$events"
+            PI="babeltrace2 -c sink.utils.dummy '$p'" PS=$PI
+            PD="babeltrace2 '$p'"
         fi
         ;;
     esac
-    for cmd in info stats dump json; do
-        case "$cmd" in info) peer=$PI ;; stats) peer=$PS ;; dump) peer=$PD ;; json) peer=$PJ ;; esac
+    for cmd in $cmds; do
+        case "$cmd" in
+        info) peer=$PI tool="llvm-xray fdr-dump" ;;
+        stats) peer=$PS tool="llvm-xray account -k" ;;
+        dump) peer=$PD tool="llvm-xray convert yaml" ;;
+        json) peer=$PJ tool="llvm-xray convert trace_event" ;;
+        esac
+        case "$f:$cmd" in
+        ctf-*:info | ctf-*:stats) tool="babeltrace2 -c sink.utils.dummy" ;;
+        ctf-*:dump) tool="babeltrace2 (text)" ;;
+        esac
         x=""
         [ "$cmd" != dump ] && [ "$cmd" != info ] && x=$extra
-        run "$RUNS" "$reps" "$T" "$cmd" -q $x "$p"
-        row "$f" "$cmd" "tracerd $cmd" "$bytes" "$events" "$peer"
+        if [ -n "$peer" ]; then
+            paired "$PRUNS" "$peer" "$reps" "$T" "$cmd" -q $x "$p"
+            T_CPU=$R_CPU T_WALL=$R_WALL T_RSS=$R_RSS T_OK=$R_OK
+            R_CPU=$P_CPU R_WALL=$P_WALL R_RSS=$P_RSS R_OK=$P_OK
+            row "$f" "$cmd" "$tool" "$bytes" "$events"
+            R_CPU=$T_CPU R_WALL=$T_WALL R_RSS=$T_RSS R_OK=$T_OK
+            row "$f" "$cmd" "tracerd $cmd" "$bytes" "$events" "$RATIO"
+        else
+            run "$RUNS" "$reps" "$T" "$cmd" -q $x "$p"
+            row "$f" "$cmd" "tracerd $cmd" "$bytes" "$events"
+        fi
     done
 done
 emit ""
