@@ -139,8 +139,7 @@ static int on_event(void *user, const tracerd_fxt_event_t *e)
     struct fmap *m = user;
     if ((unsigned)e->type >= sizeof kinds / sizeof kinds[0])
         return TRACERD_CB_CONTINUE;
-    tracerd_event_t ev;
-    memset(&ev, 0, sizeof ev);
+    tracerd_event_t ev = tracerd__event_zero;
     ev.offset = e->offset;
     ev.kind = kinds[e->type];
     ev.ticks = e->ticks;
@@ -166,8 +165,7 @@ static int on_kernel_object(void *user, const tracerd_fxt_kernel_object_t *o)
     struct fmap *m = user;
     if (o->object_type != ZX_OBJ_TYPE_PROCESS && o->object_type != ZX_OBJ_TYPE_THREAD)
         return TRACERD_CB_CONTINUE;
-    tracerd_event_t ev;
-    memset(&ev, 0, sizeof ev);
+    tracerd_event_t ev = tracerd__event_zero;
     ev.offset = o->offset;
     ev.flags = TRACERD_EVENT_NO_TIME | TRACERD_EVENT_HAS_PID;
     ev.name = o->name;
@@ -195,8 +193,7 @@ static int on_scheduling(void *user, const tracerd_fxt_scheduling_t *s)
     static const tracerd_str_t n_switch = {"context_switch", 14}, n_wakeup = {"wakeup", 6},
                                cat = {"sched", 5}, n_out = {"outgoing_priority", 17},
                                n_in = {"incoming_priority", 17};
-    tracerd_event_t ev;
-    memset(&ev, 0, sizeof ev);
+    tracerd_event_t ev = tracerd__event_zero;
     ev.offset = s->offset;
     ev.ticks = s->ticks;
     ev.ns = s->ns;
@@ -239,8 +236,7 @@ static int on_log(void *user, const tracerd_fxt_log_t *l)
 {
     struct fmap *m = user;
     static const tracerd_str_t n_log = {"log", 3};
-    tracerd_event_t ev;
-    memset(&ev, 0, sizeof ev);
+    tracerd_event_t ev = tracerd__event_zero;
     ev.offset = l->offset;
     ev.kind = TRACERD_EVENT_LOG;
     ev.ticks = l->ticks;
@@ -275,8 +271,7 @@ static uint32_t data_arg(struct fmap *m, tracerd_event_t *ev, tracerd_bytes_t pa
 static int on_blob(void *user, const tracerd_fxt_blob_t *b)
 {
     struct fmap *m = user;
-    tracerd_event_t ev;
-    memset(&ev, 0, sizeof ev);
+    tracerd_event_t ev = tracerd__event_zero;
     ev.offset = b->offset;
     ev.kind = TRACERD_EVENT_BLOB;
     ev.flags = TRACERD_EVENT_NO_TIME;
@@ -290,8 +285,7 @@ static int on_blob(void *user, const tracerd_fxt_blob_t *b)
 static int on_large_blob(void *user, const tracerd_fxt_large_blob_t *b)
 {
     struct fmap *m = user;
-    tracerd_event_t ev;
-    memset(&ev, 0, sizeof ev);
+    tracerd_event_t ev = tracerd__event_zero;
     ev.offset = b->offset;
     ev.kind = TRACERD_EVENT_BLOB;
     ev.category = b->category;
@@ -313,8 +307,7 @@ static int on_userspace_object(void *user, const tracerd_fxt_userspace_object_t 
 {
     struct fmap *m = user;
     static const tracerd_str_t n_ptr = {"pointer", 7};
-    tracerd_event_t ev;
-    memset(&ev, 0, sizeof ev);
+    tracerd_event_t ev = tracerd__event_zero;
     ev.offset = o->offset;
     ev.kind = TRACERD_EVENT_MARK;
     ev.flags = TRACERD_EVENT_NO_TIME;

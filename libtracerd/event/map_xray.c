@@ -81,8 +81,7 @@ static int on_header(void *user, const tracerd_xray_header_t *h)
 static int on_function(void *user, const tracerd_xray_function_t *f)
 {
     struct xmap *m = user;
-    tracerd_event_t ev;
-    memset(&ev, 0, sizeof ev);
+    tracerd_event_t ev = tracerd__event_zero;
     fill_common(m, &ev, f->offset, f->tsc, f->ns, f->tid, f->pid, f->cpu);
     bool exit = f->kind == TRACERD_XRAY_EXIT || f->kind == TRACERD_XRAY_TAIL_EXIT;
     ev.kind = exit ? TRACERD_EVENT_SPAN_END : TRACERD_EVENT_SPAN_BEGIN;
@@ -115,8 +114,7 @@ static int on_function(void *user, const tracerd_xray_function_t *f)
 static int on_event(void *user, const tracerd_xray_event_t *e)
 {
     struct xmap *m = user;
-    tracerd_event_t ev;
-    memset(&ev, 0, sizeof ev);
+    tracerd_event_t ev = tracerd__event_zero;
     fill_common(m, &ev, e->offset, e->tsc, e->ns, e->tid, e->pid, e->cpu);
     ev.kind = TRACERD_EVENT_INSTANT;
     static const tracerd_str_t custom = {"custom-event", 12}, typed = {"typed-event", 11};

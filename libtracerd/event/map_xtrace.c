@@ -97,8 +97,7 @@ static int on_insn(void *user, const tracerd_xtrace_insn_t *i)
     struct xtmap *m = user;
     if (i->el == m->el)
         return TRACERD_CB_CONTINUE; /* the common case: nothing to say */
-    tracerd_event_t ev;
-    memset(&ev, 0, sizeof ev);
+    tracerd_event_t ev = tracerd__event_zero;
     ev.offset = i->offset;
     ev.ticks = i->index;
     ev.category = cat;
@@ -134,8 +133,7 @@ static int on_val(void *user, const tracerd_xtrace_val_t *v)
     }
     if (v->kind != TRACERD_XTRACE_VAL_SVCRET)
         return TRACERD_CB_CONTINUE;
-    tracerd_event_t ev;
-    memset(&ev, 0, sizeof ev);
+    tracerd_event_t ev = tracerd__event_zero;
     ev.kind = TRACERD_EVENT_SPAN_COMPLETE;
     ev.category = cat;
     bool have_args = m->nsvc > 0;
@@ -174,8 +172,7 @@ static int on_time(void *user, const tracerd_xtrace_time_t *t)
 {
     struct xtmap *m = user;
     static const tracerd_str_t n_time = {"time", 4}, n_value = {"value", 5};
-    tracerd_event_t ev;
-    memset(&ev, 0, sizeof ev);
+    tracerd_event_t ev = tracerd__event_zero;
     ev.offset = t->offset;
     ev.kind = TRACERD_EVENT_MARK;
     ev.ticks = t->insn_count;
@@ -197,8 +194,7 @@ static int on_syscall_vec(void *user, const tracerd_xtrace_syscall_vec_t *s)
 {
     struct xtmap *m = user;
     static const tracerd_str_t n_vec = {"syscall_vec", 11}, n_count = {"count", 5};
-    tracerd_event_t ev;
-    memset(&ev, 0, sizeof ev);
+    tracerd_event_t ev = tracerd__event_zero;
     ev.offset = s->offset;
     ev.kind = TRACERD_EVENT_INSTANT;
     ev.ticks = s->insn_count;
