@@ -246,9 +246,12 @@ static tracerd_str_t fn_name(const struct dx *d, int32_t id, char *buf, size_t c
     tracerd_str_t s;
     if (d->c->names != NULL && tracerd_xray_names_lookup(d->c->names, id, &s))
         return s;
-    int n = snprintf(buf, cap, "fn#%d", (int)id);
+    (void)cap; /* "fn#-2147483648" and the 8 bytes wr_fmt_u64 may write fit in 32 */
+    memcpy(buf, "fn#-", 4);
+    size_t n = id < 0 ? 4 : 3;
+    n += wr_fmt_u64(buf + n, id < 0 ? (uint64_t)0 - (uint64_t)(int64_t)id : (uint64_t)id);
     s.data = buf;
-    s.len = n > 0 ? (size_t)n : 0;
+    s.len = n;
     return s;
 }
 
