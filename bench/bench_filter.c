@@ -77,7 +77,7 @@ static double run(const uint8_t *buf, size_t len, tracerd_event_filter_t *f, str
     tracerd_auto_config_t cfg;
     tracerd_auto_config_init(&cfg);
     cfg.filter = f;
-    tracerd_event_callbacks_t cbs = {deliver, NULL, NULL};
+    tracerd_event_callbacks_t cbs = {.on_event = deliver};
     tracerd_auto_reader_t *r;
     if (tracerd_auto_new(&cfg, &cbs, s, NULL, &r) != TRACERD_OK)
         exit(1);

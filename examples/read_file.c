@@ -41,7 +41,7 @@ int main(int argc, char **argv)
         return 3;
     }
     unsigned long count = 0;
-    tracerd_event_callbacks_t cbs = {on_event, on_source, NULL};
+    tracerd_event_callbacks_t cbs = {.on_event = on_event, .on_source = on_source};
     tracerd_auto_reader_t *r;
     if (tracerd_auto_new(NULL, &cbs, &count, NULL, &r) != TRACERD_OK) {
         fclose(f);

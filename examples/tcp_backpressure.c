@@ -73,7 +73,7 @@ int main(int argc, char **argv)
     }
     struct batch b;
     memset(&b, 0, sizeof b);
-    tracerd_event_callbacks_t cbs = {on_event, NULL, NULL};
+    tracerd_event_callbacks_t cbs = {.on_event = on_event};
     tracerd_auto_reader_t *r;
     if (tracerd_auto_new(NULL, &cbs, &b, NULL, &r) != TRACERD_OK)
         return 3;

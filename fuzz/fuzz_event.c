@@ -90,7 +90,7 @@ static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed
     cfg.format = f <= 4 ? (tracerd_event_format_t)f : TRACERD_EVENT_FORMAT_UNKNOWN;
     cfg.xray_names = names;
     cfg.max_args = 4;
-    tracerd_event_callbacks_t cb = {on_event, on_source, NULL};
+    tracerd_event_callbacks_t cb = {.on_event = on_event, .on_source = on_source};
     struct acc a = {0xcbf29ce484222325ull, 0, chunked && (opts & 8) != 0};
     tracerd_auto_reader_t *r;
     if (tracerd_auto_new(&cfg, &cb, &a, NULL, &r) != TRACERD_OK)

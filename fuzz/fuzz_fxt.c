@@ -204,9 +204,7 @@ static int c_warn(void *u, const tracerd_warning_t *w)
 static tracerd_status_t run_once(const tracerd_fxt_config_t *cfg, const uint8_t *d, size_t n,
                                  uint8_t seed, bool chunked, run_t *out, uint64_t *err_off)
 {
-    tracerd_fxt_callbacks_t cbs = {c_meta,  c_init, c_string, c_thread, c_event,
-                                   c_blob,  c_user, c_kernel, c_sched,  c_log,
-                                   c_large, c_frag, c_unknown, c_warn};
+    tracerd_fxt_callbacks_t cbs = {.on_metadata = c_meta, .on_init = c_init, .on_string = c_string, .on_thread = c_thread, .on_event = c_event, .on_blob = c_blob, .on_userspace_object = c_user, .on_kernel_object = c_kernel, .on_scheduling = c_sched, .on_log = c_log, .on_large_blob = c_large, .on_large_blob_fragment = c_frag, .on_unknown = c_unknown, .on_warning = c_warn};
     memset(out, 0, sizeof *out);
     out->hash = 0xcbf29ce484222325ull;
     tracerd_fxt_reader_t *r;

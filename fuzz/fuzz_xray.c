@@ -94,8 +94,7 @@ static uint64_t run(const uint8_t *data, size_t size, uint8_t opts, uint8_t seed
                          ? TRACERD_BYTE_ORDER_AUTO
                          : (tracerd_byte_order_t)((opts >> 2) & 3);
     cfg.max_args = 8;
-    tracerd_xray_callbacks_t cb = {f_header, f_buffer, f_buffer_end, f_function,
-                                   f_event,  f_fragment, f_meta,     f_warning};
+    tracerd_xray_callbacks_t cb = {.on_header = f_header, .on_buffer = f_buffer, .on_buffer_end = f_buffer_end, .on_function = f_function, .on_event = f_event, .on_event_fragment = f_fragment, .on_metadata = f_meta, .on_warning = f_warning};
     if (opts & 32)
         cb.on_metadata = NULL;
     struct acc a = {0xcbf29ce484222325ull, 0, chunked && (opts & 16) != 0};

@@ -7,6 +7,7 @@
 #include <tracerd/tracerd.h>
 
 #include "../libtracerd/core/internal.h"
+#include "../libtracerd/core/sized.h"
 #include "support/driver.h"
 
 START_TEST(test_status_names)
@@ -40,6 +41,8 @@ END_TEST
         type cb_;                                                                                  \
         memset(&cb_, 0xa5, sizeof cb_);                                                            \
         init(&cb_);                                                                                \
+        ck_assert_uint_eq(cb_.size, sizeof cb_);                                                   \
+        cb_.size = 0;                                                                              \
         const unsigned char *b_ = (const unsigned char *)&cb_;                                     \
         for (size_t i_ = 0; i_ < sizeof cb_; i_++)                                                 \
             ck_assert_uint_eq(b_[i_], 0);                                                          \
@@ -70,6 +73,110 @@ START_TEST(test_init_and_ops)
     ck_assert_int_eq(tracerd_xray_ops()->new_reader(NULL, NULL, NULL, NULL, &r), TRACERD_OK);
     ck_assert_int_eq(tracerd_xray_ops()->finish(r), TRACERD_E_TRUNCATED);
     tracerd_xray_ops()->free(r);
+}
+END_TEST
+
+/* Config and callbacks structs that grow (sized.h, doc/api.md §7): an
+ * older, smaller struct keeps the newer members' defaults; a newer, larger one
+ * is read when what this library does not know is zero, refused otherwise;
+ * _init writes no more than the caller's size. Two versions of one struct: */
+struct v1 { /* as an older header declared it */
+    uint32_t a;
+    size_t size;
+};
+struct v2 { /* the library's, one member later */
+    uint32_t a;
+    size_t size;
+    uint32_t b; /* default 7 */
+};
+
+START_TEST(test_sized_structs)
+{
+    const size_t base = TRACERD__SIZE_TO(struct v2, size);
+    ck_assert_uint_eq(base, sizeof(struct v1));
+    /* an older caller: b keeps its default */
+    struct v1 old = {5, sizeof old};
+    struct v2 lib = {1, sizeof lib, 7};
+    ck_assert_int_eq(tracerd__sized_read(&lib, sizeof lib, &old, offsetof(struct v2, size), base),
+                     TRACERD_OK);
+    ck_assert_uint_eq(lib.a, 5);
+    ck_assert_uint_eq(lib.b, 7);
+    ck_assert_uint_eq(lib.size, sizeof lib);
+    /* size 0 (zeroed by hand) is the older struct */
+    old.size = 0;
+    lib.b = 7;
+    ck_assert_int_eq(tracerd__sized_read(&lib, sizeof lib, &old, offsetof(struct v2, size), base),
+                     TRACERD_OK);
+    ck_assert_uint_eq(lib.a, 5);
+    ck_assert_uint_eq(lib.b, 7);
+    /* smaller than the first sized version: not ours */
+    old.size = sizeof(size_t);
+    ck_assert_int_eq(tracerd__sized_read(&lib, sizeof lib, &old, offsetof(struct v2, size), base),
+                     TRACERD_E_INVALID);
+    /* a newer caller against the older library (v1): the unknown tail must be zero */
+    struct v2 newer;
+    memset(&newer, 0, sizeof newer);
+    newer.a = 9;
+    newer.size = sizeof newer;
+    struct v1 older_lib = {1, sizeof older_lib};
+    ck_assert_int_eq(tracerd__sized_read(&older_lib, sizeof older_lib, &newer,
+                                         offsetof(struct v1, size), base),
+                     TRACERD_OK);
+    ck_assert_uint_eq(older_lib.a, 9);
+    newer.b = 1;
+    ck_assert_int_eq(tracerd__sized_read(&older_lib, sizeof older_lib, &newer,
+                                         offsetof(struct v1, size), base),
+                     TRACERD_E_INVALID);
+    /* _init of a newer library on an older caller's struct writes only that */
+    unsigned char buf[sizeof(struct v2) + 8];
+    memset(buf, 0xa5, sizeof buf);
+    struct v2 def = {3, sizeof def, 7};
+    tracerd__sized_init(buf, sizeof(struct v1), &def, sizeof def, offsetof(struct v2, size));
+    struct v1 got;
+    memcpy(&got, buf, sizeof got);
+    ck_assert_uint_eq(got.a, 3);
+    ck_assert_uint_eq(got.size, sizeof(struct v1));
+    for (size_t i = sizeof(struct v1); i < sizeof buf; i++)
+        ck_assert_uint_eq(buf[i], 0xa5);
+
+    /* The public structs, through the readers: a caller built against a
+     * newer header (a larger struct, _init_sized with its size) is read
+     * while its extra bytes are zero, refused when one is set. */
+    union {
+        tracerd_xray_config_t c;
+        unsigned char b[sizeof(tracerd_xray_config_t) + 16];
+    } x;
+    tracerd_xray_config_init_sized(&x.c, sizeof x.b);
+    ck_assert_uint_eq(x.c.size, sizeof x.b);
+    ck_assert_uint_eq(x.c.max_args, 64); /* the defaults */
+    tracerd_xray_reader_t *r = NULL;
+    ck_assert_int_eq(tracerd_xray_new(&x.c, NULL, NULL, NULL, &r), TRACERD_OK);
+    tracerd_xray_free(r);
+    x.b[sizeof x.b - 1] = 1;
+    ck_assert_int_eq(tracerd_xray_new(&x.c, NULL, NULL, NULL, &r), TRACERD_E_INVALID);
+    ck_assert_ptr_null(r);
+    union {
+        tracerd_fxt_callbacks_t c;
+        unsigned char b[sizeof(tracerd_fxt_callbacks_t) + sizeof(void *)];
+    } f;
+    tracerd_fxt_callbacks_init_sized(&f.c, sizeof f.b);
+    tracerd_fxt_reader_t *fr = NULL;
+    ck_assert_int_eq(tracerd_fxt_new(NULL, &f.c, NULL, NULL, &fr), TRACERD_OK);
+    tracerd_fxt_free(fr);
+    f.b[sizeof f.b - 1] = 1; /* a callback this library does not know */
+    ck_assert_int_eq(tracerd_fxt_new(NULL, &f.c, NULL, NULL, &fr), TRACERD_E_INVALID);
+    /* a size below the first sized version is no struct of ours */
+    tracerd_auto_config_t ac;
+    tracerd_auto_config_init(&ac);
+    ac.size = 8;
+    tracerd_auto_reader_t *ar = NULL;
+    ck_assert_int_eq(tracerd_auto_new(&ac, NULL, NULL, NULL, &ar), TRACERD_E_INVALID);
+    /* size 0: a struct initialised by hand reads as before */
+    tracerd_event_callbacks_t ecb;
+    memset(&ecb, 0, sizeof ecb); /* hand-initialised: size 0 */
+    ac.size = 0;
+    ck_assert_int_eq(tracerd_auto_new(&ac, &ecb, NULL, NULL, &ar), TRACERD_OK);
+    tracerd_auto_free(ar);
 }
 END_TEST
 
@@ -206,6 +313,7 @@ Suite *suite_core(void)
     tcase_add_test(tc, test_version);
     tcase_add_test(tc, test_bytes);
     tcase_add_test(tc, test_init_and_ops);
+    tcase_add_test(tc, test_sized_structs);
     tcase_add_test(tc, test_stitch);
     tcase_add_test(tc, test_hmap);
     tcase_add_test(tc, test_ticks_to_ns);

@@ -216,7 +216,7 @@ START_TEST(test_callback_abort)
     xw_t w;
     xw_init(&w, false);
     xw_sample_v5(&w);
-    tracerd_event_callbacks_t cbs = {abort_cb, NULL, NULL};
+    tracerd_event_callbacks_t cbs = {.on_event = abort_cb};
     tracerd_auto_reader_t *r;
     ck_assert_int_eq(tracerd_auto_new(NULL, &cbs, NULL, NULL, &r), TRACERD_OK);
     size_t used;

@@ -241,7 +241,7 @@ START_TEST(test_early_stop)
     tracerd_auto_config_t cfg;
     tracerd_auto_config_init(&cfg);
     cfg.filter = f;
-    tracerd_event_callbacks_t cbs = {count_cb, NULL, NULL};
+    tracerd_event_callbacks_t cbs = {.on_event = count_cb};
     unsigned n = 0;
     tracerd_auto_reader_t *r;
     ck_assert_int_eq(tracerd_auto_new(&cfg, &cbs, &n, NULL, &r), TRACERD_OK);
@@ -278,7 +278,7 @@ START_TEST(test_early_stop_dir)
     tracerd_auto_config_t cfg;
     tracerd_auto_config_init(&cfg);
     cfg.filter = f;
-    tracerd_event_callbacks_t cbs = {count_cb, NULL, NULL};
+    tracerd_event_callbacks_t cbs = {.on_event = count_cb};
     unsigned n = 0;
     tracerd_event_dir_t *d;
     ck_assert_int_eq(

@@ -272,10 +272,21 @@ typedef struct tracerd_ctf_metadata_config {
      * 0.4-0.8 KiB per field while compiling) whatever the text's size;
      * counted before anything is expanded. */
     uint64_t max_type_nodes;
+    /** sizeof this struct in the caller's build, set by the _init function
+     * (0, as in a struct zeroed by hand: the members above). Members added
+     * after 0.2 come after it (doc/api.md §7). */
+    size_t size;
 } tracerd_ctf_metadata_config_t;
 
 /** Fills *cfg with the defaults. */
-TRACERD_API void tracerd_ctf_metadata_config_init(tracerd_ctf_metadata_config_t *cfg);
+TRACERD_API void tracerd_ctf_metadata_config_init_sized(tracerd_ctf_metadata_config_t *cfg,
+                                                        size_t size);
+/** (The same, as an inline function: it passes sizeof the caller's struct to
+ * tracerd_ctf_metadata_config_init_sized, which writes no more than that.) */
+static inline void tracerd_ctf_metadata_config_init(tracerd_ctf_metadata_config_t *cfg)
+{
+    tracerd_ctf_metadata_config_init_sized(cfg, sizeof *cfg);
+}
 
 /**
  * Creates a metadata reader.
@@ -486,11 +497,21 @@ typedef struct tracerd_ctf_callbacks {
     tracerd_ctf_field_cb on_field;
     tracerd_ctf_loss_cb on_loss;
     tracerd_warning_cb on_warning; /**< lenient packet skips; a foreign packet uuid */
+    /** sizeof this struct in the caller's build, set by the _init function
+     * (0, as in a struct zeroed by hand: the members above). Members added
+     * after 0.2 come after it (doc/api.md §7). */
+    size_t size;
 } tracerd_ctf_callbacks_t;
 
 /** Sets every callback to NULL (not interested), the starting point before
  * setting the ones wanted (STYLE.md B.16: every callbacks struct has one). */
-TRACERD_API void tracerd_ctf_callbacks_init(tracerd_ctf_callbacks_t *cbs);
+TRACERD_API void tracerd_ctf_callbacks_init_sized(tracerd_ctf_callbacks_t *cbs, size_t size);
+/** (The same, as an inline function: it passes sizeof the caller's struct to
+ * tracerd_ctf_callbacks_init_sized, which writes no more than that.) */
+static inline void tracerd_ctf_callbacks_init(tracerd_ctf_callbacks_t *cbs)
+{
+    tracerd_ctf_callbacks_init_sized(cbs, sizeof *cbs);
+}
 
 /** Stream reader options. Initialise with tracerd_ctf_stream_config_init. */
 typedef struct tracerd_ctf_stream_config {
@@ -512,10 +533,21 @@ typedef struct tracerd_ctf_stream_config {
      * for event contexts only (e.g. thread ids) reads events lying whole in a
      * chunk on the fast path and decodes only the contexts' values. */
     uint32_t field_scopes;
+    /** sizeof this struct in the caller's build, set by the _init function
+     * (0, as in a struct zeroed by hand: the members above). Members added
+     * after 0.2 come after it (doc/api.md §7). */
+    size_t size;
 } tracerd_ctf_stream_config_t;
 
 /** Fills *cfg with the defaults. */
-TRACERD_API void tracerd_ctf_stream_config_init(tracerd_ctf_stream_config_t *cfg);
+TRACERD_API void tracerd_ctf_stream_config_init_sized(tracerd_ctf_stream_config_t *cfg,
+                                                      size_t size);
+/** (The same, as an inline function: it passes sizeof the caller's struct to
+ * tracerd_ctf_stream_config_init_sized, which writes no more than that.) */
+static inline void tracerd_ctf_stream_config_init(tracerd_ctf_stream_config_t *cfg)
+{
+    tracerd_ctf_stream_config_init_sized(cfg, sizeof *cfg);
+}
 
 /**
  * Creates a stream reader for one data stream of `trace`.
@@ -604,6 +636,10 @@ typedef struct tracerd_ctf_dir_config {
     /** Files kept open between reads (default 256). With more streams than
      * this, each read opens the file, reads at its offset and closes it. */
     uint32_t max_open_files;
+    /** sizeof this struct in the caller's build, set by the _init function
+     * (0, as in a struct zeroed by hand: the members above). Members added
+     * after 0.2 come after it (doc/api.md §7). */
+    size_t size;
     /** Read buffers of all streams together (default, and 0: 16 MiB). With more
      * streams than max_read_buffer_bytes / chunk_bytes (256 at the
      * defaults), each stream reads max_read_buffer_bytes / streams at a
@@ -613,7 +649,13 @@ typedef struct tracerd_ctf_dir_config {
 } tracerd_ctf_dir_config_t;
 
 /** Fills *cfg with the defaults. */
-TRACERD_API void tracerd_ctf_dir_config_init(tracerd_ctf_dir_config_t *cfg);
+TRACERD_API void tracerd_ctf_dir_config_init_sized(tracerd_ctf_dir_config_t *cfg, size_t size);
+/** (The same, as an inline function: it passes sizeof the caller's struct to
+ * tracerd_ctf_dir_config_init_sized, which writes no more than that.) */
+static inline void tracerd_ctf_dir_config_init(tracerd_ctf_dir_config_t *cfg)
+{
+    tracerd_ctf_dir_config_init_sized(cfg, sizeof *cfg);
+}
 
 /**
  * Opens a trace directory: finds every folder holding a `metadata` file

@@ -143,11 +143,21 @@ typedef struct tracerd_event_callbacks {
     tracerd_event_cb on_event;
     tracerd_event_source_cb on_source; /**< once, when the format header has been read */
     tracerd_warning_cb on_warning;     /**< lenient skips of the underlying reader */
+    /** sizeof this struct in the caller's build, set by the _init function
+     * (0, as in a struct zeroed by hand: the members above). Members added
+     * after 0.2 come after it (doc/api.md §7). */
+    size_t size;
 } tracerd_event_callbacks_t;
 
 /** Sets every callback to NULL (not interested), the starting point before
  * setting the ones wanted (STYLE.md B.16: every callbacks struct has one). */
-TRACERD_API void tracerd_event_callbacks_init(tracerd_event_callbacks_t *cbs);
+TRACERD_API void tracerd_event_callbacks_init_sized(tracerd_event_callbacks_t *cbs, size_t size);
+/** (The same, as an inline function: it passes sizeof the caller's struct to
+ * tracerd_event_callbacks_init_sized, which writes no more than that.) */
+static inline void tracerd_event_callbacks_init(tracerd_event_callbacks_t *cbs)
+{
+    tracerd_event_callbacks_init_sized(cbs, sizeof *cbs);
+}
 
 /** Auto reader options. Initialise with tracerd_auto_config_init. */
 typedef struct tracerd_auto_config {
@@ -182,6 +192,10 @@ typedef struct tracerd_auto_config {
      * (tracerd_xtrace_parse_filename) gets its thread (or CPU) id from it:
      * every event has tid = that id and TRACERD_EVENT_HAS_TID. */
     const char *source_name;
+    /** sizeof this struct in the caller's build, set by the _init function
+     * (0, as in a struct zeroed by hand: the members above). Members added
+     * after 0.2 come after it (doc/api.md §7). */
+    size_t size;
     /** No arguments wanted (default false): every event is delivered with
      * nargs = 0, and readers that can skip decoding what only arguments need
      * do (CTF: only the context fields giving the thread and the process, and
@@ -206,7 +220,13 @@ typedef struct tracerd_auto_reader tracerd_auto_reader_t;
 #define TRACERD_AUTO_DETECT_SURE 90
 
 /** Fills *cfg with the defaults. */
-TRACERD_API void tracerd_auto_config_init(tracerd_auto_config_t *cfg);
+TRACERD_API void tracerd_auto_config_init_sized(tracerd_auto_config_t *cfg, size_t size);
+/** (The same, as an inline function: it passes sizeof the caller's struct to
+ * tracerd_auto_config_init_sized, which writes no more than that.) */
+static inline void tracerd_auto_config_init(tracerd_auto_config_t *cfg)
+{
+    tracerd_auto_config_init_sized(cfg, sizeof *cfg);
+}
 
 /**
  * Creates an auto reader.

@@ -374,11 +374,21 @@ typedef struct tracerd_fxt_callbacks {
         on_large_blob_fragment;        /**< pieces of large blob payloads above the stitch bound */
     tracerd_fxt_unknown_cb on_unknown; /**< unknown types, skipped by size */
     tracerd_warning_cb on_warning;     /**< lenient skips */
+    /** sizeof this struct in the caller's build, set by the _init function
+     * (0, as in a struct zeroed by hand: the members above). Members added
+     * after 0.2 come after it (doc/api.md §7). */
+    size_t size;
 } tracerd_fxt_callbacks_t;
 
 /** Sets every callback to NULL (not interested), the starting point before
  * setting the ones wanted (STYLE.md B.16: every callbacks struct has one). */
-TRACERD_API void tracerd_fxt_callbacks_init(tracerd_fxt_callbacks_t *cbs);
+TRACERD_API void tracerd_fxt_callbacks_init_sized(tracerd_fxt_callbacks_t *cbs, size_t size);
+/** (The same, as an inline function: it passes sizeof the caller's struct to
+ * tracerd_fxt_callbacks_init_sized, which writes no more than that.) */
+static inline void tracerd_fxt_callbacks_init(tracerd_fxt_callbacks_t *cbs)
+{
+    tracerd_fxt_callbacks_init_sized(cbs, sizeof *cbs);
+}
 
 /** Reader options. Initialise with tracerd_fxt_config_init. */
 typedef struct tracerd_fxt_config {
@@ -413,10 +423,20 @@ typedef struct tracerd_fxt_config {
      * (what readers with one global table do; default false: per-provider
      * tables as the spec says). */
     bool fallback_to_provider0;
+    /** sizeof this struct in the caller's build, set by the _init function
+     * (0, as in a struct zeroed by hand: the members above). Members added
+     * after 0.2 come after it (doc/api.md §7). */
+    size_t size;
 } tracerd_fxt_config_t;
 
 /** Fills *cfg with the defaults. */
-TRACERD_API void tracerd_fxt_config_init(tracerd_fxt_config_t *cfg);
+TRACERD_API void tracerd_fxt_config_init_sized(tracerd_fxt_config_t *cfg, size_t size);
+/** (The same, as an inline function: it passes sizeof the caller's struct to
+ * tracerd_fxt_config_init_sized, which writes no more than that.) */
+static inline void tracerd_fxt_config_init(tracerd_fxt_config_t *cfg)
+{
+    tracerd_fxt_config_init_sized(cfg, sizeof *cfg);
+}
 
 /**
  * Creates a reader.

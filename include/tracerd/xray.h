@@ -147,11 +147,21 @@ typedef struct tracerd_xray_callbacks {
     tracerd_span_cb on_event_fragment;    /**< pieces of payloads above the stitch bound */
     tracerd_xray_metadata_cb on_metadata; /**< every other metadata record, raw facts */
     tracerd_warning_cb on_warning;        /**< lenient skips */
+    /** sizeof this struct in the caller's build, set by the _init function
+     * (0, as in a struct zeroed by hand: the members above). Members added
+     * after 0.2 come after it (doc/api.md §7). */
+    size_t size;
 } tracerd_xray_callbacks_t;
 
 /** Sets every callback to NULL (not interested), the starting point before
  * setting the ones wanted (STYLE.md B.16: every callbacks struct has one). */
-TRACERD_API void tracerd_xray_callbacks_init(tracerd_xray_callbacks_t *cbs);
+TRACERD_API void tracerd_xray_callbacks_init_sized(tracerd_xray_callbacks_t *cbs, size_t size);
+/** (The same, as an inline function: it passes sizeof the caller's struct to
+ * tracerd_xray_callbacks_init_sized, which writes no more than that.) */
+static inline void tracerd_xray_callbacks_init(tracerd_xray_callbacks_t *cbs)
+{
+    tracerd_xray_callbacks_init_sized(cbs, sizeof *cbs);
+}
 
 /** Reader options. Initialise with tracerd_xray_config_init. */
 typedef struct tracerd_xray_config {
@@ -163,10 +173,20 @@ typedef struct tracerd_xray_config {
      * on_warning and go on (default false: stop with the error). Risk: the
      * skipped buffer's records are lost. */
     bool lenient_skip_buffers;
+    /** sizeof this struct in the caller's build, set by the _init function
+     * (0, as in a struct zeroed by hand: the members above). Members added
+     * after 0.2 come after it (doc/api.md §7). */
+    size_t size;
 } tracerd_xray_config_t;
 
 /** Fills *cfg with the defaults. */
-TRACERD_API void tracerd_xray_config_init(tracerd_xray_config_t *cfg);
+TRACERD_API void tracerd_xray_config_init_sized(tracerd_xray_config_t *cfg, size_t size);
+/** (The same, as an inline function: it passes sizeof the caller's struct to
+ * tracerd_xray_config_init_sized, which writes no more than that.) */
+static inline void tracerd_xray_config_init(tracerd_xray_config_t *cfg)
+{
+    tracerd_xray_config_init_sized(cfg, sizeof *cfg);
+}
 
 /**
  * Creates a reader.

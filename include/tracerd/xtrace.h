@@ -192,6 +192,10 @@ typedef struct tracerd_xtrace_insn_config {
     /** AUTO layout: bytes after the first SYSCALL_VEC's count examined to
      * decide (default 65536, 64..16 MiB; allocated once, in _new, with AUTO). */
     uint32_t iov_probe_bytes;
+    /** sizeof this struct in the caller's build, set by the _init function
+     * (0, as in a struct zeroed by hand: the members above). Members added
+     * after 0.2 come after it (doc/api.md §7). */
+    size_t size;
 } tracerd_xtrace_insn_config_t;
 
 /** An instruction, with its absolute PC. */
@@ -319,17 +323,35 @@ typedef struct tracerd_xtrace_insn_callbacks {
     /** The AUTO SYSCALL_VEC layout decision, once, before that SYSCALL_VEC's
      * on_syscall_vec. */
     tracerd_xtrace_iov_decision_cb on_layout;
+    /** sizeof this struct in the caller's build, set by the _init function
+     * (0, as in a struct zeroed by hand: the members above). Members added
+     * after 0.2 come after it (doc/api.md §7). */
+    size_t size;
 } tracerd_xtrace_insn_callbacks_t;
 
 /** Sets every callback to NULL (not interested), the starting point before
  * setting the ones wanted (STYLE.md B.16: every callbacks struct has one). */
-TRACERD_API void tracerd_xtrace_insn_callbacks_init(tracerd_xtrace_insn_callbacks_t *cbs);
+TRACERD_API void tracerd_xtrace_insn_callbacks_init_sized(tracerd_xtrace_insn_callbacks_t *cbs,
+                                                          size_t size);
+/** (The same, as an inline function: it passes sizeof the caller's struct to
+ * tracerd_xtrace_insn_callbacks_init_sized, which writes no more than that.) */
+static inline void tracerd_xtrace_insn_callbacks_init(tracerd_xtrace_insn_callbacks_t *cbs)
+{
+    tracerd_xtrace_insn_callbacks_init_sized(cbs, sizeof *cbs);
+}
 
 /** Opaque instruction-stream reader. */
 typedef struct tracerd_xtrace_insn_reader tracerd_xtrace_insn_reader_t;
 
 /** Fills *cfg with the defaults. */
-TRACERD_API void tracerd_xtrace_insn_config_init(tracerd_xtrace_insn_config_t *cfg);
+TRACERD_API void tracerd_xtrace_insn_config_init_sized(tracerd_xtrace_insn_config_t *cfg,
+                                                       size_t size);
+/** (The same, as an inline function: it passes sizeof the caller's struct to
+ * tracerd_xtrace_insn_config_init_sized, which writes no more than that.) */
+static inline void tracerd_xtrace_insn_config_init(tracerd_xtrace_insn_config_t *cfg)
+{
+    tracerd_xtrace_insn_config_init_sized(cfg, sizeof *cfg);
+}
 
 /**
  * Creates an instruction-stream reader.
@@ -433,6 +455,10 @@ typedef struct tracerd_xtrace_snap_config {
     /** Lenient: a record cut off at the end of input goes to on_warning and
      * finish returns OK. Default false (E_TRUNCATED). */
     bool allow_truncated_tail;
+    /** sizeof this struct in the caller's build, set by the _init function
+     * (0, as in a struct zeroed by hand: the members above). Members added
+     * after 0.2 come after it (doc/api.md §7). */
+    size_t size;
 } tracerd_xtrace_snap_config_t;
 
 /** The layout the reader uses, reported once before any record. */
@@ -502,17 +528,35 @@ typedef struct tracerd_xtrace_snap_callbacks {
     tracerd_span_cb on_register;
     tracerd_xtrace_snapshot_end_cb on_snapshot_end;
     tracerd_warning_cb on_warning;
+    /** sizeof this struct in the caller's build, set by the _init function
+     * (0, as in a struct zeroed by hand: the members above). Members added
+     * after 0.2 come after it (doc/api.md §7). */
+    size_t size;
 } tracerd_xtrace_snap_callbacks_t;
 
 /** Sets every callback to NULL (not interested), the starting point before
  * setting the ones wanted (STYLE.md B.16: every callbacks struct has one). */
-TRACERD_API void tracerd_xtrace_snap_callbacks_init(tracerd_xtrace_snap_callbacks_t *cbs);
+TRACERD_API void tracerd_xtrace_snap_callbacks_init_sized(tracerd_xtrace_snap_callbacks_t *cbs,
+                                                          size_t size);
+/** (The same, as an inline function: it passes sizeof the caller's struct to
+ * tracerd_xtrace_snap_callbacks_init_sized, which writes no more than that.) */
+static inline void tracerd_xtrace_snap_callbacks_init(tracerd_xtrace_snap_callbacks_t *cbs)
+{
+    tracerd_xtrace_snap_callbacks_init_sized(cbs, sizeof *cbs);
+}
 
 /** Opaque snapshot reader. */
 typedef struct tracerd_xtrace_snap_reader tracerd_xtrace_snap_reader_t;
 
 /** Fills *cfg with the defaults. */
-TRACERD_API void tracerd_xtrace_snap_config_init(tracerd_xtrace_snap_config_t *cfg);
+TRACERD_API void tracerd_xtrace_snap_config_init_sized(tracerd_xtrace_snap_config_t *cfg,
+                                                       size_t size);
+/** (The same, as an inline function: it passes sizeof the caller's struct to
+ * tracerd_xtrace_snap_config_init_sized, which writes no more than that.) */
+static inline void tracerd_xtrace_snap_config_init(tracerd_xtrace_snap_config_t *cfg)
+{
+    tracerd_xtrace_snap_config_init_sized(cfg, sizeof *cfg);
+}
 /**
  * Creates a snapshot reader. Same conventions as tracerd_xtrace_insn_new.
  * @return TRACERD_OK, TRACERD_E_INVALID (an option out of range), TRACERD_E_NOMEM.

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ctf_internal.h"
+#include "../core/sized.h"
 
 struct dstream {
     tracerd_ctf_dir_stream_t pub;
@@ -63,7 +64,7 @@ struct tracerd_ctf_dir {
     char err_reason[TRACERD__REASON_MAX + 64];
 };
 
-void tracerd_ctf_dir_config_init(tracerd_ctf_dir_config_t *cfg)
+static void ctf_dir_config_defaults(tracerd_ctf_dir_config_t *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     tracerd_ctf_stream_config_init(&cfg->stream);
@@ -75,6 +76,8 @@ void tracerd_ctf_dir_config_init(tracerd_ctf_dir_config_t *cfg)
     cfg->max_open_files = 256;
     cfg->max_read_buffer_bytes = (size_t)16 << 20;
 }
+
+TRACERD__SIZED_INIT(tracerd_ctf_dir_config_init, tracerd_ctf_dir_config_t, ctf_dir_config_defaults)
 
 static char *dupstr(const tracerd_allocator_t *a, const char *s)
 {
@@ -608,22 +611,27 @@ tracerd_status_t tracerd_ctf_dir_open(const char *path, const tracerd_ctf_dir_co
     if (out == NULL || path == NULL)
         return TRACERD_E_INVALID;
     *out = NULL;
+    /* The embedded stream and metadata configs are read as part of the
+     * directory config (doc/design.md, "Not yet uniform"). */
+    tracerd_ctf_dir_config_t c;
+    tracerd_ctf_dir_config_init(&c);
+    tracerd_ctf_callbacks_t cb;
+    tracerd_ctf_callbacks_init(&cb);
+    if (TRACERD__SIZED_READ(tracerd_ctf_dir_config_t, &c, cfg) != TRACERD_OK ||
+        TRACERD__SIZED_READ(tracerd_ctf_callbacks_t, &cb, cbs) != TRACERD_OK)
+        return TRACERD_E_INVALID;
     tracerd_allocator_t a;
     tracerd__allocator_init(&a, alloc);
     struct tracerd_ctf_dir *d = tracerd__calloc(&a, sizeof *d);
     if (d == NULL)
         return TRACERD_E_NOMEM;
     d->alloc = a;
-    if (cfg)
-        d->cfg = *cfg;
-    else
-        tracerd_ctf_dir_config_init(&d->cfg);
+    d->cfg = c;
     if (d->cfg.chunk_bytes < 64 || d->cfg.chunk_bytes > ((size_t)1 << 30)) {
         tracerd__free(&a, d, sizeof *d);
         return TRACERD_E_INVALID;
     }
-    if (cbs)
-        d->cb = *cbs;
+    d->cb = cb;
     d->user = user;
     d->cur = -1;
     *out = d;

@@ -3,8 +3,9 @@
 #include <stdio.h>
 
 #include "metadata.h"
+#include "../core/sized.h"
 
-void tracerd_ctf_metadata_config_init(tracerd_ctf_metadata_config_t *cfg)
+static void ctf_metadata_config_defaults(tracerd_ctf_metadata_config_t *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->max_metadata_bytes = (size_t)16 << 20;
@@ -18,6 +19,9 @@ void tracerd_ctf_metadata_config_init(tracerd_ctf_metadata_config_t *cfg)
     cfg->max_type_nodes = (uint64_t)1 << 17;
 }
 
+TRACERD__SIZED_INIT(tracerd_ctf_metadata_config_init, tracerd_ctf_metadata_config_t,
+                    ctf_metadata_config_defaults)
+
 tracerd_status_t tracerd_ctf_metadata_new(const tracerd_ctf_metadata_config_t *cfg,
                                           const tracerd_allocator_t *alloc,
                                           tracerd_ctf_metadata_t **out)
@@ -26,11 +30,9 @@ tracerd_status_t tracerd_ctf_metadata_new(const tracerd_ctf_metadata_config_t *c
         return TRACERD_E_INVALID;
     *out = NULL;
     tracerd_ctf_metadata_config_t c;
-    if (cfg != NULL)
-        c = *cfg;
-    else
-        tracerd_ctf_metadata_config_init(&c);
-    if (c.max_depth < 4 || c.max_depth > 4096 || c.max_fields == 0 || c.max_metadata_bytes == 0 ||
+    tracerd_ctf_metadata_config_init(&c);
+    if (TRACERD__SIZED_READ(tracerd_ctf_metadata_config_t, &c, cfg) != TRACERD_OK ||
+        c.max_depth < 4 || c.max_depth > 4096 || c.max_fields == 0 || c.max_metadata_bytes == 0 ||
         c.max_aliases == 0 || c.max_event_classes == 0 || c.max_stream_classes == 0 ||
         c.max_type_nodes == 0)
         return TRACERD_E_INVALID;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "../core/reader.h"
+#include "../core/sized.h"
 #include "ctf_internal.h"
 
 #define PACKET_MAGIC TRACERD_CTF_PACKET_MAGIC
@@ -103,7 +104,7 @@ struct tracerd_ctf_stream {
     const struct ctf_event_rt *held_ev;
 };
 
-void tracerd_ctf_stream_config_init(tracerd_ctf_stream_config_t *cfg)
+static void ctf_stream_config_defaults(tracerd_ctf_stream_config_t *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->stitch_bytes = 65536;
@@ -113,14 +114,15 @@ void tracerd_ctf_stream_config_init(tracerd_ctf_stream_config_t *cfg)
     cfg->check_uuid = false;
 }
 
+TRACERD__SIZED_INIT(tracerd_ctf_stream_config_init, tracerd_ctf_stream_config_t,
+                    ctf_stream_config_defaults)
+
 size_t tracerd_ctf_stream_memory_bound(const tracerd_ctf_trace_t *trace,
                                        const tracerd_ctf_stream_config_t *cfg)
 {
     tracerd_ctf_stream_config_t c;
-    if (cfg)
-        c = *cfg;
-    else
-        tracerd_ctf_stream_config_init(&c);
+    tracerd_ctf_stream_config_init(&c);
+    (void)TRACERD__SIZED_READ(tracerd_ctf_stream_config_t, &c, cfg); /* else the defaults */
     size_t n = sizeof(struct tracerd_ctf_stream) + c.stitch_bytes;
     if (trace)
         n += sizeof(uint64_t) * trace->nslots + sizeof(struct loop) * (trace->max_loop_depth + 1) +
@@ -171,11 +173,12 @@ tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *trace,
         return TRACERD_E_INVALID;
     *out = NULL;
     tracerd_ctf_stream_config_t c;
-    if (cfg)
-        c = *cfg;
-    else
-        tracerd_ctf_stream_config_init(&c);
-    if (c.stitch_bytes < TRACERD_STITCH_MIN || c.max_depth == 0 || c.max_packet_bytes == 0)
+    tracerd_ctf_stream_config_init(&c);
+    tracerd_ctf_callbacks_t cb;
+    tracerd_ctf_callbacks_init(&cb);
+    if (TRACERD__SIZED_READ(tracerd_ctf_stream_config_t, &c, cfg) != TRACERD_OK ||
+        TRACERD__SIZED_READ(tracerd_ctf_callbacks_t, &cb, cbs) != TRACERD_OK ||
+        c.stitch_bytes < TRACERD_STITCH_MIN || c.max_depth == 0 || c.max_packet_bytes == 0)
         return TRACERD_E_INVALID;
     tracerd_allocator_t a;
     tracerd__allocator_init(&a, alloc);
@@ -185,8 +188,7 @@ tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *trace,
     r->alloc = a;
     r->t = trace;
     r->cfg = c;
-    if (cbs)
-        r->cb = *cbs;
+    r->cb = cb;
     tracerd__reader_init(&r->core, user);
     r->scopes = c.field_scopes != 0 ? c.field_scopes : ~0u;
     {
@@ -2460,8 +2462,4 @@ tracerd_status_t tracerd_ctf_stream_finish(tracerd_ctf_stream_t *r)
 /* The public ops table; no new_reader (a stream reader needs its trace). */
 TRACERD__READER_OPS_NO_NEW(tracerd_ctf_stream, "ctf-stream", tracerd_ctf_stream_t, NULL)
 
-void tracerd_ctf_callbacks_init(tracerd_ctf_callbacks_t *cbs)
-{
-    if (cbs != NULL)
-        memset(cbs, 0, sizeof *cbs);
-}
+TRACERD__SIZED_INIT(tracerd_ctf_callbacks_init, tracerd_ctf_callbacks_t, NULL)

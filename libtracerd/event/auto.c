@@ -2,6 +2,7 @@
  * format's reader and passes bytes through; the format's mapping turns its
  * records into tracerd_event_t. */
 #include "../core/reader.h"
+#include "../core/sized.h"
 #include "event_internal.h"
 
 static const struct tracerd__event_backend *const backends[] = {
@@ -45,7 +46,7 @@ struct tracerd_auto_reader {
     char text[TRACERD__AUTO_TEXT];
 };
 
-void tracerd_auto_config_init(tracerd_auto_config_t *cfg)
+static void auto_config_defaults(tracerd_auto_config_t *cfg)
 {
     if (cfg == NULL)
         return;
@@ -53,6 +54,8 @@ void tracerd_auto_config_init(tracerd_auto_config_t *cfg)
     cfg->format = TRACERD_EVENT_FORMAT_UNKNOWN;
     cfg->max_args = 64;
 }
+
+TRACERD__SIZED_INIT(tracerd_auto_config_init, tracerd_auto_config_t, auto_config_defaults)
 
 static const struct tracerd__event_backend *backend_of(tracerd_event_format_t f)
 {
@@ -90,10 +93,15 @@ tracerd_status_t tracerd_auto_new(const tracerd_auto_config_t *cfg,
         return TRACERD_E_INVALID;
     *out = NULL;
     tracerd_auto_config_t c;
-    if (cfg != NULL)
-        c = *cfg;
-    else
-        tracerd_auto_config_init(&c);
+    tracerd_auto_config_init(&c);
+    tracerd_event_callbacks_t cb;
+    tracerd_event_callbacks_init(&cb);
+    tracerd_xray_config_t xc;
+    tracerd_xray_config_init(&xc);
+    if (TRACERD__SIZED_READ(tracerd_auto_config_t, &c, cfg) != TRACERD_OK ||
+        TRACERD__SIZED_READ(tracerd_event_callbacks_t, &cb, cbs) != TRACERD_OK ||
+        TRACERD__SIZED_READ(tracerd_xray_config_t, &xc, c.xray) != TRACERD_OK)
+        return TRACERD_E_INVALID;
     if (c.max_args == 0 || c.max_args > 65536)
         return TRACERD_E_INVALID;
     if (c.format != TRACERD_EVENT_FORMAT_UNKNOWN && backend_of(c.format) == NULL)
@@ -106,12 +114,11 @@ tracerd_status_t tracerd_auto_new(const tracerd_auto_config_t *cfg,
     r->alloc = a;
     r->cfg = c;
     if (c.xray != NULL) {
-        r->xray_cfg = *c.xray;
+        r->xray_cfg = xc;
         r->has_xray_cfg = true;
     }
     r->cfg.xray = NULL; /* the copy is used; fxt/ctf/xtrace stay borrowed */
-    if (cbs != NULL)
-        r->cbs = *cbs;
+    r->cbs = cb;
     r->user = user;
     tracerd_event_filter_reset(c.filter); /* relative times: this reader's trace */
     r->max_args = c.max_args;
@@ -424,10 +431,8 @@ tracerd_event_format_t tracerd_auto_format(const tracerd_auto_reader_t *r)
 size_t tracerd_auto_memory_bound(const tracerd_auto_config_t *cfg)
 {
     tracerd_auto_config_t c;
-    if (cfg != NULL)
-        c = *cfg;
-    else
-        tracerd_auto_config_init(&c);
+    tracerd_auto_config_init(&c);
+    (void)TRACERD__SIZED_READ(tracerd_auto_config_t, &c, cfg); /* else the defaults */
     size_t most = 0;
     for (size_t i = 0; i < NBACKENDS; i++) {
         if (backends[i]->memory_bound == NULL)
@@ -567,8 +572,4 @@ const char *tracerd_event_kind_name(tracerd_event_kind_t kind)
     return names[kind];
 }
 
-void tracerd_event_callbacks_init(tracerd_event_callbacks_t *cbs)
-{
-    if (cbs != NULL)
-        memset(cbs, 0, sizeof *cbs);
-}
+TRACERD__SIZED_INIT(tracerd_event_callbacks_init, tracerd_event_callbacks_t, NULL)

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../core/sized.h"
 #include "event_internal.h"
 
 #include <tracerd/ctf.h>
@@ -471,12 +472,11 @@ static tracerd_status_t c_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
         return TRACERD_E_NOMEM;
     m->a = a;
     m->alloc = alloc;
-    if (cfg->ctf != NULL)
-        m->scfg = *cfg->ctf;
-    else
-        tracerd_ctf_stream_config_init(&m->scfg);
+    tracerd_ctf_stream_config_init(&m->scfg);
+    tracerd_status_t st = TRACERD__SIZED_READ(tracerd_ctf_stream_config_t, &m->scfg, cfg->ctf);
+    if (st == TRACERD_OK)
+        st = tracerd_ctf_metadata_new(NULL, alloc, &m->meta);
     m->no_args = cfg->no_args;
-    tracerd_status_t st = tracerd_ctf_metadata_new(NULL, alloc, &m->meta);
     if (st != TRACERD_OK) {
         tracerd__free(alloc, m, sizeof *m);
         return st;
@@ -657,17 +657,16 @@ tracerd_status_t tracerd_event_dir_open(const char *path, const tracerd_auto_con
     if (out == NULL || path == NULL)
         return TRACERD_E_INVALID;
     *out = NULL;
+    tracerd_auto_config_t sc;
+    tracerd_auto_config_init(&sc);
+    if (TRACERD__SIZED_READ(tracerd_auto_config_t, &sc, cfg) != TRACERD_OK)
+        return TRACERD_E_INVALID;
     tracerd_allocator_t a;
     tracerd__allocator_init(&a, alloc);
     tracerd_event_dir_t *d = tracerd__calloc(&a, sizeof *d);
     if (d == NULL)
         return TRACERD_E_NOMEM;
     d->alloc = a;
-    tracerd_auto_config_t sc;
-    if (cfg != NULL)
-        sc = *cfg;
-    else
-        tracerd_auto_config_init(&sc);
     const tracerd_ctf_dir_config_t *dcfg = sc.ctf_dir;
     const tracerd_ctf_stream_config_t *scfg = sc.ctf;
     sc.format = TRACERD_EVENT_FORMAT_UNKNOWN;
@@ -684,17 +683,16 @@ tracerd_status_t tracerd_event_dir_open(const char *path, const tracerd_auto_con
         tracerd_ctf_callbacks_t ccb;
         callbacks(&ccb);
         tracerd_ctf_dir_config_t dc;
-        if (dcfg != NULL) {
-            dc = *dcfg;
-        } else {
-            tracerd_ctf_dir_config_init(&dc);
-            if (scfg != NULL)
-                dc.stream = *scfg;
-        }
+        tracerd_ctf_dir_config_init(&dc);
+        if (dcfg != NULL)
+            st = TRACERD__SIZED_READ(tracerd_ctf_dir_config_t, &dc, dcfg);
+        else
+            st = TRACERD__SIZED_READ(tracerd_ctf_stream_config_t, &dc.stream, scfg);
         d->m->no_args = sc.no_args;
         if (sc.no_args) /* contexts only, unless a trace has function events */
             dc.stream.field_scopes = no_args_scopes_none;
-        st = tracerd_ctf_dir_open(path, &dc, &ccb, d->m, &d->alloc, &d->m->dir);
+        if (st == TRACERD_OK)
+            st = tracerd_ctf_dir_open(path, &dc, &ccb, d->m, &d->alloc, &d->m->dir);
         uint32_t want = dc.stream.field_scopes;
         for (uint32_t i = 0;
              sc.no_args && st == TRACERD_OK && i < tracerd_ctf_dir_trace_count(d->m->dir); i++)

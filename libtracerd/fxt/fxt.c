@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "../core/reader.h"
+#include "../core/sized.h"
 #include "fxt_internal.h"
 
 enum { S_RECORD = 0, S_LARGE_HEAD = 1, S_LARGE_PAYLOAD = 2, S_SKIP = 3 };
@@ -1572,7 +1573,7 @@ static tracerd_status_t run(tracerd_fxt_reader_t *r, const uint8_t **ppos, const
 
 /* ---- public API ------------------------------------------------------- */
 
-void tracerd_fxt_config_init(tracerd_fxt_config_t *cfg)
+static void fxt_config_defaults(tracerd_fxt_config_t *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->byte_order = TRACERD_BYTE_ORDER_AUTO;
@@ -1584,6 +1585,8 @@ void tracerd_fxt_config_init(tracerd_fxt_config_t *cfg)
     cfg->lenient = false;
     cfg->fallback_to_provider0 = false;
 }
+
+TRACERD__SIZED_INIT(tracerd_fxt_config_init, tracerd_fxt_config_t, fxt_config_defaults)
 
 static bool config_ok(const tracerd_fxt_config_t *c)
 {
@@ -1616,11 +1619,11 @@ tracerd_status_t tracerd_fxt_new(const tracerd_fxt_config_t *cfg,
         return TRACERD_E_INVALID;
     *out = NULL;
     tracerd_fxt_config_t c;
-    if (cfg != NULL)
-        c = *cfg;
-    else
-        tracerd_fxt_config_init(&c);
-    if (!config_ok(&c))
+    tracerd_fxt_config_init(&c);
+    tracerd_fxt_callbacks_t cb;
+    tracerd_fxt_callbacks_init(&cb);
+    if (TRACERD__SIZED_READ(tracerd_fxt_config_t, &c, cfg) != TRACERD_OK ||
+        TRACERD__SIZED_READ(tracerd_fxt_callbacks_t, &cb, cbs) != TRACERD_OK || !config_ok(&c))
         return TRACERD_E_INVALID;
     tracerd_allocator_t a;
     tracerd__allocator_init(&a, alloc);
@@ -1628,8 +1631,7 @@ tracerd_status_t tracerd_fxt_new(const tracerd_fxt_config_t *cfg,
     if (r == NULL)
         return TRACERD_E_NOMEM;
     r->cfg = c;
-    if (cbs != NULL)
-        r->cbs = *cbs;
+    r->cbs = cb;
     tracerd__reader_init(&r->core, user);
     r->alloc = a;
     if (tracerd__stitch_init(&r->st, &r->alloc, c.stitch_bytes) != TRACERD_OK ||
@@ -1793,8 +1795,4 @@ const char *tracerd_fxt_arg_type_name(uint32_t type)
     return type < 11 ? names[type] : "unknown";
 }
 
-void tracerd_fxt_callbacks_init(tracerd_fxt_callbacks_t *cbs)
-{
-    if (cbs != NULL)
-        memset(cbs, 0, sizeof *cbs);
-}
+TRACERD__SIZED_INIT(tracerd_fxt_callbacks_init, tracerd_fxt_callbacks_t, NULL)

@@ -3,6 +3,7 @@
 #include <tracerd/xray.h>
 
 #include "../core/reader.h"
+#include "../core/sized.h"
 
 #define HEADER_BYTES 32u
 #define FUNC_BYTES 8u
@@ -102,7 +103,7 @@ const char *tracerd_xray_meta_kind_name(tracerd_xray_meta_kind_t kind)
     return (unsigned)kind < 10 ? names[kind] : "unknown";
 }
 
-void tracerd_xray_config_init(tracerd_xray_config_t *cfg)
+static void xray_config_defaults(tracerd_xray_config_t *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->byte_order = TRACERD_BYTE_ORDER_AUTO;
@@ -111,6 +112,8 @@ void tracerd_xray_config_init(tracerd_xray_config_t *cfg)
     cfg->max_event_bytes = 1u << 30;
     cfg->lenient_skip_buffers = false;
 }
+
+TRACERD__SIZED_INIT(tracerd_xray_config_init, tracerd_xray_config_t, xray_config_defaults)
 
 static size_t stitch_cap(const tracerd_xray_config_t *cfg)
 {
@@ -155,14 +158,17 @@ tracerd_status_t tracerd_xray_new(const tracerd_xray_config_t *cfg,
                                   const tracerd_allocator_t *alloc, tracerd_xray_reader_t **out)
 {
     tracerd_allocator_t a;
-    tracerd_xray_config_t def;
     if (out == NULL)
         return TRACERD_E_INVALID;
     *out = NULL;
-    if (cfg == NULL) {
-        tracerd_xray_config_init(&def);
-        cfg = &def;
-    }
+    tracerd_xray_config_t c;
+    tracerd_xray_config_init(&c);
+    tracerd_xray_callbacks_t cb;
+    tracerd_xray_callbacks_init(&cb);
+    if (TRACERD__SIZED_READ(tracerd_xray_config_t, &c, cfg) != TRACERD_OK ||
+        TRACERD__SIZED_READ(tracerd_xray_callbacks_t, &cb, cbs) != TRACERD_OK)
+        return TRACERD_E_INVALID;
+    cfg = &c;
     if (cfg->max_args == 0 || cfg->max_args > (1u << 20) ||
         cfg->byte_order > TRACERD_BYTE_ORDER_BIG || cfg->stitch_bytes > ((size_t)1 << 30))
         return TRACERD_E_INVALID;
@@ -171,11 +177,10 @@ tracerd_status_t tracerd_xray_new(const tracerd_xray_config_t *cfg,
     if (r == NULL)
         return TRACERD_E_NOMEM;
     r->alloc = a;
-    r->cfg = *cfg;
+    r->cfg = c;
     if (r->cfg.stitch_bytes < TRACERD_STITCH_MIN)
         r->cfg.stitch_bytes = TRACERD_STITCH_MIN;
-    if (cbs != NULL)
-        r->cb = *cbs;
+    r->cb = cb;
     tracerd__reader_init(&r->core, user);
     if (tracerd__stitch_init(&r->st, &a, stitch_cap(&r->cfg)) != TRACERD_OK ||
         (r->args = tracerd__calloc(&a, (size_t)r->cfg.max_args * sizeof(uint64_t))) == NULL) {
@@ -1189,8 +1194,4 @@ tracerd_status_t tracerd_xray_finish(tracerd_xray_reader_t *r)
     return TRACERD_OK;
 }
 
-void tracerd_xray_callbacks_init(tracerd_xray_callbacks_t *cbs)
-{
-    if (cbs != NULL)
-        memset(cbs, 0, sizeof *cbs);
-}
+TRACERD__SIZED_INIT(tracerd_xray_callbacks_init, tracerd_xray_callbacks_t, NULL)

@@ -6,6 +6,7 @@
 #include <tracerd/xtrace.h>
 
 #include "../core/reader.h"
+#include "../core/sized.h"
 
 /* Internal operations of the compiled decode table. */
 enum {
@@ -239,7 +240,7 @@ static tracerd_status_t compile(struct tracerd_xtrace_insn_reader *r,
 
 /* ---- lifecycle -------------------------------------------------------- */
 
-void tracerd_xtrace_insn_config_init(tracerd_xtrace_insn_config_t *cfg)
+static void xtrace_insn_config_defaults(tracerd_xtrace_insn_config_t *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->time_payload_bytes = 8;
@@ -250,6 +251,9 @@ void tracerd_xtrace_insn_config_init(tracerd_xtrace_insn_config_t *cfg)
     cfg->max_iov_len = (uint64_t)64 << 20;
     cfg->iov_probe_bytes = 65536;
 }
+
+TRACERD__SIZED_INIT(tracerd_xtrace_insn_config_init, tracerd_xtrace_insn_config_t,
+                    xtrace_insn_config_defaults)
 
 static bool config_ok(const tracerd_xtrace_insn_config_t *c)
 {
@@ -304,11 +308,12 @@ tracerd_status_t tracerd_xtrace_insn_new(const tracerd_xtrace_insn_config_t *cfg
         return TRACERD_E_INVALID;
     *out = NULL;
     tracerd_xtrace_insn_config_t c;
-    if (cfg != NULL)
-        c = *cfg;
-    else
-        tracerd_xtrace_insn_config_init(&c);
-    if (!config_ok(&c))
+    tracerd_xtrace_insn_config_init(&c);
+    tracerd_xtrace_insn_callbacks_t cb;
+    tracerd_xtrace_insn_callbacks_init(&cb);
+    if (TRACERD__SIZED_READ(tracerd_xtrace_insn_config_t, &c, cfg) != TRACERD_OK ||
+        TRACERD__SIZED_READ(tracerd_xtrace_insn_callbacks_t, &cb, cbs) != TRACERD_OK ||
+        !config_ok(&c))
         return TRACERD_E_INVALID;
     tracerd_allocator_t a;
     tracerd__allocator_init(&a, alloc);
@@ -318,8 +323,7 @@ tracerd_status_t tracerd_xtrace_insn_new(const tracerd_xtrace_insn_config_t *cfg
     r->alloc = a;
     r->cfg = c;
     r->cfg.profile = NULL; /* copied into the table below */
-    if (cbs != NULL)
-        r->cbs = *cbs;
+    r->cbs = cb;
     tracerd__reader_init(&r->core, user);
     if (tracerd__stitch_init(&r->st, &a, c.stitch_bytes) != TRACERD_OK) {
         tracerd__free(&a, r, sizeof *r);
@@ -1119,8 +1123,4 @@ tracerd_status_t tracerd_xtrace_insn_finish(tracerd_xtrace_insn_reader_t *r)
     return rc == GO ? TRACERD_OK : finish_status(r);
 }
 
-void tracerd_xtrace_insn_callbacks_init(tracerd_xtrace_insn_callbacks_t *cbs)
-{
-    if (cbs != NULL)
-        memset(cbs, 0, sizeof *cbs);
-}
+TRACERD__SIZED_INIT(tracerd_xtrace_insn_callbacks_init, tracerd_xtrace_insn_callbacks_t, NULL)

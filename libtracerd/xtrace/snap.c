@@ -8,6 +8,7 @@
 #include <tracerd/xtrace.h>
 
 #include "../core/reader.h"
+#include "../core/sized.h"
 
 #define BEGIN_BYTES 288u /* 4 counters + X0..X31 */
 #define END_BYTES 96u    /* 11 system registers + trailing VL */
@@ -153,7 +154,7 @@ static void describe(char *buf, size_t n, const tracerd_xtrace_snap_layout_t *l)
 
 /* ---- config and lifecycle --------------------------------------------- */
 
-void tracerd_xtrace_snap_config_init(tracerd_xtrace_snap_config_t *cfg)
+static void xtrace_snap_config_defaults(tracerd_xtrace_snap_config_t *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->byte_order = TRACERD_BYTE_ORDER_AUTO;
@@ -164,6 +165,9 @@ void tracerd_xtrace_snap_config_init(tracerd_xtrace_snap_config_t *cfg)
     cfg->detect_records = 2;
     cfg->check_advance = true;
 }
+
+TRACERD__SIZED_INIT(tracerd_xtrace_snap_config_init, tracerd_xtrace_snap_config_t,
+                    xtrace_snap_config_defaults)
 
 static bool fully_configured(const tracerd_xtrace_snap_config_t *c)
 {
@@ -255,11 +259,12 @@ tracerd_status_t tracerd_xtrace_snap_new(const tracerd_xtrace_snap_config_t *cfg
         return TRACERD_E_INVALID;
     *out = NULL;
     tracerd_xtrace_snap_config_t c;
-    if (cfg != NULL)
-        c = *cfg;
-    else
-        tracerd_xtrace_snap_config_init(&c);
-    if (!snap_config_ok(&c))
+    tracerd_xtrace_snap_config_init(&c);
+    tracerd_xtrace_snap_callbacks_t cb;
+    tracerd_xtrace_snap_callbacks_init(&cb);
+    if (TRACERD__SIZED_READ(tracerd_xtrace_snap_config_t, &c, cfg) != TRACERD_OK ||
+        TRACERD__SIZED_READ(tracerd_xtrace_snap_callbacks_t, &cb, cbs) != TRACERD_OK ||
+        !snap_config_ok(&c))
         return TRACERD_E_INVALID;
     tracerd_allocator_t a;
     tracerd__allocator_init(&a, alloc);
@@ -268,8 +273,7 @@ tracerd_status_t tracerd_xtrace_snap_new(const tracerd_xtrace_snap_config_t *cfg
         return TRACERD_E_NOMEM;
     r->alloc = a;
     r->cfg = c;
-    if (cbs != NULL)
-        r->cbs = *cbs;
+    r->cbs = cb;
     tracerd__reader_init(&r->core, user);
     if (fully_configured(&c) && lock_configured(r) != TRACERD_OK) {
         tracerd__free(&a, r, sizeof *r);
@@ -821,8 +825,4 @@ tracerd_status_t tracerd_xtrace_snap_finish(tracerd_xtrace_snap_reader_t *r)
     return rc == GO ? TRACERD_OK : snap_status(r);
 }
 
-void tracerd_xtrace_snap_callbacks_init(tracerd_xtrace_snap_callbacks_t *cbs)
-{
-    if (cbs != NULL)
-        memset(cbs, 0, sizeof *cbs);
-}
+TRACERD__SIZED_INIT(tracerd_xtrace_snap_callbacks_init, tracerd_xtrace_snap_callbacks_t, NULL)

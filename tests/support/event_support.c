@@ -113,7 +113,7 @@ static int rec_warning(void *user, const tracerd_warning_t *w)
 static tracerd_status_t t_open(const void *config, rec_t *rec, const tracerd_allocator_t *alloc,
                                void **reader)
 {
-    tracerd_event_callbacks_t cbs = {rec_event, rec_source, rec_warning};
+    tracerd_event_callbacks_t cbs = {.on_event = rec_event, .on_source = rec_source, .on_warning = rec_warning};
     return tracerd_auto_new(config, &cbs, rec, alloc, (tracerd_auto_reader_t **)reader);
 }
 const drv_target_t ev_target = {"auto", t_open, tracerd_auto_ops, NULL};

@@ -662,7 +662,7 @@ void hostile_run(const hostile_t *h, const tracerd_auto_config_t *cfg, hostile_r
         tracerd_auto_config_init(&c);
     if (h->format != TRACERD_EVENT_FORMAT_UNKNOWN)
         c.format = h->format;
-    tracerd_event_callbacks_t cbs = {count_event, NULL, NULL};
+    tracerd_event_callbacks_t cbs = {.on_event = count_event};
     run_reader(tracerd_auto_ops(), &c, &cbs, h, res);
 }
 
