@@ -1,6 +1,7 @@
 /* Event filter cost: an XRay FDR v5 trace with properly nested calls on 8
- * threads (generated in memory, 64 MiB by default) read through the auto
- * reader (the event view) with
+ * threads (generated in memory, 64 MiB by default), and an FXT trace of
+ * duration begin/end events with two arguments each on 8 threads (half
+ * that size), read through the auto reader (the event view) with
  *   - a callback that receives every event (delivering: it reads the name,
  *     the time and the thread, as a consumer does),
  *   - a name filter that rejects every event (exact and glob),
@@ -8,7 +9,7 @@
  *   - a time range keeping the first 30 ms (the rest is rejected; XRay is not
  *     time-ordered, so it is read to the end).
  * Prints CPU ns per event and each case against delivering. With a path
- * argument, also writes the trace there (for the CLI timings in
+ * argument, also writes the XRay trace there (for the CLI timings in
  * doc/PERFORMANCE.md). Usage: bench_filter [MiB [path]] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,8 @@
 
 #include <tracerd/tracerd.h>
 
-#include "../tests/support/xray_writer.c"
+#include "support/fxt_writer.h"
+#include "support/xray_writer.h"
 
 static double now(void)
 {
@@ -60,6 +62,45 @@ static void generate(xw_t *w, size_t target)
     }
 }
 
+/* FXT: 8 threads, each a run of nested duration begin/end events (depth
+ * up to 4) named by 12 names, each event with a counter and a flag. */
+static void generate_fxt(fxw_t *w, size_t target)
+{
+    static const char *const names[] = {"frame", "layout", "paint", "draw", "text", "image",
+                                        "input", "timer", "gc", "io", "net", "idle"};
+    uint32_t seed = 11;
+    uint64_t ts = 1000;
+    fxw_magic(w);
+    fxw_init_record(w, 1000000000u);
+    fxw_string(w, 1, "app");
+    fxw_string(w, 2, "n");
+    fxw_string(w, 3, "ok");
+    for (uint16_t i = 0; i < 12; i++)
+        fxw_string(w, (uint16_t)(10 + i), names[i]);
+    for (uint8_t t = 1; t <= 8; t++)
+        fxw_thread(w, t, 4242, 100 + t);
+    uint16_t stack[8];
+    unsigned depth = 0;
+    uint8_t th = 1;
+    uint64_t n = 0;
+    while (w->len < target || depth > 0) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = (seed >> 16) % 100;
+        ts += 10 + r;
+        fxw_arg_t args[] = {FXA_U64(FXS_IDX(2), n++), FXA_BOOL(FXS_IDX(3), r & 1)};
+        if (depth < 4 && (depth == 0 || r < 50)) {
+            stack[depth] = (uint16_t)(10 + (seed >> 8) % 12);
+            fxw_event(w, 2, FXT_IDX(th), FXS_IDX(1), FXS_IDX(stack[depth]), ts, args, 2, 0);
+            depth++;
+        } else {
+            depth--;
+            fxw_event(w, 3, FXT_IDX(th), FXS_IDX(1), FXS_IDX(stack[depth]), ts, args, 2, 0);
+            if (depth == 0)
+                th = (uint8_t)(1 + (seed >> 4) % 8);
+        }
+    }
+}
+
 struct sink {
     uint64_t events, sum;
 };
@@ -97,17 +138,80 @@ static double run(const uint8_t *buf, size_t len, tracerd_event_filter_t *f, str
     return t;
 }
 
-/* Best of 5 runs. */
+/* Best of 5 runs (BENCH_RUNS=N: of N). */
 static double best(const uint8_t *buf, size_t len, tracerd_event_filter_t *f, struct sink *s)
 {
     double b = 1e30;
-    for (int i = 0; i < 5; i++) {
+    const char *env = getenv("BENCH_RUNS");
+    int runs = env != NULL && atoi(env) > 0 ? atoi(env) : 5;
+    for (int i = 0; i < runs; i++) {
         memset(s, 0, sizeof *s);
         double t = run(buf, len, f, s);
         if (t < b)
             b = t;
     }
     return b;
+}
+
+struct fcase {
+    const char *what;
+    int field; /* 0: --end +30ms */
+    const char *pattern;
+    uint64_t id;
+};
+
+/* Delivering, then each case, on one trace. */
+static void cases_on(const char *title, const uint8_t *buf, size_t len, const struct fcase *cases,
+                     size_t ncases)
+{
+    /* BENCH_ONLY=T.C: only case C (0: delivering) of trace T (0 XRay, 1
+     * FXT), for bench/filter_instructions.sh */
+    const char *only = getenv("BENCH_ONLY");
+    struct sink s;
+    if (only != NULL) {
+        size_t c = (size_t)atoi(strchr(only, '.') ? strchr(only, '.') + 1 : "0");
+        if ((size_t)atoi(only) != (strstr(title, "FXT") ? 1u : 0u) || c > ncases)
+            return;
+        tracerd_event_filter_t *f = NULL;
+        if (c > 0) {
+            if (tracerd_event_filter_new(NULL, &f) != TRACERD_OK)
+                exit(1);
+            const struct fcase *k = &cases[c - 1];
+            if (k->field == TRACERD_EVENT_FILTER_NAME)
+                tracerd_event_filter_add_pattern(f, TRACERD_EVENT_FILTER_NAME, k->pattern);
+            else if (k->field != 0)
+                tracerd_event_filter_add_id(f, (tracerd_event_filter_field_t)k->field, k->id);
+            else
+                tracerd_event_filter_set_end(f, 30000000, true);
+        }
+        memset(&s, 0, sizeof s);
+        run(buf, len, f, &s);
+        tracerd_event_filter_free(f);
+        printf("%s | %s: %llu delivered\n", title, c ? cases[c - 1].what : "deliver every event",
+               (unsigned long long)s.events);
+        return;
+    }
+    double t_all = best(buf, len, NULL, &s);
+    uint64_t events = s.events;
+    printf("%s: %.1f MiB, %llu events\n", title, (double)len / 1048576.0,
+           (unsigned long long)events);
+    printf("%-34s %8.1f ns/event  1.00\n", "deliver every event", t_all * 1e9 / (double)events);
+    for (size_t i = 0; i < ncases; i++) {
+        tracerd_event_filter_t *f;
+        if (tracerd_event_filter_new(NULL, &f) != TRACERD_OK)
+            exit(1);
+        if (cases[i].field == TRACERD_EVENT_FILTER_NAME)
+            tracerd_event_filter_add_pattern(f, TRACERD_EVENT_FILTER_NAME, cases[i].pattern);
+        else if (cases[i].field != 0)
+            tracerd_event_filter_add_id(f, (tracerd_event_filter_field_t)cases[i].field,
+                                        cases[i].id);
+        else
+            tracerd_event_filter_set_end(f, 30000000, true);
+        double t = best(buf, len, f, &s);
+        printf("%-34s %8.1f ns/event  %.2f  (%llu delivered)\n", cases[i].what,
+               t * 1e9 / (double)events, t / t_all, (unsigned long long)s.events);
+        tracerd_event_filter_free(f);
+    }
 }
 
 int main(int argc, char **argv)
@@ -121,37 +225,25 @@ int main(int argc, char **argv)
         if (o == NULL || fwrite(w.buf, 1, w.len, o) != w.len || fclose(o) != 0)
             return 1;
     }
-    struct sink s;
-    double t_all = best(w.buf, w.len, NULL, &s);
-    uint64_t events = s.events;
-    printf("trace: %.1f MiB, %llu events (XRay FDR v5, 8 threads)\n", (double)w.len / 1048576.0,
-           (unsigned long long)events);
-    printf("%-34s %8.1f ns/event  1.00\n", "deliver every event", t_all * 1e9 / (double)events);
-    static const struct {
-        const char *what;
-        int field;
-        const char *pattern;
-    } cases[] = {
-        {"reject all: --name fn#999 (exact)", TRACERD_EVENT_FILTER_NAME, "fn#999"},
-        {"reject all: --name '*#9999' (glob)", TRACERD_EVENT_FILTER_NAME, "*#9999"},
-        {"reject all: --tid 1", TRACERD_EVENT_FILTER_TID, NULL},
-        {"keep the first 30 ms: --end +30ms", 0, NULL},
+    static const struct fcase xcases[] = {
+        {"reject all: --name fn#999 (exact)", TRACERD_EVENT_FILTER_NAME, "fn#999", 0},
+        {"reject all: --name '*#9999' (glob)", TRACERD_EVENT_FILTER_NAME, "*#9999", 0},
+        {"reject all: --tid 1", TRACERD_EVENT_FILTER_TID, NULL, 1},
+        {"keep the first 30 ms: --end +30ms", 0, NULL, 0},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        tracerd_event_filter_t *f;
-        if (tracerd_event_filter_new(NULL, &f) != TRACERD_OK)
-            return 1;
-        if (cases[i].field == TRACERD_EVENT_FILTER_NAME)
-            tracerd_event_filter_add_pattern(f, TRACERD_EVENT_FILTER_NAME, cases[i].pattern);
-        else if (cases[i].field == TRACERD_EVENT_FILTER_TID)
-            tracerd_event_filter_add_id(f, TRACERD_EVENT_FILTER_TID, 1);
-        else
-            tracerd_event_filter_set_end(f, 30000000, true);
-        double t = best(w.buf, w.len, f, &s);
-        printf("%-34s %8.1f ns/event  %.2f  (%llu delivered)\n", cases[i].what,
-               t * 1e9 / (double)events, t / t_all, (unsigned long long)s.events);
-        tracerd_event_filter_free(f);
-    }
+    cases_on("XRay FDR v5, 8 threads", w.buf, w.len, xcases, sizeof xcases / sizeof xcases[0]);
     xw_free(&w);
+    fxw_t fw;
+    fxw_init(&fw, false);
+    generate_fxt(&fw, (mib / 2) << 20);
+    static const struct fcase fcases[] = {
+        {"reject all: --name nothing (exact)", TRACERD_EVENT_FILTER_NAME, "nothing", 0},
+        {"reject all: --name '*xyz*' (glob)", TRACERD_EVENT_FILTER_NAME, "*xyz*", 0},
+        {"reject all: --tid 1", TRACERD_EVENT_FILTER_TID, NULL, 1},
+        {"keep the first 30 ms: --end +30ms", 0, NULL, 0},
+    };
+    cases_on("FXT, 8 threads, 2 arguments per event", fw.buf, fw.len, fcases,
+             sizeof fcases / sizeof fcases[0]);
+    fxw_free(&fw);
     return 0;
 }

@@ -455,6 +455,38 @@ void tracerd__auto_bind(tracerd_auto_reader_t *a, tracerd_event_format_t format)
 
 /* ---- what the mappings call ------------------------------------------- */
 
+/* What a mapping's callback returns for an event the filter left out (m:
+ * REJECT or PAST_END). */
+static int left_out(tracerd_auto_reader_t *a, const tracerd_event_t *ev, int m)
+{
+    if (m == TRACERD_EVENT_FILTER_PAST_END &&
+        (tracerd_event_filter_ordered(a->cfg.filter) || ev->format == TRACERD_EVENT_FORMAT_CTF ||
+         ev->format == TRACERD_EVENT_FORMAT_XTRACE)) {
+        a->done = true; /* time-ordered: nothing after this can pass */
+        return -1;      /* the format reader stops; take() turns its error into OK */
+    }
+    return TRACERD_CB_CONTINUE;
+}
+
+tracerd_event_filter_t *tracerd__auto_filter(const tracerd_auto_reader_t *a)
+{
+    return a->cfg.filter;
+}
+
+int tracerd__auto_prefilter(tracerd_auto_reader_t *a, tracerd_event_t *ev, unsigned known, int *rc)
+{
+    if (a->cfg.filter == NULL)
+        return 1;
+    ev->format = a->be->format;
+    int m = tracerd__event_filter_pre(a->cfg.filter, ev, known);
+    if (m == TRACERD_EVENT_FILTER_PASS)
+        return 1;
+    if (m == TRACERD__FILTER_UNDECIDED)
+        return 2;
+    *rc = left_out(a, ev, m);
+    return 0;
+}
+
 int tracerd__auto_emit(tracerd_auto_reader_t *a, tracerd_event_t *ev)
 {
     ev->format = a->be->format;
@@ -462,15 +494,15 @@ int tracerd__auto_emit(tracerd_auto_reader_t *a, tracerd_event_t *ev)
         ev->nargs = 0;
     if (a->cfg.filter != NULL) {
         int m = tracerd_event_filter_match(a->cfg.filter, ev);
-        if (m == TRACERD_EVENT_FILTER_PAST_END &&
-            (tracerd_event_filter_ordered(a->cfg.filter) ||
-             ev->format == TRACERD_EVENT_FORMAT_CTF || ev->format == TRACERD_EVENT_FORMAT_XTRACE)) {
-            a->done = true; /* time-ordered: nothing after this can pass */
-            return -1;      /* the format reader stops; take() turns its error into OK */
-        }
         if (m != TRACERD_EVENT_FILTER_PASS)
-            return TRACERD_CB_CONTINUE;
+            return left_out(a, ev, m);
     }
+    return tracerd__auto_deliver(a, ev);
+}
+
+int tracerd__auto_deliver(tracerd_auto_reader_t *a, tracerd_event_t *ev)
+{
+    ev->format = a->be->format;
     if (a->cbs.on_event == NULL)
         return TRACERD_CB_CONTINUE;
     a->in_callback = true;

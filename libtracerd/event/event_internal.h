@@ -50,6 +50,34 @@ extern const struct tracerd__event_backend tracerd__event_backend_xtrace;
  * callback's value (0 continue, 1 pause, negative abort), so a mapping's
  * callback returns it as is. */
 int tracerd__auto_emit(tracerd_auto_reader_t *a, tracerd_event_t *ev);
+/* Filtering before mapping (doc/PERFORMANCE.md, "Event filters"): a
+ * mapping tests what it knows of an event (its time; the ids and names
+ * that `known` says, TRACERD__KNOW_*) before it maps the rest (arguments,
+ * a name made from an id, context fields). Returns 0 when the event is
+ * left out (*rc is what the mapping's callback returns: continue, or -1
+ * past the filter's end in a time-ordered input, as tracerd__auto_emit),
+ * 1 when it passes every test (deliver it with tracerd__auto_deliver), 2
+ * when the rest decides (emit it with tracerd__auto_emit). */
+#define TRACERD__KNOW_PID 1u
+#define TRACERD__KNOW_TID 2u
+#define TRACERD__KNOW_CPU 4u
+#define TRACERD__KNOW_IDS 7u
+#define TRACERD__KNOW_NAMES 8u /* name and category */
+#define TRACERD__KNOW_ALL 15u
+int tracerd__auto_prefilter(tracerd_auto_reader_t *a, tracerd_event_t *ev, unsigned known, int *rc);
+/* tracerd__auto_emit without the filter (the event passed tracerd__auto_prefilter). */
+int tracerd__auto_deliver(tracerd_auto_reader_t *a, tracerd_event_t *ev);
+/* The config's filter (NULL: none). */
+tracerd_event_filter_t *tracerd__auto_filter(const tracerd_auto_reader_t *a);
+/* The filter's tests on what is known (tracerd_event_filter_match when
+ * known is TRACERD__KNOW_ALL): PASS, REJECT, PAST_END, or UNDECIDED when a
+ * test needs what is not known. */
+#define TRACERD__FILTER_UNDECIDED 3
+int tracerd__event_filter_pre(tracerd_event_filter_t *f, const tracerd_event_t *ev, unsigned known);
+/* The name and category tests alone; does the filter have any? */
+bool tracerd__event_filter_names(const tracerd_event_filter_t *f, tracerd_str_t name,
+                                 tracerd_str_t category);
+bool tracerd__event_filter_has_names(const tracerd_event_filter_t *f);
 /* Reports the source once (format filled in here); returns the callback's value. */
 int tracerd__auto_source(tracerd_auto_reader_t *a, tracerd_event_source_t *src);
 /* Passes a warning of the format's reader on. */

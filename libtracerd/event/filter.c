@@ -388,13 +388,20 @@ tracerd_status_t tracerd_event_filter_add_id(tracerd_event_filter_t *f,
 
 /* ---- matching --------------------------------------------------------------- */
 
+/* lit in s: candidates found by memchr (vectorised in libc), checked by memcmp. */
 static bool contains(tracerd_str_t s, const char *lit, size_t n)
 {
     if (n == 0)
         return true;
-    for (size_t i = 0; i + n <= s.len; i++)
-        if (s.data[i] == lit[0] && memcmp(s.data + i, lit, n) == 0)
+    const char *p = s.data, *last = s.data + s.len;
+    while ((size_t)(last - p) >= n) {
+        p = memchr(p, lit[0], (size_t)(last - p) - n + 1);
+        if (p == NULL)
+            return false;
+        if (memcmp(p, lit, n) == 0)
             return true;
+        p++;
+    }
     return false;
 }
 
@@ -435,20 +442,35 @@ static bool any_id(const uint64_t *v, uint32_t n, uint64_t id)
     return false;
 }
 
-int tracerd_event_filter_match(tracerd_event_filter_t *f, const tracerd_event_t *ev)
+/* The tests in order: ids, time, names. known (TRACERD__KNOW_*) says
+ * which of the event's ids and names are set; a test on one that is not
+ * known stops the match (TRACERD__FILTER_UNDECIDED) where it could change
+ * the verdict: a known id that fails rejects, whatever the others. */
+static int match(tracerd_event_filter_t *f, const tracerd_event_t *ev, unsigned known)
 {
-    if (f == NULL || ev == NULL)
-        return TRACERD_EVENT_FILTER_PASS;
     bool meta = ev->kind == TRACERD_EVENT_PROCESS_NAME || ev->kind == TRACERD_EVENT_THREAD_NAME;
-    if (f->nids[F_PID - F_PID] != 0 && (!(ev->flags & TRACERD_EVENT_HAS_PID) ||
-                                        !any_id(f->ids[F_PID - F_PID], f->nids[0], ev->pid)))
-        return TRACERD_EVENT_FILTER_REJECT;
-    if (f->nids[F_TID - F_PID] != 0 && !meta &&
-        (!(ev->flags & TRACERD_EVENT_HAS_TID) || !any_id(f->ids[1], f->nids[1], ev->tid)))
-        return TRACERD_EVENT_FILTER_REJECT;
-    if (f->nids[F_CPU - F_PID] != 0 && !meta &&
-        (!(ev->flags & TRACERD_EVENT_HAS_CPU) || !any_id(f->ids[2], f->nids[2], ev->cpu)))
-        return TRACERD_EVENT_FILTER_REJECT;
+    bool undecided = false;
+    if (f->nids[F_PID - F_PID] != 0) {
+        if (!(known & TRACERD__KNOW_PID))
+            undecided = true;
+        else if (!(ev->flags & TRACERD_EVENT_HAS_PID) ||
+                 !any_id(f->ids[F_PID - F_PID], f->nids[0], ev->pid))
+            return TRACERD_EVENT_FILTER_REJECT;
+    }
+    if (f->nids[F_TID - F_PID] != 0 && !meta) {
+        if (!(known & TRACERD__KNOW_TID))
+            undecided = true;
+        else if (!(ev->flags & TRACERD_EVENT_HAS_TID) || !any_id(f->ids[1], f->nids[1], ev->tid))
+            return TRACERD_EVENT_FILTER_REJECT;
+    }
+    if (f->nids[F_CPU - F_PID] != 0 && !meta) {
+        if (!(known & TRACERD__KNOW_CPU))
+            undecided = true;
+        else if (!(ev->flags & TRACERD_EVENT_HAS_CPU) || !any_id(f->ids[2], f->nids[2], ev->cpu))
+            return TRACERD_EVENT_FILTER_REJECT;
+    }
+    if (undecided) /* the time test depends on the ids passing (the trace's start) */
+        return TRACERD__FILTER_UNDECIDED;
     if (!(ev->flags & TRACERD_EVENT_NO_TIME) && !meta) {
         uint64_t t = (ev->flags & TRACERD_EVENT_HAS_NS) ? ev->ns : ev->ticks;
         if (!f->has_start) {
@@ -468,9 +490,33 @@ int tracerd_event_filter_match(tracerd_event_filter_t *f, const tracerd_event_t 
     }
     if (meta)
         return TRACERD_EVENT_FILTER_PASS;
-    if (f->npat[F_NAME] != 0 && !any_pattern(f->pat[F_NAME], f->npat[F_NAME], ev->name))
-        return TRACERD_EVENT_FILTER_REJECT;
-    if (f->npat[F_CAT] != 0 && !any_pattern(f->pat[F_CAT], f->npat[F_CAT], ev->category))
-        return TRACERD_EVENT_FILTER_REJECT;
-    return TRACERD_EVENT_FILTER_PASS;
+    if ((f->npat[F_NAME] != 0 || f->npat[F_CAT] != 0) && !(known & TRACERD__KNOW_NAMES))
+        return TRACERD__FILTER_UNDECIDED;
+    return tracerd__event_filter_names(f, ev->name, ev->category) ? TRACERD_EVENT_FILTER_PASS
+                                                                  : TRACERD_EVENT_FILTER_REJECT;
+}
+
+bool tracerd__event_filter_names(const tracerd_event_filter_t *f, tracerd_str_t name,
+                                 tracerd_str_t category)
+{
+    if (f->npat[F_NAME] != 0 && !any_pattern(f->pat[F_NAME], f->npat[F_NAME], name))
+        return false;
+    return f->npat[F_CAT] == 0 || any_pattern(f->pat[F_CAT], f->npat[F_CAT], category);
+}
+
+bool tracerd__event_filter_has_names(const tracerd_event_filter_t *f)
+{
+    return f != NULL && (f->npat[F_NAME] != 0 || f->npat[F_CAT] != 0);
+}
+
+int tracerd__event_filter_pre(tracerd_event_filter_t *f, const tracerd_event_t *ev, unsigned known)
+{
+    return match(f, ev, known);
+}
+
+int tracerd_event_filter_match(tracerd_event_filter_t *f, const tracerd_event_t *ev)
+{
+    if (f == NULL || ev == NULL)
+        return TRACERD_EVENT_FILTER_PASS;
+    return match(f, ev, TRACERD__KNOW_ALL);
 }

@@ -61,6 +61,7 @@ struct cmap {
     bool own_error;
     /* the event being built */
     bool in_event;
+    bool checked; /* it passed the filter at its beginning (delivered without a test) */
     tracerd_event_t ev;
     uint32_t nargs;
     int span; /* 0 none, 1 function entry, 2 function exit */
@@ -208,7 +209,17 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
         m->span_cls = e->cls;
     }
     m->span = m->span_kind;
-    return send_source(m);
+    /* Filtered before its fields are mapped: time, cpu and (but for a
+     * function entry/exit, named by its address) name and category; the
+     * process and thread come from the contexts. */
+    int rc = TRACERD_CB_CONTINUE;
+    int pre = tracerd__auto_prefilter(
+        m->a, &m->ev, TRACERD__KNOW_CPU | (m->span == 0 ? TRACERD__KNOW_NAMES : 0u), &rc);
+    m->checked = pre == 1;
+    if (pre == 0)
+        m->in_event = false; /* left out: its fields are not mapped */
+    int src = send_source(m);
+    return src < 0 || rc >= 0 ? src : rc;
 }
 
 /* Copies a view into a per-event buffer (cut when full, with TRUNCATED). */
@@ -409,7 +420,7 @@ static int on_event_end(void *user, const tracerd_ctf_event_t *e)
         m->ev.flags |= TRACERD_EVENT_HAS_NAME_ID;
         m->ev.name = hex_name(m->name_buf, m->addr);
     }
-    return tracerd__auto_emit(m->a, &m->ev);
+    return m->checked ? tracerd__auto_deliver(m->a, &m->ev) : tracerd__auto_emit(m->a, &m->ev);
 }
 
 static int on_loss(void *user, const tracerd_ctf_loss_t *l)

@@ -30,6 +30,7 @@ struct fmap {
     tracerd_auto_reader_t *a;
     tracerd_fxt_reader_t *rd;
     const tracerd_allocator_t *alloc;
+    bool filtering; /* the config has a filter */
     bool source_sent;
 };
 
@@ -49,12 +50,25 @@ static int send_source(struct fmap *m, uint64_t ticks_per_second)
 }
 
 /* Emits ev after the source line (a pause or abort from either is returned). */
-static int emit(struct fmap *m, tracerd_event_t *ev)
+/* Emits ev after the source; pre is tracerd__auto_prefilter's result (1:
+ * it passed the filter already, 2: not tested yet), or 0 with pre_rc its
+ * callback result (the event is left out). */
+static int emit_pre(struct fmap *m, tracerd_event_t *ev, int pre, int pre_rc)
 {
     int rc = send_source(m, 0);
+    if (rc < 0)
+        return rc;
+    int erc = pre == 0   ? pre_rc
+              : pre == 1 ? tracerd__auto_deliver(m->a, ev)
+                         : tracerd__auto_emit(m->a, ev);
     if (rc != TRACERD_CB_CONTINUE)
-        return rc < 0 ? rc : (tracerd__auto_emit(m->a, ev) < 0 ? -1 : TRACERD_CB_PAUSE);
-    return tracerd__auto_emit(m->a, ev);
+        return erc < 0 ? -1 : TRACERD_CB_PAUSE;
+    return erc;
+}
+
+static int emit(struct fmap *m, tracerd_event_t *ev)
+{
+    return emit_pre(m, ev, 2, 0);
 }
 
 /* Converts nargs FXT arguments into the auto reader's scratch array. */
@@ -156,8 +170,11 @@ static int on_event(void *user, const tracerd_fxt_event_t *e)
         ev.end_ticks = e->end_ticks;
         ev.end_ns = e->end_ns;
     }
-    map_args(m, &ev, e->args, e->nargs, 0);
-    return emit(m, &ev);
+    /* filtered before the arguments are mapped */
+    int rc = 0, pre = m->filtering ? tracerd__auto_prefilter(m->a, &ev, TRACERD__KNOW_ALL, &rc) : 1;
+    if (pre != 0)
+        map_args(m, &ev, e->args, e->nargs, 0);
+    return emit_pre(m, &ev, pre, rc);
 }
 
 static int on_kernel_object(void *user, const tracerd_fxt_kernel_object_t *o)
@@ -339,6 +356,7 @@ static tracerd_status_t f_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
         return TRACERD_E_NOMEM;
     m->a = a;
     m->alloc = alloc;
+    m->filtering = cfg->filter != NULL;
     tracerd_fxt_callbacks_t cbs;
     memset(&cbs, 0, sizeof cbs);
     cbs.on_init = on_init;

@@ -5,11 +5,17 @@
  * folded into every event's time, thread, process and CPU). */
 #include "event_internal.h"
 
+#define XMAP_VERDICTS 256u
+
 struct xmap {
     tracerd_auto_reader_t *a;
     tracerd_xray_reader_t *rd;
     const tracerd_allocator_t *alloc;
     bool has_ns;
+    const tracerd_event_filter_t *filter; /* the config's (NULL: none) */
+    /* The filter's name test by function id (a name is a function of its
+     * id): (id << 2) | 2 | passed, 0 for none; direct-mapped. */
+    uint64_t verdict[XMAP_VERDICTS];
 };
 
 #define ARGN(n)                                                                                    \
@@ -89,8 +95,28 @@ static int on_function(void *user, const tracerd_xray_function_t *f)
         ev.flags |= TRACERD_EVENT_TAIL;
     ev.name_id = (uint64_t)(uint32_t)f->function_id;
     ev.flags |= TRACERD_EVENT_HAS_NAME_ID;
+    /* Filtered before the name is made and the arguments mapped: the time
+     * and ids, then the name test remembered for the function id. */
+    int pre = 1;
+    uint64_t *vslot = NULL, vkey = 0;
+    if (m->filter != NULL) {
+        int rc;
+        pre = tracerd__auto_prefilter(m->a, &ev, TRACERD__KNOW_IDS, &rc);
+        if (pre == 0)
+            return rc;
+        vslot = &m->verdict[(uint32_t)f->function_id % XMAP_VERDICTS];
+        vkey = ((uint64_t)(uint32_t)f->function_id << 2) | 2u;
+        if (pre == 2 && *vslot == vkey)
+            return TRACERD_CB_CONTINUE; /* this function's name fails the name test */
+    }
     if (!tracerd_xray_names_lookup(tracerd__auto_xray_names(m->a), f->function_id, &ev.name)) {
         ev.name = id_name(tracerd__auto_text(m->a), f->function_id);
+    }
+    if (pre == 2 && (*vslot | 1u) != (vkey | 1u)) {
+        bool pass = tracerd__event_filter_names(m->filter, ev.name, ev.category);
+        *vslot = vkey | (pass ? 1u : 0u);
+        if (!pass)
+            return TRACERD_CB_CONTINUE;
     }
     if (f->nargs > 0 && f->args != NULL) {
         uint32_t cap;
@@ -108,7 +134,7 @@ static int on_function(void *user, const tracerd_xray_function_t *f)
         ev.args = args;
         ev.nargs = n;
     }
-    return tracerd__auto_emit(m->a, &ev);
+    return tracerd__auto_deliver(m->a, &ev);
 }
 
 static int on_event(void *user, const tracerd_xray_event_t *e)
@@ -159,6 +185,7 @@ static tracerd_status_t x_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
     if (m == NULL)
         return TRACERD_E_NOMEM;
     m->a = a;
+    m->filter = cfg->filter;
     tracerd_xray_callbacks_t cbs;
     memset(&cbs, 0, sizeof cbs);
     cbs.on_header = on_header;
