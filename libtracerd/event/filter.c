@@ -412,14 +412,15 @@ static bool any_pattern(const struct pattern *v, uint32_t n, tracerd_str_t s)
         bool hit;
         switch (p->shape) {
         case P_EXACT:
-            hit = p->len == s.len && memcmp(p->text, s.data, s.len) == 0;
+            hit = p->len == s.len && (s.len == 0 || memcmp(p->text, s.data, s.len) == 0);
             break;
         case P_PREFIX:
-            hit = s.len >= p->lit_len && memcmp(p->lit, s.data, p->lit_len) == 0;
+            hit =
+                s.len >= p->lit_len && (p->lit_len == 0 || memcmp(p->lit, s.data, p->lit_len) == 0);
             break;
         case P_SUFFIX:
-            hit =
-                s.len >= p->lit_len && memcmp(p->lit, s.data + s.len - p->lit_len, p->lit_len) == 0;
+            hit = s.len >= p->lit_len &&
+                  (p->lit_len == 0 || memcmp(p->lit, s.data + s.len - p->lit_len, p->lit_len) == 0);
             break;
         case P_CONTAINS:
             hit = contains(s, p->lit, p->lit_len);
