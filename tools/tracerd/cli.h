@@ -302,6 +302,17 @@ int cli_cmd_stack(cli_t *c);
 int cli_cmd_perfetto(cli_t *c);
 int cli_cmd_info_json(cli_t *c);
 
+/* A command-line flag a format's printer owns (--metadata for CTF,
+ * --instr-map for XRay): main.c adds every format's flags to its option
+ * table and its usage text, so a format's flags live in its printer. */
+struct cli_flag {
+    const char *name; /* without the leading dashes; NULL ends a list */
+    const char *arg;  /* the value's name in the usage text (every flag takes one) */
+    const char *help; /* the usage line's text */
+    /* Stores the value in c: CLI_EXIT_OK, or a usage error printed. */
+    int (*set)(cli_t *c, const char *value);
+};
+
 struct cli_format {
     const char *name; /* also the prefix of its reader options: -o NAME.KEY=VALUE */
     /* How sure (0..100) this format is about the input: head bytes (empty for
@@ -314,6 +325,7 @@ struct cli_format {
      * them, for the event view; CLI_EXIT_OK, or a usage error printed. */
     int (*options)(const cli_t *c, cli_config_store_t *store, tracerd_auto_config_t *cfg);
     const char *options_help; /* one usage line: its -o keys */
+    const struct cli_flag *flags; /* its own command-line flags, or NULL */
 };
 
 #define X(name) extern const struct cli_format cli_format_##name;

@@ -1026,6 +1026,17 @@ static int dump(cli_t *c)
     return cli_out_end(c, c->is_dir ? run_dir(c, true) : run_stream(c, true));
 }
 
+static int set_metadata(cli_t *c, const char *value)
+{
+    c->metadata = value;
+    return CLI_EXIT_OK;
+}
+
+static const struct cli_flag flags[] = {
+    {"metadata", "PATH", "CTF metadata for a single stream file", set_metadata},
+    {NULL, NULL, NULL, NULL},
+};
+
 const struct cli_format cli_format_ctf = {
     .name = "ctf",
     .detect = detect,
@@ -1033,4 +1044,5 @@ const struct cli_format cli_format_ctf = {
     .dump = dump,
     .options = options,
     .options_help = "ctf.check-uuid=yes|no, ctf.stitch-bytes=N",
+    .flags = flags,
 };

@@ -477,6 +477,17 @@ static int dump(cli_t *c)
     return rc;
 }
 
+static int set_instr_map(cli_t *c, const char *value)
+{
+    c->instr_map = value;
+    return CLI_EXIT_OK;
+}
+
+static const struct cli_flag flags[] = {
+    {"instr-map", "BINARY", "XRay: name functions from the instrumented binary", set_instr_map},
+    {NULL, NULL, NULL, NULL},
+};
+
 const struct cli_format cli_format_xray = {
     .name = "xray",
     .detect = detect,
@@ -484,4 +495,5 @@ const struct cli_format cli_format_xray = {
     .dump = dump,
     .options = options,
     .options_help = "xray.byte-order=auto|little|big",
+    .flags = flags,
 };

@@ -68,6 +68,17 @@ static const struct cli_command *find_command(const char *name)
     return NULL;
 }
 
+/* The usage lines of every format's flags. */
+static void format_flags_usage(FILE *f)
+{
+    for (size_t i = 0; cli_formats[i]; i++)
+        for (const struct cli_flag *fl = cli_formats[i]->flags; fl && fl->name; fl++) {
+            char head[64];
+            snprintf(head, sizeof head, "--%s %s", fl->name, fl->arg);
+            fprintf(f, "  %-19s %s\n", head, fl->help);
+        }
+}
+
 static int usage(FILE *f, const char *prog)
 {
     fprintf(f,
@@ -82,13 +93,12 @@ static int usage(FILE *f, const char *prog)
                "  --format NAME       skip detection (");
     for (size_t i = 0; cli_formats[i]; i++)
         fprintf(f, "%s%s", i ? ", " : "", cli_formats[i]->name);
-    fprintf(f, ")\n"
-               "  --metadata PATH     CTF metadata for a single stream file\n"
-               "  --listen HOST:PORT  accept one TCP connection and read the trace from it\n"
+    fprintf(f, ")\n");
+    format_flags_usage(f);
+    fprintf(f, "  --listen HOST:PORT  accept one TCP connection and read the trace from it\n"
                "  --timeout SECONDS   tcp:// and --listen: end the read when no data came for\n"
                "                      that long (default 60; 0 = wait forever; also bounds the\n"
                "                      wait for a --listen connection when given)\n"
-               "  --instr-map BINARY  XRay: name functions from the instrumented binary\n"
                "  --top N             stats: show the N names with the most time (default 20;\n"
                "                      0 = all)\n"
                "  --sort KEY          stats: order names by count, total (default), self or p99\n"
@@ -161,10 +171,8 @@ static int usage_error(const cli_t *c, const char *fmt, ...)
 
 enum {
     OPT_FORMAT = 256,
-    OPT_METADATA,
     OPT_LISTEN,
     OPT_TIMEOUT,
-    OPT_INSTR_MAP,
     OPT_TOP,
     OPT_MAX_OPEN,
     OPT_CHUNK,
@@ -175,14 +183,15 @@ enum {
     OPT_NO_DEMANGLE,
     OPT_PER_THREAD,
     OPT_TOTAL,
-    OPT_JSON
+    OPT_JSON,
+    OPT_FORMAT_FLAG /* a flag of a format's printer (struct cli_flag) */
 };
 
+/* The options every format shares; the formats' own flags are added after
+ * them (all_options). */
 static const struct option long_options[] = {{"format", required_argument, NULL, OPT_FORMAT},
-                                             {"metadata", required_argument, NULL, OPT_METADATA},
                                              {"listen", required_argument, NULL, OPT_LISTEN},
                                              {"timeout", required_argument, NULL, OPT_TIMEOUT},
-                                             {"instr-map", required_argument, NULL, OPT_INSTR_MAP},
                                              {"top", required_argument, NULL, OPT_TOP},
                                              {"max-open", required_argument, NULL, OPT_MAX_OPEN},
                                              {"chunk", required_argument, NULL, OPT_CHUNK},
@@ -205,6 +214,29 @@ static const struct option long_options[] = {{"format", required_argument, NULL,
                                              {"cpu", required_argument, NULL, OPT_FILTER},
                                              {NULL, 0, NULL, 0}};
 
+#define N_SHARED_OPTIONS (sizeof long_options / sizeof long_options[0] - 1)
+#define MAX_FORMAT_FLAGS 32
+
+/* long_options, then every format's flags (OPT_FORMAT_FLAG; flag[i] is
+ * the flag of options[i]), then the end. */
+struct all_options {
+    struct option options[N_SHARED_OPTIONS + MAX_FORMAT_FLAGS + 1];
+    const struct cli_flag *flag[N_SHARED_OPTIONS + MAX_FORMAT_FLAGS + 1];
+};
+
+static void all_options(struct all_options *o)
+{
+    size_t n = N_SHARED_OPTIONS;
+    memcpy(o->options, long_options, n * sizeof long_options[0]);
+    for (size_t i = 0; cli_formats[i]; i++)
+        for (const struct cli_flag *fl = cli_formats[i]->flags; fl && fl->name; fl++)
+            if (n < N_SHARED_OPTIONS + MAX_FORMAT_FLAGS) {
+                o->options[n] = (struct option){fl->name, required_argument, NULL, OPT_FORMAT_FLAG};
+                o->flag[n++] = fl;
+            }
+    o->options[n] = (struct option){NULL, 0, NULL, 0};
+}
+
 /* "info, dump, json or stats": the command names of the table. */
 static const char *command_list(char *buf, size_t cap)
 {
@@ -226,7 +258,9 @@ static int parse_args(cli_t *c, int argc, char **argv)
     opterr = 0;
     int opt, idx;
     unsigned long v;
-    while ((opt = getopt_long(argc, argv, ":o:qh", long_options, &idx)) != -1) {
+    struct all_options all;
+    all_options(&all);
+    while ((opt = getopt_long(argc, argv, ":o:qh", all.options, &idx)) != -1) {
         switch (opt) {
         case OPT_FORMAT: /* stats' output format, else the trace's format */
             if (strcmp(optarg, "text") == 0 || strcmp(optarg, "csv") == 0 ||
@@ -263,9 +297,12 @@ static int parse_args(cli_t *c, int argc, char **argv)
         case OPT_JSON:
             c->info_json = true;
             break;
-        case OPT_METADATA:
-            c->metadata = optarg;
+        case OPT_FORMAT_FLAG: {
+            int frc = all.flag[idx]->set(c, optarg);
+            if (frc != CLI_EXIT_OK)
+                return frc;
             break;
+        }
         case OPT_LISTEN:
             c->listen = optarg;
             break;
@@ -275,9 +312,6 @@ static int parse_args(cli_t *c, int argc, char **argv)
                                    CLI_TIMEOUT_MAX);
             c->timeout = (unsigned)v;
             c->timeout_given = true;
-            break;
-        case OPT_INSTR_MAP:
-            c->instr_map = optarg;
             break;
         case OPT_TOP:
             if (!parse_uint(optarg, 1000000, &v))
@@ -314,7 +348,7 @@ static int parse_args(cli_t *c, int argc, char **argv)
             return CLI_EXIT_OK;
         case OPT_FILTER: {
             char name[32];
-            snprintf(name, sizeof name, "--%s", long_options[idx].name);
+            snprintf(name, sizeof name, "--%s", all.options[idx].name);
             int frc = cli_filter_option(c, name, optarg);
             if (frc != CLI_EXIT_OK)
                 return frc;
