@@ -7,6 +7,24 @@ void tracerd__reader_init(struct tracerd__reader *c, void *user)
     tracerd__reader_reset(c);
 }
 
+void *tracerd__reader_alloc(size_t size, size_t alloc_off, size_t core_off, size_t st_off,
+                            const tracerd_allocator_t *alloc, void *user, size_t stitch_bytes)
+{
+    tracerd_allocator_t a;
+    tracerd__allocator_init(&a, alloc);
+    unsigned char *r = tracerd__calloc(&a, size);
+    if (r == NULL)
+        return NULL;
+    memcpy(r + alloc_off, &a, sizeof a);
+    tracerd__reader_init((struct tracerd__reader *)(void *)(r + core_off), user);
+    if (tracerd__stitch_init((struct tracerd__stitch *)(void *)(r + st_off), &a, stitch_bytes) !=
+        TRACERD_OK) {
+        tracerd__free(&a, r, size);
+        return NULL;
+    }
+    return r;
+}
+
 void tracerd__reader_reset(struct tracerd__reader *c)
 {
     tracerd__error_clear(&c->err);

@@ -25,6 +25,18 @@ struct tracerd__reader {
 enum { TRACERD__CB_GO = 0, TRACERD__CB_PAUSED = 1, TRACERD__CB_FAILED = -1 };
 
 void tracerd__reader_init(struct tracerd__reader *c, void *user);
+
+/* The part of a reader's _new after its config and callbacks are read: the
+ * reader, `size` bytes zeroed, from the caller's allocator (NULL: malloc),
+ * which is copied into the reader at alloc_off; its core (at core_off) with
+ * the user pointer; its stitch buffer (at st_off) of stitch_bytes. NULL when
+ * out of memory, with nothing left allocated. TRACERD__READER_ALLOC gives
+ * the offsets of a reader type with members `alloc`, `core` and `st`. */
+void *tracerd__reader_alloc(size_t size, size_t alloc_off, size_t core_off, size_t st_off,
+                            const tracerd_allocator_t *alloc, void *user, size_t stitch_bytes);
+#define TRACERD__READER_ALLOC(type, alloc, user, stitch_bytes)                                     \
+    ((type *)tracerd__reader_alloc(sizeof(type), offsetof(type, alloc), offsetof(type, core),      \
+                                   offsetof(type, st), (alloc), (user), (stitch_bytes)))
 /* Back to the state after init (the user pointer kept). */
 void tracerd__reader_reset(struct tracerd__reader *c);
 

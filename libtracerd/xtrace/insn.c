@@ -315,20 +315,13 @@ tracerd_status_t tracerd_xtrace_insn_new(const tracerd_xtrace_insn_config_t *cfg
         TRACERD__SIZED_READ(tracerd_xtrace_insn_callbacks_t, &cb, cbs) != TRACERD_OK ||
         !config_ok(&c))
         return TRACERD_E_INVALID;
-    tracerd_allocator_t a;
-    tracerd__allocator_init(&a, alloc);
-    struct tracerd_xtrace_insn_reader *r = tracerd__calloc(&a, sizeof *r);
+    struct tracerd_xtrace_insn_reader *r =
+        TRACERD__READER_ALLOC(struct tracerd_xtrace_insn_reader, alloc, user, c.stitch_bytes);
     if (r == NULL)
         return TRACERD_E_NOMEM;
-    r->alloc = a;
     r->cfg = c;
     r->cfg.profile = NULL; /* copied into the table below */
     r->cbs = cb;
-    tracerd__reader_init(&r->core, user);
-    if (tracerd__stitch_init(&r->st, &a, c.stitch_bytes) != TRACERD_OK) {
-        tracerd__free(&a, r, sizeof *r);
-        return TRACERD_E_NOMEM;
-    }
     tracerd_xtrace_profile_t def;
     const tracerd_xtrace_profile_t *prof = c.profile;
     if (prof == NULL) {
@@ -339,20 +332,17 @@ tracerd_status_t tracerd_xtrace_insn_new(const tracerd_xtrace_insn_config_t *cfg
     bool autol = c.iov_layout == TRACERD_XTRACE_IOV_AUTO;
     if (st == TRACERD_OK && (c.iov_layout == TRACERD_XTRACE_IOV_GROUPED || autol) &&
         c.max_iov > 0) {
-        r->iov_lens = tracerd__calloc(&a, (size_t)c.max_iov * sizeof(uint64_t));
+        r->iov_lens = tracerd__calloc(&r->alloc, (size_t)c.max_iov * sizeof(uint64_t));
         if (r->iov_lens == NULL)
             st = TRACERD_E_NOMEM;
     }
     if (st == TRACERD_OK && autol) {
-        r->probe = tracerd__calloc(&a, c.iov_probe_bytes);
+        r->probe = tracerd__calloc(&r->alloc, c.iov_probe_bytes);
         if (r->probe == NULL)
             st = TRACERD_E_NOMEM;
     }
     if (st != TRACERD_OK) {
-        if (r->iov_lens != NULL)
-            tracerd__free(&a, r->iov_lens, (size_t)c.max_iov * sizeof(uint64_t));
-        tracerd__stitch_free(&r->st, &a);
-        tracerd__free(&a, r, sizeof *r);
+        tracerd_xtrace_insn_free(r);
         return st;
     }
     reset_state(r);

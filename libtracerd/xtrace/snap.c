@@ -266,29 +266,22 @@ tracerd_status_t tracerd_xtrace_snap_new(const tracerd_xtrace_snap_config_t *cfg
         TRACERD__SIZED_READ(tracerd_xtrace_snap_callbacks_t, &cb, cbs) != TRACERD_OK ||
         !snap_config_ok(&c))
         return TRACERD_E_INVALID;
-    tracerd_allocator_t a;
-    tracerd__allocator_init(&a, alloc);
-    struct tracerd_xtrace_snap_reader *r = tracerd__calloc(&a, sizeof *r);
+    struct tracerd_xtrace_snap_reader *r =
+        TRACERD__READER_ALLOC(struct tracerd_xtrace_snap_reader, alloc, user, STITCH_BYTES);
     if (r == NULL)
         return TRACERD_E_NOMEM;
-    r->alloc = a;
     r->cfg = c;
     r->cbs = cb;
-    tracerd__reader_init(&r->core, user);
     if (fully_configured(&c) && lock_configured(r) != TRACERD_OK) {
-        tracerd__free(&a, r, sizeof *r);
+        tracerd_xtrace_snap_free(r);
         return TRACERD_E_INVALID;
-    }
-    if (tracerd__stitch_init(&r->st, &a, STITCH_BYTES) != TRACERD_OK) {
-        tracerd__free(&a, r, sizeof *r);
-        return TRACERD_E_NOMEM;
     }
     r->look_cap = look_bytes(&c);
     if (r->look_cap != 0) {
-        r->look = a.alloc(a.ctx, r->look_cap); /* not zeroed: only bytes fed are read */
+        /* not zeroed: only bytes fed are read */
+        r->look = r->alloc.alloc(r->alloc.ctx, r->look_cap);
         if (r->look == NULL) {
-            tracerd__stitch_free(&r->st, &a);
-            tracerd__free(&a, r, sizeof *r);
+            tracerd_xtrace_snap_free(r);
             return TRACERD_E_NOMEM;
         }
     }
