@@ -223,10 +223,33 @@ typedef union cli_config_store {
  * env, first, when env is set) with the key after the prefix; it returns
  * false for an unknown key or bad value, which is reported. */
 typedef bool (*cli_opt_item_fn)(void *cfg, const char *key, const char *value);
+
 bool cli_for_items(const cli_t *c, const char *prefix, const char *env, cli_opt_item_fn item,
                    void *cfg);
 bool cli_opt_yes_no(const char *v, bool *out);
 bool cli_opt_byte_order(const char *v, bool allow_auto, tracerd_byte_order_t *out);
+
+/* A format whose reader options are one config struct `type`: defines
+ * cli_config_NAME(c, cfg) (the defaults from init, --lenient into
+ * cfg->LENIENT_FIELD, then every -o NAME.KEY=VALUE through item) and the
+ * printer's options hook, which builds it in the store and points the event
+ * view's config member MEMBER at it. */
+#define CLI_CONFIG_HOOKS(name, type, init, lenient_field, item, member)                            \
+    static int cli_config_##name(const cli_t *c, type *cfg)                                        \
+    {                                                                                              \
+        init(cfg);                                                                                 \
+        cfg->lenient_field = c->lenient;                                                           \
+        return cli_for_items(c, #name ".", NULL, item, cfg) ? CLI_EXIT_OK : CLI_EXIT_USAGE;        \
+    }                                                                                              \
+    static int options(const cli_t *c, cli_config_store_t *store, tracerd_auto_config_t *cfg)     \
+    {                                                                                              \
+        _Static_assert(sizeof(type) <= sizeof(cli_config_store_t), "store");                       \
+        type *x = (type *)(void *)store;                                                           \
+        int rc = cli_config_##name(c, x);                                                          \
+        if (rc == CLI_EXIT_OK)                                                                     \
+            cfg->member = x;                                                                       \
+        return rc;                                                                                 \
+    }
 
 /* A reader's warning (a lenient skip), coalesced: consecutive skips of the
  * same kind (each starting where the previous one ended; same status, stream

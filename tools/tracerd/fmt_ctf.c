@@ -112,23 +112,9 @@ static bool ctf_item(void *p, const char *k, const char *v)
     return false;
 }
 
-static int cli_config_ctf(const cli_t *c, tracerd_ctf_stream_config_t *cfg)
-{
-    tracerd_ctf_stream_config_init(cfg);
-    cfg->lenient_skip_packets = c->lenient;
-    return cli_for_items(c, "ctf.", NULL, ctf_item, cfg) ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-}
-
-/* -o ctf.KEY=VALUE for the event view (struct cli_format.options). */
-static int options(const cli_t *c, cli_config_store_t *store, tracerd_auto_config_t *cfg)
-{
-    _Static_assert(sizeof(tracerd_ctf_stream_config_t) <= sizeof(cli_config_store_t), "store");
-    tracerd_ctf_stream_config_t *x = (tracerd_ctf_stream_config_t *)(void *)store;
-    int rc = cli_config_ctf(c, x);
-    if (rc == CLI_EXIT_OK)
-        cfg->ctf = x;
-    return rc;
-}
+/* cli_config_ctf and the options hook (-o ctf.KEY=VALUE for the event view). */
+CLI_CONFIG_HOOKS(ctf, tracerd_ctf_stream_config_t, tracerd_ctf_stream_config_init,
+                 lenient_skip_packets, ctf_item, ctf)
 
 /* ---- shared reading ------------------------------------------------------ */
 

@@ -35,23 +35,8 @@ static bool fxt_item(void *p, const char *k, const char *v)
     return false;
 }
 
-static int cli_config_fxt(const cli_t *c, tracerd_fxt_config_t *cfg)
-{
-    tracerd_fxt_config_init(cfg);
-    cfg->lenient = c->lenient;
-    return cli_for_items(c, "fxt.", NULL, fxt_item, cfg) ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-}
-
-/* -o fxt.KEY=VALUE for the event view (struct cli_format.options). */
-static int options(const cli_t *c, cli_config_store_t *store, tracerd_auto_config_t *cfg)
-{
-    _Static_assert(sizeof(tracerd_fxt_config_t) <= sizeof(cli_config_store_t), "store");
-    tracerd_fxt_config_t *x = (tracerd_fxt_config_t *)(void *)store;
-    int rc = cli_config_fxt(c, x);
-    if (rc == CLI_EXIT_OK)
-        cfg->fxt = x;
-    return rc;
-}
+/* cli_config_fxt and the options hook (-o fxt.KEY=VALUE for the event view). */
+CLI_CONFIG_HOOKS(fxt, tracerd_fxt_config_t, tracerd_fxt_config_init, lenient, fxt_item, fxt)
 
 static int run(cli_t *c, const tracerd_fxt_callbacks_t *cbs, void *user)
 {

@@ -20,23 +20,9 @@ static bool xray_item(void *p, const char *k, const char *v)
     return false;
 }
 
-static int cli_config_xray(const cli_t *c, tracerd_xray_config_t *cfg)
-{
-    tracerd_xray_config_init(cfg);
-    cfg->lenient_skip_buffers = c->lenient;
-    return cli_for_items(c, "xray.", NULL, xray_item, cfg) ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-}
-
-/* -o xray.KEY=VALUE for the event view (struct cli_format.options). */
-static int options(const cli_t *c, cli_config_store_t *store, tracerd_auto_config_t *cfg)
-{
-    _Static_assert(sizeof(tracerd_xray_config_t) <= sizeof(cli_config_store_t), "store");
-    tracerd_xray_config_t *x = (tracerd_xray_config_t *)(void *)store;
-    int rc = cli_config_xray(c, x);
-    if (rc == CLI_EXIT_OK)
-        cfg->xray = x;
-    return rc;
-}
+/* cli_config_xray and the options hook (-o xray.KEY=VALUE for the event view). */
+CLI_CONFIG_HOOKS(xray, tracerd_xray_config_t, tracerd_xray_config_init, lenient_skip_buffers,
+                 xray_item, xray)
 
 /* ---- info --------------------------------------------------------------- */
 
