@@ -574,6 +574,38 @@ static TRACERD__NOINLINE int deliver(struct tracerd_xtrace_insn_reader *r, const
     }
 }
 
+/* One INST (pcinst false) or PCINST record q at off, the hot loop's running
+ * state in its locals (*pc, *n, *el; written back to r before the callback,
+ * so the accessors stay exact). pcinst is a constant at each call: each call
+ * site is its own copy. Returns false when the callback paused or failed
+ * (*rc set). */
+static TRACERD__INLINE bool insn_step(struct tracerd_xtrace_insn_reader *r, const uint8_t *q,
+                                      uint64_t off, uint8_t el_new, bool pcinst,
+                                      tracerd_xtrace_insn_cb on_insn, void *user, uint64_t *pc,
+                                      uint64_t *n, uint8_t *el, int *rc)
+{
+    *pc = pcinst ? tracerd__le64(q + 1) : *pc + 4;
+    *el = el_new;
+    if (on_insn == NULL) {
+        ++*n;
+        return true;
+    }
+    tracerd_xtrace_insn_t rec = {off, *n, *pc, tracerd__le32(q + (pcinst ? 9 : 1)), el_new, pcinst};
+    r->rec_off = off;
+    r->off = off + (pcinst ? 13 : 5);
+    r->ninsn = ++*n;
+    r->pc = *pc;
+    r->el = *el;
+    if (pcinst)
+        r->have_pc = true;
+    int c = on_insn(user, &rec);
+    if (TRACERD__UNLIKELY(c != 0)) {
+        *rc = after_cb(r, c, "on_insn");
+        return false;
+    }
+    return true;
+}
+
 /* The hot loop: records wholly inside the chunk, decoded in place. INST,
  * PCINST and whole MEM records are handled inline with the running state in
  * locals (written back before each callback, so the accessors stay exact);
@@ -603,47 +635,18 @@ static int fast_loop(struct tracerd_xtrace_insn_reader *r, const uint8_t **pp, c
         int c = 0;
         if (TRACERD__LIKELY(e.op == OP_INST && have_pc)) { /* the common case first */
             p += 5;
-            pc += 4;
-            el = e.a;
-            if (on_insn != NULL) {
-                tracerd_xtrace_insn_t rec = {off, n, pc, tracerd__le32(q + 1), e.a, false};
-                r->rec_off = off;
-                r->off = off + 5;
-                r->ninsn = ++n;
-                r->pc = pc;
-                r->el = el;
-                c = on_insn(user, &rec);
-                if (TRACERD__UNLIKELY(c != 0)) {
-                    rc = after_cb(r, c, "on_insn");
-                    stop = true;
-                }
-            } else {
-                n++;
-            }
+            if (TRACERD__UNLIKELY(
+                    !insn_step(r, q, off, e.a, false, on_insn, user, &pc, &n, &el, &rc)))
+                stop = true;
             continue;
         }
         switch (e.op) {
         case OP_PCINST:
             p += 13;
-            pc = tracerd__le64(q + 1);
             have_pc = true;
-            el = e.a;
-            if (on_insn != NULL) {
-                tracerd_xtrace_insn_t rec = {off, n, pc, tracerd__le32(q + 9), e.a, true};
-                r->rec_off = off;
-                r->off = off + 13;
-                r->ninsn = ++n;
-                r->pc = pc;
-                r->el = el;
-                r->have_pc = true;
-                c = on_insn(user, &rec);
-                if (TRACERD__UNLIKELY(c != 0)) {
-                    rc = after_cb(r, c, "on_insn");
-                    stop = true;
-                }
-            } else {
-                n++;
-            }
+            if (TRACERD__UNLIKELY(
+                    !insn_step(r, q, off, e.a, true, on_insn, user, &pc, &n, &el, &rc)))
+                stop = true;
             continue;
         case OP_MEM:
             p += e.size;
