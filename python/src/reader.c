@@ -682,7 +682,7 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
         return -1;
 
     tracerd_event_callbacks_t cbs;
-    memset(&cbs, 0, sizeof cbs);
+    tracerd_event_callbacks_init(&cbs);
     cbs.on_event = on_event;
     cbs.on_source = on_source;
     cbs.on_warning = pytracerd_reader_on_warning;

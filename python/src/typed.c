@@ -87,7 +87,7 @@ int pytracerd_typed_open(pyreader *r, const char *name, int lenient, tracerd_byt
         cfg.byte_order = bo;
         cfg.lenient_skip_buffers = lenient != 0;
         tracerd_xray_callbacks_t cbs;
-        memset(&cbs, 0, sizeof cbs);
+        tracerd_xray_callbacks_init(&cbs);
         pytracerd_xray_callbacks(&cbs);
         cbs.on_event_fragment = span_cb;
         cbs.on_warning = pytracerd_reader_on_warning;
@@ -99,7 +99,7 @@ int pytracerd_typed_open(pyreader *r, const char *name, int lenient, tracerd_byt
         cfg.byte_order = bo;
         cfg.lenient = lenient != 0;
         tracerd_fxt_callbacks_t cbs;
-        memset(&cbs, 0, sizeof cbs);
+        tracerd_fxt_callbacks_init(&cbs);
         pytracerd_fxt_callbacks(&cbs);
         cbs.on_large_blob_fragment = span_cb;
         cbs.on_warning = pytracerd_reader_on_warning;
@@ -111,7 +111,7 @@ int pytracerd_typed_open(pyreader *r, const char *name, int lenient, tracerd_byt
         cfg.allow_trailing_zero_padding = lenient != 0;
         cfg.allow_truncated_tail = lenient != 0;
         tracerd_xtrace_insn_callbacks_t cbs;
-        memset(&cbs, 0, sizeof cbs);
+        tracerd_xtrace_insn_callbacks_init(&cbs);
         pytracerd_xtrace_callbacks(&cbs);
         cbs.on_mem_fragment = span_cb;
         cbs.on_iov_data = span_cb;
@@ -124,7 +124,7 @@ int pytracerd_typed_open(pyreader *r, const char *name, int lenient, tracerd_byt
         cfg.byte_order = bo;
         cfg.allow_truncated_tail = lenient != 0;
         tracerd_xtrace_snap_callbacks_t cbs;
-        memset(&cbs, 0, sizeof cbs);
+        tracerd_xtrace_snap_callbacks_init(&cbs);
         pytracerd_xtrace_snap_callbacks(&cbs);
         cbs.on_warning = pytracerd_reader_on_warning;
         r->ops = tracerd_xtrace_snap_ops();

@@ -365,7 +365,7 @@ static int run_stream(struct ev_run *r, const tracerd_xray_names_t *names, const
             cfg.format = ef;
     }
     tracerd_event_callbacks_t cbs;
-    memset(&cbs, 0, sizeof cbs);
+    tracerd_event_callbacks_init(&cbs);
     cbs.on_event = on_event;
     cbs.on_source = on_source;
     cbs.on_warning = on_warning;
@@ -473,7 +473,7 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
     cfg.xray_names = names;
     cfg.no_args = r->no_args;
     tracerd_event_callbacks_t cbs;
-    memset(&cbs, 0, sizeof cbs);
+    tracerd_event_callbacks_init(&cbs);
     cbs.on_event = on_event;
     cbs.on_source = on_source;
     cbs.on_warning = on_warning;

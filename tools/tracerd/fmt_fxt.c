@@ -260,7 +260,7 @@ static int info(cli_t *c)
         return cli_oom(c, "thread table");
     }
     tracerd_fxt_callbacks_t cbs;
-    memset(&cbs, 0, sizeof cbs);
+    tracerd_fxt_callbacks_init(&cbs);
     cbs.on_init = i_init;
     cbs.on_string = i_string;
     cbs.on_thread = i_thread;
@@ -754,7 +754,7 @@ static int dump(cli_t *c)
     }
     d.f = c->wr;
     tracerd_fxt_callbacks_t cbs;
-    memset(&cbs, 0, sizeof cbs);
+    tracerd_fxt_callbacks_init(&cbs);
     cbs.on_metadata = d_meta;
     cbs.on_init = d_init;
     cbs.on_string = d_string;

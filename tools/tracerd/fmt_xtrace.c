@@ -537,7 +537,7 @@ static int run_insn(cli_t *c, bool dump)
     s.c = c;
     s.dump = dump;
     tracerd_xtrace_insn_callbacks_t cb;
-    memset(&cb, 0, sizeof cb);
+    tracerd_xtrace_insn_callbacks_init(&cb);
     cb.on_insn = i_insn;
     cb.on_mem = i_mem;
     cb.on_mem_fragment = i_frag;
@@ -751,7 +751,7 @@ static int run_snap(cli_t *c, bool dump)
     s.c = c;
     s.dump = dump;
     tracerd_xtrace_snap_callbacks_t cb;
-    memset(&cb, 0, sizeof cb);
+    tracerd_xtrace_snap_callbacks_init(&cb);
     cb.on_layout = s_layout;
     cb.on_header = s_header;
     cb.on_snapshot = s_snap;
