@@ -10,268 +10,8 @@
 #include <tracerd/xtrace.h>
 
 #include "support/driver.h"
+#include "support/xtrace_recorder.h"
 #include "support/xtrace_writer.h"
-
-/* ---- recorders ---------------------------------------------------------- */
-
-/* Fragments are logged as one line when the last piece arrives (FNV-1a of the
- * bytes), so the log does not depend on chunking. */
-typedef struct xrec {
-    rec_t *rec;
-    uint64_t fnv;
-    uint64_t got;
-} xrec_t;
-
-static xrec_t g_x; /* per-run fragment accumulator: drv_run runs one reader at a time */
-
-static void frag(rec_t *rec, const tracerd_span_t *s)
-{
-    if (s->offset == 0) {
-        g_x.fnv = 0xcbf29ce484222325ull;
-        g_x.got = 0;
-    }
-    if (s->offset != g_x.got) /* logged, not asserted: Check's per-assert cost is high */
-        tlog_printf(&rec->log, "FRAGMENT OUT OF ORDER at %llu\n", (unsigned long long)s->offset);
-    for (size_t i = 0; i < s->len; i++)
-        g_x.fnv = (g_x.fnv ^ s->data[i]) * 0x100000001b3ull;
-    g_x.got += s->len;
-    if (s->offset + s->len == s->total)
-        tlog_printf(&rec->log, "frag %s[%u] @%llu total=%llu fnv=%016llx\n",
-                    tracerd_xtrace_field_name(s->field), s->index,
-                    (unsigned long long)s->record_offset, (unsigned long long)s->total,
-                    (unsigned long long)g_x.fnv);
-}
-
-static int r_insn(void *u, const tracerd_xtrace_insn_t *x)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log, "insn @%llu #%llu pc=0x%llx op=0x%08x el=%u%s\n",
-                (unsigned long long)x->offset, (unsigned long long)x->index,
-                (unsigned long long)x->pc, x->opcode, x->el, x->explicit_pc ? " explicit" : "");
-    return rec_ret(rec);
-}
-
-static int r_mem(void *u, const tracerd_xtrace_mem_t *m)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log, "mem @%llu n=%llu el=%u %s addr=0x%llx size=%u k=%u u64=0x%llx val=",
-                (unsigned long long)m->offset, (unsigned long long)m->insn_count, m->el,
-                m->is_store ? "store" : "load", (unsigned long long)m->addr, m->size, m->size_log2,
-                (unsigned long long)m->value_u64);
-    if (m->value == NULL)
-        tlog_printf(&rec->log, "(fragments)");
-    else if (m->size <= 16)
-        tlog_hex(&rec->log, m->value, m->size);
-    else {
-        uint64_t h = 0xcbf29ce484222325ull;
-        for (uint32_t i = 0; i < m->size; i++)
-            h = (h ^ m->value[i]) * 0x100000001b3ull;
-        tlog_printf(&rec->log, "fnv:%016llx", (unsigned long long)h);
-    }
-    tlog_printf(&rec->log, "\n");
-    return rec_ret(rec);
-}
-
-static int r_frag(void *u, const tracerd_span_t *s)
-{
-    rec_t *rec = u;
-    frag(rec, s);
-    return rec_ret(rec);
-}
-
-static int r_val(void *u, const tracerd_xtrace_val_t *v)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log, "val @%llu n=%llu %s 0x%llx\n", (unsigned long long)v->offset,
-                (unsigned long long)v->insn_count, tracerd_xtrace_val_kind_name(v->kind),
-                (unsigned long long)v->value);
-    return rec_ret(rec);
-}
-
-static int r_allgpr(void *u, const tracerd_xtrace_allgpr_t *g)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log, "allgpr @%llu n=%llu x0=0x%llx x1=0x%llx x30=0x%llx x31=0x%llx\n",
-                (unsigned long long)g->offset, (unsigned long long)g->insn_count,
-                (unsigned long long)g->x[0], (unsigned long long)g->x[1],
-                (unsigned long long)g->x[30], (unsigned long long)g->x[31]);
-    return rec_ret(rec);
-}
-
-static int r_flags(void *u, const tracerd_xtrace_misc_flags_t *f)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log, "flags @%llu n=%llu 0x%llx\n", (unsigned long long)f->offset,
-                (unsigned long long)f->insn_count, (unsigned long long)f->flags);
-    return rec_ret(rec);
-}
-
-static int r_sv(void *u, const tracerd_xtrace_syscall_vec_t *s)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log, "syscall_vec @%llu n=%llu count=%llu layout=%d\n",
-                (unsigned long long)s->offset, (unsigned long long)s->insn_count,
-                (unsigned long long)s->count, (int)s->layout);
-    return rec_ret(rec);
-}
-
-static int r_iov_layout(void *u, const tracerd_xtrace_iov_decision_t *d)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log, "iov_layout @%llu %s candidates=0x%x assumed=%d window=%llu%s\n",
-                (unsigned long long)d->offset, tracerd_xtrace_iov_layout_name(d->layout),
-                (unsigned)d->candidates, (int)d->assumed, (unsigned long long)d->window_bytes,
-                d->window_complete ? " complete" : "");
-    return rec_ret(rec);
-}
-
-static int r_sv_end(void *u, const tracerd_xtrace_syscall_vec_t *s)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log, "syscall_vec_end @%llu count=%llu\n", (unsigned long long)s->offset,
-                (unsigned long long)s->count);
-    return rec_ret(rec);
-}
-
-static int r_iov(void *u, const tracerd_xtrace_iov_t *v)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log, "iov @%llu at=%llu #%u base=0x%llx len=%llu\n",
-                (unsigned long long)v->offset, (unsigned long long)v->iov_offset, v->index,
-                (unsigned long long)v->base, (unsigned long long)v->len);
-    return rec_ret(rec);
-}
-
-static int r_time(void *u, const tracerd_xtrace_time_t *t)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log, "time @%llu n=%llu 0x%llx raw=", (unsigned long long)t->offset,
-                (unsigned long long)t->insn_count, (unsigned long long)t->value);
-    tlog_hex(&rec->log, t->raw.data, t->raw.len);
-    tlog_printf(&rec->log, "\n");
-    return rec_ret(rec);
-}
-
-static int r_opaque(void *u, const tracerd_xtrace_opaque_t *o)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log,
-                "opaque @%llu n=%llu token=0x%02x payload=", (unsigned long long)o->offset,
-                (unsigned long long)o->insn_count, o->token);
-    tlog_hex(&rec->log, o->payload.data, o->payload.len);
-    tlog_printf(&rec->log, "\n");
-    return rec_ret(rec);
-}
-
-static int r_warn(void *u, const tracerd_warning_t *w)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log, "warning %s @%llu skipped=%llu %s\n", tracerd_status_name(w->status),
-                (unsigned long long)w->offset, (unsigned long long)w->skipped_bytes, w->reason);
-    return rec_ret(rec);
-}
-
-static tracerd_status_t insn_open(const void *config, rec_t *rec, const tracerd_allocator_t *alloc,
-                                  void **reader)
-{
-    tracerd_xtrace_insn_callbacks_t cb;
-    memset(&cb, 0, sizeof cb);
-    cb.on_insn = r_insn;
-    cb.on_mem = r_mem;
-    cb.on_mem_fragment = r_frag;
-    cb.on_val = r_val;
-    cb.on_allgpr = r_allgpr;
-    cb.on_misc_flags = r_flags;
-    cb.on_syscall_vec = r_sv;
-    cb.on_iov = r_iov;
-    cb.on_iov_data = r_frag;
-    cb.on_syscall_vec_end = r_sv_end;
-    cb.on_time = r_time;
-    cb.on_warning = r_warn;
-    cb.on_opaque = r_opaque;
-    cb.on_layout = r_iov_layout;
-    return tracerd_xtrace_insn_new(config, &cb, rec, alloc,
-                                   (tracerd_xtrace_insn_reader_t **)reader);
-}
-
-static const drv_target_t insn_target = {"xtrace-insn", insn_open, tracerd_xtrace_insn_ops,
-                                         NULL};
-
-/* Snapshot recorder. */
-static int s_layout(void *u, const tracerd_xtrace_snap_layout_t *l)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log,
-                "layout %s header=%u vl=%u svl=%u storage=%u p=%d za=%d fixed=%d record=%u "
-                "z=%u p=%u ffr=%u za=%u sys=%u detected=%d checked=%u\n",
-                tracerd_byte_order_name(l->byte_order), l->header_bytes, l->vector_length_bits,
-                l->streaming_vector_length_bits, l->storage_vector_length_bits, (int)l->p_layout,
-                l->za_present, l->fixed_max, l->record_bytes, l->z_offset, l->p_offset,
-                l->ffr_offset, l->za_offset, l->sysreg_offset, l->detected, l->records_checked);
-    return rec_ret(rec);
-}
-
-static int s_header(void *u, const tracerd_xtrace_snap_header_t *h)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log,
-                "header bytes=%u ident=0x%08x point=%u version=%llu split=%u stream=%u "
-                "memorder=%u pad=",
-                h->header_bytes, h->ident, h->global_point, (unsigned long long)h->version,
-                h->split_type, h->stream_type, h->mem_order);
-    tlog_hex(&rec->log, h->pad.data, h->pad.len);
-    tlog_printf(&rec->log, "\n");
-    return rec_ret(rec);
-}
-
-static int s_snap(void *u, const tracerd_xtrace_snapshot_t *s)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log,
-                "snapshot @%llu #%llu file=%llu index=%llu user=%llu total=%llu x0=0x%llx "
-                "x1=0x%llx x31=0x%llx\n",
-                (unsigned long long)s->offset, (unsigned long long)s->index,
-                (unsigned long long)s->file_no, (unsigned long long)s->file_index,
-                (unsigned long long)s->user_insns, (unsigned long long)s->total_insns,
-                (unsigned long long)s->x[0], (unsigned long long)s->x[1],
-                (unsigned long long)s->x[31]);
-    return rec_ret(rec);
-}
-
-static int s_end(void *u, const tracerd_xtrace_snapshot_end_t *e)
-{
-    rec_t *rec = u;
-    tlog_printf(&rec->log,
-                "snapshot_end @%llu #%llu fpcr=0x%llx fpsr=0x%llx nzcv=0x%llx tpidr_el0=0x%llx "
-                "tpidrro_el0=0x%llx ttbr0_el1=0x%llx elr_el1=0x%llx spsr_el1=0x%llx "
-                "esr_el1=0x%llx tpidr_el1=0x%llx daif=0x%llx vl=%llu\n",
-                (unsigned long long)e->offset, (unsigned long long)e->index,
-                (unsigned long long)e->fpcr, (unsigned long long)e->fpsr,
-                (unsigned long long)e->nzcv, (unsigned long long)e->tpidr_el0,
-                (unsigned long long)e->tpidrro_el0, (unsigned long long)e->ttbr0_el1,
-                (unsigned long long)e->elr_el1, (unsigned long long)e->spsr_el1,
-                (unsigned long long)e->esr_el1, (unsigned long long)e->tpidr_el1,
-                (unsigned long long)e->daif, (unsigned long long)e->vector_length_bits);
-    return rec_ret(rec);
-}
-
-static tracerd_status_t snap_open(const void *config, rec_t *rec, const tracerd_allocator_t *alloc,
-                                  void **reader)
-{
-    tracerd_xtrace_snap_callbacks_t cb;
-    memset(&cb, 0, sizeof cb);
-    cb.on_layout = s_layout;
-    cb.on_header = s_header;
-    cb.on_snapshot = s_snap;
-    cb.on_register = r_frag;
-    cb.on_snapshot_end = s_end;
-    cb.on_warning = r_warn;
-    return tracerd_xtrace_snap_new(config, &cb, rec, alloc,
-                                   (tracerd_xtrace_snap_reader_t **)reader);
-}
-
-static const drv_target_t snap_target = {"xtrace-snap", snap_open, tracerd_xtrace_snap_ops,
-                                         NULL};
 
 /* One whole-feed run (no invariance loops): for the big matrix. */
 static char *run_once(const drv_target_t *t, const void *cfg, const uint8_t *d, size_t n)
@@ -323,7 +63,7 @@ START_TEST(test_insn_all_tokens)
     xtw_t w;
     xtw_init(&w);
     all_tokens(&w, 8, 0);
-    char *log = drv_check_all(&insn_target, NULL, w.buf, w.len);
+    char *log = drv_check_all(&xtrace_insn_target, NULL, w.buf, w.len);
     drv_golden("xtrace/all_tokens.gold", log);
     /* Spot checks of decoded values, independent of the golden file. */
     assert_has(log, "insn @0 #0 pc=0x400000 op=0xd503201f el=0 explicit\n");
@@ -366,7 +106,7 @@ START_TEST(test_insn_iov_layouts)
         tracerd_xtrace_insn_config_t c;
         tracerd_xtrace_insn_config_init(&c);
         c.iov_layout = (tracerd_xtrace_iov_layout_t)lay;
-        char *log = drv_check_all(&insn_target, &c, w.buf, w.len);
+        char *log = drv_check_all(&xtrace_insn_target, &c, w.buf, w.len);
         drv_golden(gold[lay], log);
         assert_has(log, "insn @");
         assert_has(log, "pc=0x1004 op=0x00000011 el=0\nend OK\n");
@@ -397,9 +137,9 @@ START_TEST(test_insn_iov_auto)
         tracerd_xtrace_insn_config_t c;
         tracerd_xtrace_insn_config_init(&c);
         ck_assert_int_eq(c.iov_layout, TRACERD_XTRACE_IOV_AUTO);
-        char *got = drv_check_all(&insn_target, &c, w.buf, w.len);
+        char *got = drv_check_all(&xtrace_insn_target, &c, w.buf, w.len);
         c.iov_layout = (tracerd_xtrace_iov_layout_t)lay;
-        char *want = drv_check_all(&insn_target, &c, w.buf, w.len);
+        char *want = drv_check_all(&xtrace_insn_target, &c, w.buf, w.len);
         char line[160];
         snprintf(line, sizeof line,
                  "iov_layout @13 %s candidates=0x%x assumed=0 window=%zu complete\n",
@@ -414,7 +154,7 @@ START_TEST(test_insn_iov_auto)
         tracerd_xtrace_insn_config_init(&c);
         c.iov_probe_bytes = 64;
         free(got);
-        got = drv_check_all(&insn_target, &c, w.buf, w.len);
+        got = drv_check_all(&xtrace_insn_target, &c, w.buf, w.len);
         assert_has(got, "iov_layout @13 ");
         free(got);
         free(want);
@@ -427,7 +167,7 @@ START_TEST(test_insn_iov_auto)
     uint64_t base = 0xa000, len = 16;
     xtw_sysvec(&w, 0, 1, &base, &len);
     xtw_inst(&w, 0, 0x11);
-    char *got = drv_check_all(&insn_target, NULL, w.buf, w.len);
+    char *got = drv_check_all(&xtrace_insn_target, NULL, w.buf, w.len);
     assert_has(got, "iov_layout @13 interleaved candidates=0x3 assumed=1 window=");
     assert_has(got, "syscall_vec @13 n=1 count=1 layout=0\n");
     assert_has(got, "pc=0x1004 op=0x00000011 el=0\nend OK\n");
@@ -454,7 +194,7 @@ START_TEST(test_insn_time_sizes)
         tracerd_xtrace_insn_config_t c;
         tracerd_xtrace_insn_config_init(&c);
         c.time_payload_bytes = sizes[i];
-        char *log = drv_check_all(&insn_target, &c, w.buf, w.len);
+        char *log = drv_check_all(&xtrace_insn_target, &c, w.buf, w.len);
         if (sizes[i] == 4)
             assert_has(log, "time @13 n=1 0x55667788 raw=88776655\n");
         else if (sizes[i] == 8)
@@ -481,14 +221,14 @@ START_TEST(test_insn_big_mem_fragments)
     tracerd_xtrace_insn_config_init(&c);
     c.stitch_bytes = 512;
     c.max_mem_log2 = 12;
-    char *log = drv_check_all(&insn_target, &c, w.buf, w.len);
+    char *log = drv_check_all(&xtrace_insn_target, &c, w.buf, w.len);
     assert_has(log, "mem @13 n=1 el=0 store addr=0x8000 size=1024 k=10 u64=0x0 val=(fragments)\n");
     assert_has(log, "frag mem-value[0] @13 total=1024 fnv=");
     assert_has(log, "mem @1046 n=1 el=0 load addr=0x9000 size=256 k=8 u64=0x0 val=fnv:");
     assert_has(log, "pc=0x1004 op=0x00000002 el=0\nend OK\n");
     free(log);
     /* The same value with the default limit (k <= 8) is E_LIMIT at the record. */
-    log = drv_check_all(&insn_target, NULL, w.buf, w.len);
+    log = drv_check_all(&xtrace_insn_target, NULL, w.buf, w.len);
     assert_end(log, "end E_LIMIT @13 MEM store token 0xaa: value of 2^10 bytes exceeds "
                     "max_mem_log2 (8)\n");
     free(log);
@@ -502,7 +242,7 @@ START_TEST(test_insn_initial_pc)
     xtw_init(&w);
     xtw_inst(&w, 0, 1);
     xtw_inst(&w, 0, 2);
-    char *log = drv_check_all(&insn_target, NULL, w.buf, w.len);
+    char *log = drv_check_all(&xtrace_insn_target, NULL, w.buf, w.len);
     ck_assert_str_eq(log, "end E_ORDER @0 INST token 0x01 before any PCINST: the PC is unknown "
                           "(set has_initial_pc to start mid-stream)\n");
     free(log);
@@ -510,18 +250,18 @@ START_TEST(test_insn_initial_pc)
     tracerd_xtrace_insn_config_init(&c);
     c.has_initial_pc = true;
     c.initial_pc = 0x7000;
-    log = drv_check_all(&insn_target, &c, w.buf, w.len);
+    log = drv_check_all(&xtrace_insn_target, &c, w.buf, w.len);
     ck_assert_str_eq(log, "insn @0 #0 pc=0x7000 op=0x00000001 el=0\n"
                           "insn @5 #1 pc=0x7004 op=0x00000002 el=0\nend OK\n");
     free(log);
     /* Resuming at a seek point: offsets and indexes continue from it. */
     c.start_offset = 1000;
     c.start_index = 3000000;
-    log = drv_check_all(&insn_target, &c, w.buf, w.len);
+    log = drv_check_all(&xtrace_insn_target, &c, w.buf, w.len);
     ck_assert_str_eq(log, "insn @1000 #3000000 pc=0x7000 op=0x00000001 el=0\n"
                           "insn @1005 #3000001 pc=0x7004 op=0x00000002 el=0\nend OK\n");
     free(log);
-    log = drv_check_all(&insn_target, &c, w.buf, 3);
+    log = drv_check_all(&xtrace_insn_target, &c, w.buf, 3);
     ck_assert_str_eq(log, "end E_TRUNCATED @1000 input ended inside a INST record (5 bytes, 3 "
                           "present)\n");
     free(log);
@@ -563,7 +303,7 @@ START_TEST(test_insn_bad_tokens)
         xtw_inst(&w, 0, 2);
         xtw_u8(&w, cases[i].tok);
         xtw_fill(&w, 0x41, 20);
-        char *log = drv_check_all(&insn_target, NULL, w.buf, w.len);
+        char *log = drv_check_all(&xtrace_insn_target, NULL, w.buf, w.len);
         char want[300];
         snprintf(want, sizeof want, "end E_BAD_TOKEN @18 %s\n", cases[i].reason);
         assert_end(log, want);
@@ -599,9 +339,9 @@ START_TEST(test_insn_truncated)
     all_tokens(&w, 8, 0);
     /* Cut the stream at every byte: the error names the record cut. (The
      * AUTO iov layout decision sees a shorter window: its line differs.) */
-    char *full = drop_lines(run_once(&insn_target, NULL, w.buf, w.len), "iov_layout @");
+    char *full = drop_lines(run_once(&xtrace_insn_target, NULL, w.buf, w.len), "iov_layout @");
     for (size_t cut = 1; cut < w.len; cut++) {
-        char *log = drop_lines(run_once(&insn_target, NULL, w.buf, cut), "iov_layout @");
+        char *log = drop_lines(run_once(&xtrace_insn_target, NULL, w.buf, cut), "iov_layout @");
         const char *e = strstr(log, "end ");
         while (strstr(e + 1, "\nend ") != NULL)
             e = strstr(e + 1, "\nend ") + 1;
@@ -612,10 +352,10 @@ START_TEST(test_insn_truncated)
         free(log);
     }
     free(full);
-    char *log = drv_check_all(&insn_target, NULL, w.buf, 20);
+    char *log = drv_check_all(&xtrace_insn_target, NULL, w.buf, 20);
     assert_end(log, "end E_TRUNCATED @18 input ended inside a INST record (5 bytes, 2 present)\n");
     free(log);
-    log = drv_check_all(&insn_target, NULL, w.buf, 8);
+    log = drv_check_all(&xtrace_insn_target, NULL, w.buf, 8);
     assert_end(log,
                "end E_TRUNCATED @0 input ended inside a PCINST record (13 bytes, 8 present)\n");
     free(log);
@@ -625,11 +365,11 @@ START_TEST(test_insn_truncated)
     xtw_pcinst(&s, 0, 0x1000, 1);
     uint64_t base[1] = {0x10}, len[1] = {100};
     xtw_sysvec(&s, 0, 1, base, len);
-    log = drv_check_all(&insn_target, NULL, s.buf, 13 + 9 + 10);
+    log = drv_check_all(&xtrace_insn_target, NULL, s.buf, 13 + 9 + 10);
     assert_end(log, "end E_TRUNCATED @13 input ended inside iovec 0 of a SYSCALL_VEC (16 bytes, "
                     "10 present)\n");
     free(log);
-    log = drv_check_all(&insn_target, NULL, s.buf, 13 + 9 + 16 + 30);
+    log = drv_check_all(&xtrace_insn_target, NULL, s.buf, 13 + 9 + 16 + 30);
     assert_end(log, "end E_TRUNCATED @13 input ended inside iovec data of a SYSCALL_VEC (100 "
                     "bytes, 30 present)\n");
     free(log);
@@ -637,7 +377,7 @@ START_TEST(test_insn_truncated)
     tracerd_xtrace_insn_config_t c;
     tracerd_xtrace_insn_config_init(&c);
     c.allow_truncated_tail = true;
-    log = drv_check_all(&insn_target, &c, w.buf, 20);
+    log = drv_check_all(&xtrace_insn_target, &c, w.buf, 20);
     assert_has(log, "warning E_TRUNCATED @18 skipped=2 input ended inside a INST record (5 bytes, "
                     "2 present) (ignored)\nend OK\n");
     free(log);
@@ -653,18 +393,18 @@ START_TEST(test_insn_zero_padding)
     xtw_pcinst(&w, 0, 0x1000, 1);
     xtw_inst(&w, 0, 2);
     xtw_fill(&w, 0, 50);
-    char *log = drv_check_all(&insn_target, NULL, w.buf, w.len);
+    char *log = drv_check_all(&xtrace_insn_target, NULL, w.buf, w.len);
     assert_end(log, "end E_BAD_TOKEN @18 token 0x00: class 0 (bits [2:0]) is not assigned\n");
     free(log);
     tracerd_xtrace_insn_config_t c;
     tracerd_xtrace_insn_config_init(&c);
     c.allow_trailing_zero_padding = true;
-    log = drv_check_all(&insn_target, &c, w.buf, w.len);
+    log = drv_check_all(&xtrace_insn_target, &c, w.buf, w.len);
     assert_has(log, "el=0\nwarning E_BAD_TOKEN @18 skipped=50 50 bytes of trailing zero padding "
                     "ignored\nend OK\n");
     free(log);
     xtw_inst(&w, 0, 3);
-    log = drv_check_all(&insn_target, &c, w.buf, w.len);
+    log = drv_check_all(&xtrace_insn_target, &c, w.buf, w.len);
     assert_end(log, "end E_BAD_TOKEN @18 zero byte is not a token: padding from byte 18 is "
                     "followed by data (0x01 at byte 68)\n");
     free(log);
@@ -682,12 +422,12 @@ START_TEST(test_insn_limits)
     tracerd_xtrace_insn_config_t c;
     tracerd_xtrace_insn_config_init(&c);
     c.max_iov = 2;
-    char *log = drv_check_all(&insn_target, &c, w.buf, w.len);
+    char *log = drv_check_all(&xtrace_insn_target, &c, w.buf, w.len);
     assert_end(log, "end E_LIMIT @13 SYSCALL_VEC: iovec count 3 exceeds max_iov (2)\n");
     free(log);
     tracerd_xtrace_insn_config_init(&c);
     c.max_iov_len = 2;
-    log = drv_check_all(&insn_target, &c, w.buf, w.len);
+    log = drv_check_all(&xtrace_insn_target, &c, w.buf, w.len);
     assert_end(log, "end E_LIMIT @13 SYSCALL_VEC: iovec 2 at byte 57: length 3 exceeds "
                     "max_iov_len (2)\n");
     free(log);
@@ -696,7 +436,7 @@ START_TEST(test_insn_limits)
     xtw_init(&h);
     xtw_u8(&h, 0x24);
     xtw_u64(&h, UINT64_MAX);
-    log = drv_check_all(&insn_target, NULL, h.buf, h.len);
+    log = drv_check_all(&xtrace_insn_target, NULL, h.buf, h.len);
     assert_end(log, "end E_LIMIT @0 SYSCALL_VEC: iovec count 18446744073709551615 exceeds "
                     "max_iov (1024)\n");
     free(log);
@@ -779,7 +519,7 @@ START_TEST(test_insn_custom_profile)
     c.profile = &p;
     static const uint8_t d[] = {0x05, 0,    0x20, 0,    0, 0, 0, 0, 0,   0x78,
                                 0x56, 0x34, 0x12, 0x06, 1, 0, 0, 0, 0x01};
-    char *log = drv_check_all(&insn_target, &c, d, sizeof d);
+    char *log = drv_check_all(&xtrace_insn_target, &c, d, sizeof d);
     ck_assert_str_eq(log, "insn @0 #0 pc=0x2000 op=0x12345678 el=2 explicit\n"
                           "insn @13 #1 pc=0x2004 op=0x00000001 el=0\n"
                           "end E_BAD_TOKEN @18 token 0x01: INST sub-type 0 (bits [7:3]) is not "
@@ -793,7 +533,7 @@ START_TEST(test_insn_custom_profile)
     p.token[0x14].payload_bytes = 0;
     static const uint8_t d2[] = {0x09, 0, 0x20, 0, 0, 0, 0, 0, 0,    1,    0, 0, 0, 0x04,
                                  1,    2, 3,    4, 5, 6, 7, 8, 0x14, 0x01, 2, 0, 0, 0};
-    log = drv_check_all(&insn_target, &c, d2, sizeof d2);
+    log = drv_check_all(&xtrace_insn_target, &c, d2, sizeof d2);
     ck_assert_str_eq(log, "insn @0 #0 pc=0x2000 op=0x00000001 el=0 explicit\n"
                           "opaque @13 n=1 token=0x04 payload=0102030405060708\n"
                           "opaque @22 n=1 token=0x14 payload=\n"
@@ -905,7 +645,7 @@ START_TEST(test_snap_matrix_detect)
                 xtw_t w;
                 xtw_init(&w);
                 xtw_snapshot_file(&w, &o);
-                char *log = run_once(&snap_target, NULL, w.buf, w.len);
+                char *log = run_once(&xtrace_snap_target, NULL, w.buf, w.len);
                 char want[200];
                 bool same_p = fixed || vl % 1024 == 0; /* block == per-reg: the first is reported */
                 snprintf(want, sizeof want,
@@ -942,8 +682,8 @@ START_TEST(test_snap_fields)
         xtw_init(&w);
         xtw_snapshot_file(&w, &o);
         /* Chunking does not depend on byte order: the invariance loops run once. */
-        char *log = big ? run_once(&snap_target, NULL, w.buf, w.len)
-                        : drv_check_all(&snap_target, NULL, w.buf, w.len);
+        char *log = big ? run_once(&xtrace_snap_target, NULL, w.buf, w.len)
+                        : drv_check_all(&xtrace_snap_target, NULL, w.buf, w.len);
         drv_golden(big ? "xtrace/snap128_be.gold" : "xtrace/snap128_le.gold", log);
         assert_has(log, "header bytes=24 ident=0x58545243 point=7 version=2 split=0 stream=1 "
                         "memorder=1 pad=0000000000\n");
@@ -1030,7 +770,7 @@ START_TEST(test_snap_configured)
     c.za = TRACERD_XTRACE_NO;
     c.fixed_max = TRACERD_XTRACE_NO;
     ck_assert_uint_lt(tracerd_xtrace_snap_memory_bound(&c), 4096);
-    char *log = drv_check_all(&snap_target, &c, w.buf, w.len);
+    char *log = drv_check_all(&xtrace_snap_target, &c, w.buf, w.len);
     assert_has(log, "layout little header=19 vl=512 svl=512 storage=512 p=2 za=0 fixed=0 "
                     "record=2704 z=288 p=2336 ffr=2592 za=2608 sys=2608 detected=0 checked=0\n");
     assert_has(log, "snapshot @2723 #1 ");
@@ -1039,7 +779,7 @@ START_TEST(test_snap_configured)
     /* A wrong configured VL: the trailing field disagrees. */
     c.vector_length_bits = 256;
     c.za = TRACERD_XTRACE_YES; /* 256 per-reg with ZA is 2704 bytes too */
-    log = run_once(&snap_target, &c, w.buf, w.len);
+    log = run_once(&xtrace_snap_target, &c, w.buf, w.len);
     assert_end(log, "end E_LAYOUT @19 snapshot 0: trailing vector length 512 disagrees with the "
                     "256-bit layout\n");
     free(log);
@@ -1056,7 +796,7 @@ START_TEST(test_snap_ambiguous_and_layout_errors)
     xtw_t w;
     xtw_init(&w);
     xtw_snapshot_file(&w, &o);
-    char *log = drv_check_all(&snap_target, NULL, w.buf, w.len);
+    char *log = drv_check_all(&xtrace_snap_target, NULL, w.buf, w.len);
     assert_end(log, "end E_AMBIGUOUS @0 snapshot file: 2 layouts fit, e.g. header 32/VL 128/P "
                     "per-reg/no ZA/LE (1168 B) and header 0/VL 128/P block/ZA/LE (1200 B); "
                     "configure the layout\n");
@@ -1064,7 +804,7 @@ START_TEST(test_snap_ambiguous_and_layout_errors)
     tracerd_xtrace_snap_config_t c;
     tracerd_xtrace_snap_config_init(&c);
     c.header_bytes = 0;
-    log = drv_check_all(&snap_target, &c, w.buf, w.len);
+    log = drv_check_all(&xtrace_snap_target, &c, w.buf, w.len);
     assert_has(log, "layout little header=0 vl=128 ");
     assert_end(log, "end OK\n");
     free(log);
@@ -1076,7 +816,7 @@ START_TEST(test_snap_ambiguous_and_layout_errors)
     xtw_snapshot_file(&w, &o);
     size_t S = xtw_snap_record_bytes(&o);
     w.buf[24 + 2 * S - 8] = 0x81; /* 128 -> 129 */
-    log = drv_check_all(&snap_target, NULL, w.buf, w.len);
+    log = drv_check_all(&xtrace_snap_target, NULL, w.buf, w.len);
     assert_end(log, "end E_LAYOUT @0 snapshot file: no layout fits the first 3624 bytes "
                     "(trailing vector length, user <= total, +1000000 instructions per "
                     "snapshot)\n");
@@ -1085,7 +825,7 @@ START_TEST(test_snap_ambiguous_and_layout_errors)
     tracerd_xtrace_snap_config_init(&c);
     c.detect_records = 1;
     c.header_bytes = 24;
-    log = drv_check_all(&snap_target, &c, w.buf, w.len);
+    log = drv_check_all(&xtrace_snap_target, &c, w.buf, w.len);
     assert_end(log, "end E_LAYOUT @1224 snapshot 1: trailing vector length 129 disagrees with the "
                     "128-bit layout\n");
     free(log);
@@ -1095,13 +835,13 @@ START_TEST(test_snap_ambiguous_and_layout_errors)
     xtw_init(&w);
     xtw_snapshot_file(&w, &o);
     w.buf[24 + 2 * S + 16] ^= 0x10;
-    log = drv_check_all(&snap_target, &c, w.buf, w.len);
+    log = drv_check_all(&xtrace_snap_target, &c, w.buf, w.len);
     assert_end(log,
                "end E_LAYOUT @2424 snapshot 2: counts (user 5000016, total 10000005) do not "
                "advance by 1000000 from the previous snapshot (user 4000000, total 8000005)\n");
     free(log);
     c.check_advance = false;
-    log = run_once(&snap_target, &c, w.buf, w.len);
+    log = run_once(&xtrace_snap_target, &c, w.buf, w.len);
     assert_end(log, "end OK\n");
     free(log);
     /* user > total */
@@ -1113,7 +853,7 @@ START_TEST(test_snap_ambiguous_and_layout_errors)
     w.buf[24 + S + 25] = 0;
     w.buf[24 + S + 26] = 0;
     w.buf[24 + S + 27] = 0;
-    log = drv_check_all(&snap_target, &c, w.buf, w.len);
+    log = drv_check_all(&xtrace_snap_target, &c, w.buf, w.len);
     assert_end(log, "end E_BAD_RECORD @1224 snapshot 1: user instruction count 4000000 exceeds "
                     "the total 0\n");
     free(log);
@@ -1134,25 +874,25 @@ START_TEST(test_snap_truncated_and_misc)
     c.vector_length_bits = 128;
     c.p_layout = TRACERD_XTRACE_P_BLOCK;
     c.za = TRACERD_XTRACE_YES;
-    char *log = drv_check_all(&snap_target, &c, w.buf, w.len - 100);
+    char *log = drv_check_all(&xtrace_snap_target, &c, w.buf, w.len - 100);
     assert_end(log, "end E_TRUNCATED @2424 input ended inside snapshot 2 (1200 bytes, 1100 "
                     "present)\n");
     free(log);
-    log = drv_check_all(&snap_target, &c, w.buf, 10);
+    log = drv_check_all(&xtrace_snap_target, &c, w.buf, 10);
     assert_end(log, "end E_TRUNCATED @0 input ended inside the snapshot header (24 bytes, 10 "
                     "present)\n");
     free(log);
     c.allow_truncated_tail = true;
-    log = run_once(&snap_target, &c, w.buf, w.len - 100);
+    log = run_once(&xtrace_snap_target, &c, w.buf, w.len - 100);
     assert_has(log, "warning E_TRUNCATED @2424 skipped=1100 input ended inside snapshot 2 (1200 "
                     "bytes, 1100 present) (ignored)\nend OK\n");
     free(log);
     /* Empty input: nothing, OK. */
-    log = drv_check_all(&snap_target, NULL, w.buf, 0);
+    log = drv_check_all(&xtrace_snap_target, NULL, w.buf, 0);
     ck_assert_str_eq(log, "end OK\n");
     free(log);
     /* Header only. */
-    log = drv_check_all(&snap_target, NULL, w.buf, 24);
+    log = drv_check_all(&xtrace_snap_target, NULL, w.buf, 24);
     assert_has(log, "header bytes=24 ");
     assert_end(log, "end OK\n");
     free(log);
@@ -1165,7 +905,7 @@ START_TEST(test_snap_truncated_and_misc)
     c.za = TRACERD_XTRACE_YES;
     c.byte_order = TRACERD_BYTE_ORDER_LITTLE;
     c.fixed_max = TRACERD_XTRACE_NO;
-    log = run_once(&snap_target, &c, w.buf, w.len);
+    log = run_once(&xtrace_snap_target, &c, w.buf, w.len);
     assert_end(log, "end E_MAGIC @0 snapshot header: identifier 0x58545243 is not the expected "
                     "0x12345678\n");
     free(log);
@@ -1193,7 +933,7 @@ START_TEST(test_snap_fixed_and_svl)
     xtw_t w;
     xtw_init(&w);
     xtw_snapshot_file(&w, &o);
-    char *log = run_once(&snap_target, NULL, w.buf, w.len);
+    char *log = run_once(&xtrace_snap_target, NULL, w.buf, w.len);
     assert_has(log, "layout little header=24 vl=256 svl=256 storage=2048 p=1 za=1 fixed=1 "
                     "record=74656 ");
     assert_has(log, "frag z[0] @24 total=32 ");
@@ -1208,7 +948,7 @@ START_TEST(test_snap_fixed_and_svl)
     tracerd_xtrace_snap_config_t c;
     tracerd_xtrace_snap_config_init(&c);
     c.streaming_vector_length_bits = 128;
-    log = drv_check_all(&snap_target, &c, w.buf, w.len);
+    log = drv_check_all(&xtrace_snap_target, &c, w.buf, w.len);
     assert_has(log, "layout little header=24 vl=256 svl=128 storage=256 ");
     assert_has(log, "frag za[0] @24 total=256 ");
     assert_end(log, "end OK\n");
@@ -1279,7 +1019,7 @@ START_TEST(test_fixtures)
     xtw_init(&w);
     demo_stream(&w);
     fixture("tests/data/xtrace/demo-xtrace.1718000000.4242.hint9.xinsndata.bin", w.buf, w.len);
-    char *log = drv_check_all(&insn_target, NULL, w.buf, w.len);
+    char *log = drv_check_all(&xtrace_insn_target, NULL, w.buf, w.len);
     assert_end(log, "end OK\n");
     free(log);
     static const uint8_t o0[1] = {0x00}, o1[1] = {0x47}, o2[1] = {0x18};
