@@ -242,24 +242,7 @@ static char *both_orders(build_fn build, const tracerd_xray_config_t *cfg)
 
 static void build_v5(xw_t *w)
 {
-    xw_header(w, 5, 1, 0x7fafu | 3u, 2000000000u, 0);
-    size_t m = xw_extents(w, 0);
-    xw_new_buffer(w, 42);
-    xw_walltime(w, 1700000000u, 123456);
-    xw_pid(w, 7);
-    xw_new_cpu(w, 3, 1000);
-    xw_func(w, 0, 1, 0);           /* enter f1 @1000 */
-    xw_func(w, 3, 2, 10);          /* enter-args f2 @1010 */
-    xw_arg(w, 0x1234);
-    xw_arg(w, 5);
-    xw_func(w, 1, 2, 5);           /* exit f2 @1015 */
-    xw_tsc_wrap(w, 5000);
-    xw_func(w, 1, 1, 1);           /* exit f1 @5001 */
-    xw_custom(w, 5, 3, 0, "hello", 5); /* @5004 */
-    xw_typed(w, 3, (uint64_t)(uint32_t)-2, 9, "abc", 3); /* @5002 */
-    xw_new_cpu(w, 1, 9000);
-    xw_func(w, 2, 3, 1);           /* tail-exit f3 @9001 */
-    xw_end_extents(w, m);
+    xw_sample_v5_flags(w, 0x7fafu | 3u); /* every record kind */
 }
 
 START_TEST(test_fdr_v5_all_records)

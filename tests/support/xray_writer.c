@@ -241,7 +241,12 @@ void xw_basic_arg(xw_t *w, int32_t fid, uint32_t tid, uint32_t pid, uint64_t arg
 
 void xw_sample_v5(xw_t *w)
 {
-    xw_header(w, 5, 1, 3u, 2000000000u, 0);
+    xw_sample_v5_flags(w, 3u);
+}
+
+void xw_sample_v5_flags(xw_t *w, uint32_t flags)
+{
+    xw_header(w, 5, 1, flags, 2000000000u, 0);
     size_t m = xw_extents(w, 0);
     xw_new_buffer(w, 42);
     xw_walltime(w, 1700000000u, 123456);

@@ -56,5 +56,7 @@ void xw_basic_arg(xw_t *w, int32_t fid, uint32_t tid, uint32_t pid, uint64_t arg
  * fn#2 (with two arguments) on cpu 3, their exits, a custom and a typed event,
  * a tail exit of fn#3 on cpu 1; ns 500, 505, 507, 2500, 2502, 2501, 4500. */
 void xw_sample_v5(xw_t *w);
+/* The same with these header flags (xw_sample_v5: 3, constant and nonstop TSC). */
+void xw_sample_v5_flags(xw_t *w, uint32_t flags);
 
 #endif
