@@ -530,6 +530,43 @@ static void print_name(cli_t *c)
                 f.timestamp, f.id, f.hint);
 }
 
+/* What reading an instruction stream and a snapshot file share: the reader
+ * options, the dump filter, the reader (through its ops table: the
+ * instruction-stream or snapshot config by ops), the pump and the error
+ * report (*ic: the instruction-stream options, for info). Returns the exit
+ * status; *read is false when nothing was read (bad options, no reader), and
+ * the caller returns the status at once. */
+static int read_xtrace(cli_t *c, bool dump, xfilter_t *flt, const tracerd_reader_ops_t *ops,
+                       const void *cbs, void *user, tracerd_xtrace_insn_config_t *ic, bool *read)
+{
+    *read = false;
+    tracerd_xtrace_snap_config_t sc;
+    int orc = cli_config_xtrace(c, ic, &sc);
+    if (orc != CLI_EXIT_OK)
+        return orc;
+    if (dump && (orc = xfilter_init(c, flt)) != CLI_EXIT_OK)
+        return orc;
+    const void *cfg = ops == tracerd_xtrace_snap_ops() ? (const void *)&sc : (const void *)ic;
+    void *r;
+    tracerd_status_t st = ops->new_reader(cfg, cbs, user, NULL, &r);
+    if (st != TRACERD_OK) {
+        cli_dump_filter_free(&flt->d);
+        return cli_new_failed(c, st); /* options were checked: out of memory */
+    }
+    *read = true;
+    st = cli_dump_status(&flt->d, cli_pump(c, ops, r));
+    cli_dump_filter_free(&flt->d);
+    int rc = CLI_EXIT_OK;
+    if (st == TRACERD_E_IO) {
+        rc = CLI_EXIT_IO;
+    } else if (st != TRACERD_OK) {
+        cli_report(c, "xtrace", st, ops->record_offset(r), ops->error_reason(r));
+        rc = CLI_EXIT_TRACE;
+    }
+    ops->free(r);
+    return rc;
+}
+
 static int run_insn(cli_t *c, bool dump)
 {
     istate_t s;
@@ -551,29 +588,11 @@ static int run_insn(cli_t *c, bool dump)
     cb.on_time = i_time;
     cb.on_warning = i_warn;
     cb.on_layout = i_layout;
+    bool read;
     tracerd_xtrace_insn_config_t ic;
-    tracerd_xtrace_snap_config_t sc;
-    int orc = cli_config_xtrace(c, &ic, &sc);
-    if (orc != CLI_EXIT_OK)
-        return orc;
-    if (dump && (orc = xfilter_init(c, &s.flt)) != CLI_EXIT_OK)
-        return orc;
-    tracerd_xtrace_insn_reader_t *r;
-    tracerd_status_t st = tracerd_xtrace_insn_new(&ic, &cb, &s, NULL, &r);
-    if (st != TRACERD_OK) {
-        cli_dump_filter_free(&s.flt.d);
-        return cli_new_failed(c, st); /* options were checked: out of memory */
-    }
-    st = cli_dump_status(&s.flt.d, cli_pump(c, tracerd_xtrace_insn_ops(), r));
-    cli_dump_filter_free(&s.flt.d);
-    int rc = CLI_EXIT_OK;
-    if (st == TRACERD_E_IO) {
-        rc = CLI_EXIT_IO;
-    } else if (st != TRACERD_OK) {
-        cli_report(c, "xtrace", st, tracerd_xtrace_insn_record_offset(r),
-                   tracerd_xtrace_insn_error_reason(r));
-        rc = CLI_EXIT_TRACE;
-    }
+    int rc = read_xtrace(c, dump, &s.flt, tracerd_xtrace_insn_ops(), &cb, &s, &ic, &read);
+    if (!read)
+        return rc;
     if (!dump) {
         FILE *f = c->out;
         fprintf(f, "format:      xtrace instruction stream (.xinsndata.bin)\n");
@@ -619,7 +638,6 @@ static int run_insn(cli_t *c, bool dump)
         if (s.warnings)
             fprintf(f, "warnings:    %" PRIu64 "\n", s.warnings);
     }
-    tracerd_xtrace_insn_free(r);
     return rc;
 }
 
@@ -758,29 +776,11 @@ static int run_snap(cli_t *c, bool dump)
     cb.on_register = dump ? s_reg : NULL;
     cb.on_snapshot_end = s_end;
     cb.on_warning = s_warn;
+    bool read;
     tracerd_xtrace_insn_config_t ic;
-    tracerd_xtrace_snap_config_t sc;
-    int orc = cli_config_xtrace(c, &ic, &sc);
-    if (orc != CLI_EXIT_OK)
-        return orc;
-    if (dump && (orc = xfilter_init(c, &s.flt)) != CLI_EXIT_OK)
-        return orc;
-    tracerd_xtrace_snap_reader_t *r;
-    tracerd_status_t st = tracerd_xtrace_snap_new(&sc, &cb, &s, NULL, &r);
-    if (st != TRACERD_OK) {
-        cli_dump_filter_free(&s.flt.d);
-        return cli_new_failed(c, st); /* options were checked: out of memory */
-    }
-    st = cli_dump_status(&s.flt.d, cli_pump(c, tracerd_xtrace_snap_ops(), r));
-    cli_dump_filter_free(&s.flt.d);
-    int rc = CLI_EXIT_OK;
-    if (st == TRACERD_E_IO) {
-        rc = CLI_EXIT_IO;
-    } else if (st != TRACERD_OK) {
-        cli_report(c, "xtrace", st, tracerd_xtrace_snap_record_offset(r),
-                   tracerd_xtrace_snap_error_reason(r));
-        rc = CLI_EXIT_TRACE;
-    }
+    int rc = read_xtrace(c, dump, &s.flt, tracerd_xtrace_snap_ops(), &cb, &s, &ic, &read);
+    if (!read)
+        return rc;
     if (!dump) {
         FILE *f = c->out;
         fprintf(f, "format:      xtrace register snapshots (.xsnapshot.bin)\n");
@@ -812,7 +812,6 @@ static int run_snap(cli_t *c, bool dump)
         if (s.warnings)
             fprintf(f, "warnings:    %" PRIu64 "\n", s.warnings);
     }
-    tracerd_xtrace_snap_free(r);
     return rc;
 }
 
