@@ -241,8 +241,13 @@ void check_fast_path(const char *meta, const uint8_t *data, size_t len, const ch
         free(want);
         free(sc);
     }
-    for (unsigned scope = TRACERD_CTF_SCOPE_EVENT_HEADER; scope <= TRACERD_CTF_SCOPE_EVENT_FIELDS;
-         scope++) {
+    /* header left out: the body by the general interpreter; event context
+     * left out: the header, stream context and fields by it (two runs cover
+     * every scope; the drivers' plans make each run long under sanitizers) */
+    static const unsigned left_out[] = {TRACERD_CTF_SCOPE_EVENT_HEADER,
+                                        TRACERD_CTF_SCOPE_EVENT_CONTEXT};
+    for (size_t k = 0; k < sizeof left_out / sizeof left_out[0]; k++) {
+        unsigned scope = left_out[k];
         c.stream.field_scopes = 0x3Fu & ~(1u << scope);
         char *sc = drv_check_all(&ctf_target, &c, data, len);
         want = fields_of_scopes(full, 0x3Fu & ~(1u << scope));
