@@ -28,6 +28,7 @@ struct elog {
     tracerd_event_t pick;
     bool picked;
     char pick_name[64];
+    char pick_cat[64]; /* pick's strings live only in the callback: copied */
     uint64_t first_t, last_t;
     bool any_t;
 };
@@ -76,6 +77,8 @@ static int on_event(void *user, const tracerd_event_t *ev)
     if (!l->picked && l->events == 3 && !(ev->flags & TRACERD_EVENT_NO_TIME)) {
         l->pick = *ev;
         snprintf(l->pick_name, sizeof l->pick_name, "%.*s", (int)ev->name.len, ev->name.data);
+        snprintf(l->pick_cat, sizeof l->pick_cat, "%.*s", (int)ev->category.len,
+                 ev->category.data);
         l->picked = true;
     }
     put(l, "@%llu k%d f%x t%llu p%llu/%llu c%u %.*s/%.*s n%u", (unsigned long long)ev->offset,
@@ -146,11 +149,8 @@ static tracerd_event_filter_t *make(unsigned kinds, const struct elog *all)
     }
     if (kinds & F_NOPE)
         tracerd_event_filter_add_pattern(f, TRACERD_EVENT_FILTER_NAME, "*no such name*");
-    if (kinds & F_CAT) {
-        char c[64];
-        snprintf(c, sizeof c, "%.*s", (int)p->category.len, p->category.data);
-        tracerd_event_filter_add_pattern(f, TRACERD_EVENT_FILTER_CATEGORY, c);
-    }
+    if (kinds & F_CAT)
+        tracerd_event_filter_add_pattern(f, TRACERD_EVENT_FILTER_CATEGORY, all->pick_cat);
     if (kinds & F_PID)
         tracerd_event_filter_add_id(f, TRACERD_EVENT_FILTER_PID, p->pid);
     if (kinds & F_TID)
