@@ -188,7 +188,7 @@ enum ctf_role {
 #define INSN_DYN 0x40u   /* OP_BLOB: length in slot */
 #define INSN_UTF 0x80u   /* OP_TEXT_*: UTF-16/32 (meta type's element encoding) */
 
-/* Instructions that may belong to a fused run (compile.c, mark_runs: the
+/* Instructions that may belong to a fused run (compile_fast.c, tracerd__cc_mark_runs: the
  * first one's jump is then the run's length, always above 1). */
 #define RUN_OP(op) (((op) >= OP_U8 && (op) <= OP_U64BE) || (op) == OP_FLOAT32 || (op) == OP_FLOAT64)
 
