@@ -107,14 +107,7 @@ END_TEST
 START_TEST(test_stats_formats_demangle)
 {
     CLI_OR_SKIP(cli);
-    static const ev_elf_sym_t syms[] = {{"_ZN2ns3Foo3runEv", 0x1000, 16, true},
-                                        {"_Z4workIiEvT_", 0x1040, 16, true},
-                                        {"plain_c", 0x1080, 16, true}};
-    const uint64_t fn[] = {0x1000, 0x1000, 0x1040, 0x1040, 0x1080, 0x1080};
-    size_t len;
-    uint8_t *elf = ev_elf_write(true, false, 0x9000, fn, 6, 2, syms, 3, &len);
-    char *elf_path = ev_temp_file("app", elf, len);
-    free(elf);
+    char *elf_path = ev_cpp_instr_map();
     xw_t w;
     xw_init(&w, false);
     xw_sample_v5(&w);

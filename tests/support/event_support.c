@@ -272,6 +272,19 @@ uint8_t *ev_elf_write(bool is64, bool big, uint64_t map_addr, const uint64_t *sl
     return b.p;
 }
 
+char *ev_cpp_instr_map(void)
+{
+    static const ev_elf_sym_t syms[] = {{"_ZN2ns3Foo3runEv", 0x1000, 16, true},
+                                        {"_Z4workIiEvT_", 0x1040, 16, true},
+                                        {"plain_c", 0x1080, 16, true}};
+    const uint64_t fn[] = {0x1000, 0x1000, 0x1040, 0x1040, 0x1080, 0x1080};
+    size_t len;
+    uint8_t *elf = ev_elf_write(true, false, 0x9000, fn, 6, 2, syms, 3, &len);
+    char *path = ev_temp_file("app", elf, len);
+    free(elf);
+    return path;
+}
+
 /* ---- subprocesses ------------------------------------------------------------------ */
 
 const char *ev_cli_path(void)

@@ -32,6 +32,10 @@ typedef struct ev_elf_sym {
 uint8_t *ev_elf_write(bool is64, bool big, uint64_t map_addr, const uint64_t *sled_fn,
                       size_t nsleds, unsigned sled_version, const ev_elf_sym_t *syms, size_t nsyms,
                       size_t *len);
+/* The instrumentation map of xw_sample_v5 (function ids 1..3) with C++
+ * names: fn 1 _ZN2ns3Foo3runEv, fn 2 _Z4workIiEvT_, fn 3 plain_c, written
+ * to a temp file; returns its path (malloc'd). */
+char *ev_cpp_instr_map(void);
 
 /* ---- subprocesses ------------------------------------------------------------ */
 typedef struct ev_proc {

@@ -266,6 +266,10 @@ void cli_warning_flush(cli_t *c);
  * name is how json and stats recognise it. */
 tracerd_xtrace_file_kind_t cli_xtrace_name_kind(const char *path, bool *exact);
 
+/* The name of XRay function id (fmt_xray.c): from the --instr-map names,
+ * else "fn#ID" written in buf (as the event view names it). */
+tracerd_str_t cli_xray_fn_name(const cli_t *c, int32_t id, char buf[32]);
+
 /* Loads c->instr_map (if given) into c->names, before the input is opened, for
  * every command: a missing file is exit 3, one that is not an instrumented ELF
  * binary exit 2 (printed). Returns a CLI_EXIT_* code. */

@@ -17,7 +17,8 @@
 #define STATS_MAX_HISTS 65536u
 
 struct agg {
-    char *name;     /* "category/name" copy, or the name alone */
+    char *name;     /* "category/name" copy, or the name alone (NULL: fn_id's, made at the end) */
+    int32_t fn_id;  /* XRay fast path: the function id whose name this is */
     uint64_t count; /* events of this name (spans: completed spans) */
     uint64_t total; /* inclusive time of completed spans */
     uint64_t self;  /* total minus time in child spans */
@@ -44,6 +45,7 @@ struct st {
     cli_demangler_t *dm; /* NULL with --no-demangle */
 };
 
+/* A new aggregate named text (len bytes), or with no name yet (text NULL). */
 static uint32_t add_name(struct st *s, const char *text, size_t len)
 {
     if (s->n == s->cap) {
@@ -56,28 +58,23 @@ static uint32_t add_name(struct st *s, const char *text, size_t len)
     }
     struct agg *a = &s->v[s->n];
     memset(a, 0, sizeof *a);
-    a->name = cli_malloc(len + 1);
-    if (a->name == NULL)
-        return UINT32_MAX;
-    memcpy(a->name, text, len);
-    a->name[len] = '\0';
     a->min = UINT64_MAX;
+    if (text != NULL) {
+        a->name = cli_malloc(len + 1);
+        if (a->name == NULL)
+            return UINT32_MAX;
+        memcpy(a->name, text, len);
+        a->name[len] = '\0';
+    }
     return s->n++;
 }
 
-/* Index of the event's name aggregate (bounded); UINT32_MAX on no memory. */
-static uint32_t name_of(struct st *s, const tracerd_event_t *ev)
+/* The aggregate of key (h, id) (bounded: past EV_MAX_NAMES new keys share
+ * "(other names)"); *ins when it is new and needs its name. UINT32_MAX on
+ * no memory. */
+static uint32_t name_slot(struct st *s, uint64_t h, uint64_t id, bool *ins)
 {
-    /* A numeric name (XRay function id) stands for its text: no hashing of bytes. */
-    uint64_t h, id;
-    if (ev->flags & TRACERD_EVENT_HAS_NAME_ID) {
-        h = 0x6e616d655f6964ull ^ ev->kind; /* spans and instants of one id stay apart */
-        id = ev->name_id;
-    } else {
-        h = ev_hash(ev->name.data, ev->name.len, 0);
-        h = ev_hash(ev->category.data, ev->category.len, h);
-        id = UINT64_MAX;
-    }
+    *ins = false;
     if (s->n >= EV_MAX_NAMES) {
         /* Known names keep their entry; new ones share "(other names)". */
         uint32_t i = ev_table_find(&s->names, h, id);
@@ -87,24 +84,51 @@ static uint32_t name_of(struct st *s, const tracerd_event_t *ev)
             s->other = add_name(s, "(other names)", 13);
         return s->other;
     }
-    bool ins;
-    uint32_t i = ev_table_get(&s->names, h, id, s->n, &ins);
-    if (i == UINT32_MAX || !ins)
-        return i;
-    char buf[512];
+    return ev_table_get(&s->names, h, id, s->n, ins);
+}
+
+/* The text of a name: "category/" (when with_cat and there is one), then the
+ * name demangled when it is a C++ one, cut to fit buf (512 bytes). */
+static size_t name_text(const struct st *s, bool with_cat, tracerd_str_t cat, tracerd_str_t name,
+                        char buf[512])
+{
     size_t len = 0;
-    if (ev->category.len > 0 && ev->format != TRACERD_EVENT_FORMAT_XRAY) {
-        size_t cl = ev->category.len < 200 ? ev->category.len : 200;
-        memcpy(buf, ev->category.data, cl);
+    if (with_cat && cat.len > 0) {
+        size_t cl = cat.len < 200 ? cat.len : 200;
+        memcpy(buf, cat.data, cl);
         buf[cl] = '/';
         len = cl + 1;
     }
-    size_t nl = ev->name.len < sizeof buf - len ? ev->name.len : sizeof buf - len;
-    /* the name demangled when it is a C++ one, "category/" kept */
-    size_t dl = cli_demangle(s->dm, ev->name.data, ev->name.len, buf + len, sizeof buf - len);
+    size_t room = 512 - len;
+    size_t nl = name.len < room ? name.len : room;
+    size_t dl = cli_demangle(s->dm, name.data, name.len, buf + len, room);
     if (dl == 0)
-        memcpy(buf + len, ev->name.data, nl);
-    len += dl > 0 ? dl : nl;
+        memcpy(buf + len, name.data, nl);
+    return len + (dl > 0 ? dl : nl);
+}
+
+/* The key of a numeric name (XRay function id): spans and instants of one id stay apart. */
+#define NAME_ID_KEY(kind) (0x6e616d655f6964ull ^ (uint64_t)(kind))
+
+/* Index of the event's name aggregate (bounded); UINT32_MAX on no memory. */
+static uint32_t name_of(struct st *s, const tracerd_event_t *ev)
+{
+    /* A numeric name (XRay function id) stands for its text: no hashing of bytes. */
+    uint64_t h, id;
+    if (ev->flags & TRACERD_EVENT_HAS_NAME_ID) {
+        h = NAME_ID_KEY(ev->kind);
+        id = ev->name_id;
+    } else {
+        h = ev_hash(ev->name.data, ev->name.len, 0);
+        h = ev_hash(ev->category.data, ev->category.len, h);
+        id = UINT64_MAX;
+    }
+    bool ins;
+    uint32_t i = name_slot(s, h, id, &ins);
+    if (i == UINT32_MAX || !ins)
+        return i;
+    char buf[512];
+    size_t len = name_text(s, ev->format != TRACERD_EVENT_FORMAT_XRAY, ev->category, ev->name, buf);
     uint32_t k = add_name(s, buf, len);
     if (k != UINT32_MAX)
         s->v[k].kind = ev->kind;
@@ -153,6 +177,45 @@ static int on_source(void *user, const tracerd_event_source_t *src)
     return 0;
 }
 
+/* An event on thread t at time ts: counted, the time spans widened. */
+static inline void see_event(struct st *s, struct ev_thread *t, uint64_t ts)
+{
+    s->events++;
+    t->events++;
+    if (!t->seen_ts) {
+        t->first_ts = ts;
+        t->seen_ts = true;
+    }
+    if (ts > t->last_ts)
+        t->last_ts = ts;
+    if (!s->any_ts || ts < s->first_ts)
+        s->first_ts = ts;
+    if (!s->any_ts || ts > s->last_ts)
+        s->last_ts = ts;
+    s->any_ts = true;
+}
+
+/* A span begins (name ni, key: its name id or 0): -1 on no memory. */
+static inline int span_begin(struct st *s, struct ev_thread *t, uint64_t key, uint64_t ts,
+                             uint32_t ni)
+{
+    int pushed = ev_push(&s->threads, t, key, ts, ni);
+    if (pushed < 0)
+        return cli_oom(s->c, "span stack"), -1;
+    if (pushed == 0)
+        s->deep++;
+    return 0;
+}
+
+/* A span ends (by_key: the innermost span of name id key). */
+static inline void span_end(struct st *s, struct ev_thread *t, bool by_key, uint64_t key,
+                            uint64_t ts)
+{
+    int n = ev_pop_key(&s->threads, t, by_key, key, ts, close_frame, s);
+    if (n == 0)
+        s->unmatched++;
+}
+
 static int on_event(void *user, const tracerd_event_t *ev)
 {
     struct st *s = user;
@@ -170,37 +233,17 @@ static int on_event(void *user, const tracerd_event_t *ev)
     struct ev_thread *t = ev_thread_of(&s->threads, ev);
     if (t == NULL)
         return cli_oom(s->c, "thread table"), -1;
-    s->events++;
-    t->events++;
-    if (!t->seen_ts) {
-        t->first_ts = ts;
-        t->seen_ts = true;
-    }
-    if (ts > t->last_ts)
-        t->last_ts = ts;
-    if (!s->any_ts || ts < s->first_ts)
-        s->first_ts = ts;
-    if (!s->any_ts || ts > s->last_ts)
-        s->last_ts = ts;
-    s->any_ts = true;
+    see_event(s, t, ts);
+    bool has_id = (ev->flags & TRACERD_EVENT_HAS_NAME_ID) != 0;
     if (ev->kind == TRACERD_EVENT_SPAN_END) {
-        int n = ev_pop(&s->threads, t, ev, ts, close_frame, s);
-        if (n == 0)
-            s->unmatched++;
+        span_end(s, t, has_id, ev->name_id, ts);
         return 0;
     }
     uint32_t ni = name_of(s, ev);
     if (ni == UINT32_MAX)
         return cli_oom(s->c, "name table"), -1;
-    if (ev->kind == TRACERD_EVENT_SPAN_BEGIN) {
-        int pushed = ev_push(&s->threads, t,
-                             (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? ev->name_id : 0, ts, ni);
-        if (pushed < 0)
-            return cli_oom(s->c, "span stack"), -1;
-        if (pushed == 0)
-            s->deep++;
-        return 0;
-    }
+    if (ev->kind == TRACERD_EVENT_SPAN_BEGIN)
+        return span_begin(s, t, has_id ? ev->name_id : 0, ts, ni);
     struct agg *a = &s->v[ni];
     if (ev->kind == TRACERD_EVENT_SPAN_COMPLETE) {
         uint64_t end = (ev->flags & TRACERD_EVENT_HAS_NS) ? ev->end_ns : ev->end_ticks;
@@ -423,8 +466,31 @@ static void report_json(struct st *s, struct ev_thread **tv, const struct sorted
     wr_free(&w);
 }
 
+/* The names the XRay fast path left to the end: one per function id. */
+static bool name_functions(struct st *s)
+{
+    static const tracerd_str_t none = {"", 0};
+    for (uint32_t i = 0; i < s->n; i++) {
+        struct agg *a = &s->v[i];
+        if (a->name != NULL)
+            continue;
+        char id[32], buf[512];
+        size_t len = name_text(s, false, none, cli_xray_fn_name(s->c, a->fn_id, id), buf);
+        a->name = cli_malloc(len + 1);
+        if (a->name == NULL)
+            return false;
+        memcpy(a->name, buf, len);
+        a->name[len] = '\0';
+    }
+    return true;
+}
+
 static void report(struct st *s)
 {
+    if (!name_functions(s)) {
+        cli_oom(s->c, "name table");
+        return;
+    }
     for (uint32_t i = 0; i < s->threads.n; i++)
         s->unclosed += s->threads.v[i].depth + s->threads.v[i].overflow;
     bool clock = s->has_src && s->src.ticks_per_second != 0;
@@ -464,6 +530,140 @@ static void report_before_error(void *user)
     fflush(s->c->out);
 }
 
+/* ---- XRay: straight from the reader's records ---------------------------
+ * The same figures as through the event view (tests/check_cli_stats.c
+ * compares the two on every XRay trace), without mapping each record to an
+ * event: the name aggregate of a function id is looked up in a small
+ * direct-mapped cache before the name table, and names are made once per
+ * id when the report is written. Taken when the input is one XRay stream and
+ * no filter is given (ev_plain_stream). */
+
+#define XF_CACHE 1024u
+
+struct xfast {
+    struct st *s;
+    bool has_ns;
+    /* function id -> aggregate: (id << 32) | (index + 1), 0 for none */
+    uint64_t cache[XF_CACHE];
+};
+
+static int xf_header(void *u, const tracerd_xray_header_t *h)
+{
+    struct xfast *x = u;
+    x->has_ns = h->cycle_frequency != 0;
+    tracerd_event_source_t src;
+    memset(&src, 0, sizeof src);
+    src.format = TRACERD_EVENT_FORMAT_XRAY;
+    src.format_name = tracerd_event_format_name(TRACERD_EVENT_FORMAT_XRAY);
+    src.version = h->version;
+    src.byte_order = h->byte_order;
+    src.ticks_per_second = h->cycle_frequency;
+    return on_source(x->s, &src);
+}
+
+/* The aggregate of function id's entries (the event view's SPAN_BEGIN name). */
+static uint32_t xf_name(struct xfast *x, uint32_t id)
+{
+    uint64_t *slot = &x->cache[id % XF_CACHE];
+    if ((*slot >> 32) == id && (uint32_t)*slot != 0)
+        return (uint32_t)*slot - 1;
+    struct st *s = x->s;
+    bool ins;
+    uint32_t i = name_slot(s, NAME_ID_KEY(TRACERD_EVENT_SPAN_BEGIN), id, &ins);
+    if (i == UINT32_MAX)
+        return i;
+    if (ins) {
+        i = add_name(s, NULL, 0);
+        if (i == UINT32_MAX)
+            return i;
+        s->v[i].fn_id = (int32_t)id;
+        s->v[i].kind = TRACERD_EVENT_SPAN_BEGIN;
+    }
+    *slot = ((uint64_t)id << 32) | (i + 1u);
+    return i;
+}
+
+static int xf_function(void *u, const tracerd_xray_function_t *f)
+{
+    struct xfast *x = u;
+    struct st *s = x->s;
+    uint64_t ts = x->has_ns ? f->ns : f->tsc;
+    struct ev_thread *t = ev_thread_ids(&s->threads, (uint32_t)f->pid, (uint32_t)f->tid);
+    if (t == NULL)
+        return cli_oom(s->c, "thread table"), -1;
+    see_event(s, t, ts);
+    uint32_t id = (uint32_t)f->function_id;
+    if (f->kind == TRACERD_XRAY_EXIT || f->kind == TRACERD_XRAY_TAIL_EXIT) {
+        span_end(s, t, true, id, ts);
+        return 0;
+    }
+    uint32_t ni = xf_name(x, id);
+    if (ni == UINT32_MAX)
+        return cli_oom(s->c, "name table"), -1;
+    return span_begin(s, t, id, ts, ni);
+}
+
+/* Custom and typed events: what stats reads of the event view's INSTANT. */
+static int xf_event(void *u, const tracerd_xray_event_t *e)
+{
+    struct xfast *x = u;
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.format = TRACERD_EVENT_FORMAT_XRAY;
+    ev.kind = TRACERD_EVENT_INSTANT;
+    ev.offset = e->offset;
+    ev.ticks = e->tsc;
+    ev.ns = e->ns;
+    ev.flags = TRACERD_EVENT_HAS_TID | TRACERD_EVENT_HAS_CPU |
+               (x->has_ns ? TRACERD_EVENT_HAS_NS : 0) | (e->pid != 0 ? TRACERD_EVENT_HAS_PID : 0);
+    ev.pid = (uint32_t)e->pid;
+    ev.tid = (uint32_t)e->tid;
+    ev.cpu = e->cpu;
+    ev.category.data = "xray";
+    ev.category.len = 4;
+    ev.name.data = e->typed ? "typed-event" : "custom-event";
+    ev.name.len = e->typed ? 11 : 12;
+    return on_event(x->s, &ev);
+}
+
+static int xf_warning(void *u, const tracerd_warning_t *w)
+{
+    static const cli_warn_sink_t sink = {NULL, NULL, NULL, NULL};
+    return cli_warning(((struct xfast *)u)->s->c, &sink, w);
+}
+
+static int run_xray(struct st *s, struct ev_run *run)
+{
+    cli_t *c = s->c;
+    tracerd_auto_config_t cfg;
+    cli_config_store_t store[CLI_NFORMATS];
+    int rc = cli_event_configs(c, store, &cfg);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    struct xfast *x = cli_calloc(1, sizeof *x);
+    if (x == NULL)
+        return cli_oom(c, "name cache");
+    x->s = s;
+    tracerd_xray_callbacks_t cbs;
+    tracerd_xray_callbacks_init(&cbs);
+    cbs.on_header = xf_header;
+    cbs.on_function = xf_function;
+    cbs.on_event = xf_event;
+    cbs.on_warning = xf_warning;
+    tracerd_xray_reader_t *rd;
+    tracerd_status_t st = tracerd_xray_new(cfg.xray, &cbs, x, NULL, &rd);
+    if (st != TRACERD_OK) {
+        cli_free(x);
+        return cli_new_failed(c, st);
+    }
+    st = cli_pump(c, tracerd_xray_ops(), rd);
+    rc = ev_exit_code(run, st, TRACERD_EVENT_FORMAT_XRAY, tracerd_xray_record_offset(rd),
+                      tracerd_xray_error_reason(rd));
+    tracerd_xray_free(rd);
+    cli_free(x);
+    return rc;
+}
+
 int cli_cmd_stats(cli_t *c)
 {
     struct st s;
@@ -477,7 +677,7 @@ int cli_cmd_stats(cli_t *c)
     r.before_error = report_before_error;
     if (!c->no_demangle)
         s.dm = cli_demangler_open();
-    int rc = ev_run(&r);
+    int rc = ev_plain_stream(c, TRACERD_EVENT_FORMAT_XRAY) ? run_xray(&s, &r) : ev_run(&r);
     /* --timeout, out of memory: the figures of what was read */
     if ((rc == CLI_EXIT_OK || c->timed_out || c->oom) && !s.reported)
         report(&s);

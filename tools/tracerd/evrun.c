@@ -111,8 +111,11 @@ struct ev_thread *ev_thread_of(struct ev_threads *ts, const tracerd_event_t *ev)
 {
     uint64_t pid = (ev->flags & TRACERD_EVENT_HAS_PID) ? ev->pid : 0;
     uint64_t tid = (ev->flags & TRACERD_EVENT_HAS_TID) ? ev->tid : 0;
-    if (ts->last != NULL && ts->last->pid == pid && ts->last->tid == tid)
-        return ts->last; /* consecutive events mostly share a thread */
+    return ev_thread_ids(ts, pid, tid);
+}
+
+struct ev_thread *ev_thread_find(struct ev_threads *ts, uint64_t pid, uint64_t tid)
+{
     if (ts->n >= EV_MAX_THREADS) {
         /* Past the bound every new thread shares the last entry. */
         pid = UINT64_MAX;
@@ -149,60 +152,15 @@ void ev_threads_free(struct ev_threads *ts)
     memset(ts, 0, sizeof *ts);
 }
 
-int ev_push(struct ev_threads *ts, struct ev_thread *t, uint64_t key, uint64_t start, uint32_t name)
+bool ev_stack_grow(struct ev_thread *t)
 {
-    uint32_t max_open = ts->max_open ? ts->max_open : CLI_MAX_OPEN_DEFAULT;
-    if (t->overflow > 0 || t->depth >= EV_MAX_DEPTH || ts->open >= max_open) {
-        t->overflow++; /* its end is dropped too */
-        return 0;
-    }
-    if (t->depth == t->cap) {
-        uint32_t ncap = t->cap ? t->cap * 2 : 16;
-        struct ev_frame *s = cli_realloc(t->stack, (size_t)ncap * sizeof *s);
-        if (s == NULL)
-            return -1;
-        t->stack = s;
-        t->cap = ncap;
-    }
-    struct ev_frame *f = &t->stack[t->depth++];
-    ts->open++;
-    f->key = key;
-    f->start = start;
-    f->child = 0;
-    f->name = name;
-    return 1;
-}
-
-int ev_pop(struct ev_threads *ts, struct ev_thread *t, const tracerd_event_t *ev, uint64_t end,
-           ev_close_fn close, void *ctx)
-{
-    if (t->overflow > 0) {
-        t->overflow--;
-        return EV_POP_DROPPED;
-    }
-    if (t->depth == 0)
-        return 0;
-    uint32_t k = t->depth - 1;
-    if (ev->flags & TRACERD_EVENT_HAS_NAME_ID) {
-        uint32_t i = t->depth;
-        while (i > 0 && t->stack[i - 1].key != ev->name_id)
-            i--;
-        if (i == 0)
-            return 0; /* no open span of this function: an unmatched end */
-        k = i - 1;
-    }
-    int n = 0;
-    while (t->depth > k) {
-        struct ev_frame f = t->stack[--t->depth];
-        ts->open--;
-        uint64_t e = end >= f.start ? end : f.start;
-        if (t->depth > 0)
-            t->stack[t->depth - 1].child += e - f.start;
-        if (close(ctx, t, &f, e) != 0)
-            return -1;
-        n++;
-    }
-    return n;
+    uint32_t ncap = t->cap ? t->cap * 2 : 16;
+    struct ev_frame *s = cli_realloc(t->stack, (size_t)ncap * sizeof *s);
+    if (s == NULL)
+        return false;
+    t->stack = s;
+    t->cap = ncap;
+    return true;
 }
 
 /* ---- running the auto reader --------------------------------------------------- */
@@ -234,10 +192,19 @@ static int on_warning(void *user, const tracerd_warning_t *w)
 
 static int exit_code(struct ev_run *r, tracerd_auto_reader_t *a, tracerd_status_t st)
 {
+    if (st == TRACERD_OK)
+        return CLI_EXIT_OK;
+    return ev_exit_code(r, st, tracerd_auto_format(a), tracerd_auto_record_offset(a),
+                        tracerd_auto_error_reason(a));
+}
+
+int ev_exit_code(struct ev_run *r, tracerd_status_t st, tracerd_event_format_t format,
+                 uint64_t offset, const char *reason)
+{
     cli_t *c = r->c;
     if (st == TRACERD_OK)
         return CLI_EXIT_OK;
-    const char *fname = tracerd_event_format_name(tracerd_auto_format(a));
+    const char *fname = tracerd_event_format_name(format);
     if (st == TRACERD_E_IO) /* the drain or the read already printed it */
         return CLI_EXIT_IO;
     if (st == TRACERD_E_CALLBACK && c->oom) /* said when it happened (cli_oom) */
@@ -250,17 +217,17 @@ static int exit_code(struct ev_run *r, tracerd_auto_reader_t *a, tracerd_status_
         fprintf(stderr, "%s: %s: out of memory\n", c->prog, c->path);
         return CLI_EXIT_IO;
     }
-    if (tracerd_auto_format(a) == TRACERD_EVENT_FORMAT_UNKNOWN && st == TRACERD_E_MAGIC) {
+    if (format == TRACERD_EVENT_FORMAT_UNKNOWN && st == TRACERD_E_MAGIC) {
         return cli_unknown_format(c);
     }
-    if (st == TRACERD_E_UNSUPPORTED && !tracerd_event_format_supported(tracerd_auto_format(a))) {
+    if (st == TRACERD_E_UNSUPPORTED && !tracerd_event_format_supported(format)) {
         fprintf(stderr, "%s: %s: %s trace: `%s` is not available for this format in this build\n",
                 c->prog, c->path, fname, c->cmd);
         return CLI_EXIT_UNSUPPORTED;
     }
     if (r->before_error != NULL)
         r->before_error(r->user);
-    cli_report(c, fname, st, tracerd_auto_record_offset(a), tracerd_auto_error_reason(a));
+    cli_report(c, fname, st, offset, reason);
     return CLI_EXIT_TRACE;
 }
 
@@ -335,6 +302,22 @@ static void note_range(struct ev_run *r, const tracerd_event_filter_t *f)
     r->cut = tracerd_event_filter_cut(f);
 }
 
+/* The format a stream is read as (UNKNOWN: the auto reader detects it). */
+static tracerd_event_format_t stream_format(const cli_t *c)
+{
+    bool exact;
+    if (c->format != NULL)
+        return tracerd_event_format_from_name(c->format);
+    if (cli_xtrace_name_kind(c->path, &exact) == TRACERD_XTRACE_FILE_INSNDATA)
+        return TRACERD_EVENT_FORMAT_XTRACE; /* no magic number: the name says it */
+    /* the format info and dump would read it as (a .fxt archive without a
+     * magic record, ...); xtrace snapshots are not events */
+    const struct cli_format *f = cli_pick_format(c);
+    tracerd_event_format_t ef =
+        f != NULL ? tracerd_event_format_from_name(f->name) : TRACERD_EVENT_FORMAT_UNKNOWN;
+    return ef != TRACERD_EVENT_FORMAT_XTRACE ? ef : TRACERD_EVENT_FORMAT_UNKNOWN;
+}
+
 static int run_stream(struct ev_run *r, const tracerd_xray_names_t *names, const void *meta,
                       size_t meta_len)
 {
@@ -350,20 +333,7 @@ static int run_stream(struct ev_run *r, const tracerd_xray_names_t *names, const
     cfg.filter = filter;
     cfg.xray_names = names;
     cfg.no_args = r->no_args;
-    bool exact;
-    if (c->format != NULL) {
-        cfg.format = tracerd_event_format_from_name(c->format);
-    } else if (cli_xtrace_name_kind(c->path, &exact) == TRACERD_XTRACE_FILE_INSNDATA) {
-        cfg.format = TRACERD_EVENT_FORMAT_XTRACE; /* no magic number: the name says it */
-    } else {
-        /* the format info and dump would read it as (a .fxt archive without a
-         * magic record, ...); xtrace snapshots are not events */
-        const struct cli_format *f = cli_pick_format(c);
-        tracerd_event_format_t ef =
-            f != NULL ? tracerd_event_format_from_name(f->name) : TRACERD_EVENT_FORMAT_UNKNOWN;
-        if (ef != TRACERD_EVENT_FORMAT_XTRACE)
-            cfg.format = ef;
-    }
+    cfg.format = stream_format(c);
     tracerd_event_callbacks_t cbs;
     tracerd_event_callbacks_init(&cbs);
     cbs.on_event = on_event;
@@ -577,4 +547,14 @@ int ev_run(struct ev_run *r)
         rc = run_stream(r, names, NULL, 0);
     }
     return rc;
+}
+
+bool ev_plain_stream(cli_t *c, tracerd_event_format_t format)
+{
+    /* TRACERD_CLI_GENERAL=1: the event view always (tests compare the two) */
+    const char *general = getenv("TRACERD_CLI_GENERAL");
+    if (general != NULL && strcmp(general, "1") == 0)
+        return false;
+    return !c->is_dir && c->metadata == NULL && c->nfilters == 0 &&
+           !ctf_stream_beside_metadata(c) && stream_format(c) == format;
 }

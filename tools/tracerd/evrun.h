@@ -44,6 +44,17 @@ void ev_run_init(struct ev_run *r, cli_t *c, tracerd_event_cb on_event,
  * error as one line and returns a CLI_EXIT_* code. */
 int ev_run(struct ev_run *r);
 
+/* The exit code of a reading that ended with st (a reader of format, its
+ * error at record offset, reason), the error printed as ev_run prints it
+ * (r->before_error first): for commands that drive a format's reader
+ * themselves. */
+int ev_exit_code(struct ev_run *r, tracerd_status_t st, tracerd_event_format_t format,
+                 uint64_t offset, const char *reason);
+
+/* Would ev_run read the input as one stream of this format, with no filter
+ * (a command's fast path for the format may then read it instead)? */
+bool ev_plain_stream(cli_t *c, tracerd_event_format_t format);
+
 /* Time of an event: ns when known, else ticks. */
 static inline uint64_t ev_time(const tracerd_event_t *ev)
 {
@@ -92,12 +103,38 @@ struct ev_threads {
 
 /* The thread of an event (the shared "other" thread past EV_MAX_THREADS); NULL on no memory. */
 struct ev_thread *ev_thread_of(struct ev_threads *ts, const tracerd_event_t *ev);
+/* (ev_thread_ids past the cache of the last thread) */
+struct ev_thread *ev_thread_find(struct ev_threads *ts, uint64_t pid, uint64_t tid);
+/* The same by ids (pid 0 and tid 0 when the event has none). */
+static inline struct ev_thread *ev_thread_ids(struct ev_threads *ts, uint64_t pid, uint64_t tid)
+{
+    if (ts->last != NULL && ts->last->pid == pid && ts->last->tid == tid)
+        return ts->last; /* consecutive events mostly share a thread */
+    return ev_thread_find(ts, pid, tid);
+}
 void ev_threads_free(struct ev_threads *ts);
 /* Pushes a frame: 1; 0 when a bound is hit (EV_MAX_DEPTH on the thread, or
  * ts->max_open in all: the span is dropped and its end will be dropped too);
  * -1 on no memory. */
-int ev_push(struct ev_threads *ts, struct ev_thread *t, uint64_t key, uint64_t start,
-            uint32_t name);
+bool ev_stack_grow(struct ev_thread *t); /* false on no memory */
+static inline int ev_push(struct ev_threads *ts, struct ev_thread *t, uint64_t key,
+                          uint64_t start, uint32_t name)
+{
+    uint32_t max_open = ts->max_open ? ts->max_open : CLI_MAX_OPEN_DEFAULT;
+    if (t->overflow > 0 || t->depth >= EV_MAX_DEPTH || ts->open >= max_open) {
+        t->overflow++; /* its end is dropped too */
+        return 0;
+    }
+    if (t->depth == t->cap && !ev_stack_grow(t))
+        return -1;
+    struct ev_frame *f = &t->stack[t->depth++];
+    ts->open++;
+    f->key = key;
+    f->start = start;
+    f->child = 0;
+    f->name = name;
+    return 1;
+}
 /* Closes the span an END event ends: with a name id, the innermost frame with
  * that id (frames above it close at the same time, as llvm-xray account
  * does); else the innermost frame. Calls close(ctx, t, frame, end) for each
@@ -107,7 +144,46 @@ int ev_push(struct ev_threads *ts, struct ev_thread *t, uint64_t key, uint64_t s
 #define EV_POP_DROPPED (-2)
 typedef int (*ev_close_fn)(void *ctx, struct ev_thread *t, const struct ev_frame *f,
                            uint64_t end);
-int ev_pop(struct ev_threads *ts, struct ev_thread *t, const tracerd_event_t *ev, uint64_t end,
-           ev_close_fn close, void *ctx);
+/* (ev_pop for an END with name id key (by_key) or without one; inline, so
+ * that a command's close function is inlined too) */
+static inline int ev_pop_key(struct ev_threads *ts, struct ev_thread *t, bool by_key, uint64_t key,
+                             uint64_t end, ev_close_fn close, void *ctx)
+{
+    if (t->overflow > 0) {
+        t->overflow--;
+        return EV_POP_DROPPED;
+    }
+    if (t->depth == 0)
+        return 0;
+    uint32_t k = t->depth - 1;
+    if (by_key) {
+        uint32_t i = t->depth;
+        while (i > 0 && t->stack[i - 1].key != key)
+            i--;
+        if (i == 0)
+            return 0; /* no open span of this function: an unmatched end */
+        k = i - 1;
+    }
+    int n = 0;
+    while (t->depth > k) {
+        struct ev_frame f = t->stack[--t->depth];
+        ts->open--;
+        uint64_t e = end >= f.start ? end : f.start;
+        if (t->depth > 0)
+            t->stack[t->depth - 1].child += e - f.start;
+        if (close(ctx, t, &f, e) != 0)
+            return -1;
+        n++;
+    }
+    return n;
+}
+
+static inline int ev_pop(struct ev_threads *ts, struct ev_thread *t, const tracerd_event_t *ev,
+                         uint64_t end, ev_close_fn close, void *ctx)
+{
+    return ev_pop_key(ts, t, (ev->flags & TRACERD_EVENT_HAS_NAME_ID) != 0, ev->name_id, end, close,
+                      ctx);
+}
+
 
 #endif

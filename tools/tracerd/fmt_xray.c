@@ -226,13 +226,12 @@ static wr_t *d_out(void *u)
     return c->wr;
 }
 
-/* The name of function id: from the --instr-map names, else "fn#ID". */
-static tracerd_str_t fn_name(const struct dx *d, int32_t id, char *buf, size_t cap)
+tracerd_str_t cli_xray_fn_name(const cli_t *c, int32_t id, char buf[32])
 {
     tracerd_str_t s;
-    if (d->c->names != NULL && tracerd_xray_names_lookup(d->c->names, id, &s))
+    if (c->names != NULL && tracerd_xray_names_lookup(c->names, id, &s))
         return s;
-    (void)cap; /* "fn#-2147483648" and the 8 bytes wr_fmt_u64 may write fit in 32 */
+    /* "fn#-2147483648" and the 8 bytes wr_fmt_u64 may write fit in 32 */
     memcpy(buf, "fn#-", 4);
     size_t n = id < 0 ? 4 : 3;
     n += wr_fmt_u64(buf + n, id < 0 ? (uint64_t)0 - (uint64_t)(int64_t)id : (uint64_t)id);
@@ -304,7 +303,7 @@ static int d_function(void *u, const tracerd_xray_function_t *f)
 {
     struct dx *d = u;
     char buf[32];
-    tracerd_str_t name = fn_name(d, f->function_id, buf, sizeof buf);
+    tracerd_str_t name = cli_xray_fn_name(d->c, f->function_id, buf);
     bool entry = f->kind == TRACERD_XRAY_ENTER || f->kind == TRACERD_XRAY_ENTER_ARGS;
     if (!keep(d, entry ? TRACERD_EVENT_SPAN_BEGIN : TRACERD_EVENT_SPAN_END, name, f->tsc, f->ns,
               f->tid, f->pid, f->cpu))

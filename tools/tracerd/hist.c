@@ -4,33 +4,11 @@
 #include <math.h>
 #include <stdlib.h>
 
-static unsigned slot_of(uint64_t v, unsigned *sub)
+bool hist_add_new_slot(struct hist *h, uint64_t v)
 {
-    if (v < HIST_SUB) {
-        *sub = (unsigned)v;
-        return 0;
-    }
-    unsigned e = 63u - (unsigned)__builtin_clzll(v); /* e >= HIST_SUB_BITS */
-    *sub = (unsigned)(v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1);
-    return e - HIST_SUB_BITS + 1;
-}
-
-bool hist_add(struct hist *h, uint64_t v)
-{
-    unsigned sub, k = slot_of(v, &sub);
-    if (h->slot[k] == NULL) {
-        h->slot[k] = calloc(HIST_SUB, sizeof *h->slot[k]);
-        if (h->slot[k] == NULL)
-            return false;
-    }
-    if (h->slot[k][sub] != UINT32_MAX)
-        h->slot[k][sub]++;
-    if (h->count == 0 || v < h->min)
-        h->min = v;
-    h->count++;
-    if (v > h->max)
-        h->max = v;
-    return true;
+    unsigned sub, k = hist_slot_of(v, &sub);
+    h->slot[k] = calloc(HIST_SUB, sizeof *h->slot[k]);
+    return h->slot[k] != NULL && hist_add(h, v);
 }
 
 uint64_t hist_quantile(const struct hist *h, double q)

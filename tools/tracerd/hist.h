@@ -10,6 +10,7 @@
 #define TRACERD_HIST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define HIST_SUB_BITS 5u
@@ -22,8 +23,35 @@ struct hist {
     uint64_t min, max;
 };
 
+static inline unsigned hist_slot_of(uint64_t v, unsigned *sub)
+{
+    if (v < HIST_SUB) {
+        *sub = (unsigned)v;
+        return 0;
+    }
+    unsigned e = 63u - (unsigned)__builtin_clzll(v); /* e >= HIST_SUB_BITS */
+    *sub = (unsigned)(v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1);
+    return e - HIST_SUB_BITS + 1;
+}
+
+/* (hist_add when v's power of two has no counters yet) */
+bool hist_add_new_slot(struct hist *h, uint64_t v);
+
 /* Adds one value; false on no memory (the value is then not counted). */
-bool hist_add(struct hist *h, uint64_t v);
+static inline bool hist_add(struct hist *h, uint64_t v)
+{
+    unsigned sub, k = hist_slot_of(v, &sub);
+    if (h->slot[k] == NULL)
+        return hist_add_new_slot(h, v);
+    if (h->slot[k][sub] != UINT32_MAX)
+        h->slot[k][sub]++;
+    if (h->count == 0 || v < h->min)
+        h->min = v;
+    h->count++;
+    if (v > h->max)
+        h->max = v;
+    return true;
+}
 /* The value at quantile q (0 <= q < 1): the midpoint of the bucket holding
  * the (floor(q * count) + 1)-th smallest value (the rank llvm-xray account
  * uses), clamped to [min, max]; 0 when empty. */

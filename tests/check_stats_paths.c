@@ -1,0 +1,211 @@
+/* `tracerd stats` reads a plain XRay stream straight from the reader's
+ * records (cmd_stats.c, the fast path) instead of through the event view:
+ * its output, errors and exit codes must be the event view's byte for byte.
+ * TRACERD_CLI_GENERAL=1 makes the CLI take the event view always; each run
+ * here is made both ways and compared, over every XRay and FXT trace of
+ * tests/data and ../shared/peer-tests (whole and cut short), writer-made
+ * traces named by an instrumented binary, and with filters (which take the
+ * event view both ways). */
+#include <check.h>
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <tracerd/event.h>
+
+#include "support/event_support.h"
+#include "support/xray_writer.h"
+
+#define CLI_OR_SKIP(cli)                                                                           \
+    const char *cli = ev_cli_path();                                                               \
+    if (cli == NULL) {                                                                             \
+        fprintf(stderr, "%s: tracerd CLI not built (set TRACERD_CLI), skipped\n", __func__);     \
+        return;                                                                                    \
+    }
+
+/* Runs `tracerd stats ARGS... path` both ways; fails on any difference. */
+static unsigned both_ways(const char *cli, const char *const *args, size_t nargs, const char *path)
+{
+    const char *a[12] = {NULL};
+    ck_assert_uint_le(nargs, 8);
+    for (size_t i = 0; i < nargs; i++)
+        a[i] = args[i];
+    a[nargs] = path;
+    ev_proc_t fast, general;
+    unsetenv("TRACERD_CLI_GENERAL");
+    ev_run_cli(cli, NULL, &fast, "stats", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
+               NULL);
+    setenv("TRACERD_CLI_GENERAL", "1", 1);
+    ev_run_cli(cli, NULL, &general, "stats", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
+               NULL);
+    unsetenv("TRACERD_CLI_GENERAL");
+    ck_assert_msg(fast.status == general.status, "%s %s: exit %d vs %d", path, args[0],
+                  fast.status, general.status);
+    ck_assert_msg(fast.out_len == general.out_len && memcmp(fast.out, general.out, fast.out_len) == 0,
+                  "%s %s: output differs:\n%s\n---\n%s", path, nargs ? args[0] : "", fast.out,
+                  general.out);
+    ck_assert_msg(fast.err_len == general.err_len && memcmp(fast.err, general.err, fast.err_len) == 0,
+                  "%s: errors differ:\n%s\n---\n%s", path, fast.err, general.err);
+    unsigned ok = fast.status == 0;
+    ev_proc_free(&fast);
+    ev_proc_free(&general);
+    return ok;
+}
+
+/* Every way of writing the report, and reader options. */
+static const char *const arg_sets[][8] = {
+    {"-q"},
+    {"-q", "--format", "csv", "--sort", "count"},
+    {"-q", "--format", "json", "--sort", "self", "--top", "3"},
+    {"-q", "--no-demangle", "--sort", "p99"},
+    {"-q", "--lenient", "--top", "0"},
+};
+
+static size_t nargs_of(const char *const *set)
+{
+    size_t n = 0;
+    while (n < 8 && set[n] != NULL)
+        n++;
+    return n;
+}
+
+/* The format a file's head is detected as. */
+static tracerd_event_format_t format_of(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return TRACERD_EVENT_FORMAT_UNKNOWN;
+    unsigned char head[4096];
+    size_t n = fread(head, 1, sizeof head, f);
+    fseek(f, 0, SEEK_END);
+    *size = (size_t)ftell(f);
+    fclose(f);
+    int score;
+    return tracerd_event_detect(head, n, &score);
+}
+
+/* A copy of the first `keep` bytes of path, as a temp file. */
+static char *cut_copy(const char *path, size_t keep, unsigned k)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    char *buf = malloc(keep ? keep : 1);
+    ck_assert_ptr_nonnull(buf);
+    ck_assert_uint_eq(fread(buf, 1, keep, f), keep);
+    fclose(f);
+    char name[64];
+    const char *base = strrchr(path, '/');
+    snprintf(name, sizeof name, "cut%u-%.40s", k, base ? base + 1 : path);
+    char *out = ev_temp_file(name, buf, keep);
+    free(buf);
+    return out;
+}
+
+struct walk {
+    const char *cli;
+    unsigned files, runs, ok;
+};
+
+static void check_file(struct walk *w, const char *path)
+{
+    size_t size = 0;
+    tracerd_event_format_t fmt = format_of(path, &size);
+    if (fmt != TRACERD_EVENT_FORMAT_XRAY && fmt != TRACERD_EVENT_FORMAT_FXT)
+        return;
+    w->files++;
+    for (size_t i = 0; i < sizeof arg_sets / sizeof arg_sets[0]; i++) {
+        w->ok += both_ways(w->cli, arg_sets[i], nargs_of(arg_sets[i]), path);
+        w->runs++;
+    }
+    /* cut short: the report of what was read, then the same error */
+    static const char *const quiet[] = {"-q"};
+    size_t cuts[] = {size / 2 + 3, size - 1, 40};
+    for (unsigned k = 0; k < 3; k++) {
+        if (cuts[k] >= size || cuts[k] == 0)
+            continue;
+        char *c = cut_copy(path, cuts[k], k);
+        both_ways(w->cli, quiet, 1, c);
+        w->runs++;
+        remove(c);
+        free(c);
+    }
+}
+
+static void walk_dir(struct walk *w, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat sb;
+        if (stat(path, &sb) != 0)
+            continue;
+        if (S_ISDIR(sb.st_mode))
+            walk_dir(w, path);
+        else if (S_ISREG(sb.st_mode))
+            check_file(w, path);
+    }
+    closedir(d);
+}
+
+START_TEST(test_samples_and_peers)
+{
+    CLI_OR_SKIP(cli);
+    struct walk w = {cli, 0, 0, 0};
+    walk_dir(&w, "tests/data");
+    unsigned ours = w.files;
+    walk_dir(&w, "../shared/peer-tests");
+    fprintf(stderr, "stats fast path: %u XRay/FXT files (%u from peers), %u runs, %u exit 0\n",
+            w.files, w.files - ours, w.runs, w.ok);
+    ck_assert_uint_ge(ours, 20);
+    ck_assert_uint_gt(w.ok, 0);
+}
+END_TEST
+
+/* Names from an instrumented binary (demangled or not), both byte orders,
+ * and filters (the event view both ways). */
+START_TEST(test_instr_map_and_filters)
+{
+    CLI_OR_SKIP(cli);
+    char *elf_path = ev_cpp_instr_map();
+    for (int big = 0; big < 2; big++) {
+        xw_t x;
+        xw_init(&x, big != 0);
+        xw_sample_v5(&x);
+        char *trace = ev_temp_file(big ? "be.xray" : "le.xray", x.buf, x.len);
+        xw_free(&x);
+        const char *const sets[][8] = {
+            {"-q", "--instr-map", elf_path},
+            {"-q", "--instr-map", elf_path, "--no-demangle", "--format", "csv"},
+            {"-q", "--instr-map", elf_path, "--format", "json", "--sort", "count"},
+            {"-q", "--instr-map", elf_path, "--name", "*work*"},
+            {"-q", "--tid", "42", "--format", "csv"},
+            {"-q", "--begin", "+1us", "--end", "+1ms"},
+        };
+        for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+            ck_assert_uint_eq(both_ways(cli, sets[i], nargs_of(sets[i]), trace), 1);
+        free(trace);
+    }
+    free(elf_path);
+}
+END_TEST
+
+Suite *suite_stats_paths(void);
+Suite *suite_stats_paths(void)
+{
+    Suite *s = suite_create("stats_paths");
+    TCase *tc = tcase_create("stats_paths");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_samples_and_peers);
+    tcase_add_test(tc, test_instr_map_and_filters);
+    suite_add_tcase(s, tc);
+    return s;
+}
