@@ -219,30 +219,58 @@ static const struct tracerd__fxt_provider *fallback(const tracerd_fxt_reader_t *
     return tracerd__fxt_find(&r->tables, 0);
 }
 
+/* The decoders of the fields every record kind shares (string and thread
+ * references, arguments) and the event decoder serve the general path and
+ * the hot loop alike, chosen by the constant `exact`. With exact false (the
+ * hot loop, fast_records) anything out of the ordinary returns BAIL before
+ * any callback, with nothing changed that matters, and the record is then
+ * decoded again through record() with exact true, which handles every case
+ * (the fallback to provider 0, unknown argument types, ...) and reports
+ * errors exactly, naming the field. */
+#define BAIL ((tracerd_status_t)1) /* exact false only; never returned to callers */
+
 static tracerd_status_t str_ref_miss(tracerd_fxt_reader_t *r, uint32_t ref, tracerd_str_t *out,
                                      const char *field);
 
-/* Reads a string reference: empty, inline (stream at c->at) or indexed. */
+/* A string reference: indexed (the table strs of cap entries, which does not
+ * change while a record is decoded), inline (stream at *q, at most `end`,
+ * then *q moves past it) or empty. */
+static FXT_INLINE tracerd_status_t str_dec(tracerd_fxt_reader_t *r, const uint8_t *const *strs,
+                                           uint32_t cap, uint32_t ref, const uint8_t **q,
+                                           const uint8_t *end, tracerd_str_t *out,
+                                           const char *field, const bool exact)
+{
+    const uint8_t *s = ref < cap ? strs[ref] : NULL;
+    if (TRACERD__LIKELY(s != NULL)) { /* arena entry: [u16 index][u16 length LE][bytes] */
+        out->data = (const char *)s + TRACERD__FXT_STR_HDR;
+        out->len = (size_t)s[2] | (size_t)s[3] << 8;
+        return TRACERD_OK;
+    }
+    if (ref & 0x8000u) {
+        size_t len = ref & 0x7fffu;
+        if (TRACERD__UNLIKELY(pad8(len) > (size_t)(end - *q)))
+            return exact ? fail_inline(r, field, len) : BAIL;
+        out->data = (const char *)*q;
+        out->len = len;
+        *q += pad8(len);
+        return TRACERD_OK;
+    }
+    out->data = "";
+    out->len = 0;
+    if (ref == 0)
+        return TRACERD_OK;
+    return exact ? str_ref_miss(r, ref, out, field) : BAIL;
+}
+
+/* Reads a string reference at the cursor (general path). */
 static FXT_INLINE tracerd_status_t str_ref(tracerd_fxt_reader_t *r, cur_t *c, uint32_t ref,
                                            tracerd_str_t *out, const char *field)
 {
-    if (ref & 0x8000u) {
-        size_t len = ref & 0x7fffu;
-        if (TRACERD__UNLIKELY(pad8(len) > c->n - c->at))
-            return fail_inline(r, field, len);
-        out->data = (const char *)c->p + c->at;
-        out->len = len;
-        c->at += pad8(len);
-        return TRACERD_OK;
-    }
-    if (ref == 0) {
-        out->data = "";
-        out->len = 0;
-        return TRACERD_OK;
-    }
-    if (TRACERD__LIKELY(tracerd__fxt_str_get(r->cur, ref, out)))
-        return TRACERD_OK;
-    return str_ref_miss(r, ref, out, field);
+    const uint8_t *q = c->p + c->at;
+    tracerd_status_t st =
+        str_dec(r, r->cur->strs, r->cur->strs_cap, ref, &q, c->p + c->n, out, field, true);
+    c->at = (size_t)(q - c->p);
+    return st;
 }
 
 static FXT_COLD tracerd_status_t str_ref_miss(tracerd_fxt_reader_t *r, uint32_t ref,
@@ -267,157 +295,192 @@ static FXT_COLD tracerd_status_t thread_miss(tracerd_fxt_reader_t *r, uint32_t r
     return TRACERD_OK;
 }
 
-/* Reads a thread reference: inline (two koid words at c->at) or indexed. */
+/* A thread reference: indexed (pv's table) or inline (two koid words at *q,
+ * at most `end`, then *q moves past them). */
+static FXT_INLINE tracerd_status_t thread_dec(tracerd_fxt_reader_t *r,
+                                              const struct tracerd__fxt_provider *pv, uint32_t ref,
+                                              const uint8_t **q, const uint8_t *end, bool big,
+                                              tracerd_fxt_thread_t *t, const char *field,
+                                              const bool exact)
+{
+    t->ref = (uint8_t)ref;
+    if (TRACERD__LIKELY(ref != 0)) {
+        const struct tracerd__fxt_thr *e = &pv->threads[ref];
+        if (TRACERD__UNLIKELY(!e->set))
+            return exact ? thread_miss(r, ref, t, field) : BAIL;
+        t->pid = e->pid;
+        t->tid = e->tid;
+        return TRACERD_OK;
+    }
+    if (TRACERD__UNLIKELY((size_t)(end - *q) < 16))
+        return exact ? fail_koids(r, field) : BAIL;
+    t->pid = ldw(big, *q);
+    t->tid = ldw(big, *q + 8);
+    *q += 16;
+    return TRACERD_OK;
+}
+
+/* Reads a thread reference at the cursor (general path). */
 static FXT_INLINE tracerd_status_t thread_ref(tracerd_fxt_reader_t *r, cur_t *c, uint32_t ref,
                                               tracerd_fxt_thread_t *t, const char *field)
 {
-    t->ref = (uint8_t)ref;
-    if (ref == 0) {
-        if (TRACERD__UNLIKELY(c->n - c->at < 16))
-            return fail_koids(r, field);
-        t->pid = ldw(c->big, c->p + c->at);
-        t->tid = ldw(c->big, c->p + c->at + 8);
-        c->at += 16;
-        return TRACERD_OK;
-    }
-    const struct tracerd__fxt_thr *e = &r->cur->threads[ref];
-    if (TRACERD__UNLIKELY(!e->set))
-        return thread_miss(r, ref, t, field);
-    t->pid = e->pid;
-    t->tid = e->tid;
-    return TRACERD_OK;
+    const uint8_t *q = c->p + c->at;
+    tracerd_status_t st = thread_dec(r, r->cur, ref, &q, c->p + c->n, c->big, t, field, true);
+    c->at = (size_t)(q - c->p);
+    return st;
 }
 
 static const char *const ARG_WORD_NAME[16] = {
     "", "", "", "int64 value", "uint64 value", "double value", "", "pointer value", "koid value"};
 
-static FXT_COLD tracerd_status_t fail_arg_header(tracerd_fxt_reader_t *r, const cur_t *c,
-                                                 uint32_t i, uint32_t nargs)
+/* Argument header at q (rem bytes left in the record) that does not fit. */
+static FXT_COLD tracerd_status_t fail_arg_header(tracerd_fxt_reader_t *r, const uint8_t *q,
+                                                 size_t rem, bool big, uint32_t nargs)
 {
-    r->arg_i = (int)i;
-    if (c->n - c->at < 8)
+    if (rem < 8)
         return fail(r, TRACERD_E_EXTENT,
                     "header word runs past the end of the record (%u arguments declared)",
                     (unsigned)nargs);
-    uint64_t h = ldw(c->big, c->p + c->at);
-    size_t size = (size_t)((h >> 4) & 0xfffu) * 8u;
+    size_t size = (size_t)((ldw(big, q) >> 4) & 0xfffu) * 8u;
     if (size == 0)
         return fail(r, TRACERD_E_BAD_RECORD, "size is 0");
     return fail(r, TRACERD_E_EXTENT, "size (%zu words) runs past the end of the record", size / 8);
 }
 
-static FXT_COLD tracerd_status_t fail_arg_word(tracerd_fxt_reader_t *r, uint32_t i, uint32_t type)
+static FXT_COLD tracerd_status_t fail_arg_word(tracerd_fxt_reader_t *r, uint32_t type)
 {
-    r->arg_i = (int)i;
     return fail_word(r, ARG_WORD_NAME[type]);
 }
 
-static FXT_COLD tracerd_status_t fail_arg_blob(tracerd_fxt_reader_t *r, uint32_t i, uint32_t bsize)
+static FXT_COLD tracerd_status_t fail_arg_blob(tracerd_fxt_reader_t *r, uint32_t bsize)
 {
-    r->arg_i = (int)i;
     return fail(r, TRACERD_E_EXTENT, "blob payload (%u bytes) runs past the end of the argument",
                 (unsigned)bsize);
 }
 
-/* A string reference of argument i (q, size bytes) off the fast path
- * (inline, empty, not registered), its stream starting at q + at. */
-static FXT_COLD tracerd_status_t arg_str_slow(tracerd_fxt_reader_t *r, const uint8_t *q,
-                                              size_t size, size_t at, uint32_t i, uint32_t ref,
-                                              tracerd_str_t *out, const char *field)
-{
-    cur_t a = {q, size, at, r->big};
-    r->arg_i = (int)i;
-    tracerd_status_t st = str_ref(r, &a, ref, out, field);
-    if (st == TRACERD_OK)
-        r->arg_i = -1;
-    return st;
-}
+/* Per argument type, for the branch-free scalar decoder. */
+struct arg_class {
+    uint64_t need; /* value bytes needed after the name; UINT64_MAX: not a scalar */
+    uint64_t word; /* all ones when the value is the word after the name */
+    uint64_t sign; /* 0x80000000 for int32 (sign extension), else 0 */
+    uint64_t keep; /* value bits kept from the header's bits 32..63 */
+};
+#define ARG_INLINE(keep, sign)                                                                     \
+    {                                                                                              \
+        0, 0, (sign), (keep)                                                                       \
+    }
+#define ARG_WORD                                                                                   \
+    {                                                                                              \
+        8, UINT64_MAX, 0, 0                                                                        \
+    }
+#define ARG_OTHER                                                                                  \
+    {                                                                                              \
+        UINT64_MAX, 0, 0, 0                                                                        \
+    }
+static const struct arg_class ARG_CLASS[16] = {ARG_INLINE(0, 0),                   /* null */
+                                               ARG_INLINE(UINT64_MAX, 0x80000000), /* int32 */
+                                               ARG_INLINE(0xffffffffu, 0),         /* uint32 */
+                                               ARG_WORD,                           /* int64 */
+                                               ARG_WORD,                           /* uint64 */
+                                               ARG_WORD,                           /* double */
+                                               ARG_OTHER,                          /* string */
+                                               ARG_WORD,                           /* pointer */
+                                               ARG_WORD,                           /* koid */
+                                               ARG_INLINE(1, 0), /* bool: bit 32 */
+                                               ARG_OTHER,        /* blob */
+                                               ARG_OTHER,
+                                               ARG_OTHER,
+                                               ARG_OTHER,
+                                               ARG_OTHER,
+                                               ARG_OTHER};
 
-/* Decodes nargs arguments starting at c->at into r->args: sizes checked,
- * names and string values resolved, values by type. The string table
- * cannot change while arguments are decoded, so its fields are read once. */
-static FXT_INLINE tracerd_status_t read_args(tracerd_fxt_reader_t *r, cur_t *c, uint32_t nargs)
+/* Decodes nargs arguments from *pq (at most `end`; p: the record's start,
+ * for their positions) into r->args: sizes checked, names and string values
+ * resolved (strs/cap: the provider's string table), values by type; *pq
+ * moves past them. exact: unknown types are kept raw and marked in
+ * r->unknown_args, errors name the argument. */
+static FXT_INLINE tracerd_status_t args_dec(tracerd_fxt_reader_t *r, const uint8_t *const *strs,
+                                            uint32_t cap, const uint8_t *p, const uint8_t **pq,
+                                            const uint8_t *end, uint32_t nargs, bool big,
+                                            const bool exact)
 {
-    const uint8_t *const p = c->p;
-    const size_t n = c->n;
-    const bool big = c->big;
-    size_t at = c->at;
-    const struct tracerd__fxt_provider *const pv = r->cur;
-    tracerd_fxt_arg_t *g = r->args;
+    const uint8_t *q = *pq;
     uint32_t unknown = 0;
     tracerd_status_t st;
-    for (uint32_t i = 0; i < nargs; i++, g++) {
-        if (TRACERD__UNLIKELY(n - at < 8)) {
-            c->at = at;
-            return fail_arg_header(r, c, i, nargs);
-        }
-        const uint8_t *q = p + at;
-        uint64_t h = ldw(big, q);
-        size_t size = (size_t)((h >> 4) & 0xfffu) * 8u;
-        if (TRACERD__UNLIKELY(size == 0 || size > n - at)) {
-            c->at = at;
-            return fail_arg_header(r, c, i, nargs);
-        }
-        uint32_t type = (uint32_t)(h & 0xfu);
-        g->type = type;
-        g->pos = (uint32_t)at; /* records decoded whole are at most 64 MiB */
-        size_t vat = 8;        /* where the value words start: after the name stream */
-        uint32_t ref = (uint32_t)(h >> 16) & 0xffffu;
-        if (!tracerd__fxt_str_get(pv, ref, &g->name)) {
-            if ((st = arg_str_slow(r, q, size, 8, i, ref, &g->name, "name")) != TRACERD_OK)
-                return st;
-            if (ref & 0x8000u)
-                vat += pad8(ref & 0x7fffu);
-        }
-        switch (type) {
-        case TRACERD_FXT_ARG_INT64:
-        case TRACERD_FXT_ARG_UINT64:
-        case TRACERD_FXT_ARG_DOUBLE:
-        case TRACERD_FXT_ARG_POINTER:
-        case TRACERD_FXT_ARG_KOID:
-            if (TRACERD__UNLIKELY(size - vat < 8))
-                return fail_arg_word(r, i, type);
-            g->v.u64 = ldw(big, q + vat);
-            break;
-        case TRACERD_FXT_ARG_INT32:
-            g->v.i64 = s32((uint32_t)(h >> 32));
-            break;
-        case TRACERD_FXT_ARG_UINT32:
-            g->v.u64 = h >> 32;
-            break;
-        case TRACERD_FXT_ARG_BOOL:
-            g->v.u64 = (h >> 32) & 1u;
-            break;
-        case TRACERD_FXT_ARG_NULL:
-            g->v.u64 = 0;
-            break;
-        case TRACERD_FXT_ARG_STRING:
-            ref = (uint32_t)(h >> 32) & 0xffffu;
-            if (!tracerd__fxt_str_get(pv, ref, &g->v.str) &&
-                (st = arg_str_slow(r, q, size, vat, i, ref, &g->v.str, "value")) != TRACERD_OK) {
-                return st;
+    tracerd_fxt_arg_t *g = r->args, *const gend = g + nargs;
+    for (; g != gend; g++) {
+        if (exact)
+            r->arg_i = (int)(g - r->args);
+        size_t rem = (size_t)(end - q); /* q never passes end: sizes are whole words */
+        /* Not exact (events only), rem is whole words too: 0 means < 8. */
+        if (TRACERD__UNLIKELY(exact ? rem < 8 : rem == 0))
+            return exact ? fail_arg_header(r, q, rem, big, nargs) : BAIL;
+        uint64_t a = ldw(big, q);
+        size_t size = (size_t)((a >> 4) & 0xfffu) * 8u;
+        /* 0 < size <= rem, in one test (size 0 wraps; size is whole words). */
+        if (TRACERD__UNLIKELY(size - 1 >= rem))
+            return exact ? fail_arg_header(r, q, rem, big, nargs) : BAIL;
+        const uint8_t *v = q + 8, *const aend = q + size;
+        uint32_t atype = (uint32_t)(a & 0xfu);
+        g->type = atype;
+        g->pos = (uint32_t)(q - p); /* records decoded whole are at most 64 MiB */
+        st =
+            str_dec(r, strs, cap, (uint32_t)(a >> 16) & 0xffffu, &v, aend, &g->name, "name", exact);
+        if (TRACERD__UNLIKELY(st != TRACERD_OK))
+            return st;
+        /* Scalars (the common case) without a branch on the type:
+         * argument types come in any order, and a mispredicted jump per
+         * argument costs more than the work below. The per-type constants
+         * select with masks, so that the compiler cannot turn the
+         * selection back into branches. Strings, blobs, unknown types and
+         * missing value words take the one branch. */
+        const struct arg_class *k = &ARG_CLASS[atype];
+        if (TRACERD__UNLIKELY((uint64_t)(aend - v) < k->need)) {
+            if (atype == TRACERD_FXT_ARG_STRING) {
+                st = str_dec(r, strs, cap, (uint32_t)(a >> 32) & 0xffffu, &v, aend, &g->v.str,
+                             "value", exact);
+                if (TRACERD__UNLIKELY(st != TRACERD_OK))
+                    return st;
+            } else if (atype == TRACERD_FXT_ARG_BLOB && (a >> 32) <= (uint64_t)(aend - v)) {
+                g->v.blob.data = v;
+                g->v.blob.len = (size_t)(a >> 32);
+            } else if (!exact) {
+                return BAIL;
+            } else if (atype == TRACERD_FXT_ARG_BLOB) {
+                return fail_arg_blob(r, (uint32_t)(a >> 32));
+            } else if (k->need == 8) {
+                return fail_arg_word(r, atype);
+            } else { /* unknown type: its words, raw */
+                g->v.blob.data = q + 8;
+                g->v.blob.len = size - 8;
+                unknown |= 1u << (g - r->args);
             }
-            break;
-        case TRACERD_FXT_ARG_BLOB: {
-            uint32_t bsize = (uint32_t)(h >> 32);
-            /* Compared before any padding arithmetic: size - vat is a multiple of 8. */
-            if (TRACERD__UNLIKELY(bsize > size - vat))
-                return fail_arg_blob(r, i, bsize);
-            g->v.blob.data = q + vat;
-            g->v.blob.len = bsize;
-            break;
+        } else {
+            /* The word after the name (the header itself, then unused,
+             * when the type has none), or bits 32..63 sign-extended for
+             * int32 and masked by type. */
+            uint64_t w = ldw(big, q + ((size_t)(v - q) & (size_t)k->word));
+            uint64_t x = ((a >> 32) ^ k->sign) - k->sign;
+            g->v.u64 = (w & k->word) | (x & k->keep);
         }
-        default: /* unknown type: its words, raw */
-            g->v.blob.data = q + 8;
-            g->v.blob.len = size - 8;
-            unknown |= 1u << i;
-            break;
-        }
-        at += size;
+        q = aend;
     }
-    c->at = at;
-    r->unknown_args = (uint16_t)unknown;
+    *pq = q;
+    if (exact) {
+        r->arg_i = -1;
+        r->unknown_args = (uint16_t)unknown;
+    }
     return TRACERD_OK;
+}
+
+/* Decodes nargs arguments at the cursor (general path). */
+static FXT_INLINE tracerd_status_t read_args(tracerd_fxt_reader_t *r, cur_t *c, uint32_t nargs)
+{
+    const uint8_t *q = c->p + c->at;
+    tracerd_status_t st =
+        args_dec(r, r->cur->strs, r->cur->strs_cap, c->p, &q, c->p + c->n, nargs, c->big, true);
+    c->at = (size_t)(q - c->p);
+    return st;
 }
 
 /* read_args, without the call for records that have no arguments. */
@@ -687,61 +750,117 @@ static const char *const event_what[16] = {"instant event record",
                                            "event record",
                                            "event record"};
 
+/* The word after an event's arguments, by event type (for errors). */
+static const char *const event_word_name[16] = {"",
+                                                "counter id",
+                                                "",
+                                                "",
+                                                "end time",
+                                                "async correlation id",
+                                                "async correlation id",
+                                                "async correlation id",
+                                                "flow correlation id",
+                                                "flow correlation id",
+                                                "flow correlation id"};
+
+/* Event types followed by one more word (counter, duration complete, async
+ * and flow ids): bit per type. */
+#define EVENT_TYPES_WITH_WORD 0x7f2u
+
+/* What event_dec did. */
+enum { FAST_DONE = 0, FAST_BAIL = 1, FAST_STOP = 2 };
+
+/* Decodes an event record (n bytes at p, header h, absolute offset off) in
+ * one pass with its fields in registers and calls on_event. Events are the
+ * bulk of every trace. exact false (fast_records): anything out of the
+ * ordinary (no provider yet, an event type not defined yet, an unknown
+ * argument type, an unregistered thread or string index, a field that does
+ * not fit) returns FAST_BAIL before any callback, with nothing changed that
+ * matters, and the record is then decoded by record() (dec_event: exact
+ * true), which handles every case (types 11..15 are delivered with their
+ * raw code: the common part is the same for every event type, fxt.md) and
+ * reports errors exactly. Returns FAST_DONE when the record was delivered
+ * (or no callback is set) and the callback asked to go on, FAST_STOP with
+ * *st when it paused or failed, or (exact) the record is malformed. */
+static FXT_INLINE int event_dec(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h,
+                                uint64_t off, bool big, const bool exact, tracerd_status_t *st)
+{
+#define EVENT_TAKE(expr)                                                                           \
+    do {                                                                                           \
+        tracerd_status_t s_ = (expr);                                                              \
+        if (TRACERD__UNLIKELY(s_ != TRACERD_OK)) {                                                 \
+            if (!exact)                                                                            \
+                return FAST_BAIL;                                                                  \
+            *st = s_;                                                                              \
+            return FAST_STOP;                                                                      \
+        }                                                                                          \
+    } while (0)
+    uint32_t type = (uint32_t)(h >> 16) & 0xfu;
+    if (exact) {
+        r->what = event_what[type];
+        EVENT_TAKE(ensure_provider(r));
+        if (n < 16)
+            EVENT_TAKE(fail_word(r, "timestamp"));
+    } else if (TRACERD__UNLIKELY(r->cur == NULL || type > TRACERD_FXT_EVENT_FLOW_END || n < 16)) {
+        return FAST_BAIL;
+    }
+    const struct tracerd__fxt_provider *pv = r->cur;
+    const uint8_t *q = p + 16, *const end = p + n;
+    const uint8_t *const *const strs = pv->strs; /* the tables do not change here */
+    const uint32_t cap = pv->strs_cap;
+    tracerd_fxt_event_t e;
+    e.ticks = ldw(big, p + 8);
+    EVENT_TAKE(
+        thread_dec(r, pv, (uint32_t)(h >> 24) & 0xffu, &q, end, big, &e.thread, "event", exact));
+    EVENT_TAKE(str_dec(r, strs, cap, (uint32_t)(h >> 32) & 0xffffu, &q, end, &e.category,
+                       "category", exact));
+    EVENT_TAKE(str_dec(r, strs, cap, (uint32_t)(h >> 48), &q, end, &e.name, "name", exact));
+    uint32_t nargs = (uint32_t)(h >> 20) & 0xfu;
+    EVENT_TAKE(args_dec(r, strs, cap, p, &q, end, nargs, big, exact));
+    /* The word after the arguments, without a branch on the event type
+     * (read from the header, then unused, when the type has none). */
+    uint64_t has = 0 - (uint64_t)((EVENT_TYPES_WITH_WORD >> type) & 1u);
+    if (TRACERD__UNLIKELY(has & (q == end)))
+        EVENT_TAKE(exact ? fail_word(r, event_word_name[type]) : BAIL);
+    uint64_t w = ldw(big, p + ((size_t)(q - p) & (size_t)has)) & has;
+    uint64_t complete = 0 - (uint64_t)(type == TRACERD_FXT_EVENT_DURATION_COMPLETE);
+    e.id = w & ~complete;
+    e.end_ticks = w & complete;
+    if (exact)
+        EVENT_TAKE(args_checked(r, nargs));
+    if (r->cbs.on_event == NULL)
+        return FAST_DONE;
+    e.offset = off;
+    e.provider_id = pv->id;
+    e.type = (tracerd_fxt_event_type_t)type;
+    e.nargs = nargs;
+    e.args = r->args;
+    uint64_t tps = pv->ticks_per_second; /* 0 until an initialization record */
+    if (tps == 0 || tps == 1000000000u) {
+        e.ns = e.ticks;
+        e.end_ns = e.end_ticks; /* 0 unless DURATION_COMPLETE */
+    } else {
+        e.ns = tracerd_ticks_to_ns(e.ticks, tps);
+        e.end_ns = tracerd_ticks_to_ns(e.end_ticks, tps);
+    }
+    r->next_off = off + n;
+    r->core.in_cb = true;
+    int rv = r->cbs.on_event(r->core.user, &e);
+    r->core.in_cb = false;
+    if (TRACERD__LIKELY(rv == TRACERD_CB_CONTINUE))
+        return FAST_DONE;
+    *st = after_cb(r, rv, "on_event");
+    return FAST_STOP;
+#undef EVENT_TAKE
+}
+
+/* An event record on the general path (record()): event_dec, exact. */
 static FXT_INLINE tracerd_status_t dec_event(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
                                              uint64_t h, bool big)
 {
-    uint32_t type = (uint32_t)(h >> 16) & 0xfu;
-    /* Types 11..15 (not defined yet) are delivered with their raw code: the
-     * common part is the same for every event type (fxt.md). */
-    cur_t c;
-    tracerd_status_t st = record_start(r, event_what[type], &c, p, n, big);
-    if (st != TRACERD_OK)
-        return st;
-    tracerd_fxt_event_t e;
-    RECORD_HEAD(r, e);
-    e.type = (tracerd_fxt_event_type_t)type;
-    e.nargs = (uint32_t)(h >> 20) & 0xfu;
-    e.args = r->args;
-    e.id = 0;
-    e.end_ticks = 0;
-    e.end_ns = 0;
-    if ((st = word(r, &c, &e.ticks, "timestamp")) != TRACERD_OK ||
-        (st = thread_ref(r, &c, (uint32_t)(h >> 24) & 0xffu, &e.thread, "event")) != TRACERD_OK ||
-        (st = str_ref(r, &c, (uint32_t)(h >> 32) & 0xffffu, &e.category, "category")) !=
-            TRACERD_OK ||
-        (st = str_ref(r, &c, (uint32_t)(h >> 48), &e.name, "name")) != TRACERD_OK ||
-        (st = args_of(r, &c, e.nargs)) != TRACERD_OK)
-        return st;
-    switch (type) {
-    case TRACERD_FXT_EVENT_COUNTER:
-        st = word(r, &c, &e.id, "counter id");
-        break;
-    case TRACERD_FXT_EVENT_DURATION_COMPLETE:
-        st = word(r, &c, &e.end_ticks, "end time");
-        break;
-    case TRACERD_FXT_EVENT_ASYNC_BEGIN:
-    case TRACERD_FXT_EVENT_ASYNC_INSTANT:
-    case TRACERD_FXT_EVENT_ASYNC_END:
-        st = word(r, &c, &e.id, "async correlation id");
-        break;
-    case TRACERD_FXT_EVENT_FLOW_BEGIN:
-    case TRACERD_FXT_EVENT_FLOW_STEP:
-    case TRACERD_FXT_EVENT_FLOW_END:
-        st = word(r, &c, &e.id, "flow correlation id");
-        break;
-    default:
-        break;
-    }
-    if (st != TRACERD_OK)
-        return st;
-    if ((st = args_checked(r, e.nargs)) != TRACERD_OK)
-        return st;
-    if (r->cbs.on_event == NULL)
-        return TRACERD_OK;
-    e.ns = to_ns(r, e.ticks);
-    if (type == TRACERD_FXT_EVENT_DURATION_COMPLETE)
-        e.end_ns = to_ns(r, e.end_ticks);
-    return CALL(r, on_event, &e);
+    tracerd_status_t st = TRACERD_OK;
+    event_dec(r, p, n, h, r->rec_off, big, true, &st);
+    return st;
 }
 
 static FXT_INLINE tracerd_status_t dec_blob(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
@@ -1297,195 +1416,9 @@ static tracerd_status_t large_head(tracerd_fxt_reader_t *r, const uint8_t **pos,
     return st;
 }
 
-/* ---- the event fast path ---------------------------------------------- */
-
-/* A string reference on the fast path: indexed and registered, inline
- * (stream at *q, at most `end`) or empty. Anything else returns false. */
-static FXT_INLINE bool fast_str(const uint8_t *const *strs, uint32_t cap, uint32_t ref,
-                                const uint8_t **q, const uint8_t *end, tracerd_str_t *out)
-{
-    const uint8_t *s = ref < cap ? strs[ref] : NULL;
-    if (TRACERD__LIKELY(s != NULL)) { /* arena entry: [u16 index][u16 length LE][bytes] */
-        out->data = (const char *)s + TRACERD__FXT_STR_HDR;
-        out->len = (size_t)s[2] | (size_t)s[3] << 8;
-        return true;
-    }
-    if (ref & 0x8000u) {
-        size_t len = ref & 0x7fffu;
-        if (pad8(len) > (size_t)(end - *q))
-            return false;
-        out->data = (const char *)*q;
-        out->len = len;
-        *q += pad8(len);
-        return true;
-    }
-    out->data = "";
-    out->len = 0;
-    return ref == 0;
-}
-
-/* Per argument type, for the branch-free scalar decoder. */
-struct arg_class {
-    uint64_t need; /* value bytes needed after the name; UINT64_MAX: not a scalar */
-    uint64_t word; /* all ones when the value is the word after the name */
-    uint64_t sign; /* 0x80000000 for int32 (sign extension), else 0 */
-    uint64_t keep; /* value bits kept from the header's bits 32..63 */
-};
-#define ARG_INLINE(keep, sign)                                                                     \
-    {                                                                                              \
-        0, 0, (sign), (keep)                                                                       \
-    }
-#define ARG_WORD                                                                                   \
-    {                                                                                              \
-        8, UINT64_MAX, 0, 0                                                                        \
-    }
-#define ARG_OTHER                                                                                  \
-    {                                                                                              \
-        UINT64_MAX, 0, 0, 0                                                                        \
-    }
-static const struct arg_class ARG_CLASS[16] = {ARG_INLINE(0, 0),                   /* null */
-                                               ARG_INLINE(UINT64_MAX, 0x80000000), /* int32 */
-                                               ARG_INLINE(0xffffffffu, 0),         /* uint32 */
-                                               ARG_WORD,                           /* int64 */
-                                               ARG_WORD,                           /* uint64 */
-                                               ARG_WORD,                           /* double */
-                                               ARG_OTHER,                          /* string */
-                                               ARG_WORD,                           /* pointer */
-                                               ARG_WORD,                           /* koid */
-                                               ARG_INLINE(1, 0), /* bool: bit 32 */
-                                               ARG_OTHER,        /* blob */
-                                               ARG_OTHER,
-                                               ARG_OTHER,
-                                               ARG_OTHER,
-                                               ARG_OTHER,
-                                               ARG_OTHER};
-
-/* Event types followed by one more word (counter, duration complete, async
- * and flow ids): bit per type. */
-#define EVENT_TYPES_WITH_WORD 0x7f2u
-
-/* What event_fast did. */
-enum { FAST_DONE = 0, FAST_BAIL = 1, FAST_STOP = 2 };
-
-/* Decodes an event record (n bytes at p, header h, absolute offset off) in
- * one pass with its fields in registers and calls on_event. Events are the
- * bulk of every trace. Anything out of the ordinary (no provider yet, an
- * unknown event or argument type, an unregistered thread or string index, a
- * field that does not fit) returns FAST_BAIL before any callback, with
- * nothing changed that matters, and the record is then decoded again by
- * dec_event, which handles every case and reports errors exactly. Returns
- * FAST_DONE when the record was delivered (or no callback is set) and the
- * callback asked to go on, FAST_STOP with *st when it paused or failed. */
-static FXT_INLINE int event_fast(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n, uint64_t h,
-                                 uint64_t off, bool big, tracerd_status_t *st)
-{
-    const struct tracerd__fxt_provider *pv = r->cur;
-    uint32_t type = (uint32_t)(h >> 16) & 0xfu;
-    if (TRACERD__UNLIKELY(pv == NULL || type > TRACERD_FXT_EVENT_FLOW_END || n < 16))
-        return FAST_BAIL;
-    const uint8_t *q = p + 16, *const end = p + n;
-    const uint8_t *const *const strs = pv->strs; /* the tables do not change here */
-    const uint32_t cap = pv->strs_cap;
-    tracerd_fxt_event_t e;
-    e.ticks = ldw(big, p + 8);
-    uint32_t ref = (uint32_t)(h >> 24) & 0xffu;
-    e.thread.ref = (uint8_t)ref;
-    if (TRACERD__LIKELY(ref != 0)) {
-        const struct tracerd__fxt_thr *t = &pv->threads[ref];
-        if (TRACERD__UNLIKELY(!t->set))
-            return FAST_BAIL;
-        e.thread.pid = t->pid;
-        e.thread.tid = t->tid;
-    } else {
-        if ((size_t)(end - q) < 16)
-            return FAST_BAIL;
-        e.thread.pid = ldw(big, q);
-        e.thread.tid = ldw(big, q + 8);
-        q += 16;
-    }
-    if (!fast_str(strs, cap, (uint32_t)(h >> 32) & 0xffffu, &q, end, &e.category) ||
-        !fast_str(strs, cap, (uint32_t)(h >> 48), &q, end, &e.name))
-        return FAST_BAIL;
-    uint32_t nargs = (uint32_t)(h >> 20) & 0xfu;
-    tracerd_fxt_arg_t *g = r->args, *const gend = g + nargs;
-    for (; g != gend; g++) {
-        size_t rem = (size_t)(end - q); /* sizes are whole words: q never passes end */
-        if (TRACERD__UNLIKELY(rem == 0))
-            return FAST_BAIL;
-        uint64_t a = ldw(big, q);
-        size_t size = (size_t)((a >> 4) & 0xfffu) * 8u;
-        /* 0 < size <= rem, in one test (size 0 wraps; both are whole words). */
-        if (TRACERD__UNLIKELY(size - 1 >= rem))
-            return FAST_BAIL;
-        const uint8_t *v = q + 8, *const aend = q + size;
-        uint32_t atype = (uint32_t)(a & 0xfu);
-        g->type = atype;
-        g->pos = (uint32_t)(q - p); /* records decoded whole are at most 64 MiB */
-        if (!fast_str(strs, cap, (uint32_t)(a >> 16) & 0xffffu, &v, aend, &g->name))
-            return FAST_BAIL;
-        /* Scalars (the common case) without a branch on the type:
-         * argument types come in any order, and a mispredicted jump per
-         * argument costs more than the work below. The per-type constants
-         * select with masks, so that the compiler cannot turn the
-         * selection back into branches. Strings, blobs, unknown types and
-         * missing value words take the one branch. */
-        const struct arg_class *k = &ARG_CLASS[atype];
-        if (TRACERD__UNLIKELY((uint64_t)(aend - v) < k->need)) {
-            if (atype == TRACERD_FXT_ARG_STRING) {
-                if (!fast_str(strs, cap, (uint32_t)(a >> 32) & 0xffffu, &v, aend, &g->v.str))
-                    return FAST_BAIL;
-            } else if (atype == TRACERD_FXT_ARG_BLOB && (a >> 32) <= (uint64_t)(aend - v)) {
-                g->v.blob.data = v;
-                g->v.blob.len = (size_t)(a >> 32);
-            } else { /* unknown type, or the value word is missing */
-                return FAST_BAIL;
-            }
-        } else {
-            /* The word after the name (the header itself, then unused,
-             * when the type has none), or bits 32..63 sign-extended for
-             * int32 and masked by type. */
-            uint64_t w = ldw(big, q + ((size_t)(v - q) & (size_t)k->word));
-            uint64_t x = ((a >> 32) ^ k->sign) - k->sign;
-            g->v.u64 = (w & k->word) | (x & k->keep);
-        }
-        q = aend;
-    }
-    /* The word after the arguments, without a branch on the event type
-     * (read from the header, then unused, when the type has none). */
-    uint64_t has = 0 - (uint64_t)((EVENT_TYPES_WITH_WORD >> type) & 1u);
-    if (TRACERD__UNLIKELY(has & (q == end)))
-        return FAST_BAIL;
-    uint64_t w = ldw(big, p + ((size_t)(q - p) & (size_t)has)) & has;
-    uint64_t complete = 0 - (uint64_t)(type == TRACERD_FXT_EVENT_DURATION_COMPLETE);
-    e.id = w & ~complete;
-    e.end_ticks = w & complete;
-    if (r->cbs.on_event == NULL)
-        return FAST_DONE;
-    e.offset = off;
-    e.provider_id = pv->id;
-    e.type = (tracerd_fxt_event_type_t)type;
-    e.nargs = nargs;
-    e.args = r->args;
-    uint64_t tps = pv->ticks_per_second; /* 0 until an initialization record */
-    if (tps == 0 || tps == 1000000000u) {
-        e.ns = e.ticks;
-        e.end_ns = e.end_ticks; /* 0 unless DURATION_COMPLETE */
-    } else {
-        e.ns = tracerd_ticks_to_ns(e.ticks, tps);
-        e.end_ns = tracerd_ticks_to_ns(e.end_ticks, tps);
-    }
-    r->next_off = off + n;
-    r->core.in_cb = true;
-    int rv = r->cbs.on_event(r->core.user, &e);
-    r->core.in_cb = false;
-    if (TRACERD__LIKELY(rv == TRACERD_CB_CONTINUE))
-        return FAST_DONE;
-    *st = after_cb(r, rv, "on_event");
-    return FAST_STOP;
-}
-
 /* Whole normal records straight from the chunk, while they lie in it:
- * events through event_fast, the others through record(). */
+ * events through event_dec (not exact), the others and the events it
+ * bails on through record(). */
 static FXT_INLINE tracerd_status_t fast_records(tracerd_fxt_reader_t *r, const uint8_t **ppos,
                                                 const uint8_t *end, bool big)
 {
@@ -1504,7 +1437,7 @@ static FXT_INLINE tracerd_status_t fast_records(tracerd_fxt_reader_t *r, const u
         uint64_t off = base + (uint64_t)(uintptr_t)pos;
         r->rec_off = off;
         if (type == TRACERD_FXT_RECORD_EVENT) {
-            int k = event_fast(r, pos, n, h, off, big, &st);
+            int k = event_dec(r, pos, n, h, off, big, false, &st);
             if (TRACERD__LIKELY(k == FAST_DONE)) {
                 pos += n;
                 continue;
