@@ -254,23 +254,25 @@ typedef struct tracerd_ctf_metadata_config {
     size_t max_metadata_bytes; /**< text bound (default 16 MiB); CTF 2: also bounds the
                                   estimated JSON tree of one fragment (jansson's memory) */
     uint32_t max_depth;        /**< nesting of blocks and compound types (default 64) */
-    uint32_t max_fields; /**< members of one struct/variant, mappings of one enum (default 65536) */
+    uint32_t max_fields; /**< members of one struct/variant, mappings of one enum (default 16384) */
     uint64_t max_array_length;       /**< static array length (default 1<<24) */
     tracerd_byte_order_t byte_order; /**< packetized metadata: AUTO (from the magic) */
     tracerd_warning_cb on_warning;   /**< unknown attributes and the like; may be NULL */
     void *user;                      /**< passed to on_warning */
     /** Named types declared (typealias, typedef, named struct, variant and
-     * enum), all scopes together (default 65536). */
+     * enum), all scopes together (default 16384). */
     uint32_t max_aliases;
-    uint32_t max_event_classes;  /**< event classes, all streams together (default 65536) */
+    uint32_t max_event_classes;  /**< event classes, all streams together (default 8192) */
     uint32_t max_stream_classes; /**< stream classes (default 4096) */
     /** Fields (integers, strings, compound and array types, variant
      * options) that the dynamic scopes of every stream and event class
      * expand to, summed: a named type used twice counts twice (default
-     * 1<<17 = 131072; the largest peer-suite trace has 201, a full LTTng
-     * kernel trace some 20,000-40,000). Bounds the compiled decoder (about
-     * 0.4-0.8 KiB per field while compiling) whatever the text's size;
-     * counted before anything is expanded. */
+     * 1<<15 = 32768; every LTTng kernel event of a recent x86-64 kernel is
+     * some 10,000, the largest real trace measured 5,059, the peer suites
+     * at most 201: doc/formats/ctf.md, "Limits"). Counted before anything
+     * is expanded. TSDL: the types, members and enumerators the text
+     * declares, used or not, are bounded by twice this. Memory near the
+     * bound: about 1 KiB per field (0.5 KiB for the decoder). */
     uint64_t max_type_nodes;
     /** sizeof this struct in the caller's build, set by the _init function
      * (0, as in a struct zeroed by hand: the members above). Members added

@@ -10,13 +10,13 @@ static void ctf_metadata_config_defaults(tracerd_ctf_metadata_config_t *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->max_metadata_bytes = (size_t)16 << 20;
     cfg->max_depth = 64;
-    cfg->max_fields = 65536;
+    cfg->max_fields = 16384;
     cfg->max_array_length = (uint64_t)1 << 24;
     cfg->byte_order = TRACERD_BYTE_ORDER_AUTO;
-    cfg->max_aliases = 65536;
-    cfg->max_event_classes = 65536;
+    cfg->max_aliases = 16384;
+    cfg->max_event_classes = 8192;
     cfg->max_stream_classes = 4096;
-    cfg->max_type_nodes = (uint64_t)1 << 17;
+    cfg->max_type_nodes = (uint64_t)1 << 15;
 }
 
 TRACERD__SIZED_INIT(tracerd_ctf_metadata_config_init, tracerd_ctf_metadata_config_t,

@@ -62,15 +62,36 @@ static void frame_pop(struct parser *P)
         (void)tracerd__hmap_put(&P->decls, &P->t->alloc, d->key, (uint64_t)(uintptr_t)d->shadow);
 }
 
-static struct ctf_type *new_type(struct parser *P, tracerd_ctf_type_kind_t k, const struct tok *at)
+/* Counts one declared field (a type, member, variant option or enumerator,
+ * used or not) against the text's budget, 2 x max_type_nodes: what the parse
+ * keeps grows with it, whatever the events use. */
+static tracerd_status_t declared(struct parser *P, const struct tok *at, const char *what)
 {
+    uint64_t max = P->m->cfg.max_type_nodes * 2;
+    if (P->ndeclared >= max)
+        return tracerd__tsdl_limit(P, at,
+                                   "%s: more than %llu types, members and enumerators declared "
+                                   "(2 x max_type_nodes)",
+                                   what, (unsigned long long)max);
+    P->ndeclared++;
+    return TRACERD_OK;
+}
+
+static tracerd_status_t new_type(struct parser *P, tracerd_ctf_type_kind_t k, const struct tok *at,
+                                 struct ctf_type **out)
+{
+    *out = NULL;
+    tracerd_status_t st = declared(P, at, tracerd_ctf_type_kind_name(k));
+    if (st != TRACERD_OK)
+        return st;
     struct ctf_type *t = tracerd__ctf_type_new(P->ar, k);
     if (t == NULL)
-        return NULL;
+        return nomem(P);
     t->native_order = true;
     t->line = at->line;
     t->col = at->col;
-    return t;
+    *out = t;
+    return TRACERD_OK;
 }
 
 static bool pow2(uint64_t v)
@@ -471,9 +492,9 @@ static tracerd_status_t parse_type_spec(struct parser *P, bool leave_last,
         tracerd_ctf_type_kind_t k = is(&t, "integer")          ? TRACERD_CTF_TYPE_INT
                                     : is(&t, "floating_point") ? TRACERD_CTF_TYPE_FLOAT
                                                                : TRACERD_CTF_TYPE_STRING;
-        struct ctf_type *ty = new_type(P, k, &t);
-        if (ty == NULL)
-            return nomem(P);
+        struct ctf_type *ty;
+        if ((st = new_type(P, k, &t, &ty)) != TRACERD_OK)
+            return st;
         struct tok b;
         if ((st = peek(P, &b)) != TRACERD_OK)
             return st;
@@ -500,9 +521,9 @@ static tracerd_status_t parse_type_spec(struct parser *P, bool leave_last,
                 return st;
             if (is(&c, "integer")) {
                 next(P, &c);
-                struct ctf_type *it = new_type(P, TRACERD_CTF_TYPE_INT, &c);
-                if (it == NULL)
-                    return nomem(P);
+                struct ctf_type *it;
+                if ((st = new_type(P, TRACERD_CTF_TYPE_INT, &c, &it)) != TRACERD_OK)
+                    return st;
                 if ((st = parse_attr_body(P, it)) != TRACERD_OK)
                     return st;
                 cont = &it->pub;
@@ -529,9 +550,9 @@ static tracerd_status_t parse_type_spec(struct parser *P, bool leave_last,
                 return PERR(P, &t, "enum without a container type needs 'int' declared");
         }
         next(P, &n);
-        struct ctf_type *ty = new_type(P, TRACERD_CTF_TYPE_ENUM, &t);
-        if (ty == NULL)
-            return nomem(P);
+        struct ctf_type *ty;
+        if ((st = new_type(P, TRACERD_CTF_TYPE_ENUM, &t, &ty)) != TRACERD_OK)
+            return st;
         const struct ctf_type *ci = (const struct ctf_type *)cont;
         ty->pub = *cont;
         ty->pub.kind = TRACERD_CTF_TYPE_ENUM;
@@ -580,6 +601,8 @@ static tracerd_status_t parse_type_spec(struct parser *P, bool leave_last,
             if (++count > P->m->cfg.max_fields)
                 return tracerd__tsdl_limit(P, &l, "enumerator %u: more than max_fields (%u)", count,
                                            P->m->cfg.max_fields);
+            if ((st = declared(P, &l, "enumerator")) != TRACERD_OK)
+                return st;
             struct mapn *mn = tracerd__ctf_arena_alloc(P->ar, sizeof *mn);
             if (mn == NULL)
                 return nomem(P);
@@ -761,10 +784,10 @@ static tracerd_status_t parse_declarator(struct parser *P, const tracerd_ctf_typ
     }
     const tracerd_ctf_type_t *ty = base;
     while (nd-- > 0) {
-        struct ctf_type *a = new_type(
-            P, dims[nd].seq ? TRACERD_CTF_TYPE_SEQUENCE : TRACERD_CTF_TYPE_ARRAY, &dims[nd].at);
-        if (a == NULL)
-            return nomem(P);
+        struct ctf_type *a;
+        if ((st = new_type(P, dims[nd].seq ? TRACERD_CTF_TYPE_SEQUENCE : TRACERD_CTF_TYPE_ARRAY,
+                           &dims[nd].at, &a)) != TRACERD_OK)
+            return st;
         a->native_order = false;
         a->pub.element = ty;
         a->pub.length = dims[nd].len;
@@ -786,6 +809,9 @@ static tracerd_status_t add_member(struct parser *P, struct frame *f, const char
     if (f->nm >= P->m->cfg.max_fields)
         return tracerd__tsdl_limit(P, at, "member %u '%s': more than max_fields (%u) members",
                                    f->nm + 1, name, P->m->cfg.max_fields);
+    tracerd_status_t st = declared(P, at, "member");
+    if (st != TRACERD_OK)
+        return st;
     size_t len = strlen(name);
     uint64_t key = tracerd__hash_bytes(name, len) ^ ((uint64_t)f->serial * 0xC2B2AE3D27D4EB4Fu);
     uint64_t v;
@@ -920,10 +946,11 @@ static tracerd_status_t close_compound(struct parser *P, const tracerd_ctf_type_
 {
     struct frame *f = &P->fr[P->nfr - 1];
     struct tok at = {K_PUNCT, "", 0, f->line, f->col, 0};
-    struct ctf_type *ty = new_type(
-        P, f->kind == FR_VARIANT ? TRACERD_CTF_TYPE_VARIANT : TRACERD_CTF_TYPE_STRUCT, &at);
-    if (ty == NULL)
-        return nomem(P);
+    struct ctf_type *ty;
+    tracerd_status_t st = new_type(
+        P, f->kind == FR_VARIANT ? TRACERD_CTF_TYPE_VARIANT : TRACERD_CTF_TYPE_STRUCT, &at, &ty);
+    if (st != TRACERD_OK)
+        return st;
     ty->native_order = false;
     tracerd_ctf_member_t *mem = tracerd__ctf_arena_alloc(P->ar, sizeof *mem * (f->nm + 1));
     if (mem == NULL)
@@ -943,7 +970,6 @@ static tracerd_status_t close_compound(struct parser *P, const tracerd_ctf_type_
     const char *cname = f->cname;
     int kind = f->kind;
     frame_pop(P);
-    tracerd_status_t st;
     if (kind == FR_STRUCT) {
         uint64_t a = 0;
         if ((st = opt_align(P, &a)) != TRACERD_OK)

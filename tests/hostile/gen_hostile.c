@@ -7,7 +7,8 @@
  * xray-buffers xtrace-iovs xtrace-iov-len xtrace-mem xtrace-snap (N snapshots)
  * xtrace-snap-vl (snapshot 5 of 10 with the trailing vector length N;
  * snapshot files are OUTDIR/xtrace.1.1.hint9.xsnapshot.bin) ctf-laughs ctf-empty-array
- * ctf-empty-seq ctf-enum ctf-aliases ctf-events ctf-fields ctf-streams
+ * ctf-empty-seq ctf-enum ctf-aliases ctf-events ctf-fields ctf-streams ctf-unused (N structs of 1000 members, unused)
+ * ctf-kernel (N event classes of 4 fields declared in place, as LTTng does)
  * ctf-variant; and `ctf-dir STREAMS OUTDIR EVENTS` writes a trace directory
  * of STREAMS stream files of EVENTS events each, interleaved in time. */
 #include <stdio.h>
@@ -61,6 +62,8 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "ctf-enum")) hg_ctf_enum(&h, u, 1000);
     else if (!strcmp(c, "ctf-aliases")) hg_ctf_aliases(&h, u);
     else if (!strcmp(c, "ctf-events")) hg_ctf_event_classes(&h, u);
+    else if (!strcmp(c, "ctf-unused")) hg_ctf_unused_structs(&h, u, 1000);
+    else if (!strcmp(c, "ctf-kernel")) hg_ctf_kernel_like(&h, u, 4);
     else if (!strcmp(c, "ctf-fields")) hg_ctf_struct_fields(&h, u);
     else if (!strcmp(c, "ctf-streams")) hg_ctf_stream_classes(&h, u);
     else if (!strcmp(c, "ctf-variant")) hg_ctf_variant_options(&h, u, 1000);

@@ -293,6 +293,17 @@ static void ctf_packet(hostile_t *h, tlog_t *m, const cw_t *body)
     h->metadata = tlog_take(m);
 }
 
+/* One event of class 0 whose payload is one byte, v. */
+static void ctf_u8_event(hostile_t *h, tlog_t *m, unsigned v)
+{
+    cw_t b;
+    cw_init(&b);
+    cw_int(&b, 0, 32, false);
+    cw_int(&b, v, 8, false);
+    ctf_packet(h, m, &b);
+    cw_free(&b);
+}
+
 /* One event of class 0 with no payload bytes, or the metadata alone. */
 static void ctf_one_event(hostile_t *h, tlog_t *m)
 {
@@ -382,12 +393,46 @@ void hg_ctf_aliases(hostile_t *h, unsigned n)
     for (unsigned i = 0; i < n; i++)
         tlog_printf(&m, "typealias uint8_t := a%u;\n", i);
     tlog_printf(&m, "event { name = \"e\"; id = 0; fields := struct { a%u x; }; };\n", n - 1);
+    ctf_u8_event(h, &m, 5);
+}
+
+void hg_ctf_kernel_like(hostile_t *h, unsigned classes, unsigned fields)
+{
+    tlog_t m = {0};
+    ctf_preamble(&m);
+    ctf_stream_block(&m, 0);
+    /* as LTTng writes them: every field's integer type declared in place */
+    for (unsigned i = 0; i < classes; i++) {
+        tlog_printf(&m, "event {\n\tname = \"syscall_entry_%u\";\n\tid = %u;\n\tstream_id = 0;\n"
+                        "\tfields := struct {\n", i, i);
+        for (unsigned j = 0; j < fields; j++)
+            tlog_printf(&m, "\t\tinteger { size = 64; align = 8; signed = 1; encoding = none; "
+                            "base = 10; } _arg%u;\n", j);
+        tlog_printf(&m, "\t};\n};\n\n");
+    }
     cw_t b;
     cw_init(&b);
     cw_int(&b, 0, 32, false);
-    cw_int(&b, 5, 8, false);
+    for (unsigned j = 0; j < fields; j++)
+        cw_int(&b, j, 64, false);
     ctf_packet(h, &m, &b);
     cw_free(&b);
+}
+
+void hg_ctf_unused_structs(hostile_t *h, unsigned n, unsigned members)
+{
+    tlog_t m = {0};
+    ctf_preamble(&m);
+    ctf_stream_block(&m, 0);
+    /* named structs no event uses: only the declared-field budget bounds them */
+    for (unsigned i = 0; i < n; i++) {
+        tlog_printf(&m, "struct s%u {\n", i);
+        for (unsigned j = 0; j < members; j++)
+            tlog_printf(&m, " uint8_t m%u;", j);
+        tlog_printf(&m, "\n};\n");
+    }
+    tlog_printf(&m, "event { name = \"e\"; id = 0; fields := struct { uint8_t x; }; };\n");
+    ctf_u8_event(h, &m, 5);
 }
 
 void hg_ctf_event_classes(hostile_t *h, unsigned n)
@@ -398,12 +443,7 @@ void hg_ctf_event_classes(hostile_t *h, unsigned n)
     for (unsigned i = 0; i < n; i++)
         tlog_printf(&m, "event { name = \"event%u\"; id = %u; fields := struct { uint8_t x; }; };\n",
                     i, i);
-    cw_t b;
-    cw_init(&b);
-    cw_int(&b, 0, 32, false);
-    cw_int(&b, 1, 8, false);
-    ctf_packet(h, &m, &b);
-    cw_free(&b);
+    ctf_u8_event(h, &m, 1);
 }
 
 void hg_ctf_struct_fields(hostile_t *h, unsigned n)

@@ -57,6 +57,9 @@ void hg_ctf_empty_sequence(hostile_t *h, uint32_t len); /* a sequence of len emp
 void hg_ctf_enum(hostile_t *h, unsigned mappings, unsigned events); /* a big enum, events using it */
 void hg_ctf_aliases(hostile_t *h, unsigned n);          /* n type aliases */
 void hg_ctf_event_classes(hostile_t *h, unsigned n);    /* n event classes */
+void hg_ctf_unused_structs(hostile_t *h, unsigned n, unsigned members); /* never used */
+/* n event classes of `fields` 64-bit integers each declared in place, as LTTng does */
+void hg_ctf_kernel_like(hostile_t *h, unsigned classes, unsigned fields);
 void hg_ctf_struct_fields(hostile_t *h, unsigned n);    /* a payload struct of n fields */
 void hg_ctf_stream_classes(hostile_t *h, unsigned n);   /* n stream classes */
 void hg_ctf_variant_options(hostile_t *h, unsigned n, unsigned events); /* tag enum and variant */
