@@ -31,6 +31,7 @@ struct fmap {
     tracerd_fxt_reader_t *rd;
     const tracerd_allocator_t *alloc;
     bool filtering; /* the config has a filter */
+    bool no_args;   /* tracerd_auto_config_t.no_args: the FXT arguments are not mapped */
     bool source_sent;
 };
 
@@ -75,6 +76,8 @@ static int emit(struct fmap *m, tracerd_event_t *ev)
 static void map_args(struct fmap *m, tracerd_event_t *ev, const tracerd_fxt_arg_t *in,
                      uint32_t nargs, uint32_t first)
 {
+    if (m->no_args)
+        return;
     uint32_t cap;
     tracerd_event_arg_t *out = tracerd__auto_args(m->a, &cap);
     uint32_t n = first;
@@ -357,6 +360,7 @@ static tracerd_status_t f_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
     m->a = a;
     m->alloc = alloc;
     m->filtering = cfg->filter != NULL;
+    m->no_args = cfg->no_args;
     tracerd_fxt_callbacks_t cbs;
     memset(&cbs, 0, sizeof cbs);
     cbs.on_init = on_init;

@@ -116,6 +116,13 @@ struct ev_thread *ev_thread_of(struct ev_threads *ts, const tracerd_event_t *ev)
 
 struct ev_thread *ev_thread_find(struct ev_threads *ts, uint64_t pid, uint64_t tid)
 {
+    /* Threads interleave (FXT, CTF directories): the recent ones first. */
+    uint32_t *slot = &ts->recent[(tid ^ (tid >> 12) ^ (pid * 7)) % EV_RECENT_THREADS];
+    if (*slot != 0 && ts->n < EV_MAX_THREADS) {
+        struct ev_thread *t = &ts->v[*slot - 1];
+        if (t->pid == pid && t->tid == tid)
+            return ts->last = t;
+    }
     if (ts->n >= EV_MAX_THREADS) {
         /* Past the bound every new thread shares the last entry. */
         pid = UINT64_MAX;
@@ -139,6 +146,8 @@ struct ev_thread *ev_thread_find(struct ev_threads *ts, uint64_t pid, uint64_t t
         ts->v[ts->n].tid = tid;
         ts->n++;
     }
+    if (ts->n < EV_MAX_THREADS)
+        *slot = i + 1;
     ts->last = &ts->v[i];
     return ts->last;
 }

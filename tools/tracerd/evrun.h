@@ -92,6 +92,7 @@ struct ev_thread {
     bool seen_ts;
 };
 
+#define EV_RECENT_THREADS 64u
 struct ev_threads {
     struct ev_table tab;
     struct ev_thread *v;
@@ -99,6 +100,8 @@ struct ev_threads {
     struct ev_thread *last; /* cache of the last lookup (v may move on growth: reset then) */
     uint32_t open;          /* frames on all stacks */
     uint32_t max_open;      /* bound of open (0: CLI_MAX_OPEN_DEFAULT) */
+    /* recent lookups before the table, direct-mapped by tid: index + 1, 0 for none */
+    uint32_t recent[EV_RECENT_THREADS];
 };
 
 /* The thread of an event (the shared "other" thread past EV_MAX_THREADS); NULL on no memory. */
