@@ -212,6 +212,69 @@ START_TEST(test_strings_utf8)
 }
 END_TEST
 
+/* The eight-bytes-at-once scan of wr_str (and its short tail) and
+ * wr_utf8_ok agree with the byte table: every byte value at every position
+ * of ASCII strings of 1 to 24 bytes, next to bytes at the edges of the plain
+ * ranges (the lanes of one word do not disturb each other). */
+START_TEST(test_strings_words)
+{
+    static const unsigned char next[] = {'a',  0x00, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b,
+                                         0x5c, 0x5d, 0x7e, 0x7f, 0x80, 0xc3, 0xfe, 0xff};
+    ck_assert(word_has_special(0)); /* NUL bytes */
+    for (size_t len = 1; len <= 24; len++) {
+        for (unsigned b = 0; b < 256; b++) {
+            for (unsigned pos = 0; pos < len; pos++) {
+                for (size_t k = 0; k < (pos + 1 < len ? sizeof next : 1); k++) {
+                    unsigned char in[24];
+                    for (size_t i = 0; i < len; i++)
+                        in[i] = (unsigned char)('a' + i % 26);
+                    in[pos] = (unsigned char)b;
+                    if (pos + 1 < len)
+                        in[pos + 1] = next[k];
+                    bool ascii = true;
+                    size_t nplain = 0;
+                    for (size_t i = 0; i < len; i++) {
+                        ascii = ascii && in[i] < 0x80;
+                        nplain += plain_byte[in[i]];
+                    }
+                    if (len == 24) {
+                        uint64_t words[3];
+                        memcpy(words, in, sizeof in);
+                        bool special = false;
+                        for (int j = 0; j < 3; j++)
+                            special = special || word_has_special(words[j]);
+                        ck_assert_msg(special == (nplain != len), "byte %02x at %u, next %02x", b,
+                                      pos, next[k]);
+                    }
+                    if (!ascii)
+                        continue;
+                    ck_assert(wr_utf8_ok(in, len));
+                    /* the same text as each byte written alone (plain bytes as they are) */
+                    char s1[256], s2[256], one[16];
+                    wr_t w1, w2, t;
+                    wr_init_fixed(&w1, s1, sizeof s1);
+                    wr_str(&w1, in, len);
+                    wr_init_fixed(&w2, s2, sizeof s2);
+                    wr_ch(&w2, '"');
+                    for (size_t i = 0; i < len; i++) {
+                        if (plain_byte[in[i]]) {
+                            wr_ch(&w2, (char)in[i]);
+                            continue;
+                        }
+                        wr_init_fixed(&t, one, sizeof one);
+                        wr_str(&t, in + i, 1); /* an escape */
+                        wr_put(&w2, one + 1, t.len - 2);
+                    }
+                    wr_ch(&w2, '"');
+                    ck_assert_uint_eq(w1.len, w2.len);
+                    ck_assert(memcmp(s1, s2, w1.len) == 0);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
 /* Output larger than the buffer arrives whole and in order. */
 START_TEST(test_spill)
 {
@@ -318,6 +381,7 @@ Suite *suite_writer(void)
     tcase_add_test(tc, test_g17_matches_printf);
     tcase_add_test(tc, test_integers);
     tcase_add_test(tc, test_strings_utf8);
+    tcase_add_test(tc, test_strings_words);
     tcase_add_test(tc, test_spill);
     tcase_add_test(tc, test_record_abort);
     tcase_add_test(tc, test_record_hold);

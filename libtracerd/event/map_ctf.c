@@ -24,7 +24,6 @@
  * stream with no metadata is E_METADATA. A trace directory is read by
  * tracerd_event_dir_*, through the CTF directory reader (streams merged in
  * time order). */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "../core/sized.h"
@@ -43,6 +42,11 @@ static bool is_metadata(const uint8_t *h, size_t n)
 {
     return n > 0 && (h[0] == '/' || h[0] == 0x57 || h[0] == 0x75);
 }
+
+/* An integer field's name: a thread or process id of the contexts, a
+ * function event's address, or another. */
+enum { NAME_OTHER, NAME_TID, NAME_PID, NAME_ADDR };
+#define NAME_SLOTS 256u
 
 struct cmap {
     tracerd_auto_reader_t *a;
@@ -90,6 +94,10 @@ struct cmap {
     /* the span kind of the last event class seen */
     const tracerd_ctf_event_class_t *span_cls;
     int span_kind;
+    /* what integer field names mean (NAME_*), by the name's address (the
+     * model's, unchanged while events are read) */
+    const char *kind_name[NAME_SLOTS];
+    uint8_t name_kind[NAME_SLOTS];
 };
 
 /* LTTng-UST function instrumentation: 1 entry, 2 exit, 0 neither. */
@@ -250,12 +258,33 @@ static tracerd_str_t keep_text(struct cmap *m, tracerd_str_t s)
  * "name" at the top of a scope). False when it does not fit. */
 static bool set_path(struct cmap *m, const tracerd_ctf_field_t *f, const char *name)
 {
-    size_t at = f->depth > 1 ? m->plen[f->depth - 1] : 0, room = sizeof m->path - at;
-    int n = f->index >= 0 ? snprintf(m->path + at, room, "[%lld]", (long long)f->index)
-                          : snprintf(m->path + at, room, "%s%s", at > 0 ? "." : "", name);
-    if (n < 0 || (size_t)n >= room)
-        return false;
-    m->plen[f->depth] = (uint16_t)(at + (size_t)n);
+    size_t at = f->depth > 1 ? m->plen[f->depth - 1] : 0, room = sizeof m->path - at, n;
+    char *p = m->path + at;
+    if (f->index >= 0) { /* "[index]" */
+        char dg[20];
+        size_t k = 0;
+        uint64_t v = (uint64_t)f->index;
+        do {
+            dg[k++] = (char)('0' + v % 10u);
+            v /= 10u;
+        } while (v != 0);
+        n = k + 2;
+        if (n >= room)
+            return false;
+        p[0] = '[';
+        for (size_t i = 0; i < k; i++)
+            p[1 + i] = dg[k - 1 - i];
+        p[k + 1] = ']';
+    } else { /* ".name", or "name" at the top */
+        size_t len = strlen(name), dot = at > 0;
+        n = dot + len;
+        if (n >= room)
+            return false;
+        p[0] = '.';
+        memcpy(p + dot, name, len);
+    }
+    p[n] = '\0';
+    m->plen[f->depth] = (uint16_t)(at + n);
     return true;
 }
 
@@ -349,6 +378,25 @@ static bool name_is(const char *n, const char *a, const char *b)
     return strcmp(n, a) == 0 || strcmp(n, b) == 0;
 }
 
+/* NAME_* of a field name, remembered by its address. */
+static unsigned name_kind(struct cmap *m, const char *name)
+{
+    uint64_t x = (uint64_t)(uintptr_t)name; /* mixed: names lie at regular distances */
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 29;
+    size_t h = (size_t)((x * UINT64_C(0x9E3779B97F4A7C15)) >> 56);
+    if (m->kind_name[h] == name)
+        return m->name_kind[h];
+    unsigned k = name_is(name, "vtid", "tid")   ? NAME_TID
+                 : name_is(name, "vpid", "pid") ? NAME_PID
+                 : strcmp(name, "addr") == 0    ? NAME_ADDR
+                                                : NAME_OTHER;
+    m->kind_name[h] = name;
+    m->name_kind[h] = (uint8_t)k;
+    return k;
+}
+
 static int on_field(void *user, const tracerd_ctf_field_t *f)
 {
     struct cmap *m = user;
@@ -365,13 +413,14 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
     bool is_ctx = f->scope != TRACERD_CTF_SCOPE_EVENT_FIELDS;
     if (f->kind == TRACERD_CTF_VALUE_INT || f->kind == TRACERD_CTF_VALUE_UINT) {
         uint64_t u = f->kind == TRACERD_CTF_VALUE_UINT ? f->v.u : (uint64_t)f->v.i;
-        if (is_ctx && name_is(name, "vtid", "tid")) {
+        unsigned k = name_kind(m, name);
+        if (is_ctx && k == NAME_TID) {
             m->ev.tid = u;
             m->ev.flags |= TRACERD_EVENT_HAS_TID;
-        } else if (is_ctx && name_is(name, "vpid", "pid")) {
+        } else if (is_ctx && k == NAME_PID) {
             m->ev.pid = u;
             m->ev.flags |= TRACERD_EVENT_HAS_PID;
-        } else if (!is_ctx && m->span != 0 && strcmp(name, "addr") == 0) {
+        } else if (!is_ctx && m->span != 0 && k == NAME_ADDR) {
             m->addr = u;
             m->has_addr = true;
         }

@@ -12,6 +12,7 @@
 #include <tracerd/ctf.h>
 
 #include "cli.h"
+#include "jcache.h"
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -123,6 +124,17 @@ struct evcount {
     uint64_t n;
 };
 
+/* A dump's event line up to its offset, {"type":"event","stream":PATH,"offset":
+ * (PATH escaped), kept per stream path (the reader's, unchanged while it
+ * runs) when it fits. */
+#define STREAM_PREFIXES 64u
+#define STREAM_PREFIX_TEXT 1024u
+struct stream_prefix {
+    const char *path;
+    size_t len;
+    char text[STREAM_PREFIX_TEXT];
+};
+
 struct ctx {
     cli_t *c;
     bool dump;
@@ -130,7 +142,7 @@ struct ctx {
     const tracerd_ctf_trace_t *trace; /* a single stream's */
     const char *stream_path;
     /* info */
-    uint64_t events, packets, fields, lost_events, lost_packets, losses;
+    uint64_t events, packets, lost_events, lost_packets, losses;
     uint64_t warnings; /* lenient packet skips */
     uint64_t first_ns, last_ns;
     bool any_ns;
@@ -147,6 +159,9 @@ struct ctx {
     const char *tid_name, *other_name;
     uint64_t last_tid;
     /* dump */
+    jcache_t *names;   /* "name": of model strings (field, option and label names) */
+    jcache_t *classes; /* ,"name":...,"id":N,"stream_id":M of an event class */
+    struct stream_prefix prefix[STREAM_PREFIXES];
     bool first[256];
     unsigned level;
     bool in_variant[256];
@@ -365,6 +380,54 @@ static void dump_filter_field(struct ctx *x, const tracerd_ctf_field_t *f)
     }
 }
 
+/* {"type":"event","stream":PATH,"offset": for the current stream. */
+static void put_event_prefix(struct ctx *x, wr_t *f)
+{
+    const char *path = cur_stream(x);
+    struct stream_prefix *p = &x->prefix[jc_hash(path, 6)]; /* STREAM_PREFIXES entries */
+    if (p->path != path) {
+        size_t n = strlen(path);
+        if (8 * n + 64 > sizeof p->text) { /* escaped path, its hex, the keys: not kept */
+            WR_LIT(f, "{\"type\":\"event\"");
+            put_stream(x, f);
+            WR_LIT(f, ",\"offset\":");
+            return;
+        }
+        wr_t t;
+        wr_init_fixed(&t, p->text, sizeof p->text);
+        WR_LIT(&t, "{\"type\":\"event\"");
+        cli_json_member(&t, "stream", path, n);
+        WR_LIT(&t, ",\"offset\":");
+        p->len = t.len;
+        p->path = path;
+    }
+    wr_put(f, p->text, p->len);
+}
+
+/* ,"name":NAME,"id":N,"stream_id":M of the event's class. */
+static void put_event_class(struct ctx *x, wr_t *f, const tracerd_ctf_event_t *e)
+{
+    const jc_entry_t *k = jc_find(x->classes, e->cls);
+    if (k != NULL) {
+        jc_put(f, k, k->len);
+        return;
+    }
+    size_t n = strlen(e->name);
+    char tmp[8 * JC_TEXT + 64];
+    wr_t t;
+    wr_t *o = n <= JC_TEXT ? &t : f; /* a long name is written, not kept */
+    wr_init_fixed(&t, tmp, sizeof tmp);
+    cli_json_member(o, "name", e->name, n);
+    WR_LIT(o, ",\"id\":");
+    wr_u64(o, e->id);
+    WR_LIT(o, ",\"stream_id\":");
+    wr_u64(o, e->stream_class->id);
+    if (o == &t) {
+        jc_keep(x->classes, e->cls, tmp, t.len);
+        wr_put(f, tmp, t.len);
+    }
+}
+
 static int on_event(void *user, const tracerd_ctf_event_t *e)
 {
     struct ctx *x = user;
@@ -396,15 +459,9 @@ static int on_event(void *user, const tracerd_ctf_event_t *e)
     wr_rec_begin(f);
     if (x->undecided)
         wr_rec_hold(f);
-    WR_LIT(f, "{\"type\":\"event\"");
-    put_stream(x, f);
-    WR_LIT(f, ",\"offset\":");
+    put_event_prefix(x, f);
     wr_u64(f, e->offset);
-    cli_json_member(f, "name", e->name, strlen(e->name));
-    WR_LIT(f, ",\"id\":");
-    wr_u64(f, e->id);
-    WR_LIT(f, ",\"stream_id\":");
-    wr_u64(f, e->stream_class->id);
+    put_event_class(x, f, e);
     if (e->has_clock) {
         WR_LIT(f, ",\"cycles\":");
         wr_u64(f, e->cycles);
@@ -434,18 +491,76 @@ static int on_event_end(void *user, const tracerd_ctf_event_t *e)
     return 0;
 }
 
-static const char *const scope_keys[] = {"packet_header",  "packet_context", "header",
-                                         "stream_context", "context",        "fields"};
+/* ,"KEY":{ opening each scope's object */
+static const struct {
+    char text[24];
+    size_t len;
+} scope_open[] = {
+#define SCOPE(k)                                                                                   \
+    {                                                                                              \
+        ",\"" k "\":{", sizeof(k) + 4                                                              \
+    }
+    SCOPE("packet_header"),  SCOPE("packet_context"), SCOPE("header"),
+    SCOPE("stream_context"), SCOPE("context"),        SCOPE("fields"),
+#undef SCOPE
+};
+
+/* The entry of "s": for a string of the trace model, made and kept (by
+ * its address) when it was not; NULL when too long to keep. */
+static const jc_entry_t *model_str_new(struct ctx *x, const char *s)
+{
+    size_t n = strlen(s);
+    if (n + 3 > JC_TEXT)
+        return NULL;
+    char tmp[6 * JC_TEXT + 16];
+    wr_t t;
+    wr_init_fixed(&t, tmp, sizeof tmp);
+    wr_str(&t, s, n);
+    wr_ch(&t, ':');
+    jc_keep(x->names, s, tmp, t.len);
+    return jc_find(x->names, s);
+}
+
+static inline const jc_entry_t *model_str(struct ctx *x, const char *s)
+{
+    const jc_entry_t *k = jc_find(x->names, s);
+    return k != NULL ? k : model_str_new(x, s);
+}
+
+/* "s": (a key) */
+static inline void put_key(struct ctx *x, wr_t *o, const char *s)
+{
+    const jc_entry_t *k = model_str(x, s);
+    if (k != NULL) {
+        jc_put(o, k, k->len);
+    } else {
+        cli_json_cstr(o, s);
+        wr_ch(o, ':');
+    }
+}
+
+/* "s" (a value) */
+static void put_model_value(struct ctx *x, wr_t *o, const char *s)
+{
+    const jc_entry_t *k = model_str(x, s);
+    if (k != NULL)
+        jc_put(o, k, k->len - 1);
+    else
+        cli_json_cstr(o, s);
+}
 
 /* The comma and key before a value; false for an array element or a variant's option. */
-static bool member(struct ctx *x, wr_t *o, const tracerd_ctf_field_t *f)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+member(struct ctx *x, wr_t *o, const tracerd_ctf_field_t *f)
 {
     if (!x->first[x->level])
         wr_ch(o, ',');
     x->first[x->level] = false;
     if (f->index < 0 && !x->in_variant[x->level]) {
-        wr_str(o, f->name, strlen(f->name));
-        wr_ch(o, ':');
+        put_key(x, o, f->name);
         return true;
     }
     return false;
@@ -500,10 +615,13 @@ static void put_string_field(wr_t *o, const tracerd_ctf_field_t *f, bool keyed)
     }
 }
 
-static int on_field(void *user, const tracerd_ctf_field_t *f)
+/* Every field but the common case of on_field. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int
+field_other(struct ctx *x, const tracerd_ctf_field_t *f)
 {
-    struct ctx *x = user;
-    x->fields++;
     if (!x->dump)
         return 0;
     /* Packet header/context fields go in the packet's line (issue 12: all of
@@ -525,10 +643,7 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
     switch (f->kind) {
     case TRACERD_CTF_VALUE_STRUCT_BEGIN:
         if (f->depth == 0) {
-            wr_ch(o, ',');
-            wr_ch(o, '"');
-            wr_cstr(o, scope_keys[f->scope]);
-            WR_LIT(o, "\":{");
+            wr_put(o, scope_open[f->scope].text, scope_open[f->scope].len);
             wr_push(o, '}');
             x->scope_open = true;
             x->level = 0;
@@ -560,8 +675,7 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
     case TRACERD_CTF_VALUE_VARIANT_BEGIN:
         member(x, o, f);
         open_level(x, o, '{', '}', true);
-        cli_json_cstr(o, f->option);
-        wr_ch(o, ':');
+        put_key(x, o, f->option);
         return 0;
     case TRACERD_CTF_VALUE_VARIANT_END:
         close_level(x, o, '}');
@@ -612,7 +726,7 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
                 wr_u64(o, f->v.u);
             WR_LIT(o, ",\"label\":");
             if (f->enum_label)
-                cli_json_cstr(o, f->enum_label);
+                put_model_value(x, o, f->enum_label);
             else
                 WR_LIT(o, "null");
             wr_ch(o, '}');
@@ -623,6 +737,24 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
         }
         return 0;
     }
+}
+
+/* A dump's field: an integer that is not an enumeration, inside an event
+ * being written, here; the rest in field_other. */
+static int on_field(void *user, const tracerd_ctf_field_t *f)
+{
+    struct ctx *x = user;
+    if ((f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT) || x->skip ||
+        x->undecided || f->scope <= TRACERD_CTF_SCOPE_PACKET_CONTEXT ||
+        f->type->kind == TRACERD_CTF_TYPE_ENUM)
+        return field_other(x, f);
+    wr_t *o = x->c->wr;
+    member(x, o, f);
+    if (f->kind == TRACERD_CTF_VALUE_INT)
+        wr_i64(o, f->v.i);
+    else
+        wr_u64(o, f->v.u);
+    return 0;
 }
 
 #define TID_SLOTS 65536u
@@ -677,8 +809,29 @@ static void callbacks(struct ctx *x, tracerd_ctf_callbacks_t *cb)
     cb->on_field = x->dump ? on_field : on_tid_field;
     cb->on_loss = on_loss;
     cb->on_warning = on_warning;
-    if (!x->dump)
+    if (!x->dump) {
         x->tids = cli_calloc(TID_SLOTS, sizeof *x->tids);
+    } else {
+        x->names = cli_calloc(1, sizeof *x->names);
+        x->classes = cli_calloc(1, sizeof *x->classes);
+    }
+}
+
+/* The tables callbacks() made: NULL when one could not be allocated. */
+static const char *ctx_tables_missing(const struct ctx *x)
+{
+    if (!x->dump)
+        return x->tids == NULL ? "thread table" : NULL;
+    return x->names == NULL || x->classes == NULL ? "dump tables" : NULL;
+}
+
+static void ctx_free(struct ctx *x)
+{
+    cli_free(x->stream_cpu);
+    cli_free(x->tids);
+    cli_free(x->names);
+    cli_free(x->classes);
+    cli_free(x);
 }
 
 static const char *bo_name(tracerd_byte_order_t b)
@@ -803,13 +956,14 @@ static int run_dir(cli_t *c, bool dump)
     x->dump = dump;
     tracerd_ctf_callbacks_t cb;
     callbacks(x, &cb);
-    if (!dump && x->tids == NULL) {
-        cli_free(x);
-        return cli_oom(c, "thread table");
+    const char *missing = ctx_tables_missing(x);
+    if (missing != NULL) {
+        ctx_free(x);
+        return cli_oom(c, missing);
     }
     int frc = dump_filter_init(x);
     if (frc != CLI_EXIT_OK) {
-        cli_free(x);
+        ctx_free(x);
         return frc;
     }
     tracerd_ctf_dir_config_t cfg;
@@ -819,8 +973,7 @@ static int run_dir(cli_t *c, bool dump)
         cfg.stream.field_scopes = INFO_SCOPES;
     if (orc != CLI_EXIT_OK) {
         cli_dump_filter_free(&x->flt);
-        cli_free(x->tids);
-        cli_free(x);
+        ctx_free(x);
         return orc;
     }
     if (c->chunk)
@@ -834,7 +987,7 @@ static int run_dir(cli_t *c, bool dump)
         if (x->stream_cpu == NULL) {
             tracerd_ctf_dir_free(d);
             cli_dump_filter_free(&x->flt);
-            cli_free(x);
+            ctx_free(x);
             return cli_oom(c, "stream table");
         }
         for (uint32_t i = 0; i < x->nstream_cpu; i++)
@@ -866,9 +1019,7 @@ static int run_dir(cli_t *c, bool dump)
         print_summary(x);
     tracerd_ctf_dir_free(d);
     cli_dump_filter_free(&x->flt);
-    cli_free(x->stream_cpu);
-    cli_free(x->tids);
-    cli_free(x);
+    ctx_free(x);
     return rc;
 }
 
@@ -944,14 +1095,15 @@ static int run_stream(cli_t *c, bool dump)
     x->trace = t;
     tracerd_ctf_callbacks_t cb;
     callbacks(x, &cb);
-    if (!dump && x->tids == NULL) {
-        cli_free(x);
+    const char *missing = ctx_tables_missing(x);
+    if (missing != NULL) {
+        ctx_free(x);
         tracerd_ctf_trace_free(t);
-        return cli_oom(c, "thread table");
+        return cli_oom(c, missing);
     }
     rc = dump_filter_init(x);
     if (rc != CLI_EXIT_OK) {
-        cli_free(x);
+        ctx_free(x);
         tracerd_ctf_trace_free(t);
         return rc;
     }
@@ -965,8 +1117,7 @@ static int run_stream(cli_t *c, bool dump)
     if (st != TRACERD_OK) {
         fprintf(stderr, "%s: %s: %s\n", c->prog, c->path, tracerd_status_message(st));
         cli_dump_filter_free(&x->flt);
-        cli_free(x->tids);
-        cli_free(x);
+        ctx_free(x);
         tracerd_ctf_trace_free(t);
         return CLI_EXIT_TRACE;
     }
@@ -994,8 +1145,7 @@ static int run_stream(cli_t *c, bool dump)
     tracerd_ctf_stream_free(r);
     tracerd_ctf_trace_free(t);
     cli_dump_filter_free(&x->flt);
-    cli_free(x->tids);
-    cli_free(x);
+    ctx_free(x);
     return rc;
 }
 

@@ -525,6 +525,12 @@ bool wr_utf8_ok(const void *data, size_t len)
 {
     const unsigned char *p = data;
     size_t i = 0;
+    for (; i + 8 <= len; i += 8) { /* ASCII eight bytes at a time */
+        uint64_t v;
+        memcpy(&v, p + i, 8);
+        if ((v & UINT64_C(0x8080808080808080)) != 0)
+            break;
+    }
     while (i < len) {
         if (p[i] < 0x80) {
             i++;
@@ -642,14 +648,72 @@ static const unsigned char plain_byte[256] = {
 /* The rest of a string from its first byte that is not plain. */
 static bool str_rest(wr_t *w, const unsigned char *p, size_t len);
 
+/* Eight bytes at once: is any of them not plain (a control byte, '"', '\\',
+ * DEL or a byte from 0x80)? Each test works on the low 7 bits of every byte
+ * lane, where adding at most 0x80 cannot carry into the next lane. */
+static inline bool word_has_special(uint64_t v)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80u;
+    uint64_t x = v & ~high;
+    uint64_t del = x + ones;                                /* lane top bit: low 7 bits are 0x7f */
+    uint64_t ctl = ~(x + ones * 0x60u);                     /* lane top bit: below 0x20 */
+    uint64_t quote = ~((x ^ ones * 0x22u) + ones * 0x7fu);  /* lane top bit: '"' */
+    uint64_t bslash = ~((x ^ ones * 0x5cu) + ones * 0x7fu); /* lane top bit: '\\' */
+    return ((v | del | ctl | quote | bslash) & high) != 0;
+}
+
+/* The last 1 to 7 bytes of a string, when all plain: copied to o (which
+ * has room for 8), true. Read as two overlapping pieces that cover them
+ * (never past p + n), the other lanes of the word tested set to 'a'. */
+static inline bool short_plain(char *o, const unsigned char *p, size_t n)
+{
+    const uint64_t fill = UINT64_C(0x6161616161616161);
+    uint64_t v;
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        v = a | (uint64_t)b << 32;
+        if (word_has_special(v))
+            return false;
+        memcpy(o, &a, 4);
+        memcpy(o + n - 4, &b, 4);
+    } else if (n >= 2) {
+        uint16_t a, b;
+        memcpy(&a, p, 2);
+        memcpy(&b, p + n - 2, 2);
+        v = a | (uint64_t)b << 16 | (fill << 32);
+        if (word_has_special(v))
+            return false;
+        memcpy(o, &a, 2);
+        memcpy(o + n - 2, &b, 2);
+    } else {
+        v = p[0] | (fill << 8);
+        if (word_has_special(v))
+            return false;
+        o[0] = (char)p[0];
+    }
+    return true;
+}
+
 bool wr_str(wr_t *w, const void *data, size_t len)
 {
     const unsigned char *p = data;
-    /* a short string is copied as it is scanned, with room for all of it */
+    /* a short string is copied as it is scanned, with room for all of it
+     * (and for the last eight-byte store) */
     if (len <= 256) {
-        char *o = wr_room(w, len + 2);
+        char *o = wr_room(w, len + 10);
         size_t i = 0;
         *o++ = '"';
+        for (; i + 8 <= len; i += 8) {
+            uint64_t v;
+            memcpy(&v, p + i, 8);
+            if (word_has_special(v))
+                break;
+            memcpy(o + i, &v, 8);
+        }
+        if (i < len && len - i < 8 && short_plain(o + i, p + i, len - i))
+            i = len;
         while (i < len && plain_byte[p[i]]) {
             o[i] = (char)p[i];
             i++;

@@ -1,0 +1,70 @@
+/* Text formatted once and copied many times, keyed by an address: the JSON
+ * form of strings a trace model owns (field names, enum labels, variant
+ * options, an event class's members). The model keeps them unchanged for
+ * the whole run, so an address stands for its text. Direct-mapped: a
+ * colliding key replaces the entry; text longer than JC_TEXT is not kept
+ * (the caller formats it each time). */
+#ifndef TRACERD_CLI_JCACHE_H
+#define TRACERD_CLI_JCACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "writer.h"
+
+#define JC_SLOTS 512u
+#define JC_TEXT 116u
+
+typedef struct jc_entry {
+    const void *key;
+    uint32_t len;
+    char text[JC_TEXT];
+} jc_entry_t;
+
+typedef struct jcache {
+    jc_entry_t e[JC_SLOTS];
+} jcache_t;
+
+/* The top `bits` bits of an address, mixed: the model's strings lie at
+ * regular distances, which a bare multiplication maps to few slots. */
+static inline size_t jc_hash(const void *key, unsigned bits)
+{
+    uint64_t h = (uint64_t)(uintptr_t)key;
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 29;
+    h *= UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> (64u - bits));
+}
+
+static inline jc_entry_t *jc_slot(jcache_t *c, const void *key)
+{
+    return &c->e[jc_hash(key, 9)]; /* JC_SLOTS entries */
+}
+
+/* The entry holding key's text, or NULL. */
+static inline const jc_entry_t *jc_find(jcache_t *c, const void *key)
+{
+    const jc_entry_t *e = jc_slot(c, key);
+    return e->key == key ? e : NULL;
+}
+
+/* The first n bytes of an entry's text (a fixed-size copy). */
+static inline void jc_put(wr_t *w, const jc_entry_t *e, size_t n)
+{
+    WR_PUT_FIXED(w, e->text, n);
+}
+
+/* Keeps text[0, len) as key's entry when it fits. */
+static inline void jc_keep(jcache_t *c, const void *key, const char *text, size_t len)
+{
+    if (len > JC_TEXT)
+        return;
+    jc_entry_t *e = jc_slot(c, key);
+    e->key = key;
+    e->len = (uint32_t)len;
+    memcpy(e->text, text, len);
+}
+
+#endif
