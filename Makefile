@@ -165,6 +165,11 @@ check-abi: $(SHARED_LIB)
 	@bad=$$(nm -D --undefined-only $(SHARED_LIB) | awk '{print $$2}' | sed 's/@.*//' | \
 	        grep -xE 'strerror|strtok|localtime|gmtime|ctime|asctime|rand|getenv'); \
 	if [ -n "$$bad" ]; then echo "check-abi: the library calls thread-unsafe functions:"; echo "$$bad"; exit 1; fi
+	@# the `size` member of every growing public struct stays where 0.2 put it (tests/abi_layout.c)
+	@$(CC) $(ALL_CFLAGS) tests/abi_layout.c -o $(B)/abi_layout
+	@$(B)/abi_layout | diff -u tests/abi_layout.txt - || \
+	    { echo "check-abi: a public struct's 0.2 layout changed (tests/abi_layout.txt: a new minor version)"; exit 1; }
+	@echo "check-abi: $$(wc -l < tests/abi_layout.txt) growing structs keep their 0.2 layout"
 
 check-pkgconfig: all
 	@sh tests/pkgconfig_test.sh "$(MAKE)" "$(CC)" "$(SANFLAGS)"

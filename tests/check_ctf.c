@@ -54,6 +54,46 @@ static uint64_t line_offset(const char *log, const char *prefix, int nth)
 
 /* ==== metadata ============================================================= */
 
+/* The directory config points to the stream and metadata configs (so that
+ * they grow without moving its members), each read by its own size member:
+ * NULL is the defaults; a newer, larger config is read while its unknown
+ * tail is zero and refused when a member this library does not know is set. */
+START_TEST(test_dir_config_nested)
+{
+    const char *dir = "tests/data/ctf/demo-lttng-ust";
+    tracerd_ctf_dir_config_t cfg;
+    tracerd_ctf_dir_config_init(&cfg);
+    ck_assert_ptr_null(cfg.stream);
+    ck_assert_ptr_null(cfg.metadata);
+    tracerd_ctf_dir_t *d = NULL;
+    ck_assert_int_eq(tracerd_ctf_dir_open(dir, &cfg, NULL, NULL, NULL, &d), TRACERD_OK);
+    tracerd_ctf_dir_free(d);
+    union {
+        tracerd_ctf_stream_config_t c;
+        unsigned char b[sizeof(tracerd_ctf_stream_config_t) + 8];
+    } s;
+    tracerd_ctf_stream_config_init_sized(&s.c, sizeof s.b);
+    cfg.stream = &s.c;
+    ck_assert_int_eq(tracerd_ctf_dir_open(dir, &cfg, NULL, NULL, NULL, &d), TRACERD_OK);
+    tracerd_ctf_dir_free(d);
+    s.b[sizeof s.b - 1] = 1;
+    ck_assert_int_eq(tracerd_ctf_dir_open(dir, &cfg, NULL, NULL, NULL, &d), TRACERD_E_INVALID);
+    ck_assert_ptr_null(d);
+    cfg.stream = NULL;
+    union {
+        tracerd_ctf_metadata_config_t c;
+        unsigned char b[sizeof(tracerd_ctf_metadata_config_t) + 8];
+    } m;
+    tracerd_ctf_metadata_config_init_sized(&m.c, sizeof m.b);
+    cfg.metadata = &m.c;
+    ck_assert_int_eq(tracerd_ctf_dir_open(dir, &cfg, NULL, NULL, NULL, &d), TRACERD_OK);
+    tracerd_ctf_dir_free(d);
+    m.b[sizeof m.b - 1] = 1;
+    ck_assert_int_eq(tracerd_ctf_dir_open(dir, &cfg, NULL, NULL, NULL, &d), TRACERD_E_INVALID);
+    ck_assert_ptr_null(d);
+}
+END_TEST
+
 START_TEST(test_metadata_model)
 {
     char *meta = ctf_writer_metadata(false);
@@ -1336,7 +1376,10 @@ START_TEST(test_peer_other)
         struct peer_result pr;
         tracerd_ctf_dir_config_t cfg;
         tracerd_ctf_dir_config_init(&cfg);
-        cfg.stream.check_uuid = true; /* the strict check, an option */
+        tracerd_ctf_stream_config_t scfg;
+        tracerd_ctf_stream_config_init(&scfg);
+        scfg.check_uuid = true; /* the strict check, an option */
+        cfg.stream = &scfg;
         read_dir(dir, &cfg, &pr);
         ck_assert_int_eq(pr.st, TRACERD_E_MAGIC);
         ck_assert_ptr_nonnull(strstr(pr.reason, "uuid differs"));
@@ -1577,6 +1620,7 @@ Suite *suite_ctf(void)
     Suite *s = suite_create("ctf");
     TCase *tc = tcase_create("metadata");
     tcase_add_test(tc, test_metadata_model);
+    tcase_add_test(tc, test_dir_config_nested);
     tcase_add_test(tc, test_metadata_chunked_and_packetized);
     tcase_add_test(tc, test_stream_byte_order_in_byte);
     tcase_add_test(tc, test_metadata_append);

@@ -218,7 +218,10 @@ START_TEST(test_ctf2_same_as_ctf18)
         struct peer_result p1, p2;
         tracerd_ctf_dir_config_t cfg;
         tracerd_ctf_dir_config_init(&cfg);
-        cfg.stream.check_uuid = false; /* two 1.8 originals carry foreign packet uuids */
+        tracerd_ctf_stream_config_t scfg;
+        tracerd_ctf_stream_config_init(&scfg);
+        scfg.check_uuid = false; /* two 1.8 originals carry foreign packet uuids */
+        cfg.stream = &scfg;
         read_dir_as(d1, &cfg, &p1, true);
         read_dir_as(d2, &cfg, &p2, true);
         ck_assert_msg(p1.st == TRACERD_OK && p2.st == TRACERD_OK, "%s: %s / %s", v[i], p1.reason,

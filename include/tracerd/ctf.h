@@ -629,8 +629,13 @@ typedef struct tracerd_ctf_dir_stream {
 
 /** Directory reader options. */
 typedef struct tracerd_ctf_dir_config {
-    tracerd_ctf_stream_config_t stream;
-    tracerd_ctf_metadata_config_t metadata;
+    /** Options of every stream reader; NULL (the default): the defaults.
+     * Pointed to, not embedded, so that the stream and metadata configs
+     * grow by their own size members without moving the members below
+     * (doc/api.md §7). Read by tracerd_ctf_dir_open, not kept after it. */
+    const tracerd_ctf_stream_config_t *stream;
+    /** Options of every metadata reader; NULL (the default): the defaults. */
+    const tracerd_ctf_metadata_config_t *metadata;
     size_t chunk_bytes;     /**< read size per stream (default 65536) */
     uint32_t max_streams;   /**< stream files (default 4096) */
     uint32_t max_traces;    /**< metadata files found recursively (default 256) */

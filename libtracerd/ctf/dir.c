@@ -46,7 +46,9 @@ struct dtrace {
 
 struct tracerd_ctf_dir {
     tracerd_allocator_t alloc;
-    tracerd_ctf_dir_config_t cfg;
+    tracerd_ctf_dir_config_t cfg; /* its stream and metadata point to the two below */
+    tracerd_ctf_stream_config_t stream_cfg;
+    tracerd_ctf_metadata_config_t metadata_cfg;
     tracerd_ctf_callbacks_t cb;
     void *user;
     struct dtrace *traces;
@@ -66,9 +68,7 @@ struct tracerd_ctf_dir {
 
 static void ctf_dir_config_defaults(tracerd_ctf_dir_config_t *cfg)
 {
-    memset(cfg, 0, sizeof *cfg);
-    tracerd_ctf_stream_config_init(&cfg->stream);
-    tracerd_ctf_metadata_config_init(&cfg->metadata);
+    memset(cfg, 0, sizeof *cfg); /* stream, metadata: NULL, the defaults */
     cfg->chunk_bytes = 65536;
     cfg->max_streams = 4096;
     cfg->max_traces = 256;
@@ -233,7 +233,7 @@ static tracerd_status_t read_metadata(struct tracerd_ctf_dir *d, const char *pat
     if (fd < 0)
         return derr(d, TRACERD_E_IO, path, 0, "cannot open: %s", TRACERD__STRERROR(errno));
     tracerd_ctf_metadata_t *m;
-    tracerd_status_t st = tracerd_ctf_metadata_new(&d->cfg.metadata, &d->alloc, &m);
+    tracerd_status_t st = tracerd_ctf_metadata_new(d->cfg.metadata, &d->alloc, &m);
     if (st != TRACERD_OK) {
         close(fd);
         return derr(d, st, path, 0, "cannot make a metadata reader");
@@ -483,7 +483,7 @@ static tracerd_status_t peek(struct tracerd_ctf_dir *d, struct dstream *s)
     cb.on_packet_begin = peek_packet;
     tracerd_ctf_stream_t *r;
     tracerd_status_t st =
-        tracerd_ctf_stream_new(s->pub.trace, &d->cfg.stream, &cb, s, &d->alloc, &r);
+        tracerd_ctf_stream_new(s->pub.trace, d->cfg.stream, &cb, s, &d->alloc, &r);
     if (st != TRACERD_OK)
         return derr(d, st, s->pub.path, 0, "cannot make a stream reader");
     int fd = open(s->pub.path, O_RDONLY);
@@ -611,14 +611,20 @@ tracerd_status_t tracerd_ctf_dir_open(const char *path, const tracerd_ctf_dir_co
     if (out == NULL || path == NULL)
         return TRACERD_E_INVALID;
     *out = NULL;
-    /* The embedded stream and metadata configs are read as part of the
-     * directory config (doc/design.md, "Not yet uniform"). */
+    /* The stream and metadata configs it points to are read by their own
+     * size members, and copied. */
     tracerd_ctf_dir_config_t c;
     tracerd_ctf_dir_config_init(&c);
     tracerd_ctf_callbacks_t cb;
     tracerd_ctf_callbacks_init(&cb);
+    tracerd_ctf_stream_config_t sc;
+    tracerd_ctf_stream_config_init(&sc);
+    tracerd_ctf_metadata_config_t mc;
+    tracerd_ctf_metadata_config_init(&mc);
     if (TRACERD__SIZED_READ(tracerd_ctf_dir_config_t, &c, cfg) != TRACERD_OK ||
-        TRACERD__SIZED_READ(tracerd_ctf_callbacks_t, &cb, cbs) != TRACERD_OK)
+        TRACERD__SIZED_READ(tracerd_ctf_callbacks_t, &cb, cbs) != TRACERD_OK ||
+        TRACERD__SIZED_READ(tracerd_ctf_stream_config_t, &sc, c.stream) != TRACERD_OK ||
+        TRACERD__SIZED_READ(tracerd_ctf_metadata_config_t, &mc, c.metadata) != TRACERD_OK)
         return TRACERD_E_INVALID;
     tracerd_allocator_t a;
     tracerd__allocator_init(&a, alloc);
@@ -627,6 +633,10 @@ tracerd_status_t tracerd_ctf_dir_open(const char *path, const tracerd_ctf_dir_co
         return TRACERD_E_NOMEM;
     d->alloc = a;
     d->cfg = c;
+    d->stream_cfg = sc;
+    d->metadata_cfg = mc;
+    d->cfg.stream = &d->stream_cfg;
+    d->cfg.metadata = &d->metadata_cfg;
     if (d->cfg.chunk_bytes < 64 || d->cfg.chunk_bytes > ((size_t)1 << 30)) {
         tracerd__free(&a, d, sizeof *d);
         return TRACERD_E_INVALID;
@@ -652,8 +662,7 @@ tracerd_status_t tracerd_ctf_dir_open(const char *path, const tracerd_ctf_dir_co
     for (uint32_t i = 0; st == TRACERD_OK && i < d->nstreams; i++) {
         struct dstream *s = &d->streams[i];
         s->d = d;
-        st =
-            tracerd_ctf_stream_new(s->pub.trace, &d->cfg.stream, &d->cb, d->user, &d->alloc, &s->r);
+        st = tracerd_ctf_stream_new(s->pub.trace, d->cfg.stream, &d->cb, d->user, &d->alloc, &s->r);
         if (st != TRACERD_OK) {
             derr(d, st, s->pub.path, 0, "cannot make a stream reader");
             break;

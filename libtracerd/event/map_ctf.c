@@ -744,24 +744,28 @@ tracerd_status_t tracerd_event_dir_open(const char *path, const tracerd_auto_con
         callbacks(&ccb);
         tracerd_ctf_dir_config_t dc;
         tracerd_ctf_dir_config_init(&dc);
+        tracerd_ctf_stream_config_t ds; /* the stream config, of dcfg's or scfg */
+        tracerd_ctf_stream_config_init(&ds);
         if (dcfg != NULL)
             st = TRACERD__SIZED_READ(tracerd_ctf_dir_config_t, &dc, dcfg);
-        else
-            st = TRACERD__SIZED_READ(tracerd_ctf_stream_config_t, &dc.stream, scfg);
+        if (st == TRACERD_OK)
+            st = TRACERD__SIZED_READ(tracerd_ctf_stream_config_t, &ds,
+                                     dcfg != NULL ? dc.stream : scfg);
+        dc.stream = &ds;
         d->m->no_args = sc.no_args;
         if (sc.no_args) /* contexts only, unless a trace has function events */
-            dc.stream.field_scopes = no_args_scopes_none;
+            ds.field_scopes = no_args_scopes_none;
         if (st == TRACERD_OK)
             st = tracerd_ctf_dir_open(path, &dc, &ccb, d->m, &d->alloc, &d->m->dir);
-        uint32_t want = dc.stream.field_scopes;
+        uint32_t want = ds.field_scopes;
         for (uint32_t i = 0;
              sc.no_args && st == TRACERD_OK && i < tracerd_ctf_dir_trace_count(d->m->dir); i++)
             want |= no_args_scopes(tracerd_ctf_dir_trace(d->m->dir, i));
-        if (st == TRACERD_OK && want != dc.stream.field_scopes) {
+        if (st == TRACERD_OK && want != ds.field_scopes) {
             /* opened again with the payloads (the readers were made for a config) */
             tracerd_ctf_dir_free(d->m->dir);
             d->m->dir = NULL;
-            dc.stream.field_scopes = want;
+            ds.field_scopes = want;
             st = tracerd_ctf_dir_open(path, &dc, &ccb, d->m, &d->alloc, &d->m->dir);
         }
     }

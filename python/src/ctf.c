@@ -332,7 +332,10 @@ int pytracerd_ctf_open(pyreader *r, const char *directory, const void *metadata,
     if (directory != NULL) {
         tracerd_ctf_dir_config_t cfg;
         tracerd_ctf_dir_config_init(&cfg);
-        cfg.stream.lenient_skip_packets = lenient != 0;
+        tracerd_ctf_stream_config_t scfg;
+        tracerd_ctf_stream_config_init(&scfg);
+        scfg.lenient_skip_packets = lenient != 0;
+        cfg.stream = &scfg;
         st = tracerd_ctf_dir_open(directory, &cfg, &cbs, r, alloc, &r->ctfdir);
         if (st != TRACERD_OK) {
             if (r->ctfdir != NULL)

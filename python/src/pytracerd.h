@@ -163,6 +163,7 @@ typedef struct pyreader {
     tracerd_fxt_config_t fcfg;
     tracerd_ctf_stream_config_t ccfg;
     tracerd_ctf_dir_config_t dcfg;
+    tracerd_ctf_stream_config_t dscfg; /* dcfg's stream config */
     tracerd_xtrace_insn_config_t tcfg;
     /* the input: a readinto(buffer) callable (pull mode) or none (feed mode) */
     PyObject *readinto;

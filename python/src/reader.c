@@ -692,7 +692,9 @@ static int reader_init(pyreader *r, PyObject *args, PyObject *kw)
         if (!PyUnicode_FSConverter(directory, &path))
             return -1;
         tracerd_ctf_dir_config_init(&r->dcfg);
-        r->dcfg.stream.lenient_skip_packets = lenient != 0;
+        tracerd_ctf_stream_config_init(&r->dscfg);
+        r->dscfg.lenient_skip_packets = lenient != 0;
+        r->dcfg.stream = &r->dscfg;
         r->acfg.ctf_dir = &r->dcfg;
         st = tracerd_event_dir_open(PyBytes_AS_STRING(path), &r->acfg, &cbs, r, &py_allocator,
                                     &r->dir);

@@ -442,8 +442,7 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
         return orc;
     tracerd_ctf_dir_config_t dc; /* the directory reader takes a directory config */
     tracerd_ctf_dir_config_init(&dc);
-    if (cfg.ctf != NULL)
-        dc.stream = *cfg.ctf;
+    dc.stream = cfg.ctf; /* NULL: the defaults */
     cfg.ctf_dir = &dc;
     tracerd_event_filter_t *filter;
     if ((orc = cli_filter_make(c, &filter)) != CLI_EXIT_OK)

@@ -968,9 +968,11 @@ static int run_dir(cli_t *c, bool dump)
     }
     tracerd_ctf_dir_config_t cfg;
     tracerd_ctf_dir_config_init(&cfg);
-    int orc = cli_config_ctf(c, &cfg.stream);
+    tracerd_ctf_stream_config_t scfg;
+    int orc = cli_config_ctf(c, &scfg);
     if (!dump)
-        cfg.stream.field_scopes = INFO_SCOPES;
+        scfg.field_scopes = INFO_SCOPES;
+    cfg.stream = &scfg;
     if (orc != CLI_EXIT_OK) {
         cli_dump_filter_free(&x->flt);
         ctx_free(x);
