@@ -106,7 +106,7 @@ tracerd_status_t tracerd__cc_build_plan(struct cc *c, const struct ctf_prog *con
                 p->in.jump = in->jump + base;
                 continue;
             }
-            tracerd_ctf_field_t *t = &p->t;
+            struct ctf_tmpl *t = &p->t;
             t->scope = progs[i]->scope;
             t->kind = plan_kind(in);
             t->name = in->meta->name;

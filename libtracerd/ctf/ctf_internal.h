@@ -239,13 +239,25 @@ struct ctf_prog {
     const struct ctf_insn *fast; /* measure-only program, or NULL (then code measures) */
 };
 
+/* The fixed part of a field record: tracerd_ctf_field_t from scope to type,
+ * laid out as there (checked below), copied as one block. */
+struct ctf_tmpl {
+    tracerd_ctf_scope_t scope;
+    tracerd_ctf_value_kind_t kind;
+    const char *name;
+    const char *path;
+    int64_t index;
+    uint32_t depth;
+    const tracerd_ctf_type_t *type;
+};
+
 /* One step of a delivery plan: an instruction of the general program (its
  * jumps renumbered into the plan) and the fixed part of the field record it
  * delivers (scope, kind, name, path, index -1, depth, type), copied as one
  * block into the record before each delivery. */
 struct ctf_pop {
     struct ctf_insn in;
-    tracerd_ctf_field_t t;
+    struct ctf_tmpl t;
     const uint32_t *targets; /* OP_VARIANT: plan step of each option selection (vsel) */
     bool elem;               /* an element: index = the enclosing loop's counter */
     bool enum_label;         /* an enumeration: the label of the value */
@@ -255,6 +267,12 @@ struct ctf_pop {
  * kind, name, path, index, depth, type. */
 #define CTF_TMPL_FIRST offsetof(tracerd_ctf_field_t, scope)
 #define CTF_TMPL_BYTES (offsetof(tracerd_ctf_field_t, type) + sizeof(void *) - CTF_TMPL_FIRST)
+#define CTF_TMPL_SAME(m)                                                                           \
+    (offsetof(tracerd_ctf_field_t, m) - CTF_TMPL_FIRST == offsetof(struct ctf_tmpl, m))
+_Static_assert(CTF_TMPL_SAME(scope) && CTF_TMPL_SAME(kind) && CTF_TMPL_SAME(name) &&
+                   CTF_TMPL_SAME(path) && CTF_TMPL_SAME(index) && CTF_TMPL_SAME(depth) &&
+                   CTF_TMPL_SAME(type) && sizeof(struct ctf_tmpl) == CTF_TMPL_BYTES,
+               "struct ctf_tmpl is tracerd_ctf_field_t's fixed part");
 
 struct ctf_event_rt {
     const tracerd_ctf_event_class_t *cls;

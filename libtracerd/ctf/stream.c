@@ -1382,7 +1382,7 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
             f.v.u = 0;
             break;
         }
-        memcpy((char *)&f + CTF_TMPL_FIRST, (const char *)&p->t + CTF_TMPL_FIRST, CTF_TMPL_BYTES);
+        memcpy((char *)&f + CTF_TMPL_FIRST, &p->t, CTF_TMPL_BYTES);
         if (p->elem)
             f.index = (int64_t)loops[isp - 1].i;
         f.offset = pkt_off + (at >> 3);
