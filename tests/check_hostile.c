@@ -34,9 +34,9 @@
 #define METADATA_AT UINT64_MAX
 
 /* Allocator peaks of metadata near the defaults (measured: kernel-like 2400
- * 12.3 MB, 6500 33.7 MB; unused structs 10.1 MB) */
-#define PEAK_KERNEL_2400 ((size_t)14 << 20)
-#define PEAK_KERNEL_6500 ((size_t)38 << 20)
+ * 9.0 MB, 6500 25.6 MB; unused structs 10.1 MB) */
+#define PEAK_KERNEL_2400 ((size_t)10 << 20)
+#define PEAK_KERNEL_6500 ((size_t)28 << 20)
 #define PEAK_UNUSED ((size_t)12 << 20)
 
 static void show(const char *what, const hostile_t *h, const hostile_result_t *r)

@@ -83,7 +83,8 @@ static char *join_path(struct cc *c, const char *a, const char *b)
 static tracerd_status_t compile_field(struct cc *c, const struct work *w)
 {
     const tracerd_ctf_type_t *ty = w->type;
-    struct node *n = tracerd__ctf_arena_alloc(&c->tmp, sizeof *n);
+    struct node *n =
+        tracerd__ctf_arena_alloc(c->cur_scope >= SC_EC ? &c->evtmp : &c->tmp, sizeof *n);
     struct ctf_meta *meta = tracerd__ctf_arena_alloc(c->ar, sizeof *meta);
     if (n == NULL || meta == NULL)
         return tracerd__cc_nomem(c);
@@ -391,6 +392,18 @@ static tracerd_status_t compile_scope(struct cc *c, const tracerd_ctf_type_t *ro
     return TRACERD_OK;
 }
 
+/* After an event class: its tree goes (at most a few KiB kept, so that
+ * every event class costs its own fields, not the widest one's). */
+static void event_done(struct cc *c)
+{
+    c->roots[SC_EC] = c->roots[SC_EF] = NULL;
+    tracerd__ctf_arena_reset(&c->evtmp);
+    if (c->evkids.cap > 1024)
+        tracerd__hmap_free(&c->evkids, c->tmp.alloc);
+    else if (c->evkids.count > 0)
+        tracerd__hmap_clear(&c->evkids);
+}
+
 static int cmp_ev(const void *a, const void *b)
 {
     const struct ctf_event_rt *x = a, *y = b;
@@ -422,6 +435,7 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
     c.t = t;
     c.ar = &t->arena;
     tracerd__ctf_arena_init(&c.tmp, &t->alloc);
+    tracerd__ctf_arena_init(&c.evtmp, &t->alloc);
     c.reason = reason;
     c.rsize = size;
     c.line = line;
@@ -489,6 +503,7 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
                                                         &er->fields};
                 st = tracerd__cc_build_plan(&c, body, &er->plan);
             }
+            event_done(&c);
         }
         /* after the events: their paths may have given header fields slots */
         if (st == TRACERD_OK && r->event_header.code)
@@ -519,6 +534,8 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
     tracerd__free(c.tmp.alloc, c.code.v, sizeof *c.code.v * c.code.cap);
     tracerd__free(c.tmp.alloc, c.fused.v, sizeof *c.fused.v * c.fused.cap);
     tracerd__hmap_free(&c.kids, c.tmp.alloc);
+    tracerd__hmap_free(&c.evkids, c.tmp.alloc);
+    tracerd__ctf_arena_free(&c.evtmp);
     tracerd__hmap_free(&c.flags, c.tmp.alloc);
     tracerd__ctf_arena_free(&c.tmp);
     return st;

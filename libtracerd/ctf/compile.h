@@ -34,6 +34,10 @@ struct pbuf {
 struct cc {
     struct tracerd_ctf_trace *t;
     struct ctf_arena tmp; /* nodes and work: freed after compiling */
+    /* The tree nodes of an event class's scopes (context, fields) and their
+     * child map: freed after each event class (nothing after it names them) */
+    struct ctf_arena evtmp;
+    struct tracerd__hmap evkids;
     struct ctf_arena *ar; /* the trace's arena */
     struct node *roots[SC_N];
     struct ctf_insn *codes[SC_N]; /* final code of compiled scopes */
@@ -121,6 +125,12 @@ static inline void push(struct cc *c, struct work w)
 }
 
 /* ==== compile_loc.c ======================================================== */
+
+/* The child map of scope's nodes: c->evkids for an event class's scopes. */
+static inline struct tracerd__hmap *kids_of(struct cc *c, int scope)
+{
+    return scope >= SC_EC ? &c->evkids : &c->kids;
+}
 
 /* Adds n to its parent's child map (by raw and display name). */
 tracerd_status_t tracerd__cc_add_kid(struct cc *c, struct node *n);

@@ -23,7 +23,7 @@ static uint64_t kid_key(const struct node *p, const char *s, size_t len)
 static struct node *child(struct cc *c, struct node *p, const char *s, size_t len)
 {
     uint64_t key = kid_key(p, s, len), v;
-    if (!tracerd__hmap_get(&c->kids, key, &v))
+    if (!tracerd__hmap_get(kids_of(c, p->scope), key, &v))
         return NULL;
     struct node *found = NULL; /* chains are newest first: keep the last match */
     for (struct node *n = (struct node *)(uintptr_t)v; n != NULL;) {
@@ -37,15 +37,16 @@ static struct node *child(struct cc *c, struct node *p, const char *s, size_t le
 
 tracerd_status_t tracerd__cc_add_kid(struct cc *c, struct node *n)
 {
+    struct tracerd__hmap *kids = kids_of(c, n->scope);
     uint64_t k0 = kid_key(n->parent, n->name, strlen(n->name));
     uint64_t k1 = kid_key(n->parent, n->display, strlen(n->display));
     for (int i = 0; i < 2; i++) {
         uint64_t k = i == 0 ? k0 : k1, v;
         if (i == 1 && k1 == k0)
             break; /* one chain only (same name, or a hash collision) */
-        if (tracerd__hmap_get(&c->kids, k, &v))
+        if (tracerd__hmap_get(kids, k, &v))
             n->same[i] = (struct node *)(uintptr_t)v;
-        if (tracerd__hmap_put(&c->kids, c->tmp.alloc, k, (uint64_t)(uintptr_t)n) != TRACERD_OK)
+        if (tracerd__hmap_put(kids, c->tmp.alloc, k, (uint64_t)(uintptr_t)n) != TRACERD_OK)
             return TRACERD_E_NOMEM;
     }
     return TRACERD_OK;

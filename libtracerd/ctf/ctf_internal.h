@@ -29,6 +29,9 @@ char *tracerd__ctf_arena_strdup(struct ctf_arena *a, const char *s, size_t len);
 /* Grows the array *v (n elements of sz bytes, room for *cap) to hold n + 1,
  * doubling into a new arena block (the old one stays until the arena goes). */
 bool tracerd__ctf_arena_grow(struct ctf_arena *a, void **v, uint32_t n, uint32_t *cap, size_t sz);
+/* Frees every block but one, which is emptied (allocations made after
+ * it reuse it). */
+void tracerd__ctf_arena_reset(struct ctf_arena *a);
 void tracerd__ctf_arena_free(struct ctf_arena *a);
 
 /* ---- range tables (ranges.c) ---------------------------------------------- */

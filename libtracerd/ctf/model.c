@@ -81,6 +81,26 @@ struct ctf_type *tracerd__ctf_type_new(struct ctf_arena *a, tracerd_ctf_type_kin
     return t;
 }
 
+void tracerd__ctf_arena_reset(struct ctf_arena *a)
+{
+    struct ctf_arena_block *keep = a->head;
+    if (keep != NULL && keep->size != ARENA_BLOCK)
+        keep = NULL; /* a head is never a big block, unless it is the only one */
+    for (struct ctf_arena_block *b = a->head; b != NULL;) {
+        struct ctf_arena_block *n = b->next;
+        if (b != keep)
+            tracerd__free(a->alloc, b, b->size);
+        b = n;
+    }
+    a->head = keep;
+    a->total = 0;
+    if (keep != NULL) {
+        keep->next = NULL;
+        keep->used = (sizeof(struct ctf_arena_block) + 15u) & ~(size_t)15u;
+        a->total = keep->size;
+    }
+}
+
 void tracerd__ctf_arena_free(struct ctf_arena *a)
 {
     struct ctf_arena_block *b = a->head;
