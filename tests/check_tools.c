@@ -560,6 +560,8 @@ static void pf_protoc_check(const char *trace, const ev_proc_t *p, const struct 
         ck_assert_ptr_nonnull(strstr(text, "  terminating_flow_ids: 5\n"));
         ck_assert_ptr_nonnull(strstr(text, "  counter {\n"));
         ck_assert_ptr_nonnull(strstr(text, "counter_value: 42\n"));
+        /* Zircon's suspended (2) as Linux's stopped (4), which Perfetto shows as T */
+        ck_assert_ptr_nonnull(strstr(text, "prev_state: 4\n"));
     }
     free(text);
     free(in);

@@ -576,6 +576,18 @@ static void ftrace_end(struct pw *w, size_t p, size_t bundle, size_t fe)
     packet_end(w, p);
 }
 
+/* An FXT outgoing thread state (Zircon's: 0 new, 1 running, 2 suspended,
+ * 3 blocked, 4 dying, 5 dead) as Linux task state bits, which is what
+ * Perfetto reads from sched_switch's prev_state: new and running (preempted)
+ * are runnable (0, R), blocked is a sleep (1, S), suspended is stopped
+ * (4, T), dying a zombie (0x20, Z), dead is dead (0x10, X). -1 for a state
+ * Zircon does not define (prev_state is then left out). */
+static int64_t zircon_state_as_linux(int64_t state)
+{
+    static const int64_t linux_bits[] = {0, 0, 4, 1, 0x20, 0x10};
+    return state >= 0 && state < 6 ? linux_bits[state] : -1;
+}
+
 /* Scheduling: FXT context switches / wakeups, CTF sched_switch / sched_wakeup.
  * Returns false when ev is not one. */
 static bool sched_event(struct pw *w, const tracerd_event_t *ev, uint64_t ts)
@@ -588,7 +600,9 @@ static bool sched_event(struct pw *w, const tracerd_event_t *ev, uint64_t ts)
         p = ftrace_begin(w, ev->cpu, ts, ev->tid, &b, &fe);
         m = msg_begin(w, FE_SCHED_SWITCH);
         f_varint(w, SS_PREV_PID, (uint64_t)(int64_t)(int32_t)ev->tid);
-        f_varint(w, SS_PREV_STATE, (uint64_t)(int64_t)ev->level);
+        v = zircon_state_as_linux((int64_t)ev->level);
+        if (v >= 0)
+            f_varint(w, SS_PREV_STATE, (uint64_t)v);
         f_varint(w, SS_NEXT_PID, (uint64_t)(int64_t)(int32_t)ev->other_tid);
         msg_end(w, m);
         ftrace_end(w, p, b, fe);
