@@ -253,8 +253,35 @@ START_TEST(test_stack_vs_llvm_xray)
 }
 END_TEST
 
-/* Folded stacks by self and total time, merged and per thread, the heaviest
- * stacks as text, C++ names demangled, FXT duration events, filters. */
+/* The folded stacks of trace `path` with the options opt1 and opt2 (NULL:
+ * none): exactly the lines of want (in any order), and the same output for
+ * every read size. */
+static void stack_expect(const char *cli, const char *path, const char *opt1, const char *opt2,
+                         const char *const *want, size_t nwant)
+{
+    ev_proc_t p;
+    ev_run_cli(cli, NULL, &p, "stack", "-q", path, opt1, opt2, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    for (size_t i = 0; i < nwant; i++) {
+        char line[256];
+        snprintf(line, sizeof line, "%s\n", want[i]);
+        bool first = strncmp(p.out, line, strlen(line)) == 0;
+        snprintf(line, sizeof line, "\n%s\n", want[i]);
+        ck_assert_msg(first || strstr(p.out, line) != NULL, "no line %s in:\n%s", want[i], p.out);
+    }
+    ck_assert_msg(count(p.out, "\n") == nwant, "%zu lines wanted:\n%s", nwant, p.out);
+    static const char *const chunks[] = {"1", "7", "16", "100", "4096"};
+    for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
+        ev_proc_t q;
+        ev_run_cli(cli, NULL, &q, "stack", "-q", "--chunk", chunks[i], path, opt1, opt2, NULL);
+        ck_assert_msg(q.status == 0, "exit %d: %s", q.status, q.err);
+        ck_assert_msg(strcmp(q.out, p.out) == 0, "--chunk %s:\n%s\nbut:\n%s", chunks[i], q.out,
+                      p.out);
+        ev_proc_free(&q);
+    }
+    ev_proc_free(&p);
+}
+
 /* FXT duration complete events that hold each other, written when they end
  * (children first, as FXT writers do) or when they begin (parent first),
  * inside and outside begin/end spans, on two threads; ticks are ns. */
@@ -293,22 +320,12 @@ static void stack_fxt_nested(const char *cli)
     char *path = ev_temp_file("nested.fxt", buf, len);
     free(buf);
     fxw_free(&w);
-    ev_proc_t p;
-    ev_run_cli(cli, NULL, &p, "stack", "-q", path, NULL);
-    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
     static const char *const want[] = {
         "a 70",        "a;b 10",       "a;c 15",           "a;c;d 5",
         "e 10",        "outer 25",     "outer;mid 15",     "outer;mid;leaf 10",
         "outer;p 40",  "outer;p;q 8",  "outer;p;q;r 2"};
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        char line[64];
-        snprintf(line, sizeof line, "%s\n", want[i]);
-        bool first = strncmp(p.out, line, strlen(line)) == 0;
-        snprintf(line, sizeof line, "\n%s\n", want[i]);
-        ck_assert_msg(first || strstr(p.out, line) != NULL, "no line %s in:\n%s", want[i], p.out);
-    }
-    ck_assert_uint_eq(count(p.out, "\n"), sizeof want / sizeof want[0]);
-    ev_proc_free(&p);
+    stack_expect(cli, path, NULL, NULL, want, sizeof want / sizeof want[0]);
+    ev_proc_t p;
     ev_run_cli(cli, NULL, &p, "stack", "-q", "--total", "--per-thread", path, NULL);
     ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
     ck_assert_ptr_nonnull(strstr(p.out, "10/11;a 100\n"));
@@ -316,15 +333,116 @@ static void stack_fxt_nested(const char *cli)
     ck_assert_ptr_nonnull(strstr(p.out, "10/12;outer 100\n"));
     ck_assert_ptr_nonnull(strstr(p.out, "10/12;outer;p;q 10\n"));
     ev_proc_free(&p);
-    /* the same for a small read size */
-    ev_run_cli(cli, NULL, &p, "stack", "-q", "--chunk", "16", path, NULL);
+    free(path);
+}
+
+/* Begin/end spans inside complete spans: a complete span written after
+ * the begin/end spans it holds (FXT: when its scope ends) at the top of a
+ * thread and inside a begin/end span, begin/end spans under complete spans
+ * written first (parent first), three deep. */
+static void stack_fxt_mixed(const char *cli)
+{
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    fxw_init_record(&w, 1000000000u);
+    fxw_string(&w, 1, "cat");
+    fxw_thread(&w, 1, 20, 21);
+    fxw_thread(&w, 2, 20, 22);
+#define FXC(th, name, b, e) fxw_event(&w, 4, FXT_IDX(th), FXS_IDX(1), FXS_INL(name), b, NULL, 0, e)
+#define FXB(th, name, t) fxw_event(&w, 2, FXT_IDX(th), FXS_IDX(1), FXS_INL(name), t, NULL, 0, 0)
+#define FXE(th, name, t) fxw_event(&w, 3, FXT_IDX(th), FXS_IDX(1), FXS_INL(name), t, NULL, 0, 0)
+    /* thread 21: K [800,1300] (written last) holds top [900,1200]; in top,
+     * C [1000,1100] (written after them) holds x [1010,1030] (holding y
+     * [1015,1020]) and z [1040,1090] (holding w [1050,1060]); D
+     * [1110,1150] (written first) holds u [1120,1130] */
+    FXB(1, "top", 900);
+    FXB(1, "x", 1010);
+    FXC(1, "y", 1015, 1020);
+    FXE(1, "x", 1030);
+    FXB(1, "z", 1040);
+    FXB(1, "w", 1050);
+    FXE(1, "w", 1060);
+    FXE(1, "z", 1090);
+    FXC(1, "C", 1000, 1100);
+    FXC(1, "D", 1110, 1150);
+    FXB(1, "u", 1120);
+    FXE(1, "u", 1130);
+    FXE(1, "top", 1200);
+    FXC(1, "K", 800, 1300);
+    /* thread 22, parent first: P [100,200] holds Q [110,190], which holds
+     * m [120,150] (holding n [125,130]) and then R [160,170] */
+    FXC(2, "P", 100, 200);
+    FXC(2, "Q", 110, 190);
+    FXB(2, "m", 120);
+    FXC(2, "n", 125, 130);
+    FXE(2, "m", 150);
+    FXC(2, "R", 160, 170);
+#undef FXB
+#undef FXE
+#undef FXC
+    size_t len;
+    uint8_t *buf = fxw_take(&w, &len);
+    char *path = ev_temp_file("mixed.fxt", buf, len);
+    free(buf);
+    fxw_free(&w);
+    static const char *const self[] = {
+        "K 200",         "K;top 160",   "K;top;C 30", "K;top;C;x 15",  "K;top;C;x;y 5",
+        "K;top;C;z 40",  "K;top;C;z;w 10", "K;top;D 30", "K;top;D;u 10", "P 20",
+        "P;Q 40",        "P;Q;m 25",    "P;Q;m;n 5",  "P;Q;R 10"};
+    stack_expect(cli, path, NULL, NULL, self, sizeof self / sizeof self[0]);
+    static const char *const total[] = {
+        "20/21;K 500",         "20/21;K;top 300",     "20/21;K;top;C 100",
+        "20/21;K;top;C;x 20",  "20/21;K;top;C;x;y 5", "20/21;K;top;C;z 50",
+        "20/21;K;top;C;z;w 10", "20/21;K;top;D 40",   "20/21;K;top;D;u 10",
+        "20/22;P 100",         "20/22;P;Q 80",        "20/22;P;Q;m 30",
+        "20/22;P;Q;m;n 5",     "20/22;P;Q;R 10"};
+    stack_expect(cli, path, "--total", "--per-thread", total, sizeof total / sizeof total[0]);
+    free(path);
+}
+
+/* More spans wait inside an open begin/end span than a thread may hold
+ * (16384): they are added as they stand under it, whose stack is fixed
+ * then; self and total times stay exact. main [0, 10^6] holds 20000 f
+ * [k*40+10, k*40+30], each holding a complete g [k*40+12, k*40+17]. */
+static void stack_fxt_many(const char *cli)
+{
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    fxw_init_record(&w, 1000000000u);
+    fxw_string(&w, 1, "cat");
+    fxw_string(&w, 2, "main");
+    fxw_string(&w, 3, "f");
+    fxw_string(&w, 4, "g");
+    fxw_thread(&w, 1, 30, 31);
+    fxw_event(&w, 2, FXT_IDX(1), FXS_IDX(1), FXS_IDX(2), 0, NULL, 0, 0);
+    for (uint64_t k = 0; k < 20000; k++) {
+        fxw_event(&w, 2, FXT_IDX(1), FXS_IDX(1), FXS_IDX(3), k * 40 + 10, NULL, 0, 0);
+        fxw_event(&w, 4, FXT_IDX(1), FXS_IDX(1), FXS_IDX(4), k * 40 + 12, NULL, 0, k * 40 + 17);
+        fxw_event(&w, 3, FXT_IDX(1), FXS_IDX(1), FXS_IDX(3), k * 40 + 30, NULL, 0, 0);
+    }
+    fxw_event(&w, 3, FXT_IDX(1), FXS_IDX(1), FXS_IDX(2), 1000000, NULL, 0, 0);
+    size_t len;
+    uint8_t *buf = fxw_take(&w, &len);
+    char *path = ev_temp_file("many.fxt", buf, len);
+    free(buf);
+    fxw_free(&w);
+    /* main: 10^6 - 20000 * 20; f: 20000 * (20 - 5); g: 20000 * 5 */
+    ev_proc_t p;
+    ev_run_cli(cli, NULL, &p, "stack", "-q", path, NULL);
     ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
-    ck_assert_ptr_nonnull(strstr(p.out, "outer;p;q;r 2\n"));
-    ck_assert_ptr_nonnull(strstr(p.out, "a;c;d 5\n"));
+    ck_assert_str_eq(p.out, "main 600000\nmain;f 300000\nmain;f;g 100000\n");
+    ev_proc_free(&p);
+    ev_run_cli(cli, NULL, &p, "stack", "-q", "--total", "--format", "text", path, NULL);
+    ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "unique stacks: 3  spans: 40001  "));
     ev_proc_free(&p);
     free(path);
 }
 
+/* Folded stacks by self and total time, merged and per thread, the heaviest
+ * stacks as text, C++ names demangled, FXT duration events, filters. */
 START_TEST(test_stack)
 {
     CLI_OR_SKIP(cli);
@@ -352,6 +470,8 @@ START_TEST(test_stack)
     ck_assert_str_eq(p.out, "frame 12000\nframe;draw 24000\n");
     ev_proc_free(&p);
     stack_fxt_nested(cli);
+    stack_fxt_mixed(cli);
+    stack_fxt_many(cli);
     /* C++ names through --instr-map */
     static const ev_elf_sym_t syms[] = {{"_ZN2ns3Foo3runEv", 0x1000, 16, true},
                                         {"_Z4workIiEvT_", 0x1040, 16, true}};

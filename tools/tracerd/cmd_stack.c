@@ -1,24 +1,28 @@
 /* `tracerd stack`: the trace's call stacks, aggregated in one pass. Every
  * closed span adds its time to the node of its stack (the path of span names
- * from the thread's outermost open span down to it) in a tree bounded by
+ * from the thread's outermost span down to it) in a tree bounded by
  * STACK_MAX_NODES nodes; names are interned once (demangled). Output: folded
  * stacks ("a;b;c VALUE", what flamegraph.pl, speedscope and inferno read),
  * by self time (default) or total time, merged or per thread; or, with
  * --format text, the top N heaviest stacks like `llvm-xray stack`.
  * Spans come from SPAN_BEGIN/END pairs (XRay entries/exits, FXT duration
  * begin/end, LTTng-UST function entry/exit, xtrace exception levels) and
- * SPAN_COMPLETE events (FXT duration complete, xtrace syscalls). Complete
- * events nest by time: one whose interval holds others is their parent,
+ * SPAN_COMPLETE events (FXT duration complete, xtrace syscalls).
+ *
+ * Nesting: begin/end pairs nest as they open and close; a span that comes
+ * while a begin/end span is open on its thread is inside it; and a
+ * complete span holds the spans of its thread whose interval it holds,
  * whether it comes after them (a writer that records a scope when it ends,
- * as FXT's do) or before them; and they nest under the begin/end spans
- * open on their thread. So they wait, per thread, in a post-order array
- * (each subtree contiguous, its root last) until nothing can adopt them
- * any more: those inside a begin/end span are added when it ends, those at
- * the thread's top at the end, or when STACK_MAX_PENDING wait on a thread
- * (STACK_MAX_PENDING_ALL on all): then all of that thread's are added as
- * they stand. Begin/end spans inside a complete event are not nested
- * under it (their stack is fixed when they begin). Memory: the node tree,
- * the name table and the waiting complete events, never the trace. */
+ * as FXT's do) or before them (parent first), be they complete or
+ * begin/end spans. So a span's stack is known only when nothing can hold it
+ * any more: closed spans wait, per thread, in a post-order array (each
+ * subtree contiguous, its root last; `level` = the begin/end spans open
+ * around it) and are added to the tree when the trace ends, or when
+ * STACK_MAX_PENDING wait on a thread (STACK_MAX_PENDING_ALL on all): then
+ * that thread's are added as they stand, under the begin/end spans still
+ * open, whose stacks are fixed from then on. In formats without complete
+ * spans (XRay, CTF) nothing waits: a span is added when it ends. Memory:
+ * the node tree, the name table and the waiting spans, never the trace. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,17 +32,36 @@
 #define STACK_MAX_PENDING 16384u       /* complete events waiting on one thread */
 #define STACK_MAX_PENDING_ALL 1048576u /* ... on all threads */
 
-/* A complete event waiting for its place: level is the number of
- * begin/end spans open on its thread when it came; size counts its
- * subtree (itself and the complete events it holds). */
+/* A closed span waiting for its place: level is the number of begin/end
+ * spans open on its thread when it came (began); size counts its subtree
+ * (itself and the spans it holds). */
 struct pend {
     uint64_t start, end;
     uint32_t name, level, size;
 };
 
+/* A begin/end span still open: its node once its stack is fixed (spans
+ * inside it were added as they stand), and the time of its children added
+ * under it so far. */
+struct open_span {
+    uint32_t node;
+    uint64_t child;
+};
+
+/* Per thread: the waiting spans and the state of its open begin/end spans
+ * (by depth, as ev_thread.stack). */
 struct pendq {
     struct pend *v;
     uint32_t n, cap;
+    struct open_span *open;
+    uint32_t open_cap;
+};
+
+/* A span being added: its node, where its subtree begins, its time and
+ * its children's. */
+struct adding {
+    uint32_t node, lo;
+    uint64_t time, child;
 };
 
 struct node {
@@ -61,10 +84,13 @@ struct sk {
     uint32_t other; /* "(other stacks)" node, or 0 */
     uint64_t spans, unmatched, dropped, unclosed;
     bool clock;
+    bool no_complete; /* the format has no complete spans: spans are added when they end */
     cli_demangler_t *dm;
     struct pendq *pq; /* per thread (index in threads.v) */
     uint32_t npq;
-    uint64_t pending; /* in all */
+    uint64_t pending;    /* in all */
+    struct adding *work; /* spans being added (add_range) */
+    uint32_t nwork, cap_work;
 };
 
 static uint32_t intern_text(struct sk *s, uint64_t h, uint64_t id, const char *text, size_t len)
@@ -158,13 +184,9 @@ static uint32_t child_of(struct sk *s, uint32_t parent, uint32_t name)
     return s->other;
 }
 
-/* The node a span of the thread hangs from when `depth` spans are open on
- * it: the innermost of those, else the thread's node (per thread) or the
- * root. */
-static uint32_t parent_at(struct sk *s, struct ev_thread *t, uint32_t depth)
+/* The node of the thread's stacks: itself (per thread) or the root. */
+static uint32_t thread_node(struct sk *s, const struct ev_thread *t)
 {
-    if (depth > 0)
-        return t->stack[depth - 1].name;
     if (!s->c->per_thread)
         return 0;
     char text[64];
@@ -172,11 +194,6 @@ static uint32_t parent_at(struct sk *s, struct ev_thread *t, uint32_t depth)
                      (unsigned long long)t->tid);
     uint32_t nm = intern_text(s, t->pid ^ 0x7468726561640000ull, t->tid, text, (size_t)n);
     return nm == UINT32_MAX ? UINT32_MAX : child_of(s, 0, nm);
-}
-
-static uint32_t parent_of(struct sk *s, struct ev_thread *t)
-{
-    return parent_at(s, t, t->depth);
 }
 
 static void add(struct sk *s, uint32_t node, uint64_t d, uint64_t child)
@@ -188,60 +205,93 @@ static void add(struct sk *s, uint32_t node, uint64_t d, uint64_t child)
     s->spans++;
 }
 
-/* ---- complete events ------------------------------------------------------ */
+/* ---- waiting spans -------------------------------------------------------- */
 
 static uint64_t dur(const struct pend *p)
 {
     return p->end >= p->start ? p->end - p->start : 0;
 }
 
-/* Adds the subtree whose root is q->v[i] under node parent. */
-static int add_tree(struct sk *s, struct pendq *q, uint32_t i, uint32_t parent)
+/* The innermost span being added is complete: its time goes to its node
+ * and to its parent's children (or to *time at the top). */
+static void added(struct sk *s, uint32_t base, uint64_t *time)
 {
-    const struct pend *r = &q->v[i];
-    uint32_t nm = r->name, lo = i + 1 - r->size;
-    uint32_t node = child_of(s, parent, nm);
-    if (node == UINT32_MAX)
-        return -1;
-    uint64_t child = 0;
-    for (uint32_t j = i; j > lo;) { /* the children's roots, last first */
-        uint32_t c = j - 1;
-        child += dur(&q->v[c]);
-        if (add_tree(s, q, c, node) != 0)
-            return -1;
-        j = c + 1 - q->v[c].size;
-    }
-    add(s, node, dur(&q->v[i]), child);
-    return 0;
+    const struct adding *a = &s->work[--s->nwork];
+    add(s, a->node, a->time, a->child);
+    if (s->nwork > base)
+        s->work[s->nwork - 1].child += a->time;
+    else
+        *time += a->time;
 }
 
-/* Adds the waiting complete events of level >= min (the last ones). */
-static int flush_pending(struct sk *s, struct ev_thread *t, struct pendq *q, uint32_t min)
+/* Adds the subtrees q->v[lo, hi) under node parent; *time grows by their
+ * durations. Scanned backward (a post-order array read backward lists each
+ * span before its children), so each span's parent is the innermost one
+ * being added whose subtree holds it: no recursion. */
+static int add_range(struct sk *s, const struct pendq *q, uint32_t lo, uint32_t hi, uint32_t parent,
+                     uint64_t *time)
 {
-    while (q->n > 0 && q->v[q->n - 1].level >= min) {
-        uint32_t i = q->n - 1;
-        uint32_t level = q->v[i].level < t->depth ? q->v[i].level : t->depth;
-        uint32_t parent = parent_at(s, t, level);
-        if (parent == UINT32_MAX || add_tree(s, q, i, parent) != 0)
-            return -1;
-        q->n -= q->v[i].size;
-        s->pending -= q->v[i].size;
-    }
-    return 0;
-}
-
-/* The depth of the outermost span an END event closes (as ev_pop finds
- * it), or 0 when it closes none. */
-static uint32_t closed_depth(const struct ev_thread *t, const tracerd_event_t *ev)
-{
-    if (t->overflow > 0 || t->depth == 0)
-        return 0;
-    if (!(ev->flags & TRACERD_EVENT_HAS_NAME_ID))
-        return t->depth;
-    uint32_t i = t->depth;
-    while (i > 0 && t->stack[i - 1].key != ev->name_id)
+    uint32_t base = s->nwork;
+    for (uint32_t i = hi; i > lo;) {
         i--;
-    return i;
+        while (s->nwork > base && s->work[s->nwork - 1].lo > i)
+            added(s, base, time);
+        uint32_t node =
+            child_of(s, s->nwork > base ? s->work[s->nwork - 1].node : parent, q->v[i].name);
+        if (node == UINT32_MAX)
+            return -1;
+        if (s->nwork == s->cap_work) {
+            uint32_t ncap = s->cap_work ? s->cap_work * 2 : 64;
+            struct adding *v = realloc(s->work, (size_t)ncap * sizeof *v);
+            if (v == NULL)
+                return -1;
+            s->work = v;
+            s->cap_work = ncap;
+        }
+        s->work[s->nwork++] = (struct adding){node, i + 1 - q->v[i].size, dur(&q->v[i]), 0};
+    }
+    while (s->nwork > base)
+        added(s, base, time);
+    return 0;
+}
+
+/* The node of the begin/end span open at depth d on thread t, fixed from
+ * now on (and those around it). */
+static uint32_t open_node(struct sk *s, struct ev_thread *t, struct pendq *q, uint32_t d)
+{
+    uint32_t lo = d + 1;
+    while (lo > 0 && q->open[lo - 1].node == UINT32_MAX)
+        lo--;
+    for (uint32_t k = lo; k <= d; k++) {
+        uint32_t parent = k > 0 ? q->open[k - 1].node : thread_node(s, t);
+        uint32_t node = parent != UINT32_MAX ? child_of(s, parent, t->stack[k].name) : UINT32_MAX;
+        if (node == UINT32_MAX)
+            return UINT32_MAX;
+        q->open[k].node = node;
+    }
+    return q->open[d].node;
+}
+
+/* Adds all the waiting spans of thread t as they stand: each subtree under
+ * the begin/end span open around it (whose stack is then fixed), of the
+ * `depth` outermost of t->stack (one more than t->depth while ev_pop closes
+ * a span). */
+static int flush_pending(struct sk *s, struct ev_thread *t, struct pendq *q, uint32_t depth)
+{
+    for (uint32_t i = q->n; i > 0;) {
+        uint32_t lo = i - q->v[i - 1].size;
+        uint32_t level = q->v[i - 1].level < depth ? q->v[i - 1].level : depth;
+        uint32_t parent = level > 0 ? open_node(s, t, q, level - 1) : thread_node(s, t);
+        uint64_t time = 0;
+        if (parent == UINT32_MAX || add_range(s, q, lo, i, parent, &time) != 0)
+            return -1;
+        if (level > 0)
+            q->open[level - 1].child += time;
+        i = lo;
+    }
+    s->pending -= q->n;
+    q->n = 0;
+    return 0;
 }
 
 static struct pendq *pendq_of(struct sk *s, const struct ev_thread *t)
@@ -259,17 +309,12 @@ static struct pendq *pendq_of(struct sk *s, const struct ev_thread *t)
     return &s->pq[k];
 }
 
-/* A complete event [start, end] named nm on thread t: it adopts the
- * waiting events of its level that it holds (they came first), or goes
- * under the innermost waiting one that holds it (it came after its
- * parent), then waits. */
-static int complete(struct sk *s, struct ev_thread *t, uint32_t nm, uint64_t start, uint64_t end)
+/* Room for one more waiting span on thread t (its waiting spans added as
+ * they stand past the bounds; depth as for flush_pending). */
+static int pend_room(struct sk *s, struct ev_thread *t, struct pendq *q, uint32_t depth)
 {
-    struct pendq *q = pendq_of(s, t);
-    if (q == NULL)
-        return -1;
     if (q->n >= STACK_MAX_PENDING || s->pending >= STACK_MAX_PENDING_ALL)
-        if (flush_pending(s, t, q, 0) != 0)
+        if (flush_pending(s, t, q, depth) != 0)
             return -1;
     if (q->n == q->cap) {
         uint32_t ncap = q->cap ? q->cap * 2 : 16;
@@ -279,47 +324,85 @@ static int complete(struct sk *s, struct ev_thread *t, uint32_t nm, uint64_t sta
         q->v = v;
         q->cap = ncap;
     }
-    uint32_t level = t->depth;
-    struct pend e = {start, end, nm, level, 1};
-    /* it came after its parent: down the chain of last children that hold it */
-    uint32_t at = q->n;
-    while (at > 0) {
-        const struct pend *r = &q->v[at - 1];
-        if (r->level != level || r->start > start || r->end < end ||
-            (r->start == start && r->end == end))
-            break;
-        at--;
-    }
-    if (at < q->n) { /* inserted before its innermost holder: the holders grow */
-        memmove(&q->v[at + 1], &q->v[at], (size_t)(q->n - at) * sizeof *q->v);
-        q->v[at] = e;
-        q->n++;
-        s->pending++;
-        for (uint32_t i = at + 1; i < q->n; i++)
-            q->v[i].size++;
-        return 0; /* its time is already in its holder's */
-    }
-    /* it came after its children: adopt the roots it holds */
-    uint64_t adopted = 0;
-    for (uint32_t i = q->n; i > 0;) {
-        const struct pend *r = &q->v[i - 1];
-        if (r->level != level || r->start < start || r->end > end)
-            break;
-        e.size += r->size;
-        adopted += dur(r);
-        i -= r->size;
-    }
-    q->v[q->n++] = e;
-    s->pending++;
-    if (t->depth > 0)
-        t->stack[t->depth - 1].child += dur(&e) - adopted;
     return 0;
 }
 
+static void reverse(struct pend *v, uint32_t lo, uint32_t hi)
+{
+    while (hi > lo + 1) {
+        struct pend x = v[lo];
+        v[lo++] = v[--hi];
+        v[hi] = x;
+    }
+}
+
+/* A closed span e: it holds the waiting spans that came while it was open
+ * (deeper levels: a begin/end span's content) and, unless one holds it,
+ * the roots of its level whose interval it holds (they came first); it
+ * goes under the innermost of the chain of last roots of its level that
+ * holds it (it came after its parent), or waits as a root. */
+static void place(struct sk *s, struct pendq *q, struct pend e)
+{
+    uint32_t lo = q->n;
+    while (lo > 0 && q->v[lo - 1].level > e.level) /* its content */
+        lo -= q->v[lo - 1].size;
+    uint32_t at = lo;
+    while (at > 0) { /* down the chain of last children that hold it */
+        const struct pend *r = &q->v[at - 1];
+        if (r->level != e.level || r->start > e.start || r->end < e.end ||
+            (r->start == e.start && r->end == e.end))
+            break;
+        at--;
+        if (r->size == 1)
+            break;
+    }
+    if (at == lo) /* no holder: it adopts the roots of its level it holds */
+        while (lo > 0 && q->v[lo - 1].level == e.level && q->v[lo - 1].start >= e.start &&
+               q->v[lo - 1].end <= e.end)
+            lo -= q->v[lo - 1].size;
+    e.size = 1 + (q->n - lo);
+    q->v[q->n++] = e;
+    s->pending++;
+    if (at < lo) { /* its subtree goes before its holders, which grow */
+        reverse(q->v, at, lo);
+        reverse(q->v, lo, q->n);
+        reverse(q->v, at, q->n);
+        for (uint32_t i = at + e.size; i < q->n; i++)
+            q->v[i].size += e.size;
+    }
+}
+
+/* A begin/end span closed: it waits for its place, or, when its stack was
+ * fixed while it was open, its time and its content's are added. */
 static int close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f, uint64_t end)
 {
-    (void)t;
-    add(ctx, f->name, end - f->start, f->child);
+    struct sk *s = ctx;
+    struct pendq *q = pendq_of(s, t);
+    if (q == NULL)
+        return -1;
+    uint32_t d = t->depth; /* ev_pop took it off the stack */
+    uint64_t time = end - f->start;
+    if (q->open[d].node == UINT32_MAX && s->no_complete && open_node(s, t, q, d) == UINT32_MAX)
+        return -1;
+    if (q->open[d].node == UINT32_MAX) {
+        if (pend_room(s, t, q, d + 1) != 0)
+            return -1;
+        if (q->open[d].node == UINT32_MAX) { /* (pend_room may have fixed it) */
+            place(s, q, (struct pend){f->start, end, f->name, d, 1});
+            return 0;
+        }
+    }
+    uint32_t node = q->open[d].node, lo = q->n;
+    while (lo > 0 && q->v[lo - 1].level > d)
+        lo -= q->v[lo - 1].size;
+    uint64_t child = q->open[d].child;
+    if (add_range(s, q, lo, q->n, node, &child) != 0)
+        return -1;
+    s->pending -= q->n - lo;
+    q->n = lo;
+    add(s, node, time, child);
+    if (d > 0)
+        q->open[d - 1].child += time;
     return 0;
 }
 
@@ -327,6 +410,10 @@ static int on_source(void *user, const tracerd_event_source_t *src)
 {
     struct sk *s = user;
     s->clock = src->ticks_per_second != 0;
+    /* no complete spans (doc/api.md's mapping table): nothing can hold a
+     * closed span that is not already open around it */
+    s->no_complete =
+        src->format == TRACERD_EVENT_FORMAT_XRAY || src->format == TRACERD_EVENT_FORMAT_CTF;
     return 0;
 }
 
@@ -345,32 +432,38 @@ static int on_event(void *user, const tracerd_event_t *ev)
     if (ts > t->last_ts)
         t->last_ts = ts;
     if (k == TRACERD_EVENT_SPAN_END) {
-        /* the complete events inside the spans it closes are in place */
-        uint32_t closes = closed_depth(t, ev);
-        struct pendq *q = closes > 0 ? pendq_of(s, t) : NULL;
-        if (closes > 0 && (q == NULL || flush_pending(s, t, q, closes) != 0))
-            return cli_oom(s->c, "stack tree"), -1;
         int n = ev_pop(&s->threads, t, ev, ts, close_frame, s);
         if (n == 0)
             s->unmatched++;
-        return n < 0 && n != EV_POP_DROPPED ? -1 : 0;
-    }
-    if (k == TRACERD_EVENT_SPAN_COMPLETE) {
-        uint32_t nm = name_of(s, ev);
-        uint64_t end = (ev->flags & TRACERD_EVENT_HAS_NS) ? ev->end_ns : ev->end_ticks;
-        if (nm == UINT32_MAX || complete(s, t, nm, ts, end >= ts ? end : ts) != 0)
-            return cli_oom(s->c, "complete events"), -1;
+        if (n < 0 && n != EV_POP_DROPPED)
+            return cli_oom(s->c, "stack tree"), -1;
         return 0;
     }
-    uint32_t parent = parent_of(s, t);
-    uint32_t nm = parent != UINT32_MAX ? name_of(s, ev) : UINT32_MAX;
-    uint32_t node = nm != UINT32_MAX ? child_of(s, parent, nm) : UINT32_MAX;
-    if (node == UINT32_MAX)
+    uint32_t nm = name_of(s, ev);
+    struct pendq *q = nm != UINT32_MAX ? pendq_of(s, t) : NULL;
+    if (q == NULL)
         return cli_oom(s->c, "stack tree"), -1;
-    int pushed = ev_push(&s->threads, t, (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? ev->name_id : 0,
-                         ts, node);
+    if (k == TRACERD_EVENT_SPAN_COMPLETE) {
+        uint64_t end = (ev->flags & TRACERD_EVENT_HAS_NS) ? ev->end_ns : ev->end_ticks;
+        if (pend_room(s, t, q, t->depth) != 0)
+            return cli_oom(s->c, "complete events"), -1;
+        place(s, q, (struct pend){ts, end >= ts ? end : ts, nm, t->depth, 1});
+        return 0;
+    }
+    if (q->open_cap <= t->depth) {
+        uint32_t ncap = q->open_cap ? q->open_cap * 2 : 16;
+        struct open_span *v = realloc(q->open, (size_t)ncap * sizeof *v);
+        if (v == NULL)
+            return cli_oom(s->c, "span stack"), -1;
+        q->open = v;
+        q->open_cap = ncap;
+    }
+    int pushed =
+        ev_push(&s->threads, t, (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? ev->name_id : 0, ts, nm);
     if (pushed < 0)
         return cli_oom(s->c, "span stack"), -1;
+    if (pushed > 0)
+        q->open[t->depth - 1] = (struct open_span){UINT32_MAX, 0};
     s->dropped += pushed == 0;
     return 0;
 }
@@ -478,7 +571,7 @@ int cli_cmd_stack(cli_t *c)
     ev_run_init(&r, c, on_event, on_source, &s);
     int rc = ev_run(&r);
     for (uint32_t i = 0; i < s.threads.n && i < s.npq; i++)
-        if (flush_pending(&s, &s.threads.v[i], &s.pq[i], 0) != 0 && !c->oom)
+        if (flush_pending(&s, &s.threads.v[i], &s.pq[i], s.threads.v[i].depth) != 0 && !c->oom)
             cli_oom(c, "stack tree");
     for (uint32_t i = 0; i < s.threads.n; i++)
         s.unclosed += s.threads.v[i].depth;
@@ -500,9 +593,12 @@ int cli_cmd_stack(cli_t *c)
         free(s.names[i]);
     free(s.names);
     free(s.nodes);
-    for (uint32_t i = 0; i < s.npq; i++)
+    for (uint32_t i = 0; i < s.npq; i++) {
         free(s.pq[i].v);
+        free(s.pq[i].open);
+    }
     free(s.pq);
+    free(s.work);
     ev_table_free(&s.name_tab);
     ev_table_free(&s.node_tab);
     ev_threads_free(&s.threads);
