@@ -51,7 +51,7 @@ static void run(const char *cli, ev_proc_t *p, ...)
 START_TEST(test_xtrace_option_range)
 {
     CLI_OR_SKIP(cli);
-    static const char *const cmds[] = {"info", "dump", "json", "stats"};
+    static const char *const cmds[] = {"info", "dump", "json", "stats", "stack"};
     static const char *const opts[] = {"xtrace.time=99", "xtrace.header=7", "xtrace.mem_log2=99"};
     ev_proc_t p;
     unsetenv("TRACERD_XTRACE");
@@ -346,10 +346,10 @@ START_TEST(test_cli_alloc_failure)
     static const char *const traces[] = {
         "tests/data/xray/demo-fdr.xray", "tests/data/fxt/demo.fxt", "tests/data/ctf/bt2-python",
         "tests/data/ctf/bt2-python/stream", XTRACE_INSN};
-    static const char *const cmds[] = {"info", "dump", "json", "stats"};
+    static const char *const cmds[] = {"info", "dump", "json", "stats", "stack"};
     unsigned runs = 0;
     for (size_t ti = 0; ti < sizeof traces / sizeof traces[0]; ti++) {
-        for (size_t ci = 0; ci < 4; ci++) {
+        for (size_t ci = 0; ci < sizeof cmds / sizeof cmds[0]; ci++) {
             ev_proc_t p;
             setenv("TRACERD_CLI_FAIL_ALLOC", "0", 1);
             run(cli, &p, cmds[ci], "-q", traces[ti], NULL);

@@ -61,6 +61,21 @@ void *cli_realloc(void *p, size_t n)
     return q;
 }
 
+int cli_grow(void *array, uint32_t *cap, uint32_t first, size_t size)
+{
+    void *v;
+    memcpy(&v, array, sizeof v);
+    uint32_t ncap = *cap ? *cap * 2 : first;
+    if (ncap <= *cap)
+        return -1; /* the count would wrap */
+    void *w = cli_realloc(v, (size_t)ncap * size);
+    if (w == NULL)
+        return -1;
+    memcpy(array, &w, sizeof w);
+    *cap = ncap;
+    return 0;
+}
+
 void cli_free(void *p)
 {
     if (p != NULL) {

@@ -153,6 +153,10 @@ void *cli_calloc(size_t n, size_t size);
 void *cli_realloc(void *p, size_t n);
 void cli_free(void *p);
 char *cli_strdup(const char *s);
+/* Doubles the capacity *cap (from 0: to `first`) of the array of elements of
+ * `size` bytes whose pointer is at `array` (a T **, through cli_realloc). 0,
+ * or -1 (the array unchanged) when out of memory. */
+int cli_grow(void *array, uint32_t *cap, uint32_t first, size_t size);
 int cli_alloc_end(int rc);
 
 /* Out of memory in the CLI's own buffers and tables: prints "tracerd: TRACE:

@@ -99,15 +99,9 @@ static uint32_t intern_text(struct sk *s, uint64_t h, uint64_t id, const char *t
     uint32_t i = ev_table_get(&s->name_tab, h, id, s->nnames, &ins);
     if (i == UINT32_MAX || !ins)
         return i;
-    if (s->nnames == s->cap_names) {
-        uint32_t ncap = s->cap_names ? s->cap_names * 2 : 64;
-        char **v = realloc(s->names, (size_t)ncap * sizeof *v);
-        if (v == NULL)
-            return UINT32_MAX;
-        s->names = v;
-        s->cap_names = ncap;
-    }
-    char *copy = malloc(len + 1);
+    if (s->nnames == s->cap_names && cli_grow(&s->names, &s->cap_names, 64, sizeof *s->names) != 0)
+        return UINT32_MAX;
+    char *copy = cli_malloc(len + 1);
     if (copy == NULL)
         return UINT32_MAX;
     memcpy(copy, text, len);
@@ -141,14 +135,9 @@ static uint32_t name_of(struct sk *s, const tracerd_event_t *ev)
 
 static uint32_t new_node(struct sk *s, uint32_t parent, uint32_t name)
 {
-    if (s->nnodes == s->cap_nodes) {
-        uint32_t ncap = s->cap_nodes * 2;
-        struct node *v = realloc(s->nodes, (size_t)ncap * sizeof *v);
-        if (v == NULL)
-            return UINT32_MAX;
-        s->nodes = v;
-        s->cap_nodes = ncap;
-    }
+    if (s->nnodes == s->cap_nodes &&
+        cli_grow(&s->nodes, &s->cap_nodes, 1024, sizeof *s->nodes) != 0)
+        return UINT32_MAX;
     bool ins;
     uint32_t i = ev_table_get(&s->node_tab, parent, name, s->nnodes, &ins);
     if (i == UINT32_MAX || !ins)
@@ -240,14 +229,8 @@ static int add_range(struct sk *s, const struct pendq *q, uint32_t lo, uint32_t 
             child_of(s, s->nwork > base ? s->work[s->nwork - 1].node : parent, q->v[i].name);
         if (node == UINT32_MAX)
             return -1;
-        if (s->nwork == s->cap_work) {
-            uint32_t ncap = s->cap_work ? s->cap_work * 2 : 64;
-            struct adding *v = realloc(s->work, (size_t)ncap * sizeof *v);
-            if (v == NULL)
-                return -1;
-            s->work = v;
-            s->cap_work = ncap;
-        }
+        if (s->nwork == s->cap_work && cli_grow(&s->work, &s->cap_work, 64, sizeof *s->work) != 0)
+            return -1;
         s->work[s->nwork++] = (struct adding){node, i + 1 - q->v[i].size, dur(&q->v[i]), 0};
     }
     while (s->nwork > base)
@@ -299,7 +282,7 @@ static struct pendq *pendq_of(struct sk *s, const struct ev_thread *t)
     uint32_t k = (uint32_t)(t - s->threads.v);
     if (k >= s->npq) {
         uint32_t ncap = s->threads.cap > k ? s->threads.cap : k + 1;
-        struct pendq *v = realloc(s->pq, (size_t)ncap * sizeof *v);
+        struct pendq *v = cli_realloc(s->pq, (size_t)ncap * sizeof *v);
         if (v == NULL)
             return NULL;
         memset(v + s->npq, 0, (size_t)(ncap - s->npq) * sizeof *v);
@@ -316,15 +299,7 @@ static int pend_room(struct sk *s, struct ev_thread *t, struct pendq *q, uint32_
     if (q->n >= STACK_MAX_PENDING || s->pending >= STACK_MAX_PENDING_ALL)
         if (flush_pending(s, t, q, depth) != 0)
             return -1;
-    if (q->n == q->cap) {
-        uint32_t ncap = q->cap ? q->cap * 2 : 16;
-        struct pend *v = realloc(q->v, (size_t)ncap * sizeof *v);
-        if (v == NULL)
-            return -1;
-        q->v = v;
-        q->cap = ncap;
-    }
-    return 0;
+    return q->n == q->cap ? cli_grow(&q->v, &q->cap, 16, sizeof *q->v) : 0;
 }
 
 static void reverse(struct pend *v, uint32_t lo, uint32_t hi)
@@ -450,14 +425,8 @@ static int on_event(void *user, const tracerd_event_t *ev)
         place(s, q, (struct pend){ts, end >= ts ? end : ts, nm, t->depth, 1});
         return 0;
     }
-    if (q->open_cap <= t->depth) {
-        uint32_t ncap = q->open_cap ? q->open_cap * 2 : 16;
-        struct open_span *v = realloc(q->open, (size_t)ncap * sizeof *v);
-        if (v == NULL)
-            return cli_oom(s->c, "span stack"), -1;
-        q->open = v;
-        q->open_cap = ncap;
-    }
+    if (q->open_cap <= t->depth && cli_grow(&q->open, &q->open_cap, 16, sizeof *q->open) != 0)
+        return cli_oom(s->c, "span stack"), -1;
     int pushed =
         ev_push(&s->threads, t, (ev->flags & TRACERD_EVENT_HAS_NAME_ID) ? ev->name_id : 0, ts, nm);
     if (pushed < 0)
@@ -506,7 +475,7 @@ static void report_text(struct sk *s)
 {
     FILE *f = s->c->out;
     const char *unit = s->clock ? "ms" : "Mticks";
-    struct heavy *v = malloc((size_t)(s->nnodes ? s->nnodes : 1) * sizeof *v);
+    struct heavy *v = cli_malloc((size_t)(s->nnodes ? s->nnodes : 1) * sizeof *v);
     if (v == NULL) {
         cli_oom(s->c, "report table");
         return;
@@ -537,7 +506,7 @@ static void report_text(struct sk *s)
                     (unsigned long long)(nd->total % 1000000), s->names[nd->name]);
         }
     }
-    free(v);
+    cli_free(v);
 }
 
 static void report_folded(struct sk *s)
@@ -559,7 +528,7 @@ int cli_cmd_stack(cli_t *c)
     memset(&s, 0, sizeof s);
     s.c = c;
     s.threads.max_open = c->max_open;
-    s.nodes = calloc(1024, sizeof *s.nodes); /* node 0: the root */
+    s.nodes = cli_calloc(1024, sizeof *s.nodes); /* node 0: the root */
     if (s.nodes == NULL)
         return cli_oom(c, "stack tree");
     s.nodes[0].last_name = UINT32_MAX;
@@ -590,15 +559,15 @@ int cli_cmd_stack(cli_t *c)
     if (c->oom)
         rc = CLI_EXIT_IO;
     for (uint32_t i = 0; i < s.nnames; i++)
-        free(s.names[i]);
-    free(s.names);
-    free(s.nodes);
+        cli_free(s.names[i]);
+    cli_free(s.names);
+    cli_free(s.nodes);
     for (uint32_t i = 0; i < s.npq; i++) {
-        free(s.pq[i].v);
-        free(s.pq[i].open);
+        cli_free(s.pq[i].v);
+        cli_free(s.pq[i].open);
     }
-    free(s.pq);
-    free(s.work);
+    cli_free(s.pq);
+    cli_free(s.work);
     ev_table_free(&s.name_tab);
     ev_table_free(&s.node_tab);
     ev_threads_free(&s.threads);

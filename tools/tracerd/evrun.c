@@ -163,13 +163,7 @@ void ev_threads_free(struct ev_threads *ts)
 
 bool ev_stack_grow(struct ev_thread *t)
 {
-    uint32_t ncap = t->cap ? t->cap * 2 : 16;
-    struct ev_frame *s = cli_realloc(t->stack, (size_t)ncap * sizeof *s);
-    if (s == NULL)
-        return false;
-    t->stack = s;
-    t->cap = ncap;
-    return true;
+    return cli_grow(&t->stack, &t->cap, 16, sizeof *t->stack) == 0;
 }
 
 /* ---- running the auto reader --------------------------------------------------- */
