@@ -3,18 +3,13 @@
 # tracepoints (integers, a string, a sequence, a float) runs EVENTS loop turns
 # on two threads while lttng-tools records them in blocking mode (nothing
 # discarded), one stream per CPU. Needs lttng-tools, liblttng-ust-dev, a C
-# compiler and root; starts lttng-sessiond when none runs and stops it after.
+# compiler and root (tools/lttng_record.sh records it).
 #   sh bench/cli/record_lttng.sh OUTDIR EVENTS
 set -eu
 out=$1
 events=$2
 tmp=$(mktemp -d)
-started=""
-cleanup() {
-    [ -n "$started" ] && kill "$started" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT INT TERM
 cat >"$tmp/tp.h" <<'H'
 #undef LTTNG_UST_TRACEPOINT_PROVIDER
 #define LTTNG_UST_TRACEPOINT_PROVIDER bench
@@ -68,27 +63,7 @@ int main(int argc, char **argv)
     return 0;
 }
 C
-cc -O2 -I"$tmp" -o "$tmp/app" "$tmp/app.c" -llttng-ust -ldl -lpthread
-if ! pgrep -x lttng-sessiond >/dev/null; then
-    lttng-sessiond --background --sig-parent >/dev/null 2>&1 || lttng-sessiond --daemonize
-    sleep 1
-    started=$(pgrep -x -n lttng-sessiond || true)
-fi
-sess=tracerd-bench-$$
-lttng create "$sess" --output="$tmp/trace" >/dev/null
-lttng enable-channel --userspace --subbuf-size=1M --num-subbuf=8 --blocking-timeout=inf chan \
-    >/dev/null
-lttng enable-event --userspace --channel=chan 'bench:*' >/dev/null
-lttng add-context --userspace --channel=chan -t vpid -t vtid >/dev/null
-lttng start >/dev/null
-LTTNG_UST_ALLOW_BLOCKING=1 "$tmp/app" "$events"
-lttng stop >/dev/null
-lttng destroy "$sess" >/dev/null
-src=$(dirname "$(find "$tmp/trace" -name metadata | head -n 1)")
-rm -rf "$out"
-mkdir -p "$out"
-cp "$src/metadata" "$out/"
-for f in "$src"/chan_*; do
-    if [ -s "$f" ]; then cp "$f" "$out/"; fi
-done
+LTTNG_EVENTS='bench:*' LTTNG_CHANNEL='--subbuf-size=1M --num-subbuf=8 --blocking-timeout=inf' \
+    LTTNG_CONTEXTS='-t vpid -t vtid' LTTNG_CFLAGS=-O2 LTTNG_LIBS=-lpthread LTTNG_UST_ALLOW_BLOCKING=1 \
+    sh tools/lttng_record.sh "$tmp" "$out" "$events"
 du -sh "$out"

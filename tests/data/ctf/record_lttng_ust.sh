@@ -3,7 +3,8 @@
 # babeltrace2's own CTF rewrite of it in tests/data/ctf/bt2-sink-ctf/.
 #
 # Needs (Debian): lttng-tools, liblttng-ust-dev, babeltrace2, a C compiler,
-# and root (lttng-sessiond runs as root here). Run from the repository root:
+# and root (lttng-sessiond runs as root here; tools/lttng_record.sh records
+# the trace). Run from the repository root:
 #     sh tests/data/ctf/record_lttng_ust.sh
 set -e
 out=tests/data/ctf
@@ -60,27 +61,9 @@ int main(void)
     return 0;
 }
 C
-cc -I"$tmp" -o "$tmp/app" "$tmp/app.c" -llttng-ust -ldl
-pgrep -x lttng-sessiond >/dev/null || lttng-sessiond --daemonize
-sleep 1
-sess=tracerd-$$
-lttng create "$sess" --output="$tmp/trace" >/dev/null
-lttng enable-channel --userspace --subbuf-size=8192 --num-subbuf=2 chan >/dev/null
-lttng enable-event --userspace --channel=chan 'tracerd:*' >/dev/null
-lttng add-context --userspace --channel=chan -t vpid -t vtid -t procname >/dev/null
-lttng start >/dev/null
-"$tmp/app"
-lttng stop >/dev/null
-lttng destroy "$sess" >/dev/null
-# ust/uid/<uid>/64-bit/{metadata,chan_*,index/}
-src=$(dirname "$(find "$tmp/trace" -name metadata | head -n 1)")
-rm -rf "$out/demo-lttng-ust"
-mkdir -p "$out/demo-lttng-ust"
-cp "$src/metadata" "$out/demo-lttng-ust/"
-for f in "$src"/chan_*; do
-    # keep non-empty streams only (one per CPU that ran the app)
-    if [ -s "$f" ]; then cp "$f" "$out/demo-lttng-ust/"; fi
-done
+LTTNG_EVENTS='tracerd:*' LTTNG_CHANNEL='--subbuf-size=8192 --num-subbuf=2' \
+    LTTNG_CONTEXTS='-t vpid -t vtid -t procname' LTTNG_CFLAGS='' \
+    sh tools/lttng_record.sh "$tmp" "$out/demo-lttng-ust"
 # babeltrace2's CTF writer (sink.ctf.fs) rewriting the same trace
 rm -rf "$out/bt2-sink-ctf" "$tmp/bt2"
 babeltrace2 "$out/demo-lttng-ust" -c sink.ctf.fs -p "path=\"$tmp/bt2\"" >/dev/null
