@@ -77,63 +77,100 @@ static int span_cb(void *user, const tracerd_span_t *s)
     return pytracerd_reader_push_obj(user, pytracerd_fragment(s));
 }
 
+/* Each typed format: its ops table and the function that fills its config
+ * (byte order, leniency) and callbacks (the format's records, payload
+ * fragments, warnings) into the unions below. */
+union typed_config {
+    tracerd_xray_config_t xray;
+    tracerd_fxt_config_t fxt;
+    tracerd_xtrace_insn_config_t insn;
+    tracerd_xtrace_snap_config_t snap;
+};
+union typed_callbacks {
+    tracerd_xray_callbacks_t xray;
+    tracerd_fxt_callbacks_t fxt;
+    tracerd_xtrace_insn_callbacks_t insn;
+    tracerd_xtrace_snap_callbacks_t snap;
+};
+
+static void setup_xray(union typed_config *c, union typed_callbacks *b, int lenient,
+                       tracerd_byte_order_t bo)
+{
+    tracerd_xray_config_init(&c->xray);
+    c->xray.byte_order = bo;
+    c->xray.lenient_skip_buffers = lenient != 0;
+    tracerd_xray_callbacks_init(&b->xray);
+    pytracerd_xray_callbacks(&b->xray);
+    b->xray.on_event_fragment = span_cb;
+    b->xray.on_warning = pytracerd_reader_on_warning;
+}
+
+static void setup_fxt(union typed_config *c, union typed_callbacks *b, int lenient,
+                      tracerd_byte_order_t bo)
+{
+    tracerd_fxt_config_init(&c->fxt);
+    c->fxt.byte_order = bo;
+    c->fxt.lenient = lenient != 0;
+    tracerd_fxt_callbacks_init(&b->fxt);
+    pytracerd_fxt_callbacks(&b->fxt);
+    b->fxt.on_large_blob_fragment = span_cb;
+    b->fxt.on_warning = pytracerd_reader_on_warning;
+}
+
+static void setup_insn(union typed_config *c, union typed_callbacks *b, int lenient,
+                       tracerd_byte_order_t bo)
+{
+    (void)bo; /* the instruction stream is little-endian */
+    tracerd_xtrace_insn_config_init(&c->insn);
+    c->insn.allow_trailing_zero_padding = lenient != 0;
+    c->insn.allow_truncated_tail = lenient != 0;
+    tracerd_xtrace_insn_callbacks_init(&b->insn);
+    pytracerd_xtrace_callbacks(&b->insn);
+    b->insn.on_mem_fragment = span_cb;
+    b->insn.on_iov_data = span_cb;
+    b->insn.on_warning = pytracerd_reader_on_warning;
+}
+
+static void setup_snap(union typed_config *c, union typed_callbacks *b, int lenient,
+                       tracerd_byte_order_t bo)
+{
+    tracerd_xtrace_snap_config_init(&c->snap);
+    c->snap.byte_order = bo;
+    c->snap.allow_truncated_tail = lenient != 0;
+    tracerd_xtrace_snap_callbacks_init(&b->snap);
+    pytracerd_xtrace_snap_callbacks(&b->snap);
+    b->snap.on_warning = pytracerd_reader_on_warning;
+}
+
+static const struct typed_format {
+    const char *name;
+    const tracerd_reader_ops_t *(*ops)(void);
+    void (*setup)(union typed_config *c, union typed_callbacks *b, int lenient,
+                  tracerd_byte_order_t bo);
+} typed_formats[] = {
+    {"xray", tracerd_xray_ops, setup_xray},
+    {"fxt", tracerd_fxt_ops, setup_fxt},
+    {"xtrace", tracerd_xtrace_insn_ops, setup_insn},
+    {"xtrace-snap", tracerd_xtrace_snap_ops, setup_snap},
+};
+
 int pytracerd_typed_open(pyreader *r, const char *name, int lenient, tracerd_byte_order_t bo,
                          const tracerd_allocator_t *alloc)
 {
-    tracerd_status_t st;
-    if (strcmp(name, "xray") == 0) {
-        tracerd_xray_config_t cfg;
-        tracerd_xray_config_init(&cfg);
-        cfg.byte_order = bo;
-        cfg.lenient_skip_buffers = lenient != 0;
-        tracerd_xray_callbacks_t cbs;
-        tracerd_xray_callbacks_init(&cbs);
-        pytracerd_xray_callbacks(&cbs);
-        cbs.on_event_fragment = span_cb;
-        cbs.on_warning = pytracerd_reader_on_warning;
-        r->ops = tracerd_xray_ops();
-        st = r->ops->new_reader(&cfg, &cbs, r, alloc, &r->impl);
-    } else if (strcmp(name, "fxt") == 0) {
-        tracerd_fxt_config_t cfg;
-        tracerd_fxt_config_init(&cfg);
-        cfg.byte_order = bo;
-        cfg.lenient = lenient != 0;
-        tracerd_fxt_callbacks_t cbs;
-        tracerd_fxt_callbacks_init(&cbs);
-        pytracerd_fxt_callbacks(&cbs);
-        cbs.on_large_blob_fragment = span_cb;
-        cbs.on_warning = pytracerd_reader_on_warning;
-        r->ops = tracerd_fxt_ops();
-        st = r->ops->new_reader(&cfg, &cbs, r, alloc, &r->impl);
-    } else if (strcmp(name, "xtrace") == 0) {
-        tracerd_xtrace_insn_config_t cfg;
-        tracerd_xtrace_insn_config_init(&cfg);
-        cfg.allow_trailing_zero_padding = lenient != 0;
-        cfg.allow_truncated_tail = lenient != 0;
-        tracerd_xtrace_insn_callbacks_t cbs;
-        tracerd_xtrace_insn_callbacks_init(&cbs);
-        pytracerd_xtrace_callbacks(&cbs);
-        cbs.on_mem_fragment = span_cb;
-        cbs.on_iov_data = span_cb;
-        cbs.on_warning = pytracerd_reader_on_warning;
-        r->ops = tracerd_xtrace_insn_ops();
-        st = r->ops->new_reader(&cfg, &cbs, r, alloc, &r->impl);
-    } else if (strcmp(name, "xtrace-snap") == 0) {
-        tracerd_xtrace_snap_config_t cfg;
-        tracerd_xtrace_snap_config_init(&cfg);
-        cfg.byte_order = bo;
-        cfg.allow_truncated_tail = lenient != 0;
-        tracerd_xtrace_snap_callbacks_t cbs;
-        tracerd_xtrace_snap_callbacks_init(&cbs);
-        pytracerd_xtrace_snap_callbacks(&cbs);
-        cbs.on_warning = pytracerd_reader_on_warning;
-        r->ops = tracerd_xtrace_snap_ops();
-        st = r->ops->new_reader(&cfg, &cbs, r, alloc, &r->impl);
-    } else {
+    const struct typed_format *f = NULL;
+    for (size_t i = 0; i < sizeof typed_formats / sizeof typed_formats[0] && f == NULL; i++)
+        if (strcmp(name, typed_formats[i].name) == 0)
+            f = &typed_formats[i];
+    if (f == NULL) {
         PyErr_Format(PyExc_ValueError, "no typed reader for %s (xray, fxt, xtrace, xtrace-snap)",
                      name);
         return -1;
     }
+    union typed_config cfg;
+    union typed_callbacks cbs;
+    f->setup(&cfg, &cbs, lenient, bo);
+    r->ops = f->ops();
+    tracerd_status_t st = r->ops->new_reader(&cfg, &cbs, r, alloc, &r->impl);
     if (st != TRACERD_OK) {
         r->impl = NULL;
         pytracerd_raise(st, 0, "cannot create the reader", NULL);
