@@ -19,170 +19,9 @@
 #include <tracerd/tracerd.h>
 
 #include "support/driver.h"
+#include "support/xray_recorder.h"
 
 #define REAL_DIR "tests/data/xray/real/"
-
-/* ---- the recorder (one text line per callback, for drv_check_all) -------- */
-
-/* What the driver's open() makes: our reader plus the recorder's state. */
-typedef struct rtarget {
-    tracerd_xray_reader_t *r;
-    rec_t *rec;
-    tlog_t frag; /* hex of the payload fragments received so far */
-} rtarget_t;
-
-static int on_header(void *u, const tracerd_xray_header_t *h)
-{
-    rtarget_t *t = u;
-    tlog_printf(&t->rec->log, "header v%u type=%d flags=%#x ctsc=%d nstsc=%d freq=%" PRIu64
-                              " bufsize=%" PRIu64 " order=%d\n",
-                h->version, (int)h->type, h->flags, h->constant_tsc, h->nonstop_tsc,
-                h->cycle_frequency, h->buffer_size, (int)h->byte_order);
-    return rec_ret(t->rec);
-}
-
-static int on_buffer(void *u, const tracerd_xray_buffer_t *b)
-{
-    rtarget_t *t = u;
-    tlog_printf(&t->rec->log, "buffer @%" PRIu64 " size=%" PRIu64 " tid=%d pid=%d has_pid=%d"
-                              " wall=%d:%" PRIu64 ".%06u\n",
-                b->offset, b->size, b->tid, b->pid, b->has_pid, b->has_walltime,
-                b->wall_seconds, b->wall_micros);
-    return rec_ret(t->rec);
-}
-
-static int on_buffer_end(void *u, const tracerd_xray_buffer_end_t *e)
-{
-    rtarget_t *t = u;
-    tlog_printf(&t->rec->log, "buffer-end @%" PRIu64 " filler=%" PRIu64 "\n", e->offset,
-                e->filler_bytes);
-    return rec_ret(t->rec);
-}
-
-static int on_function(void *u, const tracerd_xray_function_t *f)
-{
-    rtarget_t *t = u;
-    tlog_printf(&t->rec->log, "fn @%" PRIu64 " %s id=%d tsc=%" PRIu64 " ns=%" PRIu64
-                              " delta=%u tid=%d pid=%d cpu=%u",
-                f->offset, tracerd_xray_kind_name(f->kind), f->function_id, f->tsc, f->ns,
-                f->delta, f->tid, f->pid, f->cpu);
-    for (uint32_t i = 0; i < f->nargs; i++)
-        tlog_printf(&t->rec->log, "%s%#" PRIx64, i == 0 ? " args=" : ",", f->args[i]);
-    tlog_printf(&t->rec->log, "\n");
-    return rec_ret(t->rec);
-}
-
-static int on_event(void *u, const tracerd_xray_event_t *e)
-{
-    rtarget_t *t = u;
-    tlog_printf(&t->rec->log, "event @%" PRIu64 " %s type=%u tsc=%" PRIu64 " ns=%" PRIu64
-                              " tid=%d pid=%d cpu=%u size=%u",
-                e->offset, e->typed ? "typed" : "custom", e->event_type, e->tsc, e->ns, e->tid,
-                e->pid, e->cpu, e->size);
-    if (e->payload.data != NULL) {
-        tlog_printf(&t->rec->log, " payload=\"");
-        tlog_text(&t->rec->log, e->payload.data, e->payload.len);
-        tlog_printf(&t->rec->log, "\"");
-    } else {
-        tlog_printf(&t->rec->log, " payload follows");
-    }
-    tlog_printf(&t->rec->log, "\n");
-    return rec_ret(t->rec);
-}
-
-/* Fragments are logged once, concatenated, when the last one arrives, so the
- * log does not depend on chunking. */
-static int on_fragment(void *u, const tracerd_span_t *s)
-{
-    rtarget_t *t = u;
-    tlog_hex(&t->frag, s->data, s->len);
-    if (s->offset + s->len == s->total) {
-        tlog_printf(&t->rec->log, "fragments @%" PRIu64 " field=%u index=%u total=%" PRIu64
-                                  " hex=%s\n",
-                    s->record_offset, s->field, s->index, s->total,
-                    t->frag.buf != NULL ? t->frag.buf : "");
-        tlog_reset(&t->frag);
-    }
-    return rec_ret(t->rec);
-}
-
-static int on_metadata(void *u, const tracerd_xray_metadata_t *m)
-{
-    rtarget_t *t = u;
-    tlog_t *l = &t->rec->log;
-    tlog_printf(l, "meta @%" PRIu64 " %s", m->offset, tracerd_xray_meta_kind_name(m->kind));
-    switch (m->kind) {
-    case TRACERD_XRAY_META_NEW_BUFFER:
-        tlog_printf(l, " tid=%d", m->tid);
-        break;
-    case TRACERD_XRAY_META_PID:
-        tlog_printf(l, " pid=%d", m->pid);
-        break;
-    case TRACERD_XRAY_META_NEW_CPU:
-        tlog_printf(l, " cpu=%u tsc=%" PRIu64, m->cpu, m->tsc);
-        break;
-    case TRACERD_XRAY_META_TSC_WRAP:
-        tlog_printf(l, " tsc=%" PRIu64, m->tsc);
-        break;
-    case TRACERD_XRAY_META_WALLTIME:
-        tlog_printf(l, " wall=%" PRIu64 ".%06u", m->seconds, m->micros);
-        break;
-    case TRACERD_XRAY_META_CALL_ARGUMENT:
-        tlog_printf(l, " arg=%#" PRIx64, m->argument);
-        break;
-    case TRACERD_XRAY_META_BUFFER_EXTENTS:
-        tlog_printf(l, " extent=%" PRIu64, m->extent);
-        break;
-    default:
-        break;
-    }
-    tlog_printf(l, "\n");
-    return rec_ret(t->rec);
-}
-
-static int on_warning(void *u, const tracerd_warning_t *w)
-{
-    rtarget_t *t = u;
-    tlog_printf(&t->rec->log, "warning %s @%" PRIu64 " skipped=%" PRIu64 " %s\n",
-                tracerd_status_name(w->status), w->offset, w->skipped_bytes, w->reason);
-    return rec_ret(t->rec);
-}
-
-static tracerd_status_t t_open(const void *config, rec_t *rec, const tracerd_allocator_t *alloc,
-                               void **out)
-{
-    rtarget_t *t = calloc(1, sizeof *t);
-    ck_assert_ptr_nonnull(t);
-    t->rec = rec;
-    tracerd_xray_callbacks_t cbs;
-    memset(&cbs, 0, sizeof cbs);
-    cbs.on_header = on_header;
-    cbs.on_buffer = on_buffer;
-    cbs.on_buffer_end = on_buffer_end;
-    cbs.on_function = on_function;
-    cbs.on_event = on_event;
-    cbs.on_event_fragment = on_fragment;
-    cbs.on_metadata = on_metadata;
-    cbs.on_warning = on_warning;
-    rec->extra = t;
-    tracerd_status_t st = tracerd_xray_new(config, &cbs, t, alloc, &t->r);
-    *out = t->r;
-    return st;
-}
-
-static void t_free_extra(void *p)
-{
-    rtarget_t *t = p;
-    free(tlog_take(&t->frag));
-    free(t);
-}
-
-static const drv_target_t target = {
-    .name = "xray-real",
-    .open = t_open,
-    .ops = tracerd_xray_ops,
-    .free_extra = t_free_extra,
-};
 
 /* ---- one comparable record: ours or llvm-xray's --------------------------- */
 
@@ -654,7 +493,7 @@ static char *load_trace(const char *name, uint8_t **data, size_t *len, ours_t *o
     ck_assert_msg(*data != NULL, "cannot read %s (run from the repository root)", path);
     ck_assert_uint_lt(*len, 100000);
     drv_plan_t whole = {0};
-    char *log = drv_run(&target, NULL, *data, *len, &whole);
+    char *log = drv_run(&xray_golden_target, NULL, *data, *len, &whole);
     snprintf(path, sizeof path, "xray/real/%s.gold", name);
     drv_golden(path, log);
     decode_ours(*data, *len, o);
@@ -709,7 +548,7 @@ START_TEST(test_driver)
     size_t len;
     uint8_t *data = drv_read_file(path, &len);
     ck_assert_msg(data != NULL, "cannot read %s (run from the repository root)", path);
-    char *log = drv_check_all(&target, NULL, data, len);
+    char *log = drv_check_all(&xray_golden_target, NULL, data, len);
     ck_assert_msg(strstr(log, "end OK\n") != NULL, "%s: log does not end OK", name);
     free(log);
     free(data);
@@ -915,7 +754,7 @@ START_TEST(test_fdr_typed_cut)
     ck_assert_uint_eq(data[marker], 1u | (5u << 1)); /* CustomEventMarker */
     ck_assert_uint_eq(le64(data + 33), len - 48); /* the extent */
 
-    char *log = drv_check_all(&target, NULL, data, len);
+    char *log = drv_check_all(&xray_golden_target, NULL, data, len);
     char want[256];
     snprintf(want, sizeof want,
              "end E_EXTENT @%" PRIu64 " metadata record (16 bytes) runs past the buffer extent "
@@ -936,7 +775,7 @@ START_TEST(test_fdr_typed_cut)
     tracerd_xray_config_t cfg;
     tracerd_xray_config_init(&cfg);
     cfg.lenient_skip_buffers = true;
-    log = drv_check_all(&target, &cfg, data, len);
+    log = drv_check_all(&xray_golden_target, &cfg, data, len);
     ck_assert_msg(strstr(log, "warning E_EXTENT @32 skipped=13 ") != NULL, "no warning:\n%s", log);
     ck_assert_msg(strstr(log, "end OK\n") != NULL, "lenient run does not end OK:\n%s", log);
     nfn = 0;

@@ -1,0 +1,26 @@
+/* The XRay recorder: drv_target_t's whose callbacks log one line per
+ * callback with every decoded field, for the shared test drivers. One
+ * recorder, two line formats (thin layers over the same callbacks):
+ *   - xray_target, xray_target_nometa: the unit suite's (tests/check_xray.c
+ *     spells these logs inline): payloads in hex, fragments logged as
+ *     "payload ..." and not counted as callbacks for pausing (their number
+ *     depends on chunking); _nometa leaves on_metadata unset, so that the
+ *     reader handles the frequent metadata records in its hot loop;
+ *   - xray_golden_target: the real traces' golden files
+ *     (tests/data/xray/real/<name>.gold, tests/check_xray_real.c): payloads
+ *     as text, fragments as "fragments ... hex=", every header flag.
+ * Fragments are logged as one line when the last piece arrives, so the log
+ * does not depend on chunking. config: a tracerd_xray_config_t * (NULL for
+ * defaults). */
+#ifndef TESTS_SUPPORT_XRAY_RECORDER_H
+#define TESTS_SUPPORT_XRAY_RECORDER_H
+
+#include <tracerd/xray.h>
+
+#include "driver.h"
+
+extern const drv_target_t xray_target;
+extern const drv_target_t xray_target_nometa;
+extern const drv_target_t xray_golden_target;
+
+#endif
