@@ -1878,10 +1878,10 @@ static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
     return R_OK;
 }
 
-/* The scopes of an event. */
-#define EVENT_SCOPES                                                                               \
-    ((1u << TRACERD_CTF_SCOPE_EVENT_HEADER) | (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) |     \
-     (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT) | (1u << TRACERD_CTF_SCOPE_EVENT_FIELDS))
+/* The scopes after an event's header: one delivery plan per event class. */
+#define BODY_SCOPES                                                                                \
+    ((1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) | (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT) |    \
+     (1u << TRACERD_CTF_SCOPE_EVENT_FIELDS))
 
 static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
 {
@@ -1898,11 +1898,15 @@ static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
         d.pos = r->pos;
         d.sp = d.depth = 0;
         d.more_ok = false;
-        if (r->ev->plan != NULL && (r->scopes & EVENT_SCOPES) == EVENT_SCOPES) {
-            /* every scope wanted: the plans (the body's was only made when
-             * no byte order can change inside a byte in the whole event) */
-            int rc = r->srt->header_plan != NULL ? run_plan(r, &d, r->srt->header_plan)
-                                                 : run(r, &d, &r->srt->event_header, true);
+        if (r->ev->plan != NULL && (r->scopes & BODY_SCOPES) == BODY_SCOPES) {
+            /* every scope of the body wanted: the plans (the body's was
+             * only made when no byte order can change inside a byte in the
+             * whole event); a header not wanted is measured again (by the
+             * full program: it stores every value the body may use) */
+            int rc = !(r->scopes >> TRACERD_CTF_SCOPE_EVENT_HEADER & 1u)
+                         ? run(r, &d, &r->srt->event_header, false)
+                     : r->srt->header_plan != NULL ? run_plan(r, &d, r->srt->header_plan)
+                                                   : run(r, &d, &r->srt->event_header, true);
             if (rc != R_OK || run_plan(r, &d, r->ev->plan) != R_OK)
                 return R_ERR;
         } else if (event_programs(r, &d, true) != R_OK) {

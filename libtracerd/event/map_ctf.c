@@ -117,6 +117,13 @@ static int span_kind(const char *name)
 static const uint32_t no_args_scopes_none =
     (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) | (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT);
 
+/* What on_field maps into arguments: the contexts and the payload (not the
+ * packets' fields nor the event header, which the reader then only
+ * measures), unless the caller's config names the scopes. */
+static const uint32_t args_scopes = (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) |
+                                    (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT) |
+                                    (1u << TRACERD_CTF_SCOPE_EVENT_FIELDS);
+
 static uint32_t no_args_scopes(const tracerd_ctf_trace_t *t)
 {
     uint32_t s = no_args_scopes_none;
@@ -572,6 +579,8 @@ static tracerd_status_t c_metadata(void *r, const void *data, size_t len)
     callbacks(&cbs);
     if (m->no_args)
         m->scfg.field_scopes = no_args_scopes(m->trace);
+    else if (m->scfg.field_scopes == 0)
+        m->scfg.field_scopes = args_scopes;
     st = tracerd_ctf_stream_new(m->trace, &m->scfg, &cbs, m, m->alloc, &m->rd);
     if (st != TRACERD_OK)
         return fail(m, st, 0, "stream: cannot create the CTF stream reader");
@@ -755,6 +764,8 @@ tracerd_status_t tracerd_event_dir_open(const char *path, const tracerd_auto_con
         d->m->no_args = sc.no_args;
         if (sc.no_args) /* contexts only, unless a trace has function events */
             ds.field_scopes = no_args_scopes_none;
+        else if (ds.field_scopes == 0)
+            ds.field_scopes = args_scopes;
         if (st == TRACERD_OK)
             st = tracerd_ctf_dir_open(path, &dc, &ccb, d->m, &d->alloc, &d->m->dir);
         uint32_t want = ds.field_scopes;

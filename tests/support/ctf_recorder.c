@@ -220,9 +220,9 @@ static char *fields_of_scopes(const char *log, unsigned mask)
 /* Fast path (events only, whole packets in the chunk) against the general
  * path: the same records under every split. Also with on_field limited to
  * one event context (field_scopes), which the fast path delivers too, and
- * with every scope but one of an event's (then the general interpreter
- * delivers what the delivery plans deliver when every scope is wanted, as
- * in `full`). */
+ * with every scope but one of an event's (then the general interpreter, or
+ * the body's plan when only the header is left out, delivers what the
+ * delivery plans deliver when every scope is wanted, as in `full`). */
 void check_fast_path(const char *meta, const uint8_t *data, size_t len, const char *full)
 {
     struct target_cfg c;
@@ -241,9 +241,10 @@ void check_fast_path(const char *meta, const uint8_t *data, size_t len, const ch
         free(want);
         free(sc);
     }
-    /* header left out: the body by the general interpreter; event context
-     * left out: the header, stream context and fields by it (two runs cover
-     * every scope; the drivers' plans make each run long under sanitizers) */
+    /* event context left out: the header, stream context and fields by the
+     * general interpreter (the event context by it in the run above);
+     * header left out: the body's plan after the header measured again
+     * (the drivers' plans make each run long under sanitizers) */
     static const unsigned left_out[] = {TRACERD_CTF_SCOPE_EVENT_HEADER,
                                         TRACERD_CTF_SCOPE_EVENT_CONTEXT};
     for (size_t k = 0; k < sizeof left_out / sizeof left_out[0]; k++) {
