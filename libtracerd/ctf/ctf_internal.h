@@ -95,24 +95,26 @@ struct ctf_rset {
 bool tracerd__ctf_rset_range(const struct ctf_rset *rs, uint32_t i, bool sgn, int64_t *lo,
                              int64_t *hi);
 
+/* (The flags and the 32-bit members are packed together: one is made per
+ * type the metadata declares, LTTng's kernel metadata one per field.) */
 struct ctf_type {
     tracerd_ctf_type_t pub; /* first: a tracerd_ctf_type_t * is a struct ctf_type * */
     uint32_t line, col;     /* TSDL: text position; CTF 2: fragment index + 1, 0 */
     bool native_order;      /* byte_order = native (or absent): resolved when compiled */
-    const char *clock_name; /* map = clock.NAME.value, resolved when compiled */
+    bool ctf2;              /* CTF 2: the members below the next comment apply */
+    /* Filled by the compiler (zero from the builders): */
+    bool empty;                     /* holds no field at all (empty structs, arrays of them) */
+    bool ranges_built;              /* enumerations: `ranges` is the label table */
+    uint32_t nranges;               /* enumerations: entries of `ranges` */
+    uint64_t nodes;                 /* fields the type expands to (saturating); 0 = not counted */
+    const struct ctf_range *ranges; /* enumerations: mapping index by value */
+    const char *clock_name;         /* map = clock.NAME.value, resolved when compiled */
     /* CTF 2 */
-    bool ctf2;
     uint64_t frag_off;               /* byte offset of the fragment in the metadata text */
     const struct ctf_loc *loc;       /* length / selector location */
     const struct ctf_rset *sel;      /* OPTIONAL: selector ranges (NULL: boolean selector) */
     const struct ctf_rset *opts;     /* VARIANT: one range set per option */
     const char *const *member_attrs; /* STRUCT, VARIANT: attributes of each member */
-    /* Filled by the compiler (zero from the builders): */
-    uint64_t nodes;                 /* fields the type expands to (saturating); 0 = not counted */
-    bool empty;                     /* holds no field at all (empty structs, arrays of them) */
-    bool ranges_built;              /* enumerations: `ranges` is the label table */
-    const struct ctf_range *ranges; /* enumerations: mapping index by value */
-    uint32_t nranges;
 };
 
 /* A zeroed type of kind k with the defaults both metadata parsers start
