@@ -34,7 +34,7 @@
 #define METADATA_AT UINT64_MAX
 
 /* Allocator peaks of metadata near the defaults (measured: kernel-like 2400
- * 9.0 MB, 6500 25.6 MB; unused structs 10.1 MB) */
+ * 8.8 MB, 6500 25.1 MB; unused structs 10.1 MB) */
 #define PEAK_KERNEL_2400 ((size_t)10 << 20)
 #define PEAK_KERNEL_6500 ((size_t)28 << 20)
 #define PEAK_UNUSED ((size_t)12 << 20)
@@ -437,13 +437,29 @@ START_TEST(test_ctf_metadata_memory)
     /* declarations no event uses: bounded by the declared-field budget */
     hg_ctf_unused_structs(&h, 100, 1000);
     r = expect("ctf unused structs 100", &h, TRACERD_E_LIMIT, METADATA_AT,
-               "member: more than 65536 types, members and enumerators declared (2 x "
-               "max_type_nodes)");
+               "member: more than 65536 types, members, enumerators and env entries "
+               "declared (2 x max_type_nodes)");
     ck_assert_uint_lt(r.peak_bytes, PEAK_UNUSED);
     hostile_free(&h);
     hg_ctf_unused_structs(&h, 64, 1000);
     r = expect("ctf unused structs 64", &h, TRACERD_OK, 0, "");
     ck_assert_uint_lt(r.peak_bytes, PEAK_UNUSED);
+    hostile_free(&h);
+    /* env entries count as declarations; clock blocks are bounded by
+     * max_stream_classes (300,000 clocks took 138 MB, 700,000 env entries
+     * 67 MB: only the text's size bounded them) */
+    hg_ctf_env(&h, 70000);
+    r = expect("ctf env 70000", &h, TRACERD_E_LIMIT, METADATA_AT,
+               "env entry: more than 65536 types, members, enumerators and env entries declared");
+    ck_assert_uint_lt(r.peak_bytes, PEAK_UNUSED);
+    hostile_free(&h);
+    hg_ctf_clocks(&h, 5000);
+    r = expect("ctf clocks 5000", &h, TRACERD_E_LIMIT, METADATA_AT,
+               "clock block 4097: more than max_stream_classes (4096)");
+    ck_assert_uint_lt(r.peak_bytes, PEAK_UNUSED);
+    hostile_free(&h);
+    hg_ctf_clocks(&h, 4000);
+    expect("ctf clocks 4000", &h, TRACERD_OK, 0, "");
     hostile_free(&h);
 }
 END_TEST

@@ -263,16 +263,16 @@ typedef struct tracerd_ctf_metadata_config {
      * enum), all scopes together (default 16384). */
     uint32_t max_aliases;
     uint32_t max_event_classes;  /**< event classes, all streams together (default 8192) */
-    uint32_t max_stream_classes; /**< stream classes (default 4096) */
+    uint32_t max_stream_classes; /**< stream classes; TSDL: also clock blocks (default 4096) */
     /** Fields (integers, strings, compound and array types, variant
      * options) that the dynamic scopes of every stream and event class
      * expand to, summed: a named type used twice counts twice (default
      * 1<<15 = 32768; every LTTng kernel event of a recent x86-64 kernel is
      * some 10,000, the largest real trace measured 5,059, the peer suites
      * at most 201: doc/formats/ctf.md, "Limits"). Counted before anything
-     * is expanded. TSDL: the types, members and enumerators the text
-     * declares, used or not, are bounded by twice this. Memory near the
-     * bound: about 1 KiB per field (0.5 KiB for the decoder). */
+     * is expanded. TSDL: the types, members, enumerators and env entries
+     * the text declares, used or not, are bounded by twice this. Memory near the
+     * bound: about 0.8 KiB per field, declarations included. */
     uint64_t max_type_nodes;
     /** sizeof this struct in the caller's build, set by the _init function
      * (0, as in a struct zeroed by hand: the members above). Members added

@@ -110,7 +110,8 @@ struct parser {
     struct tracerd__hmap stream_ids;  /* stream class id -> 1 */
     struct tracerd__hmap clock_names; /* name hash -> newest struct clk_build * */
     uint32_t ndecls, serials;
-    uint64_t ndeclared; /* types, members and enumerators parsed (2 x max_type_nodes) */
+    uint64_t ndeclared;     /* types, members, enumerators, env entries (2 x max_type_nodes) */
+    uint32_t nclock_blocks; /* clock blocks opened (max_stream_classes) */
 };
 
 /* Sets m's error at token t (NULL: the lexer's position) and returns

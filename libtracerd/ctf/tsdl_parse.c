@@ -62,16 +62,16 @@ static void frame_pop(struct parser *P)
         (void)tracerd__hmap_put(&P->decls, &P->t->alloc, d->key, (uint64_t)(uintptr_t)d->shadow);
 }
 
-/* Counts one declared field (a type, member, variant option or enumerator,
- * used or not) against the text's budget, 2 x max_type_nodes: what the parse
- * keeps grows with it, whatever the events use. */
+/* Counts one declaration (a type, member, variant option, enumerator or env
+ * entry, used or not) against the text's budget, 2 x max_type_nodes: what
+ * the parse keeps grows with it, whatever the events use. */
 static tracerd_status_t declared(struct parser *P, const struct tok *at, const char *what)
 {
     uint64_t max = P->m->cfg.max_type_nodes * 2;
     if (P->ndeclared >= max)
         return tracerd__tsdl_limit(P, at,
-                                   "%s: more than %llu types, members and enumerators declared "
-                                   "(2 x max_type_nodes)",
+                                   "%s: more than %llu types, members, enumerators and env "
+                                   "entries declared (2 x max_type_nodes)",
                                    what, (unsigned long long)max);
     P->ndeclared++;
     return TRACERD_OK;
@@ -1017,6 +1017,11 @@ static tracerd_status_t open_block(struct parser *P, const struct tok *kw)
         f->eb->line = kw->line;
         f->eb->col = kw->col;
     } else if (blk == BLK_CLOCK) {
+        /* a stream class has one default clock: real traces have one to three */
+        if (P->nclock_blocks >= P->m->cfg.max_stream_classes)
+            return tracerd__tsdl_limit(P, kw, "clock block %u: more than max_stream_classes (%u)",
+                                       P->nclock_blocks + 1, P->m->cfg.max_stream_classes);
+        P->nclock_blocks++;
         f->cb = tracerd__ctf_arena_alloc(P->ar, sizeof *f->cb);
         if (f->cb == NULL)
             return nomem(P);
@@ -1227,6 +1232,8 @@ static tracerd_status_t block_attr(struct parser *P, struct frame *f, const char
         return TRACERD_OK;
     }
     case BLK_ENV: {
+        if ((st = declared(P, kt, "env entry")) != TRACERD_OK)
+            return st;
         struct env_build *e = tracerd__ctf_arena_alloc(P->ar, sizeof *e);
         if (e == NULL)
             return nomem(P);

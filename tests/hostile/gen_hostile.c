@@ -9,6 +9,7 @@
  * snapshot files are OUTDIR/xtrace.1.1.hint9.xsnapshot.bin) ctf-laughs ctf-empty-array
  * ctf-empty-seq ctf-enum ctf-aliases ctf-events ctf-fields ctf-streams ctf-unused (N structs of 1000 members, unused)
  * ctf-kernel (N event classes of 4 fields declared in place, as LTTng does)
+ * ctf-clocks (N clock blocks) ctf-env (an env block of N entries)
  * ctf-variant; and `ctf-dir STREAMS OUTDIR EVENTS` writes a trace directory
  * of STREAMS stream files of EVENTS events each, interleaved in time. */
 #include <stdio.h>
@@ -64,6 +65,8 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "ctf-events")) hg_ctf_event_classes(&h, u);
     else if (!strcmp(c, "ctf-unused")) hg_ctf_unused_structs(&h, u, 1000);
     else if (!strcmp(c, "ctf-kernel")) hg_ctf_kernel_like(&h, u, 4);
+    else if (!strcmp(c, "ctf-clocks")) hg_ctf_clocks(&h, u);
+    else if (!strcmp(c, "ctf-env")) hg_ctf_env(&h, u);
     else if (!strcmp(c, "ctf-fields")) hg_ctf_struct_fields(&h, u);
     else if (!strcmp(c, "ctf-streams")) hg_ctf_stream_classes(&h, u);
     else if (!strcmp(c, "ctf-variant")) hg_ctf_variant_options(&h, u, 1000);

@@ -304,6 +304,22 @@ static void ctf_u8_event(hostile_t *h, tlog_t *m, unsigned v)
     cw_free(&b);
 }
 
+/* The preamble and stream class 0. */
+static tlog_t ctf_begin(void)
+{
+    tlog_t m = {0};
+    ctf_preamble(&m);
+    ctf_stream_block(&m, 0);
+    return m;
+}
+
+/* Event class 0 ("e", a one-byte payload) and one event of it. */
+static void ctf_end_u8(hostile_t *h, tlog_t *m)
+{
+    tlog_printf(m, "event { name = \"e\"; id = 0; fields := struct { uint8_t x; }; };\n");
+    ctf_u8_event(h, m, 5);
+}
+
 /* One event of class 0 with no payload bytes, or the metadata alone. */
 static void ctf_one_event(hostile_t *h, tlog_t *m)
 {
@@ -398,9 +414,7 @@ void hg_ctf_aliases(hostile_t *h, unsigned n)
 
 void hg_ctf_kernel_like(hostile_t *h, unsigned classes, unsigned fields)
 {
-    tlog_t m = {0};
-    ctf_preamble(&m);
-    ctf_stream_block(&m, 0);
+    tlog_t m = ctf_begin();
     /* as LTTng writes them: every field's integer type declared in place */
     for (unsigned i = 0; i < classes; i++) {
         tlog_printf(&m, "event {\n\tname = \"syscall_entry_%u\";\n\tid = %u;\n\tstream_id = 0;\n"
@@ -421,9 +435,7 @@ void hg_ctf_kernel_like(hostile_t *h, unsigned classes, unsigned fields)
 
 void hg_ctf_unused_structs(hostile_t *h, unsigned n, unsigned members)
 {
-    tlog_t m = {0};
-    ctf_preamble(&m);
-    ctf_stream_block(&m, 0);
+    tlog_t m = ctf_begin();
     /* named structs no event uses: only the declared-field budget bounds them */
     for (unsigned i = 0; i < n; i++) {
         tlog_printf(&m, "struct s%u {\n", i);
@@ -431,8 +443,25 @@ void hg_ctf_unused_structs(hostile_t *h, unsigned n, unsigned members)
             tlog_printf(&m, " uint8_t m%u;", j);
         tlog_printf(&m, "\n};\n");
     }
-    tlog_printf(&m, "event { name = \"e\"; id = 0; fields := struct { uint8_t x; }; };\n");
-    ctf_u8_event(h, &m, 5);
+    ctf_end_u8(h, &m);
+}
+
+void hg_ctf_clocks(hostile_t *h, unsigned n)
+{
+    tlog_t m = ctf_begin();
+    for (unsigned i = 0; i < n; i++)
+        tlog_printf(&m, "clock { name = c%u; freq = 1000000000; };\n", i);
+    ctf_end_u8(h, &m);
+}
+
+void hg_ctf_env(hostile_t *h, unsigned n)
+{
+    tlog_t m = ctf_begin();
+    tlog_printf(&m, "env {\n");
+    for (unsigned i = 0; i < n; i++)
+        tlog_printf(&m, "  k%u = %u;\n", i, i);
+    tlog_printf(&m, "};\n");
+    ctf_end_u8(h, &m);
 }
 
 void hg_ctf_event_classes(hostile_t *h, unsigned n)

@@ -58,6 +58,8 @@ void hg_ctf_enum(hostile_t *h, unsigned mappings, unsigned events); /* a big enu
 void hg_ctf_aliases(hostile_t *h, unsigned n);          /* n type aliases */
 void hg_ctf_event_classes(hostile_t *h, unsigned n);    /* n event classes */
 void hg_ctf_unused_structs(hostile_t *h, unsigned n, unsigned members); /* never used */
+void hg_ctf_clocks(hostile_t *h, unsigned n); /* n clock blocks */
+void hg_ctf_env(hostile_t *h, unsigned n);    /* an env block of n entries */
 /* n event classes of `fields` 64-bit integers each declared in place, as LTTng does */
 void hg_ctf_kernel_like(hostile_t *h, unsigned classes, unsigned fields);
 void hg_ctf_struct_fields(hostile_t *h, unsigned n);    /* a payload struct of n fields */
