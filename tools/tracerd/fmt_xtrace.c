@@ -278,72 +278,89 @@ static void hexu(wr_t *f, const char *key, uint64_t v)
     wr_ch(f, '"');
 }
 
-static int i_insn(void *u, const tracerd_xtrace_insn_t *x)
+/* info's figures of an instruction (info and dump count; info's callbacks
+ * only count, so they call nothing and save no registers: a callback runs
+ * for every 5-byte record). */
+static inline void count_insn(istate_t *s, const tracerd_xtrace_insn_t *x)
 {
-    istate_t *s = u;
-    if (s->insns == 0) {
-        s->first_pc = s->pc_min = s->pc_max = x->pc;
-    }
+    uint64_t pc = x->pc;
+    if (s->insns == 0)
+        s->first_pc = pc;
     s->insns++;
     s->explicit_pcs += x->explicit_pc;
     s->by_el[x->el & 3]++;
-    s->last_pc = x->pc;
-    if (x->pc < s->pc_min)
-        s->pc_min = x->pc;
-    if (x->pc > s->pc_max)
-        s->pc_max = x->pc;
-    if (s->dump) {
-        XKEEP(&s->flt, "insn", x->index);
-        wr_t *f = s->c->wr;
-        WR_LIT(f, "{\"type\":\"insn\",\"offset\":");
-        wr_u64(f, x->offset);
-        WR_LIT(f, ",\"index\":");
-        wr_u64(f, x->index);
-        WR_LIT(f, ",\"pc\":\"0x");
-        wr_x64(f, x->pc);
-        WR_LIT(f, "\",\"opcode\":\"0x");
-        wr_x32_8(f, x->opcode);
-        WR_LIT(f, "\",\"el\":");
-        wr_u64(f, x->el);
-        if (x->explicit_pc)
-            WR_LIT(f, ",\"explicit_pc\":true}\n");
-        else
-            WR_LIT(f, ",\"explicit_pc\":false}\n");
-    }
+    s->last_pc = pc;
+    s->pc_min = pc < s->pc_min ? pc : s->pc_min; /* starts at UINT64_MAX */
+    s->pc_max = pc > s->pc_max ? pc : s->pc_max;
+}
+
+static int i_insn(void *u, const tracerd_xtrace_insn_t *x)
+{
+    count_insn(u, x);
     return 0;
+}
+
+static int d_insn(void *u, const tracerd_xtrace_insn_t *x)
+{
+    istate_t *s = u;
+    count_insn(s, x);
+    XKEEP(&s->flt, "insn", x->index);
+    wr_t *f = s->c->wr;
+    WR_LIT(f, "{\"type\":\"insn\",\"offset\":");
+    wr_u64(f, x->offset);
+    WR_LIT(f, ",\"index\":");
+    wr_u64(f, x->index);
+    WR_LIT(f, ",\"pc\":\"0x");
+    wr_x64(f, x->pc);
+    WR_LIT(f, "\",\"opcode\":\"0x");
+    wr_x32_8(f, x->opcode);
+    WR_LIT(f, "\",\"el\":");
+    wr_u64(f, x->el);
+    if (x->explicit_pc)
+        WR_LIT(f, ",\"explicit_pc\":true}\n");
+    else
+        WR_LIT(f, ",\"explicit_pc\":false}\n");
+    return 0;
+}
+
+static inline void count_mem(istate_t *s, const tracerd_xtrace_mem_t *m)
+{
+    s->stores += m->is_store;
+    s->loads += !m->is_store;
+    s->mem_bytes += m->size;
 }
 
 static int i_mem(void *u, const tracerd_xtrace_mem_t *m)
 {
+    count_mem(u, m);
+    return 0;
+}
+
+static int d_mem(void *u, const tracerd_xtrace_mem_t *m)
+{
     istate_t *s = u;
+    count_mem(s, m);
+    XKEEP(&s->flt, "mem", m->insn_count);
+    wr_t *f = s->c->wr;
+    WR_LIT(f, "{\"type\":\"mem\",\"offset\":");
+    wr_u64(f, m->offset);
+    WR_LIT(f, ",\"insn_count\":");
+    wr_u64(f, m->insn_count);
+    WR_LIT(f, ",\"el\":");
+    wr_u64(f, m->el);
     if (m->is_store)
-        s->stores++;
+        WR_LIT(f, ",\"op\":\"store\",\"addr\":\"0x");
     else
-        s->loads++;
-    s->mem_bytes += m->size;
-    if (s->dump) {
-        XKEEP(&s->flt, "mem", m->insn_count);
-        wr_t *f = s->c->wr;
-        WR_LIT(f, "{\"type\":\"mem\",\"offset\":");
-        wr_u64(f, m->offset);
-        WR_LIT(f, ",\"insn_count\":");
-        wr_u64(f, m->insn_count);
-        WR_LIT(f, ",\"el\":");
-        wr_u64(f, m->el);
-        if (m->is_store)
-            WR_LIT(f, ",\"op\":\"store\",\"addr\":\"0x");
-        else
-            WR_LIT(f, ",\"op\":\"load\",\"addr\":\"0x");
-        wr_x64(f, m->addr);
-        WR_LIT(f, "\",\"size\":");
-        wr_u64(f, m->size);
-        WR_LIT(f, ",\"value\":");
-        if (m->value != NULL)
-            cli_json_hex(f, m->value, m->size);
-        else
-            wr_cstr(f, "null");
-        wr_cstr(f, "}\n");
-    }
+        WR_LIT(f, ",\"op\":\"load\",\"addr\":\"0x");
+    wr_x64(f, m->addr);
+    WR_LIT(f, "\",\"size\":");
+    wr_u64(f, m->size);
+    WR_LIT(f, ",\"value\":");
+    if (m->value != NULL)
+        cli_json_hex(f, m->value, m->size);
+    else
+        wr_cstr(f, "null");
+    wr_cstr(f, "}\n");
     return 0;
 }
 
@@ -573,10 +590,11 @@ static int run_insn(cli_t *c, bool dump)
     memset(&s, 0, sizeof s);
     s.c = c;
     s.dump = dump;
+    s.pc_min = UINT64_MAX;
     tracerd_xtrace_insn_callbacks_t cb;
     tracerd_xtrace_insn_callbacks_init(&cb);
-    cb.on_insn = i_insn;
-    cb.on_mem = i_mem;
+    cb.on_insn = dump ? d_insn : i_insn;
+    cb.on_mem = dump ? d_mem : i_mem;
     cb.on_mem_fragment = i_frag;
     cb.on_val = i_val;
     cb.on_allgpr = i_allgpr;
