@@ -1084,6 +1084,91 @@ START_TEST(test_string_table_churn)
 }
 END_TEST
 
+static int head_abort(void *u, const tracerd_fxt_event_t *e)
+{
+    (void)e;
+    ++*(int *)u;
+    return -5;
+}
+
+static int head_count(void *u, const tracerd_fxt_event_t *e)
+{
+    (void)e;
+    ++*(int *)u;
+    return TRACERD_CB_CONTINUE;
+}
+
+/* on_event_head: asked once per event record (fast path or not) with the
+ * head decoded and the arguments not yet; a record it leaves out is not
+ * decoded further (an error in its arguments is not reported) and not
+ * delivered; string references as written, a redefined index seen with its
+ * new string; a negative value aborts. Every split, pause and allocation
+ * failure gives the same log. */
+START_TEST(test_event_head)
+{
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    fxw_init_record(&w, 2000000000u);
+    fxw_string(&w, 1, "cat");
+    fxw_string(&w, 2, "keep");
+    fxw_string(&w, 3, "skip-indexed");
+    fxw_thread(&w, 1, 10, 11);
+    fxw_arg_t ok[] = {FXA_U64(FXS_IDX(2), 7), FXA_STR(FXS_INL("s"), FXS_IDX(3))};
+    fxw_arg_t bad[] = {FXA_U64(FXS_IDX(77), 1)}; /* index 77 is not registered */
+    fxw_arg_t odd[] = {FXA_UNKNOWN(12, FXS_INL("u"), 1), FXA_I32(FXS_INL("i"), -3)};
+    fxw_event(&w, 0, FXT_IDX(1), FXS_IDX(1), FXS_IDX(2), 100, ok, 2, 0);        /* kept */
+    fxw_event(&w, 0, FXT_IDX(1), FXS_IDX(1), FXS_IDX(3), 110, bad, 1, 0);       /* left out */
+    fxw_event(&w, 4, FXT_IDX(1), FXS_IDX(1), FXS_INL("skip-inline"), 120, bad, 1, 130);
+    fxw_event(&w, 4, FXT_IDX(1), FXS_EMPTY, FXS_INL("done"), 140, ok, 2, 150); /* kept */
+    fxw_event(&w, 1, FXT_INL(20, 21), FXS_IDX(1), FXS_IDX(2), 160, odd, 2, 9); /* slow path */
+    fxw_string(&w, 3, "kept-now"); /* index 3 redefined */
+    fxw_event(&w, 0, FXT_IDX(1), FXS_IDX(1), FXS_IDX(3), 170, NULL, 0, 0); /* kept */
+    size_t n;
+    uint8_t *d = take(&w, &n);
+    char *log = drv_check_all(&fxt_head_target, NULL, d, n);
+    HAS(log, "end OK");
+    ck_assert_uint_eq(count(log, "\nhead@"), 6);
+    ck_assert_uint_eq(count(log, " skip\n"), 2);
+    ck_assert_uint_eq(count(log, "\nevent@"), 4);
+    ck_assert_uint_eq(count(log, " args=NULL"), 6);
+    HASNT(log, " args=SET");
+    HAS(log, " name=\"keep\" cat_ref=1 name_ref=2 nargs=2 id=0 end=0 args=NULL\n");
+    HAS(log, " name=\"skip-indexed\" cat_ref=1 name_ref=3 nargs=1 id=0 end=0 args=NULL skip\n");
+    HAS(log, " name=\"skip-inline\" cat_ref=1 name_ref=32779 nargs=1 id=0 end=0 args=NULL skip\n");
+    HAS(log, " cat=\"\" name=\"done\" cat_ref=0 name_ref=32772 nargs=2");
+    HAS(log, " name=\"kept-now\" cat_ref=1 name_ref=3 nargs=0");
+    HAS(log, " ticks=110 ns=55 ");
+    HASNT(log, "skip-indexed\" args");
+    free(log);
+    /* without the head, the first left-out record's argument is an error */
+    log = fxt_log(NULL, d, n);
+    HAS(log, "end E_REFERENCE");
+    free(log);
+    /* an abort from the head */
+    tracerd_fxt_callbacks_t cbs;
+    tracerd_fxt_callbacks_init(&cbs);
+    cbs.on_event_head = head_abort;
+    int calls = 0;
+    tracerd_fxt_reader_t *r;
+    ck_assert_int_eq(tracerd_fxt_new(NULL, &cbs, &calls, NULL, &r), TRACERD_OK);
+    ck_assert_int_eq(tracerd_fxt_feed(r, d, n, NULL), TRACERD_E_CALLBACK);
+    ck_assert_int_eq(calls, 1);
+    ck_assert_int_eq(tracerd_fxt_callback_error(r), -5);
+    ck_assert_ptr_nonnull(strstr(tracerd_fxt_error_reason(r), "on_event_head"));
+    tracerd_fxt_free(r);
+    /* once per record where the fast path bails out after asking (an
+     * unknown argument type) */
+    cbs.on_event_head = head_count;
+    calls = 0;
+    ck_assert_int_eq(tracerd_fxt_new(NULL, &cbs, &calls, NULL, &r), TRACERD_OK);
+    ck_assert_int_eq(tracerd_fxt_feed(r, d, n, NULL), TRACERD_E_REFERENCE);
+    ck_assert_int_eq(calls, 2); /* the second record's argument fails */
+    tracerd_fxt_free(r);
+    free(d);
+}
+END_TEST
+
 /* An allocator that records the peak of live bytes. */
 typedef struct peak_alloc {
     tracerd_allocator_t a;
@@ -1348,6 +1433,7 @@ Suite *suite_fxt(void)
     tcase_add_test(tc, test_large_blob_head_limits);
     tcase_add_test(tc, test_string_table_churn);
     tcase_add_test(tc, test_memory_bound);
+    tcase_add_test(tc, test_event_head);
     tcase_add_test(tc, test_many_providers_random_splits);
     tc = tcase(s, "fxt_peer");
     tcase_add_test(tc, test_peer_richiesams);

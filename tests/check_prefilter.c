@@ -11,10 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <tracerd/event.h>
 
 #include "support/driver.h"
+#include "support/fxt_writer.h"
 
 /* A text log of delivered events: offset, kind, time, ids, name, args. */
 struct elog {
@@ -208,8 +210,49 @@ static void check_trace(const char *path, bool is_dir, bool ordered)
     free(all.buf);
 }
 
+/* An FXT trace for the tests on_event_head makes before the arguments:
+ * names from string indices that string records redefine (index 2 and 3
+ * swap "a" and "c" every 7 steps), inline names, and complete spans of
+ * several lengths around any time (their end decides a --begin test). */
+static char *write_fxt_refs(void)
+{
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    fxw_init_record(&w, 1000000000u);
+    fxw_string(&w, 1, "cat");
+    fxw_string(&w, 4, "other");
+    fxw_thread(&w, 1, 10, 11);
+    fxw_thread(&w, 2, 10, 12);
+    for (uint64_t k = 0; k < 60; k++) {
+        if (k % 7 == 0) {
+            fxw_string(&w, 2, k % 14 == 0 ? "a" : "c");
+            fxw_string(&w, 3, k % 14 == 0 ? "c" : "a");
+        }
+        uint64_t t = 1000 + k * 100;
+        fxw_arg_t args[] = {FXA_U64(FXS_IDX(4), k), FXA_STR(FXS_INL("s"), FXS_IDX(2))};
+        fxw_event(&w, 0, FXT_IDX(1 + k % 2), FXS_IDX(1), FXS_IDX(2), t, args, 2, 0);
+        fxw_event(&w, 4, FXT_IDX(1), FXS_IDX(k % 3 ? 1 : 4), FXS_IDX(3), t + 10, args, 1,
+                  t + 10 + (k % 5) * 700);
+        fxw_event(&w, 0, FXT_IDX(2), FXS_IDX(1), FXS_INL(k % 2 ? "c" : "a"), t + 20, args, 2, 0);
+    }
+    size_t n;
+    uint8_t *d = fxw_take(&w, &n);
+    char *path = strdup("/tmp/tracerd-prefilter-XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, d, n), (ssize_t)n);
+    close(fd);
+    free(d);
+    return path;
+}
+
 START_TEST(test_prefilter_same_events)
 {
+    char *refs = write_fxt_refs();
+    check_trace(refs, false, false);
+    unlink(refs);
+    free(refs);
     check_trace("tests/data/event/xray_fdr_real.xray", false, false);
     check_trace("tests/data/xray/fdr-v5-le.xray", false, false);
     check_trace("tests/data/fxt/demo.fxt", false, false);

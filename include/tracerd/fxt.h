@@ -233,6 +233,12 @@ typedef struct tracerd_fxt_event {
     uint64_t id;
     uint64_t end_ticks; /**< DURATION_COMPLETE: end time; 0 otherwise */
     uint64_t end_ns;
+    /** The category's and the name's string references as written: an
+     * index into the provider's string table (1..0x7fff; a later string
+     * record may give the index another string), 0x8000 | length for an
+     * inline string, 0 for the empty string. */
+    uint16_t category_ref;
+    uint16_t name_ref;
 } tracerd_fxt_event_t;
 
 /** Blob record (record type 5). */
@@ -378,7 +384,21 @@ typedef struct tracerd_fxt_callbacks {
      * (0, as in a struct zeroed by hand: the members above). Members added
      * after 0.2 come after it (doc/api.md §7). */
     size_t size;
+    /** Called (when set) for each event record before its arguments and the
+     * words after them are decoded, to leave records out cheaply (a
+     * filter): the event has its offset, provider, type, times, thread,
+     * category, name and references; nargs is as written but args is NULL,
+     * id, end_ticks and end_ns are 0. Return TRACERD_CB_CONTINUE to decode
+     * the record and call on_event, TRACERD_FXT_SKIP (or any positive
+     * value: it does not pause) to leave it out (on_event is not called;
+     * its arguments are neither decoded nor checked, so an error inside them
+     * is not reported), a negative value to abort as any callback. Called
+     * once per record. */
+    tracerd_fxt_event_cb on_event_head;
 } tracerd_fxt_callbacks_t;
+
+/** on_event_head: leave this event record out. */
+#define TRACERD_FXT_SKIP 1
 
 /** Sets every callback to NULL (not interested), the starting point before
  * setting the ones wanted (STYLE.md B.16: every callbacks struct has one). */

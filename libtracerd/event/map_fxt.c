@@ -26,6 +26,8 @@
 
 #include <tracerd/fxt.h>
 
+#define FMAP_VERDICTS 256u
+
 struct fmap {
     tracerd_auto_reader_t *a;
     tracerd_fxt_reader_t *rd;
@@ -33,6 +35,21 @@ struct fmap {
     bool filtering; /* the config has a filter */
     bool no_args;   /* tracerd_auto_config_t.no_args: the FXT arguments are not mapped */
     bool source_sent;
+    /* The event on_event_head made of the record at offset held
+     * (UINT64_MAX: none), for on_event to finish; held_pass: it passed
+     * every test already. */
+    uint64_t held;
+    bool held_pass;
+    tracerd_event_t ev;
+    /* The filter's name and category tests by string references (a string
+     * from the table is a function of its index until a string record
+     * gives the index another): key provider << 32 | category_ref << 16 |
+     * name_ref, verdict 0 none, 1 fails, 2 passes; direct-mapped. used:
+     * the indices in some key, so that a string record forgets the
+     * verdicts only when it redefines one of them. */
+    uint64_t vkey[FMAP_VERDICTS];
+    uint8_t verdict[FMAP_VERDICTS];
+    uint64_t used[32768u / 64u];
 };
 
 #define ZX_OBJ_TYPE_PROCESS 1u
@@ -146,38 +163,119 @@ static int on_init(void *user, const tracerd_fxt_init_t *i)
     return send_source(user, i->ticks_per_second);
 }
 
-static int on_event(void *user, const tracerd_fxt_event_t *e)
+static const tracerd_event_kind_t event_kinds[] = {
+    TRACERD_EVENT_INSTANT,    TRACERD_EVENT_COUNTER,       TRACERD_EVENT_SPAN_BEGIN,
+    TRACERD_EVENT_SPAN_END,   TRACERD_EVENT_SPAN_COMPLETE, TRACERD_EVENT_ASYNC_BEGIN,
+    TRACERD_EVENT_ASYNC_STEP, TRACERD_EVENT_ASYNC_END,     TRACERD_EVENT_FLOW_BEGIN,
+    TRACERD_EVENT_FLOW_STEP,  TRACERD_EVENT_FLOW_END};
+#define EVENT_KINDS (sizeof event_kinds / sizeof event_kinds[0])
+
+/* The event of an FXT event record's head (what on_event_head has). */
+static void event_head(tracerd_event_t *ev, const tracerd_fxt_event_t *e)
 {
-    static const tracerd_event_kind_t kinds[] = {
-        TRACERD_EVENT_INSTANT,    TRACERD_EVENT_COUNTER,       TRACERD_EVENT_SPAN_BEGIN,
-        TRACERD_EVENT_SPAN_END,   TRACERD_EVENT_SPAN_COMPLETE, TRACERD_EVENT_ASYNC_BEGIN,
-        TRACERD_EVENT_ASYNC_STEP, TRACERD_EVENT_ASYNC_END,     TRACERD_EVENT_FLOW_BEGIN,
-        TRACERD_EVENT_FLOW_STEP,  TRACERD_EVENT_FLOW_END};
-    struct fmap *m = user;
-    if ((unsigned)e->type >= sizeof kinds / sizeof kinds[0])
-        return TRACERD_CB_CONTINUE;
-    tracerd_event_t ev = tracerd__event_zero;
-    ev.offset = e->offset;
-    ev.kind = kinds[e->type];
-    ev.ticks = e->ticks;
-    ev.ns = e->ns;
-    ev.flags = TRACERD_EVENT_HAS_NS;
-    set_thread(&ev, &e->thread);
-    ev.category = e->category;
-    ev.name = e->name;
+    ev->offset = e->offset;
+    ev->kind = event_kinds[e->type];
+    ev->ticks = e->ticks;
+    ev->ns = e->ns;
+    ev->flags = TRACERD_EVENT_HAS_NS;
+    set_thread(ev, &e->thread);
+    ev->category = e->category;
+    ev->name = e->name;
+}
+
+/* ... and the words after its arguments. */
+static void event_tail(tracerd_event_t *ev, const tracerd_fxt_event_t *e)
+{
     if (e->type == TRACERD_FXT_EVENT_COUNTER || e->type >= TRACERD_FXT_EVENT_ASYNC_BEGIN) {
-        ev.id = e->id;
-        ev.flags |= TRACERD_EVENT_HAS_ID;
+        ev->id = e->id;
+        ev->flags |= TRACERD_EVENT_HAS_ID;
     }
     if (e->type == TRACERD_FXT_EVENT_DURATION_COMPLETE) {
-        ev.end_ticks = e->end_ticks;
-        ev.end_ns = e->end_ns;
+        ev->end_ticks = e->end_ticks;
+        ev->end_ns = e->end_ns;
     }
-    /* filtered before the arguments are mapped */
-    int rc = 0, pre = m->filtering ? tracerd__auto_prefilter(m->a, &ev, TRACERD__KNOW_ALL, &rc) : 1;
+}
+
+/* The filter's name and category tests for event record e, remembered by
+ * its string references when both come from the string table. */
+static bool names_pass(struct fmap *m, const tracerd_fxt_event_t *e)
+{
+    const tracerd_event_filter_t *f = tracerd__auto_filter(m->a);
+    if ((e->name_ref | e->category_ref) & 0x8000u) /* inline: no index */
+        return tracerd__event_filter_names(f, e->name, e->category);
+    uint64_t key = (uint64_t)e->provider_id << 32 | (uint64_t)e->category_ref << 16 | e->name_ref;
+    uint32_t slot = (e->name_ref ^ (uint32_t)e->category_ref * 97u) % FMAP_VERDICTS;
+    if (m->vkey[slot] == key && m->verdict[slot] != 0)
+        return m->verdict[slot] == 2;
+    bool pass = tracerd__event_filter_names(f, e->name, e->category);
+    m->vkey[slot] = key;
+    m->verdict[slot] = pass ? 2 : 1;
+    m->used[e->name_ref / 64u] |= 1ull << (e->name_ref % 64u);
+    m->used[e->category_ref / 64u] |= 1ull << (e->category_ref % 64u);
+    return pass;
+}
+
+/* A string record: the verdicts go when it redefines an index they use. */
+static int on_string(void *user, const tracerd_fxt_string_t *s)
+{
+    struct fmap *m = user;
+    if (m->used[s->index / 64u] & (1ull << (s->index % 64u))) {
+        memset(m->verdict, 0, sizeof m->verdict);
+        memset(m->used, 0, sizeof m->used);
+    }
+    return TRACERD_CB_CONTINUE;
+}
+
+/* An event record before its arguments are decoded (only with a filter):
+ * left out when the filter rejects it, else its event is kept for
+ * on_event, with the verdict: passed, or (a complete span: its end time,
+ * which a time range tests, is not decoded yet) to test again. */
+static int on_event_head(void *user, const tracerd_fxt_event_t *e)
+{
+    struct fmap *m = user;
+    if (!m->source_sent || (unsigned)e->type >= EVENT_KINDS)
+        return TRACERD_CB_CONTINUE; /* on_event decides (it sends the source first) */
+    tracerd_event_t *ev = &m->ev;
+    *ev = tracerd__event_zero;
+    event_head(ev, e);
+    bool complete = e->type == TRACERD_FXT_EVENT_DURATION_COMPLETE;
+    if (complete) /* an end not known yet: one that no time range rejects */
+        ev->end_ticks = ev->end_ns = UINT64_MAX;
+    int rc = TRACERD_CB_CONTINUE;
+    int pre = tracerd__auto_prefilter(m->a, ev, TRACERD__KNOW_IDS, &rc);
+    if (pre == 2) /* the names decide: the other tests passed */
+        pre = names_pass(m, e) ? 1 : 0;
+    if (pre == 0)
+        return rc < 0 ? rc : TRACERD_FXT_SKIP;
+    m->held = e->offset;
+    m->held_pass = !complete;
+    return TRACERD_CB_CONTINUE;
+}
+
+static int on_event(void *user, const tracerd_fxt_event_t *e)
+{
+    struct fmap *m = user;
+    if ((unsigned)e->type >= EVENT_KINDS)
+        return TRACERD_CB_CONTINUE;
+    tracerd_event_t local, *ev = &m->ev;
+    int rc = 0, pre = 1;
+    if (m->held == e->offset) { /* on_event_head made it */
+        pre = m->held_pass ? 1 : 2;
+    } else {
+        ev = &local;
+        *ev = tracerd__event_zero;
+        event_head(ev, e);
+        pre = m->filtering ? 2 : 1;
+    }
+    m->held = UINT64_MAX;
+    event_tail(ev, e);
+    /* filtered before the arguments are mapped (with on_event_head, before
+     * they are decoded) */
+    if (pre == 2)
+        pre = tracerd__auto_prefilter(m->a, ev, TRACERD__KNOW_ALL, &rc);
     if (pre != 0)
-        map_args(m, &ev, e->args, e->nargs, 0);
-    return emit_pre(m, &ev, pre, rc);
+        map_args(m, ev, e->args, e->nargs, 0);
+    return emit_pre(m, ev, pre, rc);
 }
 
 static int on_kernel_object(void *user, const tracerd_fxt_kernel_object_t *o)
@@ -361,8 +459,14 @@ static tracerd_status_t f_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
     m->alloc = alloc;
     m->filtering = cfg->filter != NULL;
     m->no_args = cfg->no_args;
+    m->held = UINT64_MAX;
     tracerd_fxt_callbacks_t cbs;
-    memset(&cbs, 0, sizeof cbs);
+    tracerd_fxt_callbacks_init(&cbs);
+    if (m->filtering) {
+        cbs.on_event_head = on_event_head;
+        if (tracerd__event_filter_has_names(cfg->filter))
+            cbs.on_string = on_string;
+    }
     cbs.on_init = on_init;
     cbs.on_event = on_event;
     cbs.on_kernel_object = on_kernel_object;

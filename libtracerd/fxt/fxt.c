@@ -66,6 +66,9 @@ struct tracerd_fxt_reader {
 
     tracerd_fxt_arg_t args[TRACERD_FXT_MAX_ARGS];
     uint16_t unknown_args; /* bit i: argument i has an unknown type */
+    /* Offset of the record on_event_head kept in fast_records, which then
+     * bailed out: record() does not ask again (UINT64_MAX: none). */
+    uint64_t head_kept;
     char warn_reason[TRACERD__REASON_MAX];
 };
 
@@ -770,6 +773,29 @@ static const char *const event_word_name[16] = {"",
 /* What event_dec did. */
 enum { FAST_DONE = 0, FAST_BAIL = 1, FAST_STOP = 2 };
 
+/* ticks in ns at tps ticks per second (0: none given, 1 tick = 1 ns). */
+static FXT_INLINE uint64_t tps_ns(uint64_t tps, uint64_t ticks)
+{
+    return tps == 0 || tps == 1000000000u ? ticks : tracerd_ticks_to_ns(ticks, tps);
+}
+
+/* Asks on_event_head about event e (its head decoded: args NULL, id and
+ * end 0): FAST_BAIL (reused: go on) to decode and deliver it, FAST_DONE
+ * when it is left out, FAST_STOP with *st when the callback aborted. */
+static FXT_INLINE int ask_head(tracerd_fxt_reader_t *r, tracerd_fxt_event_t *e,
+                               tracerd_status_t *st)
+{
+    r->core.in_cb = true;
+    int rv = r->cbs.on_event_head(r->core.user, e);
+    r->core.in_cb = false;
+    if (TRACERD__LIKELY(rv == TRACERD_CB_CONTINUE))
+        return FAST_BAIL;
+    if (rv > 0)
+        return FAST_DONE;
+    *st = after_cb(r, rv, "on_event_head");
+    return FAST_STOP;
+}
+
 /* Decodes an event record (n bytes at p, header h, absolute offset off) in
  * one pass with its fields in registers and calls on_event. Events are the
  * bulk of every trace. exact false (fast_records): anything out of the
@@ -816,6 +842,22 @@ static FXT_INLINE int event_dec(tracerd_fxt_reader_t *r, const uint8_t *p, size_
                        "category", exact));
     EVENT_TAKE(str_dec(r, strs, cap, (uint32_t)(h >> 48), &q, end, &e.name, "name", exact));
     uint32_t nargs = (uint32_t)(h >> 20) & 0xfu;
+    e.category_ref = (uint16_t)(h >> 32);
+    e.name_ref = (uint16_t)(h >> 48);
+    if (r->cbs.on_event_head != NULL && r->head_kept != off) { /* left out before the arguments? */
+        e.offset = off;
+        e.provider_id = pv->id;
+        e.type = (tracerd_fxt_event_type_t)type;
+        e.nargs = nargs;
+        e.args = NULL;
+        e.id = e.end_ticks = e.end_ns = 0;
+        e.ns = tps_ns(pv->ticks_per_second, e.ticks);
+        int k = ask_head(r, &e, st);
+        if (k != FAST_BAIL)
+            return k;
+        if (!exact)
+            r->head_kept = off; /* if the rest bails out, record() does not ask again */
+    }
     EVENT_TAKE(args_dec(r, strs, cap, p, &q, end, nargs, big, exact));
     /* The word after the arguments, without a branch on the event type
      * (read from the header, then unused, when the type has none). */
@@ -836,13 +878,8 @@ static FXT_INLINE int event_dec(tracerd_fxt_reader_t *r, const uint8_t *p, size_
     e.nargs = nargs;
     e.args = r->args;
     uint64_t tps = pv->ticks_per_second; /* 0 until an initialization record */
-    if (tps == 0 || tps == 1000000000u) {
-        e.ns = e.ticks;
-        e.end_ns = e.end_ticks; /* 0 unless DURATION_COMPLETE */
-    } else {
-        e.ns = tracerd_ticks_to_ns(e.ticks, tps);
-        e.end_ns = tracerd_ticks_to_ns(e.end_ticks, tps);
-    }
+    e.ns = tps_ns(tps, e.ticks);
+    e.end_ns = tps_ns(tps, e.end_ticks); /* 0 unless DURATION_COMPLETE */
     r->next_off = off + n;
     r->core.in_cb = true;
     int rv = r->cbs.on_event(r->core.user, &e);
@@ -1599,6 +1636,7 @@ void tracerd_fxt_reset(tracerd_fxt_reader_t *r)
     r->arg_i = -1;
     r->rec_size = 0;
     r->unknown_args = 0;
+    r->head_kept = UINT64_MAX;
 }
 
 void tracerd_fxt_free(tracerd_fxt_reader_t *r)

@@ -403,15 +403,43 @@ static int on_warning(void *u, const tracerd_warning_t *w)
     return rec_ret(x->rec);
 }
 
-static tracerd_status_t t_open(const void *config, rec_t *rec, const tracerd_allocator_t *alloc,
-                               void **reader)
+/* fxt_head_target's on_event_head: logs what the head gives and leaves out
+ * the events whose name begins with "skip". It never pauses (a positive
+ * value means "leave out"). */
+static int on_head(void *u, const tracerd_fxt_event_t *e)
+{
+    fxrec_t *x = u;
+    tlog_t *l = &x->rec->log;
+    head(l, "head", e->offset, e->provider_id);
+    aps(l, " ");
+    aps(l, tracerd_fxt_event_type_name(e->type));
+    kv(l, "ticks", e->ticks);
+    kv(l, "ns", e->ns);
+    thread(l, "thread", e->thread);
+    str(l, "cat", e->category);
+    str(l, "name", e->name);
+    kv(l, "cat_ref", e->category_ref);
+    kv(l, "name_ref", e->name_ref);
+    kv(l, "nargs", e->nargs);
+    kv(l, "id", e->id);
+    kv(l, "end", e->end_ticks);
+    aps(l, e->args == NULL ? " args=NULL" : " args=SET");
+    bool skip = e->name.len >= 4 && memcmp(e->name.data, "skip", 4) == 0;
+    aps(l, skip ? " skip\n" : "\n");
+    return skip ? TRACERD_FXT_SKIP : TRACERD_CB_CONTINUE;
+}
+
+static tracerd_status_t open_with(const void *config, rec_t *rec, const tracerd_allocator_t *alloc,
+                                  void **reader, bool with_head)
 {
     fxrec_t *x = calloc(1, sizeof *x);
     if (x == NULL)
         return TRACERD_E_NOMEM;
     x->rec = rec;
     tracerd_fxt_callbacks_t cbs;
-    memset(&cbs, 0, sizeof cbs);
+    tracerd_fxt_callbacks_init(&cbs);
+    if (with_head)
+        cbs.on_event_head = on_head;
     cbs.on_metadata = on_metadata;
     cbs.on_init = on_init;
     cbs.on_string = on_string;
@@ -432,7 +460,20 @@ static tracerd_status_t t_open(const void *config, rec_t *rec, const tracerd_all
     return st;
 }
 
+static tracerd_status_t t_open(const void *config, rec_t *rec, const tracerd_allocator_t *alloc,
+                               void **reader)
+{
+    return open_with(config, rec, alloc, reader, false);
+}
+
+static tracerd_status_t t_open_head(const void *config, rec_t *rec,
+                                    const tracerd_allocator_t *alloc, void **reader)
+{
+    return open_with(config, rec, alloc, reader, true);
+}
+
 const drv_target_t fxt_target = {"fxt", t_open, tracerd_fxt_ops, free};
+const drv_target_t fxt_head_target = {"fxt+head", t_open_head, tracerd_fxt_ops, free};
 
 char *fxt_log(const tracerd_fxt_config_t *cfg, const uint8_t *data, size_t len)
 {

@@ -11,6 +11,9 @@
 
 /* config: a tracerd_fxt_config_t * (NULL for defaults). */
 extern const drv_target_t fxt_target;
+/* The same with on_event_head set: it logs a "head@..." line per event
+ * record and leaves out the events whose name begins with "skip". */
+extern const drv_target_t fxt_head_target;
 
 /* Convenience: the whole-feed log of data (malloc'd). */
 char *fxt_log(const tracerd_fxt_config_t *cfg, const uint8_t *data, size_t len);
