@@ -19,6 +19,7 @@
 
 #include <tracerd/tracerd.h>
 
+#include "support/ctf_writer.h"
 #include "support/fxt_writer.h"
 #include "support/xray_writer.h"
 
@@ -68,7 +69,7 @@ static void generate(xw_t *w, size_t target)
 static void generate_fxt(fxw_t *w, size_t target)
 {
     static const char *const names[] = {"frame", "layout", "paint", "draw", "text", "image",
-                                        "input", "timer", "gc", "io", "net", "idle"};
+                                        "input", "timer",  "gc",    "io",   "net",  "idle"};
     uint32_t seed = 11;
     uint64_t ts = 1000;
     fxw_magic(w);
@@ -114,14 +115,17 @@ static int deliver(void *user, const tracerd_event_t *ev)
     return 0;
 }
 
-static double run(const uint8_t *buf, size_t len, tracerd_event_filter_t *f, struct sink *s)
+/* meta: the CTF metadata of a CTF stream (NULL for XRay and FXT). */
+static double run(const uint8_t *buf, size_t len, const char *meta, tracerd_event_filter_t *f,
+                  struct sink *s)
 {
     tracerd_auto_config_t cfg;
     tracerd_auto_config_init(&cfg);
     cfg.filter = f;
     tracerd_event_callbacks_t cbs = {.on_event = deliver};
     tracerd_auto_reader_t *r;
-    if (tracerd_auto_new(&cfg, &cbs, s, NULL, &r) != TRACERD_OK)
+    if (tracerd_auto_new(&cfg, &cbs, s, NULL, &r) != TRACERD_OK ||
+        (meta != NULL && tracerd_auto_metadata(r, meta, strlen(meta)) != TRACERD_OK))
         exit(1);
     double t0 = now();
     size_t used;
@@ -140,14 +144,15 @@ static double run(const uint8_t *buf, size_t len, tracerd_event_filter_t *f, str
 }
 
 /* Best of 5 runs (BENCH_RUNS=N: of N). */
-static double best(const uint8_t *buf, size_t len, tracerd_event_filter_t *f, struct sink *s)
+static double best(const uint8_t *buf, size_t len, const char *meta, tracerd_event_filter_t *f,
+                   struct sink *s)
 {
     double b = 1e30;
     const char *env = getenv("BENCH_RUNS");
     int runs = env != NULL && atoi(env) > 0 ? atoi(env) : 5;
     for (int i = 0; i < runs; i++) {
         memset(s, 0, sizeof *s);
-        double t = run(buf, len, f, s);
+        double t = run(buf, len, meta, f, s);
         if (t < b)
             b = t;
     }
@@ -162,16 +167,17 @@ struct fcase {
 };
 
 /* Delivering, then each case, on one trace. */
-static void cases_on(const char *title, const uint8_t *buf, size_t len, const struct fcase *cases,
-                     size_t ncases)
+static void cases_on(const char *title, const uint8_t *buf, size_t len, const char *meta,
+                     const struct fcase *cases, size_t ncases)
 {
     /* BENCH_ONLY=T.C: only case C (0: delivering) of trace T (0 XRay, 1
-     * FXT), for bench/filter_instructions.sh */
+     * FXT, 2 CTF), for bench/filter_instructions.sh */
     const char *only = getenv("BENCH_ONLY");
     struct sink s;
     if (only != NULL) {
         size_t c = (size_t)atoi(strchr(only, '.') ? strchr(only, '.') + 1 : "0");
-        if ((size_t)atoi(only) != (strstr(title, "FXT") ? 1u : 0u) || c > ncases)
+        size_t t = strstr(title, "FXT") ? 1u : strstr(title, "CTF") ? 2u : 0u;
+        if ((size_t)atoi(only) != t || c > ncases)
             return;
         tracerd_event_filter_t *f = NULL;
         if (c > 0) {
@@ -186,13 +192,13 @@ static void cases_on(const char *title, const uint8_t *buf, size_t len, const st
                 tracerd_event_filter_set_end(f, 30000000, true);
         }
         memset(&s, 0, sizeof s);
-        run(buf, len, f, &s);
+        run(buf, len, meta, f, &s);
         tracerd_event_filter_free(f);
         printf("%s | %s: %llu delivered\n", title, c ? cases[c - 1].what : "deliver every event",
                (unsigned long long)s.events);
         return;
     }
-    double t_all = best(buf, len, NULL, &s);
+    double t_all = best(buf, len, meta, NULL, &s);
     uint64_t events = s.events;
     printf("%s: %.1f MiB, %llu events\n", title, (double)len / 1048576.0,
            (unsigned long long)events);
@@ -208,7 +214,7 @@ static void cases_on(const char *title, const uint8_t *buf, size_t len, const st
                                         cases[i].id);
         else
             tracerd_event_filter_set_end(f, 30000000, true);
-        double t = best(buf, len, f, &s);
+        double t = best(buf, len, meta, f, &s);
         printf("%-34s %8.1f ns/event  %.2f  (%llu delivered)\n", cases[i].what,
                t * 1e9 / (double)events, t / t_all, (unsigned long long)s.events);
         tracerd_event_filter_free(f);
@@ -232,7 +238,8 @@ int main(int argc, char **argv)
         {"reject all: --tid 1", TRACERD_EVENT_FILTER_TID, NULL, 1},
         {"keep the first 30 ms: --end +30ms", 0, NULL, 0},
     };
-    cases_on("XRay FDR v5, 8 threads", w.buf, w.len, xcases, sizeof xcases / sizeof xcases[0]);
+    cases_on("XRay FDR v5, 8 threads", w.buf, w.len, NULL, xcases,
+             sizeof xcases / sizeof xcases[0]);
     xw_free(&w);
     fxw_t fw;
     fxw_init(&fw, false);
@@ -248,8 +255,17 @@ int main(int argc, char **argv)
         {"reject all: --tid 1", TRACERD_EVENT_FILTER_TID, NULL, 1},
         {"keep the first 30 ms: --end +30ms", 0, NULL, 0},
     };
-    cases_on("FXT, 8 threads, 2 arguments per event", fw.buf, fw.len, fcases,
+    cases_on("FXT, 8 threads, 2 arguments per event", fw.buf, fw.len, NULL, fcases,
              sizeof fcases / sizeof fcases[0]);
     fxw_free(&fw);
+    /* CTF: an LTTng-UST-like stream (the writer's benchmark trace) */
+    char *meta = ctf_writer_bench_metadata();
+    size_t clen;
+    uint64_t cevents;
+    uint8_t *cbuf = ctf_writer_bench_stream((uint64_t)(mib / 2) << 20, 65536, &clen, &cevents);
+    cases_on("CTF, LTTng-UST-like, 6 fields per event", cbuf, clen, meta, fcases,
+             sizeof fcases / sizeof fcases[0]);
+    free(cbuf);
+    free(meta);
     return 0;
 }

@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck disable=SC2046 # the writers are one word each
 ${CC:-cc} -O2 -g -Iinclude -Itests -o "$tmp/bench" bench/bench_filter.c $(ls tests/support/*_writer.c) \
     tests/support/tlog.c "$B/libtracerd.a" -ljansson -lm
-for t in 0 1; do
+for t in 0 1 2; do
     base=
     for c in 0 1 2 3 4; do
         BENCH_ONLY=$t.$c valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" \

@@ -65,7 +65,8 @@ struct cmap {
     bool own_error;
     /* the event being built */
     bool in_event;
-    bool checked; /* it passed the filter at its beginning (delivered without a test) */
+    bool checked;    /* it passed the filter at its beginning (delivered without a test) */
+    bool ctx_tested; /* tested again when its payload began (the contexts read) */
     tracerd_event_t ev;
     uint32_t nargs;
     int span; /* 0 none, 1 function entry, 2 function exit */
@@ -231,6 +232,7 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
     int pre = tracerd__auto_prefilter(
         m->a, &m->ev, TRACERD__KNOW_CPU | (m->span == 0 ? TRACERD__KNOW_NAMES : 0u), &rc);
     m->checked = pre == 1;
+    m->ctx_tested = false;
     if (pre == 0)
         m->in_event = false; /* left out: its fields are not mapped */
     int src = send_source(m);
@@ -404,11 +406,32 @@ static unsigned name_kind(struct cmap *m, const char *name)
     return k;
 }
 
+/* The payload begins: the contexts are read, so the process and thread are
+ * known (and the name, but for a function entry/exit, named by its
+ * address): the event is tested again, and left out before its payload is
+ * mapped. */
+static int payload_test(struct cmap *m)
+{
+    m->ctx_tested = true;
+    int rc = TRACERD_CB_CONTINUE;
+    int pre = tracerd__auto_prefilter(
+        m->a, &m->ev, TRACERD__KNOW_IDS | (m->span == 0 ? TRACERD__KNOW_NAMES : 0u), &rc);
+    m->checked = pre == 1;
+    if (pre == 0)
+        m->in_event = false;
+    return rc;
+}
+
 static int on_field(void *user, const tracerd_ctf_field_t *f)
 {
     struct cmap *m = user;
     if (!m->in_event || f->depth == 0 || f->scope < TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT)
         return TRACERD_CB_CONTINUE;
+    if (f->scope == TRACERD_CTF_SCOPE_EVENT_FIELDS && !m->checked && !m->ctx_tested) {
+        int rc = payload_test(m);
+        if (!m->in_event)
+            return rc;
+    }
     const char *name = f->name != NULL ? f->name : "";
     if (m->no_args && f->depth > 1)
         return TRACERD_CB_CONTINUE;
