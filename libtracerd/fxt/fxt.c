@@ -171,13 +171,6 @@ static inline uint64_t ld64(const tracerd_fxt_reader_t *r, const uint8_t *p)
     return ldw(r->big, p);
 }
 
-/* Sign-extends a 32-bit two's complement value, without a branch (the
- * signs of int32 arguments are as good as random). */
-static FXT_INLINE int64_t s32(uint32_t v)
-{
-    return (int64_t)(v ^ 0x80000000u) - (int64_t)0x80000000;
-}
-
 static FXT_INLINE size_t pad8(size_t n)
 {
     return (n + 7u) & ~(size_t)7u;
