@@ -418,11 +418,35 @@ typedef struct tracerd_ctf_field {
     const char *enum_label; /**< first matching label of an enum value; NULL otherwise or if none */
     const char *option;     /**< VARIANT_BEGIN: selected option (display name) */
     /** ARRAY/SEQUENCE_BEGIN of byte-aligned 8-bit integers: all the bytes as
-     * one view into the input (the elements still follow one by one);
+     * one view into the input (the elements still follow one by one) when
+     * there are at most TRACERD_CTF_FRAGMENT_BYTES(stitch_bytes) of them;
      * FLOAT of 128 bits or more (CTF 2) starting on a byte boundary: its raw
-     * bytes as written (v.f is the nearest double); data NULL otherwise. */
+     * bytes as written (v.f is the nearest double); BYTES: this fragment's
+     * bytes; data NULL otherwise. */
     tracerd_bytes_t bytes;
+    /** STRING and BYTES values: TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST
+     * when the value comes whole (always, for values of at most
+     * TRACERD_CTF_FRAGMENT_BYTES(stitch_bytes) input bytes). A longer value
+     * comes in several on_field calls of the same kind, name, path, index and
+     * offset, in order: the first has FRAG_FIRST, the last FRAG_LAST, the
+     * ones between neither. Fragments depend only on the data and
+     * stitch_bytes, never on how the input was cut. Other kinds: FIRST|LAST. */
+    uint32_t frag;
+    /** Offset of this fragment's first byte in the whole value as delivered
+     * (v.str for STRING, converted UTF-8 for UTF-16/32 text; bytes for
+     * BYTES); 0 for a whole value. BYTES: v.length is the whole length. */
+    uint64_t frag_offset;
 } tracerd_ctf_field_t;
+
+/** tracerd_ctf_field_t.frag: the value's first fragment. */
+#define TRACERD_CTF_FRAG_FIRST 1u
+/** tracerd_ctf_field_t.frag: the value's last fragment. */
+#define TRACERD_CTF_FRAG_LAST 2u
+/** Input bytes of a fragment for a stream reader with stitch_bytes s: a
+ * STRING (or text array) or BYTES value longer than this comes in fragments
+ * of at most this many input bytes (fewer where a fragment would end inside
+ * a UTF-8 character or a UTF-16 surrogate pair). */
+#define TRACERD_CTF_FRAGMENT_BYTES(s) (((size_t)(s) / 2u) & ~(size_t)3u)
 
 /** A packet, reported once its header and context are read (fields follow via on_field). */
 typedef struct tracerd_ctf_packet {
@@ -517,8 +541,11 @@ static inline void tracerd_ctf_callbacks_init(tracerd_ctf_callbacks_t *cbs)
 
 /** Stream reader options. Initialise with tracerd_ctf_stream_config_init. */
 typedef struct tracerd_ctf_stream_config {
-    size_t stitch_bytes;          /**< largest packet header+context or event that may straddle
-                                       chunks (default 65536, min 64) */
+    size_t stitch_bytes;          /**< largest packet header+context (default 65536, min 64);
+                                       events of any size are read: a longer one
+                                       is delivered while it arrives, its long
+                                       strings and BLOBs in fragments of
+                                       TRACERD_CTF_FRAGMENT_BYTES(stitch_bytes) */
     uint64_t max_sequence_length; /**< sequence length bound (default 1<<24) */
     uint32_t max_depth;           /**< nesting of arrays/sequences (default 64) */
     uint64_t max_packet_bytes;    /**< packet size bound (default 1 GiB) */

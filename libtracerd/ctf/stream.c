@@ -4,9 +4,17 @@
  * Every record (a packet's header + context, or an event) is first
  * "measured": the programs run without delivering anything, which finds its
  * end, its stream/event class and its timestamp. A record wholly inside the
- * chunk is then delivered straight from the chunk; one that straddles chunks
- * is gathered in the stitch buffer first and delivered from there. So a
- * record's callbacks never depend on how the input was cut. */
+ * chunk is then delivered straight from the chunk. A packet header and
+ * context that straddles chunks is gathered in the stitch buffer first and
+ * delivered from there (one longer than the buffer is E_LIMIT in every
+ * split). An event that straddles chunks is "streamed" once its header is
+ * read: the stitch buffer becomes a window on it, the interpreter delivers
+ * its fields as far as the window goes and stops at an instruction
+ * boundary, and resumes there with the next chunk (big_event), so an event
+ * of any length is read in every split. Strings, text arrays and BLOBs
+ * longer than half the stitch buffer come in fragments (frag_value) cut by
+ * the data alone, in every path. So a record's callbacks never depend on
+ * how the input was cut. */
 #include <math.h>
 #include <stdio.h>
 
@@ -35,6 +43,8 @@ struct vm {
     uint32_t depth;  /* delivery nesting */
     uint64_t bo_end; /* bit after the last generic bit field (0: none yet) */
     bool bo_be;      /* its byte order */
+    uint32_t pc;     /* run: the instruction to start at (0; where it stopped on R_MORE) */
+    bool big;        /* a streamed event: long values resume across calls (frag_value) */
 };
 
 struct tracerd_ctf_stream {
@@ -83,6 +93,18 @@ struct tracerd_ctf_stream {
     uint64_t prev_discarded, prev_seq, prev_ts_end;
     uint32_t discarded_bits;
     bool prev_has_ts_end;
+
+    /* An event longer than the stitch buffer, delivered while it arrives:
+     * the stitch buffer is a window on it (st[0] is packet byte win_byte)
+     * and bvm the interpreter stopped where the window ran out. */
+    bool big;
+    uint32_t big_scope; /* program running: 0 header .. 3 payload */
+    struct vm bvm;
+    uint64_t win_byte;
+    uint64_t big_need;      /* bit the window must reach before running again */
+    size_t frag;            /* TRACERD_CTF_FRAGMENT_BYTES(stitch_bytes) */
+    uint64_t fr_in, fr_out; /* value being fragmented: input / delivered bytes done */
+    bool fr_done;           /* ... a text array's text ended: its other bytes are skipped */
 
     /* the measured event */
     const struct ctf_event_rt *ev;
@@ -203,6 +225,7 @@ tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *trace,
         r->fast_ctx = want != 0 && r->fast_ok;
     }
     r->st_limit = c.stitch_bytes; /* the stitch buffer itself: when first needed */
+    r->frag = TRACERD_CTF_FRAGMENT_BYTES(c.stitch_bytes);
     tracerd_status_t st = alloc_tables(r, trace);
     if (st != TRACERD_OK) {
         tracerd_ctf_stream_free(r);
@@ -237,6 +260,9 @@ void tracerd_ctf_stream_reset(tracerd_ctf_stream_t *r)
     r->ev = NULL;
     r->gated = false;
     r->held = false;
+    r->big = false;
+    r->fr_in = r->fr_out = 0;
+    r->fr_done = false;
 }
 
 void tracerd_ctf_stream_free(tracerd_ctf_stream_t *r)
@@ -254,7 +280,7 @@ void tracerd_ctf_stream_free(tracerd_ctf_stream_t *r)
 tracerd_status_t tracerd_ctf_stream_set_trace(tracerd_ctf_stream_t *r,
                                               const tracerd_ctf_trace_t *trace)
 {
-    if (r == NULL || trace == NULL || r->core.in_cb || r->st_have != 0)
+    if (r == NULL || trace == NULL || r->core.in_cb || r->st_have != 0 || r->big)
         return TRACERD_E_INVALID;
     const struct ctf_stream_rt *s = NULL;
     if (r->srt != NULL) {
@@ -475,6 +501,8 @@ static inline void field_init(tracerd_ctf_stream_t *r, const struct vm *vm,
     f->option = NULL;
     f->bytes.data = NULL;
     f->bytes.len = 0;
+    f->frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST;
+    f->frag_offset = 0;
 }
 
 static void role(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_insn *in,
@@ -779,6 +807,8 @@ static int run_scalars(tracerd_ctf_stream_t *r, const struct vm *vm, const struc
     f.option = NULL;
     f.bytes.data = NULL;
     f.bytes.len = 0;
+    f.frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST;
+    f.frag_offset = 0;
     for (uint32_t k = 0; k < n; k++) {
         const struct ctf_insn *e = in + k;
         const uint64_t off = k != 0 ? e->count : 0;
@@ -818,8 +848,154 @@ static int run_scalars(tracerd_ctf_stream_t *r, const struct vm *vm, const struc
     return R_OK;
 }
 
-/* Runs one program from vm->pos. dlv (a constant in each copy, see run):
- * push the fields to on_field, whose scope the client asked for. */
+/* at + n bytes in bits, saturating (a need past every limit). */
+static inline uint64_t bits_after(uint64_t at, uint64_t n)
+{
+    return n > (UINT64_MAX - at) / 8 ? UINT64_MAX : at + n * 8;
+}
+
+/* The first all-zero code unit of u bytes in p[0, n) (at a multiple of u), or SIZE_MAX. */
+static size_t find_zero_unit(const uint8_t *p, size_t n, unsigned u)
+{
+    if (u == 1) {
+        const uint8_t *z = memchr(p, 0, n);
+        return z ? (size_t)(z - p) : SIZE_MAX;
+    }
+    for (size_t i = 0; i + u <= n; i += u)
+        if (p[i] == 0 && p[i + 1] == 0 && (u == 2 || (p[i + 2] == 0 && p[i + 3] == 0)))
+            return i;
+    return SIZE_MAX;
+}
+
+/* Where a fragment of len input bytes (more follow: p[len] is readable)
+ * ends without cutting a character: before a UTF-16 high surrogate (its
+ * pair follows), or before the lead byte of a UTF-8 sequence that p[len]
+ * continues. */
+static size_t frag_cut(const uint8_t *p, size_t len, unsigned u, bool be)
+{
+    if (u == 2) {
+        uint32_t c = tracerd__ld16(be, p + len - 2);
+        return c >= 0xD800 && c < 0xDC00 ? len - 2 : len;
+    }
+    if (u == 1 && (p[len] & 0xC0) == 0x80) {
+        for (size_t j = len - 1; j > 0 && j + 3 >= len; j--) {
+            if ((p[j] & 0xC0) == 0xC0)
+                return j;
+            if ((p[j] & 0xC0) != 0x80)
+                break;
+        }
+    }
+    return len;
+}
+
+/* The value of a string, text array or BLOB instruction at bit `at` (byte
+ * aligned): n input bytes, or UINT64_MAX for "up to a zero code unit".
+ * Delivered (dlv) whole when it has at most r->frag input bytes, else in
+ * fragments of r->frag input bytes (fewer where frag_cut says); a text
+ * array's text ends at its first zero unit and its other bytes are
+ * skipped. In a streamed event (vm->big) the value resumes where the
+ * window ran out (r->fr_*: nothing is delivered twice). R_OK with the bit
+ * after the value in *next, R_MORE (vm->pos = at) or R_ERR. */
+static int frag_value(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_insn *in,
+                      const struct ctf_prog *prog, uint64_t at, uint64_t n, bool dlv,
+                      uint64_t *next)
+{
+    const bool blob = in->op == OP_BLOB;
+    const bool utf = in->op == OP_USTRING || (in->flags & INSN_UTF) != 0;
+    const unsigned u = utf ? in->size / 8u : 1u;
+    const uint64_t F = r->frag;
+    for (;;) {
+        uint64_t base = at + r->fr_in * 8;
+        uint64_t avail = base <= vm->limit ? (vm->limit - base) / 8 : 0;
+        uint64_t rem = n == UINT64_MAX ? UINT64_MAX : n - r->fr_in;
+        if (r->fr_done) { /* a text array's bytes after its text */
+            uint64_t k = rem < avail ? rem : avail;
+            r->fr_in += k;
+            if (k < rem) {
+                vm->pos = at;
+                return vm_short(r, vm, in, bits_after(base, rem));
+            }
+            break;
+        }
+        /* bytes that decide this fragment: F, and for text whether a zero
+         * unit follows them */
+        uint64_t scan = blob ? (rem < F ? rem : F) : (rem < F + u ? rem : F + u);
+        const uint8_t *p = vm->data + ((base - vm->bit0) >> 3);
+        size_t look = (size_t)(scan < avail ? scan : avail);
+        size_t t = blob ? SIZE_MAX : find_zero_unit(p, look, u);
+        size_t len;
+        bool last;
+        if (t != SIZE_MAX && t <= F) {
+            len = t;
+            last = true;
+        } else if (avail < scan) {
+            vm->pos = at;
+            return vm_short(r, vm, in, bits_after(base, scan));
+        } else if (rem <= F) {
+            len = (size_t)rem;
+            last = true;
+        } else {
+            len = blob ? (size_t)F : frag_cut(p, (size_t)F, u, (in->flags & INSN_BE) != 0);
+            last = false;
+        }
+        if (dlv) {
+            tracerd_ctf_field_t f;
+            field_init(r, vm, in, prog, &f, at,
+                       blob ? TRACERD_CTF_VALUE_BYTES : TRACERD_CTF_VALUE_STRING);
+            f.frag =
+                (r->fr_in == 0 ? TRACERD_CTF_FRAG_FIRST : 0u) | (last ? TRACERD_CTF_FRAG_LAST : 0u);
+            if (blob) {
+                f.bytes.data = p;
+                f.bytes.len = len;
+                f.v.length = n;
+                f.frag_offset = r->fr_in;
+            } else if (utf) {
+                vm->pos = at;
+                if (utf_text(r, vm, in, p, len, &f.v.str) != R_OK)
+                    return R_ERR;
+                f.frag_offset = r->fr_out;
+                r->fr_out += f.v.str.len;
+            } else {
+                f.v.str.data = (const char *)p;
+                f.v.str.len = len;
+                f.frag_offset = r->fr_in;
+            }
+            f.scope = prog->scope;
+            if (call_field(r, &f) != R_OK)
+                return R_ERR;
+        }
+        r->fr_in += len;
+        if (!last)
+            continue;
+        if (t == len) { /* the zero unit ends the text */
+            if (n == UINT64_MAX) {
+                r->fr_in += u;
+                break;
+            }
+            r->fr_done = true;
+            continue;
+        }
+        break;
+    }
+    *next = at + r->fr_in * 8;
+    r->fr_in = r->fr_out = 0;
+    r->fr_done = false;
+    return R_OK;
+}
+
+/* run's R_MORE: where to start again. */
+static inline int run_short(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_insn *in,
+                            uint32_t pc, uint64_t need)
+{
+    vm->pc = pc;
+    return vm_short(r, vm, in, need);
+}
+
+/* Runs one program from vm->pos (and instruction vm->pc, where a streamed
+ * event's run stopped). dlv (a constant in each copy, see run): push the
+ * fields to on_field, whose scope the client asked for. A fused run is
+ * taken only when all its bits are there, so a run that stops does so at an
+ * instruction boundary. */
 static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
                                     const struct ctf_prog *prog, const bool dlv)
 {
@@ -829,12 +1005,13 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
     const size_t nbytes = limit > bit0 ? (size_t)((limit - bit0) >> 3) : 0; /* readable */
     const uint8_t *data = vm->data;
     uint64_t *slots = r->slots;
-    uint32_t pc = 0;
+    uint32_t pc = vm->pc;
+    vm->pc = 0;
     tracerd_ctf_field_t f;
     f.scope = prog->scope;
     for (;;) {
         const struct ctf_insn *in = &code[pc];
-        uint64_t v;
+        uint64_t v, fn = UINT64_MAX;
         uint64_t at = (pos + in->align - 1) & ~((uint64_t)in->align - 1);
         if (in->jump > 1 && RUN_OP(in->op) && TRACERD__LIKELY(at + in->count <= limit)) {
             /* a fused run, all in bounds (else read one field at a time) */
@@ -858,7 +1035,7 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
         case OP_INT: {
             if (TRACERD__UNLIKELY(at + in->size > limit)) {
                 vm->pos = at;
-                return vm_short(r, vm, in, at + in->size);
+                return run_short(r, vm, in, pc, at + in->size);
             }
             if (in->op == OP_INT && byte_order_split(vm, in, at)) {
                 vm->pos = at;
@@ -890,7 +1067,7 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
         case OP_FLOAT64: {
             if (at + in->size > limit) {
                 vm->pos = at;
-                return vm_short(r, vm, in, at + in->size);
+                return run_short(r, vm, in, pc, at + in->size);
             }
             pos = at + in->size;
             if (dlv) {
@@ -906,7 +1083,7 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
             uint64_t k = in->count;
             if (at + k > limit) {
                 vm->pos = at;
-                return vm_short(r, vm, in, at + k);
+                return run_short(r, vm, in, pc, at + k);
             }
             pos = at + k;
             if (dlv) {
@@ -926,9 +1103,17 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
         case OP_STRING: {
             const uint8_t *p = NULL;
             size_t n = 0;
+            if (TRACERD__UNLIKELY(vm->big))
+                goto frag;
             int rc = load_string(r, vm, in, at, &p, &n, &pos);
-            if (rc != R_OK)
-                return rc;
+            if (TRACERD__UNLIKELY(rc != R_OK || n > r->frag)) {
+                if (dlv)
+                    goto frag; /* fragments, and the same error after them */
+                if (rc != R_OK) {
+                    vm->pc = pc;
+                    return rc;
+                }
+            }
             if (dlv) {
                 field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_STRING);
                 f.v.str.data = (const char *)p;
@@ -941,11 +1126,19 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
         }
         case OP_TEXT_ARRAY:
         case OP_TEXT_SEQ: {
-            const uint8_t *p = NULL;
-            uint64_t n = 0;
-            int rc = load_text(r, vm, in, at, &p, &n);
-            if (rc != R_OK)
-                return rc;
+            uint64_t n = in->op == OP_TEXT_ARRAY ? in->count : slots[in->slot];
+            if (in->op == OP_TEXT_SEQ && check_seq_length(r, vm, in, at, n) != R_OK)
+                return R_ERR;
+            if (TRACERD__UNLIKELY(vm->big || (dlv && n > r->frag))) {
+                fn = n;
+                goto frag;
+            }
+            if (at > limit || n > (limit - at) / 8) {
+                vm->pos = at;
+                return run_short(r, vm, in, pc,
+                                 n > (UINT64_MAX - at) / 8 ? UINT64_MAX : at + n * 8);
+            }
+            const uint8_t *p = data + ((at - bit0) >> 3);
             pos = at + n * 8;
             if (dlv) {
                 field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_STRING);
@@ -964,7 +1157,7 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
         case OP_STRUCT_BEGIN:
             if (at > limit) {
                 vm->pos = at;
-                return vm_short(r, vm, in, at);
+                return run_short(r, vm, in, pc, at);
             }
             pos = at;
             if (dlv) {
@@ -991,7 +1184,7 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
                 return R_ERR;
             if (at > limit) {
                 vm->pos = at;
-                return vm_short(r, vm, in, at);
+                return run_short(r, vm, in, pc, at);
             }
             pos = at;
             bool seq = in->op == OP_SEQ_BEGIN;
@@ -999,9 +1192,14 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
                 field_init(r, vm, in, prog, &f, at,
                            seq ? TRACERD_CTF_VALUE_SEQUENCE_BEGIN : TRACERD_CTF_VALUE_ARRAY_BEGIN);
                 f.v.length = n;
-                if ((in->flags & INSN_BYTES) && n <= (limit - at) / 8) {
-                    f.bytes.data = data + ((at - bit0) >> 3);
-                    f.bytes.len = (size_t)n;
+                if ((in->flags & INSN_BYTES) && n <= r->frag) {
+                    if (n <= (limit - at) / 8) {
+                        f.bytes.data = data + ((at - bit0) >> 3);
+                        f.bytes.len = (size_t)n;
+                    } else if (vm->big && vm->more_ok) {
+                        vm->pos = at; /* the view needs all its bytes in the window */
+                        return run_short(r, vm, in, pc, at + n * 8);
+                    }
                 }
                 if (call_field(r, &f) != R_OK)
                     return R_ERR;
@@ -1082,9 +1280,11 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
         case OP_USTRING: {
             /* UTF-16/32: code units of size/8 bytes up to an all-zero one */
             size_t u = in->size / 8, i = 0;
+            if (TRACERD__UNLIKELY(vm->big))
+                goto frag;
             if (at > limit) {
                 vm->pos = at;
-                return vm_short(r, vm, in, at + in->size);
+                return run_short(r, vm, in, pc, at + in->size);
             }
             const uint8_t *p = data + ((at - bit0) >> 3);
             size_t avail = (size_t)((limit - at) >> 3);
@@ -1092,10 +1292,14 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
                    !(p[i] == 0 && p[i + 1] == 0 && (u == 2 || (p[i + 2] == 0 && p[i + 3] == 0))))
                 i += u;
             if (i + u > avail) {
+                if (dlv)
+                    goto frag; /* fragments, and the same error after them */
                 vm->pos = at;
-                return vm_short(r, vm, in, at + ((uint64_t)i + u) * 8);
+                return run_short(r, vm, in, pc, at + ((uint64_t)i + u) * 8);
             }
             pos = at + ((uint64_t)i + u) * 8;
+            if (dlv && i > r->frag)
+                goto frag;
             if (dlv) {
                 field_init(r, vm, in, prog, &f, at, TRACERD_CTF_VALUE_STRING);
                 if (utf_text(r, vm, in, p, i, &f.v.str) != R_OK || call_field(r, &f) != R_OK)
@@ -1107,8 +1311,10 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
         case OP_VARINT: {
             v = 0;
             int rc = load_varint(r, vm, in, at, &v, &pos);
-            if (rc != R_OK)
+            if (rc != R_OK) {
+                vm->pc = pc;
                 return rc;
+            }
             if (in->slot)
                 store_int(r, vm, in, v);
             if (dlv) {
@@ -1128,9 +1334,14 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
             uint64_t n = (in->flags & INSN_DYN) ? slots[in->slot] : in->count;
             if ((in->flags & INSN_DYN) && check_seq_length(r, vm, in, at, n) != R_OK)
                 return R_ERR;
+            if (TRACERD__UNLIKELY(vm->big || (dlv && n > r->frag))) {
+                fn = n;
+                goto frag;
+            }
             if (at > limit || n > (limit - at) / 8) {
                 vm->pos = at;
-                return vm_short(r, vm, in, n > (UINT64_MAX - at) / 8 ? UINT64_MAX : at + n * 8);
+                return run_short(r, vm, in, pc,
+                                 n > (UINT64_MAX - at) / 8 ? UINT64_MAX : at + n * 8);
             }
             const uint8_t *p = data + ((at - bit0) >> 3);
             pos = at + n * 8;
@@ -1206,6 +1417,16 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
             pos = at;
             pc++;
             break;
+        frag : {
+            /* a long value, or any value of a streamed event */
+            int rc = frag_value(r, vm, in, prog, at, fn, dlv, &pos);
+            if (rc != R_OK) {
+                vm->pc = pc;
+                return rc;
+            }
+            pc++;
+            break;
+        }
         }
     }
 }
@@ -1253,6 +1474,7 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
     void *user = r->core.user;
     tracerd_ctf_field_t f;
     memset(&f, 0, sizeof f);
+    f.frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST; /* a plan delivers values whole */
     r->core.in_cb = true; /* between the calls only this loop runs; cleared on every return */
     int ret = R_OK;
     for (;;) {
@@ -1869,7 +2091,7 @@ static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
         struct vm d = *vm;
         d.bo_end = 0;
         d.pos = r->pos;
-        d.sp = d.depth = 0;
+        d.sp = d.depth = d.pc = 0;
         d.more_ok = false;
         if (packet_programs(r, &d, true) != R_OK)
             return R_ERR;
@@ -1883,7 +2105,10 @@ static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
     ((1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) | (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT) |    \
      (1u << TRACERD_CTF_SCOPE_EVENT_FIELDS))
 
-static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
+/* The measured event: on_event_begin, its fields, on_event_end. failing:
+ * the measure failed; the callbacks up to the error (by the general path),
+ * then R_ERR. */
+static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm, bool failing)
 {
     uint64_t ns = event_ns(r, r->ev_cycles);
     if (!event_open(r, ns))
@@ -1896,9 +2121,12 @@ static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
         struct vm d = *vm;
         d.bo_end = 0;
         d.pos = r->pos;
-        d.sp = d.depth = 0;
+        d.sp = d.depth = d.pc = 0;
         d.more_ok = false;
-        if (r->ev->plan != NULL && (r->scopes & BODY_SCOPES) == BODY_SCOPES) {
+        /* a failing event takes the general path (delivered up to its
+         * error whatever the split); a plan delivers a long value in
+         * fragments as the general path does */
+        if (!failing && r->ev->plan != NULL && (r->scopes & BODY_SCOPES) == BODY_SCOPES) {
             /* every scope of the body wanted: the plans (the body's was
              * only made when no byte order can change inside a byte in the
              * whole event); a header not wanted is measured again (by the
@@ -1914,6 +2142,8 @@ static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
         }
         vm->pos = d.pos;
     }
+    if (failing)
+        return R_ERR;
     if (r->cb.on_event_end && event_cb(r, r->cb.on_event_end, &e, "on_event_end") != R_OK)
         return R_ERR;
     r->pkt_events++;
@@ -1993,6 +2223,153 @@ static void stitch_untake(tracerd_ctf_stream_t *r, const uint8_t **pp, size_t ta
     r->offset -= taken;
 }
 
+/* A packet header and context longer than the stitch buffer. */
+static int packet_too_big(tracerd_ctf_stream_t *r, struct vm *vm)
+{
+    return vm_fail(r, vm, NULL, TRACERD_E_LIMIT,
+                   "packet header and context is larger than the stitch buffer (%zu bytes)",
+                   r->st_limit);
+}
+
+/* The program of a streamed event that runs now: header, stream event
+ * context, event context, payload. */
+static const struct ctf_prog *big_prog(const tracerd_ctf_stream_t *r)
+{
+    switch (r->big_scope) {
+    case 0:
+        return &r->srt->event_header;
+    case 1:
+        return &r->srt->event_context;
+    case 2:
+        return &r->ev->context;
+    default:
+        return &r->ev->fields;
+    }
+}
+
+/* A streamed event: fills the window from the chunk and runs its programs
+ * on it, delivering fields as they come; when the window runs out, keeps it
+ * from where the interpreter stopped (a value being fragmented: from its
+ * next fragment) and fills it again. R_OK when the event was delivered
+ * (bytes of the window past its end go back to the chunk, or stay at the
+ * window's start for the next record), R_MORE when the chunk is used up,
+ * R_ERR. taken: bytes of the window that came from this chunk before. */
+static int big_event(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *end, bool final,
+                     size_t taken)
+{
+    struct vm *vm = &r->bvm;
+    const bool dlv = r->cb.on_field != NULL;
+    const uint64_t content = r->content_bits;
+    for (;;) {
+        size_t take = (size_t)(end - *pp), room = r->st_limit - r->st_have;
+        if (take > room)
+            take = room;
+        if (content != UINT64_MAX) {
+            uint64_t cend = content / 8 + (content % 8 != 0), have = r->win_byte + r->st_have;
+            uint64_t left = cend > have ? cend - have : 0;
+            if (take > left)
+                take = (size_t)left;
+        }
+        if (take != 0) {
+            if (!stitch_reserve(r, r->st_have + take))
+                return R_ERR;
+            memcpy(r->st + r->st_have, *pp, take);
+            r->st_have += take;
+            *pp += take;
+            r->offset += take;
+            taken += take;
+        }
+        vm->data = r->st;
+        vm->bit0 = r->win_byte * 8;
+        vm->limit = vm->bit0 + (uint64_t)r->st_have * 8;
+        if (content != UINT64_MAX && vm->limit >= content) {
+            vm->limit = content;
+            vm->more_ok = false;
+            vm->end_status = TRACERD_E_EXTENT;
+        } else {
+            vm->more_ok = !final;
+            vm->end_status = final ? TRACERD_E_TRUNCATED : TRACERD_E_EXTENT;
+        }
+        if (vm->more_ok && vm->limit < r->big_need && r->st_have < r->st_limit)
+            return R_MORE; /* all of the chunk was taken, and it is not enough yet */
+        int rc = R_OK;
+        while (r->big_scope < 4 && (rc = run(r, vm, big_prog(r), dlv)) == R_OK)
+            r->big_scope++;
+        if (rc == R_ERR)
+            return R_ERR;
+        if (rc == R_OK) {
+            r->big = false;
+            if (r->cb.on_event_end) {
+                tracerd_ctf_event_t e;
+                event_fill(r, &e, event_ns(r, r->ev_cycles));
+                if (event_cb(r, r->cb.on_event_end, &e, "on_event_end") != R_OK)
+                    return R_ERR;
+            }
+            r->pkt_events++;
+            size_t used = (size_t)((vm->pos >> 3) - r->win_byte), left = r->st_have - used;
+            if (left <= taken) {
+                *pp -= left;
+                r->offset -= left;
+                r->st_have = 0;
+            } else {
+                memmove(r->st, r->st + used, left);
+                r->st_have = left;
+            }
+            r->st_need = 0;
+            r->pos = vm->pos;
+            return R_OK;
+        }
+        /* R_MORE: the window keeps what the interpreter still needs */
+        r->big_need = vm->need;
+        uint64_t keep = (vm->pos >> 3) + r->fr_in, wend = r->win_byte + r->st_have;
+        if (keep > wend)
+            keep = wend;
+        size_t drop = (size_t)(keep - r->win_byte);
+        if (drop == 0 && r->st_have == r->st_limit)
+            return vm_fail(r, vm, NULL, TRACERD_E_LIMIT,
+                           "a field is larger than the stitch buffer (%zu bytes)", r->st_limit);
+        memmove(r->st, r->st + drop, r->st_have - drop);
+        r->st_have -= drop;
+        r->win_byte += drop;
+        taken = taken > r->st_have ? r->st_have : taken;
+        if (*pp == end)
+            return R_MORE;
+    }
+}
+
+/* An event longer than the stitch buffer (its header was measured, mvm):
+ * the gate, on_event_begin, then its fields while it arrives (big_event). */
+static int big_begin(tracerd_ctf_stream_t *r, struct vm *mvm, const uint8_t **pp,
+                     const uint8_t *end, bool final, uint64_t start_byte, size_t taken)
+{
+    if (r->ev == NULL)
+        return vm_fail(r, mvm, NULL, TRACERD_E_LIMIT,
+                       "event header is larger than the stitch buffer (%zu bytes)", r->st_limit);
+    uint64_t ns = event_ns(r, r->ev_cycles);
+    if (!event_open(r, ns)) {
+        stitch_untake(r, pp, taken);
+        return R_MORE;
+    }
+    if (r->st_have == 0)
+        taken = 0;
+    r->win_byte = start_byte;
+    if (r->cb.on_event_begin) {
+        tracerd_ctf_event_t e;
+        event_fill(r, &e, ns);
+        if (event_cb(r, r->cb.on_event_begin, &e, "on_event_begin") != R_OK)
+            return R_ERR;
+    }
+    memset(&r->bvm, 0, sizeof r->bvm);
+    r->bvm.pos = r->pos;
+    r->bvm.big = true;
+    r->big = true;
+    r->big_scope = 0;
+    r->big_need = 0;
+    r->fr_in = r->fr_out = 0;
+    r->fr_done = false;
+    return big_event(r, pp, end, final, taken);
+}
+
 /* Decodes one record (packet header+context, or event) starting at r->pos.
  * Returns R_OK (delivered; r->pos advanced, *p advanced), R_MORE (all input
  * taken into the stitch buffer, or gated), or R_ERR. final: no more input.
@@ -2041,7 +2418,7 @@ gather:
         if (rc != R_OK)
             return rc;
         vm.pos = r->pos;
-        rc = event_deliver(r, &vm);
+        rc = event_deliver(r, &vm, false);
         if (rc == R_MORE) /* gated */
             stitch_untake(r, pp, taken);
         if (rc != R_OK)
@@ -2049,6 +2426,11 @@ gather:
         goto delivered;
     }
     rc = is_packet ? packet_programs(r, &vm, false) : event_programs(r, &vm, false);
+    if (rc == R_MORE && !is_packet && r->ev != NULL)
+        /* an event that straddles chunks, its header read: delivered while
+         * it arrives (measuring it again for each chunk would be quadratic
+         * in its length, and it may be longer than the stitch buffer) */
+        return big_begin(r, &vm, pp, end, final, start_byte, taken);
     if (rc == R_MORE && r->st_have != 0 && *pp < end && r->st_have < r->st_limit &&
         vm.need > vm.limit) {
         /* more of the chunk is needed: take it (with a growing margin) and measure again */
@@ -2057,13 +2439,14 @@ gather:
         goto gather;
     }
     if (rc == R_MORE) {
+        /* Longer than the stitch buffer: a packet header and context is an
+         * error (as when it lies in one chunk, below), an event is
+         * delivered while it arrives. */
         if (r->st_have == 0) {
             size_t n = (size_t)(end - *pp);
             if (n > r->st_limit)
-                return vm_fail(r, &vm, NULL, TRACERD_E_LIMIT,
-                               "%s is larger than the stitch buffer (%zu bytes) and straddles "
-                               "chunks",
-                               is_packet ? "packet header and context" : "event", r->st_limit);
+                return is_packet ? packet_too_big(r, &vm)
+                                 : big_begin(r, &vm, pp, end, final, start_byte, 0);
             if (!stitch_reserve(r, n))
                 return R_ERR;
             memcpy(r->st, *pp, n);
@@ -2071,24 +2454,22 @@ gather:
             *pp += n;
             r->offset += n;
         } else if (r->st_have == r->st_limit) {
-            return vm_fail(r, &vm, NULL, TRACERD_E_LIMIT,
-                           "%s is larger than the stitch buffer (%zu bytes) and straddles chunks",
-                           is_packet ? "packet header and context" : "event", r->st_limit);
+            return is_packet ? packet_too_big(r, &vm)
+                             : big_begin(r, &vm, pp, end, final, start_byte, taken);
         }
         r->st_need = vm.need;
         if (r->st_have == r->st_limit && vm.need > vm.bit0 + (uint64_t)r->st_limit * 8)
-            return vm_fail(r, &vm, NULL, TRACERD_E_LIMIT,
-                           "%s is larger than the stitch buffer (%zu bytes) and straddles chunks",
-                           is_packet ? "packet header and context" : "event", r->st_limit);
+            return is_packet ? packet_too_big(r, &vm)
+                             : big_begin(r, &vm, pp, end, final, start_byte, taken);
         return R_MORE;
     }
     if (rc != R_OK) {
-        /* The same fields as a delivery straight from the chunk would have
-         * given, then the same error. */
-        if (!is_packet && r->cb.on_field && r->ev != NULL) {
+        /* The same callbacks as a delivery straight from the chunk (or a
+         * streamed event) would have given, then the same error. */
+        if (!is_packet && r->ev != NULL) {
             vm.pos = r->pos;
             vm.more_ok = false;
-            rc = event_deliver(r, &vm);
+            rc = event_deliver(r, &vm, true);
             if (rc == R_MORE) { /* gated */
                 stitch_untake(r, pp, taken);
                 return R_MORE;
@@ -2098,10 +2479,12 @@ gather:
     }
     if (is_packet) {
         uint64_t end_pos = vm.pos;
+        if (((end_pos + 7) >> 3) - start_byte > r->st_limit)
+            return packet_too_big(r, &vm); /* the same error in every split */
         rc = packet_deliver(r, &vm);
         vm.pos = end_pos;
     } else {
-        rc = event_deliver(r, &vm);
+        rc = event_deliver(r, &vm, false);
         if (rc == R_MORE) { /* gated: nothing consumed */
             stitch_untake(r, pp, taken);
             return R_MORE;
@@ -2176,6 +2559,9 @@ static tracerd_status_t lenient_skip(tracerd_ctf_stream_t *r)
     r->st_have = 0;
     r->st_need = 0;
     r->ev = NULL;
+    r->big = false;
+    r->fr_in = r->fr_out = 0;
+    r->fr_done = false;
     return packet_end(r);
 }
 
@@ -2269,7 +2655,7 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
              * measure above checked the whole event) */
             struct vm c = vm;
             c.pos = sctx_pos;
-            c.sp = c.depth = 0;
+            c.sp = c.depth = c.pc = 0;
             c.more_ok = false;
             if (run(r, &c, &s->event_context, true) != R_OK ||
                 run(r, &c, &ev->context, true) != R_OK) {
@@ -2324,6 +2710,20 @@ static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_
             continue;
         }
         if (r->state == S_EVENTS) {
+            if (r->big) { /* an event longer than the stitch buffer, arriving */
+                int rc = big_event(r, &p, end, final, 0);
+                if (rc == R_MORE) {
+                    if (r->core.paused)
+                        st = TRACERD_PAUSED; /* a callback of this call paused */
+                    break;
+                }
+                if (rc == R_ERR) {
+                    st = lenient_skip(r);
+                    if (st != TRACERD_OK)
+                        break;
+                }
+                continue;
+            }
             if (r->content_bits != UINT64_MAX && r->pos >= r->content_bits && r->st_have == 0) {
                 st = packet_end(r);
                 if (st != TRACERD_OK)
@@ -2363,8 +2763,8 @@ static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_
             }
             int rc = record(r, &p, end, final);
             if (rc == R_MORE) {
-                if (r->gated) {
-                    st = TRACERD_PAUSED;
+                if (r->gated || r->core.paused) {
+                    st = TRACERD_PAUSED; /* gated, or a streamed event's callback paused */
                     r->core.paused = true;
                 }
                 break;

@@ -78,6 +78,10 @@ struct cmap {
     char path[256];
     uint16_t plen[CTF_DEPTH + 1];
     uint32_t skip_depth; /* inside a byte array delivered whole: skip deeper fields (0: none) */
+    /* a byte array longer than a fragment (no whole view): its elements
+     * appended to argument collect_arg (depth 0: none) */
+    uint32_t collect_depth, collect_arg;
+    uint32_t frag_arg; /* argument of the long value whose fragments arrive, or UINT32_MAX */
     size_t names_len;
     char names[CTF_NAMES];
     char name_buf[24];
@@ -194,6 +198,8 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
     m->text_len = 0;
     m->names_len = 0;
     m->skip_depth = 0;
+    m->collect_depth = 0;
+    m->frag_arg = UINT32_MAX;
     m->has_addr = false;
     m->ev.offset = e->offset;
     m->ev.kind = TRACERD_EVENT_INSTANT;
@@ -345,8 +351,51 @@ static void scalar_value(struct cmap *m, tracerd_event_arg_t *o, const tracerd_c
 
 /* A field below the top of its scope: flattened into an argument named by
  * its path, or a byte array as one BYTES argument. */
+/* An array or sequence of byte-aligned 8-bit integers that are not text. */
+static bool is_byte_array(const tracerd_ctf_type_t *t)
+{
+    const tracerd_ctf_type_t *e = t != NULL ? t->element : NULL;
+    return e != NULL && e->kind == TRACERD_CTF_TYPE_INT && e->size_bits == 8 &&
+           e->align_bits % 8 == 0 && e->encoding == TRACERD_CTF_ENCODING_NONE;
+}
+
+/* Appends data to argument i when its value is the last text kept (else
+ * the event is TRUNCATED): the later fragments of a long value, the
+ * elements of a long byte array. */
+static void append_to_arg(struct cmap *m, uint32_t i, const void *data, size_t len)
+{
+    uint32_t cap;
+    tracerd_event_arg_t *args = tracerd__auto_args(m->a, &cap);
+    if (i >= m->nargs)
+        return;
+    tracerd_event_arg_t *o = &args[i];
+    bool str = o->type == TRACERD_EVENT_ARG_STRING;
+    const char *vend =
+        str ? o->v.str.data + o->v.str.len : (const char *)o->v.bytes.data + o->v.bytes.len;
+    if (vend != m->text + m->text_len) {
+        m->ev.flags |= TRACERD_EVENT_TRUNCATED;
+        return;
+    }
+    size_t kept;
+    keep(m, m->text, CTF_TEXT, &m->text_len, data, len, &kept);
+    if (str)
+        o->v.str.len += kept;
+    else
+        o->v.bytes.len += kept;
+}
+
 static int nested_field(struct cmap *m, const tracerd_ctf_field_t *f, const char *name)
 {
+    if (m->collect_depth != 0) {
+        if (f->depth > m->collect_depth) { /* an element of a long byte array */
+            uint8_t b = (uint8_t)f->v.u;
+            if (f->depth == m->collect_depth + 1)
+                append_to_arg(m, m->collect_arg, &b, 1);
+            return TRACERD_CB_CONTINUE;
+        }
+        m->collect_depth = 0; /* its END */
+        return TRACERD_CB_CONTINUE;
+    }
     if (m->skip_depth != 0) {
         if (f->depth > m->skip_depth)
             return TRACERD_CB_CONTINUE; /* the elements of a byte array given whole */
@@ -361,6 +410,9 @@ static int nested_field(struct cmap *m, const tracerd_ctf_field_t *f, const char
         f->kind == TRACERD_CTF_VALUE_ARRAY_BEGIN || f->kind == TRACERD_CTF_VALUE_SEQUENCE_BEGIN;
     if (begin && f->bytes.data != NULL) {
         m->skip_depth = f->depth;
+    } else if (begin && f->v.length > 0 && is_byte_array(f->type)) {
+        m->collect_depth = f->depth; /* longer than a fragment: from its elements */
+        m->collect_arg = m->nargs;
     } else if (f->kind == TRACERD_CTF_VALUE_BYTES) {
         begin = true; /* a CTF 2 BLOB: one BYTES argument */
     } else if (!is_scalar(f->kind)) {
@@ -422,9 +474,8 @@ static int payload_test(struct cmap *m)
     return rc;
 }
 
-static int on_field(void *user, const tracerd_ctf_field_t *f)
+static int field_arg(struct cmap *m, const tracerd_ctf_field_t *f)
 {
-    struct cmap *m = user;
     if (!m->in_event || f->depth == 0 || f->scope < TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT)
         return TRACERD_CB_CONTINUE;
     if (f->scope == TRACERD_CTF_SCOPE_EVENT_FIELDS && !m->checked && !m->ctx_tested) {
@@ -435,7 +486,7 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
     const char *name = f->name != NULL ? f->name : "";
     if (m->no_args && f->depth > 1)
         return TRACERD_CB_CONTINUE;
-    if (f->depth > 1 || m->skip_depth != 0 || f->bytes.data != NULL ||
+    if (f->depth > 1 || m->skip_depth != 0 || m->collect_depth != 0 || f->bytes.data != NULL ||
         f->kind == TRACERD_CTF_VALUE_OPTIONAL_BEGIN || f->kind == TRACERD_CTF_VALUE_STRUCT_BEGIN ||
         f->kind == TRACERD_CTF_VALUE_ARRAY_BEGIN || f->kind == TRACERD_CTF_VALUE_SEQUENCE_BEGIN ||
         f->kind == TRACERD_CTF_VALUE_VARIANT_BEGIN)
@@ -463,6 +514,28 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
     o->name = cstr(name);
     scalar_value(m, o, f);
     return TRACERD_CB_CONTINUE;
+}
+
+/* A field; the fragments of a long string or BLOB join into one argument
+ * (as far as the event's text bound goes). */
+static int on_field(void *user, const tracerd_ctf_field_t *f)
+{
+    struct cmap *m = user;
+    if (TRACERD__LIKELY(f->frag == (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST)))
+        return field_arg(m, f);
+    if (!(f->frag & TRACERD_CTF_FRAG_FIRST)) {
+        if (m->in_event && m->frag_arg != UINT32_MAX) {
+            if (f->kind == TRACERD_CTF_VALUE_STRING)
+                append_to_arg(m, m->frag_arg, f->v.str.data, f->v.str.len);
+            else
+                append_to_arg(m, m->frag_arg, f->bytes.data, f->bytes.len);
+        }
+        return TRACERD_CB_CONTINUE;
+    }
+    uint32_t before = m->nargs;
+    int rc = field_arg(m, f);
+    m->frag_arg = m->nargs > before ? m->nargs - 1 : UINT32_MAX;
+    return rc;
 }
 
 static tracerd_str_t hex_name(char *buf, uint64_t v)

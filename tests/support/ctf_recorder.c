@@ -95,6 +95,11 @@ static int r_field(void *user, const tracerd_ctf_field_t *f)
     }
     if (f->enum_label)
         tlog_printf(&rec->log, " (%s)", f->enum_label);
+    if (f->frag != (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST)) /* a fragment */
+        tlog_printf(&rec->log, " frag%s%s@%" PRIu64, (f->frag & TRACERD_CTF_FRAG_FIRST) ? "F" : "",
+                    (f->frag & TRACERD_CTF_FRAG_LAST) ? "L" : "", f->frag_offset);
+    if (f->kind == TRACERD_CTF_VALUE_BYTES && f->v.length != f->bytes.len)
+        tlog_printf(&rec->log, " of %" PRIu64, f->v.length);
     tlog_printf(&rec->log, "\n");
     return rec_ret(rec);
 }

@@ -615,6 +615,28 @@ static void put_string_field(wr_t *o, const tracerd_ctf_field_t *f, bool keyed)
     }
 }
 
+/* A fragment of a long string (escaped text; ill-formed UTF-8 becomes
+ * U+FFFD, without the "_hex" companion of a whole string) or BLOB (hex),
+ * written as it comes into one JSON string: its closing quote is pushed on
+ * the writer's closers, so a line cut by an error still ends well-formed. */
+static void put_fragment(struct ctx *x, wr_t *o, const tracerd_ctf_field_t *f, const void *data,
+                         size_t len)
+{
+    if (f->frag & TRACERD_CTF_FRAG_FIRST) {
+        member(x, o, f);
+        wr_ch(o, '"');
+        wr_push(o, '"');
+    }
+    if (f->kind == TRACERD_CTF_VALUE_BYTES)
+        wr_hex(o, data, len);
+    else
+        wr_str_part(o, data, len);
+    if (f->frag & TRACERD_CTF_FRAG_LAST) {
+        wr_ch(o, '"');
+        wr_pop(o);
+    }
+}
+
 /* Every field but the common case of on_field. */
 #if defined(__GNUC__)
 __attribute__((noinline))
@@ -681,7 +703,10 @@ field_other(struct ctx *x, const tracerd_ctf_field_t *f)
         close_level(x, o, '}');
         return 0;
     case TRACERD_CTF_VALUE_STRING:
-        put_string_field(o, f, member(x, o, f));
+        if (f->frag == (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST))
+            put_string_field(o, f, member(x, o, f));
+        else
+            put_fragment(x, o, f, f->v.str.data, f->v.str.len);
         return 0;
     case TRACERD_CTF_VALUE_BOOL:
         member(x, o, f);
@@ -691,8 +716,12 @@ field_other(struct ctx *x, const tracerd_ctf_field_t *f)
             WR_LIT(o, "false");
         return 0;
     case TRACERD_CTF_VALUE_BYTES: /* a CTF 2 BLOB: hexadecimal text */
-        member(x, o, f);
-        cli_json_hex(o, f->bytes.data, f->bytes.len);
+        if (f->frag == (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST)) {
+            member(x, o, f);
+            cli_json_hex(o, f->bytes.data, f->bytes.len);
+        } else {
+            put_fragment(x, o, f, f->bytes.data, f->bytes.len);
+        }
         return 0;
     case TRACERD_CTF_VALUE_OPTIONAL_BEGIN: /* null, or the field without a name */
         member(x, o, f);

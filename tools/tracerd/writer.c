@@ -730,7 +730,8 @@ bool wr_str(wr_t *w, const void *data, size_t len)
     return str_rest(w, p, len);
 }
 
-static bool str_rest(wr_t *w, const unsigned char *p, size_t len)
+/* A string's text from p on, escaped, without quotes. */
+static bool str_body(wr_t *w, const unsigned char *p, size_t len)
 {
     bool ok = true;
     size_t i = 0;
@@ -766,8 +767,19 @@ static bool str_rest(wr_t *w, const unsigned char *p, size_t len)
             }
         }
     }
+    return ok;
+}
+
+static bool str_rest(wr_t *w, const unsigned char *p, size_t len)
+{
+    bool ok = str_body(w, p, len);
     wr_ch(w, '"');
     return ok;
+}
+
+bool wr_str_part(wr_t *w, const void *data, size_t len)
+{
+    return str_body(w, data, len);
 }
 
 /* ---- a printf subset ----------------------------------------------------- */

@@ -143,6 +143,9 @@ void wr_hex(wr_t *w, const void *data, size_t len);
 /* A quoted JSON string: ", \ and control bytes escaped (\u00XX), UTF-8
  * checked; returns false when an ill-formed sequence was replaced. */
 bool wr_str(wr_t *w, const void *data, size_t len);
+/* The same without the quotes: one piece of a string written in several
+ * (the caller writes the quotes, and pushes the closing one with wr_push). */
+bool wr_str_part(wr_t *w, const void *data, size_t len);
 
 /* Is data well-formed UTF-8 (the same rules as wr_str)? */
 bool wr_utf8_ok(const void *data, size_t len);
