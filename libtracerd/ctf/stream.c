@@ -501,8 +501,7 @@ static inline void field_init(tracerd_ctf_stream_t *r, const struct vm *vm,
     f->option = NULL;
     f->bytes.data = NULL;
     f->bytes.len = 0;
-    f->frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST;
-    f->frag_offset = 0;
+    /* frag and frag_offset: set once by run (whole values), or by frag_value */
 }
 
 static void role(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_insn *in,
@@ -942,6 +941,7 @@ static int frag_value(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_i
             tracerd_ctf_field_t f;
             field_init(r, vm, in, prog, &f, at,
                        blob ? TRACERD_CTF_VALUE_BYTES : TRACERD_CTF_VALUE_STRING);
+            f.frag_offset = 0;
             f.frag =
                 (r->fr_in == 0 ? TRACERD_CTF_FRAG_FIRST : 0u) | (last ? TRACERD_CTF_FRAG_LAST : 0u);
             if (blob) {
@@ -1009,9 +1009,12 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
     vm->pc = 0;
     tracerd_ctf_field_t f;
     f.scope = prog->scope;
+    f.frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST; /* every field run delivers */
+    f.frag_offset = 0;
+    uint64_t fn; /* frag: the value's length (UINT64_MAX: up to its terminator) */
     for (;;) {
         const struct ctf_insn *in = &code[pc];
-        uint64_t v, fn = UINT64_MAX;
+        uint64_t v;
         uint64_t at = (pos + in->align - 1) & ~((uint64_t)in->align - 1);
         if (in->jump > 1 && RUN_OP(in->op) && TRACERD__LIKELY(at + in->count <= limit)) {
             /* a fused run, all in bounds (else read one field at a time) */
@@ -1103,6 +1106,7 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
         case OP_STRING: {
             const uint8_t *p = NULL;
             size_t n = 0;
+            fn = UINT64_MAX;
             if (TRACERD__UNLIKELY(vm->big))
                 goto frag;
             int rc = load_string(r, vm, in, at, &p, &n, &pos);
@@ -1280,6 +1284,7 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
         case OP_USTRING: {
             /* UTF-16/32: code units of size/8 bytes up to an all-zero one */
             size_t u = in->size / 8, i = 0;
+            fn = UINT64_MAX;
             if (TRACERD__UNLIKELY(vm->big))
                 goto frag;
             if (at > limit) {
@@ -2260,10 +2265,17 @@ static int big_event(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t 
     struct vm *vm = &r->bvm;
     const bool dlv = r->cb.on_field != NULL;
     const uint64_t content = r->content_bits;
+    uint64_t margin = 256; /* taken beyond what the interpreter asked for; doubles */
     for (;;) {
         size_t take = (size_t)(end - *pp), room = r->st_limit - r->st_have;
         if (take > room)
             take = room;
+        /* what the last run asked for, plus the margin: bytes past the
+         * event's end are handed back, so they are better not copied */
+        uint64_t have_bits = (r->win_byte + r->st_have) * 8;
+        uint64_t want = margin + (r->big_need > have_bits ? (r->big_need - have_bits + 7) / 8 : 0);
+        if (take > want)
+            take = (size_t)want;
         if (content != UINT64_MAX) {
             uint64_t cend = content / 8 + (content % 8 != 0), have = r->win_byte + r->st_have;
             uint64_t left = cend > have ? cend - have : 0;
@@ -2290,7 +2302,7 @@ static int big_event(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t 
             vm->more_ok = !final;
             vm->end_status = final ? TRACERD_E_TRUNCATED : TRACERD_E_EXTENT;
         }
-        if (vm->more_ok && vm->limit < r->big_need && r->st_have < r->st_limit)
+        if (vm->more_ok && vm->limit < r->big_need && r->st_have < r->st_limit && *pp == end)
             return R_MORE; /* all of the chunk was taken, and it is not enough yet */
         int rc = R_OK;
         while (r->big_scope < 4 && (rc = run(r, vm, big_prog(r), dlv)) == R_OK)
@@ -2321,6 +2333,8 @@ static int big_event(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t 
         }
         /* R_MORE: the window keeps what the interpreter still needs */
         r->big_need = vm->need;
+        if (margin < r->st_limit)
+            margin *= 2;
         uint64_t keep = (vm->pos >> 3) + r->fr_in, wend = r->win_byte + r->st_have;
         if (keep > wend)
             keep = wend;

@@ -207,6 +207,7 @@ static int options(const cli_t *c, cli_config_store_t *store, tracerd_auto_confi
  * and snapshot_end) follows it. Instruction counts only grow: a record past
  * --end ends the reading. */
 typedef struct xfilter {
+    cli_t *c;
     cli_dump_filter_t d;
     bool has_tid;
     uint64_t tid;
@@ -216,6 +217,7 @@ typedef struct xfilter {
 static int xfilter_init(cli_t *c, xfilter_t *x)
 {
     memset(x, 0, sizeof *x);
+    x->c = c;
     tracerd_xtrace_filename_t fn;
     if (tracerd_xtrace_parse_filename(c->path, &fn) == TRACERD_OK) {
         x->has_tid = true;
@@ -227,6 +229,7 @@ static int xfilter_init(cli_t *c, xfilter_t *x)
 /* 1: write the record; 0: leave it out; CLI_DUMP_STOP: past --end, stop. */
 static int xkeep(xfilter_t *x, const char *type, uint64_t insn_count)
 {
+    cli_warning_flush(x->c); /* a dump keeps warnings in their place (the per-record hook) */
     if (x->d.f == NULL)
         return 1;
     tracerd_event_t ev;
