@@ -258,8 +258,7 @@ struct ctf_tmpl {
 
 /* One step of a delivery plan: an instruction of the general program (its
  * jumps renumbered into the plan) and the fixed part of the field record it
- * delivers (scope, kind, name, path, index -1, depth, type), copied as one
- * block into the record before each delivery. */
+ * delivers (scope, kind, name, path, index -1, depth, type). */
 struct ctf_pop {
     struct ctf_insn in;
     struct ctf_tmpl t;

@@ -896,8 +896,7 @@ static size_t frag_cut(const uint8_t *p, size_t len, unsigned u, bool be)
  * window ran out (r->fr_*: nothing is delivered twice). R_OK with the bit
  * after the value in *next, R_MORE (vm->pos = at) or R_ERR. */
 static int frag_value(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_insn *in,
-                      const struct ctf_prog *prog, uint64_t at, uint64_t n, bool dlv,
-                      uint64_t *next)
+                      tracerd_ctf_scope_t scope, uint64_t at, uint64_t n, bool dlv, uint64_t *next)
 {
     const bool blob = in->op == OP_BLOB;
     const bool utf = in->op == OP_USTRING || (in->flags & INSN_UTF) != 0;
@@ -939,7 +938,7 @@ static int frag_value(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_i
         }
         if (dlv) {
             tracerd_ctf_field_t f;
-            field_init(r, vm, in, prog, &f, at,
+            field_init(r, vm, in, NULL, &f, at,
                        blob ? TRACERD_CTF_VALUE_BYTES : TRACERD_CTF_VALUE_STRING);
             f.frag_offset = 0;
             f.frag =
@@ -960,7 +959,7 @@ static int frag_value(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_i
                 f.v.str.len = len;
                 f.frag_offset = r->fr_in;
             }
-            f.scope = prog->scope;
+            f.scope = scope;
             if (call_field(r, &f) != R_OK)
                 return R_ERR;
         }
@@ -1424,7 +1423,7 @@ static TRACERD__INLINE int run_body(tracerd_ctf_stream_t *r, struct vm *vm,
             break;
         frag : {
             /* a long value, or any value of a streamed event */
-            int rc = frag_value(r, vm, in, prog, at, fn, dlv, &pos);
+            int rc = frag_value(r, vm, in, prog->scope, at, fn, dlv, &pos);
             if (rc != R_OK) {
                 vm->pc = pc;
                 return rc;
@@ -1477,6 +1476,8 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
     const struct ctf_pop *next = plan;
     const tracerd_ctf_field_cb on_field = r->cb.on_field;
     void *user = r->core.user;
+    const uint64_t frag = r->frag;
+    uint64_t fn; /* frag: the value's length (UINT64_MAX: up to its NUL) */
     tracerd_ctf_field_t f;
     memset(&f, 0, sizeof f);
     f.frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST; /* a plan delivers values whole */
@@ -1527,8 +1528,9 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
         case OP_STRING: {
             const uint8_t *q = NULL;
             size_t n = 0;
-            if (load_string(r, vm, in, at, &q, &n, &pos) != R_OK)
-                goto fail;
+            fn = UINT64_MAX;
+            if (TRACERD__UNLIKELY(load_string(r, vm, in, at, &q, &n, &pos) != R_OK || n > frag))
+                goto frag; /* fragments, and the same error after them (as run_body) */
             f.v.str.data = (const char *)q;
             f.v.str.len = n;
             break;
@@ -1536,7 +1538,13 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
         case OP_TEXT_ARRAY:
         case OP_TEXT_SEQ: {
             const uint8_t *q = NULL;
-            uint64_t n = 0;
+            uint64_t n = in->op == OP_TEXT_ARRAY ? in->count : slots[in->slot];
+            if (TRACERD__UNLIKELY(n > frag)) {
+                if (in->op == OP_TEXT_SEQ && check_seq_length(r, vm, in, at, n) != R_OK)
+                    goto fail;
+                fn = n;
+                goto frag;
+            }
             if ((ret = load_text(r, vm, in, at, &q, &n)) != R_OK)
                 goto out;
             f.v.str = text_str(q, n);
@@ -1558,7 +1566,7 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
                 goto short_at;
             pos = at;
             f.v.length = n;
-            if ((in->flags & INSN_BYTES) && n <= (limit - at) / 8) {
+            if ((in->flags & INSN_BYTES) && n <= frag && n <= (limit - at) / 8) {
                 f.bytes.data = data + ((at - bit0) >> 3);
                 f.bytes.len = (size_t)n;
                 dirty = true;
@@ -1641,6 +1649,13 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
         vm->pos = at;
         ret = vm_short(r, vm, in, at);
         goto out;
+    frag:
+        /* a value longer than a fragment: delivered as run_body does */
+        vm->depth = p->t.depth;
+        ret = frag_value(r, vm, in, p->t.scope, at, fn, true, &pos);
+        r->core.in_cb = true;
+        if (ret != R_OK)
+            goto out;
     }
 fail:
     ret = R_ERR;
