@@ -267,6 +267,35 @@ static void build_fxt(fxw_t *w)
     fxw_userspace(w, 0xabc, FXT_IDX(1), FXS_INL("obj"), NULL, 0);
 }
 
+/* The event view passes a lenient reader's warning runs on with their count
+ * (FXT: ten records of size 0 side by side), in every split. */
+START_TEST(test_fxt_warning_run)
+{
+    fxw_t w;
+    fxw_init(&w, false);
+    fxw_magic(&w);
+    fxw_event(&w, 0, FXT_INL(7, 8), FXS_INL("cat"), FXS_INL("first"), 100, NULL, 0, 0);
+    size_t run = w.len;
+    for (int i = 0; i < 10; i++)
+        fxw_word(&w, 0);
+    fxw_event(&w, 0, FXT_INL(7, 8), FXS_INL("cat"), FXS_INL("second"), 200, NULL, 0, 0);
+    tracerd_fxt_config_t fc;
+    tracerd_fxt_config_init(&fc);
+    fc.lenient = true;
+    tracerd_auto_config_t cfg;
+    tracerd_auto_config_init(&cfg);
+    cfg.fxt = &fc;
+    char *log = drv_check_all(&ev_target, &cfg, w.buf, w.len);
+    char want[160];
+    snprintf(want, sizeof want,
+             "warning E_BAD_RECORD @%zu skipped=80 count=10 metadata record: size is 0\n", run);
+    ck_assert_msg(strstr(log, want) != NULL, "missing %s in\n%s", want, log);
+    ck_assert_ptr_nonnull(strstr(log, "name=second"));
+    free(log);
+    fxw_free(&w);
+}
+END_TEST
+
 START_TEST(test_fxt_events)
 {
     for (int big = 0; big < 2; big++) {
@@ -721,6 +750,7 @@ Suite *suite_event(void)
     tcase_add_test(tc, test_xtrace_events);
     tcase_add_test(tc, test_ctf_events);
     tcase_add_test(tc, test_fxt_events);
+    tcase_add_test(tc, test_fxt_warning_run);
     tcase_add_test(tc, test_fxt_error);
     suite_add_tcase(s, tc);
     return s;

@@ -142,13 +142,35 @@ typedef struct tracerd_span {
 /**
  * A problem a lenient reader recovered from (a skipped buffer, packet or
  * record), or a notice about unknown-but-skippable content.
+ *
+ * Warnings of the same kind at consecutive positions (each starts where the
+ * previous one's skipped bytes end, same status, same reason but for its
+ * numbers) come as one warning with a count: `offset` and `reason` are the
+ * first one's, `skipped_bytes` the sum, `count` how many. The run is
+ * delivered when it ends (a warning that does not continue it, the next
+ * record, or _finish), the same way for every split of the input.
  */
 typedef struct tracerd_warning {
     tracerd_status_t status; /**< what the error would have been in strict mode */
-    uint64_t offset;         /**< absolute offset of the record or buffer concerned */
+    uint64_t offset;         /**< absolute offset of the (first) record or buffer concerned */
     uint64_t skipped_bytes;  /**< bytes skipped to resynchronise (0 if none) */
     const char *reason;      /**< NUL-terminated; borrowed, valid until the callback returns */
+    /** sizeof(tracerd_warning_t) in the library that made it. The struct
+     * had only the members above in the first 0.2 libraries: read this one
+     * and the ones after it through TRACERD_WARNING_HAS (doc/api.md §7). */
+    size_t size;
+    /** How many warnings this one stands for (1: a single one). */
+    uint64_t count;
 } tracerd_warning_t;
+
+/** sizeof(tracerd_warning_t) in the library linked. A program that calls it
+ * (TRACERD_WARNING_HAS does) cannot load a library older than `size` and
+ * `count`, so it never reads past a shorter struct. */
+TRACERD_API size_t tracerd_warning_size(void);
+
+/** Whether warning w has member m (`size`, `count` or a later one). */
+#define TRACERD_WARNING_HAS(w, m)                                                                  \
+    ((void)(w), tracerd_warning_size() >= offsetof(tracerd_warning_t, m) + sizeof((w)->m))
 
 /** Callback for warnings. Same return convention as every callback. */
 typedef int (*tracerd_warning_cb)(void *user, const tracerd_warning_t *warning);

@@ -71,6 +71,14 @@ struct tracerd__error {
     char reason[TRACERD__REASON_MAX];
 };
 
+/* A warning of one record: count 1, size set. */
+static inline tracerd_warning_t tracerd__warning(tracerd_status_t status, uint64_t offset,
+                                                 uint64_t skipped, const char *reason)
+{
+    tracerd_warning_t w = {status, offset, skipped, reason, sizeof(tracerd_warning_t), 1};
+    return w;
+}
+
 void tracerd__error_clear(struct tracerd__error *e);
 /* Records an error and returns st. The reason is printf-formatted. */
 tracerd_status_t tracerd__error_set(struct tracerd__error *e, tracerd_status_t st, uint64_t offset,

@@ -30,6 +30,7 @@ void tracerd__reader_reset(struct tracerd__reader *c)
     tracerd__error_clear(&c->err);
     c->in_cb = false;
     c->paused = false;
+    c->warn.pending = false;
 }
 
 int tracerd__cb_failed(struct tracerd__reader *c, int rc, const char *which, uint64_t offset)

@@ -14,12 +14,48 @@
 
 #include "internal.h"
 
+/* A run of warnings held back (warn.c): consecutive warnings of one kind
+ * are delivered as one with a count when the run ends. */
+struct tracerd__warn_run {
+    tracerd_warning_t w; /* w.reason points at reason */
+    char reason[TRACERD__REASON_MAX];
+    bool pending;
+};
+
 struct tracerd__reader {
     void *user;                /* handed to every callback */
     struct tracerd__error err; /* sticky until reset */
     bool in_cb;                /* a callback (or the feed loop around them) is running */
     bool paused;               /* a callback asked to pause; only resume (or reset) clears it */
+    struct tracerd__warn_run warn;
 };
+
+/* Warnings, coalesced (warn.c). A reader hands each warning to
+ * tracerd__warn instead of calling on_warning: a warning that continues the
+ * held run (same status, same reason but for its numbers, starting where the
+ * run's skipped bytes end) joins it; any other first delivers the held run,
+ * then is held. The reader delivers the held run (tracerd__warn_flush)
+ * before any other callback and at the end of the input, so where it comes
+ * does not depend on the split. Both return the callback's value (0 when
+ * nothing was called), for the reader's usual handling ("on_warning");
+ * cb NULL: nothing is held. */
+int tracerd__warn(struct tracerd__reader *c, tracerd_warning_cb cb, const tracerd_warning_t *w);
+int tracerd__warn_flush_run(struct tracerd__reader *c, tracerd_warning_cb cb);
+static inline int tracerd__warn_flush(struct tracerd__reader *c, tracerd_warning_cb cb)
+{
+    return TRACERD__UNLIKELY(c->warn.pending) ? tracerd__warn_flush_run(c, cb) : 0;
+}
+/* The end of a reader's _feed or _finish that returns st: an error of the
+ * trace (not a callback's, not a misuse) delivers the held run first, its
+ * callback's value ignored (reading has stopped). Returns st. */
+static inline tracerd_status_t tracerd__warn_at_error(struct tracerd__reader *c,
+                                                      tracerd_warning_cb cb, tracerd_status_t st)
+{
+    if (TRACERD__UNLIKELY(st < 0) && c != NULL && c->warn.pending && st != TRACERD_E_CALLBACK &&
+        st != TRACERD_E_INVALID)
+        (void)tracerd__warn_flush_run(c, cb);
+    return st;
+}
 
 /* What tracerd__cb_result makes of a callback's value. */
 enum { TRACERD__CB_GO = 0, TRACERD__CB_PAUSED = 1, TRACERD__CB_FAILED = -1 };

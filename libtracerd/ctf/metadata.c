@@ -340,8 +340,8 @@ tracerd_status_t tracerd_ctf_metadata_finish(tracerd_ctf_metadata_t *m, tracerd_
                         m->hdr_have, (unsigned)META_HDR);
         /* kept: live metadata may append the rest of that packet */
         if (m->cfg.on_warning != NULL) {
-            tracerd_warning_t w = {TRACERD_E_TRUNCATED, m->pkt_offset, m->offset - m->pkt_offset,
-                                   reason};
+            tracerd_warning_t w = tracerd__warning(TRACERD_E_TRUNCATED, m->pkt_offset,
+                                                   m->offset - m->pkt_offset, reason);
             (void)m->cfg.on_warning(m->cfg.user, &w);
         }
     }

@@ -2001,6 +2001,17 @@ static int emit_loss(tracerd_ctf_stream_t *r, tracerd_ctf_loss_kind_t kind, uint
     return cb_ret(r, rc, "on_loss");
 }
 
+/* A warning, delivered at once: a CTF warning is about one packet (a
+ * lenient skip runs to the packet's end, whose on_packet_end follows), so
+ * two are never consecutive; it still goes through the reader core's run
+ * (count 1, size set, as every reader's). */
+static int warn_now(tracerd_ctf_stream_t *r, const tracerd_warning_t *w)
+{
+    if (cb_ret(r, tracerd__warn(&r->core, r->cb.on_warning, w), "on_warning") != R_OK)
+        return R_ERR;
+    return cb_ret(r, tracerd__warn_flush(&r->core, r->cb.on_warning), "on_warning");
+}
+
 /* A packet header uuid differs from the trace's, check_uuid off (the
  * default: babeltrace2 and yactfr read such traces): one warning per stream. */
 static int uuid_warning(tracerd_ctf_stream_t *r)
@@ -2013,11 +2024,8 @@ static int uuid_warning(tracerd_ctf_stream_t *r)
                     "packet %llu: packet header uuid differs from the trace uuid (read on; "
                     "reported once per stream; check_uuid makes it an error)",
                     (unsigned long long)r->pkt_index);
-    tracerd_warning_t w = {TRACERD_E_MAGIC, r->pkt_off, 0, reason};
-    r->core.in_cb = true;
-    int rc = r->cb.on_warning(r->core.user, &w);
-    r->core.in_cb = false;
-    return cb_ret(r, rc, "on_warning");
+    tracerd_warning_t w = tracerd__warning(TRACERD_E_MAGIC, r->pkt_off, 0, reason);
+    return warn_now(r, &w);
 }
 
 /* Packet measured: check sizes, report losses and the packet. */
@@ -2574,13 +2582,11 @@ static tracerd_status_t lenient_skip(tracerd_ctf_stream_t *r)
         return st;
     uint64_t pkt_end = r->pkt_off + r->packet_bits / 8;
     if (r->cb.on_warning) {
-        tracerd_warning_t w = {st, r->core.err.offset,
-                               pkt_end > r->core.err.offset ? pkt_end - r->core.err.offset : 0,
-                               r->core.err.reason};
-        r->core.in_cb = true;
-        int rc = r->cb.on_warning(r->core.user, &w);
-        r->core.in_cb = false;
-        if (tracerd__cb_result(&r->core, rc, "on_warning", r->core.err.offset) < 0)
+        tracerd_warning_t w = tracerd__warning(
+            st, r->core.err.offset, pkt_end > r->core.err.offset ? pkt_end - r->core.err.offset : 0,
+            r->core.err.reason);
+        r->rec_off = r->core.err.offset;
+        if (warn_now(r, &w) != R_OK)
             return TRACERD_E_CALLBACK;
     }
     tracerd__error_clear(&r->core.err);

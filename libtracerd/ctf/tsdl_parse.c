@@ -106,7 +106,7 @@ static void warn(struct parser *P, const struct tok *t, const char *what)
     char buf[200];
     tracerd__format(buf, sizeof buf, "metadata line %u, column %u: %s '%.*s' ignored", t->line,
                     t->col, what, (int)(t->len > 40 ? 40 : t->len), t->p);
-    tracerd_warning_t w = {TRACERD_E_METADATA, 0, 0, buf};
+    tracerd_warning_t w = tracerd__warning(TRACERD_E_METADATA, 0, 0, buf);
     (void)P->m->cfg.on_warning(P->m->cfg.user, &w);
 }
 

@@ -111,10 +111,28 @@ static tracerd_status_t after_cb(tracerd_fxt_reader_t *r, int rv, const char *na
     return r->core.err.status;
 }
 
+/* The warnings held back (a run of skips, reader.h tracerd__warn): delivered
+ * before any other callback. */
+static TRACERD__COLD tracerd_status_t warn_flush(tracerd_fxt_reader_t *r)
+{
+    r->core.in_cb = true;
+    return after_cb(r, tracerd__warn_flush(&r->core, r->cbs.on_warning), "on_warning");
+}
+
 #define CALL(r, cb, arg)                                                                           \
-    ((r)->cbs.cb == NULL                                                                           \
-         ? TRACERD_OK                                                                              \
+    ((r)->cbs.cb == NULL ? TRACERD_OK                                                              \
+     : TRACERD__UNLIKELY((r)->core.warn.pending) && warn_flush(r) != TRACERD_OK                    \
+         ? (r)->core.err.status                                                                    \
          : ((r)->core.in_cb = true, after_cb((r), (r)->cbs.cb((r)->core.user, (arg)), #cb)))
+
+/* A warning: held, or joined to the held run, or delivered (tracerd__warn). */
+static tracerd_status_t warning(tracerd_fxt_reader_t *r, tracerd_status_t st, uint64_t offset,
+                                uint64_t skipped)
+{
+    tracerd_warning_t w = tracerd__warning(st, offset, skipped, r->warn_reason);
+    r->core.in_cb = true;
+    return after_cb(r, tracerd__warn(&r->core, r->cbs.on_warning, &w), "on_warning");
+}
 
 /* ---- decoding primitives ---------------------------------------------- */
 
@@ -552,16 +570,11 @@ static tracerd_status_t switch_provider(tracerd_fxt_reader_t *r, uint32_t id, bo
  * empty. */
 static FXT_COLD tracerd_status_t unannounced_provider(tracerd_fxt_reader_t *r, uint32_t id)
 {
-    tracerd_warning_t w;
     snprintf(r->warn_reason, sizeof r->warn_reason,
              "provider section metadata record: provider %u was never announced (no provider "
              "info record); its records are read in a fresh, empty context",
              (unsigned)id);
-    w.status = TRACERD_E_REFERENCE;
-    w.offset = r->rec_off;
-    w.skipped_bytes = 0;
-    w.reason = r->warn_reason;
-    return CALL(r, on_warning, &w);
+    return warning(r, TRACERD_E_REFERENCE, r->rec_off, 0);
 }
 
 static FXT_INLINE tracerd_status_t dec_metadata(tracerd_fxt_reader_t *r, const uint8_t *p, size_t n,
@@ -874,6 +887,8 @@ static FXT_INLINE int event_dec(tracerd_fxt_reader_t *r, const uint8_t *p, size_
     e.ns = tps_ns(tps, e.ticks);
     e.end_ns = tps_ns(tps, e.end_ticks); /* 0 unless DURATION_COMPLETE */
     r->next_off = off + n;
+    if (TRACERD__UNLIKELY(r->core.warn.pending) && (*st = warn_flush(r)) != TRACERD_OK)
+        return FAST_STOP;
     r->core.in_cb = true;
     int rv = r->cbs.on_event(r->core.user, &e);
     r->core.in_cb = false;
@@ -1239,14 +1254,11 @@ static bool skippable(const tracerd_fxt_reader_t *r, tracerd_status_t st)
 /* Lenient mode: turns the current error into a warning about skipping `skipped` bytes. */
 static tracerd_status_t warn(tracerd_fxt_reader_t *r, uint64_t skipped)
 {
-    tracerd_warning_t w;
     memcpy(r->warn_reason, r->core.err.reason, sizeof r->warn_reason);
-    w.status = r->core.err.status;
-    w.offset = r->core.err.offset;
-    w.skipped_bytes = skipped;
-    w.reason = r->warn_reason;
+    tracerd_status_t st = r->core.err.status;
+    uint64_t offset = r->core.err.offset;
     tracerd__error_clear(&r->core.err);
-    return CALL(r, on_warning, &w);
+    return warning(r, st, offset, skipped);
 }
 
 /* Decodes a whole record; in lenient mode a malformed one becomes a warning. */
@@ -1662,7 +1674,7 @@ tracerd_status_t tracerd_fxt_feed(tracerd_fxt_reader_t *r, const void *data, siz
     if (consumed != NULL)
         *consumed = used;
     if (st != TRACERD_OK)
-        return st;
+        return tracerd__warn_at_error(&r->core, r->cbs.on_warning, st);
     /* A pause is reported even when its record ends the chunk (core.h). */
     return tracerd__reader_status(&r->core);
 }
@@ -1677,8 +1689,10 @@ tracerd_status_t tracerd_fxt_finish(tracerd_fxt_reader_t *r)
     tracerd_status_t st = tracerd__finish_guard(r != NULL ? &r->core : NULL);
     if (st != TRACERD_OK)
         return st;
-    if (r->state == S_RECORD && r->st.have == 0)
-        return TRACERD_OK;
+    if (r->state == S_RECORD && r->st.have == 0) {
+        st = warn_flush(r); /* a run of skips that reached the end */
+        return st != TRACERD_OK ? st : tracerd__reader_status(&r->core);
+    }
     r->arg_i = -1;
     uint64_t have = r->chunk_off - r->rec_off;
     if (r->state == S_RECORD && r->st.have < 8) {
@@ -1694,10 +1708,12 @@ tracerd_status_t tracerd_fxt_finish(tracerd_fxt_reader_t *r)
                   (unsigned long long)have, (unsigned long long)r->rec_size);
     }
     if (!skippable(r, st))
-        return st;
+        return tracerd__warn_at_error(&r->core, r->cbs.on_warning, st);
     tracerd__stitch_drop(&r->st);
     r->state = S_RECORD;
     st = warn(r, have);
+    if (st == TRACERD_OK)
+        st = warn_flush(r);
     return st != TRACERD_OK ? st : tracerd__reader_status(&r->core);
 }
 

@@ -307,11 +307,28 @@ static void close_buffer(tracerd_xray_reader_t *r, uint64_t end_offset, uint64_t
     r->bounded = false;
 }
 
+/* Delivers the warnings held back (reader.h, tracerd__warn). Returns 0, 1
+ * (paused) or -1 (error). */
+static int warn_flush(tracerd_xray_reader_t *r)
+{
+    if (!r->core.warn.pending)
+        return 0;
+    r->core.in_cb = true;
+    return cb_result(r, tracerd__warn_flush(&r->core, r->cb.on_warning), "on_warning");
+}
+
 /* Delivers queued records. Returns 0, 1 (paused) or -1 (error). */
 static int drain(tracerd_xray_reader_t *r)
 {
     while (r->qhead < r->qlen) {
-        const struct item *it = &r->q[r->qhead++];
+        const struct item *it = &r->q[r->qhead];
+        if (it->kind != I_WARNING && TRACERD__UNLIKELY(r->core.warn.pending)) {
+            /* a run of warnings ends before any other record */
+            int res = warn_flush(r);
+            if (res != 0)
+                return res;
+        }
+        r->qhead++;
         int rc = TRACERD_CB_CONTINUE;
         const char *which = "";
         r->core.in_cb = true;
@@ -341,8 +358,7 @@ static int drain(tracerd_xray_reader_t *r)
             break;
         case I_WARNING:
             r->rec_off = it->u.warning.offset;
-            if (r->cb.on_warning)
-                rc = r->cb.on_warning(r->core.user, &it->u.warning);
+            rc = tracerd__warn(&r->core, r->cb.on_warning, &it->u.warning);
             which = "on_warning";
             break;
         }
@@ -697,10 +713,8 @@ static bool try_skip_buffer(tracerd_xray_reader_t *r, uint64_t cur)
                     "of the buffer that starts at byte %llu",
                     tracerd_status_name(r->core.err.status), (unsigned long long)r->core.err.offset,
                     r->core.err.reason, (unsigned long long)r->buf.offset);
-    it.u.warning.status = r->core.err.status;
-    it.u.warning.offset = r->buf.offset;
-    it.u.warning.skipped_bytes = r->buf_end - cur;
-    it.u.warning.reason = r->warn_reason;
+    it.u.warning =
+        tracerd__warning(r->core.err.status, r->buf.offset, r->buf_end - cur, r->warn_reason);
     tracerd__error_clear(&r->core.err);
     tracerd__stitch_drop(&r->st);
     push_pending(r);
@@ -719,18 +733,30 @@ static int fast_metadata(tracerd_xray_reader_t *r, const tracerd_xray_metadata_t
 {
     r->in_fast = false;
     r->rec_off = m->offset;
+    int held = TRACERD__UNLIKELY(r->core.warn.pending) ? warn_flush(r) : 0; /* 1: paused */
+    if (held < 0) {
+        r->in_fast = true;
+        return held;
+    }
     int rc = r->cb.on_metadata(r->core.user, m);
     r->in_fast = true;
-    return rc == TRACERD_CB_CONTINUE ? 0 : cb_result(r, rc, "on_metadata");
+    int res = rc == TRACERD_CB_CONTINUE ? 0 : cb_result(r, rc, "on_metadata");
+    return res != 0 ? res : held;
 }
 
 static int fast_event(tracerd_xray_reader_t *r, const tracerd_xray_event_t *e)
 {
     r->in_fast = false;
     r->rec_off = e->offset;
+    int held = TRACERD__UNLIKELY(r->core.warn.pending) ? warn_flush(r) : 0; /* 1: paused */
+    if (held < 0) {
+        r->in_fast = true;
+        return held;
+    }
     int rc = r->cb.on_event(r->core.user, e);
     r->in_fast = true;
-    return rc == TRACERD_CB_CONTINUE ? 0 : cb_result(r, rc, "on_event");
+    int res = rc == TRACERD_CB_CONTINUE ? 0 : cb_result(r, rc, "on_event");
+    return res != 0 ? res : held;
 }
 
 /* Decodes the function record at p into the pending slot; false (and nothing
@@ -1130,14 +1156,22 @@ tracerd_status_t tracerd_xray_resume(tracerd_xray_reader_t *r)
     return tracerd__resume(r != NULL ? &r->core : NULL);
 }
 
+static tracerd_status_t finish(tracerd_xray_reader_t *r);
+
 tracerd_status_t tracerd_xray_finish(tracerd_xray_reader_t *r)
+{
+    tracerd_status_t st = finish(r);
+    return r != NULL ? tracerd__warn_at_error(&r->core, r->cb.on_warning, st) : st;
+}
+
+static tracerd_status_t finish(tracerd_xray_reader_t *r)
 {
     tracerd_status_t st = tracerd__finish_guard(r != NULL ? &r->core : NULL);
     if (st != TRACERD_OK)
         return st;
     int res;
     if (r->state == S_DONE) { /* called again after a pause: deliver the rest */
-        if (r->qlen != 0 && (res = drain(r)) != 0)
+        if ((r->qlen != 0 && (res = drain(r)) != 0) || (res = warn_flush(r)) != 0)
             return tracerd__reader_status(&r->core);
         return TRACERD_OK;
     }
@@ -1189,7 +1223,7 @@ tracerd_status_t tracerd_xray_finish(tracerd_xray_reader_t *r)
         break;
     }
     r->state = S_DONE;
-    if (r->qlen != 0 && (res = drain(r)) != 0)
+    if ((r->qlen != 0 && (res = drain(r)) != 0) || (res = warn_flush(r)) != 0)
         return tracerd__reader_status(&r->core);
     return TRACERD_OK;
 }

@@ -1088,13 +1088,10 @@ tracerd_status_t tracerd_xtrace_insn_finish(tracerd_xtrace_insn_reader_t *r)
         }
         char reason[200];
         tracerd__format(reason, sizeof reason, "input ended inside %s (ignored)", what);
-        w.status = TRACERD_E_TRUNCATED;
-        w.offset = r->rec_off;
-        w.skipped_bytes = r->off - r->rec_off;
+        w = tracerd__warning(TRACERD_E_TRUNCATED, r->rec_off, r->off - r->rec_off, reason);
         r->state = S_DONE;
         if (r->cbs.on_warning == NULL)
             return TRACERD_OK;
-        w.reason = reason;
         r->core.in_cb = true;
         int rc = after_cb(r, r->cbs.on_warning(r->core.user, &w), "on_warning");
         r->core.in_cb = false;
@@ -1102,10 +1099,7 @@ tracerd_status_t tracerd_xtrace_insn_finish(tracerd_xtrace_insn_reader_t *r)
     }
     tracerd__format(what, sizeof what, "%llu bytes of trailing zero padding ignored",
                     (unsigned long long)(r->off - r->pad_off));
-    w.status = TRACERD_E_BAD_TOKEN;
-    w.offset = r->pad_off;
-    w.skipped_bytes = r->off - r->pad_off;
-    w.reason = what;
+    w = tracerd__warning(TRACERD_E_BAD_TOKEN, r->pad_off, r->off - r->pad_off, what);
     r->state = S_DONE;
     if (r->cbs.on_warning == NULL)
         return TRACERD_OK;

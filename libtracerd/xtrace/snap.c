@@ -811,7 +811,7 @@ tracerd_status_t tracerd_xtrace_snap_finish(tracerd_xtrace_snap_reader_t *r)
         return TRACERD_OK;
     char reason[200];
     tracerd__format(reason, sizeof reason, "input ended inside %s (ignored)", what);
-    tracerd_warning_t w = {TRACERD_E_TRUNCATED, at, r->off - at, reason};
+    tracerd_warning_t w = tracerd__warning(TRACERD_E_TRUNCATED, at, r->off - at, reason);
     r->core.in_cb = true;
     int rc = snap_after_cb(r, r->cbs.on_warning(r->core.user, &w), "on_warning");
     r->core.in_cb = false;

@@ -183,7 +183,7 @@ static int on_source(void *user, const tracerd_event_source_t *src)
 int pytracerd_reader_on_warning(void *user, const tracerd_warning_t *w)
 {
     pyreader *r = user;
-    r->warnings++;
+    r->warnings += w->count; /* skips: a run of them comes as one warning with a count */
     if (r->on_warning == NULL || r->on_warning == Py_None)
         return TRACERD_CB_CONTINUE;
     PyObject *res = PyObject_CallFunction(r->on_warning, "(sKKs)", tracerd_status_name(w->status),

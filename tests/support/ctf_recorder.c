@@ -116,8 +116,9 @@ static int r_loss(void *user, const tracerd_ctf_loss_t *l)
 static int r_warning(void *user, const tracerd_warning_t *w)
 {
     rec_t *rec = user;
-    tlog_printf(&rec->log, "W %s @%" PRIu64 " skip=%" PRIu64 " %s\n", tracerd_status_name(w->status),
-                w->offset, w->skipped_bytes, w->reason);
+    tlog_printf(&rec->log, "W %s @%" PRIu64 " skip=%" PRIu64 "%s %s\n",
+                tracerd_status_name(w->status), w->offset, w->skipped_bytes, tlog_count(w),
+                w->reason);
     return rec_ret(rec);
 }
 

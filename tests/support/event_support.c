@@ -105,8 +105,9 @@ static int rec_source(void *user, const tracerd_event_source_t *s)
 static int rec_warning(void *user, const tracerd_warning_t *w)
 {
     rec_t *rec = user;
-    tlog_printf(&rec->log, "warning %s @%llu skipped=%llu %s\n", tracerd_status_name(w->status),
-                (unsigned long long)w->offset, (unsigned long long)w->skipped_bytes, w->reason);
+    tlog_printf(&rec->log, "warning %s @%llu skipped=%llu%s %s\n", tracerd_status_name(w->status),
+                (unsigned long long)w->offset, (unsigned long long)w->skipped_bytes,
+                tlog_count(w), w->reason);
     return rec_ret(rec);
 }
 

@@ -398,8 +398,9 @@ static int on_unknown(void *u, const tracerd_fxt_unknown_t *k)
 static int on_warning(void *u, const tracerd_warning_t *w)
 {
     fxrec_t *x = u;
-    tlog_printf(&x->rec->log, "warning %s @%" PRIu64 " skipped=%" PRIu64 " %s\n",
-                tracerd_status_name(w->status), w->offset, w->skipped_bytes, w->reason);
+    tlog_printf(&x->rec->log, "warning %s @%" PRIu64 " skipped=%" PRIu64 "%s %s\n",
+                tracerd_status_name(w->status), w->offset, w->skipped_bytes, tlog_count(w),
+                w->reason);
     return rec_ret(x->rec);
 }
 

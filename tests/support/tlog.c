@@ -73,3 +73,15 @@ void tlog_reset(tlog_t *l)
     if (l->buf)
         l->buf[0] = '\0';
 }
+
+const char *tlog_count_(const tracerd_warning_t *w, char *buf, size_t size)
+{
+    if (!TRACERD_WARNING_HAS(w, count) || w->size != sizeof(tracerd_warning_t))
+        return " BAD-SIZE";
+    if (w->count == 0)
+        return " BAD-COUNT";
+    if (w->count == 1)
+        return "";
+    snprintf(buf, size, " count=%llu", (unsigned long long)w->count);
+    return buf;
+}

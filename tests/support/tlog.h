@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <tracerd/core.h>
+
 typedef struct tlog {
     char *buf;
     size_t len, cap;
@@ -18,5 +20,9 @@ void tlog_text(tlog_t *l, const void *data, size_t len);
 /* Returns the NUL-terminated text ("" if empty) and hands ownership to the caller (free()). */
 char *tlog_take(tlog_t *l);
 void tlog_reset(tlog_t *l);
+/* A warning's count for a log line: "" for a single warning, " count=N" for
+ * a run of N; " BAD-SIZE" or " BAD-COUNT" when size or count is wrong. */
+const char *tlog_count_(const tracerd_warning_t *w, char *buf, size_t size);
+#define tlog_count(w) tlog_count_((w), (char[48]){0}, 48)
 
 #endif

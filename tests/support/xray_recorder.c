@@ -159,8 +159,9 @@ static int on_metadata(void *u, const tracerd_xray_metadata_t *m)
 static int on_warning(void *u, const tracerd_warning_t *w)
 {
     xrec_t *x = u;
-    tlog_printf(&x->rec->log, "warning %s @%" PRIu64 " skipped=%" PRIu64 " %s\n",
-                tracerd_status_name(w->status), w->offset, w->skipped_bytes, w->reason);
+    tlog_printf(&x->rec->log, "warning %s @%" PRIu64 " skipped=%" PRIu64 "%s %s\n",
+                tracerd_status_name(w->status), w->offset, w->skipped_bytes, tlog_count(w),
+                w->reason);
     return rec_ret(x->rec);
 }
 

@@ -158,8 +158,9 @@ static int r_opaque(void *u, const tracerd_xtrace_opaque_t *o)
 static int r_warn(void *u, const tracerd_warning_t *w)
 {
     rec_t *rec = u;
-    tlog_printf(&rec->log, "warning %s @%llu skipped=%llu %s\n", tracerd_status_name(w->status),
-                (unsigned long long)w->offset, (unsigned long long)w->skipped_bytes, w->reason);
+    tlog_printf(&rec->log, "warning %s @%llu skipped=%llu%s %s\n", tracerd_status_name(w->status),
+                (unsigned long long)w->offset, (unsigned long long)w->skipped_bytes,
+                tlog_count(w), w->reason);
     return rec_ret(rec);
 }
 

@@ -101,9 +101,7 @@ static tracerd_status_t pump(cli_t *c, const tracerd_reader_ops_t *ops, void *re
 tracerd_status_t cli_pump_drain(cli_t *c, const tracerd_reader_ops_t *ops, void *reader,
                                 cli_drain_fn drain, void *ctx)
 {
-    tracerd_status_t st = pump(c, ops, reader, drain, ctx);
-    cli_warning_flush(c); /* a run of skips that reached the end (or the error) */
-    return st;
+    return pump(c, ops, reader, drain, ctx);
 }
 
 /* ---- a regular file, mapped ---------------------------------------------------

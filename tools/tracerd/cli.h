@@ -43,15 +43,6 @@ typedef struct cli_warn_sink {
     const char *stream;
 } cli_warn_sink_t;
 
-/* The warning run being coalesced (warn.c). */
-struct cli_warn_run {
-    bool pending;
-    cli_warn_sink_t sink; /* a copy; sink.stream points to stream[] */
-    tracerd_status_t status;
-    uint64_t offset, skipped, count;
-    char reason[256];
-    char stream[256];
-};
 typedef enum { CLI_SORT_TOTAL, CLI_SORT_COUNT, CLI_SORT_SELF, CLI_SORT_P99 } cli_stats_sort_t;
 typedef enum {
     CLI_STATS_TEXT,
@@ -101,8 +92,7 @@ typedef struct cli {
     /* When set, the pump stops reading the input once it returns true (a
      * filter's end passed in a time-ordered trace). */
     bool (*input_done)(const void *reader);
-    struct cli_warn_run warn; /* --lenient warnings being coalesced (warn.c) */
-    uint64_t warnings;        /* warnings received (before coalescing) */
+    uint64_t warnings; /* warnings received (the sum of their counts) */
     uint32_t max_open;        /* --max-open (0: CLI_MAX_OPEN_DEFAULT) */
     bool oom;                 /* out of memory, reported (cli_oom) */
     cli_stats_sort_t stats_sort;     /* stats --sort */
@@ -255,14 +245,10 @@ bool cli_opt_byte_order(const char *v, bool allow_auto, tracerd_byte_order_t *ou
         return rc;                                                                                 \
     }
 
-/* A reader's warning (a lenient skip), coalesced: consecutive skips of the
- * same kind (each starting where the previous one ended; same status, stream
- * and reason but for numbers) become one warning with a count, printed to
- * the sink when the run ends. Returns TRACERD_CB_CONTINUE. */
+/* A reader's warning (a lenient skip; consecutive skips of one kind come
+ * from the library as one warning with a count), printed to the sink.
+ * Returns TRACERD_CB_CONTINUE. */
 int cli_warning(cli_t *c, const cli_warn_sink_t *sink, const tracerd_warning_t *w);
-/* Prints the pending warning run, if any: a dump calls it before each record
- * it writes (so warnings keep their place), cli_pump at the end of the input. */
-void cli_warning_flush(cli_t *c);
 
 /* xtrace file kind from a path's name (fmt_xtrace.c): the naming scheme of
  * tracerd_xtrace_parse_filename (*exact set), or just the .xinsndata.bin /

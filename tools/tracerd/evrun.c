@@ -460,7 +460,6 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
         if (st == TRACERD_OK)
             break;
     }
-    cli_warning_flush(c);
     int rc = CLI_EXIT_OK;
     if (st == TRACERD_E_UNSUPPORTED && d == NULL) {
         fprintf(stderr, "%s: %s: CTF trace directory: `%s` is not available in this build\n",

@@ -228,7 +228,6 @@ static int on_packet(void *user, const tracerd_ctf_packet_t *p)
 {
     struct ctx *x = user;
     close_packet(x);
-    cli_warning_flush(x->c); /* a dump keeps warnings in their place */
     x->packets++;
     x->has_cpu = p->has_cpu_id;
     x->cpu = (uint32_t)p->cpu_id;
@@ -273,7 +272,6 @@ static int on_loss(void *user, const tracerd_ctf_loss_t *l)
 {
     struct ctx *x = user;
     close_packet(x);
-    cli_warning_flush(x->c); /* a dump keeps warnings in their place */
     x->losses++;
     if (l->kind == TRACERD_CTF_LOSS_EVENTS)
         x->lost_events += l->count;
@@ -300,7 +298,7 @@ static int on_warning(void *user, const tracerd_warning_t *w)
 {
     struct ctx *x = user;
     close_packet(x);
-    x->warnings++;
+    x->warnings += w->count;
     const cli_warn_sink_t sink = {x->dump ? x->c->wr : NULL, "type", "ctf",
                                   x->dump ? cur_stream(x) : NULL};
     return cli_warning(x->c, &sink, w);
@@ -432,7 +430,6 @@ static int on_event(void *user, const tracerd_ctf_event_t *e)
 {
     struct ctx *x = user;
     close_packet(x);
-    cli_warning_flush(x->c); /* a dump keeps warnings in their place */
     x->events++;
     if (e->has_clock) {
         if (!x->any_ns || e->ns < x->first_ns)
@@ -1035,7 +1032,6 @@ static int run_dir(cli_t *c, bool dump)
             ;
     st = cli_dump_status(&x->flt, st);
     close_packet(x);
-    cli_warning_flush(c);
     int rc = CLI_EXIT_OK;
     if (st != TRACERD_OK) {
         cli_out_stop(c);

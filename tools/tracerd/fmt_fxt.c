@@ -247,7 +247,7 @@ static int i_unknown(void *u, const tracerd_fxt_unknown_t *k)
 static int i_warning(void *u, const tracerd_warning_t *w)
 {
     struct info *in = u;
-    in->warnings++;
+    in->warnings += w->count;
     static const cli_warn_sink_t sink = {NULL, NULL, "fxt", NULL};
     return cli_warning(in->c, &sink, w);
 }
@@ -361,11 +361,10 @@ static bool keep(struct dump *d, tracerd_event_kind_t kind, uint64_t ticks, uint
     return tracerd_event_filter_match(d->filter, &ev) == TRACERD_EVENT_FILTER_PASS;
 }
 
-/* The output of a dump callback, after the pending warnings. */
+/* The output of a dump callback. */
 static wr_t *d_out(void *u)
 {
     struct dump *d = u;
-    cli_warning_flush(d->c);
     return d->f;
 }
 

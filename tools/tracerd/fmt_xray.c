@@ -121,7 +121,7 @@ static int i_meta(void *u, const tracerd_xray_metadata_t *m)
 static int i_warning(void *u, const tracerd_warning_t *w)
 {
     struct info *in = u;
-    in->warnings++;
+    in->warnings += w->count;
     static const cli_warn_sink_t sink = {NULL, NULL, "xray", NULL};
     return cli_warning(in->c, &sink, w);
 }
@@ -203,7 +203,6 @@ static int info(cli_t *c)
 
 /* ---- dump --------------------------------------------------------------- */
 
-/* The output of a dump callback (u is the cli_t), after the pending warnings. */
 /* dump's state: the CLI, the --instr-map names and the event filter (a
  * record the filter rejects is not written; records with no time, thread or
  * name -- header, buffers, metadata -- are always written). */
@@ -219,11 +218,10 @@ struct dx {
     uint32_t id_cpu;
 };
 
+/* The output of a dump callback. */
 static wr_t *d_out(void *u)
 {
-    cli_t *c = ((struct dx *)u)->c;
-    cli_warning_flush(c);
-    return c->wr;
+    return ((struct dx *)u)->c->wr;
 }
 
 tracerd_str_t cli_xray_fn_name(const cli_t *c, int32_t id, char buf[32])

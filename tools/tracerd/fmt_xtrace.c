@@ -229,7 +229,6 @@ static int xfilter_init(cli_t *c, xfilter_t *x)
 /* 1: write the record; 0: leave it out; CLI_DUMP_STOP: past --end, stop. */
 static int xkeep(xfilter_t *x, const char *type, uint64_t insn_count)
 {
-    cli_warning_flush(x->c); /* a dump keeps warnings in their place (the per-record hook) */
     if (x->d.f == NULL)
         return 1;
     tracerd_event_t ev;
@@ -531,7 +530,7 @@ static int i_time(void *u, const tracerd_xtrace_time_t *t)
 
 static int on_warn(cli_t *c, bool dump, uint64_t *count, const tracerd_warning_t *w)
 {
-    (*count)++;
+    *count += w->count;
     const cli_warn_sink_t sink = {dump ? c->wr : NULL, "type", "xtrace", NULL};
     return cli_warning(c, &sink, w);
 }
