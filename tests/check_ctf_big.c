@@ -581,6 +581,58 @@ START_TEST(test_big_events_ctf2)
 }
 END_TEST
 
+/* An event header is measured whole before its event is delivered (the
+ * class and the time are in it), so it must fit the stitch buffer: one of
+ * 201 bytes decodes in every split with stitch_bytes 256, one of 301 bytes
+ * is E_LIMIT in every split, also when it lies wholly in one chunk (it
+ * decoded then, and failed when cut), with and without on_field. */
+START_TEST(test_big_event_header)
+{
+    static const char fmt[] =
+        "/* CTF 1.8 */\n"
+        "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+        "typealias integer { size = 32; align = 8; signed = false; } := u32;\n"
+        "trace { major = 1; minor = 8; byte_order = le;\n"
+        "  packet.header := struct { u32 magic; u32 stream_id; }; };\n"
+        "stream { id = 0; packet.context := struct { u32 packet_size; u32 content_size; };\n"
+        "  event.header := struct { u8 pad[%d]; u8 id; }; };\n"
+        "event { name = \"s\"; id = 0; stream_id = 0; fields := struct { string s; u32 x; }; };\n";
+    static const int pads[2] = {200, 300};
+    for (int k = 0; k < 2; k++) {
+        char meta[sizeof fmt + 16];
+        snprintf(meta, sizeof meta, fmt, pads[k]);
+        bw_t w = {0};
+        size_t size_at;
+        packet_begin(&w, &size_at);
+        for (int e = 0; e < 2; e++) {
+            for (int i = 0; i < pads[k]; i++)
+                bw_uint(&w, (uint64_t)(i & 0xff), 1);
+            bw_uint(&w, 0, 1);
+            bw_bytes(&w, "hi", 3);
+            bw_uint(&w, 7u + (unsigned)e, 4);
+        }
+        packet_close(&w, 0, size_at);
+        struct target_cfg c;
+        cfg_init(&c, meta);
+        c.stream.stitch_bytes = 256;
+        for (int t = 0; t < 2; t++) {
+            char *log = drv_check_all(t == 0 ? &ctf_target : &ctf_events_target, &c, w.buf, w.len);
+            if (k == 0) {
+                expect_ok(log);
+                ck_assert_uint_eq(count(log, "E @"), 2);
+            } else {
+                ck_assert_msg(strstr(log, "end E_LIMIT @16 event at byte 16: event header is larger "
+                                          "than the stitch buffer (256 bytes)\n") != NULL,
+                              "%s", log);
+                ck_assert_uint_eq(count(log, "E @"), 0);
+            }
+            free(log);
+        }
+        free(w.buf);
+    }
+}
+END_TEST
+
 Suite *suite_ctf_big(void)
 {
     Suite *s = suite_create("ctf_big");
@@ -590,7 +642,8 @@ Suite *suite_ctf_big(void)
         int loops;
     } cases[] = {{"tsdl", test_big_events_tsdl, 2},         {"small", test_big_events_small_stitch, 2},
                  {"errors", test_big_event_errors, 1},      {"3mb", test_big_event_3mb, 1},
-                 {"ctf2", test_big_events_ctf2, 2}};
+                 {"ctf2", test_big_events_ctf2, 2},
+                 {"header", test_big_event_header, 1}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         TCase *tc = tcase_create(cases[k].name);
         tcase_set_timeout(tc, 600);

@@ -1936,17 +1936,42 @@ static int packet_programs(tracerd_ctf_stream_t *r, struct vm *vm, bool dlv)
 }
 
 /* Event header, then the event class and the timestamp (measure only). */
+/* An event header longer than the stitch buffer (r->ev NULL: its class is
+ * not known yet). */
+static int header_too_big(tracerd_ctf_stream_t *r, struct vm *vm)
+{
+    r->ev = NULL;
+    return vm_fail(r, vm, NULL, TRACERD_E_LIMIT,
+                   "event header is larger than the stitch buffer (%zu bytes)", r->st_limit);
+}
+
 static int event_header_measure(tracerd_ctf_stream_t *r, struct vm *vm)
 {
     const struct ctf_stream_rt *s = r->srt;
     r->have &= ~((1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP));
     r->ev = NULL;
     uint64_t start = vm->pos;
+    /* An event header must fit the stitch buffer (it is measured whole
+     * before anything of its event is delivered: the class and the time are
+     * in it): read at most that many bytes of it, also when more lie in the
+     * chunk, so that a longer one is E_LIMIT in every split. */
+    const uint64_t limit = vm->limit, cap = (start >> 3 << 3) + (uint64_t)r->st_limit * 8;
+    const bool more_ok = vm->more_ok, capped = limit > cap;
+    if (TRACERD__UNLIKELY(capped)) {
+        vm->limit = cap;
+        vm->more_ok = true;
+    }
     int rc = s->event_header.fast ? run_fast(r, vm, s->event_header.fast)
                                   : run(r, vm, &s->event_header, false);
     if (rc == R_ERR && s->event_header.fast) {
         vm->pos = start; /* the full program names the field at fault */
         rc = run(r, vm, &s->event_header, false);
+    }
+    if (TRACERD__UNLIKELY(capped)) {
+        vm->limit = limit;
+        vm->more_ok = more_ok;
+        if (rc == R_MORE)
+            return header_too_big(r, vm);
     }
     if (rc != R_OK)
         return rc;
@@ -2380,8 +2405,7 @@ static int big_begin(tracerd_ctf_stream_t *r, struct vm *mvm, const uint8_t **pp
                      const uint8_t *end, bool final, uint64_t start_byte, size_t taken)
 {
     if (r->ev == NULL)
-        return vm_fail(r, mvm, NULL, TRACERD_E_LIMIT,
-                       "event header is larger than the stitch buffer (%zu bytes)", r->st_limit);
+        return header_too_big(r, mvm);
     uint64_t ns = event_ns(r, r->ev_cycles);
     if (!event_open(r, ns)) {
         stitch_untake(r, pp, taken);
@@ -2652,8 +2676,9 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
             vm.pos = at + 32;
         } else {
         general_header:
-            if (run_fast(r, &vm, hdr) != R_OK)
-                break;
+            if (run_fast(r, &vm, hdr) != R_OK ||
+                ((vm.pos + 7) >> 3) - (ev_start >> 3) > r->st_limit)
+                break; /* an error, or a header over the stitch buffer: the general path */
         }
         uint64_t id;
         ev = event_class(r, s, &id);
