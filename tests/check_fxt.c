@@ -17,16 +17,7 @@
 /* ---- helpers ---------------------------------------------------------- */
 
 /* Under the sanitizers the biggest inputs get fewer chunkings (CI time). */
-#if defined(__SANITIZE_ADDRESS__)
-#define FXT_SAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FXT_SAN 1
-#endif
-#endif
-#ifndef FXT_SAN
-#define FXT_SAN 0
-#endif
+#define FXT_SAN DRV_SAN
 
 static uint8_t *take(fxw_t *w, size_t *len)
 {

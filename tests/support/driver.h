@@ -69,6 +69,32 @@ typedef struct drv_plan {
 char *drv_run(const drv_target_t *t, const void *config, const uint8_t *data, size_t len,
               const drv_plan_t *plan);
 
+/* 1 under AddressSanitizer (gcc or clang): the biggest inputs get fewer
+ * chunkings there (CI time); the plain build runs them all. */
+#if defined(__SANITIZE_ADDRESS__)
+#define DRV_SAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DRV_SAN 1
+#endif
+#endif
+#ifndef DRV_SAN
+#define DRV_SAN 0
+#endif
+
+/* True where the biggest inputs get drv_check_some instead of
+ * drv_check_all: under the sanitizers, and on the emulated big-endian host
+ * (TRACERD_BIG_ENDIAN_HOST, set by tools/check-be.sh: the suite runs under
+ * qemu-user there). The plain native build runs every plan. */
+bool drv_slow_host(void);
+
+/* Runs three cheap plans (4096-byte chunks; 4096 and 1 alternating with a
+ * pause at every callback; 4096, 1 and 31 cycled) and asserts that every
+ * log equals the whole-feed log; returns it (malloc'd). For inputs too big
+ * for every plan of drv_check_all under the sanitizers, or for the second
+ * byte order of a case whose first runs them all. */
+char *drv_check_some(const drv_target_t *t, const void *config, const uint8_t *data, size_t len);
+
 /* Runs every chunking strategy, the pause and the allocation-failure loops and
  * asserts (Check) that every log equals the whole-feed log. Returns that log
  * (malloc'd). Inputs above 16 KiB get 64 random 2-way cuts and random
