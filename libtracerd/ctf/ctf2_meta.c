@@ -3,424 +3,14 @@
  * (types, clocks, stream and event classes); tracerd__ctf_compile then makes
  * the same flat programs. Locations and roles are kept in the types and
  * resolved by the compiler. */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "metadata.h"
-
-struct j2 {
-    tracerd_ctf_metadata_t *m;
-    struct tracerd_ctf_trace *t;
-    struct ctf_arena *ar;
-    uint32_t frag;     /* index of the fragment being read */
-    uint64_t frag_off; /* its byte offset in the metadata text */
-    const char *what;  /* the fragment type, for messages */
-    uint32_t depth;
-    /* aliases, clocks, stream classes, event classes: grown arrays */
-    const char **alias_names;
-    const tracerd_ctf_type_t **alias_types;
-    uint32_t naliases, alias_cap;
-    tracerd_ctf_clock_t *clocks;
-    uint32_t nclocks, clock_cap;
-    tracerd_ctf_stream_class_t **streams;
-    uint32_t nstreams, stream_cap;
-    tracerd_ctf_event_class_t **events;
-    uint32_t *event_frag;
-    uint32_t nevents, event_cap;
-    bool have_preamble, have_trace_class;
-    /* JSON integers of this fragment that jansson's json_int_t (int64)
-     * cannot hold: marker strings "\0<index>" stand for them (load) */
-    const char *text; /* the fragment's text */
-    struct wide_int *wide;
-    uint32_t nwide, wide_cap;
-};
-
-/* An integer token above INT64_MAX or below INT64_MIN: its place in the
- * fragment's text, and its value when it fits 64 unsigned bits. */
-struct wide_int {
-    uint64_t mag;
-    bool over; /* below INT64_MIN or above UINT64_MAX */
-    uint32_t off, len;
-};
-
-static tracerd_status_t jerr(struct j2 *J, tracerd_status_t st, const char *fmt, ...)
-    TRACERD__PRINTF(3, 4);
-static tracerd_status_t jerr(struct j2 *J, tracerd_status_t st, const char *fmt, ...)
-{
-    char msg[240];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return tracerd__error_set(
-        &J->m->err, st, J->frag_off, "CTF 2 metadata fragment %u (byte %llu)%s%s: %s", J->frag,
-        (unsigned long long)J->frag_off, J->what ? ", " : "", J->what ? J->what : "", msg);
-}
-
-static tracerd_status_t nomem(struct j2 *J)
-{
-    return tracerd__error_set(&J->m->err, TRACERD_E_NOMEM, J->frag_off,
-                              "CTF 2 metadata: out of memory");
-}
-
-/* ==== JSON values ========================================================== */
-
-/* A marker string standing for a wide integer (the only strings holding a
- * NUL: load() proved the text has none), or NULL. */
-static const struct wide_int *wide_of(const struct j2 *J, const json_t *v)
-{
-    if (!json_is_string(v) || json_string_length(v) < 2 || json_string_value(v)[0] != '\0')
-        return NULL;
-    unsigned long i = strtoul(json_string_value(v) + 1, NULL, 10);
-    return i < J->nwide ? &J->wide[i] : NULL;
-}
-
-/* A JSON string (not a marker). */
-static bool is_str(const json_t *v)
-{
-    return json_is_string(v) && (json_string_length(v) == 0 || json_string_value(v)[0] != '\0');
-}
-
-static const char *kind_of(const json_t *v)
-{
-    if (json_is_string(v) && !is_str(v))
-        return "an integer";
-    switch (json_typeof(v)) {
-    case JSON_OBJECT:
-        return "an object";
-    case JSON_ARRAY:
-        return "an array";
-    case JSON_STRING:
-        return "a string";
-    case JSON_INTEGER:
-        return "an integer";
-    case JSON_REAL:
-        return "a number with a fraction or exponent";
-    case JSON_TRUE:
-    case JSON_FALSE:
-        return "a boolean";
-    default:
-        return "null";
-    }
-}
-
-static tracerd_status_t want(struct j2 *J, const char *obj, const char *key, const json_t *v,
-                             const char *type)
-{
-    return jerr(J, TRACERD_E_METADATA, "%s property '%s' must be %s, got %s", obj, key, type,
-                kind_of(v));
-}
-
-static char *dup_str(struct j2 *J, const char *s)
-{
-    return tracerd__ctf_arena_strdup(J->ar, s, strlen(s));
-}
-
-/* Optional string property: *out NULL when absent. */
-static tracerd_status_t opt_str(struct j2 *J, const json_t *o, const char *obj, const char *key,
-                                const char **out)
-{
-    const json_t *v = json_object_get(o, key);
-    *out = NULL;
-    if (v == NULL)
-        return TRACERD_OK;
-    if (!is_str(v))
-        return want(J, obj, key, v, "a string");
-    *out = dup_str(J, json_string_value(v));
-    return *out ? TRACERD_OK : nomem(J);
-}
-
-/* A JSON integer, -2^63..2^64-1: (int64_t)v when neg, else v. */
-struct jint {
-    uint64_t v;
-    bool neg;
-};
-
-enum { JINT_NONE, JINT_OK, JINT_OVER };
-
-/* Reads an integer (jansson's, or a wide one's marker). */
-static int get_int(const struct j2 *J, const json_t *v, struct jint *out)
-{
-    if (json_is_integer(v)) {
-        json_int_t x = json_integer_value(v);
-        *out = (struct jint){(uint64_t)x, x < 0};
-        return JINT_OK;
-    }
-    const struct wide_int *w = wide_of(J, v);
-    if (w == NULL)
-        return JINT_NONE;
-    if (w->over)
-        return JINT_OVER;
-    *out = (struct jint){w->mag, false};
-    return JINT_OK;
-}
-
-/* The text of a wide integer for messages. */
-static const char *wide_text(const struct j2 *J, const json_t *v, char *buf, size_t size)
-{
-    const struct wide_int *w = wide_of(J, v);
-    snprintf(buf, size, "%.*s", w ? (int)(w->len < 60 ? w->len : 60) : 0,
-             w ? J->text + w->off : "");
-    return buf;
-}
-
-/* An integer property's value, or its error (not an integer, or beyond
- * -2^63..2^64-1). */
-static tracerd_status_t int_prop(struct j2 *J, const json_t *v, const char *obj, const char *key,
-                                 struct jint *x)
-{
-    char b[64];
-    switch (get_int(J, v, x)) {
-    case JINT_OK:
-        return TRACERD_OK;
-    case JINT_OVER:
-        return jerr(J, TRACERD_E_METADATA,
-                    "%s property '%s' is %s, beyond the 64-bit integers (-2^63..2^64-1)", obj, key,
-                    wide_text(J, v, b, sizeof b));
-    default:
-        return want(J, obj, key, v, "an integer");
-    }
-}
-
-/* a < b for integers of -2^63..2^64-1 */
-static bool jint_lt(struct jint a, struct jint b)
-{
-    return a.neg != b.neg ? a.neg : a.neg ? (int64_t)a.v < (int64_t)b.v : a.v < b.v;
-}
-
-static const char *jint_text(struct jint x, char *buf, size_t size)
-{
-    if (x.neg)
-        snprintf(buf, size, "%lld", (long long)x.v);
-    else
-        snprintf(buf, size, "%llu", (unsigned long long)x.v);
-    return buf;
-}
-
-/* Optional integer property within [lo, hi]; *present (may be NULL) tells. */
-static tracerd_status_t opt_num(struct j2 *J, const json_t *o, const char *obj, const char *key,
-                                struct jint lo, struct jint hi, struct jint *out, bool *present)
-{
-    const json_t *v = json_object_get(o, key);
-    if (present)
-        *present = v != NULL;
-    if (v == NULL)
-        return TRACERD_OK;
-    tracerd_status_t st = int_prop(J, v, obj, key, out);
-    if (st == TRACERD_OK && (jint_lt(*out, lo) || jint_lt(hi, *out))) {
-        char a[24], b[24], c[24];
-        st = jerr(J, TRACERD_E_METADATA, "%s property '%s' is %s, outside %s..%s", obj, key,
-                  jint_text(*out, a, sizeof a), jint_text(lo, b, sizeof b),
-                  jint_text(hi, c, sizeof c));
-    }
-    return st;
-}
-
-static struct jint s64(int64_t v)
-{
-    return (struct jint){(uint64_t)v, v < 0};
-}
-
-static tracerd_status_t opt_int(struct j2 *J, const json_t *o, const char *obj, const char *key,
-                                int64_t lo, int64_t hi, int64_t *out, bool *present)
-{
-    struct jint x;
-    tracerd_status_t st = opt_num(J, o, obj, key, s64(lo), s64(hi), &x, present);
-    if (st == TRACERD_OK && json_object_get(o, key) != NULL)
-        *out = (int64_t)x.v;
-    return st;
-}
-
-/* A required property: its error when absent. */
-static tracerd_status_t required(struct j2 *J, const json_t *o, const char *obj, const char *key)
-{
-    if (json_object_get(o, key) == NULL)
-        return jerr(J, TRACERD_E_METADATA, "%s lacks the required property '%s'", obj, key);
-    return TRACERD_OK;
-}
-
-static tracerd_status_t req_int(struct j2 *J, const json_t *o, const char *obj, const char *key,
-                                int64_t lo, int64_t hi, int64_t *out)
-{
-    tracerd_status_t st = required(J, o, obj, key);
-    return st != TRACERD_OK ? st : opt_int(J, o, obj, key, lo, hi, out, NULL);
-}
-
-static tracerd_status_t req_str(struct j2 *J, const json_t *o, const char *obj, const char *key,
-                                const char **out)
-{
-    tracerd_status_t st = required(J, o, obj, key);
-    return st != TRACERD_OK ? st : opt_str(J, o, obj, key, out);
-}
-
-/* Optional unsigned 64-bit property within [lo, hi]; *present tells. */
-static tracerd_status_t opt_u64(struct j2 *J, const json_t *o, const char *obj, const char *key,
-                                uint64_t lo, uint64_t hi, uint64_t *out, bool *present)
-{
-    struct jint x;
-    tracerd_status_t st =
-        opt_num(J, o, obj, key, (struct jint){lo, false}, (struct jint){hi, false}, &x, present);
-    if (st == TRACERD_OK && json_object_get(o, key) != NULL)
-        *out = x.v;
-    return st;
-}
-
-static tracerd_status_t req_u64(struct j2 *J, const json_t *o, const char *obj, const char *key,
-                                uint64_t lo, uint64_t hi, uint64_t *out)
-{
-    tracerd_status_t st = required(J, o, obj, key);
-    return st != TRACERD_OK ? st : opt_u64(J, o, obj, key, lo, hi, out, NULL);
-}
-
-/* Compact JSON text of v, with the original text of every wide integer in
- * place of its marker (dumped as "\u0000<index>": no other string holds a
- * NUL), in the arena. */
-static tracerd_status_t dump_json(struct j2 *J, const json_t *v, const char **out)
-{
-    char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-    if (s == NULL)
-        return nomem(J);
-    size_t n = strlen(s), extra = 0;
-    for (uint32_t k = 0; k < J->nwide; k++)
-        extra += J->wide[k].len;
-    char *o = tracerd__ctf_arena_alloc(J->ar, n + extra + 1);
-    if (o == NULL) {
-        free(s);
-        return nomem(J);
-    }
-    size_t w = 0;
-    for (size_t i = 0; i < n;) {
-        char *end;
-        unsigned long k;
-        if (J->nwide > 0 && strncmp(s + i, "\"\\u0000", 7) == 0 &&
-            (k = strtoul(s + i + 7, &end, 10)) < J->nwide && *end == '"') {
-            memcpy(o + w, J->text + J->wide[k].off, J->wide[k].len);
-            w += J->wide[k].len;
-            i = (size_t)(end + 1 - s);
-        } else {
-            o[w++] = s[i++];
-        }
-    }
-    o[w] = '\0';
-    free(s);
-    *out = o;
-    return TRACERD_OK;
-}
-
-/* The `attributes` object as compact JSON text (NULL when absent). */
-static tracerd_status_t attrs(struct j2 *J, const json_t *o, const char *obj, const char **out)
-{
-    const json_t *v = json_object_get(o, "attributes");
-    *out = NULL;
-    if (v == NULL)
-        return TRACERD_OK;
-    if (!json_is_object(v))
-        return want(J, obj, "attributes", v, "an object");
-    return dump_json(J, v, out);
-}
-
-/* `extensions`: the preamble enables extensions; we support none, so any
- * non-empty object anywhere refuses the trace. */
-static tracerd_status_t no_extensions(struct j2 *J, const json_t *o, const char *obj)
-{
-    const json_t *v = json_object_get(o, "extensions");
-    if (v == NULL)
-        return TRACERD_OK;
-    if (!json_is_object(v))
-        return want(J, obj, "extensions", v, "an object");
-    const char *ns;
-    const json_t *e;
-    json_object_foreach((json_t *)(uintptr_t)v, ns, e)
-    {
-        if (json_is_object(e) && json_object_size(e) == 0)
-            continue;
-        const char *name = json_is_object(e) && json_object_size(e) > 0
-                               ? json_object_iter_key(json_object_iter((json_t *)(uintptr_t)e))
-                               : "";
-        return jerr(J, TRACERD_E_UNSUPPORTED,
-                    "%s requires the extension '%s' of namespace '%s', which tracerd does not "
-                    "support",
-                    obj, name, ns);
-    }
-    return TRACERD_OK;
-}
-
-/* Refuses a property that is not in `known` (NULL-terminated). */
-static tracerd_status_t only(struct j2 *J, const json_t *o, const char *obj,
-                             const char *const *known)
-{
-    const char *key;
-    const json_t *v;
-    json_object_foreach((json_t *)(uintptr_t)o, key, v)
-    {
-        bool ok = !strcmp(key, "type") || !strcmp(key, "attributes") || !strcmp(key, "extensions");
-        for (const char *const *k = known; !ok && *k; k++)
-            ok = strcmp(key, *k) == 0;
-        if (!ok)
-            return jerr(J, TRACERD_E_METADATA, "%s has an unknown property '%s'", obj, key);
-    }
-    return TRACERD_OK;
-}
+#include "ctf2_json.h"
 
 static bool pow2(int64_t v)
 {
     return v > 0 && (v & (v - 1)) == 0;
-}
-
-/* Integer range set: non-empty array of [lo, hi] with lo <= hi (bounds
- * -2^63..2^64-1; those above INT64_MAX flagged in `big`). */
-static tracerd_status_t range_set(struct j2 *J, const json_t *v, const char *obj, const char *key,
-                                  const struct ctf_rset **out)
-{
-    if (!json_is_array(v) || json_array_size(v) == 0)
-        return jerr(J, TRACERD_E_METADATA, "%s property '%s' must be a non-empty array of ranges",
-                    obj, key);
-    size_t n = json_array_size(v);
-    if (n > J->m->cfg.max_fields)
-        return jerr(J, TRACERD_E_LIMIT, "%s property '%s': more than max_fields ranges", obj, key);
-    struct ctf_rset *rs = tracerd__ctf_arena_alloc(J->ar, sizeof *rs);
-    int64_t *lo = tracerd__ctf_arena_alloc(J->ar, sizeof *lo * n);
-    int64_t *hi = tracerd__ctf_arena_alloc(J->ar, sizeof *hi * n);
-    uint8_t *big = tracerd__ctf_arena_alloc(J->ar, n);
-    if (rs == NULL || lo == NULL || hi == NULL || big == NULL)
-        return nomem(J);
-    for (size_t i = 0; i < n; i++) {
-        const json_t *r = json_array_get(v, i);
-        struct jint b[2];
-        int k0 = JINT_NONE, k1 = JINT_NONE;
-        if (json_is_array(r) && json_array_size(r) == 2) {
-            k0 = get_int(J, json_array_get(r, 0), &b[0]);
-            k1 = get_int(J, json_array_get(r, 1), &b[1]);
-        }
-        if (k0 == JINT_OVER || k1 == JINT_OVER) {
-            char t[64];
-            return jerr(J, TRACERD_E_METADATA,
-                        "%s property '%s': range %zu: %s is beyond the 64-bit integers "
-                        "(-2^63..2^64-1)",
-                        obj, key, i,
-                        wide_text(J, json_array_get(r, k0 == JINT_OVER ? 0 : 1), t, sizeof t));
-        }
-        if (k0 != JINT_OK || k1 != JINT_OK)
-            return jerr(J, TRACERD_E_METADATA,
-                        "%s property '%s': range %zu must be [lower, upper] integers", obj, key, i);
-        lo[i] = (int64_t)b[0].v;
-        hi[i] = (int64_t)b[1].v;
-        bool lb = !b[0].neg && b[0].v > (uint64_t)INT64_MAX,
-             hb = !b[1].neg && b[1].v > (uint64_t)INT64_MAX;
-        big[i] = (uint8_t)((lb ? 1 : 0) | (hb ? 2 : 0));
-        if ((lb && !hb) || (lb == hb && (lb ? b[0].v > b[1].v : lo[i] > hi[i])))
-            return jerr(J, TRACERD_E_METADATA,
-                        lb ? "%s property '%s': range %zu has lower %llu above upper %llu"
-                           : "%s property '%s': range %zu has lower %lld above upper %lld",
-                        obj, key, i, (unsigned long long)lo[i], (unsigned long long)hi[i]);
-    }
-    rs->lo = lo;
-    rs->hi = hi;
-    rs->big = big;
-    rs->n = (uint32_t)n;
-    *out = rs;
-    return TRACERD_OK;
 }
 
 /* ==== field classes ========================================================= */
@@ -436,51 +26,56 @@ static tracerd_status_t location(struct j2 *J, const json_t *v, const char *obj,
                                  struct ctf_type *ty)
 {
     if (!json_is_object(v))
-        return want(J, obj, key, v, "a field location object");
+        return tracerd__ctf2_want(J, obj, key, v, "a field location object");
     const json_t *o = json_object_get(v, "origin"), *p = json_object_get(v, "path");
     int origin = -1;
     if (o != NULL) {
         for (int s = 0; s < 6 && origin < 0; s++)
-            if (is_str(o) && !strcmp(json_string_value(o), scope_names[s]))
+            if (tracerd__ctf2_is_str(o) && !strcmp(json_string_value(o), scope_names[s]))
                 origin = s;
         if (origin < 0)
-            return jerr(J, TRACERD_E_METADATA, "%s property '%s': unknown origin scope", obj, key);
+            return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                     "%s property '%s': unknown origin scope", obj, key);
     }
     if (!json_is_array(p) || json_array_size(p) == 0)
-        return jerr(J, TRACERD_E_METADATA, "%s property '%s' needs a non-empty 'path' array", obj,
-                    key);
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                 "%s property '%s' needs a non-empty 'path' array", obj, key);
     size_t n = json_array_size(p);
     if (n > J->m->cfg.max_depth)
-        return jerr(J, TRACERD_E_LIMIT, "%s property '%s': path longer than max_depth", obj, key);
+        return tracerd__ctf2_err(J, TRACERD_E_LIMIT, "%s property '%s': path longer than max_depth",
+                                 obj, key);
     const char **names = tracerd__ctf_arena_alloc(J->ar, sizeof *names * n);
     struct ctf_loc *loc = tracerd__ctf_arena_alloc(J->ar, sizeof *loc);
     if (names == NULL || loc == NULL)
-        return nomem(J);
+        return tracerd__ctf2_nomem(J);
     uint32_t nn = 0, up = 0;
     size_t text = 0;
     for (size_t i = 0; i < n; i++) {
         const json_t *it = json_array_get(p, i);
         if (json_is_null(it)) {
             if (origin >= 0)
-                return jerr(J, TRACERD_E_METADATA,
-                            "%s property '%s': a null path item in an absolute location", obj, key);
+                return tracerd__ctf2_err(
+                    J, TRACERD_E_METADATA,
+                    "%s property '%s': a null path item in an absolute location", obj, key);
             if (nn > 0)
                 nn--; /* a null after a name cancels it */
             else
                 up++;
-        } else if (is_str(it)) {
-            names[nn] = dup_str(J, json_string_value(it));
+        } else if (tracerd__ctf2_is_str(it)) {
+            names[nn] = tracerd__ctf2_dup_str(J, json_string_value(it));
             if (names[nn] == NULL)
-                return nomem(J);
+                return tracerd__ctf2_nomem(J);
             text += strlen(names[nn]) + 1;
             nn++;
         } else {
-            return jerr(J, TRACERD_E_METADATA,
-                        "%s property '%s': path item %zu must be a string or null", obj, key, i);
+            return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                     "%s property '%s': path item %zu must be a string or null",
+                                     obj, key, i);
         }
     }
     if (nn == 0 || json_is_null(json_array_get(p, n - 1)))
-        return jerr(J, TRACERD_E_METADATA, "%s property '%s': the path names no field", obj, key);
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA, "%s property '%s': the path names no field",
+                                 obj, key);
     loc->origin = origin;
     loc->up = up;
     loc->names = names;
@@ -490,7 +85,7 @@ static tracerd_status_t location(struct j2 *J, const json_t *v, const char *obj,
     size_t len = (origin >= 0 ? strlen(scope_names[origin]) + 1 : up * 3) + text + 1;
     char *s = tracerd__ctf_arena_alloc(J->ar, len);
     if (s == NULL)
-        return nomem(J);
+        return tracerd__ctf2_nomem(J);
     size_t k = 0;
     if (origin >= 0)
         k += (size_t)snprintf(s, len, "%s/", scope_names[origin]);
@@ -537,17 +132,18 @@ static tracerd_status_t roles(struct j2 *J, const json_t *o, const char *obj, ui
     if (v == NULL)
         return TRACERD_OK;
     if (!json_is_array(v))
-        return want(J, obj, "roles", v, "an array of role names");
+        return tracerd__ctf2_want(J, obj, "roles", v, "an array of role names");
     for (size_t i = 0; i < json_array_size(v); i++) {
         const json_t *r = json_array_get(v, i);
-        if (!is_str(r))
-            return want(J, obj, "roles", r, "an array of role names");
+        if (!tracerd__ctf2_is_str(r))
+            return tracerd__ctf2_want(J, obj, "roles", r, "an array of role names");
         size_t k = 0;
         while (k < sizeof role_names / sizeof role_names[0] &&
                strcmp(role_names[k].name, json_string_value(r)) != 0)
             k++;
         if (k == sizeof role_names / sizeof role_names[0])
-            return jerr(J, TRACERD_E_METADATA, "%s: unknown role '%s'", obj, json_string_value(r));
+            return tracerd__ctf2_err(J, TRACERD_E_METADATA, "%s: unknown role '%s'", obj,
+                                     json_string_value(r));
         *out |= role_names[k].bit;
     }
     return TRACERD_OK;
@@ -559,32 +155,32 @@ static tracerd_status_t mappings(struct j2 *J, const json_t *v, const char *obj,
                                  tracerd_ctf_type_t *p)
 {
     if (!json_is_object(v))
-        return want(J, obj, key, v, "an object of range sets");
+        return tracerd__ctf2_want(J, obj, key, v, "an object of range sets");
     uint32_t total = 0;
     const char *name;
     const json_t *rs;
     json_object_foreach((json_t *)(uintptr_t)v, name, rs)
     {
         if (!json_is_array(rs))
-            return want(J, obj, key, rs, "an object of range sets");
+            return tracerd__ctf2_want(J, obj, key, rs, "an object of range sets");
         total += (uint32_t)json_array_size(rs);
         if (total > J->m->cfg.max_fields)
-            return jerr(J, TRACERD_E_LIMIT, "%s property '%s': more than max_fields ranges", obj,
-                        key);
+            return tracerd__ctf2_err(J, TRACERD_E_LIMIT,
+                                     "%s property '%s': more than max_fields ranges", obj, key);
     }
     tracerd_ctf_mapping_t *arr = tracerd__ctf_arena_alloc(J->ar, sizeof *arr * (total + 1));
     if (arr == NULL)
-        return nomem(J);
+        return tracerd__ctf2_nomem(J);
     uint32_t i = 0;
     json_object_foreach((json_t *)(uintptr_t)v, name, rs)
     {
         const struct ctf_rset *set;
-        tracerd_status_t st = range_set(J, rs, obj, key, &set);
+        tracerd_status_t st = tracerd__ctf2_range_set(J, rs, obj, key, &set);
         if (st != TRACERD_OK)
             return st;
-        const char *label = dup_str(J, name);
+        const char *label = tracerd__ctf2_dup_str(J, name);
         if (label == NULL)
-            return nomem(J);
+            return tracerd__ctf2_nomem(J);
         /* as the integer's values (bit map flags: raw bit indexes, checked by
          * the caller; a bound above INT64_MAX reads as negative there) */
         for (uint32_t k = 0; k < set->n; k++) {
@@ -609,7 +205,7 @@ static tracerd_status_t length_prop(struct j2 *J, const json_t *o, const char *o
                         "length-field-location", ty);
     int64_t len = 0;
     tracerd_status_t st =
-        req_int(J, o, obj, "length", 0, (int64_t)J->m->cfg.max_array_length, &len);
+        tracerd__ctf2_req_int(J, o, obj, "length", 0, (int64_t)J->m->cfg.max_array_length, &len);
     ty->pub.length = (uint64_t)len;
     return st;
 }
@@ -622,21 +218,24 @@ static tracerd_status_t fixed_length(struct j2 *J, const json_t *o, const char *
                                      struct ctf_type *ty, int64_t max)
 {
     int64_t len = 0, align = 1;
-    tracerd_status_t st = req_int(J, o, obj, "length", 1, INT64_MAX, &len);
+    tracerd_status_t st = tracerd__ctf2_req_int(J, o, obj, "length", 1, INT64_MAX, &len);
     if (st != TRACERD_OK)
         return st;
     if (len > max)
-        return jerr(J, TRACERD_E_UNSUPPORTED,
-                    "%s of %lld bits: fixed-length fields above %lld bits are not supported", obj,
-                    (long long)len, (long long)max);
-    if ((st = opt_int(J, o, obj, "alignment", 1, 1 << 16, &align, NULL)) != TRACERD_OK)
+        return tracerd__ctf2_err(
+            J, TRACERD_E_UNSUPPORTED,
+            "%s of %lld bits: fixed-length fields above %lld bits are not supported", obj,
+            (long long)len, (long long)max);
+    if ((st = tracerd__ctf2_opt_int(J, o, obj, "alignment", 1, 1 << 16, &align, NULL)) !=
+        TRACERD_OK)
         return st;
     if (!pow2(align))
-        return jerr(J, TRACERD_E_METADATA, "%s property 'alignment' %lld is not a power of two",
-                    obj, (long long)align);
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                 "%s property 'alignment' %lld is not a power of two", obj,
+                                 (long long)align);
     const char *bo = NULL, *bit = NULL;
-    if ((st = req_str(J, o, obj, "byte-order", &bo)) != TRACERD_OK ||
-        (st = opt_str(J, o, obj, "bit-order", &bit)) != TRACERD_OK)
+    if ((st = tracerd__ctf2_req_str(J, o, obj, "byte-order", &bo)) != TRACERD_OK ||
+        (st = tracerd__ctf2_opt_str(J, o, obj, "bit-order", &bit)) != TRACERD_OK)
         return st;
     bool big;
     if (!strcmp(bo, "big-endian"))
@@ -644,8 +243,9 @@ static tracerd_status_t fixed_length(struct j2 *J, const json_t *o, const char *
     else if (!strcmp(bo, "little-endian"))
         big = false;
     else
-        return jerr(J, TRACERD_E_METADATA,
-                    "%s property 'byte-order' must be \"big-endian\" or \"little-endian\"", obj);
+        return tracerd__ctf2_err(
+            J, TRACERD_E_METADATA,
+            "%s property 'byte-order' must be \"big-endian\" or \"little-endian\"", obj);
     bool ftl; /* first-to-last */
     if (bit == NULL)
         ftl = !big;
@@ -654,8 +254,9 @@ static tracerd_status_t fixed_length(struct j2 *J, const json_t *o, const char *
     else if (!strcmp(bit, "last-to-first"))
         ftl = false;
     else
-        return jerr(J, TRACERD_E_METADATA,
-                    "%s property 'bit-order' must be \"first-to-last\" or \"last-to-first\"", obj);
+        return tracerd__ctf2_err(
+            J, TRACERD_E_METADATA,
+            "%s property 'bit-order' must be \"first-to-last\" or \"last-to-first\"", obj);
     ty->pub.size_bits = (uint32_t)len;
     ty->pub.align_bits = (uint32_t)align;
     ty->pub.byte_order = big ? TRACERD_BYTE_ORDER_BIG : TRACERD_BYTE_ORDER_LITTLE;
@@ -667,12 +268,14 @@ static tracerd_status_t display_base(struct j2 *J, const json_t *o, const char *
                                      struct ctf_type *ty)
 {
     int64_t b = 10;
-    tracerd_status_t st = opt_int(J, o, obj, "preferred-display-base", 2, 16, &b, NULL);
+    tracerd_status_t st =
+        tracerd__ctf2_opt_int(J, o, obj, "preferred-display-base", 2, 16, &b, NULL);
     if (st != TRACERD_OK)
         return st;
     if (b != 2 && b != 8 && b != 10 && b != 16)
-        return jerr(J, TRACERD_E_METADATA,
-                    "%s property 'preferred-display-base' must be 2, 8, 10 or 16", obj);
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                 "%s property 'preferred-display-base' must be 2, 8, 10 or 16",
+                                 obj);
     ty->pub.base = (unsigned)b;
     return TRACERD_OK;
 }
@@ -681,7 +284,7 @@ static tracerd_status_t encoding(struct j2 *J, const json_t *o, const char *obj,
                                  tracerd_ctf_encoding_t *out)
 {
     const char *e = NULL;
-    tracerd_status_t st = opt_str(J, o, obj, "encoding", &e);
+    tracerd_status_t st = tracerd__ctf2_opt_str(J, o, obj, "encoding", &e);
     if (st != TRACERD_OK)
         return st;
     static const struct {
@@ -700,19 +303,21 @@ static tracerd_status_t encoding(struct j2 *J, const json_t *o, const char *obj,
             *out = encs[i].e;
             return TRACERD_OK;
         }
-    return jerr(J, TRACERD_E_METADATA, "%s property 'encoding': unknown encoding '%s'", obj, e);
+    return tracerd__ctf2_err(J, TRACERD_E_METADATA, "%s property 'encoding': unknown encoding '%s'",
+                             obj, e);
 }
 
 static tracerd_status_t min_align(struct j2 *J, const json_t *o, const char *obj, uint32_t *out)
 {
     int64_t a = 1;
-    tracerd_status_t st = opt_int(J, o, obj, "minimum-alignment", 1, 1 << 16, &a, NULL);
+    tracerd_status_t st =
+        tracerd__ctf2_opt_int(J, o, obj, "minimum-alignment", 1, 1 << 16, &a, NULL);
     if (st != TRACERD_OK)
         return st;
     if (!pow2(a))
-        return jerr(J, TRACERD_E_METADATA,
-                    "%s property 'minimum-alignment' %lld is not a power of two", obj,
-                    (long long)a);
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                 "%s property 'minimum-alignment' %lld is not a power of two", obj,
+                                 (long long)a);
     *out = (uint32_t)a;
     return TRACERD_OK;
 }
@@ -733,11 +338,11 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
 {
     char obj[96];
     tracerd__format(obj, sizeof obj, "field class '%s'", type);
-    tracerd_status_t st = no_extensions(J, o, obj);
+    tracerd_status_t st = tracerd__ctf2_no_extensions(J, o, obj);
     if (st != TRACERD_OK)
         return st;
     const char *at = NULL;
-    if ((st = attrs(J, o, obj, &at)) != TRACERD_OK)
+    if ((st = tracerd__ctf2_attrs(J, o, obj, &at)) != TRACERD_OK)
         return st;
     struct ctf_type *ty = NULL;
     bool fl_int = !strcmp(type, "fixed-length-unsigned-integer") ||
@@ -756,38 +361,44 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
                                              NULL};
         bool is_map = !strcmp(type, "fixed-length-bit-map");
         bool is_float = !strcmp(type, "fixed-length-floating-point-number");
-        if ((st = only(J, o, obj, fl_int ? k_int : is_map ? k_map : k_bits)) != TRACERD_OK)
+        if ((st = tracerd__ctf2_only(J, o, obj,
+                                     fl_int   ? k_int
+                                     : is_map ? k_map
+                                              : k_bits)) != TRACERD_OK)
             return st;
         ty = new_type(J, fl_int || !strcmp(type, "fixed-length-bit-array") ? TRACERD_CTF_TYPE_INT
                          : is_map   ? TRACERD_CTF_TYPE_BIT_MAP
                          : is_float ? TRACERD_CTF_TYPE_FLOAT
                                     : TRACERD_CTF_TYPE_BOOL);
         if (ty == NULL)
-            return nomem(J);
+            return tracerd__ctf2_nomem(J);
         if ((st = fixed_length(J, o, obj, ty, is_float ? CTF_FLOAT_MAX_BITS : 64)) != TRACERD_OK)
             return st;
         if (is_float) {
             /* IEEE 754 binary16/32/64, or binary{K}, K a multiple of 32 from 128 */
             uint32_t k = ty->pub.size_bits;
             if (k != 16 && k != 32 && k != 64 && (k < 128 || k % 32 != 0))
-                return jerr(J, TRACERD_E_METADATA,
-                            "%s of %u bits: an IEEE 754 binary interchange format has 16, 32, 64 "
-                            "or a multiple of 32 from 128 bits",
-                            obj, k);
+                return tracerd__ctf2_err(
+                    J, TRACERD_E_METADATA,
+                    "%s of %u bits: an IEEE 754 binary interchange format has 16, 32, 64 "
+                    "or a multiple of 32 from 128 bits",
+                    obj, k);
             ty->pub.exp_dig = tracerd__ctf_float_exp_bits(k);
             ty->pub.mant_dig = k - ty->pub.exp_dig;
         }
         if (is_map) {
             const json_t *f = json_object_get(o, "flags");
             if (f == NULL || !json_is_object(f) || json_object_size(f) == 0)
-                return jerr(J, TRACERD_E_METADATA, "%s needs a non-empty 'flags' object", obj);
+                return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                         "%s needs a non-empty 'flags' object", obj);
             if ((st = mappings(J, f, obj, "flags", &ty->pub)) != TRACERD_OK)
                 return st;
             for (uint32_t i = 0; i < ty->pub.nmappings; i++)
                 if (ty->pub.mappings[i].lo < 0 ||
                     ty->pub.mappings[i].hi >= (int64_t)ty->pub.size_bits)
-                    return jerr(J, TRACERD_E_METADATA, "%s: flag '%s' names a bit outside 0..%u",
-                                obj, ty->pub.mappings[i].label, ty->pub.size_bits - 1);
+                    return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                             "%s: flag '%s' names a bit outside 0..%u", obj,
+                                             ty->pub.mappings[i].label, ty->pub.size_bits - 1);
         }
         if (fl_int) {
             ty->pub.is_signed = !strcmp(type, "fixed-length-signed-integer");
@@ -795,57 +406,60 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
                 (st = roles(J, o, obj, &ty->pub.roles)) != TRACERD_OK)
                 return st;
             if (ty->pub.roles && ty->pub.is_signed)
-                return jerr(J, TRACERD_E_METADATA, "%s: only unsigned integers have roles", obj);
+                return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                         "%s: only unsigned integers have roles", obj);
         }
     } else if (vl_int) {
         static const char *const k_vl[] = {"preferred-display-base", "mappings", "roles", NULL};
-        if ((st = only(J, o, obj, k_vl)) != TRACERD_OK)
+        if ((st = tracerd__ctf2_only(J, o, obj, k_vl)) != TRACERD_OK)
             return st;
         ty = new_type(J, TRACERD_CTF_TYPE_VARINT);
         if (ty == NULL)
-            return nomem(J);
+            return tracerd__ctf2_nomem(J);
         ty->pub.is_signed = !strcmp(type, "variable-length-signed-integer");
         ty->pub.size_bits = 64;
         if ((st = display_base(J, o, obj, ty)) != TRACERD_OK ||
             (st = roles(J, o, obj, &ty->pub.roles)) != TRACERD_OK)
             return st;
         if (ty->pub.roles && ty->pub.is_signed)
-            return jerr(J, TRACERD_E_METADATA, "%s: only unsigned integers have roles", obj);
+            return tracerd__ctf2_err(J, TRACERD_E_METADATA, "%s: only unsigned integers have roles",
+                                     obj);
     } else if (!strcmp(type, "null-terminated-string")) {
         static const char *const k[] = {"encoding", NULL};
-        if ((st = only(J, o, obj, k)) != TRACERD_OK)
+        if ((st = tracerd__ctf2_only(J, o, obj, k)) != TRACERD_OK)
             return st;
         ty = new_type(J, TRACERD_CTF_TYPE_STRING);
         if (ty == NULL)
-            return nomem(J);
+            return tracerd__ctf2_nomem(J);
         if ((st = encoding(J, o, obj, &ty->pub.encoding)) != TRACERD_OK)
             return st;
     } else if (!strcmp(type, "static-length-string") || !strcmp(type, "dynamic-length-string")) {
         static const char *const ks[] = {"length", "encoding", NULL};
         static const char *const kd[] = {"length-field-location", "encoding", NULL};
         bool dyn = type[0] == 'd';
-        if ((st = only(J, o, obj, dyn ? kd : ks)) != TRACERD_OK)
+        if ((st = tracerd__ctf2_only(J, o, obj, dyn ? kd : ks)) != TRACERD_OK)
             return st;
         ty = new_type(J, dyn ? TRACERD_CTF_TYPE_SEQUENCE : TRACERD_CTF_TYPE_ARRAY);
         tracerd_ctf_encoding_t enc;
         if (ty == NULL)
-            return nomem(J);
+            return tracerd__ctf2_nomem(J);
         if ((st = encoding(J, o, obj, &enc)) != TRACERD_OK)
             return st;
         if ((ty->pub.element = text_element(J, enc)) == NULL)
-            return nomem(J);
+            return tracerd__ctf2_nomem(J);
         if ((st = length_prop(J, o, obj, dyn, ty)) != TRACERD_OK)
             return st;
     } else if (!strcmp(type, "static-length-blob") || !strcmp(type, "dynamic-length-blob")) {
         static const char *const ks[] = {"length", "media-type", "roles", NULL};
         static const char *const kd[] = {"length-field-location", "media-type", NULL};
         bool dyn = type[0] == 'd';
-        if ((st = only(J, o, obj, dyn ? kd : ks)) != TRACERD_OK)
+        if ((st = tracerd__ctf2_only(J, o, obj, dyn ? kd : ks)) != TRACERD_OK)
             return st;
         ty = new_type(J, TRACERD_CTF_TYPE_BLOB);
         if (ty == NULL)
-            return nomem(J);
-        if ((st = opt_str(J, o, obj, "media-type", &ty->pub.media_type)) != TRACERD_OK)
+            return tracerd__ctf2_nomem(J);
+        if ((st = tracerd__ctf2_opt_str(J, o, obj, "media-type", &ty->pub.media_type)) !=
+            TRACERD_OK)
             return st;
         if (ty->pub.media_type == NULL)
             ty->pub.media_type = "application/octet-stream";
@@ -855,54 +469,55 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
         if (st != TRACERD_OK)
             return st;
         if (ty->pub.roles & ~(uint32_t)TRACERD_CTF_ROLE_METADATA_UUID)
-            return jerr(J, TRACERD_E_METADATA,
-                        "%s: a BLOB may only have the metadata-stream-uuid role", obj);
+            return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                     "%s: a BLOB may only have the metadata-stream-uuid role", obj);
         if (ty->pub.roles && ty->pub.length != 16)
-            return jerr(J, TRACERD_E_METADATA,
-                        "%s: the metadata-stream-uuid role needs a 16-byte BLOB", obj);
+            return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                     "%s: the metadata-stream-uuid role needs a 16-byte BLOB", obj);
     } else if (!strcmp(type, "structure")) {
         static const char *const k[] = {"member-classes", "minimum-alignment", NULL};
-        if ((st = only(J, o, obj, k)) != TRACERD_OK)
+        if ((st = tracerd__ctf2_only(J, o, obj, k)) != TRACERD_OK)
             return st;
         ty = new_type(J, TRACERD_CTF_TYPE_STRUCT);
         if (ty == NULL)
-            return nomem(J);
+            return tracerd__ctf2_nomem(J);
         uint32_t align = 1;
         if ((st = min_align(J, o, obj, &align)) != TRACERD_OK)
             return st;
         const json_t *mc = json_object_get(o, "member-classes");
         if (mc != NULL && !json_is_array(mc))
-            return want(J, obj, "member-classes", mc, "an array");
+            return tracerd__ctf2_want(J, obj, "member-classes", mc, "an array");
         size_t n = mc ? json_array_size(mc) : 0;
         if (n > J->m->cfg.max_fields)
-            return jerr(J, TRACERD_E_LIMIT, "%s: more than max_fields members", obj);
+            return tracerd__ctf2_err(J, TRACERD_E_LIMIT, "%s: more than max_fields members", obj);
         tracerd_ctf_member_t *mem = tracerd__ctf_arena_alloc(J->ar, sizeof *mem * (n + 1));
         const char **ma = tracerd__ctf_arena_alloc(J->ar, sizeof *ma * (n + 1));
         if (mem == NULL || ma == NULL)
-            return nomem(J);
+            return tracerd__ctf2_nomem(J);
         ty->member_attrs = ma;
         for (size_t i = 0; i < n; i++) {
             const json_t *m = json_array_get(mc, i);
             char mobj[160];
             const char *name = NULL;
             if (!json_is_object(m))
-                return jerr(J, TRACERD_E_METADATA, "%s: member class %zu must be an object", obj,
-                            i);
+                return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                         "%s: member class %zu must be an object", obj, i);
             tracerd__format(mobj, sizeof mobj, "member class %zu of a structure", i);
             static const char *const km[] = {"name", "field-class", NULL};
-            if ((st = req_str(J, m, mobj, "name", &name)) != TRACERD_OK ||
-                (st = only(J, m, mobj, km)) != TRACERD_OK ||
-                (st = no_extensions(J, m, mobj)) != TRACERD_OK ||
-                (st = attrs(J, m, mobj, &ma[i])) != TRACERD_OK)
+            if ((st = tracerd__ctf2_req_str(J, m, mobj, "name", &name)) != TRACERD_OK ||
+                (st = tracerd__ctf2_only(J, m, mobj, km)) != TRACERD_OK ||
+                (st = tracerd__ctf2_no_extensions(J, m, mobj)) != TRACERD_OK ||
+                (st = tracerd__ctf2_attrs(J, m, mobj, &ma[i])) != TRACERD_OK)
                 return st;
             for (size_t j = 0; j < i; j++)
                 if (!strcmp(mem[j].name, name))
-                    return jerr(J, TRACERD_E_METADATA, "%s: duplicate member '%s'", obj, name);
+                    return tracerd__ctf2_err(J, TRACERD_E_METADATA, "%s: duplicate member '%s'",
+                                             obj, name);
             tracerd__format(mobj, sizeof mobj, "member '%s'", name);
             const json_t *f = json_object_get(m, "field-class");
             if (f == NULL)
-                return jerr(J, TRACERD_E_METADATA, "%s lacks the required property 'field-class'",
-                            mobj);
+                return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                         "%s lacks the required property 'field-class'", mobj);
             mem[i].name = name;
             mem[i].display = name;
             if ((st = field_class(J, f, mobj, &mem[i].type)) != TRACERD_OK)
@@ -919,14 +534,14 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
         static const char *const kd[] = {"element-field-class", "length-field-location",
                                          "minimum-alignment", NULL};
         bool dyn = type[0] == 'd';
-        if ((st = only(J, o, obj, dyn ? kd : ks)) != TRACERD_OK)
+        if ((st = tracerd__ctf2_only(J, o, obj, dyn ? kd : ks)) != TRACERD_OK)
             return st;
         ty = new_type(J, dyn ? TRACERD_CTF_TYPE_SEQUENCE : TRACERD_CTF_TYPE_ARRAY);
         if (ty == NULL)
-            return nomem(J);
+            return tracerd__ctf2_nomem(J);
         uint32_t align = 1;
         if ((st = min_align(J, o, obj, &align)) != TRACERD_OK ||
-            (st = required(J, o, obj, "element-field-class")) != TRACERD_OK ||
+            (st = tracerd__ctf2_required(J, o, obj, "element-field-class")) != TRACERD_OK ||
             (st = field_class(J, json_object_get(o, "element-field-class"), obj,
                               &ty->pub.element)) != TRACERD_OK ||
             (st = length_prop(J, o, obj, dyn, ty)) != TRACERD_OK)
@@ -936,69 +551,74 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
     } else if (!strcmp(type, "optional")) {
         static const char *const k[] = {"field-class", "selector-field-location",
                                         "selector-field-ranges", NULL};
-        if ((st = only(J, o, obj, k)) != TRACERD_OK)
+        if ((st = tracerd__ctf2_only(J, o, obj, k)) != TRACERD_OK)
             return st;
         ty = new_type(J, TRACERD_CTF_TYPE_OPTIONAL);
         if (ty == NULL)
-            return nomem(J);
+            return tracerd__ctf2_nomem(J);
         ty->pub.align_bits = 1;
         const json_t *f = json_object_get(o, "field-class");
         if (f == NULL)
-            return jerr(J, TRACERD_E_METADATA, "%s lacks the required property 'field-class'", obj);
+            return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                     "%s lacks the required property 'field-class'", obj);
         if ((st = field_class(J, f, obj, &ty->pub.element)) != TRACERD_OK ||
             (st = location(J, json_object_get(o, "selector-field-location"), obj,
                            "selector-field-location", ty)) != TRACERD_OK)
             return st;
         const json_t *r = json_object_get(o, "selector-field-ranges");
-        if (r != NULL &&
-            (st = range_set(J, r, obj, "selector-field-ranges", &ty->sel)) != TRACERD_OK)
+        if (r != NULL && (st = tracerd__ctf2_range_set(J, r, obj, "selector-field-ranges",
+                                                       &ty->sel)) != TRACERD_OK)
             return st;
     } else if (!strcmp(type, "variant")) {
         static const char *const k[] = {"selector-field-location", "options", NULL};
-        if ((st = only(J, o, obj, k)) != TRACERD_OK)
+        if ((st = tracerd__ctf2_only(J, o, obj, k)) != TRACERD_OK)
             return st;
         ty = new_type(J, TRACERD_CTF_TYPE_VARIANT);
         if (ty == NULL)
-            return nomem(J);
+            return tracerd__ctf2_nomem(J);
         ty->pub.align_bits = 1;
         if ((st = location(J, json_object_get(o, "selector-field-location"), obj,
                            "selector-field-location", ty)) != TRACERD_OK)
             return st;
         const json_t *opts = json_object_get(o, "options");
         if (!json_is_array(opts) || json_array_size(opts) == 0)
-            return jerr(J, TRACERD_E_METADATA, "%s needs a non-empty 'options' array", obj);
+            return tracerd__ctf2_err(J, TRACERD_E_METADATA, "%s needs a non-empty 'options' array",
+                                     obj);
         size_t n = json_array_size(opts);
         if (n > J->m->cfg.max_fields)
-            return jerr(J, TRACERD_E_LIMIT, "%s: more than max_fields options", obj);
+            return tracerd__ctf2_err(J, TRACERD_E_LIMIT, "%s: more than max_fields options", obj);
         tracerd_ctf_member_t *mem = tracerd__ctf_arena_alloc(J->ar, sizeof *mem * (n + 1));
         struct ctf_rset *sets = tracerd__ctf_arena_alloc(J->ar, sizeof *sets * n);
         const char **ma = tracerd__ctf_arena_alloc(J->ar, sizeof *ma * (n + 1));
         if (mem == NULL || sets == NULL || ma == NULL)
-            return nomem(J);
+            return tracerd__ctf2_nomem(J);
         ty->member_attrs = ma;
         for (size_t i = 0; i < n; i++) {
             const json_t *m = json_array_get(opts, i);
             char mobj[160];
             tracerd__format(mobj, sizeof mobj, "option %zu of a variant", i);
             if (!json_is_object(m))
-                return jerr(J, TRACERD_E_METADATA, "%s must be an object", mobj);
+                return tracerd__ctf2_err(J, TRACERD_E_METADATA, "%s must be an object", mobj);
             static const char *const km[] = {"name", "field-class", "selector-field-ranges", NULL};
             const char *name = NULL;
             const struct ctf_rset *rs = NULL;
-            if ((st = only(J, m, mobj, km)) != TRACERD_OK ||
-                (st = no_extensions(J, m, mobj)) != TRACERD_OK ||
-                (st = attrs(J, m, mobj, &ma[i])) != TRACERD_OK ||
-                (st = opt_str(J, m, mobj, "name", &name)) != TRACERD_OK)
+            if ((st = tracerd__ctf2_only(J, m, mobj, km)) != TRACERD_OK ||
+                (st = tracerd__ctf2_no_extensions(J, m, mobj)) != TRACERD_OK ||
+                (st = tracerd__ctf2_attrs(J, m, mobj, &ma[i])) != TRACERD_OK ||
+                (st = tracerd__ctf2_opt_str(J, m, mobj, "name", &name)) != TRACERD_OK)
                 return st;
             for (size_t k2 = 0; name && k2 < i; k2++)
                 if (mem[k2].name[0] && !strcmp(mem[k2].name, name))
-                    return jerr(J, TRACERD_E_METADATA, "%s: duplicate option '%s'", obj, name);
+                    return tracerd__ctf2_err(J, TRACERD_E_METADATA, "%s: duplicate option '%s'",
+                                             obj, name);
             const json_t *f = json_object_get(m, "field-class");
             const json_t *r = json_object_get(m, "selector-field-ranges");
             if (f == NULL || r == NULL)
-                return jerr(J, TRACERD_E_METADATA, "%s lacks the required property '%s'", mobj,
-                            f == NULL ? "field-class" : "selector-field-ranges");
-            if ((st = range_set(J, r, mobj, "selector-field-ranges", &rs)) != TRACERD_OK ||
+                return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                         "%s lacks the required property '%s'", mobj,
+                                         f == NULL ? "field-class" : "selector-field-ranges");
+            if ((st = tracerd__ctf2_range_set(J, r, mobj, "selector-field-ranges", &rs)) !=
+                    TRACERD_OK ||
                 (st = field_class(J, f, mobj, &mem[i].type)) != TRACERD_OK)
                 return st;
             mem[i].name = name ? name : "";
@@ -1009,7 +629,7 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
         ty->pub.nmembers = (uint32_t)n;
         ty->opts = sets;
     } else {
-        return jerr(J, TRACERD_E_METADATA, "unknown field class type '%s'", type);
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA, "unknown field class type '%s'", type);
     }
     const json_t *mp = json_object_get(o, "mappings");
     if (mp != NULL) {
@@ -1019,7 +639,7 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
             /* a fixed-length integer with mappings is the CTF 1.8 enum */
             struct ctf_type *cont = new_type(J, TRACERD_CTF_TYPE_INT);
             if (cont == NULL)
-                return nomem(J);
+                return tracerd__ctf2_nomem(J);
             *cont = *ty;
             cont->pub.mappings = NULL;
             cont->pub.nmappings = 0;
@@ -1036,24 +656,27 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
 static tracerd_status_t field_class(struct j2 *J, const json_t *v, const char *obj,
                                     const tracerd_ctf_type_t **out)
 {
-    if (is_str(v)) {
+    if (tracerd__ctf2_is_str(v)) {
         const char *n = json_string_value(v);
         for (uint32_t i = J->naliases; i-- > 0;)
             if (!strcmp(J->alias_names[i], n)) {
                 *out = J->alias_types[i];
                 return TRACERD_OK;
             }
-        return jerr(J, TRACERD_E_METADATA, "%s: unknown field class alias '%s'", obj, n);
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA, "%s: unknown field class alias '%s'", obj,
+                                 n);
     }
     if (!json_is_object(v))
-        return jerr(J, TRACERD_E_METADATA, "%s: a field class must be an object or an alias name",
-                    obj);
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                 "%s: a field class must be an object or an alias name", obj);
     const json_t *t = json_object_get(v, "type");
-    if (!is_str(t))
-        return jerr(J, TRACERD_E_METADATA, "%s: field class without a 'type' string", obj);
+    if (!tracerd__ctf2_is_str(t))
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA, "%s: field class without a 'type' string",
+                                 obj);
     if (J->depth >= J->m->cfg.max_depth)
-        return jerr(J, TRACERD_E_LIMIT, "%s: field classes nested deeper than max_depth (%u)", obj,
-                    J->m->cfg.max_depth);
+        return tracerd__ctf2_err(J, TRACERD_E_LIMIT,
+                                 "%s: field classes nested deeper than max_depth (%u)", obj,
+                                 J->m->cfg.max_depth);
     J->depth++;
     tracerd_status_t st = fc_object(J, v, json_string_value(t), out);
     J->depth--;
@@ -1072,8 +695,8 @@ static tracerd_status_t scope_fc(struct j2 *J, const json_t *o, const char *key,
     tracerd__format(obj, sizeof obj, "'%s'", key);
     tracerd_status_t st = field_class(J, v, obj, out);
     if (st == TRACERD_OK && (*out)->kind != TRACERD_CTF_TYPE_STRUCT)
-        return jerr(J, TRACERD_E_METADATA, "'%s' must be a structure, got a %s", key,
-                    tracerd_ctf_type_kind_name((*out)->kind));
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA, "'%s' must be a structure, got a %s", key,
+                                 tracerd_ctf_type_kind_name((*out)->kind));
     return st;
 }
 
@@ -1082,13 +705,14 @@ static tracerd_status_t scope_fc(struct j2 *J, const json_t *o, const char *key,
 static tracerd_status_t preamble(struct j2 *J, const json_t *o)
 {
     static const char *const known[] = {"version", "uuid", NULL};
-    tracerd_status_t st = only(J, o, "the preamble", known);
+    tracerd_status_t st = tracerd__ctf2_only(J, o, "the preamble", known);
     if (st != TRACERD_OK)
         return st;
-    if ((st = no_extensions(J, o, "the preamble")) != TRACERD_OK)
+    if ((st = tracerd__ctf2_no_extensions(J, o, "the preamble")) != TRACERD_OK)
         return st;
     int64_t ver;
-    if ((st = req_int(J, o, "the preamble", "version", INT64_MIN, INT64_MAX, &ver)) != TRACERD_OK)
+    if ((st = tracerd__ctf2_req_int(J, o, "the preamble", "version", INT64_MIN, INT64_MAX, &ver)) !=
+        TRACERD_OK)
         return st;
     if (ver != 2)
         return tracerd__error_set(
@@ -1099,18 +723,20 @@ static tracerd_status_t preamble(struct j2 *J, const json_t *o)
     const json_t *u = json_object_get(o, "uuid");
     if (u != NULL) {
         if (!json_is_array(u) || json_array_size(u) != 16)
-            return jerr(J, TRACERD_E_METADATA,
-                        "the preamble property 'uuid' must be an array of 16 integers");
+            return tracerd__ctf2_err(
+                J, TRACERD_E_METADATA,
+                "the preamble property 'uuid' must be an array of 16 integers");
         for (size_t i = 0; i < 16; i++) {
             struct jint b;
-            if (get_int(J, json_array_get(u, i), &b) != JINT_OK || b.neg || b.v > 255)
-                return jerr(J, TRACERD_E_METADATA,
-                            "the preamble property 'uuid': item %zu is not an integer 0..255", i);
+            if (tracerd__ctf2_get_int(J, json_array_get(u, i), &b) != JINT_OK || b.neg || b.v > 255)
+                return tracerd__ctf2_err(
+                    J, TRACERD_E_METADATA,
+                    "the preamble property 'uuid': item %zu is not an integer 0..255", i);
             J->t->info.uuid[i] = (uint8_t)b.v;
         }
         J->t->info.has_uuid = true;
     }
-    return attrs(J, o, "the preamble", &J->t->info.preamble_attributes);
+    return tracerd__ctf2_attrs(J, o, "the preamble", &J->t->info.preamble_attributes);
 }
 
 static tracerd_status_t alias(struct j2 *J, const json_t *o)
@@ -1119,17 +745,18 @@ static tracerd_status_t alias(struct j2 *J, const json_t *o)
     const char *name = NULL;
     const tracerd_ctf_type_t *ty;
     tracerd_status_t st;
-    if ((st = only(J, o, "the alias", k)) != TRACERD_OK ||
-        (st = no_extensions(J, o, "the alias")) != TRACERD_OK ||
-        (st = req_str(J, o, "the alias", "name", &name)) != TRACERD_OK)
+    if ((st = tracerd__ctf2_only(J, o, "the alias", k)) != TRACERD_OK ||
+        (st = tracerd__ctf2_no_extensions(J, o, "the alias")) != TRACERD_OK ||
+        (st = tracerd__ctf2_req_str(J, o, "the alias", "name", &name)) != TRACERD_OK)
         return st;
     for (uint32_t i = 0; i < J->naliases; i++)
         if (!strcmp(J->alias_names[i], name))
-            return jerr(J, TRACERD_E_METADATA, "duplicate field class alias '%s'", name);
+            return tracerd__ctf2_err(J, TRACERD_E_METADATA, "duplicate field class alias '%s'",
+                                     name);
     const json_t *f = json_object_get(o, "field-class");
     if (f == NULL)
-        return jerr(J, TRACERD_E_METADATA, "alias '%s' lacks the required property 'field-class'",
-                    name);
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                 "alias '%s' lacks the required property 'field-class'", name);
     char obj[160];
     tracerd__format(obj, sizeof obj, "alias '%s'", name);
     if ((st = field_class(J, f, obj, &ty)) != TRACERD_OK)
@@ -1139,7 +766,7 @@ static tracerd_status_t alias(struct j2 *J, const json_t *o)
                                  sizeof *J->alias_names) ||
         !tracerd__ctf_arena_grow(J->ar, (void **)&J->alias_types, J->naliases, &J->alias_cap,
                                  sizeof *J->alias_types))
-        return nomem(J);
+        return tracerd__ctf2_nomem(J);
     J->alias_names[J->naliases] = name;
     J->alias_types[J->naliases++] = ty;
     return TRACERD_OK;
@@ -1152,50 +779,52 @@ static tracerd_status_t trace_class(struct j2 *J, const json_t *o)
     tracerd_ctf_trace_info_t *in = &J->t->info;
     tracerd_status_t st;
     if (J->nstreams > 0)
-        return jerr(J, TRACERD_E_METADATA,
-                    "the trace class comes after a data stream class (it must precede them)");
+        return tracerd__ctf2_err(
+            J, TRACERD_E_METADATA,
+            "the trace class comes after a data stream class (it must precede them)");
     if (J->have_trace_class)
-        return jerr(J, TRACERD_E_METADATA, "a second trace class");
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA, "a second trace class");
     J->have_trace_class = true;
-    if ((st = only(J, o, "the trace class", k)) != TRACERD_OK ||
-        (st = no_extensions(J, o, "the trace class")) != TRACERD_OK ||
-        (st = opt_str(J, o, "the trace class", "namespace", &in->ns)) != TRACERD_OK ||
-        (st = opt_str(J, o, "the trace class", "name", &in->name)) != TRACERD_OK ||
-        (st = opt_str(J, o, "the trace class", "uid", &in->uid)) != TRACERD_OK ||
-        (st = attrs(J, o, "the trace class", &in->attributes)) != TRACERD_OK ||
+    if ((st = tracerd__ctf2_only(J, o, "the trace class", k)) != TRACERD_OK ||
+        (st = tracerd__ctf2_no_extensions(J, o, "the trace class")) != TRACERD_OK ||
+        (st = tracerd__ctf2_opt_str(J, o, "the trace class", "namespace", &in->ns)) != TRACERD_OK ||
+        (st = tracerd__ctf2_opt_str(J, o, "the trace class", "name", &in->name)) != TRACERD_OK ||
+        (st = tracerd__ctf2_opt_str(J, o, "the trace class", "uid", &in->uid)) != TRACERD_OK ||
+        (st = tracerd__ctf2_attrs(J, o, "the trace class", &in->attributes)) != TRACERD_OK ||
         (st = scope_fc(J, o, "packet-header-field-class", &in->packet_header)) != TRACERD_OK)
         return st;
     const json_t *env = json_object_get(o, "environment");
     if (env == NULL)
         return TRACERD_OK;
     if (!json_is_object(env))
-        return want(J, "the trace class", "environment", env, "an object");
+        return tracerd__ctf2_want(J, "the trace class", "environment", env, "an object");
     size_t n = json_object_size(env);
     tracerd_ctf_env_t *e = tracerd__ctf_arena_alloc(J->ar, sizeof *e * (n + 1));
     if (e == NULL)
-        return nomem(J);
+        return tracerd__ctf2_nomem(J);
     const char *key;
     const json_t *v;
     uint32_t i = 0;
     json_object_foreach((json_t *)(uintptr_t)env, key, v)
     {
-        if ((e[i].key = dup_str(J, key)) == NULL)
-            return nomem(J);
-        if (is_str(v)) {
-            if ((e[i].str = dup_str(J, json_string_value(v))) == NULL)
-                return nomem(J);
+        if ((e[i].key = tracerd__ctf2_dup_str(J, key)) == NULL)
+            return tracerd__ctf2_nomem(J);
+        if (tracerd__ctf2_is_str(v)) {
+            if ((e[i].str = tracerd__ctf2_dup_str(J, json_string_value(v))) == NULL)
+                return tracerd__ctf2_nomem(J);
         } else if (json_is_integer(v)) {
             e[i].value = (int64_t)json_integer_value(v);
-        } else if (wide_of(J, v) != NULL) {
+        } else if (tracerd__ctf2_wide_of(J, v) != NULL) {
             char b[64];
-            return jerr(J, TRACERD_E_UNSUPPORTED,
-                        "the trace class environment entry '%s' is %s: environment integers are "
-                        "signed 64-bit",
-                        key, wide_text(J, v, b, sizeof b));
+            return tracerd__ctf2_err(
+                J, TRACERD_E_UNSUPPORTED,
+                "the trace class environment entry '%s' is %s: environment integers are "
+                "signed 64-bit",
+                key, tracerd__ctf2_wide_text(J, v, b, sizeof b));
         } else {
-            return jerr(J, TRACERD_E_METADATA,
-                        "the trace class environment entry '%s' must be an integer or a string",
-                        key);
+            return tracerd__ctf2_err(
+                J, TRACERD_E_METADATA,
+                "the trace class environment entry '%s' must be an integer or a string", key);
         }
         i++;
     }
@@ -1213,23 +842,25 @@ static tracerd_status_t clock_class(struct j2 *J, const json_t *o)
     memset(&c, 0, sizeof c);
     tracerd_status_t st;
     uint64_t f = 0, prec = 0, acc = 0;
-    if ((st = only(J, o, "the clock class", k)) != TRACERD_OK ||
-        (st = no_extensions(J, o, "the clock class")) != TRACERD_OK ||
-        (st = req_str(J, o, "the clock class", "id", &c.id)) != TRACERD_OK ||
-        (st = opt_str(J, o, "the clock class", "namespace", &c.ns)) != TRACERD_OK ||
-        (st = opt_str(J, o, "the clock class", "name", &c.name)) != TRACERD_OK ||
-        (st = opt_str(J, o, "the clock class", "uid", &c.uid)) != TRACERD_OK ||
-        (st = opt_str(J, o, "the clock class", "description", &c.description)) != TRACERD_OK ||
-        (st = req_u64(J, o, "the clock class", "frequency", 1, UINT64_MAX, &f)) != TRACERD_OK ||
-        (st = opt_u64(J, o, "the clock class", "precision", 0, UINT64_MAX, &prec,
-                      &c.has_precision)) != TRACERD_OK ||
-        (st = opt_u64(J, o, "the clock class", "accuracy", 0, UINT64_MAX, &acc, &c.has_accuracy)) !=
+    if ((st = tracerd__ctf2_only(J, o, "the clock class", k)) != TRACERD_OK ||
+        (st = tracerd__ctf2_no_extensions(J, o, "the clock class")) != TRACERD_OK ||
+        (st = tracerd__ctf2_req_str(J, o, "the clock class", "id", &c.id)) != TRACERD_OK ||
+        (st = tracerd__ctf2_opt_str(J, o, "the clock class", "namespace", &c.ns)) != TRACERD_OK ||
+        (st = tracerd__ctf2_opt_str(J, o, "the clock class", "name", &c.name)) != TRACERD_OK ||
+        (st = tracerd__ctf2_opt_str(J, o, "the clock class", "uid", &c.uid)) != TRACERD_OK ||
+        (st = tracerd__ctf2_opt_str(J, o, "the clock class", "description", &c.description)) !=
             TRACERD_OK ||
-        (st = attrs(J, o, "the clock class", &c.attributes)) != TRACERD_OK)
+        (st = tracerd__ctf2_req_u64(J, o, "the clock class", "frequency", 1, UINT64_MAX, &f)) !=
+            TRACERD_OK ||
+        (st = tracerd__ctf2_opt_u64(J, o, "the clock class", "precision", 0, UINT64_MAX, &prec,
+                                    &c.has_precision)) != TRACERD_OK ||
+        (st = tracerd__ctf2_opt_u64(J, o, "the clock class", "accuracy", 0, UINT64_MAX, &acc,
+                                    &c.has_accuracy)) != TRACERD_OK ||
+        (st = tracerd__ctf2_attrs(J, o, "the clock class", &c.attributes)) != TRACERD_OK)
         return st;
     for (uint32_t i = 0; i < J->nclocks; i++)
         if (!strcmp(J->clocks[i].id, c.id))
-            return jerr(J, TRACERD_E_METADATA, "duplicate clock class id '%s'", c.id);
+            return tracerd__ctf2_err(J, TRACERD_E_METADATA, "duplicate clock class id '%s'", c.id);
     c.freq = f;
     c.precision = prec;
     c.accuracy = acc;
@@ -1238,47 +869,53 @@ static tracerd_status_t clock_class(struct j2 *J, const json_t *o)
     if (c.description == NULL)
         c.description = "";
     const json_t *og = json_object_get(o, "origin");
-    if (is_str(og) && !strcmp(json_string_value(og), "unix-epoch")) {
+    if (tracerd__ctf2_is_str(og) && !strcmp(json_string_value(og), "unix-epoch")) {
         c.absolute = true;
     } else if (json_is_object(og)) {
-        if ((st = opt_str(J, og, "the clock origin", "namespace", &c.origin_ns)) != TRACERD_OK ||
-            (st = req_str(J, og, "the clock origin", "name", &c.origin_name)) != TRACERD_OK ||
-            (st = req_str(J, og, "the clock origin", "uid", &c.origin_uid)) != TRACERD_OK)
+        if ((st = tracerd__ctf2_opt_str(J, og, "the clock origin", "namespace", &c.origin_ns)) !=
+                TRACERD_OK ||
+            (st = tracerd__ctf2_req_str(J, og, "the clock origin", "name", &c.origin_name)) !=
+                TRACERD_OK ||
+            (st = tracerd__ctf2_req_str(J, og, "the clock origin", "uid", &c.origin_uid)) !=
+                TRACERD_OK)
             return st;
     } else if (og != NULL) {
-        return jerr(J, TRACERD_E_METADATA,
-                    "the clock class property 'origin' must be \"unix-epoch\" or an object");
+        return tracerd__ctf2_err(
+            J, TRACERD_E_METADATA,
+            "the clock class property 'origin' must be \"unix-epoch\" or an object");
     }
     const json_t *off = json_object_get(o, "offset-from-origin");
     if (off != NULL) {
         uint64_t cyc = 0;
         if (!json_is_object(off))
-            return want(J, "the clock class", "offset-from-origin", off, "an object");
-        if ((st = opt_int(J, off, "the clock offset", "seconds", INT64_MIN, INT64_MAX, &c.offset_s,
-                          NULL)) != TRACERD_OK ||
-            (st = opt_u64(J, off, "the clock offset", "cycles", 0, UINT64_MAX, &cyc, NULL)) !=
-                TRACERD_OK)
+            return tracerd__ctf2_want(J, "the clock class", "offset-from-origin", off, "an object");
+        if ((st = tracerd__ctf2_opt_int(J, off, "the clock offset", "seconds", INT64_MIN, INT64_MAX,
+                                        &c.offset_s, NULL)) != TRACERD_OK ||
+            (st = tracerd__ctf2_opt_u64(J, off, "the clock offset", "cycles", 0, UINT64_MAX, &cyc,
+                                        NULL)) != TRACERD_OK)
             return st;
         if (cyc >= c.freq)
-            return jerr(J, TRACERD_E_METADATA,
-                        "the clock offset 'cycles' (%llu) must be below the frequency (%llu)",
-                        (unsigned long long)cyc, (unsigned long long)c.freq);
+            return tracerd__ctf2_err(
+                J, TRACERD_E_METADATA,
+                "the clock offset 'cycles' (%llu) must be below the frequency (%llu)",
+                (unsigned long long)cyc, (unsigned long long)c.freq);
         if (cyc <= (uint64_t)INT64_MAX) {
             c.offset = (int64_t)cyc;
         } else { /* above INT64_MAX: one second more and cycles - frequency (> -2^63) */
             if (c.offset_s == INT64_MAX)
-                return jerr(J, TRACERD_E_UNSUPPORTED,
-                            "the clock offset (%lld s + %llu cycles) is beyond 2^63 - 1 seconds",
-                            (long long)c.offset_s, (unsigned long long)cyc);
+                return tracerd__ctf2_err(
+                    J, TRACERD_E_UNSUPPORTED,
+                    "the clock offset (%lld s + %llu cycles) is beyond 2^63 - 1 seconds",
+                    (long long)c.offset_s, (unsigned long long)cyc);
             c.offset_s++;
             c.offset = -(int64_t)(c.freq - cyc);
         }
     }
     if (J->nclocks >= J->m->cfg.max_fields)
-        return jerr(J, TRACERD_E_LIMIT, "more than max_fields clock classes");
+        return tracerd__ctf2_err(J, TRACERD_E_LIMIT, "more than max_fields clock classes");
     if (!tracerd__ctf_arena_grow(J->ar, (void **)&J->clocks, J->nclocks, &J->clock_cap,
                                  sizeof *J->clocks))
-        return nomem(J);
+        return tracerd__ctf2_nomem(J);
     J->clocks[J->nclocks++] = c;
     return TRACERD_OK;
 }
@@ -1296,35 +933,39 @@ static tracerd_status_t stream_class(struct j2 *J, const json_t *o)
                                     NULL};
     tracerd_ctf_stream_class_t *sc = tracerd__ctf_arena_alloc(J->ar, sizeof *sc);
     if (sc == NULL)
-        return nomem(J);
+        return tracerd__ctf2_nomem(J);
     J->have_trace_class = true; /* an implicit one when none came first */
     uint64_t id = 0;
     const char *clk = NULL;
     tracerd_status_t st;
-    if ((st = only(J, o, "the data stream class", k)) != TRACERD_OK ||
-        (st = no_extensions(J, o, "the data stream class")) != TRACERD_OK ||
-        (st = opt_u64(J, o, "the data stream class", "id", 0, UINT64_MAX, &id, NULL)) !=
+    if ((st = tracerd__ctf2_only(J, o, "the data stream class", k)) != TRACERD_OK ||
+        (st = tracerd__ctf2_no_extensions(J, o, "the data stream class")) != TRACERD_OK ||
+        (st = tracerd__ctf2_opt_u64(J, o, "the data stream class", "id", 0, UINT64_MAX, &id,
+                                    NULL)) != TRACERD_OK ||
+        (st = tracerd__ctf2_opt_str(J, o, "the data stream class", "namespace", &sc->ns)) !=
             TRACERD_OK ||
-        (st = opt_str(J, o, "the data stream class", "namespace", &sc->ns)) != TRACERD_OK ||
-        (st = opt_str(J, o, "the data stream class", "name", &sc->name)) != TRACERD_OK ||
-        (st = opt_str(J, o, "the data stream class", "uid", &sc->uid)) != TRACERD_OK ||
-        (st = opt_str(J, o, "the data stream class", "default-clock-class-id", &clk)) !=
+        (st = tracerd__ctf2_opt_str(J, o, "the data stream class", "name", &sc->name)) !=
             TRACERD_OK ||
-        (st = attrs(J, o, "the data stream class", &sc->attributes)) != TRACERD_OK)
+        (st = tracerd__ctf2_opt_str(J, o, "the data stream class", "uid", &sc->uid)) !=
+            TRACERD_OK ||
+        (st = tracerd__ctf2_opt_str(J, o, "the data stream class", "default-clock-class-id",
+                                    &clk)) != TRACERD_OK ||
+        (st = tracerd__ctf2_attrs(J, o, "the data stream class", &sc->attributes)) != TRACERD_OK)
         return st;
     sc->id = id;
     for (uint32_t i = 0; i < J->nstreams; i++)
         if (J->streams[i]->id == sc->id)
-            return jerr(J, TRACERD_E_METADATA, "duplicate data stream class id %lld",
-                        (long long)id);
+            return tracerd__ctf2_err(J, TRACERD_E_METADATA, "duplicate data stream class id %lld",
+                                     (long long)id);
     sc->default_clock = -1;
     if (clk != NULL) {
         for (uint32_t i = 0; i < J->nclocks && sc->default_clock < 0; i++)
             if (!strcmp(J->clocks[i].id, clk))
                 sc->default_clock = (int)i;
         if (sc->default_clock < 0)
-            return jerr(J, TRACERD_E_METADATA,
-                        "default-clock-class-id '%s' names no earlier clock class", clk);
+            return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                     "default-clock-class-id '%s' names no earlier clock class",
+                                     clk);
     }
     if ((st = scope_fc(J, o, "packet-context-field-class", &sc->packet_context)) != TRACERD_OK ||
         (st = scope_fc(J, o, "event-record-header-field-class", &sc->event_header)) != TRACERD_OK ||
@@ -1332,10 +973,10 @@ static tracerd_status_t stream_class(struct j2 *J, const json_t *o)
             TRACERD_OK)
         return st;
     if (J->nstreams >= J->m->cfg.max_fields)
-        return jerr(J, TRACERD_E_LIMIT, "more than max_fields data stream classes");
+        return tracerd__ctf2_err(J, TRACERD_E_LIMIT, "more than max_fields data stream classes");
     if (!tracerd__ctf_arena_grow(J->ar, (void **)&J->streams, J->nstreams, &J->stream_cap,
                                  sizeof *J->streams))
-        return nomem(J);
+        return tracerd__ctf2_nomem(J);
     J->streams[J->nstreams++] = sc;
     return TRACERD_OK;
 }
@@ -1352,7 +993,7 @@ static void lttng_attributes(tracerd_ctf_event_class_t *ec, const json_t *o, str
     for (size_t i = 0; a != NULL && i < 2; i++) {
         const json_t *n = json_object_get(a, ns[i]);
         const json_t *ll = n ? json_object_get(n, "log-level") : NULL;
-        for (size_t k = 0; is_str(ll) && !ec->has_loglevel && k < 15; k++)
+        for (size_t k = 0; tracerd__ctf2_is_str(ll) && !ec->has_loglevel && k < 15; k++)
             if (!strcmp(json_string_value(ll), levels[k])) {
                 ec->loglevel = (int64_t)k;
                 ec->has_loglevel = true;
@@ -1360,8 +1001,8 @@ static void lttng_attributes(tracerd_ctf_event_class_t *ec, const json_t *o, str
         const json_t *uri = n ? json_object_get(n, "emf-uri") : NULL;
         if (uri == NULL)
             uri = json_object_get(a, "emf-uri");
-        if (is_str(uri) && ec->emf_uri == NULL)
-            ec->emf_uri = dup_str(J, json_string_value(uri));
+        if (tracerd__ctf2_is_str(uri) && ec->emf_uri == NULL)
+            ec->emf_uri = tracerd__ctf2_dup_str(J, json_string_value(uri));
     }
 }
 
@@ -1372,19 +1013,22 @@ static tracerd_status_t event_class(struct j2 *J, const json_t *o)
         "uid", "specific-context-field-class", "payload-field-class", NULL};
     tracerd_ctf_event_class_t *ec = tracerd__ctf_arena_alloc(J->ar, sizeof *ec);
     if (ec == NULL)
-        return nomem(J);
+        return tracerd__ctf2_nomem(J);
     uint64_t id = 0, sid = 0;
     tracerd_status_t st;
-    if ((st = only(J, o, "the event record class", k)) != TRACERD_OK ||
-        (st = no_extensions(J, o, "the event record class")) != TRACERD_OK ||
-        (st = opt_u64(J, o, "the event record class", "id", 0, UINT64_MAX, &id, NULL)) !=
+    if ((st = tracerd__ctf2_only(J, o, "the event record class", k)) != TRACERD_OK ||
+        (st = tracerd__ctf2_no_extensions(J, o, "the event record class")) != TRACERD_OK ||
+        (st = tracerd__ctf2_opt_u64(J, o, "the event record class", "id", 0, UINT64_MAX, &id,
+                                    NULL)) != TRACERD_OK ||
+        (st = tracerd__ctf2_opt_u64(J, o, "the event record class", "data-stream-class-id", 0,
+                                    UINT64_MAX, &sid, NULL)) != TRACERD_OK ||
+        (st = tracerd__ctf2_opt_str(J, o, "the event record class", "namespace", &ec->ns)) !=
             TRACERD_OK ||
-        (st = opt_u64(J, o, "the event record class", "data-stream-class-id", 0, UINT64_MAX, &sid,
-                      NULL)) != TRACERD_OK ||
-        (st = opt_str(J, o, "the event record class", "namespace", &ec->ns)) != TRACERD_OK ||
-        (st = opt_str(J, o, "the event record class", "name", &ec->name)) != TRACERD_OK ||
-        (st = opt_str(J, o, "the event record class", "uid", &ec->uid)) != TRACERD_OK ||
-        (st = attrs(J, o, "the event record class", &ec->attributes)) != TRACERD_OK)
+        (st = tracerd__ctf2_opt_str(J, o, "the event record class", "name", &ec->name)) !=
+            TRACERD_OK ||
+        (st = tracerd__ctf2_opt_str(J, o, "the event record class", "uid", &ec->uid)) !=
+            TRACERD_OK ||
+        (st = tracerd__ctf2_attrs(J, o, "the event record class", &ec->attributes)) != TRACERD_OK)
         return st;
     ec->id = id;
     ec->stream_id = sid;
@@ -1394,178 +1038,47 @@ static tracerd_status_t event_class(struct j2 *J, const json_t *o)
     while (s < J->nstreams && J->streams[s]->id != ec->stream_id)
         s++;
     if (s == J->nstreams)
-        return jerr(J, TRACERD_E_METADATA,
-                    "event record class %llu names data stream class %llu, which is not "
-                    "declared before it",
-                    (unsigned long long)id, (unsigned long long)sid);
+        return tracerd__ctf2_err(
+            J, TRACERD_E_METADATA,
+            "event record class %llu names data stream class %llu, which is not "
+            "declared before it",
+            (unsigned long long)id, (unsigned long long)sid);
     for (uint32_t i = 0; i < J->nevents; i++)
         if (J->events[i]->stream_id == ec->stream_id && J->events[i]->id == ec->id)
-            return jerr(J, TRACERD_E_METADATA,
-                        "event record classes '%s' and '%s' share id %lld in data stream class "
-                        "%lld",
-                        J->events[i]->name, ec->name, (long long)id, (long long)sid);
+            return tracerd__ctf2_err(
+                J, TRACERD_E_METADATA,
+                "event record classes '%s' and '%s' share id %lld in data stream class "
+                "%lld",
+                J->events[i]->name, ec->name, (long long)id, (long long)sid);
     lttng_attributes(ec, o, J);
     if ((st = scope_fc(J, o, "specific-context-field-class", &ec->context)) != TRACERD_OK ||
         (st = scope_fc(J, o, "payload-field-class", &ec->fields)) != TRACERD_OK)
         return st;
     if (J->nevents >= J->m->cfg.max_fields * 16u)
-        return jerr(J, TRACERD_E_LIMIT, "too many event record classes");
+        return tracerd__ctf2_err(J, TRACERD_E_LIMIT, "too many event record classes");
     uint32_t cap = J->event_cap;
     if (!tracerd__ctf_arena_grow(J->ar, (void **)&J->events, J->nevents, &cap, sizeof *J->events) ||
         !tracerd__ctf_arena_grow(J->ar, (void **)&J->event_frag, J->nevents, &J->event_cap,
                                  sizeof *J->event_frag))
-        return nomem(J);
+        return tracerd__ctf2_nomem(J);
     J->event_frag[J->nevents] = J->frag;
     J->events[J->nevents++] = ec;
     (void)s;
     return TRACERD_OK;
 }
 
-/* ==== JSON integers beyond jansson's int64 =================================== */
-
-static bool json_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* One pass over a fragment's text before jansson parses it:
- * - *cost: an upper bound of what jansson will allocate for its tree (it
- *   allocates with malloc, outside the reader's allocator: its hooks are
- *   process-global). Measured with jansson 2.14 on 64-bit: 208 bytes per
- *   empty object, 112 per empty array, 32 per integer, ~100 per object
- *   member; counted here as 256 per '{', 128 per '[', 64 per ',' or ':'
- *   (each a value or member), plus twice the text (string copies);
- * - the integer tokens jansson cannot hold (above INT64_MAX or below
- *   INT64_MIN), recorded in J->wide. A token counts only where a JSON value
- *   may start and end (after '[', ',', ':' or space, before ',', ']', '}',
- *   space or the end) and has no leading zero: elsewhere jansson reports its
- *   own error.
- * Strings (escapes included) are skipped. */
-static tracerd_status_t scan(struct j2 *J, const char *text, size_t n, uint64_t *cost)
-{
-    bool in_str = false;
-    uint64_t c = 2 * (uint64_t)n + 64;
-    for (size_t i = 0; i < n; i++) {
-        char ch = text[i];
-        if (in_str) {
-            if (ch == '\\')
-                i++;
-            else if (ch == '"')
-                in_str = false;
-            continue;
-        }
-        c += ch == '{' ? 256u : ch == '[' ? 128u : ch == ',' || ch == ':' ? 64u : 0u;
-        if (ch == '"') {
-            in_str = true;
-            continue;
-        }
-        if (ch != '-' && (ch < '0' || ch > '9'))
-            continue;
-        size_t start = i, d = i + (ch == '-');
-        size_t end = d;
-        while (end < n && text[end] >= '0' && text[end] <= '9')
-            end++;
-        char before = start > 0 ? text[start - 1] : ' ';
-        char after = end < n ? text[end] : ' ';
-        bool value = (before == '[' || before == ',' || before == ':' || json_space(before)) &&
-                     (after == ',' || after == ']' || after == '}' || json_space(after));
-        i = end - 1; /* the rest of a number with a fraction or exponent is skipped */
-        while (i + 1 < n && (text[i + 1] == '.' || text[i + 1] == 'e' || text[i + 1] == 'E' ||
-                             text[i + 1] == '+' || text[i + 1] == '-' ||
-                             (text[i + 1] >= '0' && text[i + 1] <= '9')))
-            i++;
-        if (!value || end - d < 19 || text[d] == '0')
-            continue;
-        uint64_t mag = 0;
-        bool over = false;
-        for (size_t k = d; k < end && !over; k++) {
-            unsigned dig = (unsigned)(text[k] - '0');
-            over = mag > (UINT64_MAX - dig) / 10;
-            mag = mag * 10 + dig;
-        }
-        bool neg = ch == '-';
-        if (!over && (neg ? mag <= (uint64_t)1 << 63 : mag <= (uint64_t)INT64_MAX))
-            continue; /* jansson holds it */
-        if (end > UINT32_MAX)
-            return jerr(J, TRACERD_E_LIMIT, "an integer token beyond 4 GiB");
-        if (!tracerd__ctf_arena_grow(J->ar, (void **)&J->wide, J->nwide, &J->wide_cap,
-                                     sizeof *J->wide))
-            return nomem(J);
-        J->wide[J->nwide++] =
-            (struct wide_int){mag, over || neg, (uint32_t)start, (uint32_t)(end - start)};
-    }
-    *cost = c;
-    return TRACERD_OK;
-}
-
-/* Parses one fragment with jansson, after scan() (its tree's memory bound
- * against max_metadata_bytes: E_LIMIT). jansson's integers are int64
- * (json_int_t), so a fragment with an integer above INT64_MAX (UINT64
- * range bounds, clock offsets, ids) fails with a numeric overflow; then
- * jansson parses the text twice more,
- * with each such token replaced by text of the same length: "0" and spaces
- * (strict parse: everything else is valid JSON, with no NUL in any string,
- * and positions in errors are the original ones), then the marker string
- * "\u0000<index>" and spaces (JSON_ALLOW_NUL: the tree read; the only
- * strings holding a NUL are the markers, so get_int reads them exactly and
- * is_str refuses them). *root NULL with *je filled: a JSON error. */
-static tracerd_status_t load(struct j2 *J, const char *text, size_t n, json_t **root,
-                             json_error_t *je)
-{
-    J->text = text;
-    J->nwide = 0;
-    uint64_t cost = 0;
-    tracerd_status_t st = scan(J, text, n, &cost);
-    if (st != TRACERD_OK)
-        return st;
-    if (cost > J->m->cfg.max_metadata_bytes)
-        return jerr(J, TRACERD_E_LIMIT,
-                    "its JSON (%zu bytes) may take up to %llu bytes to parse, more than "
-                    "max_metadata_bytes (%zu)",
-                    n, (unsigned long long)cost, J->m->cfg.max_metadata_bytes);
-    *root = json_loadb(text, n, JSON_REJECT_DUPLICATES, je);
-    if (*root != NULL || json_error_code(je) != json_error_numeric_overflow || J->nwide == 0)
-        return TRACERD_OK;
-    char *copy = tracerd__calloc(&J->t->alloc, n + 1);
-    if (copy == NULL)
-        return nomem(J);
-    for (int pass = 0; pass < 2; pass++) {
-        memcpy(copy, text, n);
-        for (uint32_t k = 0; k < J->nwide; k++) {
-            char *at = copy + J->wide[k].off;
-            memset(at, ' ', J->wide[k].len);
-            if (pass == 0)
-                at[0] = '0';
-            else { /* at most 18 characters: fits the 19 or more of the token */
-                char mk[24];
-                int ml = snprintf(mk, sizeof mk, "\"\\u0000%u\"", k);
-                memcpy(at, mk, (size_t)ml);
-            }
-        }
-        *root = json_loadb(
-            copy, n, pass == 0 ? JSON_REJECT_DUPLICATES : JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL,
-            je);
-        if (*root == NULL || pass == 1)
-            break;
-        json_decref(*root);
-        *root = NULL;
-    }
-    tracerd__free(&J->t->alloc, copy, n + 1);
-    return TRACERD_OK;
-}
-
 static tracerd_status_t fragment(struct j2 *J, const json_t *o)
 {
     const json_t *t = json_object_get(o, "type");
-    if (!is_str(t))
-        return jerr(J, TRACERD_E_METADATA, "a fragment needs a 'type' string");
+    if (!tracerd__ctf2_is_str(t))
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA, "a fragment needs a 'type' string");
     const char *type = json_string_value(t);
     J->what = type;
     if (J->frag == 0 && strcmp(type, "preamble") != 0)
-        return jerr(J, TRACERD_E_METADATA, "the first fragment must be the preamble");
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA, "the first fragment must be the preamble");
     if (!strcmp(type, "preamble")) {
         if (J->have_preamble)
-            return jerr(J, TRACERD_E_METADATA, "a second preamble");
+            return tracerd__ctf2_err(J, TRACERD_E_METADATA, "a second preamble");
         J->have_preamble = true;
         return preamble(J, o);
     }
@@ -1580,7 +1093,7 @@ static tracerd_status_t fragment(struct j2 *J, const json_t *o)
     if (!strcmp(type, "event-record-class"))
         return event_class(J, o);
     J->what = NULL;
-    return jerr(J, TRACERD_E_METADATA, "unknown fragment type '%s'", type);
+    return tracerd__ctf2_err(J, TRACERD_E_METADATA, "unknown fragment type '%s'", type);
 }
 
 /* ==== the model ============================================================= */
@@ -1590,14 +1103,15 @@ static tracerd_status_t build(struct j2 *J)
     tracerd_ctf_trace_info_t *in = &J->t->info;
     J->what = NULL;
     if (J->nstreams == 0)
-        return jerr(J, TRACERD_E_METADATA, "the metadata declares no data stream class");
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA,
+                                 "the metadata declares no data stream class");
     in->clocks = J->clocks;
     in->nclocks = J->nclocks;
     if (in->clocks == NULL &&
         (in->clocks = tracerd__ctf_arena_alloc(J->ar, sizeof(tracerd_ctf_clock_t))) == NULL)
-        return nomem(J);
+        return tracerd__ctf2_nomem(J);
     if (in->env == NULL && (in->env = tracerd__ctf_arena_alloc(J->ar, sizeof *in->env)) == NULL)
-        return nomem(J);
+        return tracerd__ctf2_nomem(J);
     tracerd_ctf_stream_class_t **sc = J->streams;
     for (uint32_t a = 1; a < J->nstreams; a++) /* insertion sort by id */
         for (uint32_t b = a; b > 0 && sc[b - 1]->id > sc[b]->id; b--) {
@@ -1614,7 +1128,7 @@ static tracerd_status_t build(struct j2 *J)
         const tracerd_ctf_event_class_t **arr =
             tracerd__ctf_arena_alloc(J->ar, sizeof *arr * (n + 1));
         if (arr == NULL)
-            return nomem(J);
+            return tracerd__ctf2_nomem(J);
         for (uint32_t e = 0; e < J->nevents; e++)
             if (J->events[e]->stream_id == sc[s]->id)
                 arr[sc[s]->nevents++] = J->events[e];
@@ -1655,7 +1169,7 @@ tracerd_status_t tracerd__ctf_json_parse(tracerd_ctf_metadata_t *m, struct trace
         J.what = NULL;
         json_error_t je;
         json_t *root = NULL;
-        tracerd_status_t lst = load(&J, s + b, e - b, &root, &je);
+        tracerd_status_t lst = tracerd__ctf2_load(&J, s + b, e - b, &root, &je);
         if (lst != TRACERD_OK)
             return lst;
         if (root == NULL) {
@@ -1668,8 +1182,9 @@ tracerd_status_t tracerd__ctf_json_parse(tracerd_ctf_metadata_t *m, struct trace
                                       je.text);
         }
         if (!json_is_object(root))
-            st = jerr(&J, TRACERD_E_METADATA, "a fragment must be a JSON object, got %s",
-                      kind_of(root));
+            st = tracerd__ctf2_err(&J, TRACERD_E_METADATA,
+                                   "a fragment must be a JSON object, got %s",
+                                   tracerd__ctf2_kind_of(root));
         else
             st = fragment(&J, root);
         json_decref(root);
