@@ -168,48 +168,39 @@ static int on_val(void *user, const tracerd_xtrace_val_t *v)
     return emit(m, &ev);
 }
 
-static int on_time(void *user, const tracerd_xtrace_time_t *t)
+/* A mark or instant with one unsigned argument (TIME, SYSCALL_VEC). */
+static int one_uint(struct xtmap *m, tracerd_event_kind_t kind, uint64_t offset, uint64_t ticks,
+                    tracerd_str_t name, tracerd_str_t arg, uint64_t value)
 {
-    struct xtmap *m = user;
-    static const tracerd_str_t n_time = {"time", 4}, n_value = {"value", 5};
     tracerd_event_t ev = tracerd__event_zero;
-    ev.offset = t->offset;
-    ev.kind = TRACERD_EVENT_MARK;
-    ev.ticks = t->insn_count;
+    ev.offset = offset;
+    ev.kind = kind;
+    ev.ticks = ticks;
     ev.category = cat;
-    ev.name = n_time;
+    ev.name = name;
     uint32_t cap;
     tracerd_event_arg_t *args = tracerd__auto_args(m->a, &cap);
     if (cap > 0) {
-        args[0].name = n_value;
+        args[0].name = arg;
         args[0].type = TRACERD_EVENT_ARG_UINT;
-        args[0].v.u = t->value;
+        args[0].v.u = value;
         ev.args = args;
         ev.nargs = 1;
     }
     return emit(m, &ev);
 }
 
+static int on_time(void *user, const tracerd_xtrace_time_t *t)
+{
+    static const tracerd_str_t n_time = {"time", 4}, n_value = {"value", 5};
+    return one_uint(user, TRACERD_EVENT_MARK, t->offset, t->insn_count, n_time, n_value, t->value);
+}
+
 static int on_syscall_vec(void *user, const tracerd_xtrace_syscall_vec_t *s)
 {
-    struct xtmap *m = user;
     static const tracerd_str_t n_vec = {"syscall_vec", 11}, n_count = {"count", 5};
-    tracerd_event_t ev = tracerd__event_zero;
-    ev.offset = s->offset;
-    ev.kind = TRACERD_EVENT_INSTANT;
-    ev.ticks = s->insn_count;
-    ev.category = cat;
-    ev.name = n_vec;
-    uint32_t cap;
-    tracerd_event_arg_t *args = tracerd__auto_args(m->a, &cap);
-    if (cap > 0) {
-        args[0].name = n_count;
-        args[0].type = TRACERD_EVENT_ARG_UINT;
-        args[0].v.u = s->count;
-        ev.args = args;
-        ev.nargs = 1;
-    }
-    return emit(m, &ev);
+    return one_uint(user, TRACERD_EVENT_INSTANT, s->offset, s->insn_count, n_vec, n_count,
+                    s->count);
 }
 
 static int on_warning(void *user, const tracerd_warning_t *w)
