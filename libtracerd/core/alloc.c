@@ -37,6 +37,16 @@ void *tracerd__calloc(const tracerd_allocator_t *a, size_t size)
     return p;
 }
 
+void *tracerd__new_owned(size_t size, size_t alloc_off, const tracerd_allocator_t *src)
+{
+    tracerd_allocator_t a;
+    tracerd__allocator_init(&a, src);
+    unsigned char *p = tracerd__calloc(&a, size);
+    if (p != NULL)
+        memcpy(p + alloc_off, &a, sizeof a);
+    return p;
+}
+
 void tracerd__free(const tracerd_allocator_t *a, void *ptr, size_t size)
 {
     if (ptr != NULL)

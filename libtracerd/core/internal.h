@@ -38,6 +38,13 @@ void tracerd__allocator_init(tracerd_allocator_t *dst, const tracerd_allocator_t
 /* Zeroed allocation; NULL on failure or size 0. */
 void *tracerd__calloc(const tracerd_allocator_t *a, size_t size);
 void tracerd__free(const tracerd_allocator_t *a, void *ptr, size_t size);
+/* An object that keeps its allocator: `size` zeroed bytes from the caller's
+ * allocator (src, or libc when src or its hooks are NULL), which is copied
+ * into the object at alloc_off. NULL when out of memory. TRACERD__NEW gives
+ * the size and offset of a type with a member `alloc`. */
+void *tracerd__new_owned(size_t size, size_t alloc_off, const tracerd_allocator_t *src);
+#define TRACERD__NEW(type, src)                                                                    \
+    ((type *)tracerd__new_owned(sizeof(type), offsetof(type, alloc), (src)))
 
 static inline bool tracerd__add_overflows(size_t a, size_t b, size_t *out)
 {

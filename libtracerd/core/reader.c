@@ -10,12 +10,11 @@ void tracerd__reader_init(struct tracerd__reader *c, void *user)
 void *tracerd__reader_alloc(size_t size, size_t alloc_off, size_t core_off, size_t st_off,
                             const tracerd_allocator_t *alloc, void *user, size_t stitch_bytes)
 {
-    tracerd_allocator_t a;
-    tracerd__allocator_init(&a, alloc);
-    unsigned char *r = tracerd__calloc(&a, size);
+    unsigned char *r = tracerd__new_owned(size, alloc_off, alloc);
     if (r == NULL)
         return NULL;
-    memcpy(r + alloc_off, &a, sizeof a);
+    tracerd_allocator_t a;
+    memcpy(&a, r + alloc_off, sizeof a);
     tracerd__reader_init((struct tracerd__reader *)(void *)(r + core_off), user);
     if (tracerd__stitch_init((struct tracerd__stitch *)(void *)(r + st_off), &a, stitch_bytes) !=
         TRACERD_OK) {

@@ -70,9 +70,9 @@ void tracerd__reader_init(struct tracerd__reader *c, void *user);
  * the offsets of a reader type with members `alloc`, `core` and `st`. */
 void *tracerd__reader_alloc(size_t size, size_t alloc_off, size_t core_off, size_t st_off,
                             const tracerd_allocator_t *alloc, void *user, size_t stitch_bytes);
-#define TRACERD__READER_ALLOC(type, alloc, user, stitch_bytes)                                     \
+#define TRACERD__READER_ALLOC(type, src, user, stitch_bytes)                                       \
     ((type *)tracerd__reader_alloc(sizeof(type), offsetof(type, alloc), offsetof(type, core),      \
-                                   offsetof(type, st), (alloc), (user), (stitch_bytes)))
+                                   offsetof(type, st), (src), (user), (stitch_bytes)))
 /* Back to the state after init (the user pointer kept). */
 void tracerd__reader_reset(struct tracerd__reader *c);
 

@@ -36,12 +36,9 @@ tracerd_status_t tracerd_ctf_metadata_new(const tracerd_ctf_metadata_config_t *c
         c.max_aliases == 0 || c.max_event_classes == 0 || c.max_stream_classes == 0 ||
         c.max_type_nodes == 0)
         return TRACERD_E_INVALID;
-    tracerd_allocator_t a;
-    tracerd__allocator_init(&a, alloc);
-    tracerd_ctf_metadata_t *m = tracerd__calloc(&a, sizeof *m);
+    tracerd_ctf_metadata_t *m = TRACERD__NEW(tracerd_ctf_metadata_t, alloc);
     if (m == NULL)
         return TRACERD_E_NOMEM;
-    m->alloc = a;
     m->cfg = c;
     tracerd__error_clear(&m->err);
     *out = m;

@@ -106,12 +106,9 @@ tracerd_status_t tracerd_auto_new(const tracerd_auto_config_t *cfg,
         return TRACERD_E_INVALID;
     if (c.format != TRACERD_EVENT_FORMAT_UNKNOWN && backend_of(c.format) == NULL)
         return TRACERD_E_INVALID;
-    tracerd_allocator_t a;
-    tracerd__allocator_init(&a, alloc);
-    tracerd_auto_reader_t *r = tracerd__calloc(&a, sizeof *r);
+    tracerd_auto_reader_t *r = TRACERD__NEW(tracerd_auto_reader_t, alloc);
     if (r == NULL)
         return TRACERD_E_NOMEM;
-    r->alloc = a;
     r->cfg = c;
     if (c.xray != NULL) {
         r->xray_cfg = xc;
@@ -122,8 +119,9 @@ tracerd_status_t tracerd_auto_new(const tracerd_auto_config_t *cfg,
     r->user = user;
     tracerd_event_filter_reset(c.filter); /* relative times: this reader's trace */
     r->max_args = c.max_args;
-    r->args = tracerd__calloc(&a, (size_t)c.max_args * sizeof *r->args);
+    r->args = tracerd__calloc(&r->alloc, (size_t)c.max_args * sizeof *r->args);
     if (r->args == NULL) {
+        tracerd_allocator_t a = r->alloc;
         tracerd__free(&a, r, sizeof *r);
         return TRACERD_E_NOMEM;
     }

@@ -38,13 +38,10 @@ tracerd_status_t tracerd_event_filter_new(const tracerd_allocator_t *alloc,
 {
     if (out == NULL)
         return TRACERD_E_INVALID;
-    tracerd_allocator_t a;
-    tracerd__allocator_init(&a, alloc);
-    tracerd_event_filter_t *f = tracerd__calloc(&a, sizeof *f);
+    tracerd_event_filter_t *f = TRACERD__NEW(tracerd_event_filter_t, alloc);
     *out = f;
     if (f == NULL)
         return TRACERD_E_NOMEM;
-    f->alloc = a;
     f->rend = TRACERD_EVENT_FILTER_NO_END;
     return TRACERD_OK;
 }

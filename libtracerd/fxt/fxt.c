@@ -65,18 +65,14 @@ tracerd_status_t tracerd_fxt_new(const tracerd_fxt_config_t *cfg,
     if (TRACERD__SIZED_READ(tracerd_fxt_config_t, &c, cfg) != TRACERD_OK ||
         TRACERD__SIZED_READ(tracerd_fxt_callbacks_t, &cb, cbs) != TRACERD_OK || !config_ok(&c))
         return TRACERD_E_INVALID;
-    tracerd_allocator_t a;
-    tracerd__allocator_init(&a, alloc);
-    tracerd_fxt_reader_t *r = tracerd__calloc(&a, sizeof *r);
+    tracerd_fxt_reader_t *r =
+        TRACERD__READER_ALLOC(struct tracerd_fxt_reader, alloc, user, c.stitch_bytes);
     if (r == NULL)
         return TRACERD_E_NOMEM;
     r->cfg = c;
     r->cbs = cb;
-    tracerd__reader_init(&r->core, user);
-    r->alloc = a;
-    if (tracerd__stitch_init(&r->st, &r->alloc, c.stitch_bytes) != TRACERD_OK ||
-        tracerd__fxt_tables_init(&r->tables, &r->alloc, c.max_providers, c.max_string_bytes) !=
-            TRACERD_OK) {
+    if (tracerd__fxt_tables_init(&r->tables, &r->alloc, c.max_providers, c.max_string_bytes) !=
+        TRACERD_OK) {
         tracerd_fxt_free(r);
         return TRACERD_E_NOMEM;
     }

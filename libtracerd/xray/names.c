@@ -55,14 +55,8 @@ tracerd_status_t tracerd_xray_names_new(const tracerd_allocator_t *alloc,
 {
     if (out == NULL)
         return TRACERD_E_INVALID;
-    tracerd_allocator_t a;
-    tracerd__allocator_init(&a, alloc);
-    tracerd_xray_names_t *n = tracerd__calloc(&a, sizeof *n);
-    *out = n;
-    if (n == NULL)
-        return TRACERD_E_NOMEM;
-    n->alloc = a;
-    return TRACERD_OK;
+    *out = TRACERD__NEW(tracerd_xray_names_t, alloc);
+    return *out != NULL ? TRACERD_OK : TRACERD_E_NOMEM;
 }
 
 static void clear(tracerd_xray_names_t *n)

@@ -157,7 +157,6 @@ tracerd_status_t tracerd_xray_new(const tracerd_xray_config_t *cfg,
                                   const tracerd_xray_callbacks_t *cbs, void *user,
                                   const tracerd_allocator_t *alloc, tracerd_xray_reader_t **out)
 {
-    tracerd_allocator_t a;
     if (out == NULL)
         return TRACERD_E_INVALID;
     *out = NULL;
@@ -172,18 +171,16 @@ tracerd_status_t tracerd_xray_new(const tracerd_xray_config_t *cfg,
     if (cfg->max_args == 0 || cfg->max_args > (1u << 20) ||
         cfg->byte_order > TRACERD_BYTE_ORDER_BIG || cfg->stitch_bytes > ((size_t)1 << 30))
         return TRACERD_E_INVALID;
-    tracerd__allocator_init(&a, alloc);
-    tracerd_xray_reader_t *r = tracerd__calloc(&a, sizeof *r);
+    if (c.stitch_bytes < TRACERD_STITCH_MIN)
+        c.stitch_bytes = TRACERD_STITCH_MIN;
+    tracerd_xray_reader_t *r =
+        TRACERD__READER_ALLOC(struct tracerd_xray_reader, alloc, user, stitch_cap(&c));
     if (r == NULL)
         return TRACERD_E_NOMEM;
-    r->alloc = a;
     r->cfg = c;
-    if (r->cfg.stitch_bytes < TRACERD_STITCH_MIN)
-        r->cfg.stitch_bytes = TRACERD_STITCH_MIN;
     r->cb = cb;
-    tracerd__reader_init(&r->core, user);
-    if (tracerd__stitch_init(&r->st, &a, stitch_cap(&r->cfg)) != TRACERD_OK ||
-        (r->args = tracerd__calloc(&a, (size_t)r->cfg.max_args * sizeof(uint64_t))) == NULL) {
+    if ((r->args = tracerd__calloc(&r->alloc, (size_t)r->cfg.max_args * sizeof(uint64_t))) ==
+        NULL) {
         tracerd_xray_free(r);
         return TRACERD_E_NOMEM;
     }
