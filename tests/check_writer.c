@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../tools/tracerd/writer.c"
+#include "../tools/tracerd/jcache.h"
 
 /* A writer on a temporary file; wr_text returns what was written. */
 static FILE *tmp_out;
@@ -373,6 +374,49 @@ START_TEST(test_record_hold)
 }
 END_TEST
 
+/* jcache: two keys of one slot are both kept (direct-mapped, they took
+ * turns and were formatted again at every event); a key is found with its
+ * own text or not at all, also once the table is full. */
+START_TEST(test_jcache_keys)
+{
+    static jcache_t c;
+    static char keys[1 << 16];
+    memset(&c, 0, sizeof c);
+    size_t a = 0, b = 1;
+    while (b < sizeof keys && jc_hash(keys + b, 9) != jc_hash(keys + a, 9))
+        b++;
+    ck_assert_uint_lt(b, sizeof keys);
+    jc_keep(&c, keys + a, "\"a\":", 4);
+    jc_keep(&c, keys + b, "\"bb\":", 5);
+    const jc_entry_t *ea = jc_find(&c, keys + a), *eb = jc_find(&c, keys + b);
+    ck_assert_ptr_nonnull(ea);
+    ck_assert_ptr_nonnull(eb);
+    ck_assert_uint_eq(ea->len, 4);
+    ck_assert_uint_eq(eb->len, 5);
+    ck_assert(memcmp(ea->text, "\"a\":", 4) == 0 && memcmp(eb->text, "\"bb\":", 5) == 0);
+    memset(&c, 0, sizeof c);
+    size_t kept = 0;
+    for (size_t i = 0; i < 2000; i++) {
+        char t[16];
+        int n = snprintf(t, sizeof t, "%zu", i);
+        jc_keep(&c, keys + 8 * i, t, (size_t)n);
+    }
+    for (size_t i = 0; i < 2000; i++) {
+        char t[16];
+        int n = snprintf(t, sizeof t, "%zu", i);
+        const jc_entry_t *e = jc_find(&c, keys + 8 * i);
+        if (e == NULL)
+            continue;
+        kept++;
+        ck_assert_uint_eq(e->len, (unsigned)n);
+        ck_assert(memcmp(e->text, t, (size_t)n) == 0);
+    }
+    ck_assert_uint_gt(kept, JC_SLOTS / 2);
+    ck_assert_uint_le(kept, JC_SLOTS);
+}
+END_TEST
+
+
 Suite *suite_writer(void)
 {
     Suite *s = suite_create("writer");
@@ -385,6 +429,7 @@ Suite *suite_writer(void)
     tcase_add_test(tc, test_spill);
     tcase_add_test(tc, test_record_abort);
     tcase_add_test(tc, test_record_hold);
+    tcase_add_test(tc, test_jcache_keys);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -126,7 +126,8 @@ struct evcount {
 
 /* A dump's event line up to its offset, {"type":"event","stream":PATH,"offset":
  * (PATH escaped), kept per stream path (the reader's, unchanged while it
- * runs) when it fits. */
+ * runs) when it fits; two-way, so that two streams never take turns in one
+ * slot. */
 #define STREAM_PREFIXES 64u
 #define STREAM_PREFIX_TEXT 1024u
 struct stream_prefix {
@@ -382,7 +383,12 @@ static void dump_filter_field(struct ctx *x, const tracerd_ctf_field_t *f)
 static void put_event_prefix(struct ctx *x, wr_t *f)
 {
     const char *path = cur_stream(x);
-    struct stream_prefix *p = &x->prefix[jc_hash(path, 6)]; /* STREAM_PREFIXES entries */
+    size_t h = jc_hash(path, 6); /* STREAM_PREFIXES entries, two-way: h and its neighbour */
+    struct stream_prefix *p = &x->prefix[h];
+    if (p->path != path && x->prefix[h ^ 1u].path == path)
+        p = &x->prefix[h ^ 1u];
+    else if (p->path != path && p->path != NULL && x->prefix[h ^ 1u].path == NULL)
+        p = &x->prefix[h ^ 1u];
     if (p->path != path) {
         size_t n = strlen(path);
         if (8 * n + 64 > sizeof p->text) { /* escaped path, its hex, the keys: not kept */

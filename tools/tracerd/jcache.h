@@ -1,9 +1,12 @@
 /* Text formatted once and copied many times, keyed by an address: the JSON
  * form of strings a trace model owns (field names, enum labels, variant
  * options, an event class's members). The model keeps them unchanged for
- * the whole run, so an address stands for its text. Direct-mapped: a
- * colliding key replaces the entry; text longer than JC_TEXT is not kept
- * (the caller formats it each time). */
+ * the whole run, so an address stands for its text. Open addressing with
+ * a short probe and no eviction: an entry, once kept, stays (a pointer to it
+ * stays valid); a key that finds no free slot within JC_PROBE of its own,
+ * and text longer than JC_TEXT, are not kept (the caller formats them each
+ * time). (Direct-mapped slots made two keys that met in one slot evict each
+ * other at every event: 420 instructions per event of the LTTng bench.) */
 #ifndef TRACERD_CLI_JCACHE_H
 #define TRACERD_CLI_JCACHE_H
 
@@ -15,6 +18,7 @@
 
 #define JC_SLOTS 512u
 #define JC_TEXT 116u
+#define JC_PROBE 8u
 
 typedef struct jc_entry {
     const void *key;
@@ -38,16 +42,18 @@ static inline size_t jc_hash(const void *key, unsigned bits)
     return (size_t)(h >> (64u - bits));
 }
 
-static inline jc_entry_t *jc_slot(jcache_t *c, const void *key)
-{
-    return &c->e[jc_hash(key, 9)]; /* JC_SLOTS entries */
-}
-
 /* The entry holding key's text, or NULL. */
 static inline const jc_entry_t *jc_find(jcache_t *c, const void *key)
 {
-    const jc_entry_t *e = jc_slot(c, key);
-    return e->key == key ? e : NULL;
+    size_t h = jc_hash(key, 9); /* JC_SLOTS entries */
+    for (unsigned i = 0; i < JC_PROBE; i++, h = (h + 1) & (JC_SLOTS - 1)) {
+        const jc_entry_t *e = &c->e[h];
+        if (e->key == key)
+            return e;
+        if (e->key == NULL)
+            return NULL;
+    }
+    return NULL;
 }
 
 /* The first n bytes of an entry's text (a fixed-size copy). */
@@ -56,15 +62,21 @@ static inline void jc_put(wr_t *w, const jc_entry_t *e, size_t n)
     WR_PUT_FIXED(w, e->text, n);
 }
 
-/* Keeps text[0, len) as key's entry when it fits. */
+/* Keeps text[0, len) as key's entry when it fits and a slot is free. */
 static inline void jc_keep(jcache_t *c, const void *key, const char *text, size_t len)
 {
     if (len > JC_TEXT)
         return;
-    jc_entry_t *e = jc_slot(c, key);
-    e->key = key;
-    e->len = (uint32_t)len;
-    memcpy(e->text, text, len);
+    size_t h = jc_hash(key, 9);
+    for (unsigned i = 0; i < JC_PROBE; i++, h = (h + 1) & (JC_SLOTS - 1)) {
+        jc_entry_t *e = &c->e[h];
+        if (e->key == NULL || e->key == key) {
+            e->key = key;
+            e->len = (uint32_t)len;
+            memcpy(e->text, text, len);
+            return;
+        }
+    }
 }
 
 #endif
