@@ -301,6 +301,11 @@ START_TEST(test_big_events_tsdl)
     char *log = all ? drv_check_all(&ctf_target, &c, data, len)
                     : drv_check_some(&ctf_target, &c, data, len);
     expect_ok(log);
+    /* on_fields: the same records (fragments too) in batches */
+    char *batch = all ? drv_check_all(&ctf_batch_target, &c, data, len)
+                      : drv_check_some(&ctf_batch_target, &c, data, len);
+    ck_assert_str_eq(batch, log);
+    free(batch);
     /* 100000 bytes: 4 fragments (3 of 32768 or a little less, cut before a
      * UTF-8 character, and the rest); 1 MB: 31 */
     ck_assert_uint_eq(count(log, "STR event.fields.s s = \""), 4 + 5 + 2);
@@ -387,6 +392,10 @@ START_TEST(test_big_events_small_stitch)
                         : drv_check_all(&ctf_target, &c, data, len);
     expect_ok(log);
     ck_assert_ptr_nonnull(strstr(log, "STR event.fields.s s = \"end\"\n"));
+    char *batch = drv_slow_host() ? drv_check_some(&ctf_batch_target, &c, data, len)
+                                  : drv_check_all(&ctf_batch_target, &c, data, len);
+    ck_assert_str_eq(batch, log);
+    free(batch);
     free(log);
     struct join j = {.path = "event.fields.s"};
     for (size_t chunk = 1; chunk < 64; chunk += 13) {
@@ -420,6 +429,9 @@ START_TEST(test_big_event_errors)
     size_t cut = 16 + 1 + 50000;
     char *log = drv_check_all(&ctf_target, &c, data, cut);
     ck_assert_msg(strstr(log, "end E_TRUNCATED @10022 event 's' field event.fields.s at byte 10023") != NULL, "%s", strstr(log, "\nend "));
+    char *batch = drv_check_all(&ctf_batch_target, &c, data, cut);
+    ck_assert_str_eq(batch, log);
+    free(batch);
     free(log);
     log = drv_check_all(&ctf_events_target, &c, data, cut);
     ck_assert_ptr_nonnull(strstr(log, "E @10022 s id=0"));
@@ -433,6 +445,9 @@ START_TEST(test_big_event_errors)
         bad[12 + i] = (uint8_t)(bits >> (8 * i));
     log = drv_check_all(&ctf_target, &c, bad, len);
     ck_assert_msg(strstr(log, "end E_EXTENT @10022 event 's' field event.fields.s at byte 10023") != NULL, "%s", strstr(log, "\nend "));
+    batch = drv_check_all(&ctf_batch_target, &c, bad, len);
+    ck_assert_str_eq(batch, log);
+    free(batch);
     free(log);
     free(bad);
     free(texts[0]);
@@ -546,6 +561,10 @@ START_TEST(test_big_events_ctf2)
     char *log = drv_check_all(&ctf_target, &c, data, len);
     expect_ok(log);
     ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.x x = 43\n"));
+    /* on_fields: UTF-16/32 strings (one conversion buffer) and BLOBs in batches */
+    char *batch = drv_check_all(&ctf_batch_target, &c, data, len);
+    ck_assert_str_eq(batch, log);
+    free(batch);
     free(log);
     /* the fragments join into the UTF-8 text (never cut inside a character:
      * each fragment is valid UTF-8 on its own) */

@@ -513,6 +513,15 @@ typedef int (*tracerd_ctf_packet_end_cb)(void *user, const tracerd_ctf_packet_en
 typedef int (*tracerd_ctf_event_cb)(void *user, const tracerd_ctf_event_t *e);
 typedef int (*tracerd_ctf_field_cb)(void *user, const tracerd_ctf_field_t *f);
 typedef int (*tracerd_ctf_loss_cb)(void *user, const tracerd_ctf_loss_t *l);
+/**
+ * Field records in a batch: f[0..n) (n >= 1, at most TRACERD_CTF_BATCH_RECORDS)
+ * are the records on_field would have received, in the same order, with the
+ * same values. See tracerd_ctf_callbacks_t.on_fields.
+ */
+typedef int (*tracerd_ctf_fields_cb)(void *user, const tracerd_ctf_field_t *f, size_t n);
+
+/** Most records one on_fields call carries. */
+#define TRACERD_CTF_BATCH_RECORDS 256u
 
 /** Callbacks; any may be NULL ("not interested"). A NULL on_field skips value conversion. */
 typedef struct tracerd_ctf_callbacks {
@@ -527,6 +536,31 @@ typedef struct tracerd_ctf_callbacks {
      * (0, as in a struct zeroed by hand: the members above). Members added
      * after 0.2 come after it (doc/api.md §7). */
     size_t size;
+    /**
+     * (After 0.2: set it after tracerd_ctf_callbacks_init.) The field
+     * records in batches, instead of one on_field call per record: set
+     * on_field or on_fields, not both (tracerd_ctf_stream_new returns
+     * E_INVALID). The concatenation of the calls is exactly the records
+     * on_field would receive (same order, values, field_scopes, fragments,
+     * errors: what precedes a data error is delivered, then the error).
+     * A call never holds records of two packets or two events, and comes
+     * before that event's on_event_end (the packet's: after on_packet_begin).
+     * The records of a packet's header and context, and those of an
+     * event (header to payload), come in ONE call, unless: there are more
+     * than TRACERD_CTF_BATCH_RECORDS of them (then full calls, the rest
+     * last); a record holds a UTF-16/32 string (converted into a buffer
+     * the next such string reuses: a call ends before the next one
+     * is converted); the event straddles
+     * chunks (it is delivered while it arrives: a call ends where the
+     * reader waits for the next chunk). A value longer than a fragment still comes as its
+     * fragment records (frag, frag_offset), in the same calls as the others.
+     * f and every pointer in the records are borrowed until the call
+     * returns. The return value is read as on_field's (core.h): a pause is
+     * taken after the event, a negative value stops at once (later records
+     * of the event are not delivered). doc/api.md, section 4, "CTF: field
+     * batches".
+     */
+    tracerd_ctf_fields_cb on_fields;
 } tracerd_ctf_callbacks_t;
 
 /** Sets every callback to NULL (not interested), the starting point before

@@ -624,7 +624,8 @@ tracerd_status_t tracerd_ctf_dir_open(const char *path, const tracerd_ctf_dir_co
     if (TRACERD__SIZED_READ(tracerd_ctf_dir_config_t, &c, cfg) != TRACERD_OK ||
         TRACERD__SIZED_READ(tracerd_ctf_callbacks_t, &cb, cbs) != TRACERD_OK ||
         TRACERD__SIZED_READ(tracerd_ctf_stream_config_t, &sc, c.stream) != TRACERD_OK ||
-        TRACERD__SIZED_READ(tracerd_ctf_metadata_config_t, &mc, c.metadata) != TRACERD_OK)
+        TRACERD__SIZED_READ(tracerd_ctf_metadata_config_t, &mc, c.metadata) != TRACERD_OK ||
+        (cb.on_field != NULL && cb.on_fields != NULL)) /* one or the other */
         return TRACERD_E_INVALID;
     tracerd_allocator_t a;
     tracerd__allocator_init(&a, alloc);

@@ -117,8 +117,13 @@ struct tracerd_ctf_stream {
     bool ev_has_ts;
 
     uint32_t scopes; /* scopes on_field receives (bit per TRACERD_CTF_SCOPE_*) */
-    bool fast_ok;    /* events lying in the chunk may take fast_events */
-    bool fast_ctx;   /* ... which then delivers the two event contexts */
+    bool fields;     /* on_field or on_fields: field records are delivered */
+    /* on_fields: the records not delivered yet (TRACERD_CTF_BATCH_RECORDS
+     * of room), or NULL (on_field) */
+    tracerd_ctf_field_t *batch;
+    uint32_t batch_n;
+    bool fast_ok;  /* events lying in the chunk may take fast_events */
+    bool fast_ctx; /* ... which then delivers the two event contexts */
     tracerd__ctf_gate_fn gate;
     void *gate_user;
     bool gated;
@@ -150,7 +155,8 @@ size_t tracerd_ctf_stream_memory_bound(const tracerd_ctf_trace_t *trace,
     tracerd_ctf_stream_config_t c;
     tracerd_ctf_stream_config_init(&c);
     (void)TRACERD__SIZED_READ(tracerd_ctf_stream_config_t, &c, cfg); /* else the defaults */
-    size_t n = sizeof(struct tracerd_ctf_stream) + c.stitch_bytes;
+    size_t n = sizeof(struct tracerd_ctf_stream) + c.stitch_bytes +
+               sizeof(tracerd_ctf_field_t) * TRACERD_CTF_BATCH_RECORDS; /* on_fields */
     if (trace)
         n += sizeof(uint64_t) * trace->nslots + sizeof(struct loop) * (trace->max_loop_depth + 1) +
              (trace->has_utf ? c.stitch_bytes * 2 : 0);
@@ -205,7 +211,8 @@ tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *trace,
     tracerd_ctf_callbacks_init(&cb);
     if (TRACERD__SIZED_READ(tracerd_ctf_stream_config_t, &c, cfg) != TRACERD_OK ||
         TRACERD__SIZED_READ(tracerd_ctf_callbacks_t, &cb, cbs) != TRACERD_OK ||
-        c.stitch_bytes < TRACERD_STITCH_MIN || c.max_depth == 0 || c.max_packet_bytes == 0)
+        c.stitch_bytes < TRACERD_STITCH_MIN || c.max_depth == 0 || c.max_packet_bytes == 0 ||
+        (cb.on_field != NULL && cb.on_fields != NULL))
         return TRACERD_E_INVALID;
     tracerd_allocator_t a;
     tracerd__allocator_init(&a, alloc);
@@ -225,13 +232,19 @@ tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *trace,
                                    (1u << TRACERD_CTF_SCOPE_EVENT_FIELDS);
         const uint32_t ctx_scopes = (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) |
                                     (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT);
-        uint32_t want = r->cb.on_field != NULL ? r->scopes & ev_scopes : 0;
+        r->fields = r->cb.on_field != NULL || r->cb.on_fields != NULL;
+        uint32_t want = r->fields ? r->scopes & ev_scopes : 0;
         r->fast_ok = (want & ~ctx_scopes) == 0;
         r->fast_ctx = want != 0 && r->fast_ok;
     }
     r->st_limit = c.stitch_bytes; /* the stitch buffer itself: when first needed */
     r->frag = TRACERD_CTF_FRAGMENT_BYTES(c.stitch_bytes);
     tracerd_status_t st = alloc_tables(r, trace);
+    if (st == TRACERD_OK && cb.on_fields != NULL) {
+        r->batch = tracerd__calloc(&a, sizeof *r->batch * TRACERD_CTF_BATCH_RECORDS);
+        if (r->batch == NULL)
+            st = TRACERD_E_NOMEM;
+    }
     if (st != TRACERD_OK) {
         tracerd_ctf_stream_free(r);
         return st;
@@ -268,6 +281,7 @@ void tracerd_ctf_stream_reset(tracerd_ctf_stream_t *r)
     r->big = false;
     r->fr_in = r->fr_out = 0;
     r->fr_done = false;
+    r->batch_n = 0;
 }
 
 void tracerd_ctf_stream_free(tracerd_ctf_stream_t *r)
@@ -279,6 +293,7 @@ void tracerd_ctf_stream_free(tracerd_ctf_stream_t *r)
     tracerd__free(&a, r->slots, sizeof *r->slots * r->nslots);
     tracerd__free(&a, r->loops, sizeof *r->loops * r->nloops);
     tracerd__free(&a, r->ubuf, r->ubuf_cap);
+    tracerd__free(&a, r->batch, r->batch ? sizeof *r->batch * TRACERD_CTF_BATCH_RECORDS : 0);
     tracerd__free(&a, r, sizeof *r);
 }
 
@@ -716,13 +731,13 @@ static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
         if (cb_ret(r, rc, "on_packet_begin") != R_OK)
             return R_ERR;
     }
-    if (r->cb.on_field) {
+    if (r->fields) {
         struct vm d = *vm;
         d.bo_end = 0;
         d.pos = r->pos;
         d.sp = d.depth = d.pc = 0;
         d.more_ok = false;
-        if (packet_programs(r, &d, true) != R_OK)
+        if (batch_end(r, packet_programs(r, &d, true)) != R_OK)
             return R_ERR;
     }
     r->pkt_events = 0;
@@ -746,12 +761,13 @@ static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm, bool failing)
     event_fill(r, &e, ns);
     if (r->cb.on_event_begin && event_cb(r, r->cb.on_event_begin, &e, "on_event_begin") != R_OK)
         return R_ERR;
-    if (r->cb.on_field) {
+    if (r->fields) {
         struct vm d = *vm;
         d.bo_end = 0;
         d.pos = r->pos;
         d.sp = d.depth = d.pc = 0;
         d.more_ok = false;
+        int rc;
         /* a failing event takes the general path (delivered up to its
          * error whatever the split); a plan delivers a long value in
          * fragments as the general path does */
@@ -760,15 +776,17 @@ static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm, bool failing)
              * only made when no byte order can change inside a byte in the
              * whole event); a header not wanted is measured again (by the
              * full program: it stores every value the body may use) */
-            int rc = !(r->scopes >> TRACERD_CTF_SCOPE_EVENT_HEADER & 1u)
-                         ? run(r, &d, &r->srt->event_header, false)
-                     : r->srt->header_plan != NULL ? run_plan(r, &d, r->srt->header_plan)
-                                                   : run(r, &d, &r->srt->event_header, true);
-            if (rc != R_OK || run_plan(r, &d, r->ev->plan) != R_OK)
-                return R_ERR;
-        } else if (event_programs(r, &d, true) != R_OK) {
-            return R_ERR;
+            rc = !(r->scopes >> TRACERD_CTF_SCOPE_EVENT_HEADER & 1u)
+                     ? run(r, &d, &r->srt->event_header, false)
+                 : r->srt->header_plan != NULL ? run_plan(r, &d, r->srt->header_plan)
+                                               : run(r, &d, &r->srt->event_header, true);
+            if (rc == R_OK)
+                rc = run_plan(r, &d, r->ev->plan);
+        } else {
+            rc = event_programs(r, &d, true);
         }
+        if (batch_end(r, rc) != R_OK)
+            return R_ERR;
         vm->pos = d.pos;
     }
     if (failing)
@@ -887,7 +905,7 @@ static int big_event(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t 
                      size_t taken)
 {
     struct vm *vm = &r->bvm;
-    const bool dlv = r->cb.on_field != NULL;
+    const bool dlv = r->fields;
     const uint64_t content = r->content_bits;
     uint64_t margin = 256; /* taken beyond what the interpreter asked for; doubles */
     for (;;) {
@@ -931,6 +949,7 @@ static int big_event(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t 
         int rc = R_OK;
         while (r->big_scope < 4 && (rc = run(r, vm, big_prog(r), dlv)) == R_OK)
             r->big_scope++;
+        rc = batch_end(r, rc); /* on_fields: before the window moves or the event ends */
         if (rc == R_ERR)
             return R_ERR;
         if (rc == R_OK) {
@@ -1048,7 +1067,7 @@ gather:
     r->rec_off = r->pkt_off + start_byte;
     if (is_packet)
         r->ev = NULL;
-    if (!is_packet && r->cb.on_field && !vm.more_ok) {
+    if (!is_packet && r->fields && !vm.more_ok) {
         /* The event cannot need more input: measure the header only, then
          * deliver (the delivery pass finds the end). */
         rc = event_header_measure(r, &vm);
@@ -1293,8 +1312,10 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
             c.pos = sctx_pos;
             c.sp = c.depth = c.pc = 0;
             c.more_ok = false;
-            if (run(r, &c, &s->event_context, true) != R_OK ||
-                run(r, &c, &ev->context, true) != R_OK) {
+            int crc = run(r, &c, &s->event_context, true);
+            if (crc == R_OK)
+                crc = run(r, &c, &ev->context, true);
+            if (batch_end(r, crc) != R_OK) {
                 rc = R_ERR;
                 break;
             }

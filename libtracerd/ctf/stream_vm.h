@@ -153,9 +153,44 @@ static const char *enum_label(const tracerd_ctf_type_t *ty, uint64_t v)
     return i < ty->nmappings ? ty->mappings[i].label : NULL;
 }
 
-/* on_field for f, whose scope the client asked for. */
+/* on_fields with the records gathered so far (none: nothing). A callback
+ * that fails clears the field path a data error found after these records
+ * may have set: the records came first, so the error is the callback's. */
+static TRACERD__NOINLINE int batch_flush(tracerd_ctf_stream_t *r)
+{
+    uint32_t n = r->batch_n;
+    if (n == 0)
+        return R_OK;
+    r->batch_n = 0;
+    const bool in_cb = r->core.in_cb;
+    r->core.in_cb = true;
+    int rc = r->cb.on_fields(r->core.user, r->batch, n);
+    r->core.in_cb = in_cb;
+    if (TRACERD__LIKELY(rc == TRACERD_CB_CONTINUE))
+        return R_OK;
+    if (tracerd__cb_result(&r->core, rc, "on_fields", r->rec_off) >= 0)
+        return R_OK;
+    r->err_path[0] = '\0';
+    return R_ERR;
+}
+
+/* The records of a delivery that ended (rc: how it ended) to on_fields;
+ * R_ERR when the delivery or the callback failed. */
+static inline int batch_end(tracerd_ctf_stream_t *r, int rc)
+{
+    if (r->batch_n == 0)
+        return rc;
+    return batch_flush(r) != R_OK ? R_ERR : rc;
+}
+
+/* on_field for f, whose scope the client asked for (or a record for
+ * on_fields, delivered when the batch is full or its delivery ends). */
 static inline int call_field(tracerd_ctf_stream_t *r, const tracerd_ctf_field_t *f)
 {
+    if (r->batch != NULL) {
+        r->batch[r->batch_n++] = *f;
+        return r->batch_n < TRACERD_CTF_BATCH_RECORDS ? R_OK : batch_flush(r);
+    }
     r->core.in_cb = true;
     int rc = r->cb.on_field(r->core.user, f);
     r->core.in_cb = false;
@@ -321,6 +356,9 @@ static size_t put_utf8(uint8_t *out, uint32_t c)
 static int utf_text(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_insn *in,
                     const uint8_t *p, size_t n, tracerd_str_t *out)
 {
+    /* on_fields: the string converted before (in the same buffer) goes first */
+    if (r->batch_n != 0 && batch_flush(r) != R_OK)
+        return R_ERR;
     unsigned u = in->size / 8;
     bool be = (in->flags & INSN_BE) != 0;
     size_t o = 0;
@@ -1145,8 +1183,14 @@ static inline int run(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_p
 /* Delivers a plan (compile_plan.c, build_plan) from vm->pos: the same records,
  * checks and errors as the general program (run_body) whose steps it
  * follows, with the fixed part of each record copied as one block from the
- * step's template and the nesting known at compile time. */
-static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop *plan)
+ * step's template and the nesting known at compile time. batch (a constant
+ * in each copy): each record is written in place in the next slot of the
+ * on_fields batch (every member of it: the slot held another record), and
+ * delivered when the batch is full or, by the caller, when the event ends
+ * (batch_end); else one record is kept and passed to on_field, and only the
+ * members a record set are reset after it. */
+static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
+                                         const struct ctf_pop *plan, const bool batch)
 {
     uint64_t pos = vm->pos;
     const uint64_t bit0 = vm->bit0, limit = vm->limit, pkt_off = r->pkt_off;
@@ -1159,9 +1203,17 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
     void *user = r->core.user;
     const uint64_t frag = r->frag;
     uint64_t fn; /* frag: the value's length (UINT64_MAX: up to its NUL) */
-    tracerd_ctf_field_t f;
-    memset(&f, 0, sizeof f);
-    f.frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST; /* a plan delivers values whole */
+    uint32_t sp = vm->sp;
+    tracerd_ctf_field_t f, *o = &f;
+    /* batch: the next slot (r->batch_n is brought up to date before any
+     * call out of this loop and on return) */
+    tracerd_ctf_field_t *const b0 = r->batch, *const bend = b0 + TRACERD_CTF_BATCH_RECORDS;
+    if (batch)
+        o = b0 + r->batch_n;
+    if (!batch) {
+        memset(&f, 0, sizeof f);
+        f.frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST; /* a plan delivers values whole */
+    }
     r->core.in_cb = true; /* between the calls only this loop runs; cleared on every return */
     int ret = R_OK;
     for (;;) {
@@ -1169,8 +1221,16 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
         const struct ctf_insn *in = &p->in;
         bool dirty = false; /* enum_label, option or bytes set */
         uint64_t at = (pos + in->align - 1) & ~((uint64_t)in->align - 1), v;
-        bool end = false;      /* an empty array/sequence: its end follows at once */
-        uint32_t isp = vm->sp; /* loops around the record (its index is the innermost's) */
+        bool end = false;  /* an empty array/sequence: its end follows at once */
+        uint32_t isp = sp; /* loops around the record (its index is the innermost's) */
+        if (batch) {
+            o->enum_label = NULL;
+            o->option = NULL;
+            o->bytes.data = NULL;
+            o->bytes.len = 0;
+            o->frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST;
+            o->frag_offset = 0;
+        }
         switch (in->op) {
         case OP_END:
             vm->pos = pos;
@@ -1192,9 +1252,9 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
             pos = at + in->size;
             if (in->slot)
                 store_int(r, vm, in, v);
-            f.v.u = v;
+            o->v.u = v;
             if (p->enum_label) {
-                f.enum_label = enum_label(in->meta->type, v);
+                o->enum_label = enum_label(in->meta->type, v);
                 dirty = true;
             }
             break;
@@ -1203,7 +1263,7 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
             if (TRACERD__UNLIKELY(at + in->size > limit))
                 goto short_field;
             pos = at + in->size;
-            f.v.f = load_float(data, at - bit0, in);
+            o->v.f = load_float(data, at - bit0, in);
             break;
         }
         case OP_STRING: {
@@ -1212,8 +1272,8 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
             fn = UINT64_MAX;
             if (TRACERD__UNLIKELY(load_string(r, vm, in, at, &q, &n, &pos) != R_OK || n > frag))
                 goto frag; /* fragments, and the same error after them (as run_body) */
-            f.v.str.data = (const char *)q;
-            f.v.str.len = n;
+            o->v.str.data = (const char *)q;
+            o->v.str.len = n;
             break;
         }
         case OP_TEXT_ARRAY:
@@ -1228,7 +1288,7 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
             }
             if ((ret = load_text(r, vm, in, at, &q, &n)) != R_OK)
                 goto out;
-            f.v.str = text_str(q, n);
+            o->v.str = text_str(q, n);
             pos = at + n * 8;
             break;
         }
@@ -1236,7 +1296,7 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
             if (at > limit)
                 goto short_at;
             pos = at;
-            f.v.u = 0;
+            o->v.u = 0;
             break;
         case OP_ARRAY_BEGIN:
         case OP_SEQ_BEGIN: {
@@ -1246,31 +1306,31 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
             if (at > limit)
                 goto short_at;
             pos = at;
-            f.v.length = n;
+            o->v.length = n;
             if ((in->flags & INSN_BYTES) && n <= frag && n <= (limit - at) / 8) {
-                f.bytes.data = data + ((at - bit0) >> 3);
-                f.bytes.len = (size_t)n;
+                o->bytes.data = data + ((at - bit0) >> 3);
+                o->bytes.len = (size_t)n;
                 dirty = true;
             }
             if (n == 0 || plan + in->jump == next) {
                 end = true;
                 next = plan + in->jump;
             } else {
-                loops[vm->sp].n = n;
-                loops[vm->sp].i = 0;
-                vm->sp++;
+                loops[sp].n = n;
+                loops[sp].i = 0;
+                vm->sp = ++sp;
             }
             break;
         }
         case OP_ARRAY_NEXT:
         case OP_SEQ_NEXT:
-            if (++loops[vm->sp - 1].i < loops[vm->sp - 1].n) {
+            if (++loops[sp - 1].i < loops[sp - 1].n) {
                 next = plan + in->jump;
                 continue;
             }
-            isp = --vm->sp;
+            isp = vm->sp = --sp;
             at = pos;
-            f.v.u = 0;
+            o->v.u = 0;
             break;
         case OP_VARIANT: {
             const struct ctf_meta *m = in->meta;
@@ -1287,21 +1347,45 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
             }
             if (TRACERD__UNLIKELY(m->kill != NULL))
                 loc_flags(slots, m, m->vsel[k].option);
-            f.option = m->option_names[m->vsel[k].option];
+            o->option = m->option_names[m->vsel[k].option];
             dirty = true;
-            f.v.u = 0;
+            o->v.u = 0;
             next = plan + p->targets[k];
             break;
         }
         default: /* OP_STRUCT_END, OP_VARIANT_END */
             at = pos;
-            f.v.u = 0;
+            o->v.u = 0;
             break;
         }
-        memcpy((char *)&f + CTF_TMPL_FIRST, &p->t, CTF_TMPL_BYTES);
+        memcpy((char *)o + CTF_TMPL_FIRST, &p->t, CTF_TMPL_BYTES);
         if (p->elem)
-            f.index = (int64_t)loops[isp - 1].i;
-        f.offset = pkt_off + (at >> 3);
+            o->index = (int64_t)loops[isp - 1].i;
+        o->offset = pkt_off + (at >> 3);
+        if (batch) {
+            tracerd_ctf_field_t *e = o;
+            if (TRACERD__UNLIKELY(++o == bend)) {
+                r->batch_n = TRACERD_CTF_BATCH_RECORDS;
+                o = b0;
+                if (batch_flush(r) != R_OK)
+                    goto fail;
+            }
+            if (TRACERD__UNLIKELY(end)) { /* e's slot stays as it was after a flush */
+                *o = *e;
+                o->kind = in->op == OP_ARRAY_BEGIN ? TRACERD_CTF_VALUE_ARRAY_END
+                                                   : TRACERD_CTF_VALUE_SEQUENCE_END;
+                o->v.u = 0;
+                o->bytes.data = NULL;
+                o->bytes.len = 0;
+                if (TRACERD__UNLIKELY(++o == bend)) {
+                    r->batch_n = TRACERD_CTF_BATCH_RECORDS;
+                    o = b0;
+                    if (batch_flush(r) != R_OK)
+                        goto fail;
+                }
+            }
+            continue;
+        }
         int rc = on_field(user, &f);
         if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE) &&
             tracerd__cb_result(&r->core, rc, "on_field", r->rec_off) < 0)
@@ -1333,7 +1417,11 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
     frag:
         /* a value longer than a fragment: delivered as run_body does */
         vm->depth = p->t.depth;
+        if (batch)
+            r->batch_n = (uint32_t)(o - b0);
         ret = frag_value(r, vm, in, p->t.scope, at, fn, true, &pos);
+        if (batch)
+            o = b0 + r->batch_n;
         r->core.in_cb = true;
         if (ret != R_OK)
             goto out;
@@ -1341,8 +1429,29 @@ static int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop
 fail:
     ret = R_ERR;
 out:
+    if (batch)
+        r->batch_n = (uint32_t)(o - b0);
     r->core.in_cb = false;
     return ret;
+}
+
+/* The two copies of the plan interpreter: records to on_field, or gathered
+ * for on_fields (the caller delivers what is left: batch_end). */
+static TRACERD__NOINLINE int run_plan_each(tracerd_ctf_stream_t *r, struct vm *vm,
+                                           const struct ctf_pop *plan)
+{
+    return run_plan_body(r, vm, plan, false);
+}
+
+static TRACERD__NOINLINE int run_plan_batch(tracerd_ctf_stream_t *r, struct vm *vm,
+                                            const struct ctf_pop *plan)
+{
+    return run_plan_body(r, vm, plan, true);
+}
+
+static inline int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop *plan)
+{
+    return r->batch != NULL ? run_plan_batch(r, vm, plan) : run_plan_each(r, vm, plan);
 }
 
 /* Runs a measure-only program (fused skips, stored integers, strings,

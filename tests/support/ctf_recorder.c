@@ -104,6 +104,24 @@ static int r_field(void *user, const tracerd_ctf_field_t *f)
     return rec_ret(rec);
 }
 
+/* on_fields: each record as on_field would log it; a negative value stops
+ * there (the records after it are not delivered, as with on_field), a
+ * pause is passed on after the rest. */
+static int r_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
+{
+    ck_assert_uint_ge(n, 1);
+    ck_assert_uint_le(n, TRACERD_CTF_BATCH_RECORDS);
+    int ret = 0;
+    for (size_t i = 0; i < n; i++) {
+        int rc = r_field(user, &f[i]);
+        if (rc < 0)
+            return rc;
+        if (rc > 0)
+            ret = rc;
+    }
+    return ret;
+}
+
 static int r_loss(void *user, const tracerd_ctf_loss_t *l)
 {
     rec_t *rec = user;
@@ -134,24 +152,33 @@ void rec_callbacks(tracerd_ctf_callbacks_t *cb)
     cb->on_warning = r_warning;
 }
 
+enum { FIELDS_NONE, FIELDS_EACH, FIELDS_BATCH };
+
 static tracerd_status_t t_open_cb(const void *config, rec_t *rec,
-                                  const tracerd_allocator_t *alloc, void **reader, bool fields);
+                                  const tracerd_allocator_t *alloc, void **reader, int fields);
 
 static tracerd_status_t t_open(const void *config, rec_t *rec, const tracerd_allocator_t *alloc,
                                void **reader)
 {
-    return t_open_cb(config, rec, alloc, reader, true);
+    return t_open_cb(config, rec, alloc, reader, FIELDS_EACH);
 }
 
 /* Without on_field: the reader's fast path (fused measure programs). */
 static tracerd_status_t t_open_events(const void *config, rec_t *rec,
                                       const tracerd_allocator_t *alloc, void **reader)
 {
-    return t_open_cb(config, rec, alloc, reader, false);
+    return t_open_cb(config, rec, alloc, reader, FIELDS_NONE);
+}
+
+/* on_fields instead of on_field: the same log. */
+static tracerd_status_t t_open_batch(const void *config, rec_t *rec,
+                                     const tracerd_allocator_t *alloc, void **reader)
+{
+    return t_open_cb(config, rec, alloc, reader, FIELDS_BATCH);
 }
 
 static tracerd_status_t t_open_cb(const void *config, rec_t *rec,
-                                  const tracerd_allocator_t *alloc, void **reader, bool fields)
+                                  const tracerd_allocator_t *alloc, void **reader, int fields)
 {
     const struct target_cfg *c = config;
     struct target *t = calloc(1, sizeof *t);
@@ -163,8 +190,12 @@ static tracerd_status_t t_open_cb(const void *config, rec_t *rec,
     if (st == TRACERD_OK) {
         tracerd_ctf_callbacks_t cb;
         rec_callbacks(&cb);
-        if (!fields)
+        if (fields != FIELDS_EACH)
             cb.on_field = NULL;
+        if (fields == FIELDS_BATCH) {
+            cb.size = sizeof cb; /* on_fields comes after size (doc/api.md section 7) */
+            cb.on_fields = r_fields;
+        }
         st = tracerd_ctf_stream_new(t->trace, &c->stream, &cb, rec, alloc, &t->r);
     }
     rec->extra = t;
@@ -182,6 +213,8 @@ static void t_free_extra(void *p)
 const drv_target_t ctf_target = {"ctf", t_open, tracerd_ctf_stream_ops, t_free_extra};
 const drv_target_t ctf_events_target = {"ctf-events", t_open_events, tracerd_ctf_stream_ops,
                                                t_free_extra};
+const drv_target_t ctf_batch_target = {"ctf-batch", t_open_batch, tracerd_ctf_stream_ops,
+                                       t_free_extra};
 
 /* The log without its field lines. */
 char *without_fields(const char *log)
@@ -238,11 +271,19 @@ void check_fast_path(const char *meta, const uint8_t *data, size_t len, const ch
     ck_assert_str_eq(ev, want);
     free(want);
     free(ev);
+    /* on_fields: the records of on_field, in batches */
+    ev = drv_check_all(&ctf_batch_target, &c, data, len);
+    ck_assert_str_eq(ev, full);
+    free(ev);
     for (unsigned scope = TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT;
          scope <= TRACERD_CTF_SCOPE_EVENT_CONTEXT; scope++) {
         c.stream.field_scopes = 1u << scope;
         char *sc = drv_check_all(&ctf_target, &c, data, len);
         want = fields_of_scopes(full, 1u << scope);
+        ck_assert_str_eq(sc, want);
+        free(sc);
+        /* on_fields on the fast path (the contexts only) */
+        sc = drv_check_all(&ctf_batch_target, &c, data, len);
         ck_assert_str_eq(sc, want);
         free(want);
         free(sc);
@@ -258,6 +299,9 @@ void check_fast_path(const char *meta, const uint8_t *data, size_t len, const ch
         c.stream.field_scopes = 0x3Fu & ~(1u << scope);
         char *sc = drv_check_all(&ctf_target, &c, data, len);
         want = fields_of_scopes(full, 0x3Fu & ~(1u << scope));
+        ck_assert_str_eq(sc, want);
+        free(sc);
+        sc = drv_check_all(&ctf_batch_target, &c, data, len);
         ck_assert_str_eq(sc, want);
         free(want);
         free(sc);

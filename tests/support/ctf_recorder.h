@@ -29,6 +29,8 @@ void rec_callbacks(tracerd_ctf_callbacks_t *cb);
 /* Targets: every callback (ctf_target), or no on_field (the fast path). */
 extern const drv_target_t ctf_target;
 extern const drv_target_t ctf_events_target;
+/* on_fields instead of on_field (every record logged as on_field's). */
+extern const drv_target_t ctf_batch_target;
 
 /* The log without its field lines. */
 char *without_fields(const char *log);

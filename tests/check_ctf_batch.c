@@ -1,0 +1,216 @@
+/* CTF field records in batches (tracerd_ctf_callbacks_t.on_fields): the
+ * records on_field would receive, in the same order and with the same
+ * values, in as few calls as the contract promises (one per packet and one
+ * per event when they lie in a chunk, full calls of TRACERD_CTF_BATCH_RECORDS
+ * for more). The logs of on_fields and on_field under every split, pause and
+ * allocation failure are compared by check_fast_path (tests/support/
+ * ctf_recorder.c) for every trace of the ctf and ctf2 suites, and by the
+ * ctf_big suite for long values in fragments, UTF-16/32 text and BLOBs. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracerd/ctf.h>
+
+#include "support/ctf_recorder.h"
+#include "support/ctf_writer.h"
+#include "support/driver.h"
+
+/* What the calls of on_fields looked like. */
+struct calls {
+    size_t calls, records, sizes[16];
+    size_t events, packets;
+    bool bad_event; /* a call holding records of two events, or outside one */
+    bool in_event;
+};
+
+static int c_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
+{
+    struct calls *c = user;
+    if (c->calls < 16)
+        c->sizes[c->calls] = n;
+    c->calls++;
+    c->records += n;
+    for (size_t i = 0; i < n; i++)
+        if (i > 0 && f[i].depth == 0 && f[i].kind == TRACERD_CTF_VALUE_STRUCT_BEGIN &&
+            f[i].scope <= TRACERD_CTF_SCOPE_EVENT_HEADER &&
+            f[i - 1].scope > TRACERD_CTF_SCOPE_EVENT_HEADER)
+            c->bad_event = true; /* a new event or packet begins inside the call */
+    return 0;
+}
+
+static int c_field(void *user, const tracerd_ctf_field_t *f)
+{
+    (void)f;
+    struct calls *c = user;
+    c->records++;
+    return 0;
+}
+
+static int c_event(void *user, const tracerd_ctf_event_t *e)
+{
+    (void)e;
+    struct calls *c = user;
+    c->events++;
+    return 0;
+}
+
+static int c_packet(void *user, const tracerd_ctf_packet_t *p)
+{
+    (void)p;
+    struct calls *c = user;
+    c->packets++;
+    return 0;
+}
+
+/* Reads data in chunks of `chunk` bytes with on_fields (batch) or on_field. */
+static void read_calls(const char *meta, const uint8_t *data, size_t len, size_t chunk, bool batch,
+                       struct calls *c)
+{
+    memset(c, 0, sizeof *c);
+    tracerd_ctf_trace_t *t;
+    char reason[256];
+    ck_assert_int_eq(
+        tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, &t, reason, sizeof reason),
+        TRACERD_OK);
+    tracerd_ctf_callbacks_t cb;
+    tracerd_ctf_callbacks_init(&cb);
+    cb.on_event_begin = c_event;
+    cb.on_packet_begin = c_packet;
+    if (batch)
+        cb.on_fields = c_fields;
+    else
+        cb.on_field = c_field;
+    tracerd_ctf_stream_t *r;
+    ck_assert_int_eq(tracerd_ctf_stream_new(t, NULL, &cb, c, NULL, &r), TRACERD_OK);
+    for (size_t o = 0; o < len; o += chunk) {
+        size_t n = len - o < chunk ? len - o : chunk, used;
+        ck_assert_int_eq(tracerd_ctf_stream_feed(r, data + o, n, &used), TRACERD_OK);
+        ck_assert_uint_eq(used, n);
+    }
+    ck_assert_int_eq(tracerd_ctf_stream_finish(r), TRACERD_OK);
+    tracerd_ctf_stream_free(r);
+    tracerd_ctf_trace_free(t);
+}
+
+/* on_field and on_fields together: E_INVALID (the stream and the
+ * directory reader). */
+START_TEST(test_batch_both_invalid)
+{
+    char *meta = ctf_writer_metadata(false);
+    tracerd_ctf_trace_t *t;
+    ck_assert_int_eq(tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, &t, NULL, 0),
+                     TRACERD_OK);
+    struct calls c;
+    tracerd_ctf_callbacks_t cb;
+    tracerd_ctf_callbacks_init(&cb);
+    cb.on_field = c_field;
+    cb.on_fields = c_fields;
+    tracerd_ctf_stream_t *r = NULL;
+    ck_assert_int_eq(tracerd_ctf_stream_new(t, NULL, &cb, &c, NULL, &r), TRACERD_E_INVALID);
+    ck_assert_ptr_null(r);
+    tracerd_ctf_dir_t *d = NULL;
+    ck_assert_int_eq(tracerd_ctf_dir_open("tests/data/ctf/demo-lttng-ust", NULL, &cb, &c, NULL, &d),
+                     TRACERD_E_INVALID);
+    ck_assert_ptr_null(d);
+    cb.on_fields = NULL;
+    ck_assert_int_eq(tracerd_ctf_stream_new(t, NULL, &cb, &c, NULL, &r), TRACERD_OK);
+    tracerd_ctf_stream_free(r);
+    tracerd_ctf_trace_free(t);
+    free(meta);
+}
+END_TEST
+
+/* The LTTng-UST-like benchmark trace (both byte orders: the writer's
+ * little-endian one, and the small test stream of each order): whole in
+ * one chunk, one call per packet and one per event; in 4 KiB chunks the
+ * same records, an event cut by a chunk's end in two calls at most. */
+START_TEST(test_batch_one_call_per_event)
+{
+    size_t len;
+    uint64_t nev;
+    uint8_t *data = ctf_writer_bench_stream((uint64_t)1 << 20, 64 * 1024, &len, &nev);
+    char *meta = ctf_writer_bench_metadata();
+    struct calls each, whole, small;
+    read_calls(meta, data, len, 1 << 20, false, &each);
+    read_calls(meta, data, len, len, true, &whole);
+    ck_assert_uint_eq(whole.events, nev);
+    ck_assert_uint_eq(whole.records, each.records);
+    ck_assert_uint_eq(whole.calls, whole.events + whole.packets);
+    ck_assert(!whole.bad_event);
+    read_calls(meta, data, len, 4096, true, &small);
+    ck_assert_uint_eq(small.records, each.records);
+    ck_assert_uint_le(small.calls, whole.calls + len / 4096 + 1);
+    ck_assert(!small.bad_event);
+    free(meta);
+    free(data);
+    for (int be = 0; be < 2; be++) {
+        meta = ctf_writer_metadata(be != 0);
+        data = ctf_writer_stream(be != 0, &len);
+        read_calls(meta, data, len, len, false, &each);
+        read_calls(meta, data, len, len, true, &whole);
+        ck_assert_uint_eq(whole.records, each.records);
+        ck_assert_uint_eq(whole.calls, whole.events + whole.packets);
+        ck_assert(!whole.bad_event);
+        free(meta);
+        free(data);
+    }
+}
+END_TEST
+
+/* An event of 605 records: calls of 256, 256 and 93, in both byte orders;
+ * the same log as on_field in every split, pause and allocation failure. */
+START_TEST(test_batch_full_calls)
+{
+    bool be = _i != 0;
+    char meta[512];
+    snprintf(meta, sizeof meta,
+             "/* CTF 1.8 */\n"
+             "trace { major = 1; minor = 8; byte_order = %s; };\n"
+             "event { name = many; fields := struct { integer { size = 16; } n;\n"
+             "  integer { size = 8; } s[n]; }; };\n",
+             be ? "be" : "le");
+    enum { N = 600 };
+    uint8_t data[2 * (2 + N)];
+    size_t len = 0;
+    for (int e = 0; e < 2; e++) {
+        data[len++] = (uint8_t)(be ? N >> 8 : N & 0xff);
+        data[len++] = (uint8_t)(be ? N & 0xff : N >> 8);
+        for (int i = 0; i < N; i++)
+            data[len++] = (uint8_t)(i * 7 + e);
+    }
+    struct calls each, whole;
+    read_calls(meta, data, len, len, false, &each);
+    read_calls(meta, data, len, len, true, &whole);
+    /* the packet (no header, no context: no records) and two events of
+     * S{ n Q[ 600 elements Q] S} */
+    ck_assert_uint_eq(each.records, 2 * (N + 5));
+    ck_assert_uint_eq(whole.records, each.records);
+    ck_assert_uint_eq(whole.calls, 6);
+    static const size_t sizes[6] = {256, 256, N + 5 - 512, 256, 256, N + 5 - 512};
+    for (int i = 0; i < 6; i++)
+        ck_assert_uint_eq(whole.sizes[i], sizes[i]);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    char *log = drv_check_all(&ctf_target, &c, data, len);
+    char *batch = drv_check_all(&ctf_batch_target, &c, data, len);
+    ck_assert_str_eq(batch, log);
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.s  [599] = "));
+    free(batch);
+    free(log);
+}
+END_TEST
+
+Suite *suite_ctf_batch(void);
+Suite *suite_ctf_batch(void)
+{
+    Suite *s = suite_create("ctf_batch");
+    TCase *tc = tcase_create("batch");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_batch_both_invalid);
+    tcase_add_test(tc, test_batch_one_call_per_event);
+    tcase_add_loop_test(tc, test_batch_full_calls, 0, 2);
+    suite_add_tcase(s, tc);
+    return s;
+}
