@@ -519,6 +519,16 @@ START_TEST(test_ctf2_metadata_errors)
         {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,"
                                 "\"byte-order\":\"little-endian\",\"alignment\":3}")),
          TRACERD_E_METADATA, "property 'alignment' 3 is not a power of two"},
+        {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,"
+                                "\"byte-order\":\"middle-endian\"}")),
+         TRACERD_E_METADATA,
+         "field class 'fixed-length-unsigned-integer' property 'byte-order' must be \"big-endian\" "
+         "or \"little-endian\""},
+        {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,"
+                                "\"byte-order\":\"big-endian\",\"bit-order\":\"sideways\"}")),
+         TRACERD_E_METADATA,
+         "field class 'fixed-length-unsigned-integer' property 'bit-order' must be "
+         "\"first-to-last\" or \"last-to-first\""},
         {PRE DSC("") ERC(M("a", "{\"type\":\"fixed-length-floating-point-number\",\"length\":24,"
                                 "\"byte-order\":\"little-endian\"}")),
          TRACERD_E_METADATA,

@@ -213,6 +213,19 @@ static tracerd_status_t length_prop(struct j2 *J, const json_t *o, const char *o
 static tracerd_status_t field_class(struct j2 *J, const json_t *v, const char *obj,
                                     const tracerd_ctf_type_t **out);
 
+/* A string property that takes one of two values: *out tells whether it is
+ * `yes` (else `no`). */
+static tracerd_status_t either(struct j2 *J, const char *obj, const char *key, const char *v,
+                               const char *yes, const char *no, bool *out)
+{
+    if (!strcmp(v, yes) || !strcmp(v, no)) {
+        *out = !strcmp(v, yes);
+        return TRACERD_OK;
+    }
+    return tracerd__ctf2_err(J, TRACERD_E_METADATA, "%s property '%s' must be \"%s\" or \"%s\"",
+                             obj, key, yes, no);
+}
+
 /* byte-order, bit-order, alignment, length of every fixed-length class. */
 static tracerd_status_t fixed_length(struct j2 *J, const json_t *o, const char *obj,
                                      struct ctf_type *ty, int64_t max)
@@ -237,26 +250,13 @@ static tracerd_status_t fixed_length(struct j2 *J, const json_t *o, const char *
     if ((st = tracerd__ctf2_req_str(J, o, obj, "byte-order", &bo)) != TRACERD_OK ||
         (st = tracerd__ctf2_opt_str(J, o, obj, "bit-order", &bit)) != TRACERD_OK)
         return st;
-    bool big;
-    if (!strcmp(bo, "big-endian"))
-        big = true;
-    else if (!strcmp(bo, "little-endian"))
-        big = false;
-    else
-        return tracerd__ctf2_err(
-            J, TRACERD_E_METADATA,
-            "%s property 'byte-order' must be \"big-endian\" or \"little-endian\"", obj);
-    bool ftl; /* first-to-last */
-    if (bit == NULL)
-        ftl = !big;
-    else if (!strcmp(bit, "first-to-last"))
-        ftl = true;
-    else if (!strcmp(bit, "last-to-first"))
-        ftl = false;
-    else
-        return tracerd__ctf2_err(
-            J, TRACERD_E_METADATA,
-            "%s property 'bit-order' must be \"first-to-last\" or \"last-to-first\"", obj);
+    bool big = false, ftl; /* ftl: first-to-last */
+    if ((st = either(J, obj, "byte-order", bo, "big-endian", "little-endian", &big)) != TRACERD_OK)
+        return st;
+    ftl = !big;
+    if (bit != NULL && (st = either(J, obj, "bit-order", bit, "first-to-last", "last-to-first",
+                                    &ftl)) != TRACERD_OK)
+        return st;
     ty->pub.size_bits = (uint32_t)len;
     ty->pub.align_bits = (uint32_t)align;
     ty->pub.byte_order = big ? TRACERD_BYTE_ORDER_BIG : TRACERD_BYTE_ORDER_LITTLE;
