@@ -1118,7 +1118,7 @@ END_TEST
            "\"none\":[[9223372036854775808,9223372036854775809]]}}") "]}}"
 
 /* Unsigned 64-bit ids, clock frequency/offset/precision, range bounds above
- * INT64_MAX read exactly (jansson still parses: see load() in ctf2_meta.c);
+ * INT64_MAX read exactly (jansson still parses: see tracerd__ctf2_load() in ctf2_load.c);
  * attributes keep their integers' text; a 64-bit selector above INT64_MAX
  * picks its option and enables its optional. */
 START_TEST(test_ctf2_wide_integers)
