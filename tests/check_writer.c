@@ -171,6 +171,49 @@ START_TEST(test_integers)
 }
 END_TEST
 
+/* wr_u64_lead: the same text as printf for every value, whether the leading
+ * digits are the kept ones or not: runs of close values (timestamps), values
+ * around 10^8 and its powers, a kept lead followed by smaller values, the
+ * largest; through a small buffer so that values also meet a flush. */
+START_TEST(test_integers_lead)
+{
+    wr_t w;
+    wr_open(&w, 4096);
+    wr_lead_t l;
+    memset(&l, 0, sizeof l);
+    char *expect = malloc(64u << 20), *e = expect;
+    ck_assert_ptr_nonnull(expect);
+    uint64_t v = 1795478793869791459u;
+    for (unsigned i = 0; i < 300000; i++) {
+        switch (rng() % 8) {
+        case 0:
+            v = rng() >> (rng() % 64);
+            break;
+        case 1: { /* near a power of ten, from 10^7 on */
+            uint64_t p = 10000000u;
+            for (unsigned k = (unsigned)(rng() % 13); k > 0; k--)
+                p *= 10;
+            v = p + (uint64_t)(int64_t)((int)(rng() % 5) - 2);
+            break;
+        }
+        case 2:
+            v = UINT64_MAX - rng() % 3;
+            break;
+        default: /* the next timestamp */
+            v += rng() % 100000;
+            break;
+        }
+        wr_u64_lead(&w, &l, v);
+        wr_ch(&w, ',');
+        e += sprintf(e, "%llu,", (unsigned long long)v);
+    }
+    char *got = wr_text(&w);
+    ck_assert_str_eq(got, expect);
+    free(got);
+    free(expect);
+}
+END_TEST
+
 /* Each ill-formed sequence becomes \ufffd (one per maximal subpart); well-formed text passes. */
 START_TEST(test_strings_utf8)
 {
@@ -424,6 +467,7 @@ Suite *suite_writer(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_g17_matches_printf);
     tcase_add_test(tc, test_integers);
+    tcase_add_test(tc, test_integers_lead);
     tcase_add_test(tc, test_strings_utf8);
     tcase_add_test(tc, test_strings_words);
     tcase_add_test(tc, test_spill);

@@ -163,6 +163,7 @@ struct ctx {
     jcache_t *names;   /* "name": of model strings (field, option and label names) */
     jcache_t *classes; /* ,"name":...,"id":N,"stream_id":M of an event class */
     struct stream_prefix prefix[STREAM_PREFIXES];
+    wr_lead_t lead_cycles, lead_ns; /* the last event's leading digits */
     bool first[256];
     unsigned level;
     bool in_variant[256];
@@ -467,9 +468,9 @@ static int on_event(void *user, const tracerd_ctf_event_t *e)
     put_event_class(x, f, e);
     if (e->has_clock) {
         WR_LIT(f, ",\"cycles\":");
-        wr_u64(f, e->cycles);
+        wr_u64_lead(f, &x->lead_cycles, e->cycles);
         WR_LIT(f, ",\"ns\":");
-        wr_u64(f, e->ns);
+        wr_u64_lead(f, &x->lead_ns, e->ns);
     }
     return 0;
 }
@@ -640,71 +641,15 @@ static void put_fragment(struct ctx *x, wr_t *o, const tracerd_ctf_field_t *f, c
     }
 }
 
-/* Every field but the common case of on_field. */
+/* The value of a field of the rarer kinds (string, bool, BLOB, optional,
+ * float, enumeration), with its comma and key. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
 static int
-field_other(struct ctx *x, const tracerd_ctf_field_t *f)
+field_value(struct ctx *x, wr_t *o, const tracerd_ctf_field_t *f)
 {
-    if (!x->dump)
-        return 0;
-    /* Packet header/context fields go in the packet's line (issue 12: all of
-     * them, user-defined ones included), as an event's scopes in its line. */
-    if (f->scope <= TRACERD_CTF_SCOPE_PACKET_CONTEXT && !x->pkt_open)
-        return 0;
-    if (x->skip)
-        return 0;
-    if (x->undecided) {
-        if (f->scope == TRACERD_CTF_SCOPE_EVENT_FIELDS) {
-            int k = dump_filter_decide(x);
-            if (k != 0 || x->skip)
-                return k;
-        } else {
-            dump_filter_field(x, f);
-        }
-    }
-    wr_t *o = x->c->wr;
     switch (f->kind) {
-    case TRACERD_CTF_VALUE_STRUCT_BEGIN:
-        if (f->depth == 0) {
-            wr_put(o, scope_open[f->scope].text, scope_open[f->scope].len);
-            wr_push(o, '}');
-            x->scope_open = true;
-            x->level = 0;
-            x->first[0] = true;
-            x->in_variant[0] = false;
-            return 0;
-        }
-        member(x, o, f);
-        open_level(x, o, '{', '}', false);
-        return 0;
-    case TRACERD_CTF_VALUE_STRUCT_END:
-        if (f->depth == 0) {
-            wr_ch(o, '}');
-            wr_pop(o);
-            x->scope_open = false;
-            return 0;
-        }
-        close_level(x, o, '}');
-        return 0;
-    case TRACERD_CTF_VALUE_ARRAY_BEGIN:
-    case TRACERD_CTF_VALUE_SEQUENCE_BEGIN:
-        member(x, o, f);
-        open_level(x, o, '[', ']', false);
-        return 0;
-    case TRACERD_CTF_VALUE_ARRAY_END:
-    case TRACERD_CTF_VALUE_SEQUENCE_END:
-        close_level(x, o, ']');
-        return 0;
-    case TRACERD_CTF_VALUE_VARIANT_BEGIN:
-        member(x, o, f);
-        open_level(x, o, '{', '}', true);
-        put_key(x, o, f->option);
-        return 0;
-    case TRACERD_CTF_VALUE_VARIANT_END:
-        close_level(x, o, '}');
-        return 0;
     case TRACERD_CTF_VALUE_STRING:
         if (f->frag == (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST))
             put_string_field(o, f, member(x, o, f));
@@ -771,22 +716,103 @@ field_other(struct ctx *x, const tracerd_ctf_field_t *f)
     }
 }
 
-/* A dump's field: an integer that is not an enumeration, inside an event
- * being written, here; the rest in field_other. */
+/* A field's text: nesting (scope objects, structs, arrays, sequences,
+ * variants) and integers here, the other values in field_value. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int
+field_write(struct ctx *x, wr_t *o, const tracerd_ctf_field_t *f)
+{
+    switch (f->kind) {
+    case TRACERD_CTF_VALUE_INT:
+    case TRACERD_CTF_VALUE_UINT:
+        if (f->type->kind == TRACERD_CTF_TYPE_ENUM)
+            return field_value(x, o, f);
+        member(x, o, f);
+        if (f->kind == TRACERD_CTF_VALUE_INT)
+            wr_i64(o, f->v.i);
+        else
+            wr_u64(o, f->v.u);
+        return 0;
+    case TRACERD_CTF_VALUE_STRUCT_BEGIN:
+        if (f->depth == 0) {
+            wr_put(o, scope_open[f->scope].text, scope_open[f->scope].len);
+            wr_push(o, '}');
+            x->scope_open = true;
+            x->level = 0;
+            x->first[0] = true;
+            x->in_variant[0] = false;
+            return 0;
+        }
+        member(x, o, f);
+        open_level(x, o, '{', '}', false);
+        return 0;
+    case TRACERD_CTF_VALUE_STRUCT_END:
+        if (f->depth == 0) {
+            wr_ch(o, '}');
+            wr_pop(o);
+            x->scope_open = false;
+            return 0;
+        }
+        close_level(x, o, '}');
+        return 0;
+    case TRACERD_CTF_VALUE_ARRAY_BEGIN:
+    case TRACERD_CTF_VALUE_SEQUENCE_BEGIN:
+        member(x, o, f);
+        open_level(x, o, '[', ']', false);
+        return 0;
+    case TRACERD_CTF_VALUE_ARRAY_END:
+    case TRACERD_CTF_VALUE_SEQUENCE_END:
+        close_level(x, o, ']');
+        return 0;
+    case TRACERD_CTF_VALUE_VARIANT_BEGIN:
+        member(x, o, f);
+        open_level(x, o, '{', '}', true);
+        put_key(x, o, f->option);
+        return 0;
+    case TRACERD_CTF_VALUE_VARIANT_END:
+        close_level(x, o, '}');
+        return 0;
+    default:
+        return field_value(x, o, f);
+    }
+}
+
+/* A field that is not in an event being written as it comes: a packet's
+ * (in its line, if any), or with a dump filter (the event left out, or held
+ * until its contexts are read). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int
+field_other(struct ctx *x, const tracerd_ctf_field_t *f)
+{
+    /* Packet header/context fields go in the packet's line (issue 12: all of
+     * them, user-defined ones included), as an event's scopes in its line. */
+    if (f->scope <= TRACERD_CTF_SCOPE_PACKET_CONTEXT && !x->pkt_open)
+        return 0;
+    if (x->skip)
+        return 0;
+    if (x->undecided) {
+        if (f->scope == TRACERD_CTF_SCOPE_EVENT_FIELDS) {
+            int k = dump_filter_decide(x);
+            if (k != 0 || x->skip)
+                return k;
+        } else {
+            dump_filter_field(x, f);
+        }
+    }
+    return field_write(x, x->c->wr, f);
+}
+
+/* A dump's field: one of an event being written here, the rest in field_other. */
 static int on_field(void *user, const tracerd_ctf_field_t *f)
 {
     struct ctx *x = user;
-    if ((f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT) || x->skip ||
-        x->undecided || f->scope <= TRACERD_CTF_SCOPE_PACKET_CONTEXT ||
-        f->type->kind == TRACERD_CTF_TYPE_ENUM)
+    if (x->skip || x->undecided || f->scope <= TRACERD_CTF_SCOPE_PACKET_CONTEXT)
         return field_other(x, f);
-    wr_t *o = x->c->wr;
-    member(x, o, f);
-    if (f->kind == TRACERD_CTF_VALUE_INT)
-        wr_i64(o, f->v.i);
-    else
-        wr_u64(o, f->v.u);
-    return 0;
+    return field_write(x, x->c->wr, f);
 }
 
 #define TID_SLOTS 65536u

@@ -56,10 +56,17 @@ static inline const jc_entry_t *jc_find(jcache_t *c, const void *key)
     return NULL;
 }
 
-/* The first n bytes of an entry's text (a fixed-size copy). */
+/* The first n bytes of an entry's text (a fixed-size copy: of its first
+ * JC_SHORT bytes when they hold the n, as most keys do, else of all). */
+#define JC_SHORT 32u
 static inline void jc_put(wr_t *w, const jc_entry_t *e, size_t n)
 {
-    WR_PUT_FIXED(w, e->text, n);
+    char *p = wr_room(w, JC_TEXT);
+    if (n <= JC_SHORT)
+        memcpy(p, e->text, JC_SHORT);
+    else
+        memcpy(p, e->text, JC_TEXT);
+    w->len += n;
 }
 
 /* Keeps text[0, len) as key's entry when it fits and a slot is free. */

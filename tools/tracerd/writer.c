@@ -119,34 +119,6 @@ void wr_rec_abort(wr_t *w)
 
 /* ---- numbers ------------------------------------------------------------- */
 
-/* The 8 decimal digits of v < 10^8 as 8 ASCII bytes in one word, all lanes
- * at once: v splits into two 4-digit lanes of 32 bits, each into two 2-digit
- * lanes of 16 bits, each into two digits of 8 bits (x * 10486 >> 20 is x / 100
- * for x < 10^4, x * 103 >> 10 is x / 10 for x < 100; no lane overflows into
- * the next). The first digit is in the low byte. */
-static inline uint64_t digits8(uint32_t v)
-{
-    uint64_t hi = v / 10000u, lo = v % 10000u;
-    uint64_t a = hi | lo << 32;
-    uint64_t b = (a * 10486u) >> 20 & UINT64_C(0x0000007f0000007f);
-    uint64_t c = b | (a - b * 100u) << 16;
-    uint64_t d = (c * 103u) >> 10 & UINT64_C(0x000f000f000f000f);
-    uint64_t e = d | (c - d * 10u) << 8;
-    return e | UINT64_C(0x3030303030303030);
-}
-
-/* Stores the digits of word w (from digits8) at p, less the first drop
- * (< 8) of them: always writes 8 bytes. */
-static inline void put_digits(char *p, uint64_t w, unsigned drop)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w) << (8u * drop);
-#else
-    w >>= 8u * drop;
-#endif
-    memcpy(p, &w, 8);
-}
-
 static const uint64_t pow10_u64[20] = {1u,
                                        10u,
                                        100u,
@@ -184,17 +156,17 @@ size_t wr_fmt_u64(char *p, uint64_t v)
     }
     size_t n = count_digits(v);
     if (n <= 8) {
-        put_digits(p, digits8((uint32_t)v), (unsigned)(8 - n));
+        wr__put_digits(p, wr__digits8((uint32_t)v), (unsigned)(8 - n));
     } else if (n <= 16) {
         uint64_t hi = v / 100000000u;
-        put_digits(p, digits8((uint32_t)hi), (unsigned)(16 - n));
-        put_digits(p + n - 8, digits8((uint32_t)(v - hi * 100000000u)), 0);
+        wr__put_digits(p, wr__digits8((uint32_t)hi), (unsigned)(16 - n));
+        wr__put_digits(p + n - 8, wr__digits8((uint32_t)(v - hi * 100000000u)), 0);
     } else {
         uint64_t hi = v / UINT64_C(10000000000000000), r = v % UINT64_C(10000000000000000);
         uint64_t mid = r / 100000000u;
-        put_digits(p, digits8((uint32_t)hi), (unsigned)(24 - n));
-        put_digits(p + n - 16, digits8((uint32_t)mid), 0);
-        put_digits(p + n - 8, digits8((uint32_t)(r - mid * 100000000u)), 0);
+        wr__put_digits(p, wr__digits8((uint32_t)hi), (unsigned)(24 - n));
+        wr__put_digits(p + n - 16, wr__digits8((uint32_t)mid), 0);
+        wr__put_digits(p + n - 8, wr__digits8((uint32_t)(r - mid * 100000000u)), 0);
     }
     return n;
 }

@@ -120,6 +120,61 @@ static inline void wr_u64(wr_t *w, uint64_t v)
     w->len += wr_fmt_u64(p, v);
 }
 
+/* The 8 decimal digits of v < 10^8 as 8 ASCII bytes in one word, all lanes
+ * at once: v splits into two 4-digit lanes of 32 bits, each into two 2-digit
+ * lanes of 16 bits, each into two digits of 8 bits (x * 10486 >> 20 is x / 100
+ * for x < 10^4, x * 103 >> 10 is x / 10 for x < 100; no lane overflows into
+ * the next). The first digit is in the low byte. */
+static inline uint64_t wr__digits8(uint32_t v)
+{
+    uint64_t hi = v / 10000u, lo = v % 10000u;
+    uint64_t a = hi | lo << 32;
+    uint64_t b = (a * 10486u) >> 20 & UINT64_C(0x0000007f0000007f);
+    uint64_t c = b | (a - b * 100u) << 16;
+    uint64_t d = (c * 103u) >> 10 & UINT64_C(0x000f000f000f000f);
+    uint64_t e = d | (c - d * 10u) << 8;
+    return e | UINT64_C(0x3030303030303030);
+}
+
+/* Stores the digits of word w (from wr__digits8) at p, less the first drop
+ * (< 8) of them: always writes 8 bytes. */
+static inline void wr__put_digits(char *p, uint64_t w, unsigned drop)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w) << (8u * drop);
+#else
+    w >>= 8u * drop;
+#endif
+    memcpy(p, &w, 8);
+}
+
+/* The leading digits of the last value written with wr_u64_lead (all but
+ * its last eight), as text: consecutive timestamps share them. Zeroed: none. */
+typedef struct wr_lead {
+    uint64_t hi; /* the value / 10^8 (0: none kept; a kept one is >= 1) */
+    size_t n;
+    char text[24];
+} wr_lead_t;
+
+/* wr_u64(w, v), the digits above the last eight copied from l when they are
+ * the last value's (and kept in l when not). */
+static inline void wr_u64_lead(wr_t *w, wr_lead_t *l, uint64_t v)
+{
+    if (v < 100000000u) {
+        wr_u64(w, v);
+        return;
+    }
+    uint64_t hi = v / 100000000u;
+    if (hi != l->hi) {
+        l->hi = hi;
+        l->n = wr_fmt_u64(l->text, hi); /* at most 12 digits: v < 2^64 */
+    }
+    char *p = wr_room(w, 24);
+    memcpy(p, l->text, 16);
+    wr__put_digits(p + l->n, wr__digits8((uint32_t)(v - hi * 100000000u)), 0);
+    w->len += l->n + 8;
+}
+
 static inline void wr_i64(wr_t *w, int64_t v)
 {
     char *p = wr_room(w, 21);
