@@ -502,6 +502,10 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
                 const struct ctf_prog *const body[3] = {&r->event_context, &er->context,
                                                         &er->fields};
                 st = tracerd__cc_build_plan(&c, body, &er->plan);
+                const struct ctf_prog none = {NULL, 0, TRACERD_CTF_SCOPE_EVENT_CONTEXT, NULL};
+                const struct ctf_prog *const ctx[3] = {&er->context, &none, &none};
+                if (st == TRACERD_OK && er->plan != NULL && er->context.code != NULL)
+                    st = tracerd__cc_build_plan(&c, ctx, &er->ctx_plan);
             }
             event_done(&c);
         }
@@ -514,6 +518,12 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
             const struct ctf_prog none = {NULL, 0, TRACERD_CTF_SCOPE_EVENT_HEADER, NULL};
             const struct ctf_prog *const hdr[3] = {&r->event_header, &none, &none};
             st = tracerd__cc_build_plan(&c, hdr, &r->header_plan);
+        }
+        if (st == TRACERD_OK && r->event_context.code) {
+            /* the same: used only with an event's plan */
+            const struct ctf_prog none = {NULL, 0, TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT, NULL};
+            const struct ctf_prog *const sec[3] = {&r->event_context, &none, &none};
+            st = tracerd__cc_build_plan(&c, sec, &r->sec_plan);
         }
         if (st != TRACERD_OK)
             break;

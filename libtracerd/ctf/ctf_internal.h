@@ -290,6 +290,10 @@ struct ctf_event_rt {
      * nothing needs conversion, else NULL): run by the reader after
      * body_fast measured the event, so without any bound check. */
     const struct ctf_pop *plan;
+    /* The event context alone as a plan (when `plan` exists and the class
+     * has an event context, else NULL): the fast path's contexts
+     * (field_scopes asking for the event contexts only). */
+    const struct ctf_pop *ctx_plan;
 };
 
 struct ctf_stream_rt {
@@ -298,6 +302,7 @@ struct ctf_stream_rt {
     struct ctf_prog event_header;
     struct ctf_prog event_context;
     const struct ctf_pop *header_plan; /* the event header's delivery plan, or NULL */
+    const struct ctf_pop *sec_plan;    /* the stream event context's, or NULL (see ctx_plan) */
     struct ctf_event_rt *events;       /* sorted by id */
     uint32_t nevents;
     struct ctf_event_rt **direct; /* by id when max id < 65536, else NULL */

@@ -1219,6 +1219,28 @@ static tracerd_status_t lenient_skip(tracerd_ctf_stream_t *r)
     return packet_end(r);
 }
 
+/* fast_events' contexts (field_scopes asks for one or both event contexts,
+ * nothing else), decoded again from their start after the measure checked
+ * the whole event: by their plans when the event has one (no byte order
+ * can change inside a byte in it), else by the general interpreter. */
+static int fast_contexts(tracerd_ctf_stream_t *r, struct vm *c, const struct ctf_event_rt *ev)
+{
+    const struct ctf_stream_rt *s = r->srt;
+    if (ev->plan != NULL && (s->event_context.code == NULL || s->sec_plan != NULL)) {
+        const bool sec = r->scopes >> TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT & 1u;
+        const bool ec =
+            ev->context.code != NULL && (r->scopes >> TRACERD_CTF_SCOPE_EVENT_CONTEXT & 1u);
+        int rc = R_OK;
+        if (s->event_context.code != NULL && (sec || ec))
+            rc = sec ? run_plan(r, c, s->sec_plan) : run(r, c, &s->event_context, false);
+        if (rc == R_OK && ec)
+            rc = run_plan(r, c, ev->ctx_plan);
+        return rc;
+    }
+    int rc = run(r, c, &s->event_context, true);
+    return rc == R_OK ? run(r, c, &ev->context, true) : rc;
+}
+
 /* The hot path: while the rest of the packet's content is in the chunk and
  * nobody wants fields, events are measured with the fast programs and
  * delivered in a tight loop. Anything unusual (an error, a class without a
@@ -1312,10 +1334,7 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
             c.pos = sctx_pos;
             c.sp = c.depth = c.pc = 0;
             c.more_ok = false;
-            int crc = run(r, &c, &s->event_context, true);
-            if (crc == R_OK)
-                crc = run(r, &c, &ev->context, true);
-            if (batch_end(r, crc) != R_OK) {
+            if (batch_end(r, fast_contexts(r, &c, ev)) != R_OK) {
                 rc = R_ERR;
                 break;
             }

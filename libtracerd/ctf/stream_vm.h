@@ -1210,9 +1210,13 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
     tracerd_ctf_field_t *const b0 = r->batch, *const bend = b0 + TRACERD_CTF_BATCH_RECORDS;
     if (batch)
         o = b0 + r->batch_n;
-    if (!batch) {
-        memset(&f, 0, sizeof f);
+    if (!batch) { /* what no step sets (the others: every step) */
+        f.enum_label = NULL;
+        f.option = NULL;
+        f.bytes.data = NULL;
+        f.bytes.len = 0;
         f.frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST; /* a plan delivers values whole */
+        f.frag_offset = 0;
     }
     r->core.in_cb = true; /* between the calls only this loop runs; cleared on every return */
     int ret = R_OK;
@@ -1238,17 +1242,30 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
         case OP_JUMP: /* the end of a variant option */
             next = plan + in->jump;
             continue;
-        case OP_U8:
-        case OP_U16LE:
-        case OP_U16BE:
-        case OP_U32LE:
-        case OP_U32BE:
-        case OP_U64LE:
-        case OP_U64BE:
+            /* the byte-aligned loads, each its own case (one dispatch per field) */
+#define PLAN_LOAD(OP, EXPR)                                                                        \
+    case OP: {                                                                                     \
+        if (TRACERD__UNLIKELY(at + in->size > limit))                                              \
+            goto short_field;                                                                      \
+        const uint8_t *b = data + ((at - bit0) >> 3);                                              \
+        v = (EXPR);                                                                                \
+        if (in->flags & INSN_SIGNED)                                                               \
+            v = sext(v, in->size);                                                                 \
+        goto plan_int;                                                                             \
+    }
+            PLAN_LOAD(OP_U8, b[0])
+            PLAN_LOAD(OP_U16LE, tracerd__le16(b))
+            PLAN_LOAD(OP_U16BE, tracerd__be16(b))
+            PLAN_LOAD(OP_U32LE, tracerd__le32(b))
+            PLAN_LOAD(OP_U32BE, tracerd__be32(b))
+            PLAN_LOAD(OP_U64LE, tracerd__le64(b))
+            PLAN_LOAD(OP_U64BE, tracerd__be64(b))
+#undef PLAN_LOAD
         case OP_INT:
             if (TRACERD__UNLIKELY(at + in->size > limit))
                 goto short_field;
             v = load_int(data, nbytes, at - bit0, in);
+        plan_int:
             pos = at + in->size;
             if (in->slot)
                 store_int(r, vm, in, v);

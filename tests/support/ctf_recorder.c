@@ -275,11 +275,17 @@ void check_fast_path(const char *meta, const uint8_t *data, size_t len, const ch
     ev = drv_check_all(&ctf_batch_target, &c, data, len);
     ck_assert_str_eq(ev, full);
     free(ev);
+    /* each event context alone, then both (the fast path's context plans,
+     * or the general interpreter) */
     for (unsigned scope = TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT;
-         scope <= TRACERD_CTF_SCOPE_EVENT_CONTEXT; scope++) {
-        c.stream.field_scopes = 1u << scope;
+         scope <= TRACERD_CTF_SCOPE_EVENT_CONTEXT + 1; scope++) {
+        unsigned mask = scope <= TRACERD_CTF_SCOPE_EVENT_CONTEXT
+                            ? 1u << scope
+                            : (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) |
+                                  (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT);
+        c.stream.field_scopes = mask;
         char *sc = drv_check_all(&ctf_target, &c, data, len);
-        want = fields_of_scopes(full, 1u << scope);
+        want = fields_of_scopes(full, mask);
         ck_assert_str_eq(sc, want);
         free(sc);
         /* on_fields on the fast path (the contexts only) */
