@@ -30,6 +30,7 @@ struct jw {
     char idtxt[64];
     size_t idlen;
     uint64_t id_pid, id_tid;
+    wr_lead_t lead_ts; /* the last timestamp's leading digits */
 };
 
 static inline void put(struct jw *w, const void *s, size_t n)
@@ -48,8 +49,9 @@ static inline void put_u64(struct jw *w, uint64_t v)
 }
 
 /* v / 1000 "." v % 1000 (three digits): microseconds from nanoseconds,
- * written as v's digits with a point put in before the last three. */
-static void put_micros(struct jw *w, uint64_t v)
+ * written as v's digits with a point put in before the last three; with
+ * lead (not NULL), v's leading digits are kept there (wr_fmt_u64_lead). */
+static void put_micros(struct jw *w, uint64_t v, wr_lead_t *lead)
 {
     char *p = wr_room(&w->o, 24);
     if (v < 1000) {
@@ -61,7 +63,7 @@ static void put_micros(struct jw *w, uint64_t v)
         w->o.len += 5;
         return;
     }
-    size_t n = wr_fmt_u64(p, v);
+    size_t n = lead != NULL ? wr_fmt_u64_lead(p, lead, v) : wr_fmt_u64(p, v);
     p[n] = p[n - 1];
     p[n - 1] = p[n - 2];
     p[n - 2] = p[n - 3];
@@ -84,7 +86,7 @@ static void put_str(struct jw *w, const void *data, size_t len)
 static void put_dur(struct jw *w, const char *key, uint64_t ns)
 {
     put_key(w, key);
-    put_micros(w, ns);
+    put_micros(w, ns, NULL);
 }
 
 /* Timestamps are written relative to a base (the first event's time rounded
@@ -97,12 +99,12 @@ static void put_ts(struct jw *w, const char *key, uint64_t t)
         w->base = w->base >= 1000000000u ? w->base - 1000000000u : 0;
         w->has_base = true;
     }
+    put_key(w, key);
     if (t >= w->base) {
-        put_dur(w, key, t - w->base);
+        put_micros(w, t - w->base, &w->lead_ts);
     } else {
-        put_key(w, key);
         put(w, "-", 1);
-        put_micros(w, w->base - t);
+        put_micros(w, w->base - t, NULL);
     }
 }
 

@@ -806,13 +806,19 @@ field_other(struct ctx *x, const tracerd_ctf_field_t *f)
     return field_write(x, x->c->wr, f);
 }
 
-/* A dump's field: one of an event being written here, the rest in field_other. */
-static int on_field(void *user, const tracerd_ctf_field_t *f)
+/* A dump's fields, a batch at a time (one call per event on whole packets):
+ * those of an event being written here, the rest in field_other. */
+static int on_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
 {
     struct ctx *x = user;
-    if (x->skip || x->undecided || f->scope <= TRACERD_CTF_SCOPE_PACKET_CONTEXT)
-        return field_other(x, f);
-    return field_write(x, x->c->wr, f);
+    for (size_t i = 0; i < n; i++) {
+        int k = x->skip || x->undecided || f[i].scope <= TRACERD_CTF_SCOPE_PACKET_CONTEXT
+                    ? field_other(x, f + i)
+                    : field_write(x, x->c->wr, f + i);
+        if (k != 0)
+            return k;
+    }
+    return 0;
 }
 
 #define TID_SLOTS 65536u
@@ -860,11 +866,12 @@ static int on_tid_field(void *user, const tracerd_ctf_field_t *f)
 
 static void callbacks(struct ctx *x, tracerd_ctf_callbacks_t *cb)
 {
-    memset(cb, 0, sizeof *cb);
+    tracerd_ctf_callbacks_init(cb);
     cb->on_packet_begin = on_packet;
     cb->on_event_begin = on_event;
     cb->on_event_end = x->dump ? on_event_end : NULL;
-    cb->on_field = x->dump ? on_field : on_tid_field;
+    cb->on_field = x->dump ? NULL : on_tid_field;
+    cb->on_fields = x->dump ? on_fields : NULL;
     cb->on_loss = on_loss;
     cb->on_warning = on_warning;
     if (!x->dump) {

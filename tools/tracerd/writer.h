@@ -156,23 +156,27 @@ typedef struct wr_lead {
     char text[24];
 } wr_lead_t;
 
-/* wr_u64(w, v), the digits above the last eight copied from l when they are
- * the last value's (and kept in l when not). */
-static inline void wr_u64_lead(wr_t *w, wr_lead_t *l, uint64_t v)
+/* wr_fmt_u64(p, v) (p: at least 24 bytes), the digits above the last eight
+ * copied from l when they are the last value's (and kept in l when not). */
+static inline size_t wr_fmt_u64_lead(char *p, wr_lead_t *l, uint64_t v)
 {
-    if (v < 100000000u) {
-        wr_u64(w, v);
-        return;
-    }
+    if (v < 100000000u)
+        return wr_fmt_u64(p, v);
     uint64_t hi = v / 100000000u;
     if (hi != l->hi) {
         l->hi = hi;
         l->n = wr_fmt_u64(l->text, hi); /* at most 12 digits: v < 2^64 */
     }
-    char *p = wr_room(w, 24);
     memcpy(p, l->text, 16);
     wr__put_digits(p + l->n, wr__digits8((uint32_t)(v - hi * 100000000u)), 0);
-    w->len += l->n + 8;
+    return l->n + 8;
+}
+
+/* wr_u64(w, v) through wr_fmt_u64_lead. */
+static inline void wr_u64_lead(wr_t *w, wr_lead_t *l, uint64_t v)
+{
+    char *p = wr_room(w, 24);
+    w->len += wr_fmt_u64_lead(p, l, v);
 }
 
 static inline void wr_i64(wr_t *w, int64_t v)
