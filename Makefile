@@ -62,6 +62,13 @@ FUZZ_SUPPORT := $(filter-out fuzz/driver.c $(wildcard fuzz/fuzz_*.c),$(wildcard 
 # the tests, the fuzz targets and the benchmarks through the build (compiled
 # in, never #include-d as .c files).
 WRITER_SRC := $(sort $(wildcard tests/support/*_writer.c)) tests/support/tlog.c
+# One recorder per format (tests/support/<format>_recorder.c over rec.c):
+# the suites log with it, the fuzz targets hash with it, the benchmarks count
+# with it. Like the writers, they use neither Check nor the drivers.
+RECORDER_SRC := tests/support/rec.c $(sort $(wildcard tests/support/*_recorder.c))
+SHARED_SRC := $(WRITER_SRC) $(RECORDER_SRC)
+# The same objects the tests link, linked into the corpus replays and the benchmarks.
+SHARED_OBJ := $(SHARED_SRC:%.c=$(B)/%.o)
 BENCHES := $(patsubst bench/bench_%.c,%,$(wildcard bench/bench_*.c))
 EXAMPLES := $(patsubst examples/%.c,%,$(wildcard examples/*.c))
 HEADERS := $(wildcard include/tracerd/*.h)
@@ -144,9 +151,9 @@ check-headers:
 
 # Replay every fuzz corpus through the targets built with $(CC) and the plain driver.
 FUZZ_REPLAY_BINS := $(FUZZ_TARGETS:%=$(B)/fuzz/replay_%)
-$(B)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/driver.c $(FUZZ_SUPPORT) $(WRITER_SRC) $(STATIC_LIB)
+$(B)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/driver.c $(FUZZ_SUPPORT) $(wildcard fuzz/*.h) $(SHARED_OBJ) $(STATIC_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Itests -o $@ $< fuzz/driver.c $(FUZZ_SUPPORT) $(WRITER_SRC) $(STATIC_LIB) $(ALL_LDFLAGS) $(LIB_LIBS)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Itests -o $@ $< fuzz/driver.c $(FUZZ_SUPPORT) $(SHARED_OBJ) $(STATIC_LIB) $(ALL_LDFLAGS) $(LIB_LIBS)
 check-replay: $(FUZZ_REPLAY_BINS)
 	@for t in $(FUZZ_TARGETS); do $(B)/fuzz/replay_$$t fuzz/corpus/$$t || exit 1; done
 
@@ -240,13 +247,13 @@ demo:
 # ---- fuzz (clang + libFuzzer) -------------------------------------------------
 FUZZ_CC ?= clang
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
-# The library, the writers and the fuzz support are compiled once (objects in
+# The library, the writers, the recorders and the fuzz support are compiled once (objects in
 # $(B)/fuzz/obj/, instrumented for the fuzzer with -fsanitize=fuzzer-no-link)
 # and linked into every target; only fuzz/fuzz_<target>.c is per target.
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer $(FUZZ_SAN)
 FUZZ_OBJ_FLAGS := -std=c11 $(BASE_CPPFLAGS) -g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) -Itests
-FUZZ_COMMON_OBJ := $(patsubst %.c,$(B)/fuzz/obj/%.o,$(LIB_SRC) $(WRITER_SRC) $(FUZZ_SUPPORT))
+FUZZ_COMMON_OBJ := $(patsubst %.c,$(B)/fuzz/obj/%.o,$(LIB_SRC) $(SHARED_SRC) $(FUZZ_SUPPORT))
 $(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_OBJ_FLAGS) -MMD -MP -c $< -o $@
@@ -267,9 +274,9 @@ fuzz-long: $(FUZZ_LONG_TARGETS:%=$(B)/fuzz/fuzz_%)
 
 # ---- bench ------------------------------------------------------------------
 BENCH_BINS := $(BENCHES:%=$(B)/bench/bench_%)
-$(B)/bench/bench_%: bench/bench_%.c $(wildcard bench/*.h) $(WRITER_SRC) $(STATIC_LIB)
+$(B)/bench/bench_%: bench/bench_%.c $(wildcard bench/*.h) $(SHARED_OBJ) $(STATIC_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -O3 -march=native -Wno-missing-prototypes -Itests -o $@ $< $(WRITER_SRC) $(STATIC_LIB) $(ALL_LDFLAGS) $(LIB_LIBS)
+	$(CC) $(ALL_CFLAGS) -O3 -march=native -Wno-missing-prototypes -Itests -o $@ $< $(SHARED_OBJ) $(STATIC_LIB) $(ALL_LDFLAGS) $(LIB_LIBS)
 bench: $(BENCH_BINS)
 	@for b in $(BENCHES); do echo "== bench $$b"; $(B)/bench/bench_$$b || exit 1; done
 

@@ -19,9 +19,10 @@
 
 #include <tracerd/ctf.h>
 
-/* The generator is shared with the tests (a plain C file without other
- * dependencies). */
+/* The generators and the recorder's counting callbacks are shared with the
+ * tests (tests/support/, linked in). */
 #include "support/ctf2_writer.h"
+#include "support/ctf_recorder.h"
 #include "support/ctf_writer.h"
 
 static double now(void)
@@ -55,60 +56,15 @@ static long maxrss_kib(void)
     return ru.ru_maxrss;
 }
 
-struct counts {
-    uint64_t events, fields, packets, bytes;
-};
-
-static int c_event(void *user, const tracerd_ctf_event_t *e)
-{
-    struct counts *c = user;
-    c->events++;
-    c->bytes += e->cycles & 1;
-    return 0;
-}
-
-static int c_field(void *user, const tracerd_ctf_field_t *f)
-{
-    struct counts *c = user;
-    c->fields++;
-    if (f->kind == TRACERD_CTF_VALUE_STRING)
-        c->bytes += f->v.str.len;
-    return 0;
-}
-
-/* on_fields (TRACERD_BENCH_BATCH=1): the same counting, one call per batch */
-static int c_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
-{
-    struct counts *c = user;
-    c->fields += n;
-    for (size_t i = 0; i < n; i++)
-        if (f[i].kind == TRACERD_CTF_VALUE_STRING)
-            c->bytes += f[i].v.str.len;
-    return 0;
-}
-
-static int c_packet(void *user, const tracerd_ctf_packet_t *p)
-{
-    struct counts *c = user;
-    c->packets++;
-    (void)p;
-    return 0;
-}
-
 static double last_wall;
 
 static double run(const tracerd_ctf_trace_t *t, const uint8_t *data, size_t len, size_t chunk,
-                  bool fields, struct counts *c)
+                  bool fields, ctf_counts_t *c)
 {
     memset(c, 0, sizeof *c);
     tracerd_ctf_callbacks_t cb;
-    tracerd_ctf_callbacks_init(&cb);
-    cb.on_event_begin = c_event;
-    cb.on_packet_begin = c_packet;
-    if (fields && getenv("TRACERD_BENCH_BATCH"))
-        cb.on_fields = c_fields;
-    else if (fields)
-        cb.on_field = c_field;
+    /* TRACERD_BENCH_BATCH=1: every field through on_fields */
+    ctf_count_callbacks(&cb, fields, getenv("TRACERD_BENCH_BATCH") != NULL);
     tracerd_ctf_stream_t *r;
     if (tracerd_ctf_stream_new(t, NULL, &cb, c, NULL, &r) != TRACERD_OK)
         exit(1);
@@ -169,7 +125,7 @@ int main(int argc, char **argv)
         printf("run %d\n", rep + 1);
         printf("%-48s %8.1f MB/s  (%.3f s CPU, %016llx)\n", "XXH3_64bits (read every byte)",
                (double)len / xdt / 1e6, xdt, (unsigned long long)h);
-        struct counts c;
+        ctf_counts_t c;
         long rss0 = maxrss_kib();
         if (getenv("TRACERD_BENCH_FIELDS_ONLY")) {
             /* one pass delivering every field (for perf stat / perf record) */

@@ -8,7 +8,9 @@
  *   - a thread filter that rejects every event,
  *   - a time range keeping the first 30 ms (the rest is rejected; XRay is not
  *     time-ordered, so it is read to the end).
- * Prints CPU ns per event and each case against delivering. With a path
+ * The delivering callback is the event view recorder's counting one
+ * (tests/support/event_recorder.c). Prints CPU ns per event and each case
+ * against delivering. With a path
  * argument, also writes the XRay trace there, with a second one the FXT
  * trace (for the CLI timings in doc/PERFORMANCE.md).
  * Usage: bench_filter [MiB [xray-path [fxt-path]]] */
@@ -20,6 +22,7 @@
 #include <tracerd/tracerd.h>
 
 #include "support/ctf_writer.h"
+#include "support/event_recorder.h"
 #include "support/fxt_writer.h"
 #include "support/xray_writer.h"
 
@@ -103,26 +106,15 @@ static void generate_fxt(fxw_t *w, size_t target)
     }
 }
 
-struct sink {
-    uint64_t events, sum;
-};
-
-static int deliver(void *user, const tracerd_event_t *ev)
-{
-    struct sink *s = user;
-    s->events++;
-    s->sum += ev->ns + ev->tid + ev->name.len + (unsigned char)ev->name.data[0];
-    return 0;
-}
-
 /* meta: the CTF metadata of a CTF stream (NULL for XRay and FXT). */
 static double run(const uint8_t *buf, size_t len, const char *meta, tracerd_event_filter_t *f,
-                  struct sink *s)
+                  ev_counts_t *s)
 {
     tracerd_auto_config_t cfg;
     tracerd_auto_config_init(&cfg);
     cfg.filter = f;
-    tracerd_event_callbacks_t cbs = {.on_event = deliver};
+    tracerd_event_callbacks_t cbs;
+    ev_count_callbacks(&cbs);
     tracerd_auto_reader_t *r;
     if (tracerd_auto_new(&cfg, &cbs, s, NULL, &r) != TRACERD_OK ||
         (meta != NULL && tracerd_auto_metadata(r, meta, strlen(meta)) != TRACERD_OK))
@@ -145,7 +137,7 @@ static double run(const uint8_t *buf, size_t len, const char *meta, tracerd_even
 
 /* Best of 5 runs (BENCH_RUNS=N: of N). */
 static double best(const uint8_t *buf, size_t len, const char *meta, tracerd_event_filter_t *f,
-                   struct sink *s)
+                   ev_counts_t *s)
 {
     double b = 1e30;
     const char *env = getenv("BENCH_RUNS");
@@ -166,6 +158,38 @@ struct fcase {
     uint64_t id;
 };
 
+/* The four cases of a trace: a name no event has (exact, then a glob), a
+ * thread none runs on, and the first 30 ms. */
+#define FCASES(exact, glob)                                                                        \
+    {                                                                                              \
+        {"reject all: --name " exact " (exact)", TRACERD_EVENT_FILTER_NAME, exact, 0},             \
+            {"reject all: --name '" glob "' (glob)", TRACERD_EVENT_FILTER_NAME, glob, 0},          \
+            {"reject all: --tid 1", TRACERD_EVENT_FILTER_TID, NULL, 1},                            \
+            {"keep the first 30 ms: --end +30ms", 0, NULL, 0},                                     \
+    }
+
+static tracerd_event_filter_t *make_filter(const struct fcase *k)
+{
+    tracerd_event_filter_t *f;
+    if (tracerd_event_filter_new(NULL, &f) != TRACERD_OK)
+        exit(1);
+    if (k->field == TRACERD_EVENT_FILTER_NAME)
+        tracerd_event_filter_add_pattern(f, TRACERD_EVENT_FILTER_NAME, k->pattern);
+    else if (k->field != 0)
+        tracerd_event_filter_add_id(f, (tracerd_event_filter_field_t)k->field, k->id);
+    else
+        tracerd_event_filter_set_end(f, 30000000, true);
+    return f;
+}
+
+/* Writes a generated trace to path (for the CLI timings); exits on failure. */
+static void write_trace(const char *path, const uint8_t *buf, size_t len)
+{
+    FILE *o = fopen(path, "wb");
+    if (o == NULL || fwrite(buf, 1, len, o) != len || fclose(o) != 0)
+        exit(1);
+}
+
 /* Delivering, then each case, on one trace. */
 static void cases_on(const char *title, const uint8_t *buf, size_t len, const char *meta,
                      const struct fcase *cases, size_t ncases)
@@ -173,24 +197,13 @@ static void cases_on(const char *title, const uint8_t *buf, size_t len, const ch
     /* BENCH_ONLY=T.C: only case C (0: delivering) of trace T (0 XRay, 1
      * FXT, 2 CTF), for bench/filter_instructions.sh */
     const char *only = getenv("BENCH_ONLY");
-    struct sink s;
+    ev_counts_t s;
     if (only != NULL) {
         size_t c = (size_t)atoi(strchr(only, '.') ? strchr(only, '.') + 1 : "0");
         size_t t = strstr(title, "FXT") ? 1u : strstr(title, "CTF") ? 2u : 0u;
         if ((size_t)atoi(only) != t || c > ncases)
             return;
-        tracerd_event_filter_t *f = NULL;
-        if (c > 0) {
-            if (tracerd_event_filter_new(NULL, &f) != TRACERD_OK)
-                exit(1);
-            const struct fcase *k = &cases[c - 1];
-            if (k->field == TRACERD_EVENT_FILTER_NAME)
-                tracerd_event_filter_add_pattern(f, TRACERD_EVENT_FILTER_NAME, k->pattern);
-            else if (k->field != 0)
-                tracerd_event_filter_add_id(f, (tracerd_event_filter_field_t)k->field, k->id);
-            else
-                tracerd_event_filter_set_end(f, 30000000, true);
-        }
+        tracerd_event_filter_t *f = c > 0 ? make_filter(&cases[c - 1]) : NULL;
         memset(&s, 0, sizeof s);
         run(buf, len, meta, f, &s);
         tracerd_event_filter_free(f);
@@ -204,16 +217,7 @@ static void cases_on(const char *title, const uint8_t *buf, size_t len, const ch
            (unsigned long long)events);
     printf("%-34s %8.1f ns/event  1.00\n", "deliver every event", t_all * 1e9 / (double)events);
     for (size_t i = 0; i < ncases; i++) {
-        tracerd_event_filter_t *f;
-        if (tracerd_event_filter_new(NULL, &f) != TRACERD_OK)
-            exit(1);
-        if (cases[i].field == TRACERD_EVENT_FILTER_NAME)
-            tracerd_event_filter_add_pattern(f, TRACERD_EVENT_FILTER_NAME, cases[i].pattern);
-        else if (cases[i].field != 0)
-            tracerd_event_filter_add_id(f, (tracerd_event_filter_field_t)cases[i].field,
-                                        cases[i].id);
-        else
-            tracerd_event_filter_set_end(f, 30000000, true);
+        tracerd_event_filter_t *f = make_filter(&cases[i]);
         double t = best(buf, len, meta, f, &s);
         printf("%-34s %8.1f ns/event  %.2f  (%llu delivered)\n", cases[i].what,
                t * 1e9 / (double)events, t / t_all, (unsigned long long)s.events);
@@ -227,34 +231,18 @@ int main(int argc, char **argv)
     xw_t w;
     xw_init(&w, false);
     generate(&w, mib << 20);
-    if (argc > 2) {
-        FILE *o = fopen(argv[2], "wb");
-        if (o == NULL || fwrite(w.buf, 1, w.len, o) != w.len || fclose(o) != 0)
-            return 1;
-    }
-    static const struct fcase xcases[] = {
-        {"reject all: --name fn#999 (exact)", TRACERD_EVENT_FILTER_NAME, "fn#999", 0},
-        {"reject all: --name '*#9999' (glob)", TRACERD_EVENT_FILTER_NAME, "*#9999", 0},
-        {"reject all: --tid 1", TRACERD_EVENT_FILTER_TID, NULL, 1},
-        {"keep the first 30 ms: --end +30ms", 0, NULL, 0},
-    };
+    if (argc > 2)
+        write_trace(argv[2], w.buf, w.len);
+    static const struct fcase xcases[] = FCASES("fn#999", "*#9999");
     cases_on("XRay FDR v5, 8 threads", w.buf, w.len, NULL, xcases,
              sizeof xcases / sizeof xcases[0]);
     xw_free(&w);
     fxw_t fw;
     fxw_init(&fw, false);
     generate_fxt(&fw, (mib / 2) << 20);
-    if (argc > 3) { /* the FXT trace too (for the CLI's commands) */
-        FILE *o = fopen(argv[3], "wb");
-        if (o == NULL || fwrite(fw.buf, 1, fw.len, o) != fw.len || fclose(o) != 0)
-            return 1;
-    }
-    static const struct fcase fcases[] = {
-        {"reject all: --name nothing (exact)", TRACERD_EVENT_FILTER_NAME, "nothing", 0},
-        {"reject all: --name '*xyz*' (glob)", TRACERD_EVENT_FILTER_NAME, "*xyz*", 0},
-        {"reject all: --tid 1", TRACERD_EVENT_FILTER_TID, NULL, 1},
-        {"keep the first 30 ms: --end +30ms", 0, NULL, 0},
-    };
+    if (argc > 3) /* the FXT trace too (for the CLI's commands) */
+        write_trace(argv[3], fw.buf, fw.len);
+    static const struct fcase fcases[] = FCASES("nothing", "*xyz*");
     cases_on("FXT, 8 threads, 2 arguments per event", fw.buf, fw.len, NULL, fcases,
              sizeof fcases / sizeof fcases[0]);
     fxw_free(&fw);

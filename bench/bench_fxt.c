@@ -1,7 +1,8 @@
 /* FXT reader throughput: a generated archive of typical records (events with
- * 2-4 arguments, indexed strings and threads; 256 MiB) read with counting
- * callbacks (events and arguments counted, ns and name touched), with a
- * callback that reads every argument's name and value as a converter would,
+ * 2-4 arguments, indexed strings and threads; 256 MiB) read with the FXT
+ * recorder's counting callbacks (tests/support/fxt_recorder.c: events and
+ * arguments counted, ns and name touched), with its variant that reads every
+ * argument's name and value as a converter would,
  * and with none (validation only), beside XXH3_64bits over the same bytes.
  * Reports MB/s, records/s and max RSS before/after (the reader's memory is
  * constant). Usage: bench_fxt [ticks_per_second [MiB [once|once-peer]]]:
@@ -20,6 +21,8 @@
 #include <tracerd/fxt.h>
 
 #include "bench_clock.h"
+
+#include "support/fxt_recorder.h"
 
 static size_t TARGET_BYTES = (size_t)256 << 20;
 
@@ -155,66 +158,6 @@ static void event(gen_t *g, uint64_t *seed, uint64_t ticks, const site_t *site)
         g->buf[at + (size_t)i] = (uint8_t)(h >> (8 * i));
 }
 
-struct counts {
-    uint64_t events, args, strings, other, ns_sum;
-};
-
-static int c_event(void *u, const tracerd_fxt_event_t *e)
-{
-    struct counts *c = u;
-    c->events++;
-    c->args += e->nargs;
-    c->ns_sum += e->ns + e->name.len;
-    return 0;
-}
-
-/* What a converter does: every argument's name and value, by type. */
-static int c_event_args(void *u, const tracerd_fxt_event_t *e)
-{
-    struct counts *c = u;
-    c->events++;
-    c->args += e->nargs;
-    uint64_t sum = e->ns + e->name.len + e->category.len;
-    for (uint32_t i = 0; i < e->nargs; i++) {
-        const tracerd_fxt_arg_t *a = &e->args[i];
-        sum += a->name.len + (uint8_t)a->name.data[0];
-        switch (a->type) {
-        case TRACERD_FXT_ARG_INT32:
-        case TRACERD_FXT_ARG_INT64:
-            sum += (uint64_t)a->v.i64;
-            break;
-        case TRACERD_FXT_ARG_DOUBLE:
-            sum += (uint64_t)(a->v.f64 * 2.0);
-            break;
-        case TRACERD_FXT_ARG_STRING:
-            sum += a->v.str.len;
-            break;
-        case TRACERD_FXT_ARG_BLOB:
-            sum += a->v.blob.len;
-            break;
-        default:
-            sum += a->v.u64;
-            break;
-        }
-    }
-    c->ns_sum += sum;
-    return 0;
-}
-
-static int c_string(void *u, const tracerd_fxt_string_t *s)
-{
-    (void)s;
-    ((struct counts *)u)->strings++;
-    return 0;
-}
-
-static int c_other(void *u, const void *x)
-{
-    (void)x;
-    ((struct counts *)u)->other++;
-    return 0;
-}
-
 static double now(void)
 {
     struct timespec ts;
@@ -231,17 +174,13 @@ static long maxrss_kb(void)
 
 enum { COUNTING = 0, NULL_CBS = 1, READ_ARGS = 2 };
 
-static double read_once(const uint8_t *d, size_t n, size_t chunk, int mode, struct counts *c)
+static double read_once(const uint8_t *d, size_t n, size_t chunk, int mode, fxt_counts_t *c)
 {
     tracerd_fxt_callbacks_t cbs;
-    memset(&cbs, 0, sizeof cbs);
-    if (mode != NULL_CBS) {
-        cbs.on_event = mode == READ_ARGS ? c_event_args : c_event;
-        cbs.on_string = c_string;
-        cbs.on_thread = (tracerd_fxt_thread_cb)(void (*)(void))c_other;
-        cbs.on_metadata = (tracerd_fxt_metadata_cb)(void (*)(void))c_other;
-        cbs.on_init = (tracerd_fxt_init_cb)(void (*)(void))c_other;
-    }
+    if (mode != NULL_CBS)
+        fxt_count_callbacks(&cbs, mode == READ_ARGS);
+    else
+        memset(&cbs, 0, sizeof cbs);
     memset(c, 0, sizeof *c);
     tracerd_fxt_reader_t *r;
     if (tracerd_fxt_new(NULL, &cbs, c, NULL, &r) != TRACERD_OK)
@@ -282,7 +221,7 @@ static size_t peer_archive(uint8_t **out)
 /* One counting pass (for callgrind): prints the records read. */
 static int once(const uint8_t *d, size_t n, size_t chunk)
 {
-    struct counts c;
+    fxt_counts_t c;
     read_once(d, n, chunk, COUNTING, &c);
     printf("records read: %llu\n", (unsigned long long)(c.events + c.strings + c.other));
     printf("records %llu events %llu args %llu check %llu\n",
@@ -337,7 +276,7 @@ int main(int argc, char **argv)
         return 0;
     }
     long rss0 = maxrss_kb();
-    struct counts c;
+    fxt_counts_t c;
     double best = 1e9, best_null = 1e9, best_64k = 1e9, best_args = 1e9, best_x = 1e9;
     uint64_t xh = 0;
     double cycles[5];
@@ -351,10 +290,10 @@ int main(int argc, char **argv)
         best = t < best ? t : best;
         t = read_once(d, total, (size_t)64 << 10, COUNTING, &c);
         best_64k = t < best_64k ? t : best_64k;
-        struct counts cn;
+        fxt_counts_t cn;
         t = read_once(d, total, (size_t)1 << 20, NULL_CBS, &cn);
         best_null = t < best_null ? t : best_null;
-        struct counts ca;
+        fxt_counts_t ca;
         t = read_once(d, total, (size_t)1 << 20, READ_ARGS, &ca);
         best_args = t < best_args ? t : best_args;
         double t0 = now();

@@ -1,6 +1,7 @@
 /* XRay FDR v5 throughput: a 256 MiB trace generated in memory with a
  * realistic mix (mostly function records; now and then NewCPUId, TSCWrap,
- * arguments, custom events), read with counting callbacks, fed in 1 MiB
+ * arguments, custom events), read with the XRay recorder's counting
+ * callbacks (tests/support/xray_recorder.c), fed in 1 MiB
  * chunks as from a file and whole as from an mmap; XXH3 over the same bytes
  * is the read-every-byte reference. Peak RSS is printed before and after the
  * reads: reading must not grow it. Usage: bench_xray [MiB] */
@@ -17,32 +18,8 @@
 
 #include "bench_clock.h"
 
+#include "support/xray_recorder.h"
 #include "support/xray_writer.h"
-
-struct counts {
-    uint64_t functions, events, metadata, sum;
-};
-
-static int c_function(void *u, const tracerd_xray_function_t *f)
-{
-    struct counts *c = u;
-    c->functions++;
-    c->sum += f->tsc;
-    return 0;
-}
-static int c_event(void *u, const tracerd_xray_event_t *e)
-{
-    struct counts *c = u;
-    c->events++;
-    c->sum += e->size;
-    return 0;
-}
-static int c_meta(void *u, const tracerd_xray_metadata_t *m)
-{
-    (void)m;
-    ((struct counts *)u)->metadata++;
-    return 0;
-}
 
 /* Process CPU time by default: the benchmark machine is shared, and the wall
  * clock counts the time other processes hold the core. XR_WALL=1 switches. */
@@ -97,12 +74,10 @@ static void generate(xw_t *w, size_t target)
 
 #define RUNS_MAX 7
 
-static double read_trace(const uint8_t *buf, size_t len, size_t chunk, struct counts *c)
+static double read_trace(const uint8_t *buf, size_t len, size_t chunk, xray_counts_t *c)
 {
-    tracerd_xray_callbacks_t cb = {0};
-    cb.on_function = c_function;
-    cb.on_event = c_event;
-    cb.on_metadata = c_meta;
+    tracerd_xray_callbacks_t cb;
+    xray_count_callbacks(&cb);
     tracerd_xray_reader_t *r;
     if (tracerd_xray_new(NULL, &cb, c, NULL, &r) != TRACERD_OK)
         exit(1);
@@ -201,9 +176,9 @@ int main(int argc, char **argv)
     for (int k = 0; k < 2; k++) {
         double best = 1e9, cycles[RUNS_MAX];
         int ncycles = 0;
-        struct counts c = {0};
+        xray_counts_t c = {0};
         for (int i = 0; i < runs; i++) {
-            struct counts ci = {0};
+            xray_counts_t ci = {0};
             double g0 = bench_clock_ghz();
             double t = read_trace(w.buf, w.len, chunks[k], &ci);
             double g1 = bench_clock_ghz();

@@ -1,8 +1,9 @@
 /* xtrace throughput: a generated 256 MB instruction stream of a typical mix
  * (basic blocks of 3..9 instructions each opened by a PCINST, the rest INST,
- * a MEM access per three instructions), read with counting callbacks in
- * 256 KiB chunks, beside XXH3_64bits over the same bytes; then a snapshot
- * file (VL 256 with ZA, ~64 MB). Prints MB/s, records/s and max RSS.
+ * a MEM access per three instructions), read with the xtrace recorder's
+ * counting callbacks (tests/support/xtrace_recorder.c) in 256 KiB chunks,
+ * beside XXH3_64bits over the same bytes; then a snapshot file (VL 256 with
+ * ZA, ~64 MB). Prints MB/s, records/s and max RSS.
  * `bench_xtrace MIB` reads a MIB MiB stream once with the counting callbacks
  * and prints "records read: N" (bench/instructions.sh xtrace). */
 #include <stdint.h>
@@ -16,6 +17,8 @@
 #include <xxhash.h>
 
 #include <tracerd/xtrace.h>
+
+#include "support/xtrace_recorder.h"
 
 /* The machine is shared: time is this process's CPU time (CLOCK_PROCESS_CPUTIME_ID),
  * which does not count the time other processes hold the CPU. XT_WALL=1 uses
@@ -88,34 +91,14 @@ static size_t gen_stream(uint8_t *buf, size_t cap)
     return n;
 }
 
-typedef struct cnt {
-    uint64_t insns, mems, pcsum;
-} cnt_t;
-
-static int on_insn(void *u, const tracerd_xtrace_insn_t *x)
-{
-    cnt_t *c = u;
-    c->insns++;
-    c->pcsum += x->pc;
-    return 0;
-}
-
-static int on_mem(void *u, const tracerd_xtrace_mem_t *m)
-{
-    cnt_t *c = u;
-    c->mems++;
-    c->pcsum += m->addr;
-    return 0;
-}
-
-static double read_insn(const uint8_t *d, size_t n, size_t chunk, bool callbacks, cnt_t *c)
+static double read_insn(const uint8_t *d, size_t n, size_t chunk, bool callbacks,
+                        xtrace_insn_counts_t *c)
 {
     tracerd_xtrace_insn_callbacks_t cb;
-    memset(&cb, 0, sizeof cb);
-    if (callbacks) {
-        cb.on_insn = on_insn;
-        cb.on_mem = on_mem;
-    }
+    if (callbacks)
+        xtrace_insn_count_callbacks(&cb);
+    else
+        memset(&cb, 0, sizeof cb);
     memset(c, 0, sizeof *c);
     tracerd_xtrace_insn_reader_t *r;
     if (tracerd_xtrace_insn_new(NULL, &cb, c, NULL, &r) != TRACERD_OK)
@@ -135,26 +118,6 @@ static double read_insn(const uint8_t *d, size_t n, size_t chunk, bool callbacks
         c->insns = tracerd_xtrace_insn_count(r);
     tracerd_xtrace_insn_free(r);
     return t;
-}
-
-typedef struct scnt {
-    uint64_t snaps, regs, bytes;
-} scnt_t;
-
-static int on_snap(void *u, const tracerd_xtrace_snapshot_t *s)
-{
-    scnt_t *c = u;
-    c->snaps++;
-    c->bytes += s->x[0];
-    return 0;
-}
-
-static int on_reg(void *u, const tracerd_span_t *s)
-{
-    scnt_t *c = u;
-    c->regs++;
-    c->bytes += s->len;
-    return 0;
 }
 
 static size_t gen_snap(uint8_t *buf, size_t cap, size_t *rec_bytes)
@@ -196,7 +159,7 @@ int main(int argc, char **argv)
         return 1;
     size_t n = gen_stream(buf, cap);
     if (once) { /* bench/instructions.sh: one read of the stream, counting callbacks */
-        cnt_t c;
+        xtrace_insn_counts_t c;
         read_insn(buf, n, chunk, true, &c);
         printf("xtrace insn stream: %zu bytes\nrecords read: %llu\n", n,
                (unsigned long long)(c.insns + c.mems));
@@ -213,7 +176,7 @@ int main(int argc, char **argv)
     }
     long rss0 = maxrss_kb();
     double best_x = 1e9, best_c = 1e9, best_v = 1e9, best_w = 1e9;
-    cnt_t c;
+    xtrace_insn_counts_t c;
     uint64_t h = 0;
     for (int it = 0; it < 3; it++) {
         double t0 = now();
@@ -224,7 +187,7 @@ int main(int argc, char **argv)
         best_c = tc < best_c ? tc : best_c;
         double tw = read_insn(buf, n, n, true, &c);
         best_w = tw < best_w ? tw : best_w;
-        cnt_t v;
+        xtrace_insn_counts_t v;
         double tv = read_insn(buf, n, chunk, false, &v);
         best_v = tv < best_v ? tv : best_v;
     }
@@ -246,12 +209,10 @@ int main(int argc, char **argv)
     size_t S;
     size_t sn = gen_snap(buf, (size_t)64 << 20, &S);
     double best_s = 1e9;
-    scnt_t sc;
+    xtrace_snap_counts_t sc;
     for (int it = 0; it < 3; it++) {
         tracerd_xtrace_snap_callbacks_t cb;
-        memset(&cb, 0, sizeof cb);
-        cb.on_snapshot = on_snap;
-        cb.on_register = on_reg;
+        xtrace_snap_count_callbacks(&cb);
         memset(&sc, 0, sizeof sc);
         tracerd_xtrace_snap_reader_t *r;
         if (tracerd_xtrace_snap_new(NULL, &cb, &sc, NULL, &r) != TRACERD_OK)

@@ -11,9 +11,11 @@ B=${B:-build}
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# shellcheck disable=SC2046 # the writers are one word each
+# The writers and the recorders of tests/support/ (the delivering callback is
+# the event recorder's counting one), as the Makefile links them.
+# shellcheck disable=SC2046 # the writers and recorders are one word each
 ${CC:-cc} -O2 -g -Iinclude -Itests -o "$tmp/bench" bench/bench_filter.c $(ls tests/support/*_writer.c) \
-    tests/support/tlog.c "$B/libtracerd.a" -ljansson -lm
+    tests/support/tlog.c tests/support/rec.c $(ls tests/support/*_recorder.c) "$B/libtracerd.a" -ljansson -lm
 for t in 0 1 2; do
     base=
     for c in 0 1 2 3 4; do

@@ -6,11 +6,14 @@
 #     bench/instructions.sh xray [MiB]     # default 16 MiB
 #     bench/instructions.sh fxt [MiB]     # 4 MiB is the generated archive's repeated block
 #     bench/instructions.sh xtrace [MiB]  # the instruction stream, 256 KiB feeds
+#     TRACERD_BENCH_FIELDS_ONLY=1 TRACERD_BENCH_NO_BT2=1 bench/instructions.sh ctf [MiB]
+#                                         # every field, 1 MiB chunks
 #
 # It builds bench/bench_<fmt>.c at -O2 without -march=native (valgrind cannot
 # run every AVX-512 instruction), runs it under callgrind with BENCH_RUNS=1,
 # counts only instructions executed inside tracerd_<fmt>_* (the reader and the
-# benchmark's counting callbacks it calls, not the generator or XXH3) and
+# counting callbacks it calls: the format's recorder in COUNT mode,
+# tests/support/<fmt>_recorder.c; not the generator or XXH3) and
 # divides by the records the benchmark reports having read (its line
 # "records read: N").
 set -eu
@@ -20,9 +23,11 @@ B=${B:-build}
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# shellcheck disable=SC2046 # the writers are one word each
+# The benchmark links what the Makefile links into it: the writers and the
+# recorders of tests/support/ (their counting callbacks are the ones counted).
+# shellcheck disable=SC2046 # the writers and recorders are one word each
 ${CC:-cc} -O2 -g -Iinclude -Itests -o "$tmp/bench" "bench/bench_$fmt.c" $(ls tests/support/*_writer.c) tests/support/tlog.c \
-    "$B/libtracerd.a" -ljansson -lm
+    tests/support/rec.c $(ls tests/support/*_recorder.c) "$B/libtracerd.a" -ljansson -lm
 # bench_fxt's arguments are TICKS_PER_SECOND MiB MODE ("once": one counting pass)
 case $fmt in
 fxt) args="1000000000 $size once" ;;

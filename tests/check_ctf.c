@@ -15,13 +15,12 @@
 
 #include <tracerd/ctf.h>
 
+#include "support/ctf_check.h"
 #include "support/ctf_peer.h"
 #include "support/ctf_recorder.h"
 #include "support/ctf_text.h"
 #include "support/ctf_writer.h"
 #include "support/driver.h"
-
-static void expect_end(const char *log, const char *end_line);
 
 /* Offset of the first "F @N ... <path> ..." line for path. */
 static uint64_t field_offset(const char *log, const char *path)
@@ -595,15 +594,6 @@ static char *run_plain(const char *meta, const uint8_t *data, size_t len,
         c.stream = *sc;
     drv_plan_t whole = {0};
     return drv_run(&ctf_target, &c, data, len, &whole);
-}
-
-static void expect_end(const char *log, const char *end_line)
-{
-    const char *e = strncmp(log, "end ", 4) == 0 ? log : strstr(log, "\nend ");
-    if (e && e != log)
-        e++;
-    ck_assert_msg(e != NULL && strncmp(e, end_line, strlen(end_line)) == 0,
-                  "want '%s', got '%s'", end_line, e ? e : log);
 }
 
 /* Issue 12: a bit field whose byte order differs from the previous one's and

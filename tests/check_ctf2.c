@@ -12,6 +12,7 @@
 #include <tracerd/event.h>
 
 #include "support/ctf2_writer.h"
+#include "support/ctf_check.h"
 #include "support/ctf_peer.h"
 #include "support/ctf_recorder.h"
 #include "support/ctf_writer.h"

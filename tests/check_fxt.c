@@ -14,6 +14,13 @@
 #include "support/fxt_recorder.h"
 #include "support/fxt_writer.h"
 
+/* The whole-feed log of data (malloc'd). */
+static char *fxt_log(const tracerd_fxt_config_t *cfg, const uint8_t *data, size_t len)
+{
+    drv_plan_t whole = {0};
+    return drv_run(&fxt_target, cfg, data, len, &whole);
+}
+
 /* ---- helpers ---------------------------------------------------------- */
 
 /* Under the sanitizers the biggest inputs get fewer chunkings (CI time). */

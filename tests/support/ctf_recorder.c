@@ -1,16 +1,17 @@
-/* The CTF stream recorder: every callback as one log line, and driver
- * targets for the shared split / pause / allocation-failure plans. Used by
- * the CTF 1.8 and CTF 2 suites. */
+/* The CTF stream recorder (ctf_recorder.h): every callback as one log line
+ * (REC_LOG, REC_HASH), driver targets for the shared split / pause /
+ * allocation-failure plans, and the counting callbacks of the benchmarks.
+ * Used by the CTF 1.8 and CTF 2 suites, fuzz/fuzz_ctf_stream.c and
+ * bench/bench_ctf.c. */
 #include "ctf_recorder.h"
 
-#include <check.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct target {
-    tracerd_ctf_trace_t *trace;
+    tracerd_ctf_trace_t *trace; /* parsed by open (NULL: the config's was used) */
     tracerd_ctf_stream_t *r;
     const tracerd_allocator_t *alloc;
 };
@@ -109,8 +110,7 @@ static int r_field(void *user, const tracerd_ctf_field_t *f)
  * pause is passed on after the rest. */
 static int r_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
 {
-    ck_assert_uint_ge(n, 1);
-    ck_assert_uint_le(n, TRACERD_CTF_BATCH_RECORDS);
+    REC_CHECK(user, n >= 1 && n <= TRACERD_CTF_BATCH_RECORDS);
     int ret = 0;
     for (size_t i = 0; i < n; i++) {
         int rc = r_field(user, &f[i]);
@@ -182,11 +182,16 @@ static tracerd_status_t t_open_cb(const void *config, rec_t *rec,
 {
     const struct target_cfg *c = config;
     struct target *t = calloc(1, sizeof *t);
-    ck_assert_ptr_nonnull(t);
+    REC_CHECK(rec, t != NULL);
     t->alloc = alloc;
     char reason[256];
-    tracerd_status_t st = tracerd_ctf_trace_parse(c->metadata, c->metadata_len, NULL, alloc,
-                                                  &t->trace, reason, sizeof reason);
+    const tracerd_ctf_trace_t *trace = c->trace;
+    tracerd_status_t st = TRACERD_OK;
+    if (trace == NULL) {
+        st = tracerd_ctf_trace_parse(c->metadata, c->metadata_len, NULL, alloc, &t->trace, reason,
+                                     sizeof reason);
+        trace = t->trace;
+    }
     if (st == TRACERD_OK) {
         tracerd_ctf_callbacks_t cb;
         rec_callbacks(&cb);
@@ -196,7 +201,7 @@ static tracerd_status_t t_open_cb(const void *config, rec_t *rec,
             cb.size = sizeof cb; /* on_fields comes after size (doc/api.md section 7) */
             cb.on_fields = r_fields;
         }
-        st = tracerd_ctf_stream_new(t->trace, &c->stream, &cb, rec, alloc, &t->r);
+        st = tracerd_ctf_stream_new(trace, &c->stream, &cb, rec, alloc, &t->r);
     }
     rec->extra = t;
     *reader = t->r;
@@ -216,104 +221,6 @@ const drv_target_t ctf_events_target = {"ctf-events", t_open_events, tracerd_ctf
 const drv_target_t ctf_batch_target = {"ctf-batch", t_open_batch, tracerd_ctf_stream_ops,
                                        t_free_extra};
 
-/* The log without its field lines. */
-char *without_fields(const char *log)
-{
-    char *out = malloc(strlen(log) + 1);
-    size_t o = 0;
-    for (const char *p = log; *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
-        if (p[0] != 'F') {
-            memcpy(out + o, p, n);
-            o += n;
-        }
-        p += n;
-    }
-    out[o] = '\0';
-    return out;
-}
-
-/* The log keeping only the field lines of the scopes in mask (a bit per
- * scope; "F @N sS ..."). */
-static char *fields_of_scopes(const char *log, unsigned mask)
-{
-    char *out = malloc(strlen(log) + 1);
-    size_t o = 0;
-    for (const char *p = log; *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
-        const char *sp = memchr(p, ' ', n);
-        sp = sp ? memchr(sp + 1, ' ', n - (size_t)(sp + 1 - p)) : NULL; /* after "F @N" */
-        if (p[0] != 'F' || (sp != NULL && sp[1] == 's' && sp[2] >= '0' && sp[2] <= '9' &&
-                            (mask >> (sp[2] - '0') & 1u))) {
-            memcpy(out + o, p, n);
-            o += n;
-        }
-        p += n;
-    }
-    out[o] = '\0';
-    return out;
-}
-
-/* Fast path (events only, whole packets in the chunk) against the general
- * path: the same records under every split. Also with on_field limited to
- * one event context (field_scopes), which the fast path delivers too, and
- * with every scope but one of an event's (then the general interpreter, or
- * the body's plan when only the header is left out, delivers what the
- * delivery plans deliver when every scope is wanted, as in `full`). */
-void check_fast_path(const char *meta, const uint8_t *data, size_t len, const char *full)
-{
-    struct target_cfg c;
-    cfg_init(&c, meta);
-    char *ev = drv_check_all(&ctf_events_target, &c, data, len);
-    char *want = without_fields(full);
-    ck_assert_str_eq(ev, want);
-    free(want);
-    free(ev);
-    /* on_fields: the records of on_field, in batches */
-    ev = drv_check_all(&ctf_batch_target, &c, data, len);
-    ck_assert_str_eq(ev, full);
-    free(ev);
-    /* each event context alone, then both (the fast path's context plans,
-     * or the general interpreter) */
-    for (unsigned scope = TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT;
-         scope <= TRACERD_CTF_SCOPE_EVENT_CONTEXT + 1; scope++) {
-        unsigned mask = scope <= TRACERD_CTF_SCOPE_EVENT_CONTEXT
-                            ? 1u << scope
-                            : (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) |
-                                  (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT);
-        c.stream.field_scopes = mask;
-        char *sc = drv_check_all(&ctf_target, &c, data, len);
-        want = fields_of_scopes(full, mask);
-        ck_assert_str_eq(sc, want);
-        free(sc);
-        /* on_fields on the fast path (the contexts only) */
-        sc = drv_check_all(&ctf_batch_target, &c, data, len);
-        ck_assert_str_eq(sc, want);
-        free(want);
-        free(sc);
-    }
-    /* event context left out: the header, stream context and fields by the
-     * general interpreter (the event context by it in the run above);
-     * header left out: the body's plan after the header measured again
-     * (the drivers' plans make each run long under sanitizers) */
-    static const unsigned left_out[] = {TRACERD_CTF_SCOPE_EVENT_HEADER,
-                                        TRACERD_CTF_SCOPE_EVENT_CONTEXT};
-    for (size_t k = 0; k < sizeof left_out / sizeof left_out[0]; k++) {
-        unsigned scope = left_out[k];
-        c.stream.field_scopes = 0x3Fu & ~(1u << scope);
-        char *sc = drv_check_all(&ctf_target, &c, data, len);
-        want = fields_of_scopes(full, 0x3Fu & ~(1u << scope));
-        ck_assert_str_eq(sc, want);
-        free(sc);
-        sc = drv_check_all(&ctf_batch_target, &c, data, len);
-        ck_assert_str_eq(sc, want);
-        free(want);
-        free(sc);
-    }
-}
-
 void cfg_init(struct target_cfg *c, const char *meta)
 {
     memset(c, 0, sizeof *c);
@@ -322,3 +229,52 @@ void cfg_init(struct target_cfg *c, const char *meta)
     tracerd_ctf_stream_config_init(&c->stream);
 }
 
+
+/* ---- COUNT mode (bench/bench_ctf.c) ---------------------------------------- */
+
+static int c_event(void *user, const tracerd_ctf_event_t *e)
+{
+    ctf_counts_t *c = user;
+    c->events++;
+    c->bytes += e->cycles & 1;
+    return 0;
+}
+
+static int c_field(void *user, const tracerd_ctf_field_t *f)
+{
+    ctf_counts_t *c = user;
+    c->fields++;
+    if (f->kind == TRACERD_CTF_VALUE_STRING)
+        c->bytes += f->v.str.len;
+    return 0;
+}
+
+/* on_fields: the same counting, one call per batch */
+static int c_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
+{
+    ctf_counts_t *c = user;
+    c->fields += n;
+    for (size_t i = 0; i < n; i++)
+        if (f[i].kind == TRACERD_CTF_VALUE_STRING)
+            c->bytes += f[i].v.str.len;
+    return 0;
+}
+
+static int c_packet(void *user, const tracerd_ctf_packet_t *p)
+{
+    ctf_counts_t *c = user;
+    c->packets++;
+    (void)p;
+    return 0;
+}
+
+void ctf_count_callbacks(tracerd_ctf_callbacks_t *cb, bool fields, bool batch)
+{
+    tracerd_ctf_callbacks_init(cb);
+    cb->on_event_begin = c_event;
+    cb->on_packet_begin = c_packet;
+    if (fields && batch)
+        cb->on_fields = c_fields;
+    else if (fields)
+        cb->on_field = c_field;
+}

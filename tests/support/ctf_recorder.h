@@ -7,6 +7,7 @@
 #ifndef TESTS_SUPPORT_CTF_RECORDER_H
 #define TESTS_SUPPORT_CTF_RECORDER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,9 @@
 struct target_cfg {
     const char *metadata;
     size_t metadata_len;
+    /* An already parsed trace (not owned; outlives the reader), read instead
+     * of parsing metadata at each open (the fuzz target's models). */
+    const tracerd_ctf_trace_t *trace;
     tracerd_ctf_stream_config_t stream;
 };
 
@@ -32,10 +36,12 @@ extern const drv_target_t ctf_events_target;
 /* on_fields instead of on_field (every record logged as on_field's). */
 extern const drv_target_t ctf_batch_target;
 
-/* The log without its field lines. */
-char *without_fields(const char *log);
-/* Fast path (events only) against the general path's log `full`: the same
- * records under every split. */
-void check_fast_path(const char *meta, const uint8_t *data, size_t len, const char *full);
+/* COUNT mode (bench/bench_ctf.c): counting callbacks whose user pointer is a
+ * ctf_counts_t; with fields, on_field too (every field counted, string
+ * lengths added to bytes), or with batch the same counting in on_fields. */
+typedef struct ctf_counts {
+    uint64_t events, fields, packets, bytes;
+} ctf_counts_t;
+void ctf_count_callbacks(tracerd_ctf_callbacks_t *cb, bool fields, bool batch);
 
 #endif

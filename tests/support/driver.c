@@ -5,25 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rec_ret_uncounted(rec_t *rec)
-{
-    rec->nreturns++;
-    if (!rec->pause_every)
-        return TRACERD_CB_CONTINUE;
-    return rec->pause_value != 0 ? rec->pause_value : TRACERD_CB_PAUSE;
-}
-
-int rec_ret(rec_t *rec)
-{
-    rec->ncallbacks++;
-    if (rec->abort_at != 0 && rec->ncallbacks == rec->abort_at)
-        return -7;
-    rec->nreturns++;
-    if (!rec->pause_every)
-        return TRACERD_CB_CONTINUE;
-    return rec->pause_value != 0 ? rec->pause_value : TRACERD_CB_PAUSE;
-}
-
 static void *fa_alloc(void *ctx, size_t size)
 {
     drv_alloc_t *fa = ctx;
@@ -58,20 +39,18 @@ void drv_alloc_init(drv_alloc_t *fa, unsigned long fail_at)
     fa->fail_at = fail_at;
 }
 
-static void log_end(const tracerd_reader_ops_t *ops, void *r, rec_t *rec, tracerd_status_t st)
+/* A recorder's failed invariant (REC_CHECK) fails the test. */
+static void fail_test(const char *msg)
 {
-    if (st < 0)
-        tlog_printf(&rec->log, "end %s @%llu %s\n", tracerd_status_name(st),
-                    (unsigned long long)ops->record_offset(r), ops->error_reason(r));
-    else
-        tlog_printf(&rec->log, "end %s\n", tracerd_status_name(st));
+    ck_abort_msg("%s", msg);
 }
 
 char *drv_run(const drv_target_t *t, const void *config, const uint8_t *data, size_t len,
               const drv_plan_t *plan)
 {
     rec_t rec;
-    memset(&rec, 0, sizeof rec);
+    rec_init(&rec, REC_LOG);
+    rec.fail = fail_test;
     rec.pause_every = plan->pause_every;
     rec.pause_value = plan->pause_value;
     const tracerd_reader_ops_t *ops = t->ops();
@@ -140,7 +119,7 @@ char *drv_run(const drv_target_t *t, const void *config, const uint8_t *data, si
             ck_assert_msg(rec.nreturns == before, "%s: a callback paused, finish returned OK",
                           t->name);
     }
-    log_end(ops, r, &rec, st);
+    rec_log_end(&rec, ops, r, st);
     ops->free(r);
     if (t->free_extra != NULL && rec.extra != NULL)
         t->free_extra(rec.extra);

@@ -4,8 +4,9 @@
  * callback, and with the n-th allocation failing. All must give the same
  * log (records, then the final status line) or a clean E_NOMEM.
  *
- * A format plugs in by filling a drv_target_t: open() makes a reader whose
- * callbacks append lines to rec->log and return rec_ret(rec); the driver
+ * A format plugs in by filling a drv_target_t (its recorder, rec.h): open()
+ * makes a reader whose callbacks append lines to rec->log and return
+ * rec_ret(rec); the driver
  * drives it through the reader's tracerd_reader_ops_t (core.h).
  *
  * Every run also checks the callback-return contract of core.h: a PAUSED
@@ -22,24 +23,8 @@
 
 #include <tracerd/tracerd.h>
 
+#include "rec.h"
 #include "tlog.h"
-
-/* State shared by a format's recorder callbacks. */
-typedef struct rec {
-    tlog_t log;
-    unsigned long ncallbacks;
-    unsigned long nreturns; /* every rec_ret and rec_ret_uncounted */
-    bool pause_every;       /* every callback asks to pause */
-    int pause_value;        /* what a pausing callback returns (0 = TRACERD_CB_PAUSE) */
-    unsigned long abort_at; /* callback number (1-based) that returns -7; 0 = never */
-    void *extra;            /* the recorder's own state, made by open (freed by free_extra) */
-} rec_t;
-
-/* What a callback returns under the current driver mode; counts the callback. */
-int rec_ret(rec_t *rec);
-/* The same for a callback whose calls are not counted for abort_at (their
- * number depends on chunking: payload fragments). */
-int rec_ret_uncounted(rec_t *rec);
 
 /* A reader under test: made by open, driven through its public ops table. */
 typedef struct drv_target {

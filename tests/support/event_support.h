@@ -1,5 +1,5 @@
-/* Test support for the event view and the CLI: an event recorder for the
- * shared drivers, a tiny ELF writer (32/64 bit, both byte orders) with an
+/* Test support for the event view and the CLI: the event recorder
+ * (event_recorder.h), a tiny ELF writer (32/64 bit, both byte orders) with an
  * xray_instr_map section and a symbol table, and a subprocess runner. */
 #ifndef TESTS_SUPPORT_EVENT_SUPPORT_H
 #define TESTS_SUPPORT_EVENT_SUPPORT_H
@@ -11,11 +11,8 @@
 #include <tracerd/event.h>
 
 #include "driver.h"
+#include "event_recorder.h"
 
-/* The auto reader as a driver target; config is a tracerd_auto_config_t (or NULL). */
-extern const drv_target_t ev_target;
-/* Appends the line the recorder writes for an event. */
-void ev_log_event(tlog_t *l, const tracerd_event_t *ev);
 
 /* ---- ELF writer -------------------------------------------------------------- */
 typedef struct ev_elf_sym {

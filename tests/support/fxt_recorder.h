@@ -1,9 +1,12 @@
-/* The FXT recorder: a drv_target_t whose callbacks log one line per
- * callback (every decoded field), for the shared test drivers. Large blob
- * fragments are folded into one line when the last one arrives, so the log
- * does not depend on chunking. */
+/* The FXT recorder (modes: rec.h): drv_target_t's whose callbacks log one
+ * line per callback (every decoded field), for the shared test drivers
+ * (REC_LOG) and the fuzz target (REC_HASH); and the benchmarks' counting
+ * callbacks. Large blob fragments are folded into one line when the last
+ * one arrives, so the log does not depend on chunking. */
 #ifndef TESTS_SUPPORT_FXT_RECORDER_H
 #define TESTS_SUPPORT_FXT_RECORDER_H
+
+#include <stdbool.h>
 
 #include <tracerd/fxt.h>
 
@@ -15,7 +18,14 @@ extern const drv_target_t fxt_target;
  * record and leaves out the events whose name begins with "skip". */
 extern const drv_target_t fxt_head_target;
 
-/* Convenience: the whole-feed log of data (malloc'd). */
-char *fxt_log(const tracerd_fxt_config_t *cfg, const uint8_t *data, size_t len);
+/* COUNT mode (bench/bench_fxt.c): counting callbacks whose user pointer is
+ * an fxt_counts_t: events (their arguments counted, ns and the name's
+ * length folded into ns_sum), strings, and threads, metadata and init
+ * records as `other`. With every_arg, on_event also reads every argument's
+ * name and value by type, as a converter does. */
+typedef struct fxt_counts {
+    uint64_t events, args, strings, other, ns_sum;
+} fxt_counts_t;
+void fxt_count_callbacks(tracerd_fxt_callbacks_t *cbs, bool every_arg);
 
 #endif
