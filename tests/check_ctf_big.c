@@ -268,6 +268,25 @@ static void join_read(const char *meta, const tracerd_ctf_stream_config_t *cfg, 
     tracerd_ctf_trace_free(t);
 }
 
+/* Reads the tsdl_stream trace in chunks of `chunk` bytes (join_read) and
+ * asserts that the fragments of event.fields.s join into its four strings:
+ * the two long ones (texts), "end" and "second packet". */
+static void expect_joined(const char *meta, const tracerd_ctf_stream_config_t *cfg,
+                          const uint8_t *data, size_t len, size_t chunk, char *const texts[2])
+{
+    struct join j = {.path = "event.fields.s"};
+    join_read(meta, cfg, data, len, chunk, &j);
+    ck_assert_uint_eq(j.ngot, 4);
+    for (int k = 0; k < 2; k++) {
+        ck_assert_uint_eq(j.got_len[k], strlen(texts[k]));
+        ck_assert(strcmp(j.got[k], texts[k]) == 0);
+    }
+    ck_assert_str_eq(j.got[2], "end");
+    ck_assert_str_eq(j.got[3], "second packet");
+    ck_assert(j.fragments > j.values);
+    join_free(&j);
+}
+
 static unsigned count(const char *log, const char *what)
 {
     unsigned n = 0;
@@ -327,16 +346,7 @@ START_TEST(test_big_events_tsdl)
     tracerd_ctf_stream_config_t cfg;
     tracerd_ctf_stream_config_init(&cfg);
     for (size_t chunk = 4096; chunk <= len; chunk = len) {
-        struct join j = {.path = "event.fields.s"};
-        join_read(meta, &cfg, data, len, chunk, &j);
-        ck_assert_uint_eq(j.ngot, 4);
-        ck_assert_uint_eq(j.got_len[0], strlen(texts[0]));
-        ck_assert(strcmp(j.got[0], texts[0]) == 0);
-        ck_assert(strcmp(j.got[1], texts[1]) == 0);
-        ck_assert_str_eq(j.got[2], "end");
-        ck_assert_str_eq(j.got[3], "second packet");
-        ck_assert(j.fragments > j.values);
-        join_free(&j);
+        expect_joined(meta, &cfg, data, len, chunk, texts);
         if (chunk == len)
             break;
     }
@@ -359,15 +369,9 @@ START_TEST(test_big_event_3mb)
     tracerd_ctf_stream_config_t cfg;
     tracerd_ctf_stream_config_init(&cfg);
     size_t chunks[] = {len, 4096, 1000003, 65536 + 17};
-    for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
-        struct join j = {.path = "event.fields.s"};
-        join_read(meta, &cfg, data, len, chunks[k], &j);
-        ck_assert_uint_eq(j.ngot, 4);
-        ck_assert_uint_eq(j.got_len[1], 3000000);
-        ck_assert(strcmp(j.got[1], texts[1]) == 0);
-        ck_assert(strcmp(j.got[0], texts[0]) == 0);
-        join_free(&j);
-    }
+    ck_assert_uint_eq(strlen(texts[1]), 3000000);
+    for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
+        expect_joined(meta, &cfg, data, len, chunks[k], texts);
     free(texts[0]);
     free(texts[1]);
     free(data);
@@ -397,16 +401,8 @@ START_TEST(test_big_events_small_stitch)
     ck_assert_str_eq(batch, log);
     free(batch);
     free(log);
-    struct join j = {.path = "event.fields.s"};
-    for (size_t chunk = 1; chunk < 64; chunk += 13) {
-        join_read(meta, &c.stream, data, len, chunk, &j);
-        ck_assert_uint_eq(j.ngot, 4);
-        ck_assert(strcmp(j.got[0], texts[0]) == 0);
-        ck_assert(strcmp(j.got[1], texts[1]) == 0);
-        join_free(&j);
-        memset(&j, 0, sizeof j);
-        j.path = "event.fields.s";
-    }
+    for (size_t chunk = 1; chunk < 64; chunk += 13)
+        expect_joined(meta, &c.stream, data, len, chunk, texts);
     free(texts[0]);
     free(texts[1]);
     free(data);
