@@ -4,7 +4,7 @@
  * per event when they lie in a chunk, full calls of TRACERD_CTF_BATCH_RECORDS
  * for more). The logs of on_fields and on_field under every split, pause and
  * allocation failure are compared by check_fast_path (tests/support/
- * ctf_recorder.c) for every trace of the ctf and ctf2 suites, and by the
+ * ctf_check.c) for every trace of the ctf and ctf2 suites, and by the
  * ctf_big suite for long values in fragments, UTF-16/32 text and BLOBs. */
 #include <check.h>
 #include <stdio.h>
