@@ -108,6 +108,19 @@ static struct ctf_type *new_type(struct j2 *J, tracerd_ctf_type_kind_t k)
     return t;
 }
 
+/* The start of a field class of kind k: its properties checked against
+ * `known` (tracerd__ctf2_only), then its type, in *out. */
+static tracerd_status_t begin_type(struct j2 *J, const json_t *o, const char *obj,
+                                   const char *const *known, tracerd_ctf_type_kind_t k,
+                                   struct ctf_type **out)
+{
+    tracerd_status_t st = tracerd__ctf2_only(J, o, obj, known);
+    if (st != TRACERD_OK)
+        return st;
+    *out = new_type(J, k);
+    return *out != NULL ? TRACERD_OK : tracerd__ctf2_nomem(J);
+}
+
 static const struct {
     const char *name;
     uint32_t bit;
@@ -322,6 +335,21 @@ static tracerd_status_t min_align(struct j2 *J, const json_t *o, const char *obj
     return TRACERD_OK;
 }
 
+/* An integer field class's display base and roles (unsigned integers
+ * only). */
+static tracerd_status_t int_props(struct j2 *J, const json_t *o, const char *obj,
+                                  struct ctf_type *ty)
+{
+    tracerd_status_t st;
+    if ((st = display_base(J, o, obj, ty)) != TRACERD_OK ||
+        (st = roles(J, o, obj, &ty->pub.roles)) != TRACERD_OK)
+        return st;
+    if (ty->pub.roles && ty->pub.is_signed)
+        return tracerd__ctf2_err(J, TRACERD_E_METADATA, "%s: only unsigned integers have roles",
+                                 obj);
+    return TRACERD_OK;
+}
+
 /* The 8-bit text element of a static- or dynamic-length string. */
 static const tracerd_ctf_type_t *text_element(struct j2 *J, tracerd_ctf_encoding_t enc)
 {
@@ -361,17 +389,14 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
                                              NULL};
         bool is_map = !strcmp(type, "fixed-length-bit-map");
         bool is_float = !strcmp(type, "fixed-length-floating-point-number");
-        if ((st = tracerd__ctf2_only(J, o, obj,
-                                     fl_int   ? k_int
-                                     : is_map ? k_map
-                                              : k_bits)) != TRACERD_OK)
+        const char *const *known = fl_int ? k_int : is_map ? k_map : k_bits;
+        tracerd_ctf_type_kind_t kind = fl_int || !strcmp(type, "fixed-length-bit-array")
+                                           ? TRACERD_CTF_TYPE_INT
+                                       : is_map   ? TRACERD_CTF_TYPE_BIT_MAP
+                                       : is_float ? TRACERD_CTF_TYPE_FLOAT
+                                                  : TRACERD_CTF_TYPE_BOOL;
+        if ((st = begin_type(J, o, obj, known, kind, &ty)) != TRACERD_OK)
             return st;
-        ty = new_type(J, fl_int || !strcmp(type, "fixed-length-bit-array") ? TRACERD_CTF_TYPE_INT
-                         : is_map   ? TRACERD_CTF_TYPE_BIT_MAP
-                         : is_float ? TRACERD_CTF_TYPE_FLOAT
-                                    : TRACERD_CTF_TYPE_BOOL);
-        if (ty == NULL)
-            return tracerd__ctf2_nomem(J);
         if ((st = fixed_length(J, o, obj, ty, is_float ? CTF_FLOAT_MAX_BITS : 64)) != TRACERD_OK)
             return st;
         if (is_float) {
@@ -402,47 +427,32 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
         }
         if (fl_int) {
             ty->pub.is_signed = !strcmp(type, "fixed-length-signed-integer");
-            if ((st = display_base(J, o, obj, ty)) != TRACERD_OK ||
-                (st = roles(J, o, obj, &ty->pub.roles)) != TRACERD_OK)
+            if ((st = int_props(J, o, obj, ty)) != TRACERD_OK)
                 return st;
-            if (ty->pub.roles && ty->pub.is_signed)
-                return tracerd__ctf2_err(J, TRACERD_E_METADATA,
-                                         "%s: only unsigned integers have roles", obj);
         }
     } else if (vl_int) {
         static const char *const k_vl[] = {"preferred-display-base", "mappings", "roles", NULL};
-        if ((st = tracerd__ctf2_only(J, o, obj, k_vl)) != TRACERD_OK)
+        if ((st = begin_type(J, o, obj, k_vl, TRACERD_CTF_TYPE_VARINT, &ty)) != TRACERD_OK)
             return st;
-        ty = new_type(J, TRACERD_CTF_TYPE_VARINT);
-        if (ty == NULL)
-            return tracerd__ctf2_nomem(J);
         ty->pub.is_signed = !strcmp(type, "variable-length-signed-integer");
         ty->pub.size_bits = 64;
-        if ((st = display_base(J, o, obj, ty)) != TRACERD_OK ||
-            (st = roles(J, o, obj, &ty->pub.roles)) != TRACERD_OK)
+        if ((st = int_props(J, o, obj, ty)) != TRACERD_OK)
             return st;
-        if (ty->pub.roles && ty->pub.is_signed)
-            return tracerd__ctf2_err(J, TRACERD_E_METADATA, "%s: only unsigned integers have roles",
-                                     obj);
     } else if (!strcmp(type, "null-terminated-string")) {
         static const char *const k[] = {"encoding", NULL};
-        if ((st = tracerd__ctf2_only(J, o, obj, k)) != TRACERD_OK)
+        if ((st = begin_type(J, o, obj, k, TRACERD_CTF_TYPE_STRING, &ty)) != TRACERD_OK)
             return st;
-        ty = new_type(J, TRACERD_CTF_TYPE_STRING);
-        if (ty == NULL)
-            return tracerd__ctf2_nomem(J);
         if ((st = encoding(J, o, obj, &ty->pub.encoding)) != TRACERD_OK)
             return st;
     } else if (!strcmp(type, "static-length-string") || !strcmp(type, "dynamic-length-string")) {
         static const char *const ks[] = {"length", "encoding", NULL};
         static const char *const kd[] = {"length-field-location", "encoding", NULL};
         bool dyn = type[0] == 'd';
-        if ((st = tracerd__ctf2_only(J, o, obj, dyn ? kd : ks)) != TRACERD_OK)
-            return st;
-        ty = new_type(J, dyn ? TRACERD_CTF_TYPE_SEQUENCE : TRACERD_CTF_TYPE_ARRAY);
         tracerd_ctf_encoding_t enc;
-        if (ty == NULL)
-            return tracerd__ctf2_nomem(J);
+        if ((st = begin_type(J, o, obj, dyn ? kd : ks,
+                             dyn ? TRACERD_CTF_TYPE_SEQUENCE : TRACERD_CTF_TYPE_ARRAY, &ty)) !=
+            TRACERD_OK)
+            return st;
         if ((st = encoding(J, o, obj, &enc)) != TRACERD_OK)
             return st;
         if ((ty->pub.element = text_element(J, enc)) == NULL)
@@ -453,11 +463,8 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
         static const char *const ks[] = {"length", "media-type", "roles", NULL};
         static const char *const kd[] = {"length-field-location", "media-type", NULL};
         bool dyn = type[0] == 'd';
-        if ((st = tracerd__ctf2_only(J, o, obj, dyn ? kd : ks)) != TRACERD_OK)
+        if ((st = begin_type(J, o, obj, dyn ? kd : ks, TRACERD_CTF_TYPE_BLOB, &ty)) != TRACERD_OK)
             return st;
-        ty = new_type(J, TRACERD_CTF_TYPE_BLOB);
-        if (ty == NULL)
-            return tracerd__ctf2_nomem(J);
         if ((st = tracerd__ctf2_opt_str(J, o, obj, "media-type", &ty->pub.media_type)) !=
             TRACERD_OK)
             return st;
@@ -476,11 +483,8 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
                                      "%s: the metadata-stream-uuid role needs a 16-byte BLOB", obj);
     } else if (!strcmp(type, "structure")) {
         static const char *const k[] = {"member-classes", "minimum-alignment", NULL};
-        if ((st = tracerd__ctf2_only(J, o, obj, k)) != TRACERD_OK)
+        if ((st = begin_type(J, o, obj, k, TRACERD_CTF_TYPE_STRUCT, &ty)) != TRACERD_OK)
             return st;
-        ty = new_type(J, TRACERD_CTF_TYPE_STRUCT);
-        if (ty == NULL)
-            return tracerd__ctf2_nomem(J);
         uint32_t align = 1;
         if ((st = min_align(J, o, obj, &align)) != TRACERD_OK)
             return st;
@@ -534,11 +538,10 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
         static const char *const kd[] = {"element-field-class", "length-field-location",
                                          "minimum-alignment", NULL};
         bool dyn = type[0] == 'd';
-        if ((st = tracerd__ctf2_only(J, o, obj, dyn ? kd : ks)) != TRACERD_OK)
+        if ((st = begin_type(J, o, obj, dyn ? kd : ks,
+                             dyn ? TRACERD_CTF_TYPE_SEQUENCE : TRACERD_CTF_TYPE_ARRAY, &ty)) !=
+            TRACERD_OK)
             return st;
-        ty = new_type(J, dyn ? TRACERD_CTF_TYPE_SEQUENCE : TRACERD_CTF_TYPE_ARRAY);
-        if (ty == NULL)
-            return tracerd__ctf2_nomem(J);
         uint32_t align = 1;
         if ((st = min_align(J, o, obj, &align)) != TRACERD_OK ||
             (st = tracerd__ctf2_required(J, o, obj, "element-field-class")) != TRACERD_OK ||
@@ -551,11 +554,8 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
     } else if (!strcmp(type, "optional")) {
         static const char *const k[] = {"field-class", "selector-field-location",
                                         "selector-field-ranges", NULL};
-        if ((st = tracerd__ctf2_only(J, o, obj, k)) != TRACERD_OK)
+        if ((st = begin_type(J, o, obj, k, TRACERD_CTF_TYPE_OPTIONAL, &ty)) != TRACERD_OK)
             return st;
-        ty = new_type(J, TRACERD_CTF_TYPE_OPTIONAL);
-        if (ty == NULL)
-            return tracerd__ctf2_nomem(J);
         ty->pub.align_bits = 1;
         const json_t *f = json_object_get(o, "field-class");
         if (f == NULL)
@@ -571,11 +571,8 @@ static tracerd_status_t fc_object(struct j2 *J, const json_t *o, const char *typ
             return st;
     } else if (!strcmp(type, "variant")) {
         static const char *const k[] = {"selector-field-location", "options", NULL};
-        if ((st = tracerd__ctf2_only(J, o, obj, k)) != TRACERD_OK)
+        if ((st = begin_type(J, o, obj, k, TRACERD_CTF_TYPE_VARIANT, &ty)) != TRACERD_OK)
             return st;
-        ty = new_type(J, TRACERD_CTF_TYPE_VARIANT);
-        if (ty == NULL)
-            return tracerd__ctf2_nomem(J);
         ty->pub.align_bits = 1;
         if ((st = location(J, json_object_get(o, "selector-field-location"), obj,
                            "selector-field-location", ty)) != TRACERD_OK)
