@@ -11,7 +11,7 @@
  * its natural bit order. */
 static bool run_op(const struct ctf_insn *in)
 {
-    if (in->op >= OP_U8 && in->op <= OP_U64BE)
+    if (FIXED_OP(in->op))
         return true;
     return RUN_OP(in->op) && in->align >= 8 && !(in->flags & INSN_REV);
 }
@@ -117,7 +117,7 @@ static bool fuse_fixed(struct cc *c, struct fuse *f, uint32_t align, uint64_t bi
 
 static bool is_int_op(uint8_t op)
 {
-    return op == OP_INT || (op >= OP_U8 && op <= OP_U64BE);
+    return INT_OP(op);
 }
 
 /* Size of one element of a loop body made only of fixed fields, or false. */

@@ -7,15 +7,9 @@
 /* Whether the plan interpreter (stream.c, run_plan) handles the instruction. */
 static bool plan_op(const struct ctf_insn *in)
 {
+    if (INT_OP(in->op))
+        return true;
     switch (in->op) {
-    case OP_INT:
-    case OP_U8:
-    case OP_U16LE:
-    case OP_U16BE:
-    case OP_U32LE:
-    case OP_U32BE:
-    case OP_U64LE:
-    case OP_U64BE:
     case OP_FLOAT32:
     case OP_FLOAT64:
     case OP_STRING:

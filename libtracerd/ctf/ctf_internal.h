@@ -193,9 +193,12 @@ enum ctf_role {
 #define INSN_DYN 0x40u   /* OP_BLOB: length in slot */
 #define INSN_UTF 0x80u   /* OP_TEXT_*: UTF-16/32 (meta type's element encoding) */
 
+/* The byte-aligned fixed-size integer loads, and every integer load. */
+#define FIXED_OP(op) ((op) >= OP_U8 && (op) <= OP_U64BE)
+#define INT_OP(op) ((op) == OP_INT || FIXED_OP(op))
 /* Instructions that may belong to a fused run (compile_fast.c, tracerd__cc_mark_runs: the
  * first one's jump is then the run's length, always above 1). */
-#define RUN_OP(op) (((op) >= OP_U8 && (op) <= OP_U64BE) || (op) == OP_FLOAT32 || (op) == OP_FLOAT64)
+#define RUN_OP(op) (FIXED_OP(op) || (op) == OP_FLOAT32 || (op) == OP_FLOAT64)
 
 struct ctf_vsel { /* variant option selection: tag value range -> target */
     int64_t lo, hi;

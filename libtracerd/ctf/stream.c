@@ -644,6 +644,18 @@ static int uuid_warning(tracerd_ctf_stream_t *r)
     return warn_now(r, &w);
 }
 
+/* A copy of the measuring vm that delivers what it measured: from the
+ * record's start, nothing on its stacks, no streaming. */
+static struct vm delivery_vm(const tracerd_ctf_stream_t *r, const struct vm *vm)
+{
+    struct vm d = *vm;
+    d.bo_end = 0;
+    d.pos = r->pos;
+    d.sp = d.depth = d.pc = 0;
+    d.more_ok = false;
+    return d;
+}
+
 /* Packet measured: check sizes, report losses and the packet. */
 static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
 {
@@ -732,11 +744,7 @@ static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
             return R_ERR;
     }
     if (r->fields) {
-        struct vm d = *vm;
-        d.bo_end = 0;
-        d.pos = r->pos;
-        d.sp = d.depth = d.pc = 0;
-        d.more_ok = false;
+        struct vm d = delivery_vm(r, vm);
         if (batch_end(r, packet_programs(r, &d, true)) != R_OK)
             return R_ERR;
     }
@@ -762,11 +770,7 @@ static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm, bool failing)
     if (r->cb.on_event_begin && event_cb(r, r->cb.on_event_begin, &e, "on_event_begin") != R_OK)
         return R_ERR;
     if (r->fields) {
-        struct vm d = *vm;
-        d.bo_end = 0;
-        d.pos = r->pos;
-        d.sp = d.depth = d.pc = 0;
-        d.more_ok = false;
+        struct vm d = delivery_vm(r, vm);
         int rc;
         /* a failing event takes the general path (delivered up to its
          * error whatever the split); a plan delivers a long value in

@@ -248,6 +248,29 @@ static inline bool byte_order_split(struct vm *vm, const struct ctf_insn *in, ui
 
 /* ---- field loaders shared by the general and the measure-only programs -- */
 
+/* The byte-aligned fixed-size load `op` (OP_U8 .. OP_U64BE) at p: the one
+ * place these loads are written; with a constant op (run_plan's per-op
+ * cases) the switch folds away. */
+static TRACERD__INLINE uint64_t load_fixed(int op, const uint8_t *p)
+{
+    switch (op) {
+    case OP_U8:
+        return p[0];
+    case OP_U16LE:
+        return tracerd__le16(p);
+    case OP_U16BE:
+        return tracerd__be16(p);
+    case OP_U32LE:
+        return tracerd__le32(p);
+    case OP_U32BE:
+        return tracerd__be32(p);
+    case OP_U64LE:
+        return tracerd__le64(p);
+    default: /* OP_U64BE */
+        return tracerd__be64(p);
+    }
+}
+
 /* The value of integer instruction `in` whose first bit is bit `rel` of
  * data (the caller checked it is all there): the fixed-size byte-aligned
  * loads, else the generic bit field; sign-extended when signed. */
@@ -258,25 +281,13 @@ static TRACERD__INLINE uint64_t load_int(const uint8_t *data, size_t nbytes, uin
     uint64_t v;
     switch (in->op) {
     case OP_U8:
-        v = p[0];
-        break;
     case OP_U16LE:
-        v = tracerd__le16(p);
-        break;
     case OP_U16BE:
-        v = tracerd__be16(p);
-        break;
     case OP_U32LE:
-        v = tracerd__le32(p);
-        break;
     case OP_U32BE:
-        v = tracerd__be32(p);
-        break;
     case OP_U64LE:
-        v = tracerd__le64(p);
-        break;
     case OP_U64BE:
-        v = tracerd__be64(p);
+        v = load_fixed(in->op, p);
         break;
     default: {
         unsigned bit = (unsigned)(rel & 7), size = in->size;
@@ -1243,23 +1254,23 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
             next = plan + in->jump;
             continue;
             /* the byte-aligned loads, each its own case (one dispatch per field) */
-#define PLAN_LOAD(OP, EXPR)                                                                        \
+#define PLAN_LOAD(OP)                                                                              \
     case OP: {                                                                                     \
         if (TRACERD__UNLIKELY(at + in->size > limit))                                              \
             goto short_field;                                                                      \
         const uint8_t *b = data + ((at - bit0) >> 3);                                              \
-        v = (EXPR);                                                                                \
+        v = load_fixed(OP, b);                                                                     \
         if (in->flags & INSN_SIGNED)                                                               \
             v = sext(v, in->size);                                                                 \
         goto plan_int;                                                                             \
     }
-            PLAN_LOAD(OP_U8, b[0])
-            PLAN_LOAD(OP_U16LE, tracerd__le16(b))
-            PLAN_LOAD(OP_U16BE, tracerd__be16(b))
-            PLAN_LOAD(OP_U32LE, tracerd__le32(b))
-            PLAN_LOAD(OP_U32BE, tracerd__be32(b))
-            PLAN_LOAD(OP_U64LE, tracerd__le64(b))
-            PLAN_LOAD(OP_U64BE, tracerd__be64(b))
+            PLAN_LOAD(OP_U8)
+            PLAN_LOAD(OP_U16LE)
+            PLAN_LOAD(OP_U16BE)
+            PLAN_LOAD(OP_U32LE)
+            PLAN_LOAD(OP_U32BE)
+            PLAN_LOAD(OP_U64LE)
+            PLAN_LOAD(OP_U64BE)
 #undef PLAN_LOAD
         case OP_INT:
             if (TRACERD__UNLIKELY(at + in->size > limit))
