@@ -32,6 +32,10 @@ static void strip_meta(char *log)
 static char *run_all(const xw_t *w, const tracerd_xray_config_t *cfg)
 {
     char *log = drv_check_all(&xray_target, cfg, w->buf, w->len);
+    /* on_functions delivers the same records in the same order */
+    char *batch = drv_check_all(&xray_target_batch, cfg, w->buf, w->len);
+    ck_assert_str_eq(batch, log);
+    free(batch);
     char *p = strstr(log, "order=big");
     if (p != NULL)
         memcpy(p, "order=xxx", 9);
@@ -355,8 +359,54 @@ START_TEST(test_large_mixed)
     ck_assert_ptr_nonnull(strstr(log, "end OK\n"));
     /* Without on_metadata the hot loop takes the metadata itself: same records. */
     char *fast = drv_check_all(&xray_target_nometa, NULL, w.buf, w.len);
+    char *batch = drv_check_all(&xray_target_batch_nometa, NULL, w.buf, w.len);
     strip_meta(log);
     ck_assert_str_eq(fast, log);
+    ck_assert_str_eq(batch, log);
+    free(batch);
+    free(fast);
+    free(log);
+    xw_free(&w);
+}
+END_TEST
+
+/* on_functions: runs longer than a batch (64 records), arguments on the
+ * record that fills a batch, on the first and on the last of one, records
+ * with arguments one after another, a metadata record right after a full
+ * batch: every split, pause and allocation failure gives on_function's log. */
+START_TEST(test_batch_runs)
+{
+    xw_t w;
+    xw_init(&w, _i == 1);
+    xw_header(&w, 5, 1, 3, 1000000000u, 0);
+    for (int b = 0; b < 2; b++) {
+        size_t m = xw_extents(&w, 0);
+        xw_new_buffer(&w, 10 + b);
+        xw_walltime(&w, 1, 0);
+        xw_pid(&w, 77);
+        xw_new_cpu(&w, 2, 1000);
+        for (int i = 0; i < 300; i++) {
+            xw_func(&w, i & 1, (uint32_t)(i % 7), (uint32_t)i);
+            if (i == 63 || i == 64 || i == 65 || i == 127 || i == 200 || i == 201) {
+                xw_arg(&w, 1000u + (unsigned)i);
+                if (i != 64)
+                    xw_arg(&w, 2000u + (unsigned)i);
+            }
+            if (i == 191 || i == 255)
+                xw_new_cpu(&w, (uint16_t)(3 + i), 5000u + (unsigned)i);
+        }
+        xw_end_extents(&w, m);
+    }
+    char *log = drv_check_all(&xray_target, NULL, w.buf, w.len);
+    ck_assert_ptr_nonnull(strstr(log, "end OK\n"));
+    ck_assert_ptr_nonnull(strstr(log, " args=0x427,0x80f\n")); /* record 63: 1063, 2063 */
+    char *batch = drv_check_all(&xray_target_batch, NULL, w.buf, w.len);
+    ck_assert_str_eq(batch, log);
+    free(batch);
+    char *fast = drv_check_all(&xray_target_nometa, NULL, w.buf, w.len);
+    batch = drv_check_all(&xray_target_batch_nometa, NULL, w.buf, w.len);
+    ck_assert_str_eq(batch, fast);
+    free(batch);
     free(fast);
     free(log);
     xw_free(&w);
@@ -756,6 +806,57 @@ START_TEST(test_callback_abort)
 }
 END_TEST
 
+/* on_functions aborting: the error names the run's last record and the callback. */
+struct runs {
+    tracerd_xray_reader_t *r;
+    unsigned calls, abort_at;
+    uint64_t last;
+};
+
+static int runs_cb(void *u, const tracerd_xray_function_t *fs, size_t n)
+{
+    struct runs *x = u;
+    ck_assert_uint_ge(n, 1);
+    ck_assert_uint_eq(tracerd_xray_record_offset(x->r), fs[n - 1].offset);
+    x->last = fs[n - 1].offset;
+    return ++x->calls == x->abort_at ? -5 : 0;
+}
+
+START_TEST(test_batch_abort)
+{
+    xw_t w;
+    xw_init(&w, false);
+    xw_header(&w, 5, 1, 3, 1000000000u, 0);
+    size_t m = xw_extents(&w, 0);
+    xw_new_buffer(&w, 1);
+    xw_walltime(&w, 1, 0);
+    xw_new_cpu(&w, 0, 0);
+    for (int i = 0; i < 100; i++) /* records at 96 + 8 i */
+        xw_func(&w, i & 1, 1, 1);
+    xw_end_extents(&w, m);
+    for (unsigned k = 1; k <= 3; k++) {
+        struct runs x = {.abort_at = k};
+        tracerd_xray_callbacks_t cb;
+        tracerd_xray_callbacks_init(&cb);
+        cb.on_functions = runs_cb;
+        ck_assert_int_eq(tracerd_xray_new(NULL, &cb, &x, NULL, &x.r), TRACERD_OK);
+        size_t used;
+        tracerd_status_t st = tracerd_xray_feed(x.r, w.buf, w.len, &used);
+        if (st == TRACERD_OK)
+            st = tracerd_xray_finish(x.r);
+        /* runs: records 0-63, then 64-98 (the 100th waits for what follows
+         * it), then the 100th alone at the buffer's end */
+        static const uint64_t last[] = {0, 96 + 8 * 63, 96 + 8 * 98, 96 + 8 * 99};
+        ck_assert_int_eq(st, TRACERD_E_CALLBACK);
+        ck_assert_uint_eq(x.last, last[k]);
+        ck_assert_uint_eq(tracerd_xray_record_offset(x.r), last[k]);
+        ck_assert_str_eq(tracerd_xray_error_reason(x.r), "on_functions callback returned -5");
+        tracerd_xray_free(x.r);
+    }
+    xw_free(&w);
+}
+END_TEST
+
 /* Records the hot loop delivers itself (NewCPUId, TSCWrap and events inside a
  * buffer body, fed whole): inside each callback record_offset() names that
  * record, and an abort there is reported at it, naming the callback. */
@@ -917,6 +1018,7 @@ Suite *suite_xray(void)
     tcase_add_test(tc, test_fragments);
     tcase_add_test(tc, test_samples_current);
     tcase_add_loop_test(tc, test_large_mixed, 0, 2);
+    tcase_add_loop_test(tc, test_batch_runs, 0, 2);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("errors");
     tcase_set_timeout(te, 120);
@@ -927,6 +1029,7 @@ Suite *suite_xray(void)
     tcase_add_test(te, test_err_extent_and_sizes);
     tcase_add_loop_test(te, test_lenient_skip, 0, 2);
     tcase_add_test(te, test_callback_abort);
+    tcase_add_test(te, test_batch_abort);
     tcase_add_loop_test(te, test_fast_loop_callbacks, 0, 2);
     tcase_add_test(te, test_validator);
     suite_add_tcase(s, te);

@@ -134,6 +134,7 @@ typedef int (*tracerd_xray_header_cb)(void *user, const tracerd_xray_header_t *h
 typedef int (*tracerd_xray_buffer_cb)(void *user, const tracerd_xray_buffer_t *b);
 typedef int (*tracerd_xray_buffer_end_cb)(void *user, const tracerd_xray_buffer_end_t *e);
 typedef int (*tracerd_xray_function_cb)(void *user, const tracerd_xray_function_t *f);
+typedef int (*tracerd_xray_functions_cb)(void *user, const tracerd_xray_function_t *fs, size_t n);
 typedef int (*tracerd_xray_event_cb)(void *user, const tracerd_xray_event_t *e);
 typedef int (*tracerd_xray_metadata_cb)(void *user, const tracerd_xray_metadata_t *m);
 
@@ -151,6 +152,20 @@ typedef struct tracerd_xray_callbacks {
      * (0, as in a struct zeroed by hand: the members above). Members added
      * after 0.2 come after it (doc/api.md §7). */
     size_t size;
+    /** Called (when set) instead of on_function, with function records in
+     * runs: fs[0..n-1] (1 <= n <= 64), in the order of the trace, each with
+     * all its arguments, all of one buffer and one CPU (the same tid, pid
+     * and cpu); the array and each record's args are borrowed, valid until
+     * the callback returns. A run ends before any other record
+     * is delivered, so the order of every callback is on_function's; where
+     * the reader's general path decodes a record (at a chunk's or a
+     * buffer's edge, after a record it cannot take in its hot loop) it comes
+     * alone (n = 1). The return value is on_function's for the whole run:
+     * a pause takes effect after fs[n-1], and during the call and after an
+     * abort tracerd_xray_record_offset names fs[n-1]. For clients that do
+     * little per record (counting, aggregating): one call per run instead
+     * of one per record. */
+    tracerd_xray_functions_cb on_functions;
 } tracerd_xray_callbacks_t;
 
 /** Sets every callback to NULL (not interested), the starting point before

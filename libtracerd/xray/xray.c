@@ -10,6 +10,7 @@
 #define META_BYTES 16u
 #define BASIC_BYTES 32u
 #define QUEUE_MAX 8u
+#define BATCH 64u /* function records per on_functions call, at most */
 
 enum state {
     S_HEADER,    /* the 32-byte file header */
@@ -85,6 +86,14 @@ struct tracerd_xray_reader {
     /* deliveries of self-contained records, drained before reading on */
     struct item q[QUEUE_MAX];
     unsigned qhead, qlen;
+
+    /* on_functions: the hot loop's run of decoded function records; every
+     * slot's tid, pid, cpu and args are fb_tid, fb_pid, fb_cpu and args
+     * (when fb_set), written only when they change */
+    tracerd_xray_function_t fb[BATCH];
+    bool fb_set;
+    int32_t fb_tid, fb_pid;
+    uint16_t fb_cpu;
 };
 
 /* ---- names and options ---------------------------------------------------- */
@@ -338,9 +347,14 @@ static int drain(tracerd_xray_reader_t *r)
             break;
         case I_FUNCTION:
             r->rec_off = it->u.function.offset;
-            if (r->cb.on_function)
-                rc = r->cb.on_function(r->core.user, &it->u.function);
-            which = "on_function";
+            if (r->cb.on_functions) {
+                rc = r->cb.on_functions(r->core.user, &it->u.function, 1);
+                which = "on_functions";
+            } else {
+                if (r->cb.on_function)
+                    rc = r->cb.on_function(r->core.user, &it->u.function);
+                which = "on_function";
+            }
             break;
         case I_METADATA:
             r->rec_off = it->u.metadata.offset;
@@ -756,9 +770,10 @@ static int fast_event(tracerd_xray_reader_t *r, const tracerd_xray_event_t *e)
     return res != 0 ? res : held;
 }
 
-/* Decodes the function record at p into the pending slot; false (and nothing
- * changed) when its kind is undefined, which the general path reports. */
-static TRACERD__INLINE bool fast_function(tracerd_xray_reader_t *r, const uint8_t *p,
+/* Decodes the function record at p into *f; false (and nothing changed) when
+ * its kind is undefined, which the general path reports. */
+static TRACERD__INLINE bool fast_function(const struct tracerd__tick_conv *conv,
+                                          tracerd_xray_function_t *f, const uint8_t *p,
                                           uint64_t off_base, uint64_t *tsc, const bool big,
                                           const bool has_cb)
 {
@@ -767,7 +782,6 @@ static TRACERD__INLINE bool fast_function(tracerd_xray_reader_t *r, const uint8_
     if (TRACERD__UNLIKELY(w & (big ? 0x40000000u : 0x8u)))
         return false;
     unsigned kind = big ? (w >> 28) & 3u : (w >> 1) & 3u;
-    tracerd_xray_function_t *f = &r->pend;
     uint32_t delta = big ? tracerd__be32(p + 4) : tracerd__le32(p + 4);
     uint64_t t = *tsc + delta;
     *tsc = t;
@@ -775,7 +789,7 @@ static TRACERD__INLINE bool fast_function(tracerd_xray_reader_t *r, const uint8_
     f->kind = (tracerd_xray_kind_t)kind;
     f->function_id = (int32_t)(big ? (w & 0x0fffffffu) : (w >> 4));
     f->tsc = t;
-    f->ns = has_cb ? tracerd__tick_conv_ns(&r->conv, t) : 0;
+    f->ns = has_cb ? tracerd__tick_conv_ns(conv, t) : 0;
     f->delta = delta;
     f->nargs = 0;
     return true;
@@ -787,8 +801,9 @@ static tracerd_status_t function_record(tracerd_xray_reader_t *r, const uint8_t 
 {
     uint64_t tsc = r->tsc;
     const uint64_t off_base = r->rec_off - (uint64_t)(uintptr_t)p;
-    bool ok = r->big ? fast_function(r, p, off_base, &tsc, true, true)
-                     : fast_function(r, p, off_base, &tsc, false, true);
+    tracerd_xray_function_t *f = &r->pend;
+    bool ok = r->big ? fast_function(&r->conv, f, p, off_base, &tsc, true, true)
+                     : fast_function(&r->conv, f, p, off_base, &tsc, false, true);
     if (!ok) {
         uint32_t w = tracerd__ld32(r->big, p);
         return tracerd__error_set(&r->core.err, TRACERD_E_BAD_TOKEN, r->rec_off,
@@ -798,7 +813,6 @@ static tracerd_status_t function_record(tracerd_xray_reader_t *r, const uint8_t 
     if (r->bstate != B_BODY)
         return order_error(r, "function");
     r->tsc = tsc;
-    tracerd_xray_function_t *f = &r->pend;
     f->tid = r->buf.tid;
     f->pid = r->buf.pid;
     f->cpu = r->cpu;
@@ -807,29 +821,86 @@ static tracerd_status_t function_record(tracerd_xray_reader_t *r, const uint8_t 
     return TRACERD_OK;
 }
 
+/* on_functions: delivers the complete records fb[0..n-1] from inside the hot
+ * loop (record_offset() names the last). Returns the cb_result() code. */
+static TRACERD__NOINLINE int batch_deliver(tracerd_xray_reader_t *r, size_t n)
+{
+    r->in_fast = false;
+    r->rec_off = r->fb[n - 1].offset;
+    int rc = r->cb.on_functions(r->core.user, r->fb, n);
+    r->in_fast = true;
+    return rc == TRACERD_CB_CONTINUE ? 0 : cb_result(r, rc, "on_functions");
+}
+
+/* on_functions: sets what every slot of the batch shares (what the hot loop
+ * changes only between batches). */
+static void batch_fill(tracerd_xray_reader_t *r, int32_t tid, int32_t pid, uint16_t cpu)
+{
+    if (r->fb_set && r->fb_tid == tid && r->fb_pid == pid && r->fb_cpu == cpu)
+        return;
+    for (size_t i = 0; i < BATCH; i++) {
+        r->fb[i].tid = tid;
+        r->fb[i].pid = pid;
+        r->fb[i].cpu = cpu;
+        r->fb[i].args = r->args;
+    }
+    r->fb_set = true;
+    r->fb_tid = tid;
+    r->fb_pid = pid;
+    r->fb_cpu = cpu;
+}
+
+/* How the hot loop hands out function records: not at all (a validator),
+ * one per on_function call, or in runs to on_functions. */
+enum fmode { M_NONE, M_ONE, M_BATCH };
+
 /* Hot loop: the body of a buffer lying wholly in the chunk. Function records,
  * CallArguments, NewCPUId, TSCWrap and custom/typed events whose payload is in
  * the chunk and within the stitch bound are handled here; every other record,
  * every error and any record straddling chunks take the general state machine.
- * `big` is a constant at each call site, and the function is always inlined,
- * so each byte order gets its own copy. */
+ * `big` and `mode` are constants at each call site, and the function is
+ * always inlined, so each gets its own copy.
+ *
+ * The record decoded last is pending: CallArguments may follow it. With
+ * M_ONE it is r->pend, delivered when the next record (not a CallArgument)
+ * is seen. With M_BATCH the decoded records fb[0..nb-1] wait, the last one
+ * pending; they are delivered in one call when the batch is full, before a
+ * metadata record or event, and at the loop's end (all but the pending one,
+ * which moves to r->pend for the general path). Arguments are read into
+ * r->args, so a batch holds at most one record with arguments: the records
+ * before a record's first argument are delivered first. */
 static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, const uint8_t *pos,
                                                       const uint8_t *lim, uint64_t pos_offset,
-                                                      int *res, const bool big, const bool has_cb)
+                                                      int *res, const bool big,
+                                                      const enum fmode mode)
 {
-    /* has_cb is a constant too: the loop without a function callback only validates */
+    const bool has_cb = mode != M_NONE, batch = mode == M_BATCH;
     const tracerd_xray_function_cb cb = r->cb.on_function;
     const uint8_t meta_bit = big ? 0x80u : 0x01u;
     /* offset of pos = off_base + pos (mod 2^64): one register instead of two */
     const uint64_t off_base = pos_offset - (uint64_t)(uintptr_t)pos;
     uint64_t tsc = r->tsc;
     tracerd_xray_function_t *f = &r->pend;
-    bool pending = r->pending;
+    tracerd_xray_function_t *const fb = r->fb;
+    bool pending = r->pending; /* M_BATCH: nb != 0 */
+    size_t nb = 0;
+    const int32_t tid = r->buf.tid, pid = r->buf.pid;
+    uint16_t cpu = r->cpu;
     const unsigned version = r->hdr.version;
+    /* a copy the stores into records cannot alias */
+    const struct tracerd__tick_conv conv = r->conv;
     int rc = TRACERD_CB_CONTINUE;
     *res = 0;
     if (lim - pos < (ptrdiff_t)FUNC_BYTES)
         return pos;
+    if (batch) {
+        batch_fill(r, tid, pid, cpu);
+        if (pending) {
+            fb[0] = r->pend;
+            f = &fb[0];
+            nb = 1;
+        }
+    }
     r->core.in_cb = true; /* only callbacks run inside this loop */
     r->in_fast = true;
     const uint8_t *const last = lim - FUNC_BYTES;
@@ -841,6 +912,15 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
             if (mk == TRACERD_XRAY_META_CALL_ARGUMENT) {
                 if (!pending || f->nargs >= r->cfg.max_args)
                     break;
+                if (batch && f->nargs == 0 && nb > 1) {
+                    /* r->args may hold an earlier record's arguments */
+                    *res = batch_deliver(r, nb - 1);
+                    fb[0] = fb[nb - 1];
+                    f = &fb[0];
+                    nb = 1;
+                    if (*res != 0)
+                        break;
+                }
                 r->args[f->nargs++] = big ? tracerd__be64(pos + 1) : tracerd__le64(pos + 1);
                 pos += META_BYTES;
                 continue;
@@ -860,7 +940,13 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
                 break;
             }
             /* Any record but a CallArgument delivers the pending function first. */
-            if (pending && has_cb) {
+            if (batch && nb != 0) {
+                *res = batch_deliver(r, nb);
+                nb = 0;
+                pending = false;
+                if (*res != 0)
+                    break;
+            } else if (pending && has_cb) {
                 rc = cb(r->core.user, f);
                 if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE))
                     goto cb_stop;
@@ -877,10 +963,10 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
                     .event_type =
                         typed ? (big ? tracerd__be16(pos + 9) : tracerd__le16(pos + 9)) : 0,
                     .tsc = tsc,
-                    .ns = tracerd__tick_conv_ns(&r->conv, tsc),
-                    .tid = r->buf.tid,
-                    .pid = r->buf.pid,
-                    .cpu = r->cpu,
+                    .ns = tracerd__tick_conv_ns(&conv, tsc),
+                    .tid = tid,
+                    .pid = pid,
+                    .cpu = cpu,
                     .size = size,
                     .payload = {pos + META_BYTES, size}};
                 pos += META_BYTES + size;
@@ -890,14 +976,41 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
             }
             tracerd_xray_metadata_t m = {.offset = at, .kind = (tracerd_xray_meta_kind_t)mk};
             if (mk == TRACERD_XRAY_META_NEW_CPU) {
-                r->cpu = f->cpu = m.cpu = big ? tracerd__be16(pos + 1) : tracerd__le16(pos + 1);
+                r->cpu = r->pend.cpu = cpu = m.cpu =
+                    big ? tracerd__be16(pos + 1) : tracerd__le16(pos + 1);
                 tsc = m.tsc = big ? tracerd__be64(pos + 3) : tracerd__le64(pos + 3);
+                if (batch)
+                    batch_fill(r, tid, pid, cpu); /* the batch is empty */
             } else {
                 tsc = m.tsc = big ? tracerd__be64(pos + 1) : tracerd__le64(pos + 1);
             }
             pos += META_BYTES;
             if (r->cb.on_metadata != NULL && (*res = fast_metadata(r, &m)) != 0)
                 break;
+            continue;
+        }
+        if (batch) {
+            /* Function records: the batch's records are complete. q is the
+             * next free slot. */
+            tracerd_xray_function_t *q = fb + nb;
+            do {
+                if (TRACERD__UNLIKELY(q == fb + BATCH)) {
+                    *res = batch_deliver(r, BATCH);
+                    q = fb;
+                    if (*res != 0)
+                        break;
+                }
+                if (TRACERD__UNLIKELY(!fast_function(&conv, q, pos, off_base, &tsc, big, true)))
+                    break;
+                q++;
+                pos += FUNC_BYTES;
+            } while (pos <= last && TRACERD__LIKELY(!(pos[0] & meta_bit)));
+            nb = (size_t)(q - fb);
+            pending = nb != 0;
+            if (pending)
+                f = q - 1;
+            if (*res != 0 || (pos <= last && !(pos[0] & meta_bit)))
+                break; /* paused, failed, or a record the general path reports */
             continue;
         }
         /* A function record: deliver the previous one first (it has all its
@@ -908,7 +1021,7 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
                 goto cb_stop;
         }
         pending = false;
-        if (TRACERD__UNLIKELY(!fast_function(r, pos, off_base, &tsc, big, has_cb)))
+        if (TRACERD__UNLIKELY(!fast_function(&conv, f, pos, off_base, &tsc, big, has_cb)))
             break;
         pending = true;
         pos += FUNC_BYTES;
@@ -920,7 +1033,7 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
                 if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE))
                     goto cb_stop;
             }
-            if (TRACERD__UNLIKELY(!fast_function(r, pos, off_base, &tsc, big, has_cb))) {
+            if (TRACERD__UNLIKELY(!fast_function(&conv, f, pos, off_base, &tsc, big, has_cb))) {
                 pending = false;
                 goto out;
             }
@@ -934,6 +1047,14 @@ cb_stop: /* on_function asked to pause or stop: f was delivered */
     *res = cb_result(r, rc, "on_function");
     pending = false;
 out:
+    if (batch) {
+        /* The complete records now; the pending one waits in r->pend. */
+        if (nb > 1 && *res == 0)
+            *res = batch_deliver(r, nb - 1);
+        if (nb != 0)
+            r->pend = fb[nb - 1];
+        pending = nb != 0;
+    }
     r->core.in_cb = false;
     r->in_fast = false;
     r->pending = pending;
@@ -941,18 +1062,21 @@ out:
     return pos;
 }
 
-/* One out-of-line copy per byte order and per presence of on_function, so
- * that each loop has the registers to itself and no test of either inside. */
-#define FAST_BODY(name, big, has_cb)                                                               \
+/* One out-of-line copy per byte order and per way of delivering function
+ * records, so that each loop has the registers to itself and no test of
+ * either inside. */
+#define FAST_BODY(name, big, mode)                                                                 \
     static TRACERD__NOINLINE const uint8_t *name(tracerd_xray_reader_t *r, const uint8_t *pos,     \
                                                  const uint8_t *lim, uint64_t at, int *res)        \
     {                                                                                              \
-        return fast_body_order(r, pos, lim, at, res, big, has_cb);                                 \
+        return fast_body_order(r, pos, lim, at, res, big, mode);                                   \
     }
-FAST_BODY(fast_body_le, false, true)
-FAST_BODY(fast_body_be, true, true)
-FAST_BODY(fast_body_le_nocb, false, false)
-FAST_BODY(fast_body_be_nocb, true, false)
+FAST_BODY(fast_body_le, false, M_ONE)
+FAST_BODY(fast_body_be, true, M_ONE)
+FAST_BODY(fast_body_le_batch, false, M_BATCH)
+FAST_BODY(fast_body_be_batch, true, M_BATCH)
+FAST_BODY(fast_body_le_nocb, false, M_NONE)
+FAST_BODY(fast_body_be_nocb, true, M_NONE)
 #undef FAST_BODY
 
 static const uint8_t *fast_functions(tracerd_xray_reader_t *r, const uint8_t *pos,
@@ -968,6 +1092,9 @@ static const uint8_t *fast_functions(tracerd_xray_reader_t *r, const uint8_t *po
     r->pend.pid = r->buf.pid;
     r->pend.cpu = r->cpu;
     r->pend.args = r->args;
+    if (r->cb.on_functions != NULL)
+        return r->big ? fast_body_be_batch(r, pos, lim, at, res)
+                      : fast_body_le_batch(r, pos, lim, at, res);
     if (r->cb.on_function != NULL)
         return r->big ? fast_body_be(r, pos, lim, at, res) : fast_body_le(r, pos, lim, at, res);
     return r->big ? fast_body_be_nocb(r, pos, lim, at, res)

@@ -73,6 +73,27 @@ static int on_function(void *u, const tracerd_xray_function_t *f)
     return rec_ret(x->rec);
 }
 
+/* on_functions: each record of the run as on_function logs it (a pause asked
+ * for by any takes effect after the run, as the reader documents); the
+ * records of a run share tid, pid and cpu. */
+static int on_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
+{
+    xrec_t *x = u;
+    REC_CHECK(x->rec, n >= 1 && n <= 64);
+    int ret = TRACERD_CB_CONTINUE;
+    for (size_t i = 0; i < n; i++) {
+        /* a run is of one buffer and one CPU */
+        REC_CHECK(x->rec,
+                  fs[i].tid == fs[0].tid && fs[i].pid == fs[0].pid && fs[i].cpu == fs[0].cpu);
+        int rc = on_function(u, &fs[i]);
+        if (rc < 0)
+            return rc;
+        if (rc > 0)
+            ret = rc;
+    }
+    return ret;
+}
+
 static int on_event(void *u, const tracerd_xray_event_t *e)
 {
     xrec_t *x = u;
@@ -166,7 +187,7 @@ static int on_warning(void *u, const tracerd_warning_t *w)
 }
 
 static tracerd_status_t open_with(const void *cfg, rec_t *rec, const tracerd_allocator_t *alloc,
-                                  void **out, bool golden, bool meta)
+                                  void **out, bool golden, bool meta, bool batch)
 {
     xrec_t *x = calloc(1, sizeof *x);
     REC_CHECK(rec, x != NULL);
@@ -177,7 +198,8 @@ static tracerd_status_t open_with(const void *cfg, rec_t *rec, const tracerd_all
     cb.on_header = on_header;
     cb.on_buffer = on_buffer;
     cb.on_buffer_end = on_buffer_end;
-    cb.on_function = on_function;
+    cb.on_function = batch ? NULL : on_function;
+    cb.on_functions = batch ? on_functions : NULL;
     cb.on_event = on_event;
     cb.on_event_fragment = on_fragment;
     cb.on_metadata = meta ? on_metadata : NULL;
@@ -191,19 +213,31 @@ static tracerd_status_t open_with(const void *cfg, rec_t *rec, const tracerd_all
 static tracerd_status_t open_suite(const void *cfg, rec_t *rec, const tracerd_allocator_t *alloc,
                                    void **out)
 {
-    return open_with(cfg, rec, alloc, out, false, true);
+    return open_with(cfg, rec, alloc, out, false, true, false);
 }
 
 static tracerd_status_t open_nometa(const void *cfg, rec_t *rec,
                                     const tracerd_allocator_t *alloc, void **out)
 {
-    return open_with(cfg, rec, alloc, out, false, false);
+    return open_with(cfg, rec, alloc, out, false, false, false);
 }
 
 static tracerd_status_t open_golden(const void *cfg, rec_t *rec,
                                     const tracerd_allocator_t *alloc, void **out)
 {
-    return open_with(cfg, rec, alloc, out, true, true);
+    return open_with(cfg, rec, alloc, out, true, true, false);
+}
+
+static tracerd_status_t open_batch(const void *cfg, rec_t *rec, const tracerd_allocator_t *alloc,
+                                   void **out)
+{
+    return open_with(cfg, rec, alloc, out, false, true, true);
+}
+
+static tracerd_status_t open_batch_nometa(const void *cfg, rec_t *rec,
+                                          const tracerd_allocator_t *alloc, void **out)
+{
+    return open_with(cfg, rec, alloc, out, false, false, true);
 }
 
 static void free_extra(void *p)
@@ -216,6 +250,9 @@ static void free_extra(void *p)
 const drv_target_t xray_target = {"xray", open_suite, tracerd_xray_ops, free_extra};
 const drv_target_t xray_target_nometa = {"xray-nometa", open_nometa, tracerd_xray_ops, free_extra};
 const drv_target_t xray_golden_target = {"xray-real", open_golden, tracerd_xray_ops, free_extra};
+const drv_target_t xray_target_batch = {"xray-batch", open_batch, tracerd_xray_ops, free_extra};
+const drv_target_t xray_target_batch_nometa = {"xray-batch-nometa", open_batch_nometa,
+                                               tracerd_xray_ops, free_extra};
 
 /* ---- COUNT mode (bench/bench_xray.c) ---------------------------------------- */
 

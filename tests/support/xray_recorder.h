@@ -7,6 +7,9 @@
  *     spells these logs inline): payloads in hex, fragments logged as
  *     "payload ..."; _nometa leaves on_metadata unset, so that the
  *     reader handles the frequent metadata records in its hot loop;
+ *   - xray_target_batch, xray_target_batch_nometa: the same two with
+ *     on_functions instead of on_function (each record of a run logged as
+ *     on_function logs it: the logs must be identical);
  *   - xray_golden_target: the real traces' golden files
  *     (tests/data/xray/real/<name>.gold, tests/check_xray_real.c): payloads
  *     as text, fragments as "fragments ... hex=", every header flag.
@@ -24,6 +27,8 @@
 extern const drv_target_t xray_target;
 extern const drv_target_t xray_target_nometa;
 extern const drv_target_t xray_golden_target;
+extern const drv_target_t xray_target_batch;
+extern const drv_target_t xray_target_batch_nometa;
 
 /* COUNT mode (bench/bench_xray.c): counting callbacks whose user pointer is
  * an xray_counts_t (function records with their TSC folded into sum, events
