@@ -296,14 +296,13 @@ bool cli_dump_keep(cli_dump_filter_t *d, const tracerd_event_t *ev);
 tracerd_status_t cli_dump_status(const cli_dump_filter_t *d, tracerd_status_t st);
 
 /* C++ name demangling (demangle.c), for output only: NULL-safe. open
- * returns NULL on no memory; a demangler without a C++ runtime demangles
- * nothing. cli_demangle writes the demangled name (NUL-terminated, cut to
+ * returns NULL on no memory; the C++ runtime is loaded at the first mangled
+ * name (a demangler without one demangles nothing). cli_demangle writes the demangled name (NUL-terminated, cut to
  * cap) and returns its length, or 0 when name (len bytes) is not a
  * mangled C++ name. */
 typedef struct cli_demangler cli_demangler_t;
 cli_demangler_t *cli_demangler_open(void);
-bool cli_demangler_available(const cli_demangler_t *d);
-size_t cli_demangle(const cli_demangler_t *d, const char *name, size_t len, char *out, size_t cap);
+size_t cli_demangle(cli_demangler_t *d, const char *name, size_t len, char *out, size_t cap);
 void cli_demangler_close(cli_demangler_t *d);
 
 /* The format of the input (main.c): --format's, else the best detector

@@ -11,33 +11,36 @@
 typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
 
 struct cli_demangler {
+    bool tried; /* libstdc++ looked up (at the first mangled name) */
     void *lib;
     cxa_demangle_fn fn;
 };
 
 cli_demangler_t *cli_demangler_open(void)
 {
-    cli_demangler_t *d = calloc(1, sizeof *d);
-    if (d == NULL)
-        return NULL;
-    d->lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-    if (d->lib != NULL) {
-        void *sym = dlsym(d->lib, "__cxa_demangle");
-        memcpy(&d->fn, &sym, sizeof d->fn); /* object to function pointer, as POSIX allows */
-    }
-    return d;
+    return calloc(1, sizeof(cli_demangler_t));
 }
 
-bool cli_demangler_available(const cli_demangler_t *d)
+/* Loads the C++ runtime once, when a name first needs it: most traces have
+ * no mangled names, and loading libstdc++ cost ~0.8 ms of every run. */
+static bool load(cli_demangler_t *d)
 {
-    return d != NULL && d->fn != NULL;
+    if (!d->tried) {
+        d->tried = true;
+        d->lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+        if (d->lib != NULL) {
+            void *sym = dlsym(d->lib, "__cxa_demangle");
+            memcpy(&d->fn, &sym, sizeof d->fn); /* object to function pointer, as POSIX allows */
+        }
+    }
+    return d->fn != NULL;
 }
 
-size_t cli_demangle(const cli_demangler_t *d, const char *name, size_t len, char *out, size_t cap)
+size_t cli_demangle(cli_demangler_t *d, const char *name, size_t len, char *out, size_t cap)
 {
     char tmp[1024];
-    if (d == NULL || d->fn == NULL || len < 3 || name[0] != '_' || name[1] != 'Z' ||
-        len >= sizeof tmp || cap == 0)
+    if (d == NULL || len < 3 || name[0] != '_' || name[1] != 'Z' || len >= sizeof tmp || cap == 0 ||
+        !load(d))
         return 0;
     memcpy(tmp, name, len);
     tmp[len] = '\0';

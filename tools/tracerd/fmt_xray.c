@@ -56,11 +56,11 @@ static void see_time(struct info *in, uint64_t tsc, uint64_t ns)
     in->any_time = true;
 }
 
-static void new_tid(struct info *in, int32_t tid)
+static void new_tid(struct info *in, int32_t tid, uint64_t n)
 {
     for (size_t i = 0; i < in->ntids; i++)
         if (in->tids[i] == tid) {
-            in->tid_count[i]++;
+            in->tid_count[i] += n;
             in->last_tid = i;
             return;
         }
@@ -70,15 +70,16 @@ static void new_tid(struct info *in, int32_t tid)
     }
     in->tids[in->ntids] = tid;
     in->last_tid = in->ntids;
-    in->tid_count[in->ntids++] = 1;
+    in->tid_count[in->ntids++] = n;
 }
 
-static inline void see_tid(struct info *in, int32_t tid)
+/* n records of thread tid */
+static inline void see_tid(struct info *in, int32_t tid, uint64_t n)
 {
     if (in->ntids > 0 && in->tids[in->last_tid] == tid)
-        in->tid_count[in->last_tid]++;
+        in->tid_count[in->last_tid] += n;
     else
-        new_tid(in, tid);
+        new_tid(in, tid, n);
 }
 
 static int i_header(void *u, const tracerd_xray_header_t *h)
@@ -92,13 +93,46 @@ static int i_buffer(void *u, const tracerd_xray_buffer_t *b)
     ((struct info *)u)->buffers++;
     return 0;
 }
-static int i_function(void *u, const tracerd_xray_function_t *f)
+/* A run of function records (on_functions, all of one thread): counted in
+ * registers, the table written once per run. The same figures
+ * as a record at a time: the first record of the least and of the greatest
+ * time gives the span's nanoseconds. */
+static int i_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
 {
     struct info *in = u;
-    in->fn[f->kind & 3]++;
-    in->args += f->nargs;
-    see_time(in, f->tsc, f->ns);
-    see_tid(in, f->tid);
+    uint64_t kinds = 0, args = 0; /* four 16-bit counters: n <= 64 */
+    const tracerd_xray_function_t *lo = NULL, *hi = NULL;
+    uint64_t min = in->min_tsc, max = in->max_tsc;
+    if (!in->any_time) { /* the first record is the greatest so far */
+        hi = &fs[0];
+        max = fs[0].tsc;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const tracerd_xray_function_t *f = &fs[i];
+        kinds += (uint64_t)1 << ((f->kind & 3u) * 16);
+        args += f->nargs;
+        if (f->tsc < min) {
+            min = f->tsc;
+            lo = f;
+        }
+        if (f->tsc > max) {
+            max = f->tsc;
+            hi = f;
+        }
+    }
+    see_tid(in, fs[0].tid, n); /* a run is of one thread */
+    for (unsigned k = 0; k < 4; k++)
+        in->fn[k] += (kinds >> (k * 16)) & 0xffffu;
+    in->args += args;
+    if (lo != NULL) {
+        in->min_tsc = lo->tsc;
+        in->min_ns = lo->ns;
+    }
+    if (hi != NULL) {
+        in->max_tsc = hi->tsc;
+        in->max_ns = hi->ns;
+    }
+    in->any_time = true;
     return 0;
 }
 static int i_event(void *u, const tracerd_xray_event_t *e)
@@ -155,10 +189,11 @@ static int info(cli_t *c)
     memset(&in, 0, sizeof in);
     in.c = c;
     in.min_tsc = UINT64_MAX;
-    tracerd_xray_callbacks_t cb = {0};
+    tracerd_xray_callbacks_t cb;
+    tracerd_xray_callbacks_init(&cb);
     cb.on_header = i_header;
     cb.on_buffer = i_buffer;
-    cb.on_function = i_function;
+    cb.on_functions = i_functions;
     cb.on_event = i_event;
     cb.on_metadata = i_meta;
     cb.on_warning = i_warning;
