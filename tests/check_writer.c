@@ -156,6 +156,18 @@ START_TEST(test_integers)
     ck_assert_str_eq(s, "-9223372036854775808 -42 0 deadbeef12 "
                         "k=-7/5/6/7/8/ff/00000abc/05/z/0.10000000000000001/%");
     free(s);
+    /* hex at each digit count's edges (the two 8-digit words, the dropped
+     * leading zeros), wr_fmt_x64 as wr_x64 */
+    for (unsigned k = 0; k < 64; k++) {
+        for (int d = -1; d <= 1; d++) {
+            uint64_t v = ((uint64_t)1 << k) + (uint64_t)(int64_t)d;
+            char h[32];
+            size_t n = wr_fmt_x64(h, v);
+            h[n] = '\0';
+            snprintf(b, sizeof b, "%llx", (unsigned long long)v);
+            ck_assert_str_eq(h, b);
+        }
+    }
     /* hex of every digit count, against printf */
     for (unsigned i = 0; i < 20000; i++) {
         uint64_t v = rng() >> (rng() % 64);

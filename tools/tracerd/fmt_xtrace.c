@@ -260,9 +260,73 @@ static int xkeep(xfilter_t *x, const char *type, uint64_t insn_count)
 
 /* ---- instruction stream ------------------------------------------------ */
 
+/* A decimal number that mostly steps up by a little from one record to the
+ * next (offsets, instruction counts): its text is kept, and a step that
+ * changes only the last three digits rewrites only those (a dump line has
+ * two or three such numbers; formatting them whole was a third of it). */
+typedef struct dec_run {
+    uint64_t v;
+    uint32_t low; /* v % 1000 */
+    uint32_t len; /* digits in txt (0: none yet) */
+    char txt[24];
+} dec_run_t;
+
+/* Writes v's digits at p (at least 24 bytes of room); returns the end. */
+static inline char *dec_put(dec_run_t *d, char *p, uint64_t v)
+{
+    uint64_t step = v - d->v;
+    if (d->len >= 3 && step < (uint64_t)('9' + 1 - d->txt[d->len - 1])) {
+        d->txt[d->len - 1] = (char)(d->txt[d->len - 1] + (char)step); /* the last digit only */
+        d->low += (uint32_t)step;
+    } else if (d->len >= 3 && step < 1000u - d->low) {
+        uint32_t low = d->low + (uint32_t)step;
+        uint32_t h = (low * 41u) >> 12; /* low / 100 for low < 1000 */
+        uint32_t r = low - h * 100u;
+        uint32_t t = (r * 103u) >> 10; /* r / 10 for r < 100 */
+        char *q = d->txt + d->len - 3;
+        q[0] = (char)('0' + h);
+        q[1] = (char)('0' + t);
+        q[2] = (char)('0' + (r - t * 10u));
+        d->low = low;
+    } else {
+        d->len = (uint32_t)wr_fmt_u64(d->txt, v);
+        d->low = (uint32_t)(v % 1000u);
+    }
+    d->v = v;
+    memcpy(p, d->txt, sizeof d->txt);
+    return p + d->len;
+}
+
+/* The same for a hex number whose last two digits change most often (an
+ * instruction's pc: 4 bytes on from the last one's). */
+typedef struct hex_run {
+    uint64_t v;
+    uint32_t len; /* digits in txt (0: none yet) */
+    char txt[24];
+} hex_run_t;
+
+static inline char *hex_put(hex_run_t *h, char *p, uint64_t v)
+{
+    if (h->len >= 3 && (v ^ h->v) < 256u) { /* the same digits but the last two */
+        unsigned hi = (unsigned)(v >> 4) & 15u, lo = (unsigned)v & 15u;
+        h->txt[h->len - 2] = (char)(hi + (hi < 10 ? '0' : 'a' - 10));
+        h->txt[h->len - 1] = (char)(lo + (lo < 10 ? '0' : 'a' - 10));
+    } else {
+        h->len = (uint32_t)wr_fmt_x64(h->txt, v);
+    }
+    h->v = v;
+    memcpy(p, h->txt, sizeof h->txt);
+    return p + h->len;
+}
+
+/* A string literal at p; p moves past it. */
+#define PUT_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) += sizeof(lit) - 1)
+
 typedef struct istate {
     cli_t *c;
     bool dump;
+    dec_run_t offset, index, insn_count; /* dump: the numbers of the last lines */
+    hex_run_t pc;
     xfilter_t flt;
     uint64_t insns, explicit_pcs, by_el[4], loads, stores, mem_bytes, vals[6], allgpr, flags;
     uint64_t vecs, iovs, iov_bytes, times, frags, warnings;
@@ -280,9 +344,9 @@ static void hexu(wr_t *f, const char *key, uint64_t v)
     wr_ch(f, '"');
 }
 
-/* info's figures of an instruction (info and dump count; info's callbacks
- * only count, so they call nothing and save no registers: a callback runs
- * for every 5-byte record). */
+/* info's figures of an instruction (info's callbacks only count, so they
+ * call nothing and save no registers: a callback runs for every 5-byte
+ * record; dump's do not count, it prints no figures). */
 static inline void count_insn(istate_t *s, const tracerd_xtrace_insn_t *x)
 {
     uint64_t pc = x->pc;
@@ -304,24 +368,31 @@ static int i_insn(void *u, const tracerd_xtrace_insn_t *x)
 
 static int d_insn(void *u, const tracerd_xtrace_insn_t *x)
 {
-    istate_t *s = u;
-    count_insn(s, x);
+    istate_t *s = u; /* (dump prints no counts) */
     XKEEP(&s->flt, "insn", x->index);
     wr_t *f = s->c->wr;
-    WR_LIT(f, "{\"type\":\"insn\",\"offset\":");
-    wr_u64(f, x->offset);
-    WR_LIT(f, ",\"index\":");
-    wr_u64(f, x->index);
-    WR_LIT(f, ",\"pc\":\"0x");
-    wr_x64(f, x->pc);
-    WR_LIT(f, "\",\"opcode\":\"0x");
-    wr_x32_8(f, x->opcode);
-    WR_LIT(f, "\",\"el\":");
-    wr_u64(f, x->el);
-    if (x->explicit_pc)
-        WR_LIT(f, ",\"explicit_pc\":true}\n");
+    /* one line of at most 152 bytes (the numbers' texts are copied 24
+     * bytes at a time): room asked once */
+    char *p = wr_room(f, 200), *const p0 = p;
+    PUT_LIT(p, "{\"type\":\"insn\",\"offset\":");
+    p = dec_put(&s->offset, p, x->offset);
+    PUT_LIT(p, ",\"index\":");
+    p = dec_put(&s->index, p, x->index);
+    PUT_LIT(p, ",\"pc\":\"0x");
+    p = hex_put(&s->pc, p, x->pc);
+    PUT_LIT(p, "\",\"opcode\":\"0x");
+    wr_fmt_x32_8(p, x->opcode);
+    p += 8;
+    PUT_LIT(p, "\",\"el\":");
+    if (x->el < 10)
+        *p++ = (char)('0' + x->el);
     else
-        WR_LIT(f, ",\"explicit_pc\":false}\n");
+        p += wr_fmt_u64(p, x->el);
+    if (x->explicit_pc)
+        PUT_LIT(p, ",\"explicit_pc\":true}\n");
+    else
+        PUT_LIT(p, ",\"explicit_pc\":false}\n");
+    f->len += (size_t)(p - p0);
     return 0;
 }
 
@@ -341,23 +412,24 @@ static int i_mem(void *u, const tracerd_xtrace_mem_t *m)
 static int d_mem(void *u, const tracerd_xtrace_mem_t *m)
 {
     istate_t *s = u;
-    count_mem(s, m);
     XKEEP(&s->flt, "mem", m->insn_count);
     wr_t *f = s->c->wr;
-    WR_LIT(f, "{\"type\":\"mem\",\"offset\":");
-    wr_u64(f, m->offset);
-    WR_LIT(f, ",\"insn_count\":");
-    wr_u64(f, m->insn_count);
-    WR_LIT(f, ",\"el\":");
-    wr_u64(f, m->el);
+    char *p = wr_room(f, 200), *const p0 = p; /* up to the value */
+    PUT_LIT(p, "{\"type\":\"mem\",\"offset\":");
+    p = dec_put(&s->offset, p, m->offset);
+    PUT_LIT(p, ",\"insn_count\":");
+    p = dec_put(&s->insn_count, p, m->insn_count);
+    PUT_LIT(p, ",\"el\":");
+    p += wr_fmt_u64(p, m->el);
     if (m->is_store)
-        WR_LIT(f, ",\"op\":\"store\",\"addr\":\"0x");
+        PUT_LIT(p, ",\"op\":\"store\",\"addr\":\"0x");
     else
-        WR_LIT(f, ",\"op\":\"load\",\"addr\":\"0x");
-    wr_x64(f, m->addr);
-    WR_LIT(f, "\",\"size\":");
-    wr_u64(f, m->size);
-    WR_LIT(f, ",\"value\":");
+        PUT_LIT(p, ",\"op\":\"load\",\"addr\":\"0x");
+    p += wr_fmt_x64(p, m->addr);
+    PUT_LIT(p, "\",\"size\":");
+    p += wr_fmt_u64(p, m->size);
+    PUT_LIT(p, ",\"value\":");
+    f->len += (size_t)(p - p0);
     if (m->value != NULL)
         cli_json_hex(f, m->value, m->size);
     else

@@ -188,26 +188,48 @@ static const char hex2[512] = {
 #undef HD
 };
 
-void wr_x64(wr_t *w, uint64_t v)
+/* The 8 hex digits of v (lowercase, leading zeros kept) in one word as
+ * wr__digits8 makes them (the first digit in the low byte; wr__put_digits stores
+ * it): each nibble spread to a byte, then '0' added, and 'a' - '0' - 10
+ * more where the nibble is above 9. */
+static inline uint64_t hex8(uint32_t v)
+{
+    uint64_t x = v;
+    x = ((x & 0xffff0000u) << 16) | (x & 0xffffu);
+    x = ((x & 0x0000ff000000ff00u) << 8) | (x & 0x000000ff000000ffu);
+    x = ((x & 0x00f000f000f000f0u) << 4) | (x & 0x000f000f000f000fu);
+    uint64_t above9 = ((x + 0x0606060606060606u) >> 4) & 0x0101010101010101u;
+    x += 0x3030303030303030u + above9 * ('a' - '0' - 10);
+    return __builtin_bswap64(x); /* nibble 7, the first digit, to the low byte */
+}
+
+size_t wr_fmt_x64(char *p, uint64_t v)
 {
     unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1u);
     size_t n = (bits + 3) / 4;
-    char *p = wr_room(w, 16) + n;
-    w->len += n;
-    while (v >= 16) { /* from the right, a byte at a time */
-        p -= 2;
-        memcpy(p, hex2 + 2 * (v & 255), 2);
-        v >>= 8;
+    if (n > 8) {
+        wr__put_digits(p, hex8((uint32_t)(v >> 32)), (unsigned)(16 - n));
+        wr__put_digits(p + n - 8, hex8((uint32_t)v), 0);
+    } else {
+        wr__put_digits(p, hex8((uint32_t)v), (unsigned)(8 - n));
     }
-    if (p > w->buf + w->len - n)
-        *--p = hexdig[v];
+    return n;
+}
+
+void wr_x64(wr_t *w, uint64_t v)
+{
+    char *p = wr_room(w, 16);
+    w->len += wr_fmt_x64(p, v);
+}
+
+void wr_fmt_x32_8(char *p, uint32_t v)
+{
+    wr__put_digits(p, hex8(v), 0);
 }
 
 void wr_x32_8(wr_t *w, uint32_t v)
 {
-    char *p = wr_room(w, 8);
-    for (int i = 3; i >= 0; i--, v >>= 8)
-        memcpy(p + 2 * i, hex2 + 2 * (v & 255), 2);
+    wr_fmt_x32_8(wr_room(w, 8), v);
     w->len += 8;
 }
 
@@ -217,10 +239,8 @@ void wr_hex(wr_t *w, const void *data, size_t len)
     while (len > 0) {
         size_t k = len < 2048 ? len : 2048;
         char *o = wr_room(w, 2 * k);
-        for (size_t i = 0; i < k; i++) {
-            o[2 * i] = hexdig[p[i] >> 4];
-            o[2 * i + 1] = hexdig[p[i] & 15];
-        }
+        for (size_t i = 0; i < k; i++) /* a byte's two digits at a time */
+            memcpy(o + 2 * i, hex2 + 2 * p[i], 2);
         w->len += 2 * k;
         p += k;
         len -= k;

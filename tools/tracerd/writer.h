@@ -193,8 +193,12 @@ static inline void wr_i64(wr_t *w, int64_t v)
 
 /* Lower-case hex digits of v without leading zeros ("0" for 0). */
 void wr_x64(wr_t *w, uint64_t v);
+/* The same at p (at least 16 bytes); returns the count of digits. */
+size_t wr_fmt_x64(char *p, uint64_t v);
 /* Exactly 8 lower-case hex digits of v ("%08x"). */
 void wr_x32_8(wr_t *w, uint32_t v);
+/* The same at p (8 bytes). */
+void wr_fmt_x32_8(char *p, uint32_t v);
 /* A finite double as "%.17g" prints it (callers decide what NaN and infinities become). */
 void wr_g17(wr_t *w, double d);
 /* Two lower-case hex digits per byte, no quotes. */
