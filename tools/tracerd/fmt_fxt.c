@@ -319,6 +319,31 @@ static int info(cli_t *c)
 
 /* ---- dump ------------------------------------------------------------- */
 
+/* The text a string member of an event was written as, per string
+ * reference (provider, index): most events name their category and name by
+ * reference, and the escaping scan of the same few strings was a fifth of
+ * `dump`. A string record for the index, or a metadata record (which may
+ * switch to a fresh provider context), drops it. */
+#define SCACHE 256u
+struct scache {
+    uint32_t provider;
+    uint16_t ref;
+    uint8_t len; /* 0: empty slot */
+    char txt[64];
+};
+
+/* The JSON text of short plain strings (argument names and string values),
+ * found by where the bytes are (table strings stay put) and checked by what
+ * they are: 4 to 16 bytes are two overlapping words, compared whole, so a
+ * hit is the same bytes and the same text. */
+#define VCACHE 512u
+struct vcache {
+    const char *ptr;
+    uint64_t a, b;
+    uint32_t len; /* 0: empty slot */
+    char txt[24]; /* "bytes" */
+};
+
 struct dump {
     wr_t *f;
     cli_t *c;
@@ -333,7 +358,54 @@ struct dump {
     char th[256][80];
     uint8_t thlen[256];
     tracerd_fxt_thread_t th_last[256];
+    /* ,"category":"..." and ,"name":"..." of events, per string reference */
+    struct scache cat[SCACHE], name[SCACHE];
+    struct vcache val[VCACHE];
 };
+
+/* The words that hold a string of 4 to 16 bytes (false for other lengths). */
+static inline bool vwords(const char *p, size_t n, uint64_t *a, uint64_t *b)
+{
+    if (n >= 8 && n <= 16) {
+        memcpy(a, p, 8);
+        memcpy(b, p + n - 8, 8);
+        return true;
+    }
+    if (n >= 4 && n < 8) {
+        uint32_t x, y;
+        memcpy(&x, p, 4);
+        memcpy(&y, p + n - 4, 4);
+        *a = x;
+        *b = y;
+        return true;
+    }
+    return false;
+}
+
+/* wr_str through the cache: false when the string is not valid UTF-8 (as
+ * wr_str). */
+static bool jval(struct dump *d, wr_t *f, tracerd_str_t s)
+{
+    uint64_t a, b;
+    if (!vwords(s.data, s.len, &a, &b))
+        return wr_str(f, s.data, s.len);
+    struct vcache *e = &d->val[((uintptr_t)s.data >> 3) % VCACHE];
+    if (e->len == s.len && e->a == a && e->b == b) {
+        WR_PUT_FIXED(f, e->txt, s.len + 2);
+        return true;
+    }
+    if (!wr_str(f, s.data, s.len))
+        return false;
+    const char *t = f->buf + f->len - (s.len + 2); /* written in one piece (wr_str) */
+    if (t[0] == '"' && t[s.len + 1] == '"' && memcmp(t + 1, s.data, s.len) == 0) { /* plain */
+        memcpy(e->txt, t, s.len + 2);
+        e->ptr = s.data;
+        e->a = a;
+        e->b = b;
+        e->len = (uint32_t)s.len;
+    }
+    return true;
+}
 
 /* Does the filter keep an event, log or scheduling record? (It sees what the
  * event view makes of it: time, thread, cpu, name, category; other records
@@ -371,6 +443,48 @@ static wr_t *d_out(void *u)
 static inline void jstr(wr_t *f, const char *k, tracerd_str_t s)
 {
     cli_json_member(f, k, s.data, s.len);
+}
+
+/* jstr for a string given by reference ref of provider (the event's
+ * category or name), from cache when written before. */
+static void jstr_ref(struct scache *cache, wr_t *f, const char *k, uint32_t provider, uint16_t ref,
+                     tracerd_str_t s)
+{
+    if (ref == 0 || ref >= 0x8000 || s.len > 48) { /* inline, empty or long */
+        jstr(f, k, s);
+        return;
+    }
+    struct scache *e = &cache[ref % SCACHE];
+    if (e->len != 0 && e->ref == ref && e->provider == provider) {
+        WR_PUT_FIXED(f, e->txt, e->len);
+        return;
+    }
+    char tmp[512]; /* 48 bytes escaped (6 each), the key and a _hex member at most */
+    wr_t w;
+    wr_init_fixed(&w, tmp, sizeof tmp);
+    jstr(&w, k, s);
+    wr_put(f, tmp, w.len);
+    if (w.len <= sizeof e->txt) {
+        memcpy(e->txt, tmp, w.len);
+        e->len = (uint8_t)w.len;
+        e->ref = ref;
+        e->provider = provider;
+    }
+}
+
+/* A string record gave index a string (or a metadata record, index 0, may
+ * have reset a provider's strings): the cached texts that may be stale go. */
+static void scache_drop(struct dump *d, uint32_t index)
+{
+    if (index != 0) { /* its one slot */
+        if (d->cat[index % SCACHE].ref == index)
+            d->cat[index % SCACHE].len = 0;
+        if (d->name[index % SCACHE].ref == index)
+            d->name[index % SCACHE].len = 0;
+        return;
+    }
+    for (unsigned i = 0; i < SCACHE; i++)
+        d->cat[i].len = d->name[i].len = 0;
 }
 
 /* ,"key": (key: a plain literal) */
@@ -439,7 +553,7 @@ static void types_make(struct dump *d)
 
 static void jargs(void *u, wr_t *f, uint32_t n, const tracerd_fxt_arg_t *a)
 {
-    const struct dump *d = u;
+    struct dump *d = u;
     JKEY(f, "args");
     wr_ch(f, '[');
     for (uint32_t i = 0; i < n; i++) {
@@ -447,7 +561,7 @@ static void jargs(void *u, wr_t *f, uint32_t n, const tracerd_fxt_arg_t *a)
         if (i)
             wr_ch(f, ',');
         WR_LIT(f, "{\"name\":");
-        if (!wr_str(f, g->name.data, g->name.len)) {
+        if (!jval(d, f, g->name)) {
             WR_LIT(f, ",\"name_hex\":");
             cli_json_hex(f, g->name.data, g->name.len);
         }
@@ -472,7 +586,7 @@ static void jargs(void *u, wr_t *f, uint32_t n, const tracerd_fxt_arg_t *a)
                 wr_cstr(f, isnan(g->v.f64) ? "\"nan\"" : g->v.f64 > 0 ? "\"inf\"" : "\"-inf\"");
             break;
         case TRACERD_FXT_ARG_STRING:
-            if (!wr_str(f, g->v.str.data, g->v.str.len)) {
+            if (!jval(d, f, g->v.str)) {
                 WR_LIT(f, ",\"value_hex\":");
                 cli_json_hex(f, g->v.str.data, g->v.str.len);
             }
@@ -496,6 +610,7 @@ static void jargs(void *u, wr_t *f, uint32_t n, const tracerd_fxt_arg_t *a)
 
 static int d_meta(void *u, const tracerd_fxt_metadata_t *m)
 {
+    scache_drop(u, 0);
     wr_t *f = d_out(u);
     static const char *const kinds[5] = {"", "provider-info", "provider-section", "provider-event",
                                          "trace-info"};
@@ -522,6 +637,8 @@ static int d_init(void *u, const tracerd_fxt_init_t *i)
 
 static int d_string(void *u, const tracerd_fxt_string_t *s)
 {
+    if (s->index != 0)
+        scache_drop(u, s->index);
     wr_t *f = d_out(u);
     jhead(f, "string", s->offset, s->provider_id);
     wr_printf(f, ",\"index\":%u", (unsigned)s->index);
@@ -564,8 +681,8 @@ static int d_event(void *u, const tracerd_fxt_event_t *e)
         wr_u64(f, (unsigned)e->type);
     }
     jthread_cached(u, f, e->thread);
-    jstr(f, "category", e->category);
-    jstr(f, "name", e->name);
+    jstr_ref(((struct dump *)u)->cat, f, "category", e->provider_id, e->category_ref, e->category);
+    jstr_ref(((struct dump *)u)->name, f, "name", e->provider_id, e->name_ref, e->name);
     jargs(u, f, e->nargs, e->args);
     switch (e->type) {
     case TRACERD_FXT_EVENT_COUNTER:
