@@ -22,7 +22,8 @@
 # the ratio is the peer's CPU time (user + system, /usr/bin/time) over
 # tracerd's per pass, in each pair, and the median of the pairs is shown,
 # with the median CPU and wall times of each side. Commands without a peer
-# (and xxhsum) run BENCH_RUNS times (default 3): the median. CPU time
+# (and xxhsum) run BENCH_RUNS times (default 3): the median. BENCH_PASS_BYTES
+# (default 256e6) is the input tracerd and xxhsum read per timing. CPU time
 # counts: other jobs on the machine shift wall time much more than CPU time.
 # MB/s are of input bytes, events/s of `tracerd stats`'s event count, RSS is
 # the peak resident set. "x peer" is the peer's CPU time over tracerd's.
@@ -173,8 +174,10 @@ for f in ${BENCH_FORMATS:-xray xray-small ctf-writer ctf-lttng fxt xtrace}; do
     fi
     [ -e "$p" ] || { emit "| $f | (input not made) | | | | | | | | |"; continue; }
     bytes=$(size_of "$p")
-    # tracerd and xxhsum pass over at least ~256 MB per timing; peers run once
-    reps=$(awk "BEGIN{r = int(256e6 / $bytes); print r < 1 ? 1 : r}")
+    # tracerd and xxhsum pass over at least ~256 MB per timing
+    # (BENCH_PASS_BYTES; more makes the short timings finer than
+    # /usr/bin/time's 10 ms step); peers run once
+    reps=$(awk "BEGIN{r = int(${BENCH_PASS_BYTES:-256e6} / $bytes); print r < 1 ? 1 : r}")
     extra=""
     case "$f" in xray*) extra="--instr-map $D/xray_load" ;; esac
     events=$("$T" stats -q $extra "$p" 2>/dev/null | sed -n 's/^events: \([0-9]*\).*/\1/p' | head -n 1)
