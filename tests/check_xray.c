@@ -32,8 +32,9 @@ static void strip_meta(char *log)
 static char *run_all(const xw_t *w, const tracerd_xray_config_t *cfg)
 {
     char *log = drv_check_all(&xray_target, cfg, w->buf, w->len);
-    /* on_functions delivers the same records in the same order */
-    char *batch = drv_check_all(&xray_target_batch, cfg, w->buf, w->len);
+    /* on_functions delivers the same records in the same order (three
+     * plans here; test_batch_runs runs them all) */
+    char *batch = drv_check_some(&xray_target_batch, cfg, w->buf, w->len);
     ck_assert_str_eq(batch, log);
     free(batch);
     char *p = strstr(log, "order=big");
@@ -397,13 +398,14 @@ START_TEST(test_batch_runs)
         }
         xw_end_extents(&w, m);
     }
-    char *log = drv_check_all(&xray_target, NULL, w.buf, w.len);
+    drv_plan_t whole = {0}; /* on_function's logs, the reference */
+    char *log = drv_run(&xray_target, NULL, w.buf, w.len, &whole);
     ck_assert_ptr_nonnull(strstr(log, "end OK\n"));
     ck_assert_ptr_nonnull(strstr(log, " args=0x427,0x80f\n")); /* record 63: 1063, 2063 */
     char *batch = drv_check_all(&xray_target_batch, NULL, w.buf, w.len);
     ck_assert_str_eq(batch, log);
     free(batch);
-    char *fast = drv_check_all(&xray_target_nometa, NULL, w.buf, w.len);
+    char *fast = drv_run(&xray_target_nometa, NULL, w.buf, w.len, &whole);
     batch = drv_check_all(&xray_target_batch_nometa, NULL, w.buf, w.len);
     ck_assert_str_eq(batch, fast);
     free(batch);

@@ -154,9 +154,11 @@ typedef struct tracerd_xray_callbacks {
     size_t size;
     /** Called (when set) instead of on_function, with function records in
      * runs: fs[0..n-1] (1 <= n <= 64), in the order of the trace, each with
-     * all its arguments, all of one buffer and one CPU (the same tid, pid
-     * and cpu); the array and each record's args are borrowed, valid until
-     * the callback returns. A run ends before any other record
+     * all its arguments, consecutive records of one buffer and one CPU
+     * (the same tid, pid and cpu; only CallArguments lie between them, so
+     * each record's tsc is the last one's plus its delta, modulo 2^64); the
+     * array and each record's args are borrowed, valid until the callback
+     * returns. A run ends before any other record
      * is delivered, so the order of every callback is on_function's; where
      * the reader's general path decodes a record (at a chunk's or a
      * buffer's edge, after a record it cannot take in its hot loop) it comes

@@ -75,22 +75,23 @@ static int on_function(void *u, const tracerd_xray_function_t *f)
 
 /* on_functions: each record of the run as on_function logs it (a pause asked
  * for by any takes effect after the run, as the reader documents); the
- * records of a run share tid, pid and cpu. */
+ * records of a run share tid, pid and cpu, and each one's tsc is the last
+ * one's plus its delta. */
 static int on_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
 {
     xrec_t *x = u;
-    REC_CHECK(x->rec, n >= 1 && n <= 64);
+    bool run = n >= 1 && n <= 64;
     int ret = TRACERD_CB_CONTINUE;
-    for (size_t i = 0; i < n; i++) {
-        /* a run is of one buffer and one CPU */
-        REC_CHECK(x->rec,
-                  fs[i].tid == fs[0].tid && fs[i].pid == fs[0].pid && fs[i].cpu == fs[0].cpu);
+    for (size_t i = 0; i < n && run; i++) {
+        run = fs[i].tid == fs[0].tid && fs[i].pid == fs[0].pid && fs[i].cpu == fs[0].cpu &&
+              (i == 0 || fs[i].tsc == fs[i - 1].tsc + fs[i].delta);
         int rc = on_function(u, &fs[i]);
         if (rc < 0)
             return rc;
         if (rc > 0)
             ret = rc;
     }
+    REC_CHECK(x->rec, run); /* a run: 1..64 consecutive records of one thread and CPU */
     return ret;
 }
 

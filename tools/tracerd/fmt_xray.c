@@ -94,45 +94,31 @@ static int i_buffer(void *u, const tracerd_xray_buffer_t *b)
     return 0;
 }
 /* A run of function records (on_functions, all of one thread): counted in
- * registers, the table written once per run. The same figures
- * as a record at a time: the first record of the least and of the greatest
- * time gives the span's nanoseconds. */
+ * registers, the table written once per run; the same figures as a record
+ * at a time. */
 static int i_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
 {
     struct info *in = u;
     uint64_t kinds = 0, args = 0; /* four 16-bit counters: n <= 64 */
-    const tracerd_xray_function_t *lo = NULL, *hi = NULL;
-    uint64_t min = in->min_tsc, max = in->max_tsc;
-    if (!in->any_time) { /* the first record is the greatest so far */
-        hi = &fs[0];
-        max = fs[0].tsc;
-    }
     for (size_t i = 0; i < n; i++) {
-        const tracerd_xray_function_t *f = &fs[i];
-        kinds += (uint64_t)1 << ((f->kind & 3u) * 16);
-        args += f->nargs;
-        if (f->tsc < min) {
-            min = f->tsc;
-            lo = f;
-        }
-        if (f->tsc > max) {
-            max = f->tsc;
-            hi = f;
-        }
+        kinds += (uint64_t)1 << ((fs[i].kind & 3u) * 16);
+        args += fs[i].nargs;
     }
-    see_tid(in, fs[0].tid, n); /* a run is of one thread */
     for (unsigned k = 0; k < 4; k++)
         in->fn[k] += (kinds >> (k * 16)) & 0xffffu;
     in->args += args;
-    if (lo != NULL) {
-        in->min_tsc = lo->tsc;
-        in->min_ns = lo->ns;
+    see_tid(in, fs[0].tid, n); /* a run is of one thread */
+    /* Each record of a run is the last one's TSC plus its delta: the times
+     * only grow, unless they pass 2^64 (then the last is below the first,
+     * as a run adds less than 2^38). The first and the last then stand for
+     * all (a record of equal time has the same nanoseconds). */
+    if (fs[n - 1].tsc >= fs[0].tsc) {
+        see_time(in, fs[0].tsc, fs[0].ns);
+        see_time(in, fs[n - 1].tsc, fs[n - 1].ns);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            see_time(in, fs[i].tsc, fs[i].ns);
     }
-    if (hi != NULL) {
-        in->max_tsc = hi->tsc;
-        in->max_ns = hi->ns;
-    }
-    in->any_time = true;
     return 0;
 }
 static int i_event(void *u, const tracerd_xray_event_t *e)
