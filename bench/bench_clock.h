@@ -11,17 +11,39 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 
-static double bench_clock_now(int clock_id)
+static inline double bench_clock_now(int clock_id)
 {
     struct timespec ts;
     clock_gettime(clock_id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Seconds of this process's CPU time: the machines are shared, and the
+ * wall clock counts the time other processes hold the core. With the
+ * environment variable wall_env set (XR_WALL=1, XT_WALL=1; NULL: never), the
+ * wall clock instead. */
+static inline double bench_now(const char *wall_env)
+{
+    static int wall = -1;
+    if (wall < 0)
+        wall = wall_env != NULL && getenv(wall_env) != NULL;
+    return bench_clock_now(wall ? CLOCK_MONOTONIC : CLOCK_PROCESS_CPUTIME_ID);
+}
+
+/* The process's peak resident set so far, in KiB. */
+static inline long bench_max_rss_kib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
 /* Effective GHz over about 20 ms of process CPU time (0 when unknown). */
-static double bench_clock_ghz(void)
+static inline double bench_clock_ghz(void)
 {
 #if defined(__x86_64__) || defined(__aarch64__)
     const long n = 20000000;
@@ -46,7 +68,7 @@ static double bench_clock_ghz(void)
  * per byte, and what that is in MB/s on a 2 GHz core (the machines' nominal
  * clock) and a 3 GHz one. The median, not the least: the clock readings are
  * noisy, and the least of noisy products is biased low. */
-static void bench_cycles_report(double *cycles, int n, double bytes, double records)
+static inline void bench_cycles_report(double *cycles, int n, double bytes, double records)
 {
     if (n == 0)
         return;

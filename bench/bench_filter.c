@@ -21,17 +21,12 @@
 
 #include <tracerd/tracerd.h>
 
+#include "bench_clock.h"
+
 #include "support/ctf_writer.h"
 #include "support/event_recorder.h"
 #include "support/fxt_writer.h"
 #include "support/xray_writer.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Buffers of 32 KiB, each a run of call trees (depth up to 6) on one of 8
  * threads, as a program makes them: 10 entry points, each function calling
@@ -119,7 +114,7 @@ static double run(const uint8_t *buf, size_t len, const char *meta, tracerd_even
     if (tracerd_auto_new(&cfg, &cbs, s, NULL, &r) != TRACERD_OK ||
         (meta != NULL && tracerd_auto_metadata(r, meta, strlen(meta)) != TRACERD_OK))
         exit(1);
-    double t0 = now();
+    double t0 = bench_now(NULL);
     size_t used;
     for (size_t pos = 0; pos < len; pos += 1u << 20) {
         size_t n = len - pos < (1u << 20) ? len - pos : 1u << 20;
@@ -130,7 +125,7 @@ static double run(const uint8_t *buf, size_t len, const char *meta, tracerd_even
     }
     if (tracerd_auto_finish(r) != TRACERD_OK)
         exit(1);
-    double t = now() - t0;
+    double t = bench_now(NULL) - t0;
     tracerd_auto_free(r);
     return t;
 }

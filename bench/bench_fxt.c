@@ -158,20 +158,6 @@ static void event(gen_t *g, uint64_t *seed, uint64_t ticks, const site_t *site)
         g->buf[at + (size_t)i] = (uint8_t)(h >> (8 * i));
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); /* CPU time: the machine is shared */
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static long maxrss_kb(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
-}
-
 enum { COUNTING = 0, NULL_CBS = 1, READ_ARGS = 2 };
 
 static double read_once(const uint8_t *d, size_t n, size_t chunk, int mode, fxt_counts_t *c)
@@ -185,7 +171,7 @@ static double read_once(const uint8_t *d, size_t n, size_t chunk, int mode, fxt_
     tracerd_fxt_reader_t *r;
     if (tracerd_fxt_new(NULL, &cbs, c, NULL, &r) != TRACERD_OK)
         exit(1);
-    double t0 = now();
+    double t0 = bench_now(NULL);
     for (size_t pos = 0; pos < n; pos += chunk) {
         size_t len = n - pos < chunk ? n - pos : chunk, used;
         tracerd_status_t st = tracerd_fxt_feed(r, d + pos, len, &used);
@@ -197,7 +183,7 @@ static double read_once(const uint8_t *d, size_t n, size_t chunk, int mode, fxt_
     }
     if (tracerd_fxt_finish(r) != TRACERD_OK)
         exit(1);
-    double t = now() - t0;
+    double t = bench_now(NULL) - t0;
     tracerd_fxt_free(r);
     return t;
 }
@@ -275,7 +261,7 @@ int main(int argc, char **argv)
         free(d);
         return 0;
     }
-    long rss0 = maxrss_kb();
+    long rss0 = bench_max_rss_kib();
     fxt_counts_t c;
     double best = 1e9, best_null = 1e9, best_64k = 1e9, best_args = 1e9, best_x = 1e9;
     uint64_t xh = 0;
@@ -296,12 +282,12 @@ int main(int argc, char **argv)
         fxt_counts_t ca;
         t = read_once(d, total, (size_t)1 << 20, READ_ARGS, &ca);
         best_args = t < best_args ? t : best_args;
-        double t0 = now();
+        double t0 = bench_now(NULL);
         xh ^= XXH3_64bits(d, total);
-        t = now() - t0;
+        t = bench_now(NULL) - t0;
         best_x = t < best_x ? t : best_x;
     }
-    long rss1 = maxrss_kb();
+    long rss1 = bench_max_rss_kib();
     uint64_t recs = c.events + c.strings + c.other;
     double mb = (double)total / 1e6;
     printf("archive: %.1f MB, %llu records (%llu events, %llu args), ticks/s %llu\n", mb,

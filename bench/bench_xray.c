@@ -21,25 +21,6 @@
 #include "support/xray_recorder.h"
 #include "support/xray_writer.h"
 
-/* Process CPU time by default: the benchmark machine is shared, and the wall
- * clock counts the time other processes hold the core. XR_WALL=1 switches. */
-static double now(void)
-{
-    static int wall = -1;
-    if (wall < 0)
-        wall = getenv("XR_WALL") != NULL;
-    struct timespec ts;
-    clock_gettime(wall ? CLOCK_MONOTONIC : CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static long max_rss_kib(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
-}
-
 static void generate(xw_t *w, size_t target)
 {
     uint32_t seed = 1;
@@ -81,7 +62,7 @@ static double read_trace(const uint8_t *buf, size_t len, size_t chunk, xray_coun
     tracerd_xray_reader_t *r;
     if (tracerd_xray_new(NULL, &cb, c, NULL, &r) != TRACERD_OK)
         exit(1);
-    double t0 = now();
+    double t0 = bench_now("XR_WALL");
     for (size_t pos = 0; pos < len; pos += chunk) {
         size_t n = len - pos < chunk ? len - pos : chunk, used;
         if (tracerd_xray_feed(r, buf + pos, n, &used) != TRACERD_OK) {
@@ -91,7 +72,7 @@ static double read_trace(const uint8_t *buf, size_t len, size_t chunk, xray_coun
     }
     if (tracerd_xray_finish(r) != TRACERD_OK)
         exit(1);
-    double t = now() - t0;
+    double t = bench_now("XR_WALL") - t0;
     tracerd_xray_free(r);
     return t;
 }
@@ -159,9 +140,9 @@ int main(int argc, char **argv)
     double best_x = 1e9;
     uint64_t h = 0;
     for (int i = 0; i < 3; i++) {
-        double t0 = now();
+        double t0 = bench_now("XR_WALL");
         h ^= XXH3_64bits(w.buf, w.len);
-        double t = now() - t0;
+        double t = bench_now("XR_WALL") - t0;
         if (t < best_x)
             best_x = t;
     }
@@ -169,7 +150,7 @@ int main(int argc, char **argv)
     int runs = getenv("BENCH_RUNS") ? atoi(getenv("BENCH_RUNS")) : RUNS_MAX;
     if (runs < 1 || runs > RUNS_MAX)
         runs = RUNS_MAX;
-    long rss0 = max_rss_kib();
+    long rss0 = bench_max_rss_kib();
     const size_t chunks[2] = {1u << 20, w.len};
     const char *names[2] = {"1 MiB chunks", "whole buffer"};
     uint64_t records_read = 0;
@@ -196,7 +177,7 @@ int main(int argc, char **argv)
                (unsigned long long)c.events, (unsigned long long)c.metadata, runs, best);
         bench_cycles_report(cycles, ncycles, (double)w.len, (double)recs);
     }
-    long rss1 = max_rss_kib();
+    long rss1 = bench_max_rss_kib();
     printf("records read: %llu\n", (unsigned long long)records_read);
     printf("XXH3_64bits over the same bytes: %.0f MB/s (hash %016llx)\n", mb / best_x,
            (unsigned long long)h);

@@ -18,27 +18,9 @@
 
 #include <tracerd/xtrace.h>
 
+#include "bench_clock.h"
+
 #include "support/xtrace_recorder.h"
-
-/* The machine is shared: time is this process's CPU time (CLOCK_PROCESS_CPUTIME_ID),
- * which does not count the time other processes hold the CPU. XT_WALL=1 uses
- * the wall clock instead. */
-static double now(void)
-{
-    static int wall = -1;
-    if (wall < 0)
-        wall = getenv("XT_WALL") != NULL;
-    struct timespec ts;
-    clock_gettime(wall ? CLOCK_MONOTONIC : CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static long maxrss_kb(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
-}
 
 static uint32_t rng(uint64_t *s)
 {
@@ -103,7 +85,7 @@ static double read_insn(const uint8_t *d, size_t n, size_t chunk, bool callbacks
     tracerd_xtrace_insn_reader_t *r;
     if (tracerd_xtrace_insn_new(NULL, &cb, c, NULL, &r) != TRACERD_OK)
         exit(1);
-    double t0 = now();
+    double t0 = bench_now("XT_WALL");
     for (size_t off = 0; off < n; off += chunk) {
         size_t len = n - off < chunk ? n - off : chunk, used;
         if (tracerd_xtrace_insn_feed(r, d + off, len, &used) != TRACERD_OK) {
@@ -113,7 +95,7 @@ static double read_insn(const uint8_t *d, size_t n, size_t chunk, bool callbacks
     }
     if (tracerd_xtrace_insn_finish(r) != TRACERD_OK)
         exit(1);
-    double t = now() - t0;
+    double t = bench_now("XT_WALL") - t0;
     if (!callbacks)
         c->insns = tracerd_xtrace_insn_count(r);
     tracerd_xtrace_insn_free(r);
@@ -174,14 +156,14 @@ int main(int argc, char **argv)
         free(buf);
         return bad;
     }
-    long rss0 = maxrss_kb();
+    long rss0 = bench_max_rss_kib();
     double best_x = 1e9, best_c = 1e9, best_v = 1e9, best_w = 1e9;
     xtrace_insn_counts_t c;
     uint64_t h = 0;
     for (int it = 0; it < 3; it++) {
-        double t0 = now();
+        double t0 = bench_now("XT_WALL");
         h ^= XXH3_64bits(buf, n);
-        double tx = now() - t0;
+        double tx = bench_now("XT_WALL") - t0;
         best_x = tx < best_x ? tx : best_x;
         double tc = read_insn(buf, n, chunk, true, &c);
         best_c = tc < best_c ? tc : best_c;
@@ -191,7 +173,7 @@ int main(int argc, char **argv)
         double tv = read_insn(buf, n, chunk, false, &v);
         best_v = tv < best_v ? tv : best_v;
     }
-    long rss1 = maxrss_kb();
+    long rss1 = bench_max_rss_kib();
     double mb = (double)n / 1e6, recs = (double)(c.insns + c.mems);
     printf("(timing: %s)\n", getenv("XT_WALL") ? "wall clock" : "process CPU time");
     printf("xtrace insn stream: %.1f MB, %llu instructions, %llu mem records (check %llx)\n", mb,
@@ -217,7 +199,7 @@ int main(int argc, char **argv)
         tracerd_xtrace_snap_reader_t *r;
         if (tracerd_xtrace_snap_new(NULL, &cb, &sc, NULL, &r) != TRACERD_OK)
             return 1;
-        double t0 = now();
+        double t0 = bench_now("XT_WALL");
         for (size_t off = 0; off < sn; off += chunk) {
             size_t len = sn - off < chunk ? sn - off : chunk, used;
             if (tracerd_xtrace_snap_feed(r, buf + off, len, &used) != TRACERD_OK) {
@@ -227,7 +209,7 @@ int main(int argc, char **argv)
         }
         if (tracerd_xtrace_snap_finish(r) != TRACERD_OK)
             return 1;
-        double t = now() - t0;
+        double t = bench_now("XT_WALL") - t0;
         best_s = t < best_s ? t : best_s;
         tracerd_xtrace_snap_free(r);
     }
@@ -236,7 +218,7 @@ int main(int argc, char **argv)
            (double)sn / 1e6, (unsigned long long)sc.snaps, S, (unsigned long long)sc.regs);
     printf("  counting callbacks, 256K chunks %8.0f MB/s  %6.2f M snapshots/s\n",
            (double)sn / 1e6 / best_s, (double)sc.snaps / best_s / 1e6);
-    printf("  max RSS after: %ld KiB (reader bound %zu B)\n", maxrss_kb(),
+    printf("  max RSS after: %ld KiB (reader bound %zu B)\n", bench_max_rss_kib(),
            tracerd_xtrace_snap_memory_bound(NULL));
     free(buf);
     return 0;
