@@ -1,12 +1,12 @@
 /* libFuzzer target: CTF data streams. The first input byte picks the model
  * (the test writer's feature trace in either byte order, or the benchmark's
  * LTTng-UST-like trace; with bit 5, the CTF 2 writer's feature trace or the
- * benchmark trace described in CTF 2) and options (field callbacks on or off, lenient
- * packet skipping, a small stitch buffer); the rest is the stream, fed
- * whole and in chunks chosen by the last byte, with pauses, through the CTF
- * recorder of the suites (tests/support/ctf_recorder.c, hashing): the two
- * runs must agree, or the target traps. One seed in six also aborts at a
- * callback. */
+ * benchmark trace described in CTF 2) and options (bit 4 field callbacks,
+ * bit 6 with them: in batches through on_fields; lenient packet skipping, a
+ * small stitch buffer); the rest is the stream, fed whole and in chunks
+ * chosen by the last byte, with pauses, through the CTF recorder of the
+ * suites (tests/support/ctf_recorder.c, hashing): the two runs must agree,
+ * or the target traps. One seed in six also aborts at a callback. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +52,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.stream.max_sequence_length = 1 << 16;
     cfg.stream.max_packet_bytes = 1 << 20;
     unsigned long abort_at = seed % 6 == 0 ? (unsigned long)(seed / 6) + 1 : 0;
-    fuzz_recorded_twice((sel & 16) ? &ctf_target : &ctf_events_target, &cfg, data + 1, size - 1,
-                        seed, true, abort_at);
+    const drv_target_t *t = !(sel & 16)  ? &ctf_events_target
+                            : (sel & 64) ? &ctf_batch_target
+                                         : &ctf_target;
+    fuzz_recorded_twice(t, &cfg, data + 1, size - 1, seed, true, abort_at);
     return 0;
 }
