@@ -1218,7 +1218,8 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
     tracerd_ctf_field_t f, *o = &f;
     /* batch: the next slot (r->batch_n is brought up to date before any
      * call out of this loop and on return) */
-    tracerd_ctf_field_t *const b0 = r->batch, *const bend = b0 + TRACERD_CTF_BATCH_RECORDS;
+    tracerd_ctf_field_t *const b0 = r->batch; /* NULL without on_fields */
+    tracerd_ctf_field_t *const bend = batch ? b0 + TRACERD_CTF_BATCH_RECORDS : NULL;
     if (batch)
         o = b0 + r->batch_n;
     if (!batch) { /* what no step sets (the others: every step) */
