@@ -1,0 +1,411 @@
+/* The CTF stream reader's compiled fast forms: the delivery plans' runner
+ * (run_plan: every field of an event with each record's fixed part made at
+ * compile time, to on_field or in on_fields batches) and the measure-only
+ * runner for records of fixed layout (run_fast).
+ *
+ * Included once, by stream.c, after stream_vm.h (whose loaders, fragments
+ * and general runner it falls back on): static functions in one translation
+ * unit, so that they inline into the record loop. */
+#ifndef TRACERD_CTF_STREAM_PLAN_H
+#define TRACERD_CTF_STREAM_PLAN_H
+
+#ifndef TRACERD_CTF_STREAM_C
+#error "stream_plan.h is part of stream.c: include it there only"
+#endif
+
+/* Delivers a plan (compile_plan.c, build_plan) from vm->pos: the same records,
+ * checks and errors as the general program (run_body) whose steps it
+ * follows, with the fixed part of each record copied as one block from the
+ * step's template and the nesting known at compile time. batch (a constant
+ * in each copy): each record is written in place in the next slot of the
+ * on_fields batch (every member of it: the slot held another record), and
+ * delivered when the batch is full or, by the caller, when the event ends
+ * (batch_end); else one record is kept and passed to on_field, and only the
+ * members a record set are reset after it. */
+static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
+                                         const struct ctf_pop *plan, const bool batch)
+{
+    uint64_t pos = vm->pos;
+    const uint64_t bit0 = vm->bit0, limit = vm->limit, pkt_off = r->pkt_off;
+    const size_t nbytes = limit > bit0 ? (size_t)((limit - bit0) >> 3) : 0;
+    const uint8_t *data = vm->data;
+    uint64_t *slots = r->slots;
+    struct loop *loops = r->loops;
+    const struct ctf_pop *next = plan;
+    const tracerd_ctf_field_cb on_field = r->cb.on_field;
+    void *user = r->core.user;
+    const uint64_t frag = r->frag;
+    uint64_t fn; /* frag: the value's length (UINT64_MAX: up to its NUL) */
+    uint32_t sp = vm->sp;
+    tracerd_ctf_field_t f, *o = &f;
+    /* batch: the next slot (r->batch_n is brought up to date before any
+     * call out of this loop and on return) */
+    tracerd_ctf_field_t *const b0 = r->batch; /* NULL without on_fields */
+    tracerd_ctf_field_t *const bend = batch ? b0 + TRACERD_CTF_BATCH_RECORDS : NULL;
+    if (batch)
+        o = b0 + r->batch_n;
+    if (!batch) { /* what no step sets (the others: every step) */
+        f.enum_label = NULL;
+        f.option = NULL;
+        f.bytes.data = NULL;
+        f.bytes.len = 0;
+        f.frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST; /* a plan delivers values whole */
+        f.frag_offset = 0;
+    }
+    r->core.in_cb = true; /* between the calls only this loop runs; cleared on every return */
+    int ret = R_OK;
+    for (;;) {
+        const struct ctf_pop *p = next++;
+        const struct ctf_insn *in = &p->in;
+        bool dirty = false; /* enum_label, option or bytes set */
+        uint64_t at = (pos + in->align - 1) & ~((uint64_t)in->align - 1), v;
+        bool end = false;  /* an empty array/sequence: its end follows at once */
+        uint32_t isp = sp; /* loops around the record (its index is the innermost's) */
+        if (batch) {
+            o->enum_label = NULL;
+            o->option = NULL;
+            o->bytes.data = NULL;
+            o->bytes.len = 0;
+            o->frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST;
+            o->frag_offset = 0;
+        }
+        switch (in->op) {
+        case OP_END:
+            vm->pos = pos;
+            goto out;
+        case OP_JUMP: /* the end of a variant option */
+            next = plan + in->jump;
+            continue;
+            /* the byte-aligned loads, each its own case (one dispatch per field) */
+#define PLAN_LOAD(OP)                                                                              \
+    case OP: {                                                                                     \
+        if (TRACERD__UNLIKELY(at + in->size > limit))                                              \
+            goto short_field;                                                                      \
+        const uint8_t *b = data + ((at - bit0) >> 3);                                              \
+        v = load_fixed(OP, b);                                                                     \
+        if (in->flags & INSN_SIGNED)                                                               \
+            v = sext(v, in->size);                                                                 \
+        goto plan_int;                                                                             \
+    }
+            PLAN_LOAD(OP_U8)
+            PLAN_LOAD(OP_U16LE)
+            PLAN_LOAD(OP_U16BE)
+            PLAN_LOAD(OP_U32LE)
+            PLAN_LOAD(OP_U32BE)
+            PLAN_LOAD(OP_U64LE)
+            PLAN_LOAD(OP_U64BE)
+#undef PLAN_LOAD
+        case OP_INT:
+            if (TRACERD__UNLIKELY(at + in->size > limit))
+                goto short_field;
+            v = load_int(data, nbytes, at - bit0, in);
+        plan_int:
+            pos = at + in->size;
+            if (in->slot)
+                store_int(r, vm, in, v);
+            o->v.u = v;
+            if (p->enum_label) {
+                o->enum_label = enum_label(in->meta->type, v);
+                dirty = true;
+            }
+            break;
+        case OP_FLOAT32:
+        case OP_FLOAT64: {
+            if (TRACERD__UNLIKELY(at + in->size > limit))
+                goto short_field;
+            pos = at + in->size;
+            o->v.f = load_float(data, at - bit0, in);
+            break;
+        }
+        case OP_STRING: {
+            const uint8_t *q = NULL;
+            size_t n = 0;
+            fn = UINT64_MAX;
+            if (TRACERD__UNLIKELY(load_string(r, vm, in, at, &q, &n, &pos) != R_OK || n > frag))
+                goto frag; /* fragments, and the same error after them (as run_body) */
+            o->v.str.data = (const char *)q;
+            o->v.str.len = n;
+            break;
+        }
+        case OP_TEXT_ARRAY:
+        case OP_TEXT_SEQ: {
+            const uint8_t *q = NULL;
+            uint64_t n = in->op == OP_TEXT_ARRAY ? in->count : slots[in->slot];
+            if (TRACERD__UNLIKELY(n > frag)) {
+                if (in->op == OP_TEXT_SEQ && check_seq_length(r, vm, in, at, n) != R_OK)
+                    goto fail;
+                fn = n;
+                goto frag;
+            }
+            if ((ret = load_text(r, vm, in, at, &q, &n)) != R_OK)
+                goto out;
+            o->v.str = text_str(q, n);
+            pos = at + n * 8;
+            break;
+        }
+        case OP_STRUCT_BEGIN:
+            if (at > limit)
+                goto short_at;
+            pos = at;
+            o->v.u = 0;
+            break;
+        case OP_ARRAY_BEGIN:
+        case OP_SEQ_BEGIN: {
+            uint64_t n = in->op == OP_ARRAY_BEGIN ? in->count : slots[in->slot];
+            if (in->op == OP_SEQ_BEGIN && check_seq_length(r, vm, in, at, n) != R_OK)
+                goto fail;
+            if (at > limit)
+                goto short_at;
+            pos = at;
+            o->v.length = n;
+            if ((in->flags & INSN_BYTES) && n <= frag && n <= (limit - at) / 8) {
+                o->bytes.data = data + ((at - bit0) >> 3);
+                o->bytes.len = (size_t)n;
+                dirty = true;
+            }
+            if (n == 0 || plan + in->jump == next) {
+                end = true;
+                next = plan + in->jump;
+            } else {
+                loops[sp].n = n;
+                loops[sp].i = 0;
+                vm->sp = ++sp;
+            }
+            break;
+        }
+        case OP_ARRAY_NEXT:
+        case OP_SEQ_NEXT:
+            if (++loops[sp - 1].i < loops[sp - 1].n) {
+                next = plan + in->jump;
+                continue;
+            }
+            isp = vm->sp = --sp;
+            at = pos;
+            o->v.u = 0;
+            break;
+        case OP_VARIANT: {
+            const struct ctf_meta *m = in->meta;
+            uint64_t tag = slots[in->slot];
+            bool sgn = (in->flags & INSN_SIGNED) != 0;
+            uint32_t k = tracerd__ctf_range_find(m->vranges, m->nvranges, ctf_range_key(tag, sgn));
+            if (TRACERD__UNLIKELY(k >= m->nvsel)) {
+                vm->pos = pos;
+                ret = vm_fail(r, vm, in, TRACERD_E_BAD_RECORD,
+                              sgn ? "variant tag value %lld selects no option"
+                                  : "variant tag value %llu selects no option",
+                              (unsigned long long)tag);
+                goto out;
+            }
+            if (TRACERD__UNLIKELY(m->kill != NULL))
+                loc_flags(slots, m, m->vsel[k].option);
+            o->option = m->option_names[m->vsel[k].option];
+            dirty = true;
+            o->v.u = 0;
+            next = plan + p->targets[k];
+            break;
+        }
+        default: /* OP_STRUCT_END, OP_VARIANT_END */
+            at = pos;
+            o->v.u = 0;
+            break;
+        }
+        memcpy((char *)o + CTF_TMPL_FIRST, &p->t, CTF_TMPL_BYTES);
+        if (p->elem)
+            o->index = (int64_t)loops[isp - 1].i;
+        o->offset = pkt_off + (at >> 3);
+        if (batch) {
+            tracerd_ctf_field_t *e = o;
+            if (TRACERD__UNLIKELY(++o == bend)) {
+                r->batch_n = TRACERD_CTF_BATCH_RECORDS;
+                o = b0;
+                if (batch_flush(r) != R_OK)
+                    goto fail;
+            }
+            if (TRACERD__UNLIKELY(end)) { /* e's slot stays as it was after a flush */
+                *o = *e;
+                o->kind = in->op == OP_ARRAY_BEGIN ? TRACERD_CTF_VALUE_ARRAY_END
+                                                   : TRACERD_CTF_VALUE_SEQUENCE_END;
+                o->v.u = 0;
+                o->bytes.data = NULL;
+                o->bytes.len = 0;
+                if (TRACERD__UNLIKELY(++o == bend)) {
+                    r->batch_n = TRACERD_CTF_BATCH_RECORDS;
+                    o = b0;
+                    if (batch_flush(r) != R_OK)
+                        goto fail;
+                }
+            }
+            continue;
+        }
+        int rc = on_field(user, &f);
+        if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE) &&
+            tracerd__cb_result(&r->core, rc, "on_field", r->rec_off) < 0)
+            goto fail;
+        if (TRACERD__UNLIKELY(dirty)) {
+            f.enum_label = NULL;
+            f.option = NULL;
+            f.bytes.data = NULL;
+            f.bytes.len = 0;
+        }
+        if (TRACERD__UNLIKELY(end)) {
+            f.kind = in->op == OP_ARRAY_BEGIN ? TRACERD_CTF_VALUE_ARRAY_END
+                                              : TRACERD_CTF_VALUE_SEQUENCE_END;
+            f.v.u = 0;
+            rc = on_field(user, &f);
+            if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE) &&
+                tracerd__cb_result(&r->core, rc, "on_field", r->rec_off) < 0)
+                goto fail;
+        }
+        continue;
+    short_field:
+        vm->pos = at;
+        ret = vm_short(r, vm, in, at + in->size);
+        goto out;
+    short_at:
+        vm->pos = at;
+        ret = vm_short(r, vm, in, at);
+        goto out;
+    frag:
+        /* a value longer than a fragment: delivered as run_body does */
+        vm->depth = p->t.depth;
+        if (batch)
+            r->batch_n = (uint32_t)(o - b0);
+        ret = frag_value(r, vm, in, p->t.scope, at, fn, true, &pos);
+        if (batch)
+            o = b0 + r->batch_n;
+        r->core.in_cb = true;
+        if (ret != R_OK)
+            goto out;
+    }
+fail:
+    ret = R_ERR;
+out:
+    if (batch)
+        r->batch_n = (uint32_t)(o - b0);
+    r->core.in_cb = false;
+    return ret;
+}
+
+/* The two copies of the plan interpreter: records to on_field, or gathered
+ * for on_fields (the caller delivers what is left: batch_end). */
+static TRACERD__NOINLINE int run_plan_each(tracerd_ctf_stream_t *r, struct vm *vm,
+                                           const struct ctf_pop *plan)
+{
+    return run_plan_body(r, vm, plan, false);
+}
+
+static TRACERD__NOINLINE int run_plan_batch(tracerd_ctf_stream_t *r, struct vm *vm,
+                                            const struct ctf_pop *plan)
+{
+    return run_plan_body(r, vm, plan, true);
+}
+
+static inline int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop *plan)
+{
+    return r->batch != NULL ? run_plan_batch(r, vm, plan) : run_plan_each(r, vm, plan);
+}
+
+/* Runs a measure-only program (fused skips, stored integers, strings,
+ * sequences of fixed elements, LTTng headers). */
+static int run_fast(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_insn *code)
+{
+    uint64_t pos = vm->pos;
+    const uint64_t limit = vm->limit, bit0 = vm->bit0;
+    const size_t nbytes = limit > bit0 ? (size_t)((limit - bit0) >> 3) : 0; /* readable */
+    const uint8_t *data = vm->data;
+    uint64_t *slots = r->slots;
+    for (;; code++) {
+        const struct ctf_insn *in = code;
+        uint64_t v, at = (pos + in->align - 1) & ~((uint64_t)in->align - 1);
+        const uint8_t *p;
+        switch (in->op) {
+        case OP_END:
+            vm->pos = pos;
+            return R_OK;
+        case OP_SKIP:
+            if (TRACERD__UNLIKELY(at + in->count > limit))
+                goto short_at;
+            pos = at + in->count;
+            continue;
+        case OP_STRING: {
+            size_t n;
+            int rc = load_string(r, vm, in, at, &p, &n, &pos);
+            if (rc != R_OK)
+                return rc;
+            continue;
+        }
+        case OP_SEQ_SKIP: {
+            uint64_t n = slots[in->slot];
+            if (check_seq_length(r, vm, in, at, n) != R_OK)
+                return R_ERR;
+            uint64_t bits = n * in->count;
+            if (at > limit || (in->count != 0 && n > (limit - at) / in->count) ||
+                bits > limit - at) {
+                vm->pos = at;
+                return vm_short(r, vm, in,
+                                in->count != 0 && n > (UINT64_MAX - at) / in->count ? UINT64_MAX
+                                                                                    : at + bits);
+            }
+            pos = at + bits;
+            continue;
+        }
+        case OP_LTTNG_COMPACT:
+        case OP_LTTNG_LARGE: {
+            bool big = (in->flags & INSN_BE) != 0, compact = in->op == OP_LTTNG_COMPACT;
+            uint64_t hb = compact ? 32 : 48, id, ts;
+            if (at + hb > limit) {
+                vm->pos = at;
+                return vm_short(r, vm, in, at + hb);
+            }
+            p = data + ((at - bit0) >> 3);
+            uint32_t tsb;
+            if (compact) {
+                if (big) {
+                    id = p[0] >> 3;
+                    ts = tracerd__be32(p) & 0x7FFFFFFu;
+                } else {
+                    uint32_t w = tracerd__le32(p);
+                    id = w & 31u;
+                    ts = w >> 5;
+                }
+                tsb = 27;
+            } else {
+                id = tracerd__ld16(big, p);
+                ts = tracerd__ld32(big, p + 2);
+                tsb = 32;
+            }
+            pos = at + hb;
+            if (id == (compact ? 31u : 65535u)) {
+                uint64_t off = compact ? 1 : 2; /* bytes before the extended struct */
+                if (at + (off + 12) * 8 > limit) {
+                    vm->pos = at;
+                    return vm_short(r, vm, in, at + (off + 12) * 8);
+                }
+                id = tracerd__ld32(big, p + off);
+                ts = tracerd__ld64(big, p + off + 4);
+                tsb = 64;
+                pos = at + (off + 12) * 8;
+            }
+            slots[ROLE_EVENT_ID] = id;
+            slots[ROLE_TIMESTAMP] = ts;
+            r->ts_bits = tsb;
+            r->have |= (1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP);
+            continue;
+        }
+        default:
+            break;
+        }
+        /* integers with a stored value */
+        if (TRACERD__UNLIKELY(at + in->size > limit))
+            goto short_at;
+        v = load_int(data, nbytes, at - bit0, in);
+        pos = at + in->size;
+        store_int(r, vm, in, v);
+        continue;
+    short_at:
+        vm->pos = at;
+        return vm_short(r, vm, in, at + (in->op == OP_SKIP ? in->count : in->size));
+    }
+}
+
+#endif /* TRACERD_CTF_STREAM_PLAN_H */
