@@ -194,7 +194,7 @@ START_TEST(test_batch_full_calls)
     struct target_cfg c;
     cfg_init(&c, meta);
     char *log = drv_check_all(&ctf_target, &c, data, len);
-    char *batch = drv_check_all(&ctf_batch_target, &c, data, len);
+    char *batch = drv_check_twin(&ctf_batch_target, &c, data, len);
     ck_assert_str_eq(batch, log);
     ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.s  [599] = "));
     free(batch);

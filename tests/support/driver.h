@@ -43,8 +43,8 @@ typedef struct drv_plan {
     const size_t *sizes;
     size_t nsizes;
     bool pause_every;
-    int pause_value;            /* what pausing callbacks return (0 = TRACERD_CB_PAUSE) */
-    bool no_finish;             /* stop without calling finish */
+    int pause_value; /* what pausing callbacks return (0 = TRACERD_CB_PAUSE) */
+    bool no_finish;  /* stop without calling finish */
     const tracerd_allocator_t *alloc;
 } drv_plan_t;
 
@@ -86,6 +86,12 @@ char *drv_check_some(const drv_target_t *t, const void *config, const uint8_t *d
  * multi-chunk splits instead of every cut. */
 char *drv_check_all(const drv_target_t *t, const void *config, const uint8_t *data, size_t len);
 
+/* A second reading of an input drv_check_all already runs in full, through
+ * another form of the same callbacks (on_fields, on_functions) whose log
+ * must equal the first's: every plan on the plain build, drv_check_some's
+ * three on slow hosts (drv_slow_host), where the full set runs once. */
+char *drv_check_twin(const drv_target_t *t, const void *config, const uint8_t *data, size_t len);
+
 /* Compares log with the golden file tests/data/<path>; with TRACERD_UPDATE_GOLDEN=1
  * in the environment, writes it instead. */
 void drv_golden(const char *path, const char *log);
@@ -102,7 +108,7 @@ typedef struct drv_alloc {
     tracerd_allocator_t a;
     unsigned long fail_at;
     unsigned long calls;
-    long live;       /* allocations not yet freed */
+    long live; /* allocations not yet freed */
     size_t live_bytes;
     size_t peak_bytes;  /* largest live_bytes seen */
     size_t total_bytes; /* every byte ever allocated */
