@@ -22,6 +22,7 @@ int main(void)
     LAYOUT(tracerd_ctf_stream_config_t);
     LAYOUT(tracerd_ctf_dir_config_t);
     LAYOUT(tracerd_ctf_callbacks_t);
+    LAYOUT(tracerd_ctf_event_t);
     LAYOUT(tracerd_xtrace_insn_config_t);
     LAYOUT(tracerd_xtrace_insn_callbacks_t);
     LAYOUT(tracerd_xtrace_snap_config_t);

@@ -202,6 +202,94 @@ START_TEST(test_batch_full_calls)
 }
 END_TEST
 
+/* The shapes of the log's events named `name` (log_shape lines "E @N name
+ * ..." then "shape S"): how many, the first and the last one, and whether
+ * there were two values. */
+struct shapes {
+    int n;
+    unsigned first, other;
+    bool two, more;
+};
+
+static struct shapes shapes_of(const char *log, const char *name)
+{
+    struct shapes r;
+    memset(&r, 0, sizeof r);
+    char key[64];
+    snprintf(key, sizeof key, " %s id=", name);
+    for (const char *p = log; (p = strstr(p, key)) != NULL; p++) {
+        const char *sh = strstr(p, "\nshape ");
+        ck_assert_ptr_nonnull(sh);
+        unsigned v = (unsigned)strtoul(sh + 7, NULL, 10);
+        if (r.n++ == 0)
+            r.first = v;
+        else if (v != r.first && !r.two) {
+            r.two = true;
+            r.other = v;
+        } else if (v != r.first && v != r.other) {
+            r.more = true;
+        }
+    }
+    return r;
+}
+
+/* tracerd_ctf_event_t.shape on the feature trace (both byte orders, every
+ * split, pause and allocation failure: the drivers compare the "shape"
+ * lines too, and the recorder checks that the records of every event of a
+ * shape have the same descriptions): test:ints (integers, floats; a string
+ * in the stream context) has one shape per header form, compact and
+ * extended (the next number); test:ext (always extended) another;
+ * test:compound (a sequence and a variant in its payload) none, but for
+ * field_scopes without its payload. */
+START_TEST(test_shape)
+{
+    bool be = _i != 0;
+    char *meta = ctf_writer_metadata(be);
+    size_t len;
+    uint8_t *data = ctf_writer_stream(be, &len);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    c.log_shape = true;
+    char *log = drv_check_all(&ctf_target, &c, data, len);
+    struct shapes ints = shapes_of(log, "test:ints"), ext = shapes_of(log, "test:ext"),
+                  cpd = shapes_of(log, "test:compound");
+    ck_assert_int_eq(ints.n, 5);
+    ck_assert(ints.first != 0 && ints.two && !ints.more);
+    ck_assert_uint_eq(ints.other, ints.first + 1); /* the extended header's form */
+    ck_assert_int_eq(ext.n, 1);
+    ck_assert(ext.first != 0 && ext.first != ints.first && ext.first != ints.other);
+    ck_assert_int_eq(cpd.n, 5);
+    ck_assert(cpd.first == 0 && !cpd.two);
+    /* on_fields: the same shapes */
+    char *batch = drv_check_twin(&ctf_batch_target, &c, data, len);
+    ck_assert_str_eq(batch, log);
+    free(batch);
+    free(log);
+    /* without the header: one shape for both forms */
+    c.stream.field_scopes = 0x3Fu & ~(1u << TRACERD_CTF_SCOPE_EVENT_HEADER);
+    log = drv_check_all(&ctf_target, &c, data, len);
+    struct shapes ints2 = shapes_of(log, "test:ints");
+    ck_assert(ints2.first == ints.first && !ints2.two);
+    ck_assert_uint_eq(shapes_of(log, "test:compound").first, 0);
+    free(log);
+    /* the contexts only (the fast path): test:compound's are fixed */
+    c.stream.field_scopes = (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) |
+                            (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT);
+    log = drv_check_all(&ctf_target, &c, data, len);
+    cpd = shapes_of(log, "test:compound");
+    ck_assert(cpd.first != 0 && !cpd.two);
+    ck_assert(cpd.first != ints.first && cpd.first != ints.other && cpd.first != ext.first);
+    free(log);
+    /* no field callback: every event has its class's shape (no records) */
+    c.stream.field_scopes = 0;
+    log = drv_check_all(&ctf_events_target, &c, data, len);
+    ck_assert_uint_eq(shapes_of(log, "test:compound").first, cpd.first);
+    free(log);
+    free(data);
+    free(meta);
+}
+END_TEST
+
 Suite *suite_ctf_batch(void);
 Suite *suite_ctf_batch(void)
 {
@@ -211,6 +299,7 @@ Suite *suite_ctf_batch(void)
     tcase_add_test(tc, test_batch_both_invalid);
     tcase_add_test(tc, test_batch_one_call_per_event);
     tcase_add_loop_test(tc, test_batch_full_calls, 0, 2);
+    tcase_add_loop_test(tc, test_shape, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

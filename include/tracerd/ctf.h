@@ -489,7 +489,45 @@ typedef struct tracerd_ctf_event {
     uint64_t ns;     /**< nanoseconds from the Epoch (offsets applied) */
     bool has_clock;
     uint64_t packet_index;
+    /** sizeof(tracerd_ctf_event_t) in the library that made it. The struct
+     * had only the members above in 0.2: read this one and the ones after
+     * it through TRACERD_CTF_EVENT_HAS (doc/api.md §7). */
+    size_t size;
+    /**
+     * The event's record shape, or 0. Not 0: the field records this event
+     * delivers (on_field / on_fields, between on_event_begin and
+     * on_event_end) are, record for record, those of every other event of
+     * the same shape read with the same field_scopes: the same number of
+     * records with the same scope, kind, name, path, index, depth and type
+     * (the same pointers) in the same order; only offsets and values (v,
+     * enum_label, bytes) differ, and, as always, a STRING or BYTES value
+     * longer than TRACERD_CTF_FRAGMENT_BYTES(stitch_bytes) comes as its
+     * fragment records (frag not FIRST|LAST, each with its value's
+     * description) where one record would be. So a client can prepare its
+     * output for a shape once and check one number per event (and `frag` on
+     * string and BYTES records) instead of each record's description. A
+     * shape belongs to one event class (an LTTng compact and extended
+     * event header are two shapes of a class); the numbers are small (from
+     * 1, at most two per event class), given when the trace model is
+     * compiled, the same for every reader of that model (per field_scopes):
+     * in a directory of several traces, key them with the trace
+     * (tracerd_ctf_dir_current) or the class. 0 when the class's records
+     * may vary in number in a scope delivered (a sequence, variant or
+     * optional; an event header with a variant other than LTTng's). A read
+     * that stops inside the event (an error, a callback's negative return)
+     * delivers fewer records.
+     */
+    uint32_t shape;
 } tracerd_ctf_event_t;
+
+/** sizeof(tracerd_ctf_event_t) in the library linked. A program that calls it
+ * (TRACERD_CTF_EVENT_HAS does) cannot load a library older than `size` and
+ * `shape`, so it never reads past a shorter struct. */
+TRACERD_API size_t tracerd_ctf_event_size(void);
+
+/** Whether event e has member m (`size`, `shape` or a later one). */
+#define TRACERD_CTF_EVENT_HAS(e, m)                                                                \
+    ((void)(e), tracerd_ctf_event_size() >= offsetof(tracerd_ctf_event_t, m) + sizeof((e)->m))
 
 /** Loss reported between packets. */
 typedef enum tracerd_ctf_loss_kind {

@@ -443,6 +443,7 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
     c.ctf2 = t->info.major == 2;
     c.max_nodes = t->limits.max_type_nodes ? t->limits.max_type_nodes : (uint64_t)1 << 17;
     t->nslots = CTF_FIRST_FREE_SLOT;
+    uint32_t shape_next = 1; /* record shape numbers (0: not a fixed shape) */
     tracerd_status_t st = model_counts(&c);
     snprintf(c.owner, sizeof c.owner, "trace");
     if (st == TRACERD_OK)
@@ -512,6 +513,8 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
         /* after the events: their paths may have given header fields slots */
         if (st == TRACERD_OK && r->event_header.code)
             st = tracerd__cc_header_fast(&c, r);
+        if (st == TRACERD_OK)
+            tracerd__cc_shapes(r, &shape_next);
         if (st == TRACERD_OK && r->event_header.code) {
             /* used only with an event's plan, i.e. when no byte order changes
              * inside a byte anywhere in the event */

@@ -169,5 +169,7 @@ tracerd_status_t tracerd__cc_header_fast(struct cc *c, struct ctf_stream_rt *r);
 /* The delivery plan of up to three programs, or NULL. */
 tracerd_status_t tracerd__cc_build_plan(struct cc *c, const struct ctf_prog *const progs[3],
                                         const struct ctf_pop **out);
+/* The record shapes of a stream class's event classes, numbered from *next. */
+void tracerd__cc_shapes(struct ctf_stream_rt *r, uint32_t *next);
 
 #endif

@@ -156,3 +156,45 @@ tracerd_status_t tracerd__cc_build_plan(struct cc *c, const struct ctf_prog *con
     *out = plan;
     return TRACERD_OK;
 }
+
+/* ==== record shapes ========================================================== */
+
+/* The scope bit of a program's records when they may vary in number from
+ * one event to the next (a sequence, variant or optional), in *vary. */
+static void prog_shape(const struct ctf_prog *p, uint8_t *vary)
+{
+    for (uint32_t k = 0; p->code != NULL && k < p->len; k++)
+        if (p->code[k].op == OP_SEQ_BEGIN || p->code[k].op == OP_VARIANT ||
+            p->code[k].op == OP_OPTIONAL)
+            *vary |= (uint8_t)(1u << p->scope);
+}
+
+/* The record shapes of stream class r's event classes (ctf_event_rt.shape):
+ * a number per class from *next on (two when the header is an LTTng one,
+ * whose compact and extended forms differ), and the scopes whose records
+ * vary in number. */
+void tracerd__cc_shapes(struct ctf_stream_rt *r, uint32_t *next)
+{
+    uint8_t hvary = 0, hdr2 = 0;
+    const struct ctf_insn *hf = r->event_header.fast;
+    if (hf != NULL && (hf->op == OP_LTTNG_COMPACT || hf->op == OP_LTTNG_LARGE))
+        hdr2 = 1u << TRACERD_CTF_SCOPE_EVENT_HEADER;
+    else
+        prog_shape(&r->event_header, &hvary);
+    prog_shape(&r->event_context, &hvary);
+    const uint32_t forms = hdr2 ? 2 : 1;
+    for (uint32_t e = 0; e < r->nevents; e++) {
+        struct ctf_event_rt *er = &r->events[e];
+        er->shape_vary = hvary;
+        er->shape_hdr2 = hdr2;
+        prog_shape(&er->context, &er->shape_vary);
+        prog_shape(&er->fields, &er->shape_vary);
+        if (*next > UINT32_MAX - forms) { /* no number left: never a fixed shape */
+            er->shape = 0;
+            er->shape_vary = 0xFF;
+            continue;
+        }
+        er->shape = *next;
+        *next += forms;
+    }
+}

@@ -297,6 +297,12 @@ struct ctf_event_rt {
      * has an event context, else NULL): the fast path's contexts
      * (field_scopes asking for the event contexts only). */
     const struct ctf_pop *ctx_plan;
+    /* The record shape (tracerd_ctf_event_t.shape): the class's first
+     * number (then + 1 for an LTTng header's extended form when shape_hdr2
+     * holds the header's scope bit), and the scope bits (1 << scope) whose
+     * records vary in number (0xFF when the class has no number). */
+    uint32_t shape;
+    uint8_t shape_vary, shape_hdr2;
 };
 
 struct ctf_stream_rt {

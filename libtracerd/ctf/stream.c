@@ -118,8 +118,9 @@ struct tracerd_ctf_stream {
     uint64_t ev_cycles;
     bool ev_has_ts;
 
-    uint32_t scopes; /* scopes on_field receives (bit per TRACERD_CTF_SCOPE_*) */
-    bool fields;     /* on_field or on_fields: field records are delivered */
+    uint32_t scopes;       /* scopes on_field receives (bit per TRACERD_CTF_SCOPE_*) */
+    bool fields;           /* on_field or on_fields: field records are delivered */
+    uint32_t shape_scopes; /* the scopes delivered: scopes, 0 without fields */
     /* on_fields: the records not delivered yet (TRACERD_CTF_BATCH_RECORDS
      * of room), or NULL (on_field) */
     tracerd_ctf_field_t *batch;
@@ -235,6 +236,7 @@ tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *trace,
         const uint32_t ctx_scopes = (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) |
                                     (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT);
         r->fields = r->cb.on_field != NULL || r->cb.on_fields != NULL;
+        r->shape_scopes = r->fields ? r->scopes : 0;
         uint32_t want = r->fields ? r->scopes & ev_scopes : 0;
         r->fast_ok = (want & ~ctx_scopes) == 0;
         r->fast_ctx = want != 0 && r->fast_ok;
@@ -475,6 +477,21 @@ static inline bool event_open(tracerd_ctf_stream_t *r, uint64_t ns)
     return true;
 }
 
+size_t tracerd_ctf_event_size(void)
+{
+    return sizeof(tracerd_ctf_event_t);
+}
+
+/* The measured event's record shape (tracerd_ctf_event_t.shape). */
+static inline uint32_t event_shape(const tracerd_ctf_stream_t *r)
+{
+    const struct ctf_event_rt *ev = r->ev;
+    const uint32_t dlv = r->shape_scopes;
+    if (TRACERD__UNLIKELY((ev->shape_vary & dlv) != 0))
+        return 0;
+    return ev->shape + ((ev->shape_hdr2 & dlv) != 0 && r->ts_bits == 64);
+}
+
 /* The measured event as the callbacks see it. */
 static inline void event_fill(const tracerd_ctf_stream_t *r, tracerd_ctf_event_t *e, uint64_t ns)
 {
@@ -487,6 +504,8 @@ static inline void event_fill(const tracerd_ctf_stream_t *r, tracerd_ctf_event_t
     e->ns = ns;
     e->has_clock = r->srt->clock >= 0 || r->ev_has_ts || r->clock_set;
     e->packet_index = r->pkt_index;
+    e->size = sizeof *e;
+    e->shape = event_shape(r);
 }
 
 /* on_event_begin / on_event_end (fn not NULL). */

@@ -10,10 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A record shape seen (tracerd_ctf_event_t.shape): its records' descriptions. */
+struct shape_seen {
+    uint64_t sig, n; /* hash of the descriptions, records (n 0: not seen yet) */
+};
+
 struct target {
     tracerd_ctf_trace_t *trace; /* parsed by open (NULL: the config's was used) */
     tracerd_ctf_stream_t *r;
     const tracerd_allocator_t *alloc;
+    bool log_shape; /* event lines carry the shape */
+    /* the event being read: its shape, and its records' descriptions so far */
+    bool in_event;
+    uint32_t shape;
+    uint64_t sig, n;
+    struct shape_seen *seen; /* by shape number */
+    size_t nseen;
 };
 
 static const char *const kind_names[] = {"INT", "UINT", "FLOAT", "STR", "S{", "S}", "A[", "A]",
@@ -177,6 +189,86 @@ static tracerd_status_t t_open_batch(const void *config, rec_t *rec,
     return t_open_cb(config, rec, alloc, reader, FIELDS_BATCH);
 }
 
+/* ---- the targets' record shape check ------------------------------------- */
+
+/* A record description (all but the offset and the value) into sig. */
+static uint64_t shape_fold(uint64_t h, const tracerd_ctf_field_t *f)
+{
+    const uint64_t v[6] = {(uint64_t)f->scope,        (uint64_t)f->kind,         (uint64_t)f->index,
+                           (uint64_t)f->depth,        (uint64_t)(uintptr_t)f->type,
+                           (uint64_t)(uintptr_t)f->name ^ ((uint64_t)(uintptr_t)f->path << 1)};
+    for (int i = 0; i < 6; i++)
+        h = (h ^ v[i]) * 0x100000001B3ull;
+    return h;
+}
+
+static int t_event(void *user, const tracerd_ctf_event_t *e)
+{
+    rec_t *rec = user;
+    struct target *t = rec->extra;
+    REC_CHECK(rec, TRACERD_CTF_EVENT_HAS(e, shape) && e->size == sizeof *e);
+    t->in_event = true;
+    t->shape = e->shape;
+    t->sig = 0xCBF29CE484222325ull;
+    t->n = 0;
+    int rc = r_event(user, e);
+    if (t->log_shape)
+        tlog_printf(&rec->log, "shape %u\n", (unsigned)e->shape);
+    return rc;
+}
+
+/* The event's records: those of every other event of its shape. */
+static int t_event_end(void *user, const tracerd_ctf_event_t *e)
+{
+    rec_t *rec = user;
+    struct target *t = rec->extra;
+    REC_CHECK(rec, t->in_event && e->shape == t->shape);
+    t->in_event = false;
+    if (e->shape != 0) {
+        if (e->shape >= t->nseen) {
+            size_t n = (size_t)e->shape * 2 + 8;
+            struct shape_seen *g = realloc(t->seen, sizeof *g * n);
+            REC_CHECK(rec, g != NULL);
+            if (g == NULL)
+                return -1;
+            memset(g + t->nseen, 0, sizeof *g * (n - t->nseen));
+            t->seen = g;
+            t->nseen = n;
+        }
+        struct shape_seen *g = &t->seen[e->shape];
+        if (g->n == 0) {
+            g->sig = t->sig;
+            g->n = t->n + 1;
+        } else {
+            REC_CHECK(rec, g->sig == t->sig && g->n == t->n + 1);
+        }
+    }
+    return r_event_end(user, e);
+}
+
+static int t_field(void *user, const tracerd_ctf_field_t *f)
+{
+    rec_t *rec = user;
+    struct target *t = rec->extra;
+    if (t->in_event && (f->frag & TRACERD_CTF_FRAG_FIRST)) { /* a value's first record */
+        t->sig = shape_fold(t->sig, f);
+        t->n++;
+    }
+    return r_field(user, f);
+}
+
+static int t_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
+{
+    rec_t *rec = user;
+    struct target *t = rec->extra;
+    for (size_t i = 0; t->in_event && i < n; i++)
+        if (f[i].frag & TRACERD_CTF_FRAG_FIRST) {
+            t->sig = shape_fold(t->sig, f + i);
+            t->n++;
+        }
+    return r_fields(user, f, n);
+}
+
 static tracerd_status_t t_open_cb(const void *config, rec_t *rec,
                                   const tracerd_allocator_t *alloc, void **reader, int fields)
 {
@@ -195,12 +287,15 @@ static tracerd_status_t t_open_cb(const void *config, rec_t *rec,
     if (st == TRACERD_OK) {
         tracerd_ctf_callbacks_t cb;
         rec_callbacks(&cb);
-        if (fields != FIELDS_EACH)
-            cb.on_field = NULL;
+        /* every event's records checked against its shape's */
+        cb.on_event_begin = t_event;
+        cb.on_event_end = t_event_end;
+        cb.on_field = fields == FIELDS_EACH ? t_field : NULL;
         if (fields == FIELDS_BATCH) {
             cb.size = sizeof cb; /* on_fields comes after size (doc/api.md section 7) */
-            cb.on_fields = r_fields;
+            cb.on_fields = t_fields;
         }
+        t->log_shape = c->log_shape;
         st = tracerd_ctf_stream_new(trace, &c->stream, &cb, rec, alloc, &t->r);
     }
     rec->extra = t;
@@ -212,6 +307,7 @@ static void t_free_extra(void *p)
 {
     struct target *t = p;
     tracerd_ctf_trace_free(t->trace);
+    free(t->seen);
     free(t);
 }
 

@@ -22,6 +22,10 @@ struct target_cfg {
      * of parsing metadata at each open (the fuzz target's models). */
     const tracerd_ctf_trace_t *trace;
     tracerd_ctf_stream_config_t stream;
+    /* The targets log each event's record shape (a line "shape N" after
+     * its E line). Whatever this says, they check that the records of
+     * every event of a shape (not 0) have the same descriptions. */
+    bool log_shape;
 };
 
 /* The metadata text (NUL-terminated) and default stream options. */
