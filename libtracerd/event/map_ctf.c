@@ -47,6 +47,22 @@ static bool is_metadata(const uint8_t *h, size_t n)
  * function event's address, or another. */
 enum { NAME_OTHER, NAME_TID, NAME_PID, NAME_ADDR };
 #define NAME_SLOTS 256u
+#define CLASS_SLOTS 64u
+
+/* A field name of the model (kept by its address, unchanged while events
+ * are read): its length and what it means (NAME_*). */
+struct name_info {
+    const char *name;
+    size_t len;
+    unsigned kind;
+};
+
+/* An event class (kept by its address): its name and span kind. */
+struct class_info {
+    const void *cls;
+    tracerd_str_t name;
+    int span;
+};
 
 struct cmap {
     tracerd_auto_reader_t *a;
@@ -96,13 +112,12 @@ struct cmap {
     /* the category of the last trace seen (the env lookup once per trace) */
     const tracerd_ctf_trace_t *cat_trace;
     tracerd_str_t category;
-    /* the span kind of the last event class seen */
-    const tracerd_ctf_event_class_t *span_cls;
-    int span_kind;
-    /* what integer field names mean (NAME_*), by the name's address (the
-     * model's, unchanged while events are read) */
-    const char *kind_name[NAME_SLOTS];
-    uint8_t name_kind[NAME_SLOTS];
+    bool filtered; /* the auto reader has a filter */
+    /* the auto reader's argument array, taken at each event's beginning */
+    tracerd_event_arg_t *args;
+    uint32_t cap;
+    struct name_info names_seen[NAME_SLOTS];
+    struct class_info classes[CLASS_SLOTS];
 };
 
 /* LTTng-UST function instrumentation: 1 entry, 2 exit, 0 neither. */
@@ -189,9 +204,30 @@ static int on_packet(void *user, const tracerd_ctf_packet_t *p)
     return send_source(m);
 }
 
+/* An event class's name and span kind, kept by the class's address (the
+ * model's, unchanged while events are read). */
+static const struct class_info *class_of(struct cmap *m, const tracerd_ctf_event_t *e,
+                                         struct class_info *scratch)
+{
+    const char *name = e->name != NULL ? e->name : "";
+    struct class_info *c = scratch;
+    if (e->cls != NULL) {
+        uint64_t x = (uint64_t)(uintptr_t)e->cls;
+        x ^= x >> 29;
+        c = &m->classes[(size_t)((x * UINT64_C(0x9E3779B97F4A7C15)) >> 58)];
+        if (c->cls == e->cls && c->name.data == name)
+            return c;
+    }
+    c->cls = e->cls;
+    c->name = cstr(name);
+    c->span = span_kind(name);
+    return c;
+}
+
 static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
 {
     struct cmap *m = user;
+    m->args = tracerd__auto_args(m->a, &m->cap);
     memset(&m->ev, 0, sizeof m->ev);
     m->in_event = true;
     m->nargs = 0;
@@ -208,6 +244,7 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
     if (e->has_clock)
         m->ev.flags |= TRACERD_EVENT_HAS_NS;
     const tracerd_ctf_dir_stream_t *s = cur_stream(m);
+    const tracerd_ctf_trace_t *t = m->dir != NULL ? (s != NULL ? s->trace : NULL) : m->trace;
     if (s != NULL && s->index < m->nstream_cpu) {
         if (m->stream_cpu[s->index] >= 0) {
             m->ev.cpu = (uint32_t)m->stream_cpu[s->index];
@@ -217,31 +254,30 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
         m->ev.cpu = m->cpu;
         m->ev.flags |= TRACERD_EVENT_HAS_CPU;
     }
-    const char *name = e->name != NULL ? e->name : "";
-    m->ev.name = cstr(name);
-    const tracerd_ctf_trace_t *t = cur_trace(m);
+    struct class_info scratch;
+    const struct class_info *ci = class_of(m, e, &scratch);
+    m->ev.name = ci->name;
     if (t != m->cat_trace || m->category.data == NULL) {
         const char *domain = t != NULL ? tracerd_ctf_trace_env(t, "domain") : NULL;
         m->category = cstr(domain != NULL ? domain : "ctf");
         m->cat_trace = t;
     }
     m->ev.category = m->category;
-    if (e->cls != m->span_cls || e->cls == NULL) {
-        m->span_kind = span_kind(name);
-        m->span_cls = e->cls;
-    }
-    m->span = m->span_kind;
+    m->span = ci->span;
     /* Filtered before its fields are mapped: time, cpu and (but for a
      * function entry/exit, named by its address) name and category; the
      * process and thread come from the contexts. */
     int rc = TRACERD_CB_CONTINUE;
-    int pre = tracerd__auto_prefilter(
-        m->a, &m->ev, TRACERD__KNOW_CPU | (m->span == 0 ? TRACERD__KNOW_NAMES : 0u), &rc);
+    int pre =
+        !m->filtered
+            ? 1
+            : tracerd__auto_prefilter(
+                  m->a, &m->ev, TRACERD__KNOW_CPU | (m->span == 0 ? TRACERD__KNOW_NAMES : 0u), &rc);
     m->checked = pre == 1;
     m->ctx_tested = false;
     if (pre == 0)
         m->in_event = false; /* left out: its fields are not mapped */
-    int src = send_source(m);
+    int src = m->source_sent ? TRACERD_CB_CONTINUE : send_source(m);
     return src < 0 || rc >= 0 ? src : rc;
 }
 
@@ -268,6 +304,34 @@ static tracerd_str_t keep_text(struct cmap *m, tracerd_str_t s)
     return v;
 }
 
+static bool name_is(const char *n, const char *a, const char *b)
+{
+    return strcmp(n, a) == 0 || strcmp(n, b) == 0;
+}
+
+/* A model string's length and, as a field name, its NAME_*: remembered by
+ * its address (the model's strings do not move while events are read). */
+static const struct name_info *name_seen(const char *name, struct name_info *n)
+{
+    n->name = name;
+    n->len = strlen(name);
+    n->kind = name_is(name, "vtid", "tid")   ? NAME_TID
+              : name_is(name, "vpid", "pid") ? NAME_PID
+              : strcmp(name, "addr") == 0    ? NAME_ADDR
+                                             : NAME_OTHER;
+    return n;
+}
+
+static inline const struct name_info *name_of(struct cmap *m, const char *name)
+{
+    uint64_t x = (uint64_t)(uintptr_t)name; /* mixed: names lie at regular distances */
+    x ^= x >> 17;
+    struct name_info *n = &m->names_seen[(size_t)((x * UINT64_C(0x9E3779B97F4A7C15)) >> 56)];
+    if (TRACERD__LIKELY(n->name == name))
+        return n;
+    return name_seen(name, n);
+}
+
 /* Sets path[0, plen[depth]) to the name of field f at depth (>= 1): its
  * parent's path, then "[index]" for an element or ".name" for a member (just
  * "name" at the top of a scope). False when it does not fit. */
@@ -291,7 +355,7 @@ static bool set_path(struct cmap *m, const tracerd_ctf_field_t *f, const char *n
             p[1 + i] = dg[k - 1 - i];
         p[k + 1] = ']';
     } else { /* ".name", or "name" at the top */
-        size_t len = strlen(name), dot = at > 0;
+        size_t len = name_of(m, name)->len, dot = at > 0;
         n = dot + len;
         if (n >= room)
             return false;
@@ -305,13 +369,11 @@ static bool set_path(struct cmap *m, const tracerd_ctf_field_t *f, const char *n
 
 static tracerd_event_arg_t *new_arg(struct cmap *m)
 {
-    uint32_t cap;
-    tracerd_event_arg_t *args = tracerd__auto_args(m->a, &cap);
-    if (m->nargs >= cap) {
+    if (TRACERD__UNLIKELY(m->nargs >= m->cap)) {
         m->ev.flags |= TRACERD_EVENT_TRUNCATED;
         return NULL;
     }
-    tracerd_event_arg_t *o = &args[m->nargs++];
+    tracerd_event_arg_t *o = &m->args[m->nargs++];
     memset(o, 0, sizeof *o);
     return o;
 }
@@ -326,26 +388,37 @@ static bool is_scalar(tracerd_ctf_value_kind_t k)
 
 /* The value of a scalar field (integer, enum by its label, float, string or
  * text array, boolean) as an argument's type and value. */
-static void scalar_value(struct cmap *m, tracerd_event_arg_t *o, const tracerd_ctf_field_t *f)
+static inline void scalar_value(struct cmap *m, tracerd_event_arg_t *o,
+                                const tracerd_ctf_field_t *f)
 {
-    if (f->kind == TRACERD_CTF_VALUE_BOOL) {
+    if (TRACERD__UNLIKELY(f->enum_label != NULL) && f->kind != TRACERD_CTF_VALUE_BOOL) {
+        const struct name_info *l = name_of(m, f->enum_label); /* owned by the trace model */
+        o->type = TRACERD_EVENT_ARG_STRING;
+        o->v.str.data = l->name;
+        o->v.str.len = l->len;
+        return;
+    }
+    switch (f->kind) {
+    case TRACERD_CTF_VALUE_BOOL:
         o->type = TRACERD_EVENT_ARG_BOOL;
         o->v.b = f->v.u != 0;
-    } else if (f->enum_label != NULL) {
-        o->type = TRACERD_EVENT_ARG_STRING;
-        o->v.str = cstr(f->enum_label); /* owned by the trace model */
-    } else if (f->kind == TRACERD_CTF_VALUE_INT) {
+        break;
+    case TRACERD_CTF_VALUE_INT:
         o->type = TRACERD_EVENT_ARG_INT;
         o->v.i = f->v.i;
-    } else if (f->kind == TRACERD_CTF_VALUE_UINT) {
+        break;
+    case TRACERD_CTF_VALUE_UINT:
         o->type = TRACERD_EVENT_ARG_UINT;
         o->v.u = f->v.u;
-    } else if (f->kind == TRACERD_CTF_VALUE_FLOAT) {
+        break;
+    case TRACERD_CTF_VALUE_FLOAT:
         o->type = TRACERD_EVENT_ARG_DOUBLE;
         o->v.d = f->v.f;
-    } else {
+        break;
+    default:
         o->type = TRACERD_EVENT_ARG_STRING;
         o->v.str = keep_text(m, f->v.str);
+        break;
     }
 }
 
@@ -364,11 +437,9 @@ static bool is_byte_array(const tracerd_ctf_type_t *t)
  * elements of a long byte array. */
 static void append_to_arg(struct cmap *m, uint32_t i, const void *data, size_t len)
 {
-    uint32_t cap;
-    tracerd_event_arg_t *args = tracerd__auto_args(m->a, &cap);
     if (i >= m->nargs)
         return;
-    tracerd_event_arg_t *o = &args[i];
+    tracerd_event_arg_t *o = &m->args[i];
     bool str = o->type == TRACERD_EVENT_ARG_STRING;
     const char *vend =
         str ? o->v.str.data + o->v.str.len : (const char *)o->v.bytes.data + o->v.bytes.len;
@@ -434,30 +505,6 @@ static int nested_field(struct cmap *m, const tracerd_ctf_field_t *f, const char
     return TRACERD_CB_CONTINUE;
 }
 
-static bool name_is(const char *n, const char *a, const char *b)
-{
-    return strcmp(n, a) == 0 || strcmp(n, b) == 0;
-}
-
-/* NAME_* of a field name, remembered by its address. */
-static unsigned name_kind(struct cmap *m, const char *name)
-{
-    uint64_t x = (uint64_t)(uintptr_t)name; /* mixed: names lie at regular distances */
-    x ^= x >> 33;
-    x *= UINT64_C(0xff51afd7ed558ccd);
-    x ^= x >> 29;
-    size_t h = (size_t)((x * UINT64_C(0x9E3779B97F4A7C15)) >> 56);
-    if (m->kind_name[h] == name)
-        return m->name_kind[h];
-    unsigned k = name_is(name, "vtid", "tid")   ? NAME_TID
-                 : name_is(name, "vpid", "pid") ? NAME_PID
-                 : strcmp(name, "addr") == 0    ? NAME_ADDR
-                                                : NAME_OTHER;
-    m->kind_name[h] = name;
-    m->name_kind[h] = (uint8_t)k;
-    return k;
-}
-
 /* The payload begins: the contexts are read, so the process and thread are
  * known (and the name, but for a function entry/exit, named by its
  * address): the event is tested again, and left out before its payload is
@@ -474,7 +521,18 @@ static int payload_test(struct cmap *m)
     return rc;
 }
 
-static int field_arg(struct cmap *m, const tracerd_ctf_field_t *f)
+/* Value kinds (bits 1u << TRACERD_CTF_VALUE_*): the integers, the scalars
+ * (is_scalar), the kinds that open a compound field. */
+#define KINDS_INT ((1u << TRACERD_CTF_VALUE_INT) | (1u << TRACERD_CTF_VALUE_UINT))
+#define KINDS_SCALAR                                                                               \
+    (KINDS_INT | (1u << TRACERD_CTF_VALUE_FLOAT) | (1u << TRACERD_CTF_VALUE_STRING) |              \
+     (1u << TRACERD_CTF_VALUE_BOOL))
+#define KINDS_OPEN                                                                                 \
+    ((1u << TRACERD_CTF_VALUE_OPTIONAL_BEGIN) | (1u << TRACERD_CTF_VALUE_STRUCT_BEGIN) |           \
+     (1u << TRACERD_CTF_VALUE_ARRAY_BEGIN) | (1u << TRACERD_CTF_VALUE_SEQUENCE_BEGIN) |            \
+     (1u << TRACERD_CTF_VALUE_VARIANT_BEGIN))
+
+static inline int field_arg(struct cmap *m, const tracerd_ctf_field_t *f)
 {
     if (!m->in_event || f->depth == 0 || f->scope < TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT)
         return TRACERD_CB_CONTINUE;
@@ -486,15 +544,17 @@ static int field_arg(struct cmap *m, const tracerd_ctf_field_t *f)
     const char *name = f->name != NULL ? f->name : "";
     if (m->no_args && f->depth > 1)
         return TRACERD_CB_CONTINUE;
+    unsigned kind = 1u << f->kind;
     if (f->depth > 1 || m->skip_depth != 0 || m->collect_depth != 0 || f->bytes.data != NULL ||
-        f->kind == TRACERD_CTF_VALUE_OPTIONAL_BEGIN || f->kind == TRACERD_CTF_VALUE_STRUCT_BEGIN ||
-        f->kind == TRACERD_CTF_VALUE_ARRAY_BEGIN || f->kind == TRACERD_CTF_VALUE_SEQUENCE_BEGIN ||
-        f->kind == TRACERD_CTF_VALUE_VARIANT_BEGIN)
+        (kind & KINDS_OPEN) != 0)
         return nested_field(m, f, name);
-    bool is_ctx = f->scope != TRACERD_CTF_SCOPE_EVENT_FIELDS;
-    if (f->kind == TRACERD_CTF_VALUE_INT || f->kind == TRACERD_CTF_VALUE_UINT) {
+    if (!(kind & KINDS_SCALAR))
+        return TRACERD_CB_CONTINUE; /* the END of a compound field */
+    const struct name_info *ni = name_of(m, name);
+    unsigned k = ni->kind;
+    if (TRACERD__UNLIKELY(k != NAME_OTHER) && (kind & KINDS_INT)) {
+        bool is_ctx = f->scope != TRACERD_CTF_SCOPE_EVENT_FIELDS;
         uint64_t u = f->kind == TRACERD_CTF_VALUE_UINT ? f->v.u : (uint64_t)f->v.i;
-        unsigned k = name_kind(m, name);
         if (is_ctx && k == NAME_TID) {
             m->ev.tid = u;
             m->ev.flags |= TRACERD_EVENT_HAS_TID;
@@ -506,21 +566,21 @@ static int field_arg(struct cmap *m, const tracerd_ctf_field_t *f)
             m->has_addr = true;
         }
     }
-    if (!is_scalar(f->kind) || m->no_args)
-        return TRACERD_CB_CONTINUE; /* the END of a compound field, or no argument wanted */
+    if (m->no_args)
+        return TRACERD_CB_CONTINUE; /* no argument wanted */
     tracerd_event_arg_t *o = new_arg(m);
     if (o == NULL)
         return TRACERD_CB_CONTINUE;
-    o->name = cstr(name);
+    o->name.data = name;
+    o->name.len = ni->len;
     scalar_value(m, o, f);
     return TRACERD_CB_CONTINUE;
 }
 
 /* A field; the fragments of a long string or BLOB join into one argument
  * (as far as the event's text bound goes). */
-static int on_field(void *user, const tracerd_ctf_field_t *f)
+static inline int on_field(struct cmap *m, const tracerd_ctf_field_t *f)
 {
-    struct cmap *m = user;
     if (TRACERD__LIKELY(f->frag == (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST)))
         return field_arg(m, f);
     if (!(f->frag & TRACERD_CTF_FRAG_FIRST)) {
@@ -536,6 +596,24 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
     int rc = field_arg(m, f);
     m->frag_arg = m->nargs > before ? m->nargs - 1 : UINT32_MAX;
     return rc;
+}
+
+/* The fields in batches (on_fields): each as on_field. A positive return
+ * (a pause after the event) lets the event's later records be mapped, as
+ * they would be one by one; a negative one stops at its record. */
+static int on_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
+{
+    struct cmap *m = user;
+    int ret = TRACERD_CB_CONTINUE;
+    for (size_t i = 0; i < n; i++) {
+        int rc = on_field(m, &f[i]);
+        if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE)) {
+            if (rc < 0)
+                return rc;
+            ret = rc;
+        }
+    }
+    return ret;
 }
 
 static tracerd_str_t hex_name(char *buf, uint64_t v)
@@ -612,11 +690,11 @@ static int on_warning(void *user, const tracerd_warning_t *w)
 
 static void callbacks(tracerd_ctf_callbacks_t *cbs)
 {
-    memset(cbs, 0, sizeof *cbs);
+    tracerd_ctf_callbacks_init(cbs); /* sets size: on_fields is after it */
     cbs->on_packet_begin = on_packet;
     cbs->on_event_begin = on_event_begin;
     cbs->on_event_end = on_event_end;
-    cbs->on_field = on_field;
+    cbs->on_fields = on_fields;
     cbs->on_loss = on_loss;
     cbs->on_warning = on_warning;
 }
@@ -640,6 +718,7 @@ static tracerd_status_t c_open(tracerd_auto_reader_t *a, const tracerd_auto_conf
     if (st == TRACERD_OK)
         st = tracerd_ctf_metadata_new(NULL, alloc, &m->meta);
     m->no_args = cfg->no_args;
+    m->filtered = tracerd__auto_filter(a) != NULL;
     if (st != TRACERD_OK) {
         tracerd__free(alloc, m, sizeof *m);
         return st;
@@ -845,6 +924,7 @@ tracerd_status_t tracerd_event_dir_open(const char *path, const tracerd_auto_con
     if (st == TRACERD_OK) {
         d->m->a = d->sink;
         d->m->alloc = &d->alloc;
+        d->m->filtered = tracerd__auto_filter(d->sink) != NULL;
         tracerd_ctf_callbacks_t ccb;
         callbacks(&ccb);
         tracerd_ctf_dir_config_t dc;
