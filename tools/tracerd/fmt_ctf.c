@@ -12,6 +12,7 @@
 #include <tracerd/ctf.h>
 
 #include "cli.h"
+#include "ctf_tpl.h"
 #include "jcache.h"
 
 static uint32_t le32(const uint8_t *p)
@@ -164,6 +165,9 @@ struct ctx {
     jcache_t *classes; /* ,"name":...,"id":N,"stream_id":M of an event class */
     struct stream_prefix prefix[STREAM_PREFIXES];
     wr_lead_t lead_cycles, lead_ns; /* the last event's leading digits */
+    tpl_table_t *tpls;              /* event text templates (ctf_tpl.h); NULL: none */
+    bool no_tpl;                    /* TRACERD_CLI_NO_TEMPLATES=1 */
+    const void *cls;                /* the class of the event being written */
     bool first[256];
     unsigned level;
     bool in_variant[256];
@@ -460,6 +464,7 @@ static int on_event(void *user, const tracerd_ctf_event_t *e)
     if (k != 1)
         return k;
     wr_t *f = x->c->wr;
+    x->cls = e->cls;
     wr_rec_begin(f);
     if (x->undecided)
         wr_rec_hold(f);
@@ -641,60 +646,30 @@ static void put_fragment(struct ctx *x, wr_t *o, const tracerd_ctf_field_t *f, c
     }
 }
 
-/* The value of a field of the rarer kinds (string, bool, BLOB, optional,
- * float, enumeration), with its comma and key. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static int
-field_value(struct ctx *x, wr_t *o, const tracerd_ctf_field_t *f)
+/* A value's text (after its comma and key; keyed: it has a key): a string
+ * whole, bool, BLOB whole, float, enumeration or integer. */
+static void put_value(struct ctx *x, wr_t *o, const tracerd_ctf_field_t *f, bool keyed)
 {
     switch (f->kind) {
     case TRACERD_CTF_VALUE_STRING:
-        if (f->frag == (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST))
-            put_string_field(o, f, member(x, o, f));
-        else
-            put_fragment(x, o, f, f->v.str.data, f->v.str.len);
-        return 0;
+        put_string_field(o, f, keyed);
+        return;
     case TRACERD_CTF_VALUE_BOOL:
-        member(x, o, f);
         if (f->v.u)
             WR_LIT(o, "true");
         else
             WR_LIT(o, "false");
-        return 0;
+        return;
     case TRACERD_CTF_VALUE_BYTES: /* a CTF 2 BLOB: hexadecimal text */
-        if (f->frag == (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST)) {
-            member(x, o, f);
-            cli_json_hex(o, f->bytes.data, f->bytes.len);
-        } else {
-            put_fragment(x, o, f, f->bytes.data, f->bytes.len);
-        }
-        return 0;
-    case TRACERD_CTF_VALUE_OPTIONAL_BEGIN: /* null, or the field without a name */
-        member(x, o, f);
-        if (f->v.length == 0) {
-            WR_LIT(o, "null");
-            x->optional_null = true;
-            return 0;
-        }
-        enter_level(x, true, '\0');
-        return 0;
-    case TRACERD_CTF_VALUE_OPTIONAL_END:
-        if (x->optional_null)
-            x->optional_null = false;
-        else
-            x->level--;
-        return 0;
+        cli_json_hex(o, f->bytes.data, f->bytes.len);
+        return;
     case TRACERD_CTF_VALUE_FLOAT:
-        member(x, o, f);
         if (f->v.f != f->v.f || f->v.f - f->v.f != 0)
             WR_LIT(o, "null"); /* NaN and infinities have no JSON form */
         else
             wr_g17(o, f->v.f);
-        return 0;
+        return;
     default:
-        member(x, o, f);
         if (f->type->kind == TRACERD_CTF_TYPE_ENUM) {
             WR_LIT(o, "{\"value\":");
             if (f->kind == TRACERD_CTF_VALUE_INT)
@@ -712,8 +687,52 @@ field_value(struct ctx *x, wr_t *o, const tracerd_ctf_field_t *f)
         } else {
             wr_u64(o, f->v.u);
         }
-        return 0;
+        return;
     }
+}
+
+/* The value of a field of the rarer kinds (string, bool, BLOB, optional,
+ * float, enumeration), with its comma and key. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int
+field_value(struct ctx *x, wr_t *o, const tracerd_ctf_field_t *f)
+{
+    switch (f->kind) {
+    case TRACERD_CTF_VALUE_STRING:
+        if (f->frag != (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST)) {
+            put_fragment(x, o, f, f->v.str.data, f->v.str.len);
+            return 0;
+        }
+        break;
+    case TRACERD_CTF_VALUE_BYTES:
+        if (f->frag != (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST)) {
+            put_fragment(x, o, f, f->bytes.data, f->bytes.len);
+            return 0;
+        }
+        break;
+    case TRACERD_CTF_VALUE_OPTIONAL_BEGIN: /* null, or the field without a name */
+        member(x, o, f);
+        if (f->v.length == 0) {
+            WR_LIT(o, "null");
+            x->optional_null = true;
+            return 0;
+        }
+        enter_level(x, true, '\0');
+        return 0;
+    case TRACERD_CTF_VALUE_OPTIONAL_END:
+        if (x->optional_null)
+            x->optional_null = false;
+        else
+            x->level--;
+        return 0;
+    default:
+        break;
+    }
+    bool keyed = member(x, o, f);
+    put_value(x, o, f, keyed);
+    return 0;
 }
 
 /* A field's text: nesting (scope objects, structs, arrays, sequences,
@@ -806,11 +825,145 @@ field_other(struct ctx *x, const tracerd_ctf_field_t *f)
     return field_write(x, x->c->wr, f);
 }
 
+/* Makes the template of records f[0, n) (ctf_tpl.h) in t: their fixed text
+ * written as field_write writes it, into t's text, with a value's place
+ * marked where field_write would write it; the writer's levels are left as
+ * field_write leaves them. False (t stays empty) when the records do not
+ * make a template: too many records, values, variants or text; a fragment;
+ * a level left open. */
+static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, size_t n)
+{
+    if (n > TPL_RECS)
+        return false;
+    char buf[TPL_TEXT + 256];
+    wr_t s;
+    wr_init_fixed(&s, buf, sizeof buf);
+    size_t mark = 0;
+    t->nvals = t->nvariants = t->nfrags = 0;
+    for (size_t i = 0; i < n; i++) {
+        const tracerd_ctf_field_t *r = &f[i];
+        if (r->frag != (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST) || s.len > TPL_TEXT)
+            return false;
+        t->rec[i].type = r->type;
+        t->rec[i].name = r->name;
+        t->rec[i].ks = tpl_ks(r);
+        unsigned op;
+        switch (r->kind) {
+        case TRACERD_CTF_VALUE_INT:
+        case TRACERD_CTF_VALUE_UINT:
+            op = r->type->kind == TRACERD_CTF_TYPE_ENUM ? TPL_VALUE
+                 : r->kind == TRACERD_CTF_VALUE_INT     ? TPL_I64
+                                                        : TPL_U64;
+            break;
+        case TRACERD_CTF_VALUE_STRING:
+        case TRACERD_CTF_VALUE_BYTES:
+            if (t->nfrags == TPL_FRAGS)
+                return false;
+            t->frag_rec[t->nfrags++] = (uint16_t)i;
+            op = TPL_VALUE;
+            break;
+        case TRACERD_CTF_VALUE_FLOAT:
+        case TRACERD_CTF_VALUE_BOOL:
+            op = TPL_VALUE;
+            break;
+        case TRACERD_CTF_VALUE_VARIANT_BEGIN:
+            if (t->nvariants == TPL_VARIANTS)
+                return false;
+            t->variant_rec[t->nvariants] = (uint16_t)i;
+            t->variant_opt[t->nvariants++] = r->option;
+            field_write(x, &s, r);
+            continue;
+        default:
+            field_write(x, &s, r);
+            continue;
+        }
+        if (t->nvals == TPL_VALS)
+            return false;
+        if (member(x, &s, r) && op == TPL_VALUE)
+            op = TPL_VALUE_KEYED;
+        struct tpl_val *v = &t->val[t->nvals++];
+        v->rec = (uint16_t)i;
+        v->op = (uint16_t)op;
+        v->off = (uint16_t)mark;
+        v->len = (uint16_t)(s.len - mark);
+        mark = s.len;
+    }
+    if (s.failed || s.len > TPL_TEXT || s.nclosers != 0 || s.lost_closers != 0 || x->level != 0 ||
+        x->scope_open || x->optional_null)
+        return false;
+    memcpy(t->text, buf, s.len);
+    t->tail_off = (uint16_t)mark;
+    t->tail_len = (uint16_t)(s.len - mark);
+    t->first0 = x->first[0];
+    t->n = (uint32_t)n;
+    return true;
+}
+
+/* A piece of a template's text. */
+static inline void tpl_piece(wr_t *o, const tpl_t *t, size_t off, size_t len)
+{
+    if (len <= TPL_SHORT) {
+        char *p = wr_room(o, TPL_SHORT);
+        memcpy(p, t->text + off, TPL_SHORT);
+        o->len += len;
+    } else {
+        wr_put(o, t->text + off, len);
+    }
+}
+
+/* The text of records f[0, ...) that match t: its pieces and their values;
+ * the writer's levels as after the records. */
+static void tpl_write(struct ctx *x, wr_t *o, const tpl_t *t, const tracerd_ctf_field_t *f)
+{
+    for (uint32_t i = 0; i < t->nvals; i++) {
+        const struct tpl_val *v = &t->val[i];
+        const tracerd_ctf_field_t *r = &f[v->rec];
+        tpl_piece(o, t, v->off, v->len);
+        switch (v->op) {
+        case TPL_U64:
+            wr_u64(o, r->v.u);
+            break;
+        case TPL_I64:
+            wr_i64(o, r->v.i);
+            break;
+        default:
+            put_value(x, o, r, v->op == TPL_VALUE_KEYED);
+            break;
+        }
+    }
+    tpl_piece(o, t, t->tail_off, t->tail_len);
+    x->level = 0;
+    x->first[0] = t->first0;
+    x->in_variant[0] = false;
+    x->scope_open = false;
+}
+
+/* The records of an event being written, when they start with a scope's
+ * root, through a template: true when written. */
+static bool tpl_event(struct ctx *x, const tracerd_ctf_field_t *f, size_t n)
+{
+    const tpl_t *t = tpl_find(x->tpls, x->cls, f, n);
+    if (t == NULL) {
+        tpl_t *b = tpl_slot(x->tpls, x->cls, n);
+        if (!tpl_build(x, b, f, n))
+            return false;
+        b->cls = x->cls;
+        t = b;
+    }
+    tpl_write(x, x->c->wr, t, f);
+    return true;
+}
+
 /* A dump's fields, a batch at a time (one call per event on whole packets):
- * those of an event being written here, the rest in field_other. */
+ * those of an event being written here (through a template when they
+ * make one), the rest in field_other. */
 static int on_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
 {
     struct ctx *x = user;
+    if (f[0].depth == 0 && f[0].kind == TRACERD_CTF_VALUE_STRUCT_BEGIN &&
+        f[0].scope > TRACERD_CTF_SCOPE_PACKET_CONTEXT && !x->skip && !x->undecided &&
+        x->cls != NULL && x->tpls != NULL && tpl_event(x, f, n))
+        return 0;
     for (size_t i = 0; i < n; i++) {
         int k = x->skip || x->undecided || f[i].scope <= TRACERD_CTF_SCOPE_PACKET_CONTEXT
                     ? field_other(x, f + i)
@@ -879,6 +1032,10 @@ static void callbacks(struct ctx *x, tracerd_ctf_callbacks_t *cb)
     } else {
         x->names = cli_calloc(1, sizeof *x->names);
         x->classes = cli_calloc(1, sizeof *x->classes);
+        /* TRACERD_CLI_NO_TEMPLATES=1: no templates (the tests compare the two) */
+        const char *nt = getenv("TRACERD_CLI_NO_TEMPLATES");
+        x->no_tpl = nt != NULL && strcmp(nt, "1") == 0;
+        x->tpls = x->no_tpl ? NULL : cli_calloc(1, sizeof *x->tpls);
     }
 }
 
@@ -887,7 +1044,8 @@ static const char *ctx_tables_missing(const struct ctx *x)
 {
     if (!x->dump)
         return x->tids == NULL ? "thread table" : NULL;
-    return x->names == NULL || x->classes == NULL ? "dump tables" : NULL;
+    return x->names == NULL || x->classes == NULL || (x->tpls == NULL && !x->no_tpl) ? "dump tables"
+                                                                                     : NULL;
 }
 
 static void ctx_free(struct ctx *x)
@@ -896,6 +1054,7 @@ static void ctx_free(struct ctx *x)
     cli_free(x->tids);
     cli_free(x->names);
     cli_free(x->classes);
+    cli_free(x->tpls);
     cli_free(x);
 }
 

@@ -1,0 +1,300 @@
+/* `tracerd dump` on CTF writes an event's fields through a template of its
+ * record shape (tools/tracerd/ctf_tpl.h) when its records match one made
+ * from an earlier event: its output must be the record-by-record writer's
+ * byte for byte. TRACERD_CLI_NO_TEMPLATES=1 makes the CLI write every event
+ * record by record; each run here is made both ways and compared, over every
+ * CTF trace of tests/data and ../shared/peer-tests, the writer's feature
+ * trace, and a trace of shapes that differ only where a template must see
+ * it (a variant's option between two options of one type, sequences of
+ * strings whose lengths change, a string long enough to come in fragments,
+ * strings that are not UTF-8 with and without a key), in both byte orders,
+ * read in small chunks, with small stitch buffers, with dump filters and cut
+ * short. */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "support/ctf_writer.h"
+#include "support/event_support.h"
+
+#define CLI_OR_SKIP(cli)                                                                           \
+    const char *cli = ev_cli_path();                                                               \
+    if (cli == NULL) {                                                                             \
+        fprintf(stderr, "%s: tracerd CLI not built (set TRACERD_CLI), skipped\n", __func__);     \
+        return;                                                                                    \
+    }
+
+/* Runs `tracerd dump ARGS... path` both ways; fails on any difference.
+ * Returns 1 when it exits 0. */
+static unsigned both_ways(const char *cli, const char *const *args, const char *path)
+{
+    const char *a[10] = {NULL};
+    size_t n = 0;
+    while (n < 8 && args[n] != NULL) {
+        a[n] = args[n];
+        n++;
+    }
+    a[n] = path;
+    ev_proc_t tpl, plain;
+    unsetenv("TRACERD_CLI_NO_TEMPLATES");
+    ev_run_cli(cli, NULL, &tpl, "dump", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
+               NULL);
+    setenv("TRACERD_CLI_NO_TEMPLATES", "1", 1);
+    ev_run_cli(cli, NULL, &plain, "dump", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
+               NULL);
+    unsetenv("TRACERD_CLI_NO_TEMPLATES");
+    ck_assert_msg(tpl.status == plain.status, "%s %s: exit %d vs %d", path, a[0], tpl.status,
+                  plain.status);
+    ck_assert_msg(tpl.out_len == plain.out_len && memcmp(tpl.out, plain.out, tpl.out_len) == 0,
+                  "%s %s: output differs:\n%s\n---\n%s", path, a[0], tpl.out, plain.out);
+    ck_assert_msg(tpl.err_len == plain.err_len && memcmp(tpl.err, plain.err, tpl.err_len) == 0,
+                  "%s %s: errors differ:\n%s\n---\n%s", path, a[0], tpl.err, plain.err);
+    unsigned ok = tpl.status == 0 && tpl.out_len > 0;
+    ev_proc_free(&tpl);
+    ev_proc_free(&plain);
+    return ok;
+}
+
+static const char *const arg_sets[][8] = {
+    {"-q"},
+    {"-q", "--chunk", "7"},
+    {"-q", "-o", "ctf.stitch-bytes=64"},
+    {"-q", "--lenient", "--chunk", "4096"},
+};
+
+static bool has_metadata(const char *dir)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/metadata", dir);
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+struct walk {
+    const char *cli;
+    unsigned dirs, runs, ok;
+};
+
+static void walk_dir(struct walk *w, const char *dir)
+{
+    if (has_metadata(dir)) {
+        w->dirs++;
+        for (size_t i = 0; i < sizeof arg_sets / sizeof arg_sets[0]; i++) {
+            w->ok += both_ways(w->cli, arg_sets[i], dir);
+            w->runs++;
+        }
+    }
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat sb;
+        if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+            walk_dir(w, path);
+    }
+    closedir(d);
+}
+
+START_TEST(test_samples_and_peers)
+{
+    CLI_OR_SKIP(cli);
+    struct walk w = {cli, 0, 0, 0};
+    walk_dir(&w, "tests/data/ctf");
+    unsigned ours = w.dirs;
+    walk_dir(&w, "../shared/peer-tests");
+    fprintf(stderr, "dump templates: %u CTF directories (%u from peers), %u runs, %u exit 0\n",
+            w.dirs, w.dirs - ours, w.runs, w.ok);
+    ck_assert_uint_ge(ours, 3);
+    ck_assert_uint_gt(w.ok, 10);
+}
+END_TEST
+
+/* A directory holding metadata and stream files; returns its path (malloc'd). */
+static char *trace_dir(const char *name, const char *meta, const void *stream, size_t len)
+{
+    char *dir = malloc(strlen(ev_temp_dir()) + strlen(name) + 2);
+    sprintf(dir, "%s/%s", ev_temp_dir(), name);
+    mkdir(dir, 0700);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/metadata", dir);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(meta, 1, strlen(meta), f), strlen(meta));
+    fclose(f);
+    snprintf(path, sizeof path, "%s/stream", dir);
+    f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(stream, 1, len, f), len);
+    fclose(f);
+    return dir;
+}
+
+static void remove_trace(char *dir)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/metadata", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/stream", dir);
+    remove(path);
+    remove(dir);
+    free(dir);
+}
+
+/* Every way, and filters (which write the events they hold record by
+ * record both ways) and a cut: the same error after the same lines. */
+static void check_trace(const char *cli, const char *dir, const uint8_t *stream, size_t len)
+{
+    unsigned ok = 0;
+    for (size_t i = 0; i < sizeof arg_sets / sizeof arg_sets[0]; i++)
+        ok += both_ways(cli, arg_sets[i], dir);
+    ck_assert_uint_ge(ok, 3); /* all but, for the feature trace, the small stitch buffer */
+    static const char *const filters[][8] = {
+        {"-q", "--name", "shape*"},
+        {"-q", "--tid", "5"},
+        {"-q", "--tid", "6", "--chunk", "13"},
+    };
+    for (size_t i = 0; i < sizeof filters / sizeof filters[0]; i++)
+        both_ways(cli, filters[i], dir);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/stream", dir);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(stream, 1, len - len / 3, f), len - len / 3);
+    fclose(f);
+    static const char *const quiet[] = {"-q", NULL};
+    both_ways(cli, quiet, dir);
+}
+
+START_TEST(test_feature_trace)
+{
+    CLI_OR_SKIP(cli);
+    for (int big = 0; big < 2; big++) {
+        char *meta = ctf_writer_metadata(big != 0);
+        size_t len = 0;
+        uint8_t *stream = ctf_writer_stream(big != 0, &len);
+        char *dir = trace_dir(big ? "tpl-feature-be" : "tpl-feature-le", meta, stream, len);
+        check_trace(cli, dir, stream, len);
+        remove_trace(dir);
+        free(meta);
+        free(stream);
+    }
+}
+END_TEST
+
+/* Shapes a template must tell apart (see the top of the file). */
+static const char shape_meta[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "trace {\n\tmajor = 1;\n\tminor = 8;\n\tbyte_order = %s;\n"
+    "\tpacket.header := struct { uint32_t magic; uint32_t stream_id; };\n};\n"
+    "stream {\n\tid = 0;\n"
+    "\tpacket.context := struct { uint32_t content_size; uint32_t packet_size; };\n"
+    "\tevent.header := struct { uint8_t id; };\n"
+    "\tevent.context := struct { uint32_t tid; };\n};\n"
+    "event {\n\tname = \"shape\";\n\tid = 0;\n\tstream_id = 0;\n"
+    "\tfields := struct {\n"
+    "\t\tenum : uint8_t { A = 0, B = 1 } sel;\n"
+    "\t\tvariant <sel> { uint32_t A; uint32_t B; } v;\n"
+    "\t\tuint8_t n;\n"
+    "\t\tstring ss[n];\n"
+    "\t\tstring s;\n"
+    "\t\tinteger { size = 8; align = 8; encoding = UTF8; } t[4];\n"
+    "\t};\n};\n"
+    "event {\n\tname = \"other\";\n\tid = 1;\n\tstream_id = 0;\n"
+    "\tfields := struct { uint8_t n; uint32_t q[n]; };\n};\n";
+
+static uint8_t *shape_stream(bool big, size_t *len)
+{
+    static const char *const strs[] = {
+        "a", "", "\xff\xfe not UTF-8", "ok",
+        "a string longer than a fragment of a 64-byte stitch buffer, so it comes in pieces",
+        "\xc3\xa9t\xc3\xa9"};
+    cw_t w;
+    cw_init(&w);
+    for (unsigned pkt = 0; pkt < 3; pkt++) {
+        size_t start = (size_t)(w.bits / 8);
+        cw_int(&w, 0xC1FC1FC1u, 32, big);
+        cw_int(&w, 0, 32, big);
+        size_t sizes = (size_t)(w.bits / 8);
+        cw_int(&w, 0, 32, big);
+        cw_int(&w, 0, 32, big);
+        for (unsigned i = 0; i < 40; i++) {
+            unsigned k = pkt * 40 + i;
+            bool other = k % 7 == 3;
+            cw_int(&w, other ? 1 : 0, 8, big);
+            cw_int(&w, 5 + k % 2, 32, big); /* tid */
+            if (other) {
+                unsigned n = k % 3;
+                cw_int(&w, n, 8, big);
+                for (unsigned j = 0; j < n; j++)
+                    cw_int(&w, 1000u * k + j, 32, big);
+                continue;
+            }
+            cw_int(&w, k % 2, 8, big);           /* sel: A, B in turn */
+            cw_int(&w, k * 2654435761u, 32, big); /* v */
+            unsigned n = (k / 2) % 4;
+            cw_int(&w, n, 8, big);
+            for (unsigned j = 0; j < n; j++)
+                cw_str(&w, strs[(k + j) % 6]);
+            cw_str(&w, strs[(k / 3) % 6]);
+            cw_bytes(&w, k % 5 == 0 ? "\xff\x01" "ab" : "wxyz", 4);
+        }
+        size_t end = (size_t)(w.bits / 8);
+        cw_patch(&w, sizes, (uint64_t)(end - start) * 8, 32, big);
+        cw_patch(&w, sizes + 4, (uint64_t)(end - start) * 8, 32, big);
+    }
+    *len = (size_t)(w.bits / 8);
+    uint8_t *out = malloc(*len);
+    memcpy(out, w.buf, *len);
+    cw_free(&w);
+    return out;
+}
+
+START_TEST(test_shapes)
+{
+    CLI_OR_SKIP(cli);
+    for (int big = 0; big < 2; big++) {
+        char meta[sizeof shape_meta + 8];
+        snprintf(meta, sizeof meta, shape_meta, big ? "be" : "le");
+        size_t len = 0;
+        uint8_t *stream = shape_stream(big != 0, &len);
+        char *dir = trace_dir(big ? "tpl-shape-be" : "tpl-shape-le", meta, stream, len);
+        /* the dump is what the shapes make it (not only the same both ways) */
+        ev_proc_t p;
+        ev_run_cli(cli, NULL, &p, "dump", "-q", dir, NULL);
+        ck_assert_int_eq(p.status, 0);
+        ck_assert_ptr_nonnull(strstr(p.out, "\"v\":{\"A\":"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"v\":{\"B\":"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"ss\":[]"));
+        ck_assert_ptr_nonnull(strstr(p.out, "{\"string\":\"\\ufffd\\ufffd not UTF-8\",\"hex\":"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"s_hex\":\"fffe"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"q\":[]"));
+        ev_proc_free(&p);
+        check_trace(cli, dir, stream, len);
+        remove_trace(dir);
+        free(stream);
+    }
+}
+END_TEST
+
+Suite *suite_dump_tpl(void);
+Suite *suite_dump_tpl(void)
+{
+    Suite *s = suite_create("dump_tpl");
+    TCase *tc = tcase_create("dump_tpl");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_samples_and_peers);
+    tcase_add_test(tc, test_feature_trace);
+    tcase_add_test(tc, test_shapes);
+    suite_add_tcase(s, tc);
+    return s;
+}
