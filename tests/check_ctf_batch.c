@@ -290,6 +290,89 @@ START_TEST(test_shape)
 }
 END_TEST
 
+/* An LTTng compact event header (both forms) before plain payloads: the
+ * header's records made from its form (stream.c, run_lttng_header) when the
+ * event lies in the chunk, by the general interpreter when it is read
+ * while it arrives: the same log in every split, pause and allocation
+ * failure, through on_field and on_fields, both byte orders; the same
+ * records before the error of a stream cut inside an event. */
+START_TEST(test_lttng_header_forms)
+{
+    bool be = _i != 0;
+    char meta[1400];
+    snprintf(meta, sizeof meta,
+             "/* CTF 1.8 */\n"
+             "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+             "typealias integer { size = 27; align = 1; signed = false; map = clock.c.value; } "
+             ":= uint27_clock_t;\n"
+             "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+             "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+             "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } "
+             ":= uint64_clock_t;\n"
+             "trace { major = 1; minor = 8; byte_order = %s; };\n"
+             "clock { name = c; freq = 1000000000; };\n"
+             "stream { event.header := struct { enum : uint5_t { compact = 0 ... 30, "
+             "extended = 31 } id;\n"
+             "  variant <id> { struct { uint27_clock_t timestamp; } compact;\n"
+             "    struct { uint32_t id; uint64_clock_t timestamp; } extended; } v; } align(8);\n"
+             "  event.context := struct { uint32_t _vtid; }; };\n"
+             "event { name = a; id = 0; fields := struct { uint32_t x; uint64_t y; }; };\n"
+             "event { name = b; id = 40; fields := struct { uint32_t x; }; };\n",
+             be ? "be" : "le");
+    /* id, timestamp, extended form */
+    static const struct {
+        uint32_t id;
+        uint64_t ts;
+        bool ext;
+    } evs[] = {{0, 100, false},        {0, 300, false}, {0, (1u << 28) + 5, true},
+               {40, (1u << 28) + 9, true}, {0, (1u << 28) + 20, false}, {40, (1u << 29), true}};
+    cw_t w;
+    cw_init(&w);
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
+        cw_align(&w, 8);
+        if (!evs[i].ext) {
+            cw_int(&w, evs[i].id, 5, be);
+            cw_int(&w, evs[i].ts & 0x7FFFFFF, 27, be);
+        } else {
+            cw_int(&w, 31, 5, be);
+            cw_align(&w, 8);
+            cw_int(&w, evs[i].id, 32, be);
+            cw_int(&w, evs[i].ts, 64, be);
+        }
+        cw_int(&w, 1000 + i, 32, be);       /* vtid */
+        cw_int(&w, 7 * i + 1, 32, be);      /* x */
+        if (evs[i].id == 0)
+            cw_int(&w, 0x0102030405060708ull * (i + 1), 64, be); /* y */
+    }
+    size_t len = (size_t)(w.bits / 8);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    c.log_shape = true;
+    char *log = drv_check_all(&ctf_target, &c, w.buf, len);
+    char *batch = drv_check_twin(&ctf_batch_target, &c, w.buf, len);
+    ck_assert_str_eq(batch, log);
+    ck_assert_ptr_nonnull(strstr(log, "V< stream.event.header.v v opt=compact"));
+    ck_assert_ptr_nonnull(strstr(log, "V< stream.event.header.v v opt=extended"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT stream.event.header.id id = 31 (extended)"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT stream.event.header.v.extended.id id = 40"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT stream.event.header.v.extended.timestamp timestamp = 536870912"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT stream.event.header.v.compact.timestamp timestamp = 300"));
+    ck_assert_ptr_nonnull(strstr(log, "end OK"));
+    free(batch);
+    free(log);
+    /* cut inside the last event's payload, then inside its header */
+    for (size_t cut = 3; cut <= 12; cut += 9) {
+        log = drv_check_all(&ctf_target, &c, w.buf, len - cut);
+        batch = drv_check_twin(&ctf_batch_target, &c, w.buf, len - cut);
+        ck_assert_str_eq(batch, log);
+        ck_assert_ptr_nonnull(strstr(log, "end E_TRUNCATED"));
+        free(batch);
+        free(log);
+    }
+    cw_free(&w);
+}
+END_TEST
+
 Suite *suite_ctf_batch(void);
 Suite *suite_ctf_batch(void)
 {
@@ -300,6 +383,7 @@ Suite *suite_ctf_batch(void)
     tcase_add_test(tc, test_batch_one_call_per_event);
     tcase_add_loop_test(tc, test_batch_full_calls, 0, 2);
     tcase_add_loop_test(tc, test_shape, 0, 2);
+    tcase_add_loop_test(tc, test_lttng_header_forms, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -521,6 +521,8 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
             const struct ctf_prog none = {NULL, 0, TRACERD_CTF_SCOPE_EVENT_HEADER, NULL};
             const struct ctf_prog *const hdr[3] = {&r->event_header, &none, &none};
             st = tracerd__cc_build_plan(&c, hdr, &r->header_plan);
+            if (st == TRACERD_OK)
+                st = tracerd__cc_lttng_forms(&c, r);
         }
         if (st == TRACERD_OK && r->event_context.code) {
             /* the same: used only with an event's plan */

@@ -171,5 +171,7 @@ tracerd_status_t tracerd__cc_build_plan(struct cc *c, const struct ctf_prog *con
                                         const struct ctf_pop **out);
 /* The record shapes of a stream class's event classes, numbered from *next. */
 void tracerd__cc_shapes(struct ctf_stream_rt *r, uint32_t *next);
+/* The records of a stream class's LTTng event header in its two forms. */
+tracerd_status_t tracerd__cc_lttng_forms(struct cc *c, struct ctf_stream_rt *r);
 
 #endif

@@ -65,6 +65,59 @@ static tracerd_ctf_value_kind_t plan_kind(const struct ctf_insn *in)
     }
 }
 
+/* Whether plan step p may belong to a static segment that starts aligned
+ * to `align` bits: whole bytes, no alignment above the segment's. */
+static bool seg_op(const struct ctf_pop *p, uint32_t align)
+{
+    const struct ctf_insn *in = &p->in;
+    if (in->align > align || (in->flags & INSN_REV))
+        return false;
+    if (FIXED_OP(in->op))
+        return true;
+    switch (in->op) {
+    case OP_FLOAT32:
+    case OP_FLOAT64:
+        return in->size == 32 || in->size == 64;
+    case OP_STRUCT_BEGIN:
+    case OP_STRUCT_END:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Marks the static segments of a plan of n steps: runs of at least two
+ * steps from one aligned to a byte or more whose fields all lie at offsets
+ * known from its start (stream.c, run_plan, reads them with one bound
+ * check and no alignment or dispatch of the general loop). */
+static void mark_segments(struct ctf_pop *plan, uint32_t n)
+{
+    for (uint32_t k = 0; k < n;) {
+        const uint32_t align = plan[k].in.align;
+        uint32_t e = k;
+        uint64_t off = 0; /* bits from the first step's start */
+        if (align >= 8)
+            for (; e < n && seg_op(&plan[e], align); e++) {
+                off = (off + plan[e].in.align - 1) & ~((uint64_t)plan[e].in.align - 1);
+                if (off / 8 > UINT32_MAX / 2)
+                    break;
+                plan[e].seg_off = (uint32_t)(off / 8);
+                plan[e].seg_slow = ((plan[e].in.flags & INSN_SIGNED) && FIXED_OP(plan[e].in.op)) ||
+                                   plan[e].in.slot != 0 || plan[e].enum_label || plan[e].elem;
+                if (FIXED_OP(plan[e].in.op) || plan[e].in.op == OP_FLOAT32 ||
+                    plan[e].in.op == OP_FLOAT64)
+                    off += plan[e].in.size;
+            }
+        if (e - k >= 2) {
+            plan[k].seg_n = e - k;
+            plan[k].seg_bytes = (uint32_t)(off / 8);
+            k = e;
+        } else {
+            k++;
+        }
+    }
+}
+
 /* The delivery plan of up to three programs (in order): every step with its
  * record's fixed part (scope, kind, names, type, nesting depth, whether it
  * is an element: all static, since every compound is balanced and variant
@@ -153,6 +206,7 @@ tracerd_status_t tracerd__cc_build_plan(struct cc *c, const struct ctf_prog *con
         }
     }
     plan[k].in.op = OP_END;
+    mark_segments(plan, k);
     *out = plan;
     return TRACERD_OK;
 }
@@ -197,4 +251,127 @@ void tracerd__cc_shapes(struct ctf_stream_rt *r, uint32_t *next)
         er->shape = *next;
         *next += forms;
     }
+}
+
+/* ==== LTTng event headers ==================================================== */
+
+/* The option a variant step selects for tag value v (its vsel index), or
+ * UINT32_MAX. */
+static uint32_t option_of(const struct ctf_insn *in, uint64_t v)
+{
+    const struct ctf_meta *m = in->meta;
+    uint32_t k = tracerd__ctf_range_find(m->vranges, m->nvranges,
+                                         ctf_range_key(v, (in->flags & INSN_SIGNED) != 0));
+    return k < m->nvsel ? k : UINT32_MAX;
+}
+
+/* Whether every compact tag value (0 .. max - 1) selects the compact
+ * option k0 and has the enumeration label of 0 (the form's records are then
+ * the same for all of them). */
+static bool compact_uniform(const struct ctf_pop *plan, uint64_t max)
+{
+    const struct ctf_insn *tag = NULL, *var = NULL;
+    for (uint32_t k = 0; plan[k].in.op != OP_END && var == NULL; k++) {
+        if (INT_OP(plan[k].in.op) && tag == NULL)
+            tag = &plan[k].in;
+        if (plan[k].in.op == OP_VARIANT)
+            var = &plan[k].in;
+    }
+    if (tag == NULL || var == NULL)
+        return false;
+    const uint32_t k0 = option_of(var, 0);
+    const char *l0 = ctf_enum_label(tag->meta->type, 0);
+    for (uint64_t v = 0; v < max; v++)
+        if (option_of(var, v) != k0 || ctf_enum_label(tag->meta->type, v) != l0)
+            return false;
+    return k0 != UINT32_MAX;
+}
+
+/* One form of an LTTng header: its plan's records along the option that
+ * tag value tagv selects (form 0: compact, 1: extended). False when the
+ * plan is not the expected one (the plan then delivers the header). */
+static bool lttng_form(const struct ctf_pop *plan, int form, uint64_t tagv, struct ctf_hform *h,
+                       tracerd_ctf_field_t recs[CTF_HFORM_RECORDS])
+{
+    uint32_t n = 0, ints = 0;
+    uint64_t pos = 0;
+    for (uint32_t k = 0; plan[k].in.op != OP_END;) {
+        const struct ctf_pop *p = &plan[k];
+        const struct ctf_insn *in = &p->in;
+        if (in->op == OP_JUMP) {
+            k = in->jump;
+            continue;
+        }
+        if (n == CTF_HFORM_RECORDS)
+            return false;
+        uint64_t at = (pos + in->align - 1) & ~((uint64_t)in->align - 1);
+        tracerd_ctf_field_t *f = &recs[n];
+        memset(f, 0, sizeof *f);
+        memcpy((char *)f + CTF_TMPL_FIRST, &p->t, CTF_TMPL_BYTES);
+        f->frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST;
+        uint32_t nextk = k + 1;
+        if (INT_OP(in->op)) {
+            if (ints == 4 || (in->flags & (INSN_SIGNED | INSN_BOOL)) || p->elem)
+                return false;
+            h->val[ints].rec = (uint8_t)n;
+            h->val[ints].src = ints == 0                    ? (form == 0 ? HV_ID : HV_MAX)
+                               : in->role == ROLE_TIMESTAMP ? HV_TS
+                                                            : HV_ID;
+            h->val[ints].in = in->slot ? in : NULL;
+            if (p->enum_label)
+                f->enum_label = ctf_enum_label(in->meta->type, ints == 0 ? tagv : 0);
+            if (p->enum_label && ints != 0)
+                return false; /* only the tag is an enumeration */
+            ints++;
+            pos = at + in->size;
+        } else if (in->op == OP_VARIANT) {
+            uint32_t o = option_of(in, tagv);
+            if (o == UINT32_MAX || in->meta->kill != NULL)
+                return false;
+            f->option = in->meta->option_names[in->meta->vsel[o].option];
+            nextk = p->targets[o];
+            pos = at;
+        } else if (in->op == OP_STRUCT_BEGIN) {
+            pos = at;
+        } else if (in->op != OP_STRUCT_END && in->op != OP_VARIANT_END) {
+            return false;
+        }
+        f->offset = at >> 3;
+        n++;
+        k = nextk;
+    }
+    if (ints != (form == 0 ? 2u : 3u) || h->val[ints - 1].src != HV_TS || pos > UINT32_MAX)
+        return false;
+    h->n = n;
+    h->nval = ints;
+    h->bits = (uint32_t)pos;
+    return true;
+}
+
+/* The records of stream class r's LTTng event header in its two forms
+ * (ctf_stream_rt.hform), when it has one (its fast form) and a plan. */
+tracerd_status_t tracerd__cc_lttng_forms(struct cc *c, struct ctf_stream_rt *r)
+{
+    const struct ctf_insn *hf = r->event_header.fast;
+    if (r->header_plan == NULL || hf == NULL ||
+        (hf->op != OP_LTTNG_COMPACT && hf->op != OP_LTTNG_LARGE))
+        return TRACERD_OK;
+    const uint64_t max = hf->op == OP_LTTNG_COMPACT ? 31 : 65535;
+    struct ctf_hform h[2];
+    tracerd_ctf_field_t recs[2][CTF_HFORM_RECORDS];
+    memset(h, 0, sizeof h);
+    if (!compact_uniform(r->header_plan, max) ||
+        !lttng_form(r->header_plan, 0, 0, &h[0], recs[0]) ||
+        !lttng_form(r->header_plan, 1, max, &h[1], recs[1]))
+        return TRACERD_OK;
+    for (int f = 0; f < 2; f++) {
+        tracerd_ctf_field_t *v = tracerd__ctf_arena_alloc(c->ar, sizeof *v * h[f].n);
+        if (v == NULL)
+            return tracerd__cc_nomem(c);
+        memcpy(v, recs[f], sizeof *v * h[f].n);
+        h[f].recs = v;
+        r->hform[f] = h[f];
+    }
+    r->htag_max = max;
+    return TRACERD_OK;
 }

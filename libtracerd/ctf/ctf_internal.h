@@ -117,6 +117,15 @@ struct ctf_type {
     const char *const *member_attrs; /* STRUCT, VARIANT: attributes of each member */
 };
 
+/* The label of the first mapping of enumeration ty holding v (a binary
+ * search in its range table, built by the compiler), or NULL. */
+static inline const char *ctf_enum_label(const tracerd_ctf_type_t *ty, uint64_t v)
+{
+    const struct ctf_type *t = (const struct ctf_type *)ty;
+    uint32_t i = tracerd__ctf_range_find(t->ranges, t->nranges, ctf_range_key(v, ty->is_signed));
+    return i < ty->nmappings ? ty->mappings[i].label : NULL;
+}
+
 /* A zeroed type of kind k with the defaults both metadata parsers start
  * from (alignment 8, base 10, no clock, little-endian), or NULL. */
 struct ctf_type *tracerd__ctf_type_new(struct ctf_arena *a, tracerd_ctf_type_kind_t k);
@@ -268,6 +277,13 @@ struct ctf_pop {
     const uint32_t *targets; /* OP_VARIANT: plan step of each option selection (vsel) */
     bool elem;               /* an element: index = the enclosing loop's counter */
     bool enum_label;         /* an enumeration: the label of the value */
+    /* A static segment (compile_plan.c, mark_segments): steps whose fields
+     * lie at offsets fixed once the first one is aligned (byte-aligned
+     * integers and floats, struct limits). Its first step: seg_n steps,
+     * seg_bytes long; every step of it: seg_off, its field's byte offset
+     * from the first one's. seg_n is 0 elsewhere. */
+    uint32_t seg_n, seg_bytes, seg_off;
+    bool seg_slow; /* in a segment: signed, stored, an enumeration or an element */
 };
 
 /* Bytes of tracerd_ctf_field_t copied from a plan step's template: scope,
@@ -305,6 +321,23 @@ struct ctf_event_rt {
     uint8_t shape_vary, shape_hdr2;
 };
 
+/* Records an LTTng event header delivers in one form (compact or extended),
+ * made from its plan (compile_plan.c, tracerd__cc_lttng_forms) for stream.c's
+ * run_lttng_header: every member final but the values of its integers and
+ * the offsets (here from the header's first byte). */
+#define CTF_HFORM_RECORDS 16
+struct ctf_hform {
+    tracerd_ctf_field_t *recs;
+    uint32_t n;
+    uint32_t bits; /* the header's length */
+    uint32_t nval; /* integers: record, value (HV_*), the step storing it */
+    struct {
+        uint8_t rec, src;
+        const struct ctf_insn *in;
+    } val[4];
+};
+enum { HV_ID, HV_TS, HV_MAX }; /* slots[ROLE_EVENT_ID], slots[ROLE_TIMESTAMP], the extended tag */
+
 struct ctf_stream_rt {
     const tracerd_ctf_stream_class_t *cls;
     struct ctf_prog packet_context;
@@ -312,7 +345,11 @@ struct ctf_stream_rt {
     struct ctf_prog event_context;
     const struct ctf_pop *header_plan; /* the event header's delivery plan, or NULL */
     const struct ctf_pop *sec_plan;    /* the stream event context's, or NULL (see ctx_plan) */
-    struct ctf_event_rt *events;       /* sorted by id */
+    /* An LTTng header with a plan: its records in each form (0 compact, 1
+     * extended; hform[0].recs NULL otherwise), and the extended tag value */
+    struct ctf_hform hform[2];
+    uint64_t htag_max;
+    struct ctf_event_rt *events; /* sorted by id */
     uint32_t nevents;
     struct ctf_event_rt **direct; /* by id when max id < 65536, else NULL */
     uint32_t ndirect;

@@ -804,8 +804,9 @@ static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm, bool failing)
              * full program: it stores every value the body may use) */
             rc = !(r->scopes >> TRACERD_CTF_SCOPE_EVENT_HEADER & 1u)
                      ? run(r, &d, &r->srt->event_header, false)
-                 : r->srt->header_plan != NULL ? run_plan(r, &d, r->srt->header_plan)
-                                               : run(r, &d, &r->srt->event_header, true);
+                 : r->srt->hform[0].recs != NULL ? run_lttng_header(r, &d)
+                 : r->srt->header_plan != NULL   ? run_plan(r, &d, r->srt->header_plan)
+                                                 : run(r, &d, &r->srt->event_header, true);
             if (rc == R_OK)
                 rc = run_plan(r, &d, r->ev->plan);
         } else {

@@ -13,6 +13,18 @@
 #error "stream_plan.h is part of stream.c: include it there only"
 #endif
 
+/* A batch slot's members that no plan step sets, as a new record has them
+ * (the slot held another record). */
+static TRACERD__INLINE void slot_clear(tracerd_ctf_field_t *o)
+{
+    o->enum_label = NULL;
+    o->option = NULL;
+    o->bytes.data = NULL;
+    o->bytes.len = 0;
+    o->frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST;
+    o->frag_offset = 0;
+}
+
 /* Delivers a plan (compile_plan.c, build_plan) from vm->pos: the same records,
  * checks and errors as the general program (run_body) whose steps it
  * follows, with the fixed part of each record copied as one block from the
@@ -61,13 +73,56 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
         uint64_t at = (pos + in->align - 1) & ~((uint64_t)in->align - 1), v;
         bool end = false;  /* an empty array/sequence: its end follows at once */
         uint32_t isp = sp; /* loops around the record (its index is the innermost's) */
-        if (batch) {
-            o->enum_label = NULL;
-            o->option = NULL;
-            o->bytes.data = NULL;
-            o->bytes.len = 0;
-            o->frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST;
-            o->frag_offset = 0;
+        if (batch)
+            slot_clear(o);
+        if (p->seg_n != 0 && TRACERD__LIKELY(at + (uint64_t)p->seg_bytes * 8 <= limit) &&
+            (!batch || (size_t)(bend - o) > p->seg_n)) {
+            /* A static segment (compile_plan.c): each field at its offset
+             * from the first, all in the input (one check), the batch room
+             * for all of them. The same records as the steps one by one. */
+            const uint8_t *b = data + ((at - bit0) >> 3);
+            const uint64_t off0 = pkt_off + (at >> 3);
+            const struct ctf_pop *q = p, *const qe = p + p->seg_n;
+            for (; q < qe; q++) {
+                const struct ctf_insn *qi = &q->in;
+                const uint8_t *fb = b + q->seg_off;
+                uint64_t w;
+                if (FIXED_OP(qi->op)) {
+                    w = load_fixed(qi->op, fb);
+                } else if (qi->op == OP_FLOAT32 || qi->op == OP_FLOAT64) {
+                    double d = load_float(data, (at - bit0) + (uint64_t)q->seg_off * 8, qi);
+                    memcpy(&w, &d, sizeof w);
+                } else {
+                    w = 0; /* struct limits */
+                }
+                if (batch)
+                    slot_clear(o);
+                memcpy((char *)o + CTF_TMPL_FIRST, &q->t, CTF_TMPL_BYTES);
+                if (TRACERD__UNLIKELY(q->seg_slow)) { /* sign, slot, label, element */
+                    if ((qi->flags & INSN_SIGNED) && FIXED_OP(qi->op))
+                        w = sext(w, qi->size);
+                    if (qi->slot)
+                        store_int(r, vm, qi, w);
+                    if (q->enum_label)
+                        o->enum_label = enum_label(qi->meta->type, w);
+                    if (q->elem)
+                        o->index = (int64_t)loops[sp - 1].i;
+                }
+                o->v.u = w;
+                o->offset = off0 + q->seg_off;
+                if (batch) {
+                    o++;
+                    continue;
+                }
+                int rc = on_field(user, &f);
+                if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE) &&
+                    tracerd__cb_result(&r->core, rc, "on_field", r->rec_off) < 0)
+                    goto fail;
+                f.enum_label = NULL;
+            }
+            pos = at + (uint64_t)p->seg_bytes * 8;
+            next = qe;
+            continue;
         }
         switch (in->op) {
         case OP_END:
@@ -303,6 +358,53 @@ static TRACERD__NOINLINE int run_plan_batch(tracerd_ctf_stream_t *r, struct vm *
 static inline int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_pop *plan)
 {
     return r->batch != NULL ? run_plan_batch(r, vm, plan) : run_plan_each(r, vm, plan);
+}
+
+/* An LTTng event header (the stream class has hform: compile_plan.c,
+ * tracerd__cc_lttng_forms) from vm->pos: its form's records, with the values
+ * the measure stored (the id and timestamp; the extended form's tag), each
+ * stored in its slot as the plan stores it: the same records and slots as
+ * run_plan(header_plan), which delivers a header cut short (its errors) or
+ * one that would not fit the on_fields batch. */
+static TRACERD__NOINLINE int run_lttng_header(tracerd_ctf_stream_t *r, struct vm *vm)
+{
+    const struct ctf_stream_rt *s = r->srt;
+    const struct ctf_hform *h = &s->hform[r->ts_bits == 64];
+    const uint64_t at = (vm->pos + 7) & ~(uint64_t)7;
+    const uint32_t n = h->n;
+    if (TRACERD__UNLIKELY(at + h->bits > vm->limit) ||
+        (r->batch != NULL && r->batch_n + n > TRACERD_CTF_BATCH_RECORDS))
+        return run_plan(r, vm, s->header_plan);
+    tracerd_ctf_field_t local[CTF_HFORM_RECORDS];
+    tracerd_ctf_field_t *o = r->batch != NULL ? r->batch + r->batch_n : local;
+    memcpy(o, h->recs, sizeof *o * n);
+    const uint64_t base = r->pkt_off + (at >> 3);
+    for (uint32_t i = 0; i < n; i++)
+        o[i].offset += base;
+    const uint64_t src[3] = {r->slots[ROLE_EVENT_ID], r->slots[ROLE_TIMESTAMP], s->htag_max};
+    for (uint32_t k = 0; k < h->nval; k++) {
+        uint64_t v = src[h->val[k].src];
+        o[h->val[k].rec].v.u = v;
+        if (h->val[k].in != NULL)
+            store_int(r, vm, h->val[k].in, v);
+    }
+    vm->pos = at + h->bits;
+    if (r->batch != NULL) {
+        r->batch_n += n;
+        return R_OK;
+    }
+    const tracerd_ctf_field_cb on_field = r->cb.on_field;
+    r->core.in_cb = true;
+    for (uint32_t i = 0; i < n; i++) {
+        int rc = on_field(r->core.user, &o[i]);
+        if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE) &&
+            tracerd__cb_result(&r->core, rc, "on_field", r->rec_off) < 0) {
+            r->core.in_cb = false;
+            return R_ERR;
+        }
+    }
+    r->core.in_cb = false;
+    return R_OK;
 }
 
 /* Runs a measure-only program (fused skips, stored integers, strings,

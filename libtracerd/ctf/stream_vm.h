@@ -144,13 +144,10 @@ static int vm_short(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_ins
                    (unsigned long long)r->content_bits);
 }
 
-/* The label of the first mapping holding v: a binary search in the
- * enumeration's range table (built by the compiler). */
+/* The label of the first mapping holding v (ctf_internal.h). */
 static const char *enum_label(const tracerd_ctf_type_t *ty, uint64_t v)
 {
-    const struct ctf_type *t = (const struct ctf_type *)ty;
-    uint32_t i = tracerd__ctf_range_find(t->ranges, t->nranges, ctf_range_key(v, ty->is_signed));
-    return i < ty->nmappings ? ty->mappings[i].label : NULL;
+    return ctf_enum_label(ty, v);
 }
 
 /* on_fields with the records gathered so far (none: nothing). A callback
