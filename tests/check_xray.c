@@ -808,11 +808,13 @@ START_TEST(test_callback_abort)
 }
 END_TEST
 
-/* on_functions aborting: the error names the run's last record and the callback. */
+/* on_functions aborting: the error names the run's last record and the
+ * callback; runs are held until they end where the trace says. */
 struct runs {
     tracerd_xray_reader_t *r;
     unsigned calls, abort_at;
     uint64_t last;
+    size_t records;
 };
 
 static int runs_cb(void *u, const tracerd_xray_function_t *fs, size_t n)
@@ -821,21 +823,35 @@ static int runs_cb(void *u, const tracerd_xray_function_t *fs, size_t n)
     ck_assert_uint_ge(n, 1);
     ck_assert_uint_eq(tracerd_xray_record_offset(x->r), fs[n - 1].offset);
     x->last = fs[n - 1].offset;
+    x->records += n;
     return ++x->calls == x->abort_at ? -5 : 0;
+}
+
+/* One buffer of 100 records at 96 + 8 i, then a second one of 3. */
+static void two_buffers(xw_t *w)
+{
+    xw_header(w, 5, 1, 3, 1000000000u, 0);
+    size_t m = xw_extents(w, 0);
+    xw_new_buffer(w, 1);
+    xw_walltime(w, 1, 0);
+    xw_new_cpu(w, 0, 0);
+    for (int i = 0; i < 100; i++)
+        xw_func(w, i & 1, 1, 1);
+    xw_end_extents(w, m);
+    m = xw_extents(w, 0);
+    xw_new_buffer(w, 2);
+    xw_walltime(w, 1, 0);
+    xw_new_cpu(w, 0, 0);
+    for (int i = 0; i < 3; i++)
+        xw_func(w, 0, 2, 1);
+    xw_end_extents(w, m);
 }
 
 START_TEST(test_batch_abort)
 {
     xw_t w;
     xw_init(&w, false);
-    xw_header(&w, 5, 1, 3, 1000000000u, 0);
-    size_t m = xw_extents(&w, 0);
-    xw_new_buffer(&w, 1);
-    xw_walltime(&w, 1, 0);
-    xw_new_cpu(&w, 0, 0);
-    for (int i = 0; i < 100; i++) /* records at 96 + 8 i */
-        xw_func(&w, i & 1, 1, 1);
-    xw_end_extents(&w, m);
+    two_buffers(&w);
     for (unsigned k = 1; k <= 3; k++) {
         struct runs x = {.abort_at = k};
         tracerd_xray_callbacks_t cb;
@@ -846,9 +862,9 @@ START_TEST(test_batch_abort)
         tracerd_status_t st = tracerd_xray_feed(x.r, w.buf, w.len, &used);
         if (st == TRACERD_OK)
             st = tracerd_xray_finish(x.r);
-        /* runs: records 0-63, then 64-98 (the 100th waits for what follows
-         * it), then the 100th alone at the buffer's end */
-        static const uint64_t last[] = {0, 96 + 8 * 63, 96 + 8 * 98, 96 + 8 * 99};
+        /* runs: records 0-63, then 64-99 at the buffer's end, then the
+         * second buffer's three */
+        static const uint64_t last[] = {0, 96 + 8 * 63, 96 + 8 * 99, 96 + 8 * 100 + 64 + 16};
         ck_assert_int_eq(st, TRACERD_E_CALLBACK);
         ck_assert_uint_eq(x.last, last[k]);
         ck_assert_uint_eq(tracerd_xray_record_offset(x.r), last[k]);
@@ -856,6 +872,110 @@ START_TEST(test_batch_abort)
         tracerd_xray_free(x.r);
     }
     xw_free(&w);
+}
+END_TEST
+
+/* on_functions holds a run across feeds until it ends: a chunk that ends
+ * inside a buffer delivers nothing of an unfinished run, a chunk that ends
+ * at the buffer's end (known from its extents) delivers all of it. */
+START_TEST(test_batch_held)
+{
+    xw_t w;
+    xw_init(&w, _i == 1);
+    two_buffers(&w);
+    struct runs x = {0};
+    tracerd_xray_callbacks_t cb;
+    tracerd_xray_callbacks_init(&cb);
+    cb.on_functions = runs_cb;
+    ck_assert_int_eq(tracerd_xray_new(NULL, &cb, &x, NULL, &x.r), TRACERD_OK);
+    size_t used, at = 96 + 8 * 10 + 4; /* ten records and half of one */
+    ck_assert_int_eq(tracerd_xray_feed(x.r, w.buf, at, &used), TRACERD_OK);
+    ck_assert_uint_eq(x.records, 0);
+    size_t end1 = 96 + 8 * 100; /* the first buffer's end */
+    ck_assert_int_eq(tracerd_xray_feed(x.r, w.buf + at, end1 - 8 - at, &used), TRACERD_OK);
+    ck_assert_uint_eq(x.records, 64); /* the full run; 35 held, the last pending */
+    ck_assert_int_eq(tracerd_xray_feed(x.r, w.buf + end1 - 8, 8, &used), TRACERD_OK);
+    ck_assert_uint_eq(x.records, 100);
+    ck_assert_uint_eq(x.calls, 2);
+    ck_assert_int_eq(tracerd_xray_feed(x.r, w.buf + end1, w.len - end1, &used), TRACERD_OK);
+    ck_assert_uint_eq(x.records, 103);
+    ck_assert_int_eq(tracerd_xray_finish(x.r), TRACERD_OK);
+    ck_assert_uint_eq(x.calls, 3);
+    tracerd_xray_free(x.r);
+    xw_free(&w);
+}
+END_TEST
+
+/* An abort from on_functions at every callback (every record of every run):
+ * the same records, status, offset and reason in every split, pause and
+ * allocation failure, both byte orders, with and without on_metadata. The
+ * trace has a full run, a record with arguments inside a run, after a full
+ * one and at a buffer's end, a NewCPUId and a TSCWrap inside a run, an event,
+ * a record of an undefined kind (the error ends the run), and (with lenient
+ * skipping off) stops there. */
+static void abort_trace(xw_t *w, bool bad)
+{
+    xw_header(w, 5, 1, 3, 1000000000u, 0);
+    size_t m = xw_extents(w, 0);
+    xw_new_buffer(w, 7);
+    xw_walltime(w, 1, 0);
+    xw_pid(w, 70);
+    xw_new_cpu(w, 1, 100);
+    for (int i = 0; i < 80; i++) {
+        xw_func(w, i & 1, (uint32_t)(i % 5), (uint32_t)i);
+        if (i == 5 || i == 69) {
+            xw_arg(w, 500u + (unsigned)i);
+            xw_arg(w, 600u + (unsigned)i);
+        }
+        if (i == 70)
+            xw_arg(w, 700);
+        if (i == 72)
+            xw_new_cpu(w, 2, 9000);
+        if (i == 75)
+            xw_tsc_wrap(w, 1u << 20);
+        if (i == 77)
+            xw_custom(w, 3, 5, 2, "abc", 3);
+    }
+    xw_arg(w, 800);
+    xw_end_extents(w, m);
+    m = xw_extents(w, 0);
+    xw_new_buffer(w, 8);
+    xw_walltime(w, 1, 0);
+    xw_pid(w, 70);
+    xw_new_cpu(w, 3, 100);
+    for (int i = 0; i < 6; i++)
+        xw_func(w, 0, 9, 1);
+    if (bad) {
+        uint8_t b[8] = {w->big ? 0x40 : 0x08}; /* a function record of kind 4 */
+        xw_raw(w, b, 8);
+        xw_func(w, 1, 9, 1);
+    }
+    xw_end_extents(w, m);
+}
+
+START_TEST(test_batch_abort_splits)
+{
+    for (int bad = 0; bad < 2; bad++) {
+        xw_t w;
+        xw_init(&w, _i == 1);
+        abort_trace(&w, bad != 0);
+        for (int nometa = 0; nometa < 2; nometa++) {
+            const drv_target_t *t = nometa ? &xray_target_batch_nometa : &xray_target_batch;
+            char *log = drv_check_all(t, NULL, w.buf, w.len);
+            unsigned long calls = 0; /* counted callbacks: one line each but the end */
+            for (const char *p = log; *p; p++)
+                calls += *p == '\n';
+            ck_assert_ptr_nonnull(strstr(log, bad ? "end E_BAD_TOKEN" : "end OK"));
+            free(log);
+            /* every callback on the plain build; every seventh on slow hosts */
+            for (unsigned long k = 1; k < calls; k += drv_slow_host() ? 7 : 1) {
+                char *got = drv_check_all_at(t, NULL, w.buf, w.len, k);
+                ck_assert_msg(strstr(got, "end E_CALLBACK @") != NULL, "abort %lu: %s", k, got);
+                free(got);
+            }
+        }
+        xw_free(&w);
+    }
 }
 END_TEST
 
@@ -1032,6 +1152,8 @@ Suite *suite_xray(void)
     tcase_add_loop_test(te, test_lenient_skip, 0, 2);
     tcase_add_test(te, test_callback_abort);
     tcase_add_test(te, test_batch_abort);
+    tcase_add_loop_test(te, test_batch_held, 0, 2);
+    tcase_add_loop_test(te, test_batch_abort_splits, 0, 2);
     tcase_add_loop_test(te, test_fast_loop_callbacks, 0, 2);
     tcase_add_test(te, test_validator);
     suite_add_tcase(s, te);

@@ -158,12 +158,16 @@ typedef struct tracerd_xray_callbacks {
      * (the same tid, pid and cpu; only CallArguments lie between them, so
      * each record's tsc is the last one's plus its delta, modulo 2^64); the
      * array and each record's args are borrowed, valid until the callback
-     * returns. A run ends before any other record
-     * is delivered, so the order of every callback is on_function's; where
-     * the reader's general path decodes a record (at a chunk's or a
-     * buffer's edge, after a record it cannot take in its hot loop) it comes
-     * alone (n = 1). The return value is on_function's for the whole run:
-     * a pause takes effect after fs[n-1], and during the call and after an
+     * returns. A run ends before any other record is delivered, so the
+     * order of every callback is on_function's. Runs end where the trace
+     * says, never where a chunk ends (after 64 records, before any other
+     * record, before the first CallArgument of a record with records before
+     * it, before a record that is an error, at finish), so they are the
+     * same for every split: a run's records are held across feeds until it
+     * ends (at most 64; a chunk ending at a buffer's end leaves none held),
+     * doc/api.md "records in runs" says why. Basic-mode records come alone
+     * (n = 1). The return value is on_function's for the whole run: a
+     * pause takes effect after fs[n-1], and during the call and after an
      * abort tracerd_xray_record_offset names fs[n-1]. For clients that do
      * little per record (counting, aggregating): one call per run instead
      * of one per record. */

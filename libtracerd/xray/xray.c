@@ -87,10 +87,13 @@ struct tracerd_xray_reader {
     struct item q[QUEUE_MAX];
     unsigned qhead, qlen;
 
-    /* on_functions: the hot loop's run of decoded function records; every
-     * slot's tid, pid, cpu and args are fb_tid, fb_pid, fb_cpu and args
-     * (when fb_set), written only when they change */
+    /* on_functions: the run being gathered. fb[0..nh-1] are complete
+     * records held until the run ends (the same place in every split:
+     * doc/api.md, "records in runs"); the hot loop decodes into the slots
+     * after them. Every slot's tid, pid, cpu and args are fb_tid, fb_pid,
+     * fb_cpu and args (when fb_set), written only when they change. */
     tracerd_xray_function_t fb[BATCH];
+    size_t nh;
     bool fb_set;
     int32_t fb_tid, fb_pid;
     uint16_t fb_cpu;
@@ -158,6 +161,7 @@ static void reset_state(tracerd_xray_reader_t *r)
     r->tsc = 0;
     tracerd__tick_conv_init(&r->conv, 0);
     r->pending = false;
+    r->nh = 0;
     r->left = r->frag_done = r->skip_total = 0;
     r->qhead = r->qlen = 0;
 }
@@ -313,6 +317,59 @@ static void close_buffer(tracerd_xray_reader_t *r, uint64_t end_offset, uint64_t
     r->bounded = false;
 }
 
+/* on_functions: sets what every slot of the batch shares (what the hot loop
+ * changes only between batches). */
+static void batch_fill(tracerd_xray_reader_t *r, int32_t tid, int32_t pid, uint16_t cpu)
+{
+    if (r->fb_set && r->fb_tid == tid && r->fb_pid == pid && r->fb_cpu == cpu)
+        return;
+    for (size_t i = 0; i < BATCH; i++) {
+        r->fb[i].tid = tid;
+        r->fb[i].pid = pid;
+        r->fb[i].cpu = cpu;
+        r->fb[i].args = r->args;
+    }
+    r->fb_set = true;
+    r->fb_tid = tid;
+    r->fb_pid = pid;
+    r->fb_cpu = cpu;
+}
+
+/* on_functions: the held run fb[0..nh-1] ends here; delivers it. Returns 0,
+ * 1 (paused) or -1 (error). */
+static int run_flush(tracerd_xray_reader_t *r)
+{
+    size_t n = r->nh;
+    if (n == 0)
+        return 0;
+    r->nh = 0;
+    r->rec_off = r->fb[n - 1].offset;
+    r->core.in_cb = true;
+    return cb_result(r, r->cb.on_functions(r->core.user, r->fb, n), "on_functions");
+}
+
+/* on_functions: a complete record f joins the held run (the general path's
+ * records: those of one buffer and one CPU, as the hot loop's). Returns the
+ * callback's value when it filled the run (delivered), else CONTINUE. */
+static int run_add(tracerd_xray_reader_t *r, const tracerd_xray_function_t *f)
+{
+    if (r->nh == 0)
+        batch_fill(r, f->tid, f->pid, f->cpu);
+    tracerd_xray_function_t *s = &r->fb[r->nh++];
+    s->offset = f->offset;
+    s->kind = f->kind;
+    s->function_id = f->function_id;
+    s->tsc = f->tsc;
+    s->ns = f->ns;
+    s->delta = f->delta;
+    s->nargs = f->nargs;
+    if (r->nh < BATCH)
+        return TRACERD_CB_CONTINUE;
+    r->nh = 0;
+    r->rec_off = r->fb[BATCH - 1].offset;
+    return r->cb.on_functions(r->core.user, r->fb, BATCH);
+}
+
 /* Delivers the warnings held back (reader.h, tracerd__warn). Returns 0, 1
  * (paused) or -1 (error). */
 static int warn_flush(tracerd_xray_reader_t *r)
@@ -328,6 +385,12 @@ static int drain(tracerd_xray_reader_t *r)
 {
     while (r->qhead < r->qlen) {
         const struct item *it = &r->q[r->qhead];
+        if (it->kind != I_FUNCTION && r->nh != 0) {
+            /* a run of function records ends before any other record */
+            int res = run_flush(r);
+            if (res != 0)
+                return res;
+        }
         if (it->kind != I_WARNING && TRACERD__UNLIKELY(r->core.warn.pending)) {
             /* a run of warnings ends before any other record */
             int res = warn_flush(r);
@@ -348,7 +411,10 @@ static int drain(tracerd_xray_reader_t *r)
         case I_FUNCTION:
             r->rec_off = it->u.function.offset;
             if (r->cb.on_functions) {
-                rc = r->cb.on_functions(r->core.user, &it->u.function, 1);
+                /* FDR: the record joins the run; basic mode has no runs */
+                rc = r->hdr.type == TRACERD_XRAY_TYPE_FDR
+                         ? run_add(r, &it->u.function)
+                         : r->cb.on_functions(r->core.user, &it->u.function, 1);
                 which = "on_functions";
             } else {
                 if (r->cb.on_function)
@@ -832,24 +898,6 @@ static TRACERD__NOINLINE int batch_deliver(tracerd_xray_reader_t *r, size_t n)
     return rc == TRACERD_CB_CONTINUE ? 0 : cb_result(r, rc, "on_functions");
 }
 
-/* on_functions: sets what every slot of the batch shares (what the hot loop
- * changes only between batches). */
-static void batch_fill(tracerd_xray_reader_t *r, int32_t tid, int32_t pid, uint16_t cpu)
-{
-    if (r->fb_set && r->fb_tid == tid && r->fb_pid == pid && r->fb_cpu == cpu)
-        return;
-    for (size_t i = 0; i < BATCH; i++) {
-        r->fb[i].tid = tid;
-        r->fb[i].pid = pid;
-        r->fb[i].cpu = cpu;
-        r->fb[i].args = r->args;
-    }
-    r->fb_set = true;
-    r->fb_tid = tid;
-    r->fb_pid = pid;
-    r->fb_cpu = cpu;
-}
-
 /* How the hot loop hands out function records: not at all (a validator),
  * one per on_function call, or in runs to on_functions. */
 enum fmode { M_NONE, M_ONE, M_BATCH };
@@ -863,12 +911,14 @@ enum fmode { M_NONE, M_ONE, M_BATCH };
  *
  * The record decoded last is pending: CallArguments may follow it. With
  * M_ONE it is r->pend, delivered when the next record (not a CallArgument)
- * is seen. With M_BATCH the decoded records fb[0..nb-1] wait, the last one
- * pending; they are delivered in one call when the batch is full, before a
- * metadata record or event, and at the loop's end (all but the pending one,
- * which moves to r->pend for the general path). Arguments are read into
- * r->args, so a batch holds at most one record with arguments: the records
- * before a record's first argument are delivered first. */
+ * is seen. With M_BATCH the decoded records fb[0..nb-1] wait (the held run
+ * fb[0..r->nh-1] first), the last one pending; they are delivered in one
+ * call when the batch is full and before a metadata record or event; at the
+ * loop's end they stay held (r->nh), the pending one moves to r->pend for
+ * the general path, which ends the run at the same records (joins_run).
+ * Arguments are read into r->args, so a batch holds at most one record with
+ * arguments: the records before a record's first argument are delivered
+ * first. */
 static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, const uint8_t *pos,
                                                       const uint8_t *lim, uint64_t pos_offset,
                                                       int *res, const bool big,
@@ -882,7 +932,7 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
     uint64_t tsc = r->tsc;
     tracerd_xray_function_t *f = &r->pend;
     tracerd_xray_function_t *const fb = r->fb;
-    bool pending = r->pending; /* M_BATCH: nb != 0 */
+    bool pending = r->pending; /* M_BATCH: fb[nb - 1] is pending */
     size_t nb = 0;
     const int32_t tid = r->buf.tid, pid = r->buf.pid;
     uint16_t cpu = r->cpu;
@@ -894,11 +944,11 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
     if (lim - pos < (ptrdiff_t)FUNC_BYTES)
         return pos;
     if (batch) {
-        batch_fill(r, tid, pid, cpu);
+        batch_fill(r, tid, pid, cpu); /* the held run's records share them */
+        nb = r->nh;
         if (pending) {
-            fb[0] = r->pend;
-            f = &fb[0];
-            nb = 1;
+            fb[nb] = r->pend;
+            f = &fb[nb++];
         }
     }
     r->core.in_cb = true; /* only callbacks run inside this loop */
@@ -992,11 +1042,11 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
         if (batch) {
             /* Function records: the batch's records are complete. q is the
              * next free slot. */
-            tracerd_xray_function_t *q = fb + nb;
+            tracerd_xray_function_t *q = fb + nb, *first = q;
             do {
                 if (TRACERD__UNLIKELY(q == fb + BATCH)) {
                     *res = batch_deliver(r, BATCH);
-                    q = fb;
+                    q = first = fb;
                     if (*res != 0)
                         break;
                 }
@@ -1006,7 +1056,9 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
                 pos += FUNC_BYTES;
             } while (pos <= last && TRACERD__LIKELY(!(pos[0] & meta_bit)));
             nb = (size_t)(q - fb);
-            pending = nb != 0;
+            /* the last record decoded is pending (none decoded: as before,
+             * unless a full run went) */
+            pending = q != first || (pending && nb != 0);
             if (pending)
                 f = q - 1;
             if (*res != 0 || (pos <= last && !(pos[0] & meta_bit)))
@@ -1048,18 +1100,33 @@ cb_stop: /* on_function asked to pause or stop: f was delivered */
     pending = false;
 out:
     if (batch) {
-        /* The complete records now; the pending one waits in r->pend. */
-        if (nb > 1 && *res == 0)
-            *res = batch_deliver(r, nb - 1);
-        if (nb != 0)
+        /* The run is held (it ends where the trace says, not where the
+         * chunk does); the pending record waits in r->pend for its
+         * arguments. */
+        r->nh = pending ? nb - 1 : nb;
+        if (pending)
             r->pend = fb[nb - 1];
-        pending = nb != 0;
     }
     r->core.in_cb = false;
     r->in_fast = false;
     r->pending = pending;
     r->tsc = tsc;
     return pos;
+}
+
+/* on_functions, the general path: whether the record starting with byte b0 at
+ * `at` keeps the held run open, as in the hot loop: a function record the
+ * reader will take (a defined kind, inside the buffer, which is in its body;
+ * the run was not full: a full one has gone), or a CallArgument after the
+ * pending record's first (its first delivers the run: the argument area
+ * holds one record's arguments). Anything else ends the run before it is
+ * read, also a record that is an error. */
+static bool joins_run(const tracerd_xray_reader_t *r, uint8_t b0, bool call_arg, uint64_t at)
+{
+    if (call_arg)
+        return r->pending && r->pend.nargs != 0;
+    return !is_meta(r, b0) && !(b0 & (r->big ? 0x40u : 0x08u)) && r->bstate == B_BODY &&
+           !(r->bounded && at + FUNC_BYTES > r->buf_end);
 }
 
 /* One out-of-line copy per byte order and per way of delivering function
@@ -1154,11 +1221,17 @@ tracerd_status_t tracerd_xray_feed(tracerd_xray_reader_t *r, const void *data_, 
                 goto out;
             uint8_t b0 = r->st.have ? r->st.buf[0] : pos[0];
             bool meta = is_meta(r, b0);
-            if (r->pending && !(meta && meta_kind(r, b0) == TRACERD_XRAY_META_CALL_ARGUMENT)) {
+            bool call_arg = meta && meta_kind(r, b0) == TRACERD_XRAY_META_CALL_ARGUMENT;
+            if (r->pending && !call_arg) {
                 push_pending(r);
                 break;
             }
             size_t need = meta ? META_BYTES : FUNC_BYTES;
+            if (r->nh != 0 && !joins_run(r, b0, call_arg, CUR() - r->st.have)) {
+                if ((res = run_flush(r)) != 0)
+                    goto out;
+                break;
+            }
             r->rec_off = CUR() - r->st.have;
             if (r->bounded && r->rec_off + need > r->buf_end) {
                 tracerd__error_set(&r->core.err, TRACERD_E_EXTENT, r->rec_off,
@@ -1329,13 +1402,19 @@ static tracerd_status_t finish(tracerd_xray_reader_t *r)
                                       r->st.have);
         push_pending(r);
         break;
-    case S_RECORD:
+    case S_RECORD: {
+        bool cut =
+            r->bounded && r->hdr.version >= 2 && r->bstate != B_BETWEEN && r->offset < r->buf_end;
+        /* An error ends the held run first (its records are complete; the
+         * pending one is not delivered, as with on_function). */
+        if ((r->st.have != 0 || cut) && (res = run_flush(r)) != 0)
+            return tracerd__reader_status(&r->core);
         if (r->st.have != 0)
             return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED, at,
                                       "%s record: input ended after %zu of %u bytes",
                                       is_meta(r, r->st.buf[0]) ? "metadata" : "function",
                                       r->st.have, is_meta(r, r->st.buf[0]) ? 16u : 8u);
-        if (r->bounded && r->hdr.version >= 2 && r->bstate != B_BETWEEN && r->offset < r->buf_end)
+        if (cut)
             return tracerd__error_set(&r->core.err, TRACERD_E_TRUNCATED, r->buf.offset,
                                       "buffer: input ended %llu bytes before the end of its "
                                       "extent",
@@ -1343,6 +1422,7 @@ static tracerd_status_t finish(tracerd_xray_reader_t *r)
         if (r->bstate != B_BETWEEN)
             close_buffer(r, r->offset, 0);
         break;
+    }
     case S_DONE:
         break;
     }

@@ -53,6 +53,7 @@ char *drv_run(const drv_target_t *t, const void *config, const uint8_t *data, si
     rec.fail = fail_test;
     rec.pause_every = plan->pause_every;
     rec.pause_value = plan->pause_value;
+    rec.abort_at = plan->abort_at;
     const tracerd_reader_ops_t *ops = t->ops();
     ck_assert_uint_ge(ops->size, sizeof *ops);
     void *r = NULL;
@@ -185,21 +186,22 @@ char *drv_check_twin(const drv_target_t *t, const void *config, const uint8_t *d
                            : drv_check_all(t, config, data, len);
 }
 
-char *drv_check_all(const drv_target_t *t, const void *config, const uint8_t *data, size_t len)
+char *drv_check_all_at(const drv_target_t *t, const void *config, const uint8_t *data, size_t len,
+                       unsigned long abort_at)
 {
-    drv_plan_t whole = {0};
+    drv_plan_t whole = {.abort_at = abort_at};
     char *want = drv_run(t, config, data, len, &whole);
     char what[128];
 
     size_t one = 1;
-    drv_plan_t bytes = {.sizes = &one, .nsizes = 1};
+    drv_plan_t bytes = {.sizes = &one, .nsizes = 1, .abort_at = abort_at};
     check_plan(t, config, data, len, &bytes, want, "byte by byte");
 
     uint64_t seed = 0x9e3779b97f4a7c15u ^ len;
     if (len <= 16384) {
         for (size_t cut = 1; cut < len; cut++) {
             size_t sizes[2] = {cut, len - cut};
-            drv_plan_t p = {.sizes = sizes, .nsizes = 2};
+            drv_plan_t p = {.sizes = sizes, .nsizes = 2, .abort_at = abort_at};
             snprintf(what, sizeof what, "2-way split at %zu", cut);
             check_plan(t, config, data, len, &p, want, what);
         }
@@ -207,7 +209,7 @@ char *drv_check_all(const drv_target_t *t, const void *config, const uint8_t *da
         for (int i = 0; i < 64; i++) {
             size_t cut = 1 + (size_t)(rng_next(&seed) % (len - 1));
             size_t sizes[2] = {cut, len - cut};
-            drv_plan_t p = {.sizes = sizes, .nsizes = 2};
+            drv_plan_t p = {.sizes = sizes, .nsizes = 2, .abort_at = abort_at};
             snprintf(what, sizeof what, "2-way split at %zu", cut);
             check_plan(t, config, data, len, &p, want, what);
         }
@@ -216,7 +218,7 @@ char *drv_check_all(const drv_target_t *t, const void *config, const uint8_t *da
         for (size_t a = 1; a < len; a++)
             for (size_t b = 1; a + b < len; b++) {
                 size_t sizes[3] = {a, b, len - a - b};
-                drv_plan_t p = {.sizes = sizes, .nsizes = 3};
+                drv_plan_t p = {.sizes = sizes, .nsizes = 3, .abort_at = abort_at};
                 snprintf(what, sizeof what, "3-way split %zu+%zu", a, b);
                 check_plan(t, config, data, len, &p, want, what);
             }
@@ -225,7 +227,7 @@ char *drv_check_all(const drv_target_t *t, const void *config, const uint8_t *da
         size_t sizes[31];
         for (size_t i = 0; i < 31; i++)
             sizes[i] = i + 1;
-        drv_plan_t p = {.sizes = sizes, .nsizes = 31};
+        drv_plan_t p = {.sizes = sizes, .nsizes = 31, .abort_at = abort_at};
         check_plan(t, config, data, len, &p, want, "chunks 1..31 cycled");
     }
     for (int i = 0; i < 8; i++) {
@@ -233,25 +235,26 @@ char *drv_check_all(const drv_target_t *t, const void *config, const uint8_t *da
         size_t maxc = len / 8 + 2;
         for (size_t j = 0; j < 64; j++)
             sizes[j] = 1 + (size_t)(rng_next(&seed) % maxc);
-        drv_plan_t p = {.sizes = sizes, .nsizes = 64};
+        drv_plan_t p = {.sizes = sizes, .nsizes = 64, .abort_at = abort_at};
         snprintf(what, sizeof what, "random split #%d", i);
         check_plan(t, config, data, len, &p, want, what);
     }
     {
-        drv_plan_t p = {.pause_every = true};
+        drv_plan_t p = {.pause_every = true, .abort_at = abort_at};
         check_plan(t, config, data, len, &p, want, "pause at every callback");
         size_t sizes[3] = {7, 1, 13};
-        drv_plan_t q = {.sizes = sizes, .nsizes = 3, .pause_every = true};
+        drv_plan_t q = {.sizes = sizes, .nsizes = 3, .pause_every = true, .abort_at = abort_at};
         check_plan(t, config, data, len, &q, want, "pause at every callback, small chunks");
         /* core.h: any positive value pauses, not only TRACERD_CB_PAUSE */
-        drv_plan_t v = {.sizes = sizes, .nsizes = 3, .pause_every = true, .pause_value = 42};
+        drv_plan_t v = {
+            .sizes = sizes, .nsizes = 3, .pause_every = true, .pause_value = 42, .abort_at = abort_at};
         check_plan(t, config, data, len, &v, want, "callbacks return 42 (pause)");
     }
     /* Allocation failures: the n-th allocation fails, for every n until none does. */
     for (unsigned long n = 1;; n++) {
         drv_alloc_t fa;
         drv_alloc_init(&fa, n);
-        drv_plan_t p = {.alloc = &fa.a};
+        drv_plan_t p = {.alloc = &fa.a, .abort_at = abort_at};
         char *got = drv_run(t, config, data, len, &p);
         ck_assert_msg(fa.live == 0, "alloc failure %lu: %ld allocations leaked", n, fa.live);
         if (fa.calls < n) { /* nothing failed: must equal the normal run */
@@ -265,6 +268,11 @@ char *drv_check_all(const drv_target_t *t, const void *config, const uint8_t *da
         ck_assert_uint_lt(n, 100000);
     }
     return want;
+}
+
+char *drv_check_all(const drv_target_t *t, const void *config, const uint8_t *data, size_t len)
+{
+    return drv_check_all_at(t, config, data, len, 0);
 }
 
 uint8_t *drv_read_file(const char *path, size_t *len)

@@ -45,6 +45,7 @@ typedef struct drv_plan {
     bool pause_every;
     int pause_value; /* what pausing callbacks return (0 = TRACERD_CB_PAUSE) */
     bool no_finish;  /* stop without calling finish */
+    unsigned long abort_at; /* counted callback (rec.h) that returns -7; 0 = none */
     const tracerd_allocator_t *alloc;
 } drv_plan_t;
 
@@ -85,6 +86,13 @@ char *drv_check_some(const drv_target_t *t, const void *config, const uint8_t *d
  * (malloc'd). Inputs above 16 KiB get 64 random 2-way cuts and random
  * multi-chunk splits instead of every cut. */
 char *drv_check_all(const drv_target_t *t, const void *config, const uint8_t *data, size_t len);
+
+/* drv_check_all with the abort_at-th counted callback (rec.h) returning -7
+ * in every plan: the status, offset and reason of the abort (and the records
+ * before it) must be the same whatever the split, pauses or allocation
+ * failures. */
+char *drv_check_all_at(const drv_target_t *t, const void *config, const uint8_t *data, size_t len,
+                       unsigned long abort_at);
 
 /* A second reading of an input drv_check_all already runs in full, through
  * another form of the same callbacks (on_fields, on_functions) whose log
