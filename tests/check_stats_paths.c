@@ -62,6 +62,9 @@ static const char *const arg_sets[][8] = {
     {"-q", "--format", "json", "--sort", "self", "--top", "3"},
     {"-q", "--no-demangle", "--sort", "p99"},
     {"-q", "--lenient", "--top", "0"},
+    /* spans dropped at the bound of open spans (the fast path's stack
+     * bound, then record by record) */
+    {"-q", "--max-open", "2"},
 };
 
 static size_t nargs_of(const char *const *set)
@@ -70,6 +73,13 @@ static size_t nargs_of(const char *const *set)
     while (n < 8 && set[n] != NULL)
         n++;
     return n;
+}
+
+/* both_ways for each argument set, each to exit 0. */
+static void every_set(const char *cli, const char *const (*sets)[8], size_t n, const char *trace)
+{
+    for (size_t i = 0; i < n; i++)
+        ck_assert_uint_eq(both_ways(cli, sets[i], nargs_of(sets[i]), trace), 1);
 }
 
 /* The format a file's head is detected as. */
@@ -190,11 +200,59 @@ START_TEST(test_instr_map_and_filters)
             {"-q", "--tid", "42", "--format", "csv"},
             {"-q", "--begin", "+1us", "--end", "+1ms"},
         };
-        for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
-            ck_assert_uint_eq(both_ways(cli, sets[i], nargs_of(sets[i]), trace), 1);
+        every_set(cli, sets, sizeof sets / sizeof sets[0], trace);
         free(trace);
     }
     free(elf_path);
+}
+END_TEST
+
+/* Deep spans: one thread nests 1,100 calls (past EV_MAX_DEPTH, the stack
+ * growing on the way), another a few, in buffers that take turns; exits
+ * that close several spans at once, exits of functions not open, tail
+ * exits, and the bound of open spans in all (--max-open) reached at several
+ * depths: the fast path's stack bounds and its fall back to record by
+ * record, against the event view, both byte orders. */
+START_TEST(test_depth_bounds)
+{
+    CLI_OR_SKIP(cli);
+    for (int big = 0; big < 2; big++) {
+        xw_t x;
+        xw_init(&x, big != 0);
+        xw_header(&x, 5, 1, 3, 1000000000u, 0);
+        for (int b = 0; b < 6; b++) {
+            size_t m = xw_extents(&x, 0);
+            xw_new_buffer(&x, b % 2 ? 9 : 8);
+            xw_walltime(&x, 1, 0);
+            xw_pid(&x, 70);
+            xw_new_cpu(&x, 1, 1000u * (unsigned)b);
+            if (b % 2 == 0) {
+                for (uint32_t i = 0; i < 400; i++) /* 400 deeper per buffer */
+                    xw_func(&x, 0, 1 + i % 37, 3);
+                xw_func(&x, 1, 999, 1);         /* not open: unmatched */
+                xw_func(&x, 2, 1 + 399 % 37, 2); /* tail exit, the innermost */
+                xw_func(&x, 1, 1 + 390 % 37, 2); /* closes several */
+            } else {
+                for (uint32_t i = 0; i < 5; i++)
+                    xw_func(&x, 0, 100 + i, 1);
+                xw_func(&x, 1, 100, 4); /* closes all five */
+                xw_func(&x, 1, 100, 4); /* unmatched */
+            }
+            xw_end_extents(&x, m);
+        }
+        char *trace = ev_temp_file(big ? "deep-be.xray" : "deep-le.xray", x.buf, x.len);
+        xw_free(&x);
+        const char *const sets[][8] = {
+            {"-q"},
+            {"-q", "--max-open", "1"},
+            {"-q", "--max-open", "3", "--format", "csv"},
+            {"-q", "--max-open", "700", "--sort", "count"},
+            {"-q", "--max-open", "1030", "--format", "json"},
+        };
+        every_set(cli, sets, sizeof sets / sizeof sets[0], trace);
+        remove(trace);
+        free(trace);
+    }
 }
 END_TEST
 
@@ -206,6 +264,7 @@ Suite *suite_stats_paths(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_samples_and_peers);
     tcase_add_test(tc, test_instr_map_and_filters);
+    tcase_add_test(tc, test_depth_bounds);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -629,12 +629,9 @@ static int xf_header(void *u, const tracerd_xray_header_t *h)
     return on_source(x->s, &src);
 }
 
-/* The aggregate of function id's entries (the event view's SPAN_BEGIN name). */
-static uint32_t xf_name(struct xfast *x, uint32_t id)
+/* (xf_name past its cache) */
+static __attribute__((noinline)) uint32_t xf_name_slow(struct xfast *x, uint32_t id, uint64_t *slot)
 {
-    uint64_t *slot = &x->cache[id % XF_CACHE];
-    if ((*slot >> 32) == id && (uint32_t)*slot != 0)
-        return (uint32_t)*slot - 1;
     struct st *s = x->s;
     bool ins;
     uint32_t i = name_slot(s, NAME_ID_KEY(TRACERD_EVENT_SPAN_BEGIN), id, &ins);
@@ -651,25 +648,27 @@ static uint32_t xf_name(struct xfast *x, uint32_t id)
     return i;
 }
 
-/* A run of function records (on_functions: one thread's). The thread is
- * looked up and the time spans widened once per run; each record opens or
- * closes a span as the event view's SPAN_BEGIN and SPAN_END do. */
-static int xf_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
+/* The aggregate of function id's entries (the event view's SPAN_BEGIN name). */
+static inline uint32_t xf_name(struct xfast *x, uint32_t id)
 {
-    struct xfast *x = u;
+    uint64_t *slot = &x->cache[id % XF_CACHE];
+    if ((*slot >> 32) == id && (uint32_t)*slot != 0)
+        return (uint32_t)*slot - 1;
+    return xf_name_slow(x, id, slot);
+}
+
+/* Records fs[i..n-1] of a run on thread t, one by one: each opens or closes
+ * a span as the event view's SPAN_BEGIN and SPAN_END do (ev_push, ev_pop_key,
+ * with their bounds). Returns -1 on no memory (*done: the records read, the
+ * failing one included), else 0. */
+static int xf_records(struct xfast *x, struct ev_thread *t, const tracerd_xray_function_t *fs,
+                      size_t i, size_t n, size_t *done)
+{
     struct st *s = x->s;
-    struct ev_thread *t = ev_thread_ids(&s->threads, (uint32_t)fs[0].pid, (uint32_t)fs[0].tid);
-    if (t == NULL)
-        return cli_oom(s->c, "thread table"), -1;
-    const bool has_ns = x->has_ns;
-    uint64_t lo = UINT64_MAX, hi = 0;
     int rc = 0;
-    size_t i = 0;
     while (i < n) {
         const tracerd_xray_function_t *f = &fs[i++];
-        uint64_t ts = has_ns ? f->ns : f->tsc;
-        lo = ts < lo ? ts : lo;
-        hi = ts > hi ? ts : hi;
+        uint64_t ts = x->has_ns ? f->ns : f->tsc;
         uint32_t id = (uint32_t)f->function_id;
         if (f->kind == TRACERD_XRAY_EXIT || f->kind == TRACERD_XRAY_TAIL_EXIT) {
             span_end(s, t, true, id, ts);
@@ -684,6 +683,116 @@ static int xf_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
         if (span_begin(s, t, id, ts, ni) != 0) {
             rc = -1;
             break;
+        }
+    }
+    *done = i;
+    return rc;
+}
+
+/* A run of function records (on_functions: one thread's). The thread is
+ * looked up and the time spans widened once per run. While no bound is
+ * reached (the thread's depth, the open spans in all, the stack's room,
+ * none dropped before) the thread's stack depth stays in a register for
+ * the run: the same pushes and pops as ev_push and ev_pop_key, the same
+ * closing as close_frame (that loop stored and reloaded the depth, the open
+ * count and the counters at every record); at a bound the rest of the run
+ * goes record by record (xf_records). */
+static int xf_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
+{
+    struct xfast *x = u;
+    struct st *s = x->s;
+    struct ev_threads *ths = &s->threads;
+    struct ev_thread *t = ev_thread_ids(ths, (uint32_t)fs[0].pid, (uint32_t)fs[0].tid);
+    if (t == NULL)
+        return cli_oom(s->c, "thread table"), -1;
+    const bool has_ns = x->has_ns;
+    size_t i = 0;
+    int rc = 0;
+    if (t->overflow == 0) {
+        /* open - depth does not change while only this thread's stack
+         * does: one bound, the least of EV_MAX_DEPTH, the depth at which
+         * the open spans reach max_open, and the stack's room */
+        const uint32_t max_open = ths->max_open ? ths->max_open : CLI_MAX_OPEN_DEFAULT;
+        const uint32_t depth0 = t->depth, others = ths->open - depth0;
+        uint32_t depth = depth0;
+        const uint32_t bound = max_open - others < EV_MAX_DEPTH ? max_open - others : EV_MAX_DEPTH;
+        uint32_t lim = bound < t->cap ? bound : t->cap;
+        struct ev_frame *stk = t->stack;
+        uint64_t spans = 0;
+        for (; i < n; i++) {
+            const tracerd_xray_function_t *f = &fs[i];
+            uint64_t ts = has_ns ? f->ns : f->tsc;
+            uint32_t id = (uint32_t)f->function_id;
+            if ((unsigned)f->kind - TRACERD_XRAY_EXIT <=
+                TRACERD_XRAY_TAIL_EXIT - TRACERD_XRAY_EXIT) {
+                /* the innermost open span of id, and those above it */
+                uint32_t k = depth;
+                while (k > 0 && stk[k - 1].key != id)
+                    k--;
+                if (k == 0) {
+                    s->unmatched++;
+                    continue;
+                }
+                k--;
+                do {
+                    const struct ev_frame fr = stk[--depth];
+                    uint64_t e = ts >= fr.start ? ts : fr.start, d = e - fr.start;
+                    if (depth > 0)
+                        stk[depth - 1].child += d;
+                    else
+                        t->busy += d;
+                    struct agg *a = &s->v[fr.name];
+                    record(s, a, d);
+                    a->count++;
+                    a->self += d >= fr.child ? d - fr.child : 0;
+                    spans++;
+                } while (depth > k);
+                continue;
+            }
+            uint32_t ni = xf_name(x, id);
+            if (__builtin_expect(ni == UINT32_MAX, 0)) {
+                cli_oom(s->c, "name table");
+                rc = -1;
+                i++; /* read */
+                break;
+            }
+            if (__builtin_expect(depth >= lim, 0)) {
+                if (depth >= bound)
+                    break;        /* record by record from here (the name is kept) */
+                t->depth = depth; /* the stack is full: grow it */
+                if (!ev_stack_grow(t)) {
+                    cli_oom(s->c, "span stack");
+                    rc = -1;
+                    i++; /* read */
+                    break;
+                }
+                stk = t->stack;
+                lim = bound < t->cap ? bound : t->cap;
+            }
+            struct ev_frame *fr = &stk[depth++];
+            fr->key = id;
+            fr->start = ts;
+            fr->child = 0;
+            fr->name = ni;
+        }
+        t->depth = depth;
+        ths->open = others + depth;
+        t->spans += spans;
+        s->spans += spans;
+    }
+    uint64_t lo = UINT64_MAX, hi = 0;
+    if (i < n && rc == 0)
+        rc = xf_records(x, t, fs, i, n, &i);
+    /* the time spans: each record's tsc is the last one's plus its delta
+     * (xray.h), so they rise through the run unless the TSC passed 2^64 */
+    if (i > 0 && fs[i - 1].tsc >= fs[0].tsc) {
+        lo = has_ns ? fs[0].ns : fs[0].tsc;
+        hi = has_ns ? fs[i - 1].ns : fs[i - 1].tsc;
+    } else {
+        for (size_t k = 0; k < i; k++) {
+            uint64_t ts = has_ns ? fs[k].ns : fs[k].tsc;
+            lo = ts < lo ? ts : lo;
+            hi = ts > hi ? ts : hi;
         }
     }
     /* see_event for each record read */
