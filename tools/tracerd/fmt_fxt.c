@@ -7,6 +7,7 @@
 #include <tracerd/fxt.h>
 
 #include "cli.h"
+#include "textrun.h"
 
 static int detect(const uint8_t *head, size_t n, const char *path, bool is_dir)
 {
@@ -361,6 +362,8 @@ struct dump {
     /* ,"category":"..." and ,"name":"..." of events, per string reference */
     struct scache cat[SCACHE], name[SCACHE];
     struct vcache val[VCACHE];
+    /* the text of the last record's offset and the last event's ticks */
+    dec_run_t off, ticks;
 };
 
 /* The words that hold a string of 4 to 16 bytes (false for other lengths). */
@@ -382,18 +385,29 @@ static inline bool vwords(const char *p, size_t n, uint64_t *a, uint64_t *b)
     return false;
 }
 
+/* The cached text of string s (jval's cache), or NULL. */
+static inline const struct vcache *vfind(const struct dump *d, tracerd_str_t s)
+{
+    uint64_t a, b;
+    if (!vwords(s.data, s.len, &a, &b))
+        return NULL;
+    const struct vcache *e = &d->val[((uintptr_t)s.data >> 3) % VCACHE];
+    return e->len == s.len && e->a == a && e->b == b ? e : NULL;
+}
+
 /* wr_str through the cache: false when the string is not valid UTF-8 (as
  * wr_str). */
 static bool jval(struct dump *d, wr_t *f, tracerd_str_t s)
 {
+    const struct vcache *hit = vfind(d, s);
+    if (hit != NULL) {
+        WR_PUT_FIXED(f, hit->txt, s.len + 2);
+        return true;
+    }
     uint64_t a, b;
     if (!vwords(s.data, s.len, &a, &b))
         return wr_str(f, s.data, s.len);
     struct vcache *e = &d->val[((uintptr_t)s.data >> 3) % VCACHE];
-    if (e->len == s.len && e->a == a && e->b == b) {
-        WR_PUT_FIXED(f, e->txt, s.len + 2);
-        return true;
-    }
     if (!wr_str(f, s.data, s.len))
         return false;
     const char *t = f->buf + f->len - (s.len + 2); /* written in one piece (wr_str) */
@@ -490,16 +504,18 @@ static void scache_drop(struct dump *d, uint32_t index)
 /* ,"key": (key: a plain literal) */
 #define JKEY(f, key) WR_LIT((f), ",\"" key "\":")
 
-/* (rec: a literal) */
-#define jhead(f, rec, off, provider) jhead_n((f), (rec), sizeof(rec) - 1, (off), (provider))
-static void jhead_n(wr_t *f, const char *rec, size_t reclen, uint64_t off, uint32_t provider)
+/* {"record":"REC","offset":O,"provider":P (rec: a literal; d: the dump) */
+#define jhead(d, f, rec, off, provider)                                                            \
+    jhead_n((d), (f), "{\"record\":\"" rec "\",\"offset\":", sizeof(rec) + 21, (off), (provider))
+static void jhead_n(void *d, wr_t *f, const char *head, size_t headlen, uint64_t off,
+                    uint32_t provider)
 {
-    WR_LIT(f, "{\"record\":\"");
-    wr_put(f, rec, reclen);
-    WR_LIT(f, "\",\"offset\":");
-    wr_u64(f, off);
-    JKEY(f, "provider");
-    wr_u64(f, provider);
+    char *p = wr_room(f, 64 + 24 + 32), *const p0 = p; /* heads are below 64 bytes */
+    memcpy(p, head, headlen);
+    p = dec_put(&((struct dump *)d)->off, p + headlen, off);
+    PUT_LIT(p, ",\"provider\":");
+    p += wr_fmt_u64(p, provider);
+    f->len += (size_t)(p - p0);
 }
 
 static void jthread(wr_t *f, const char *prefix, tracerd_fxt_thread_t t)
@@ -551,6 +567,61 @@ static void types_make(struct dump *d)
     }
 }
 
+/* An argument whose name's text is in the cache and whose value is a
+ * number, a pointer or a string whose text is in the cache, written into
+ * room asked once: false (nothing written) for any other. */
+static inline bool jarg_fast(struct dump *d, wr_t *f, const tracerd_fxt_arg_t *g, bool comma)
+{
+    const struct vcache *e, *v = NULL;
+    if (g->type > TRACERD_FXT_ARG_KOID || (e = vfind(d, g->name)) == NULL ||
+        (g->type == TRACERD_FXT_ARG_STRING && (v = vfind(d, g->v.str)) == NULL))
+        return false;
+    /* ,{"name": + the name + the type + a value of at most 32 bytes + } */
+    char *p = wr_room(f, 10 + sizeof e->txt + sizeof d->argtype[0] + 32 + 1), *const p0 = p;
+    *p = ',';
+    p += comma;
+    PUT_LIT(p, "{\"name\":");
+    memcpy(p, e->txt, sizeof e->txt);
+    p += e->len + 2;
+    memcpy(p, d->argtype[g->type & 15], sizeof d->argtype[0]);
+    p += d->argtype_len[g->type & 15];
+    switch (g->type) {
+    case TRACERD_FXT_ARG_NULL:
+        PUT_LIT(p, "null");
+        break;
+    case TRACERD_FXT_ARG_INT32:
+    case TRACERD_FXT_ARG_INT64:
+        *p = '-';
+        p += g->v.i64 < 0;
+        p += wr_fmt_u64(p, g->v.i64 < 0 ? (uint64_t)0 - (uint64_t)g->v.i64 : (uint64_t)g->v.i64);
+        break;
+    case TRACERD_FXT_ARG_UINT32:
+    case TRACERD_FXT_ARG_UINT64:
+    case TRACERD_FXT_ARG_KOID:
+        p += wr_fmt_u64(p, g->v.u64);
+        break;
+    case TRACERD_FXT_ARG_DOUBLE:
+        if (!isfinite(g->v.f64))
+            return false;
+        p += wr_fmt_g17(p, g->v.f64);
+        break;
+    case TRACERD_FXT_ARG_POINTER:
+        PUT_LIT(p, "\"0x");
+        p += wr_fmt_x64(p, g->v.u64);
+        *p++ = '"';
+        break;
+    case TRACERD_FXT_ARG_STRING:
+        memcpy(p, v->txt, sizeof v->txt);
+        p += v->len + 2;
+        break;
+    default:
+        return false;
+    }
+    *p++ = '}';
+    f->len += (size_t)(p - p0);
+    return true;
+}
+
 static void jargs(void *u, wr_t *f, uint32_t n, const tracerd_fxt_arg_t *a)
 {
     struct dump *d = u;
@@ -558,6 +629,8 @@ static void jargs(void *u, wr_t *f, uint32_t n, const tracerd_fxt_arg_t *a)
     wr_ch(f, '[');
     for (uint32_t i = 0; i < n; i++) {
         const tracerd_fxt_arg_t *g = &a[i];
+        if (jarg_fast(d, f, g, i != 0))
+            continue;
         if (i)
             wr_ch(f, ',');
         WR_LIT(f, "{\"name\":");
@@ -614,7 +687,7 @@ static int d_meta(void *u, const tracerd_fxt_metadata_t *m)
     wr_t *f = d_out(u);
     static const char *const kinds[5] = {"", "provider-info", "provider-section", "provider-event",
                                          "trace-info"};
-    jhead(f, "metadata", m->offset, m->provider_id);
+    jhead(u, f, "metadata", m->offset, m->provider_id);
     wr_printf(f, ",\"type\":\"%s\"", m->type <= 4 ? kinds[m->type] : "unknown");
     if (m->type == TRACERD_FXT_META_PROVIDER_INFO)
         jstr(f, "name", m->name);
@@ -630,7 +703,7 @@ static int d_meta(void *u, const tracerd_fxt_metadata_t *m)
 static int d_init(void *u, const tracerd_fxt_init_t *i)
 {
     wr_t *f = d_out(u);
-    jhead(f, "init", i->offset, i->provider_id);
+    jhead(u, f, "init", i->offset, i->provider_id);
     wr_printf(f, ",\"ticks_per_second\":%" PRIu64 "}\n", i->ticks_per_second);
     return 0;
 }
@@ -640,7 +713,7 @@ static int d_string(void *u, const tracerd_fxt_string_t *s)
     if (s->index != 0)
         scache_drop(u, s->index);
     wr_t *f = d_out(u);
-    jhead(f, "string", s->offset, s->provider_id);
+    jhead(u, f, "string", s->offset, s->provider_id);
     wr_printf(f, ",\"index\":%u", (unsigned)s->index);
     jstr(f, "value", s->str);
     wr_printf(f, "}\n");
@@ -650,7 +723,7 @@ static int d_string(void *u, const tracerd_fxt_string_t *s)
 static int d_thread(void *u, const tracerd_fxt_thread_rec_t *t)
 {
     wr_t *f = d_out(u);
-    jhead(f, "thread", t->offset, t->provider_id);
+    jhead(u, f, "thread", t->offset, t->provider_id);
     wr_printf(f, ",\"index\":%u,\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 "}\n", (unsigned)t->index,
               t->pid, t->tid);
     return 0;
@@ -663,11 +736,11 @@ static int d_event(void *u, const tracerd_fxt_event_t *e)
               e->end_ns, e->thread, false, 0, e->category, e->name))
         return 0;
     wr_t *f = d_out(u);
-    const struct dump *d = u;
-    jhead(f, "event", e->offset, e->provider_id);
+    struct dump *d = u;
+    jhead(u, f, "event", e->offset, e->provider_id);
     WR_PUT_FIXED(f, d->evtype[e->type & 15], d->evtype_len[e->type & 15]);
-    char *p = wr_room(f, 48);
-    size_t n = wr_fmt_u64(p, e->ticks);
+    char *p = wr_room(f, 56);
+    size_t n = (size_t)(dec_put(&d->ticks, p, e->ticks) - p);
     memcpy(p + n, ",\"ns\":", 6);
     if (e->ns == e->ticks) { /* ns ticks: the same digits */
         memcpy(p + n + 6, p, n);
@@ -717,7 +790,7 @@ static int d_event(void *u, const tracerd_fxt_event_t *e)
 static int d_blob(void *u, const tracerd_fxt_blob_t *b)
 {
     wr_t *f = d_out(u);
-    jhead(f, "blob", b->offset, b->provider_id);
+    jhead(u, f, "blob", b->offset, b->provider_id);
     wr_printf(f, ",\"blob_type\":%u", (unsigned)b->blob_type);
     jstr(f, "name", b->name);
     wr_printf(f, ",\"size\":%zu,\"payload\":", b->payload.len);
@@ -729,7 +802,7 @@ static int d_blob(void *u, const tracerd_fxt_blob_t *b)
 static int d_user(void *u, const tracerd_fxt_userspace_object_t *o)
 {
     wr_t *f = d_out(u);
-    jhead(f, "userspace-object", o->offset, o->provider_id);
+    jhead(u, f, "userspace-object", o->offset, o->provider_id);
     wr_printf(f, ",\"pointer\":\"0x%" PRIx64 "\"", o->pointer);
     jthread(f, "process_", o->process);
     if (o->process_words != 0)
@@ -743,7 +816,7 @@ static int d_user(void *u, const tracerd_fxt_userspace_object_t *o)
 static int d_kernel(void *u, const tracerd_fxt_kernel_object_t *o)
 {
     wr_t *f = d_out(u);
-    jhead(f, "kernel-object", o->offset, o->provider_id);
+    jhead(u, f, "kernel-object", o->offset, o->provider_id);
     wr_printf(f, ",\"koid\":%" PRIu64 ",\"object_type\":%u", o->koid, (unsigned)o->object_type);
     jstr(f, "name", o->name);
     jargs(u, f, o->nargs, o->args);
@@ -756,7 +829,7 @@ static int d_sched(void *u, const tracerd_fxt_scheduling_t *s)
     wr_t *f = d_out(u);
     static const char *const kinds[3] = {"legacy-context-switch", "context-switch",
                                          "thread-wakeup"};
-    jhead(f, "scheduling", s->offset, s->provider_id);
+    jhead(u, f, "scheduling", s->offset, s->provider_id);
     wr_printf(f, ",\"type\":\"%s\",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64 ",\"cpu\":%u",
               kinds[s->type], s->ticks, s->ns, (unsigned)s->cpu);
     if (s->type == TRACERD_FXT_SCHED_THREAD_WAKEUP) {
@@ -785,7 +858,7 @@ static int d_log(void *u, const tracerd_fxt_log_t *l)
     if (!keep(u, TRACERD_EVENT_LOG, l->ticks, l->ns, 0, l->thread, false, 0, none, log))
         return 0;
     wr_t *f = d_out(u);
-    jhead(f, "log", l->offset, l->provider_id);
+    jhead(u, f, "log", l->offset, l->provider_id);
     wr_printf(f, ",\"ticks\":%" PRIu64 ",\"ns\":%" PRIu64, l->ticks, l->ns);
     jthread(f, "", l->thread);
     jstr(f, "message", l->message);
@@ -796,7 +869,7 @@ static int d_log(void *u, const tracerd_fxt_log_t *l)
 static int d_large(void *u, const tracerd_fxt_large_blob_t *b)
 {
     wr_t *f = d_out(u);
-    jhead(f, "large-blob", b->offset, b->provider_id);
+    jhead(u, f, "large-blob", b->offset, b->provider_id);
     wr_printf(f, ",\"format\":%u", (unsigned)b->format);
     jstr(f, "category", b->category);
     jstr(f, "name", b->name);
