@@ -373,6 +373,69 @@ START_TEST(test_lttng_header_forms)
 }
 END_TEST
 
+/* Arrays and sequences of byte-aligned integers and floats (one pass over
+ * their elements: stream_plan.h), signed, enumerations, an alignment above
+ * the element's size, in both byte orders: the same log in every split,
+ * pause and allocation failure (events read while they arrive take the
+ * general interpreter), through on_field and on_fields, also for streams cut
+ * inside a sequence. */
+START_TEST(test_vector_elements)
+{
+    bool be = _i != 0;
+    char meta[1200];
+    snprintf(meta, sizeof meta,
+             "/* CTF 1.8 */\n"
+             "trace { major = 1; minor = 8; byte_order = %s; };\n"
+             "event { name = v; fields := struct {\n"
+             "  integer { size = 8; align = 8; } n;\n"
+             "  integer { size = 16; align = 8; signed = true; } s[n];\n"
+             "  integer { size = 32; align = 64; } wide[2];\n"
+             "  enum : integer { size = 8; align = 8; } { A, B, C = 7 } e[n];\n"
+             "  floating_point { exp_dig = 11; mant_dig = 53; align = 8; } d[n];\n"
+             "  integer { size = 8; align = 8; } tail; }; };\n",
+             be ? "be" : "le");
+    cw_t w;
+    cw_init(&w);
+    for (unsigned ev = 0; ev < 4; ev++) {
+        unsigned n = ev * 2; /* 0, 2, 4, 6 elements */
+        cw_align(&w, 64); /* the payload's alignment (wide's) */
+        cw_int(&w, n, 8, be);
+        for (unsigned i = 0; i < n; i++)
+            cw_int(&w, (uint64_t)(int64_t)(-300 + 97 * (int)i), 16, be);
+        for (unsigned i = 0; i < 2; i++) {
+            cw_align(&w, 64);
+            cw_int(&w, 0xA0B0C0D0u + i + ev, 32, be);
+        }
+        for (unsigned i = 0; i < n; i++)
+            cw_int(&w, i % 3 == 2 ? 7 : i % 3, 8, be);
+        for (unsigned i = 0; i < n; i++)
+            cw_f64(&w, 1.5 * i - ev, be);
+        cw_int(&w, 0xEE, 8, be);
+    }
+    size_t len = (size_t)(w.bits / 8);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    char *log = drv_check_all(&ctf_target, &c, w.buf, len);
+    char *batch = drv_check_twin(&ctf_batch_target, &c, w.buf, len);
+    ck_assert_str_eq(batch, log);
+    ck_assert_ptr_nonnull(strstr(log, "INT event.fields.s  [5] = 185"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.e  [5] = 7 (C)"));
+    ck_assert_ptr_nonnull(strstr(log, "FLOAT event.fields.d  [5] = 4.5"));
+    ck_assert_ptr_nonnull(strstr(log, "end OK"));
+    free(batch);
+    free(log);
+    for (size_t cut = 5; cut <= 75; cut += 70) { /* inside d, inside s */
+        log = drv_check_all(&ctf_target, &c, w.buf, len - cut);
+        batch = drv_check_twin(&ctf_batch_target, &c, w.buf, len - cut);
+        ck_assert_str_eq(batch, log);
+        ck_assert_ptr_nonnull(strstr(log, "end E_TRUNCATED"));
+        free(batch);
+        free(log);
+    }
+    cw_free(&w);
+}
+END_TEST
+
 Suite *suite_ctf_batch(void);
 Suite *suite_ctf_batch(void)
 {
@@ -384,6 +447,7 @@ Suite *suite_ctf_batch(void)
     tcase_add_loop_test(tc, test_batch_full_calls, 0, 2);
     tcase_add_loop_test(tc, test_shape, 0, 2);
     tcase_add_loop_test(tc, test_lttng_header_forms, 0, 2);
+    tcase_add_loop_test(tc, test_vector_elements, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

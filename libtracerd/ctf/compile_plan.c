@@ -118,6 +118,25 @@ static void mark_segments(struct ctf_pop *plan, uint32_t n)
     }
 }
 
+/* Marks the loops of a plan of n steps whose body is one byte-aligned
+ * integer or float (an array or sequence of them): its elements lie at a
+ * fixed stride (its size rounded up to its alignment), so the plan loop
+ * delivers them in one pass (stream_plan.h) instead of a step and a loop
+ * step each. */
+static void mark_vectors(struct ctf_pop *plan, uint32_t n)
+{
+    for (uint32_t k = 0; k + 2 < n; k++) {
+        const struct ctf_insn *b = &plan[k].in, *e = &plan[k + 1].in, *x = &plan[k + 2].in;
+        if ((b->op != OP_ARRAY_BEGIN && b->op != OP_SEQ_BEGIN) || b->jump == k + 1 ||
+            (x->op != OP_ARRAY_NEXT && x->op != OP_SEQ_NEXT) || x->jump != k + 1 || e->align < 8 ||
+            (e->flags & INSN_REV) ||
+            !(FIXED_OP(e->op) ||
+              ((e->op == OP_FLOAT32 || e->op == OP_FLOAT64) && (e->size == 32 || e->size == 64))))
+            continue;
+        plan[k + 1].vec_stride = (e->size + e->align - 1) & ~(e->align - 1);
+    }
+}
+
 /* The delivery plan of up to three programs (in order): every step with its
  * record's fixed part (scope, kind, names, type, nesting depth, whether it
  * is an element: all static, since every compound is balanced and variant
@@ -207,6 +226,7 @@ tracerd_status_t tracerd__cc_build_plan(struct cc *c, const struct ctf_prog *con
     }
     plan[k].in.op = OP_END;
     mark_segments(plan, k);
+    mark_vectors(plan, k);
     *out = plan;
     return TRACERD_OK;
 }
@@ -342,6 +362,26 @@ static bool lttng_form(const struct ctf_pop *plan, int form, uint64_t tagv, stru
     }
     if (ints != (form == 0 ? 2u : 3u) || h->val[ints - 1].src != HV_TS || pos > UINT32_MAX)
         return false;
+    /* The id and timestamp slots already hold what the measure read; when
+     * the form's last store to one of them is that value (not the extended
+     * tag), storing them again changes nothing (their roles were noted by
+     * the measure too): left out. */
+    for (uint32_t k = 0; k < ints; k++) {
+        const struct ctf_insn *in = h->val[k].in;
+        if (in == NULL || in->slot != in->role ||
+            (in->role != ROLE_EVENT_ID && in->role != ROLE_TIMESTAMP))
+            continue;
+        uint32_t last = k;
+        for (uint32_t j = k + 1; j < ints; j++)
+            if (h->val[j].in != NULL && h->val[j].in->slot == in->slot)
+                last = j;
+        if (h->val[last].src != (in->role == ROLE_EVENT_ID ? HV_ID : HV_TS))
+            continue;
+        const uint32_t slot = in->slot;
+        for (uint32_t j = k; j <= last; j++)
+            if (h->val[j].in != NULL && h->val[j].in->slot == slot)
+                h->val[j].in = NULL;
+    }
     h->n = n;
     h->nval = ints;
     h->bits = (uint32_t)pos;

@@ -284,6 +284,10 @@ struct ctf_pop {
      * from the first one's. seg_n is 0 elsewhere. */
     uint32_t seg_n, seg_bytes, seg_off;
     bool seg_slow; /* in a segment: signed, stored, an enumeration or an element */
+    /* The only step of an array's or sequence's loop, a byte-aligned
+     * integer or float: the elements lie vec_stride bits apart (see
+     * mark_vectors) */
+    uint32_t vec_stride;
 };
 
 /* Bytes of tracerd_ctf_field_t copied from a plan step's template: scope,

@@ -124,6 +124,47 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
             next = qe;
             continue;
         }
+        if (p->vec_stride != 0) {
+            /* An array's or sequence's elements from this one on, each at
+             * its stride, all in the input (one check) and, for on_fields,
+             * in the batch: then the loop step ends the loop. */
+            struct loop *lp = &loops[sp - 1];
+            const uint64_t left = lp->n - lp->i, stride = p->vec_stride;
+            if (at + (left - 1) * stride + in->size <= limit &&
+                (!batch || (uint64_t)(bend - o) > left)) {
+                for (uint64_t j = lp->i; j < lp->n; j++, at += stride) {
+                    const uint64_t rel = at - bit0;
+                    if (FIXED_OP(in->op)) {
+                        v = load_fixed(in->op, data + (rel >> 3));
+                        if (in->flags & INSN_SIGNED)
+                            v = sext(v, in->size);
+                        if (in->slot)
+                            store_int(r, vm, in, v);
+                        o->v.u = v;
+                        if (p->enum_label)
+                            o->enum_label = enum_label(in->meta->type, v);
+                    } else {
+                        o->v.f = load_float(data, rel, in);
+                    }
+                    memcpy((char *)o + CTF_TMPL_FIRST, &p->t, CTF_TMPL_BYTES);
+                    o->index = (int64_t)j;
+                    o->offset = pkt_off + (at >> 3);
+                    if (batch) {
+                        o++;
+                        slot_clear(o);
+                        continue;
+                    }
+                    int rc = on_field(user, &f);
+                    if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE) &&
+                        tracerd__cb_result(&r->core, rc, "on_field", r->rec_off) < 0)
+                        goto fail;
+                    f.enum_label = NULL;
+                }
+                pos = at - stride + in->size;
+                lp->i = lp->n - 1;
+                continue; /* to the loop step */
+            }
+        }
         switch (in->op) {
         case OP_END:
             vm->pos = pos;
