@@ -108,6 +108,35 @@ START_TEST(test_g17_matches_printf)
         checked++;
     }
     ck_assert_uint_gt(checked, 900000);
+    /* short binary fractions k / 2^s (the exact path): every s up to past
+     * its bound, k odd around 17 significant digits' edge, both signs, the
+     * fixed and exponent forms' edge (1e-4 and 1e-5 times them) */
+    for (int s = 0; s < 30; s++) {
+        for (unsigned i = 0; i < 4000; i++) {
+            uint64_t k;
+            if (i < 1000)
+                k = 2 * i + 1;
+            else if (i < 2000)
+                k = (rng() % (UINT64_C(1) << 53)) | 1;
+            else if (i < 3000) /* around (10^17 - 1) / 5^s */
+                k = ((s < 24 ? UINT64_C(99999999999999999) / (uint64_t)pow(5, s)
+                             : (UINT64_C(1) << 53)) +
+                     (i % 64) - 32) |
+                    1;
+            else
+                k = rng() % 100000;
+            double d = ldexp((double)k, -s);
+            if (i % 5 == 4)
+                d *= i % 2 ? 1e-4 : 1e-5;
+            if (i % 3 == 0)
+                d = -d;
+            size_t n = wr_fmt_g17(a, d);
+            a[n] = '\0';
+            snprintf(b, sizeof b, "%.17g", d);
+            if (strcmp(a, b) != 0)
+                ck_abort_msg("%%.17g of %a: writer %s, printf %s", d, a, b);
+        }
+    }
 }
 END_TEST
 

@@ -141,6 +141,58 @@ static const uint64_t pow10_u64[20] = {1u,
                                        10000000000000000000u};
 
 /* Decimal digits of v: log10 from the bit length (1233/4096 ~ log10 2), corrected once. */
+/* 5^0 .. 5^23 (5^23 < 2^54). */
+static const uint64_t pow5_u64[24] = {UINT64_C(1),
+                                      UINT64_C(5),
+                                      UINT64_C(25),
+                                      UINT64_C(125),
+                                      UINT64_C(625),
+                                      UINT64_C(3125),
+                                      UINT64_C(15625),
+                                      UINT64_C(78125),
+                                      UINT64_C(390625),
+                                      UINT64_C(1953125),
+                                      UINT64_C(9765625),
+                                      UINT64_C(48828125),
+                                      UINT64_C(244140625),
+                                      UINT64_C(1220703125),
+                                      UINT64_C(6103515625),
+                                      UINT64_C(30517578125),
+                                      UINT64_C(152587890625),
+                                      UINT64_C(762939453125),
+                                      UINT64_C(3814697265625),
+                                      UINT64_C(19073486328125),
+                                      UINT64_C(95367431640625),
+                                      UINT64_C(476837158203125),
+                                      UINT64_C(2384185791015625),
+                                      UINT64_C(11920928955078125)};
+
+/* (10^17 - 1) / 5^s: k * 5^s has at most 17 digits when k <= frac_lim[s]. */
+static const uint64_t frac_lim[24] = {UINT64_C(99999999999999999),
+                                      UINT64_C(19999999999999999),
+                                      UINT64_C(3999999999999999),
+                                      UINT64_C(799999999999999),
+                                      UINT64_C(159999999999999),
+                                      UINT64_C(31999999999999),
+                                      UINT64_C(6399999999999),
+                                      UINT64_C(1279999999999),
+                                      UINT64_C(255999999999),
+                                      UINT64_C(51199999999),
+                                      UINT64_C(10239999999),
+                                      UINT64_C(2047999999),
+                                      UINT64_C(409599999),
+                                      UINT64_C(81919999),
+                                      UINT64_C(16383999),
+                                      UINT64_C(3276799),
+                                      UINT64_C(655359),
+                                      UINT64_C(131071),
+                                      UINT64_C(26214),
+                                      UINT64_C(5242),
+                                      UINT64_C(1048),
+                                      UINT64_C(209),
+                                      UINT64_C(41),
+                                      UINT64_C(8)};
+
 static inline size_t count_digits(uint64_t v)
 {
     unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1u);
@@ -455,8 +507,22 @@ size_t wr_fmt_g17(char *p, double d)
         if (v < UINT64_C(100000000000000000))
             return n + wr_fmt_u64(p + n, v);
     }
-    char dg[17];
+    char dg[24];
     int x;
+    if (ex != 0 && e2 < 0) { /* m >= 2^52: a short binary fraction, or an integer, exactly */
+        unsigned tz = (unsigned)__builtin_ctzll(m);
+        int s = -e2 - (int)tz; /* binary digits after the point */
+        if (s <= 0)
+            return n + wr_fmt_u64(p + n, m >> -e2); /* < 2^53 < 10^17 */
+        /* m / 2^-e2 = k / 2^s = k * 5^s / 10^s: its decimal digits k * 5^s
+         * (odd: no trailing zero) when at most 17, padded to 17 */
+        if (s < 24 && (m >> tz) <= frac_lim[s]) {
+            uint64_t dec = (m >> tz) * pow5_u64[s];
+            size_t nd = count_digits(dec);
+            wr_fmt_u64(dg, dec * pow10_u64[17 - nd]);
+            return g17_layout(p, n, dg, (int)nd - 1 - s);
+        }
+    }
 #if defined(__SIZEOF_INT128__)
     uint64_t q;
     if (ex != 0 && e2 < 0 && e2 > -120 && digits17(m, e2, &q, &x))
