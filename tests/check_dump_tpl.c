@@ -7,8 +7,9 @@
  * trace, and a trace of shapes that differ only where a template must see
  * it (a variant's option between two options of one type, sequences of
  * strings whose lengths change, a string long enough to come in fragments,
- * strings that are not UTF-8 with and without a key), in both byte orders,
- * read in small chunks, with small stitch buffers, with dump filters and cut
+ * strings that are not UTF-8 with and without a key, a class of one record
+ * shape whose scopes have as many records each), in both byte orders, read
+ * in small chunks (events cut across reads), with small stitch buffers, with dump filters and cut
  * short. */
 #include <check.h>
 #include <dirent.h>
@@ -60,7 +61,8 @@ static unsigned both_ways(const char *cli, const char *const *args, const char *
 
 static const char *const arg_sets[][8] = {
     {"-q"},
-    {"-q", "--chunk", "7"},
+    {"-q", "--chunk", "64"}, /* the smallest read */
+    {"-q", "--chunk", "100"},
     {"-q", "-o", "ctf.stitch-bytes=64"},
     {"-q", "--lenient", "--chunk", "4096"},
 };
@@ -155,7 +157,7 @@ static void check_trace(const char *cli, const char *dir, const uint8_t *stream,
     unsigned ok = 0;
     for (size_t i = 0; i < sizeof arg_sets / sizeof arg_sets[0]; i++)
         ok += both_ways(cli, arg_sets[i], dir);
-    ck_assert_uint_ge(ok, 3); /* all but, for the feature trace, the small stitch buffer */
+    ck_assert_uint_ge(ok, 4); /* all but, for the feature trace, the small stitch buffer */
     static const char *const filters[][8] = {
         {"-q", "--name", "shape*"},
         {"-q", "--tid", "5"},
@@ -210,7 +212,9 @@ static const char shape_meta[] =
     "\t\tinteger { size = 8; align = 8; encoding = UTF8; } t[4];\n"
     "\t};\n};\n"
     "event {\n\tname = \"other\";\n\tid = 1;\n\tstream_id = 0;\n"
-    "\tfields := struct { uint8_t n; uint32_t q[n]; };\n};\n";
+    "\tfields := struct { uint8_t n; uint32_t q[n]; };\n};\n"
+    "event {\n\tname = \"fixed\";\n\tid = 2;\n\tstream_id = 0;\n"
+    "\tfields := struct { uint32_t a; };\n};\n";
 
 static uint8_t *shape_stream(bool big, size_t *len)
 {
@@ -230,6 +234,12 @@ static uint8_t *shape_stream(bool big, size_t *len)
         for (unsigned i = 0; i < 40; i++) {
             unsigned k = pkt * 40 + i;
             bool other = k % 7 == 3;
+            if (k % 5 == 1) { /* a record shape: its scopes of three records each */
+                cw_int(&w, 2, 8, big);
+                cw_int(&w, 5 + k % 2, 32, big);
+                cw_int(&w, k, 32, big);
+                continue;
+            }
             cw_int(&w, other ? 1 : 0, 8, big);
             cw_int(&w, 5 + k % 2, 32, big); /* tid */
             if (other) {

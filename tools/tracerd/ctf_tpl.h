@@ -7,6 +7,14 @@
  * whose records match it (checked record by record: kind, scope, fragment
  * flags, name and type addresses, each variant's option address) is
  * written as the fixed pieces with its values formatted between them.
+ * When the reader numbers the event's record shape (tracerd_ctf_event_t.shape,
+ * doc/api.md: every event of a shape delivers the same records), a template
+ * made from an event of that shape is the text of every batch of that
+ * shape, class and record count that starts with the same record: the
+ * records in between are not compared (a scope's root starts a batch only
+ * once in an event, so the first record and the count tell which records
+ * of the shape it holds; a fragmented value is seen at the template's
+ * first string or BLOB position it shifts).
  *
  * The sequence must start with a scope's root (its text does not depend on
  * what was written before) and leave every level it opens closed (its text
@@ -50,6 +58,7 @@ struct tpl_val {
 
 typedef struct tpl {
     const void *cls; /* NULL: empty */
+    uint32_t shape;  /* the record shape of the event it was made from (0: none) */
     uint32_t n;      /* records */
     uint32_t nvals, nvariants, nfrags;
     uint16_t tail_off, tail_len; /* the text after the last value */
@@ -87,13 +96,15 @@ static inline size_t tpl_set(const void *cls, size_t n)
     return (size_t)(h >> 58); /* TPL_SETS */
 }
 
-/* Do records f[0, n) of an event of class cls match t? */
-static inline bool tpl_match(const tpl_t *t, const void *cls, const tracerd_ctf_field_t *f, size_t n)
+/* Do records f[0, n) of an event of class cls and record shape `shape` match t? */
+static inline bool tpl_match(const tpl_t *t, const void *cls, uint32_t shape,
+                             const tracerd_ctf_field_t *f, size_t n)
 {
     if (t->cls != cls || t->n != n)
         return false;
     const struct tpl_rec *r = t->rec;
-    for (size_t i = 0; i < n; i++) {
+    size_t upto = shape != 0 && t->shape == shape ? 1 : n; /* a shape's: the first record */
+    for (size_t i = 0; i < upto; i++) {
         uint64_t d = ((uint64_t)(uintptr_t)f[i].type ^ (uint64_t)(uintptr_t)r[i].type) |
                      ((uint64_t)(uintptr_t)f[i].name ^ (uint64_t)(uintptr_t)r[i].name) |
                      (tpl_ks(&f[i]) ^ r[i].ks);
@@ -110,13 +121,13 @@ static inline bool tpl_match(const tpl_t *t, const void *cls, const tracerd_ctf_
 }
 
 /* The template of class cls that records f[0, n) match, or NULL. */
-static inline const tpl_t *tpl_find(const tpl_table_t *tb, const void *cls,
+static inline const tpl_t *tpl_find(const tpl_table_t *tb, const void *cls, uint32_t shape,
                                     const tracerd_ctf_field_t *f, size_t n)
 {
     const tpl_t *s = &tb->t[2 * tpl_set(cls, n)];
-    if (tpl_match(&s[0], cls, f, n))
+    if (tpl_match(&s[0], cls, shape, f, n))
         return &s[0];
-    if (tpl_match(&s[1], cls, f, n))
+    if (tpl_match(&s[1], cls, shape, f, n))
         return &s[1];
     return NULL;
 }

@@ -168,6 +168,7 @@ struct ctx {
     tpl_table_t *tpls;              /* event text templates (ctf_tpl.h); NULL: none */
     bool no_tpl;                    /* TRACERD_CLI_NO_TEMPLATES=1 */
     const void *cls;                /* the class of the event being written */
+    uint32_t shape;                 /* its record shape (0: none) */
     bool first[256];
     unsigned level;
     bool in_variant[256];
@@ -441,30 +442,32 @@ static int on_event(void *user, const tracerd_ctf_event_t *e)
 {
     struct ctx *x = user;
     close_packet(x);
-    x->events++;
-    if (e->has_clock) {
-        if (!x->any_ns || e->ns < x->first_ns)
-            x->first_ns = e->ns;
-        if (!x->any_ns || e->ns > x->last_ns)
-            x->last_ns = e->ns;
-        x->any_ns = true;
-    }
-    size_t i = 0;
-    while (i < x->ncounts && x->counts[i].name != e->name && strcmp(x->counts[i].name, e->name))
-        i++;
-    if (i < x->ncounts)
-        x->counts[i].n++;
-    else if (x->ncounts < sizeof x->counts / sizeof x->counts[0]) {
-        x->counts[x->ncounts].name = e->name;
-        x->counts[x->ncounts++].n = 1;
-    }
-    if (!x->dump)
+    if (!x->dump) { /* info's figures (a dump prints none) */
+        x->events++;
+        if (e->has_clock) {
+            if (!x->any_ns || e->ns < x->first_ns)
+                x->first_ns = e->ns;
+            if (!x->any_ns || e->ns > x->last_ns)
+                x->last_ns = e->ns;
+            x->any_ns = true;
+        }
+        size_t i = 0;
+        while (i < x->ncounts && x->counts[i].name != e->name && strcmp(x->counts[i].name, e->name))
+            i++;
+        if (i < x->ncounts)
+            x->counts[i].n++;
+        else if (x->ncounts < sizeof x->counts / sizeof x->counts[0]) {
+            x->counts[x->ncounts].name = e->name;
+            x->counts[x->ncounts++].n = 1;
+        }
         return 0;
+    }
     int k = dump_filter_begin(x, e);
     if (k != 1)
         return k;
     wr_t *f = x->c->wr;
     x->cls = e->cls;
+    x->shape = e->shape; /* the CLI is built with its library: the member is there */
     wr_rec_begin(f);
     if (x->undecided)
         wr_rec_hold(f);
@@ -942,12 +945,13 @@ static void tpl_write(struct ctx *x, wr_t *o, const tpl_t *t, const tracerd_ctf_
  * root, through a template: true when written. */
 static bool tpl_event(struct ctx *x, const tracerd_ctf_field_t *f, size_t n)
 {
-    const tpl_t *t = tpl_find(x->tpls, x->cls, f, n);
+    const tpl_t *t = tpl_find(x->tpls, x->cls, x->shape, f, n);
     if (t == NULL) {
         tpl_t *b = tpl_slot(x->tpls, x->cls, n);
         if (!tpl_build(x, b, f, n))
             return false;
         b->cls = x->cls;
+        b->shape = x->shape;
         t = b;
     }
     tpl_write(x, x->c->wr, t, f);
