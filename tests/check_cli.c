@@ -24,13 +24,6 @@
 #include "support/event_support.h"
 #include "support/xray_writer.h"
 
-#define CLI_OR_SKIP(cli)                                                                           \
-    const char *cli = ev_cli_path();                                                               \
-    if (cli == NULL) {                                                                             \
-        fprintf(stderr, "%s: tracerd CLI not built (set TRACERD_CLI), skipped\n", __func__);     \
-        return;                                                                                    \
-    }
-
 /* Two threads in two buffers, nested calls, arguments, an exit whose entry is
  * not in the trace, a call left open, custom events. */
 static void build_sample(xw_t *w, unsigned calls)

@@ -12,7 +12,6 @@
  * in small chunks (events cut across reads), with small stitch buffers, with dump filters and cut
  * short. */
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,42 +20,11 @@
 #include "support/ctf_writer.h"
 #include "support/event_support.h"
 
-#define CLI_OR_SKIP(cli)                                                                           \
-    const char *cli = ev_cli_path();                                                               \
-    if (cli == NULL) {                                                                             \
-        fprintf(stderr, "%s: tracerd CLI not built (set TRACERD_CLI), skipped\n", __func__);     \
-        return;                                                                                    \
-    }
-
 /* Runs `tracerd dump ARGS... path` both ways; fails on any difference.
  * Returns 1 when it exits 0. */
 static unsigned both_ways(const char *cli, const char *const *args, const char *path)
 {
-    const char *a[10] = {NULL};
-    size_t n = 0;
-    while (n < 8 && args[n] != NULL) {
-        a[n] = args[n];
-        n++;
-    }
-    a[n] = path;
-    ev_proc_t tpl, plain;
-    unsetenv("TRACERD_CLI_NO_TEMPLATES");
-    ev_run_cli(cli, NULL, &tpl, "dump", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
-               NULL);
-    setenv("TRACERD_CLI_NO_TEMPLATES", "1", 1);
-    ev_run_cli(cli, NULL, &plain, "dump", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
-               NULL);
-    unsetenv("TRACERD_CLI_NO_TEMPLATES");
-    ck_assert_msg(tpl.status == plain.status, "%s %s: exit %d vs %d", path, a[0], tpl.status,
-                  plain.status);
-    ck_assert_msg(tpl.out_len == plain.out_len && memcmp(tpl.out, plain.out, tpl.out_len) == 0,
-                  "%s %s: output differs:\n%s\n---\n%s", path, a[0], tpl.out, plain.out);
-    ck_assert_msg(tpl.err_len == plain.err_len && memcmp(tpl.err, plain.err, tpl.err_len) == 0,
-                  "%s %s: errors differ:\n%s\n---\n%s", path, a[0], tpl.err, plain.err);
-    unsigned ok = tpl.status == 0 && tpl.out_len > 0;
-    ev_proc_free(&tpl);
-    ev_proc_free(&plain);
-    return ok;
+    return ev_run_both_ways(cli, "TRACERD_CLI_NO_TEMPLATES", "dump", args, path);
 }
 
 static const char *const arg_sets[][8] = {
@@ -80,38 +48,25 @@ struct walk {
     unsigned dirs, runs, ok;
 };
 
-static void walk_dir(struct walk *w, const char *dir)
+static void visit(void *ctx, const char *dir, bool is_dir)
 {
-    if (has_metadata(dir)) {
-        w->dirs++;
-        for (size_t i = 0; i < sizeof arg_sets / sizeof arg_sets[0]; i++) {
-            w->ok += both_ways(w->cli, arg_sets[i], dir);
-            w->runs++;
-        }
-    }
-    DIR *d = opendir(dir);
-    if (d == NULL)
+    struct walk *w = ctx;
+    if (!is_dir || !has_metadata(dir))
         return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat sb;
-        if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-            walk_dir(w, path);
+    w->dirs++;
+    for (size_t i = 0; i < sizeof arg_sets / sizeof arg_sets[0]; i++) {
+        w->ok += both_ways(w->cli, arg_sets[i], dir);
+        w->runs++;
     }
-    closedir(d);
 }
 
 START_TEST(test_samples_and_peers)
 {
     CLI_OR_SKIP(cli);
     struct walk w = {cli, 0, 0, 0};
-    walk_dir(&w, "tests/data/ctf");
+    ev_walk_tree("tests/data/ctf", visit, &w);
     unsigned ours = w.dirs;
-    walk_dir(&w, "../shared/peer-tests");
+    ev_walk_tree("../shared/peer-tests", visit, &w);
     fprintf(stderr, "dump templates: %u CTF directories (%u from peers), %u runs, %u exit 0\n",
             w.dirs, w.dirs - ours, w.runs, w.ok);
     ck_assert_uint_ge(ours, 3);

@@ -7,7 +7,6 @@
  * traces named by an instrumented binary, and with filters (which take the
  * event view both ways). */
 #include <check.h>
-#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,40 +18,10 @@
 #include "support/event_support.h"
 #include "support/xray_writer.h"
 
-#define CLI_OR_SKIP(cli)                                                                           \
-    const char *cli = ev_cli_path();                                                               \
-    if (cli == NULL) {                                                                             \
-        fprintf(stderr, "%s: tracerd CLI not built (set TRACERD_CLI), skipped\n", __func__);     \
-        return;                                                                                    \
-    }
-
 /* Runs `tracerd stats ARGS... path` both ways; fails on any difference. */
-static unsigned both_ways(const char *cli, const char *const *args, size_t nargs, const char *path)
+static unsigned both_ways(const char *cli, const char *const *args, const char *path)
 {
-    const char *a[12] = {NULL};
-    ck_assert_uint_le(nargs, 8);
-    for (size_t i = 0; i < nargs; i++)
-        a[i] = args[i];
-    a[nargs] = path;
-    ev_proc_t fast, general;
-    unsetenv("TRACERD_CLI_GENERAL");
-    ev_run_cli(cli, NULL, &fast, "stats", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
-               NULL);
-    setenv("TRACERD_CLI_GENERAL", "1", 1);
-    ev_run_cli(cli, NULL, &general, "stats", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
-               NULL);
-    unsetenv("TRACERD_CLI_GENERAL");
-    ck_assert_msg(fast.status == general.status, "%s %s: exit %d vs %d", path, args[0],
-                  fast.status, general.status);
-    ck_assert_msg(fast.out_len == general.out_len && memcmp(fast.out, general.out, fast.out_len) == 0,
-                  "%s %s: output differs:\n%s\n---\n%s", path, nargs ? args[0] : "", fast.out,
-                  general.out);
-    ck_assert_msg(fast.err_len == general.err_len && memcmp(fast.err, general.err, fast.err_len) == 0,
-                  "%s: errors differ:\n%s\n---\n%s", path, fast.err, general.err);
-    unsigned ok = fast.status == 0;
-    ev_proc_free(&fast);
-    ev_proc_free(&general);
-    return ok;
+    return ev_run_both_ways(cli, "TRACERD_CLI_GENERAL", "stats", args, path);
 }
 
 /* Every way of writing the report, and reader options. */
@@ -67,19 +36,11 @@ static const char *const arg_sets[][8] = {
     {"-q", "--max-open", "2"},
 };
 
-static size_t nargs_of(const char *const *set)
-{
-    size_t n = 0;
-    while (n < 8 && set[n] != NULL)
-        n++;
-    return n;
-}
-
 /* both_ways for each argument set, each to exit 0. */
 static void every_set(const char *cli, const char *const (*sets)[8], size_t n, const char *trace)
 {
     for (size_t i = 0; i < n; i++)
-        ck_assert_uint_eq(both_ways(cli, sets[i], nargs_of(sets[i]), trace), 1);
+        ck_assert_uint_eq(both_ways(cli, sets[i], trace), 1);
 }
 
 /* The format a file's head is detected as. */
@@ -127,52 +88,36 @@ static void check_file(struct walk *w, const char *path)
         return;
     w->files++;
     for (size_t i = 0; i < sizeof arg_sets / sizeof arg_sets[0]; i++) {
-        w->ok += both_ways(w->cli, arg_sets[i], nargs_of(arg_sets[i]), path);
+        w->ok += both_ways(w->cli, arg_sets[i], path);
         w->runs++;
     }
     /* cut short: the report of what was read, then the same error */
-    static const char *const quiet[] = {"-q"};
+    static const char *const quiet[] = {"-q", NULL};
     size_t cuts[] = {size / 2 + 3, size - 1, 40};
     for (unsigned k = 0; k < 3; k++) {
         if (cuts[k] >= size || cuts[k] == 0)
             continue;
         char *c = cut_copy(path, cuts[k], k);
-        both_ways(w->cli, quiet, 1, c);
+        both_ways(w->cli, quiet, c);
         w->runs++;
         remove(c);
         free(c);
     }
 }
 
-static void walk_dir(struct walk *w, const char *dir)
+static void visit(void *ctx, const char *path, bool is_dir)
 {
-    DIR *d = opendir(dir);
-    if (d == NULL)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat sb;
-        if (stat(path, &sb) != 0)
-            continue;
-        if (S_ISDIR(sb.st_mode))
-            walk_dir(w, path);
-        else if (S_ISREG(sb.st_mode))
-            check_file(w, path);
-    }
-    closedir(d);
+    if (!is_dir)
+        check_file(ctx, path);
 }
 
 START_TEST(test_samples_and_peers)
 {
     CLI_OR_SKIP(cli);
     struct walk w = {cli, 0, 0, 0};
-    walk_dir(&w, "tests/data");
+    ev_walk_tree("tests/data", visit, &w);
     unsigned ours = w.files;
-    walk_dir(&w, "../shared/peer-tests");
+    ev_walk_tree("../shared/peer-tests", visit, &w);
     fprintf(stderr, "stats fast path: %u XRay/FXT files (%u from peers), %u runs, %u exit 0\n",
             w.files, w.files - ours, w.runs, w.ok);
     ck_assert_uint_ge(ours, 20);

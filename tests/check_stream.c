@@ -22,13 +22,6 @@
 #include "support/fxt_writer.h"
 #include "support/xray_writer.h"
 
-#define CLI_OR_SKIP(cli)                                                                           \
-    const char *cli = ev_cli_path();                                                               \
-    if (cli == NULL) {                                                                             \
-        fprintf(stderr, "%s: tracerd CLI not built (set TRACERD_CLI), skipped\n", __func__);     \
-        return;                                                                                    \
-    }
-
 #define XTRACE_INSN "tests/data/xtrace/demo-xtrace.1718000000.4242.hint9.xinsndata.bin"
 
 /* Runs the CLI with the arguments up to NULL (stdin /dev/null). */

@@ -10,13 +10,6 @@
 #include "support/fxt_writer.h"
 #include "support/xray_writer.h"
 
-#define CLI_OR_SKIP(cli)                                                                           \
-    const char *cli = ev_cli_path();                                                               \
-    if (cli == NULL) {                                                                             \
-        fprintf(stderr, "%s: tracerd CLI not built (set TRACERD_CLI), skipped\n", __func__);     \
-        return;                                                                                    \
-    }
-
 static unsigned count(const char *text, const char *what)
 {
     unsigned n = 0;

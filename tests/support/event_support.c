@@ -2,6 +2,7 @@
 #include "event_support.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -315,6 +316,60 @@ void ev_run_cli(const char *cli, const char *stdin_path, ev_proc_t *p, ...)
     va_end(ap);
     argv[n] = NULL;
     ev_run_proc(argv, stdin_path, 30, p);
+}
+
+unsigned ev_run_both_ways(const char *cli, const char *env, const char *cmd,
+                          const char *const *args, const char *path)
+{
+    const char *a[10] = {NULL};
+    size_t n = 0;
+    while (n < 8 && args[n] != NULL) {
+        a[n] = args[n];
+        n++;
+    }
+    a[n] = path;
+    ev_proc_t one, two;
+    unsetenv(env);
+    ev_run_cli(cli, NULL, &one, cmd, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], NULL);
+    setenv(env, "1", 1);
+    ev_run_cli(cli, NULL, &two, cmd, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], NULL);
+    unsetenv(env);
+    ck_assert_msg(one.status == two.status, "%s %s %s: exit %d vs %d (%s=1)", cmd, path, a[0],
+                  one.status, two.status, env);
+    ck_assert_msg(one.out_len == two.out_len && memcmp(one.out, two.out, one.out_len) == 0,
+                  "%s %s %s: output differs (%s=1 second):\n%s\n---\n%s", cmd, path, a[0], env,
+                  one.out, two.out);
+    ck_assert_msg(one.err_len == two.err_len && memcmp(one.err, two.err, one.err_len) == 0,
+                  "%s %s %s: errors differ (%s=1 second):\n%s\n---\n%s", cmd, path, a[0], env,
+                  one.err, two.err);
+    unsigned ok = one.status == 0;
+    ev_proc_free(&one);
+    ev_proc_free(&two);
+    return ok;
+}
+
+void ev_walk_tree(const char *dir, void (*visit)(void *ctx, const char *path, bool is_dir),
+                  void *ctx)
+{
+    visit(ctx, dir, true);
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat sb;
+        if (stat(path, &sb) != 0)
+            continue;
+        if (S_ISDIR(sb.st_mode))
+            ev_walk_tree(path, visit, ctx);
+        else if (S_ISREG(sb.st_mode))
+            visit(ctx, path, false);
+    }
+    closedir(d);
 }
 
 /* ---- an LTTng-UST function instrumentation trace ---------------------------- */

@@ -45,6 +45,14 @@ typedef struct ev_proc {
 
 /* Path of the tracerd CLI (TRACERD_CLI, else build/tracerd); NULL if absent. */
 const char *ev_cli_path(void);
+/* In a test: `cli`, the CLI's path, or the test skipped (returns) when it is not built. */
+#define CLI_OR_SKIP(cli)                                                                           \
+    const char *cli = ev_cli_path();                                                               \
+    if (cli == NULL) {                                                                             \
+        fprintf(stderr, "%s: tracerd CLI not built (set TRACERD_CLI), skipped\n", __func__);     \
+        return;                                                                                    \
+    }
+
 /* Runs argv (argv[0] is the program) with stdin from stdin_path (NULL: /dev/null);
  * kills it after timeout_s seconds. */
 void ev_run_proc(char *const argv[], const char *stdin_path, unsigned timeout_s, ev_proc_t *p);
@@ -52,6 +60,17 @@ void ev_proc_free(ev_proc_t *p);
 /* Runs the CLI `cli` with the arguments up to NULL (at most 30), stdin from
  * stdin_path (NULL: /dev/null), with a 30 s timeout. */
 void ev_run_cli(const char *cli, const char *stdin_path, ev_proc_t *p, ...);
+/* Runs the CLI `cli CMD ARGS... path` (args: up to 8, NULL-terminated)
+ * twice, with the environment variable `env` unset and then set to "1" (a
+ * test hook that takes another path to the same output), and fails on any
+ * difference of exit status, standard output or standard error. Returns 1
+ * when the first run exits 0. */
+unsigned ev_run_both_ways(const char *cli, const char *env, const char *cmd,
+                          const char *const *args, const char *path);
+/* Calls visit(ctx, path, is_dir) for dir and every file and directory below
+ * it (names starting with '.' left out), parents before their contents. */
+void ev_walk_tree(const char *dir, void (*visit)(void *ctx, const char *path, bool is_dir),
+                  void *ctx);
 /* Writes data to a new file under a temp dir; returns the path (malloc'd). */
 char *ev_temp_file(const char *name, const void *data, size_t len);
 /* The test temp dir (made once). */
