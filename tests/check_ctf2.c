@@ -840,8 +840,7 @@ START_TEST(test_ctf2_cli)
     ck_assert_ptr_nonnull(strstr(out, "\"blob\":\"01020304\""));
     ck_assert_ptr_nonnull(strstr(out, "\"u16a\":\"h\u00e9"));
     free(out);
-    snprintf(args, sizeof args, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(args), 0);
+    ck_assert_int_eq(drv_rm_tree(dir), 0);
     free(meta);
     free(pm);
     free(data);

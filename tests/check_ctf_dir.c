@@ -192,8 +192,7 @@ START_TEST(test_dir_merge)
     ck_assert_ptr_nonnull(strstr(tracerd_ctf_dir_error_reason(d), "line 1, column 8"));
     tracerd_ctf_dir_free(d);
     /* clean up */
-    snprintf(path, sizeof path, "rm -rf '%s'", tmpl);
-    ck_assert_int_eq(system(path), 0);
+    ck_assert_int_eq(drv_rm_tree(tmpl), 0);
     free(data);
     free(meta);
 }
@@ -266,8 +265,7 @@ START_TEST(test_dir_split_stream)
     snprintf(want, sizeof want, "offset in the stream's file set: %zu", p0 + p1);
     ck_assert_ptr_nonnull(strstr(tracerd_ctf_dir_error_reason(d), want));
     tracerd_ctf_dir_free(d);
-    snprintf(path, sizeof path, "rm -rf '%s'", tmpl);
-    ck_assert_int_eq(system(path), 0);
+    ck_assert_int_eq(drv_rm_tree(tmpl), 0);
     free(data);
     free(meta);
 }
@@ -343,13 +341,7 @@ START_TEST(test_dir_every_chunk_size)
     }
     ctf_text_free(&ref.text);
     ctf_text_free(&oref);
-    for (unsigned i = 0; i < 3; i++) {
-        snprintf(path, sizeof path, "%s/chan_%u", tmpl, i);
-        unlink(path);
-    }
-    snprintf(path, sizeof path, "%s/metadata", tmpl);
-    unlink(path);
-    rmdir(tmpl);
+    ck_assert_int_eq(drv_rm_tree(tmpl), 0);
 }
 END_TEST
 
@@ -656,8 +648,7 @@ START_TEST(test_recorded_traces)
         snprintf(path, sizeof path, "%s/stream", tmpl);
         write_file(path, data, len);
         bt2_check(tmpl, false, 11);
-        snprintf(path, sizeof path, "rm -rf '%s'", tmpl);
-        ck_assert_int_eq(system(path), 0);
+        ck_assert_int_eq(drv_rm_tree(tmpl), 0);
         free(data);
         free(meta);
     }
@@ -722,11 +713,7 @@ START_TEST(test_cli)
                       NULL,
                   "%s", out);
     free(out);
-    snprintf(path, sizeof path, "%s/metadata", dir);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/stream_0", dir);
-    unlink(path);
-    rmdir(dir);
+    ck_assert_int_eq(drv_rm_tree(dir), 0);
     out = cli_run("--metadata tests/data/ctf/demo-lttng-ust/metadata dump "
                   "tests/data/ctf/demo-lttng-ust/chan_1",
                   &rc);

@@ -468,18 +468,6 @@ END_TEST
 
 /* ---- CTF trace directories ---------------------------------------------------- */
 
-static void rm_tree(const char *dir, unsigned n)
-{
-    char path[4096];
-    for (unsigned i = 0; i < n; i++) {
-        snprintf(path, sizeof path, "%s/stream_%u", dir, i);
-        unlink(path);
-    }
-    snprintf(path, sizeof path, "%s/metadata", dir);
-    unlink(path);
-    rmdir(dir);
-}
-
 static hostile_result_t run_dir(const char *what, const char *dir, unsigned n, unsigned events,
                                 const tracerd_ctf_dir_config_t *cfg)
 {
@@ -491,7 +479,7 @@ static hostile_result_t run_dir(const char *what, const char *dir, unsigned n, u
             "(%zu a stream) total=%zu rss+=%ld KiB\n",
             what, n, events, tracerd_status_name(r.status), r.reason, r.events, r.peak_bytes,
             r.peak_bytes / n, r.total_bytes, r.rss_growth_kib);
-    rm_tree(dir, n);
+    ck_assert_int_eq(drv_rm_tree(dir), 0);
     return r;
 }
 

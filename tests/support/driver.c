@@ -1,6 +1,11 @@
+/* nftw: an X/Open extension */
+#define _XOPEN_SOURCE 700
+
 #include "driver.h"
 
 #include <check.h>
+#include <ftw.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +298,18 @@ uint8_t *drv_read_file(const char *path, size_t *len)
     fclose(f);
     *len = n;
     return buf;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+int drv_rm_tree(const char *dir)
+{
+    return nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 void drv_golden(const char *path, const char *log)

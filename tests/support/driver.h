@@ -107,6 +107,11 @@ void drv_golden(const char *path, const char *log);
 /* Reads a whole file (malloc'd); NULL if it does not exist. */
 uint8_t *drv_read_file(const char *path, size_t *len);
 
+/* Removes a directory made by a test and everything under it (nftw, files
+ * before their directories); returns 0, or -1 with errno if something could
+ * not be removed. */
+int drv_rm_tree(const char *dir);
+
 /* Directory of ../shared/peer-tests (env TRACERD_PEER_DIR overrides). Returns
  * NULL when absent; under CI=true an absent directory fails the test. */
 const char *drv_peer_dir(void);

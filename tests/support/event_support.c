@@ -1,5 +1,6 @@
 /* Test support for the event view and the CLI (see event_support.h). */
 #include "event_support.h"
+#include "driver.h"
 
 #include <check.h>
 #include <dirent.h>
@@ -297,9 +298,7 @@ char *ev_temp_file(const char *name, const void *data, size_t len)
 void ev_temp_cleanup(void)
 {
     const char *d = ev_temp_dir();
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
-    if (system(cmd) != 0)
+    if (drv_rm_tree(d) != 0)
         fprintf(stderr, "could not remove %s\n", d);
     temp_dir[0] = '\0';
 }
