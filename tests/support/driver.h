@@ -94,10 +94,12 @@ char *drv_check_all(const drv_target_t *t, const void *config, const uint8_t *da
 char *drv_check_all_at(const drv_target_t *t, const void *config, const uint8_t *data, size_t len,
                        unsigned long abort_at);
 
-/* A second reading of an input drv_check_all already runs in full, through
- * another form of the same callbacks (on_fields, on_functions) whose log
- * must equal the first's: every plan on the plain build, drv_check_some's
- * three on slow hosts (drv_slow_host), where the full set runs once. */
+/* drv_check_all on the plain build, drv_check_some's three plans on slow
+ * hosts (drv_slow_host: the sanitizers, the s390x run under qemu-user), for
+ * reads whose every plan the plain build checks and which slow hosts need
+ * not repeat: another form of the same callbacks (on_fields, on_functions)
+ * whose log must equal the first's, or a trace whose every plan costs a
+ * metadata load (the CTF 2 writer traces). */
 char *drv_check_twin(const drv_target_t *t, const void *config, const uint8_t *data, size_t len);
 
 /* Compares log with the golden file tests/data/<path>; with TRACERD_UPDATE_GOLDEN=1
