@@ -641,6 +641,99 @@ START_TEST(test_big_event_header)
 }
 END_TEST
 
+/* Short strings cut by chunk ends: a string's fragment is decided by up to
+ * TRACERD_CTF_FRAGMENT_BYTES of it or its NUL, and a streamed event's
+ * window must not wait for a whole fragment when the NUL is a few bytes on
+ * (it did: the window then held 32 KiB past the event, and every event
+ * after it was read from the stitch buffer, moving those bytes each time).
+ * Events of 6 to 11 bytes, read in chunks of 4096, 1000, 97 and 7 bytes
+ * with the default stitch buffer, both byte orders: the same events and
+ * values as read whole, and the stitch buffer never past 2 KiB. */
+struct small_count {
+    unsigned events;
+    uint64_t xsum, slen;
+};
+
+static int small_event(void *user, const tracerd_ctf_event_t *e)
+{
+    (void)e;
+    ((struct small_count *)user)->events++;
+    return 0;
+}
+
+static int small_field(void *user, const tracerd_ctf_field_t *f)
+{
+    struct small_count *n = user;
+    if (f->kind == TRACERD_CTF_VALUE_UINT && strcmp(f->name, "x") == 0)
+        n->xsum += f->v.u;
+    else if (f->kind == TRACERD_CTF_VALUE_STRING)
+        n->slen += f->v.str.len;
+    return 0;
+}
+
+START_TEST(test_short_strings_window)
+{
+    bool be = _i != 0;
+    char *meta = tsdl(be);
+    tracerd_ctf_trace_t *t;
+    ck_assert_int_eq(tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, &t, NULL, 0),
+                     TRACERD_OK);
+    bw_t w = {.be = be};
+    size_t size_at;
+    packet_begin(&w, &size_at);
+    enum { N = 3000 };
+    for (uint32_t i = 0; i < N; i++) {
+        char txt[16];
+        snprintf(txt, sizeof txt, "e%u", i * 37u % 10007u);
+        ev_string(&w, txt, i);
+    }
+    packet_close(&w, 0, size_at);
+    static const size_t chunks[] = {0, 4096, 1000, 97, 7};
+    struct small_count whole = {0};
+    size_t whole_peak = 0;
+    for (int with_fields = 0; with_fields < 2; with_fields++) {
+        for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
+            drv_alloc_t fa;
+            drv_alloc_init(&fa, 0);
+            tracerd_ctf_callbacks_t cb;
+            tracerd_ctf_callbacks_init(&cb);
+            cb.on_event_end = small_event;
+            if (with_fields)
+                cb.on_field = small_field;
+            struct small_count n = {0};
+            tracerd_ctf_stream_t *r;
+            ck_assert_int_eq(tracerd_ctf_stream_new(t, NULL, &cb, &n, &fa.a, &r), TRACERD_OK);
+            size_t chunk = chunks[k] ? chunks[k] : w.len;
+            for (size_t off = 0; off < w.len;) {
+                size_t len = w.len - off < chunk ? w.len - off : chunk, used;
+                tracerd_status_t st = tracerd_ctf_stream_feed(r, w.buf + off, len, &used);
+                ck_assert_msg(st == TRACERD_OK, "%s", tracerd_ctf_stream_error_reason(r));
+                off += used;
+            }
+            ck_assert_int_eq(tracerd_ctf_stream_finish(r), TRACERD_OK);
+            tracerd_ctf_stream_free(r);
+            ck_assert_int_eq(fa.live, 0);
+            ck_assert_uint_eq(n.events, N);
+            if (k == 0) {
+                whole = n;
+                whole_peak = fa.peak_bytes;
+                if (with_fields)
+                    ck_assert_uint_eq(n.xsum, (uint64_t)N * (N - 1) / 2);
+            } else {
+                ck_assert_uint_eq(n.xsum, whole.xsum);
+                ck_assert_uint_eq(n.slen, whole.slen);
+                ck_assert_msg(fa.peak_bytes <= whole_peak + 2048,
+                              "chunks of %zu: peak %zu bytes, %zu read whole", chunk,
+                              fa.peak_bytes, whole_peak);
+            }
+        }
+    }
+    free(w.buf);
+    tracerd_ctf_trace_free(t);
+    free(meta);
+}
+END_TEST
+
 Suite *suite_ctf_big(void)
 {
     Suite *s = suite_create("ctf_big");
@@ -651,7 +744,7 @@ Suite *suite_ctf_big(void)
     } cases[] = {{"tsdl", test_big_events_tsdl, 2},         {"small", test_big_events_small_stitch, 2},
                  {"errors", test_big_event_errors, 1},      {"3mb", test_big_event_3mb, 1},
                  {"ctf2", test_big_events_ctf2, 2},
-                 {"header", test_big_event_header, 1}};
+                 {"header", test_big_event_header, 1},      {"window", test_short_strings_window, 2}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         TCase *tc = tcase_create(cases[k].name);
         tcase_set_timeout(tc, 600);

@@ -109,6 +109,7 @@ struct tracerd_ctf_stream {
     struct vm bvm;
     uint64_t win_byte;
     uint64_t big_need;      /* bit the window must reach before running again */
+    uint64_t big_ran;       /* the window's end (bit) when it last ran */
     size_t frag;            /* TRACERD_CTF_FRAGMENT_BYTES(stitch_bytes) */
     uint64_t fr_in, fr_out; /* value being fragmented: input / delivered bytes done */
     bool fr_done;           /* ... a text array's text ended: its other bytes are skipped */
@@ -963,16 +964,7 @@ delivered:;
         *pp += used;
         r->offset += used;
     } else {
-        size_t left = r->st_have - (size_t)used;
-        if (left <= taken) { /* always, but for the last byte of a record ending inside it */
-            *pp -= left;
-            r->offset -= left;
-            r->st_have = 0;
-        } else {
-            memmove(r->st, r->st + used, left);
-            r->st_have = left;
-        }
-        r->st_need = 0;
+        stitch_release(r, pp, (size_t)used, taken);
     }
     r->pos = new_pos;
     if (is_packet)

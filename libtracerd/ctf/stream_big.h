@@ -86,6 +86,26 @@ static void stitch_untake(tracerd_ctf_stream_t *r, const uint8_t **pp, size_t ta
     r->offset -= taken;
 }
 
+/* A record read from the stitch buffer ended `used` bytes into it: the
+ * bytes after its end go back to the chunk when this call took them (always,
+ * but for the last byte of a record ending inside it, which stays at the
+ * buffer's start for the next record), so the next record is read from the
+ * chunk again without moving bytes. taken: bytes of the buffer that came
+ * from this chunk. */
+static void stitch_release(tracerd_ctf_stream_t *r, const uint8_t **pp, size_t used, size_t taken)
+{
+    size_t left = r->st_have - used;
+    if (left <= taken) {
+        *pp -= left;
+        r->offset -= left;
+        r->st_have = 0;
+    } else {
+        memmove(r->st, r->st + used, left);
+        r->st_have = left;
+    }
+    r->st_need = 0;
+}
+
 /* A packet header and context longer than the stitch buffer. */
 static int packet_too_big(tracerd_ctf_stream_t *r, struct vm *vm)
 {
@@ -131,7 +151,13 @@ static int big_event(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t 
         /* what the last run asked for, plus the margin: bytes past the
          * event's end are handed back, so they are better not copied */
         uint64_t have_bits = (r->win_byte + r->st_have) * 8;
-        uint64_t want = margin + (r->big_need > have_bits ? (r->big_need - have_bits + 7) / 8 : 0);
+        uint64_t gap = r->big_need > have_bits ? (r->big_need - have_bits + 7) / 8 : 0;
+        /* ... but the window at most doubles (plus the margin) before the
+         * next run: what the interpreter asks for may be a whole fragment
+         * of a string whose NUL it has not seen yet, a few bytes on */
+        if (gap > r->st_have)
+            gap = r->st_have;
+        uint64_t want = margin + gap;
         if (take > want)
             take = (size_t)want;
         if (content != UINT64_MAX) {
@@ -160,8 +186,13 @@ static int big_event(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t 
             vm->more_ok = !final;
             vm->end_status = final ? TRACERD_E_TRUNCATED : TRACERD_E_EXTENT;
         }
-        if (vm->more_ok && vm->limit < r->big_need && r->st_have < r->st_limit && *pp == end)
-            return R_MORE; /* all of the chunk was taken, and it is not enough yet */
+        if (vm->more_ok && vm->limit < r->big_need && r->st_have < r->st_limit && *pp == end &&
+            vm->limit - r->big_ran < r->big_ran - vm->bit0)
+            /* all of the chunk was taken, it is not enough yet, and the
+             * window has not doubled since the last run: running again
+             * only when it has keeps the rescans of a value that is still
+             * arriving (a string's NUL) linear in its length */
+            return R_MORE;
         int rc = R_OK;
         while (r->big_scope < 4 && (rc = run(r, vm, big_prog(r), dlv)) == R_OK)
             r->big_scope++;
@@ -177,21 +208,13 @@ static int big_event(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t 
                     return R_ERR;
             }
             r->pkt_events++;
-            size_t used = (size_t)((vm->pos >> 3) - r->win_byte), left = r->st_have - used;
-            if (left <= taken) {
-                *pp -= left;
-                r->offset -= left;
-                r->st_have = 0;
-            } else {
-                memmove(r->st, r->st + used, left);
-                r->st_have = left;
-            }
-            r->st_need = 0;
+            stitch_release(r, pp, (size_t)((vm->pos >> 3) - r->win_byte), taken);
             r->pos = vm->pos;
             return R_OK;
         }
         /* R_MORE: the window keeps what the interpreter still needs */
         r->big_need = vm->need;
+        r->big_ran = vm->limit;
         if (margin < r->st_limit)
             margin *= 2;
         uint64_t keep = (vm->pos >> 3) + r->fr_in, wend = r->win_byte + r->st_have;
@@ -237,6 +260,7 @@ static int big_begin(tracerd_ctf_stream_t *r, struct vm *mvm, const uint8_t **pp
     r->big = true;
     r->big_scope = 0;
     r->big_need = 0;
+    r->big_ran = (uint64_t)start_byte * 8;
     r->fr_in = r->fr_out = 0;
     r->fr_done = false;
     return big_event(r, pp, end, final, taken);
