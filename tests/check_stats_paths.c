@@ -1,12 +1,16 @@
 /* `tracerd stats` reads a plain XRay stream straight from the reader's
- * records (cmd_stats.c, the fast path) instead of through the event view:
- * its output, errors and exit codes must be the event view's byte for byte.
+ * records (cmd_stats.c, the fast path) and a CTF trace directory straight
+ * from the CTF directory reader (stats_ctf.c) instead of through the event
+ * view: its output, errors and exit codes must be the event view's byte for
+ * byte.
  * TRACERD_CLI_GENERAL=1 makes the CLI take the event view always; each run
  * here is made both ways and compared, over every XRay and FXT trace of
  * tests/data and ../shared/peer-tests (whole and cut short), writer-made
  * traces named by an instrumented binary, and with filters (which take the
  * event view both ways). */
 #include <check.h>
+#include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +129,89 @@ START_TEST(test_samples_and_peers)
 }
 END_TEST
 
+/* Every CTF trace directory of tests/data and ../shared/peer-tests (those
+ * that fail too: the report of what was read, then the same error), the
+ * tests' directory of three traces, a directory of LTTng-UST function
+ * events (spans named by their address) in two streams, and with filters
+ * (the event view both ways). */
+struct ctf_walk {
+    const char *cli;
+    unsigned dirs, ok;
+};
+
+static void walk_ctf(struct ctf_walk *w, const char *dir, unsigned depth)
+{
+    char meta[1100];
+    snprintf(meta, sizeof meta, "%s/metadata", dir);
+    struct stat sb;
+    if (stat(meta, &sb) == 0) {
+        static const char *const quiet[] = {"-q", NULL};
+        w->ok += both_ways(w->cli, quiet, dir);
+        w->dirs++;
+        return;
+    }
+    DIR *d = depth < 6 ? opendir(dir) : NULL;
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+            walk_ctf(w, path, depth + 1);
+    }
+    closedir(d);
+}
+
+START_TEST(test_ctf_dirs)
+{
+    CLI_OR_SKIP(cli);
+    struct ctf_walk w = {cli, 0, 0};
+    walk_ctf(&w, "tests/data/ctf", 1);
+    unsigned ours = w.dirs;
+    walk_ctf(&w, "../shared/peer-tests", 0);
+    fprintf(stderr, "stats on CTF directories: %u (%u from peers), %u exit 0\n", w.dirs,
+            w.dirs - ours, w.ok);
+    ck_assert_uint_ge(ours, 3);
+    for (size_t i = 0; i < sizeof arg_sets / sizeof arg_sets[0]; i++) {
+        ck_assert_uint_eq(both_ways(cli, arg_sets[i], "tests/data/ctf"), 1);
+        ck_assert_uint_eq(
+            both_ways(cli, arg_sets[i], "tests/data/ctf/demo-lttng-ust"), 1);
+    }
+    /* function entry and exit: spans named by their address */
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/lttng-func", ev_temp_dir());
+    ck_assert(mkdir(dir, 0700) == 0 || errno == EEXIST);
+    uint8_t buf[512];
+    size_t len = ev_lttng_func_stream(buf);
+    static const char *const files[] = {"metadata", "chan_0", "chan_1"};
+    for (int k = 0; k < 3; k++) {
+        char path[1100];
+        snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+        FILE *f = fopen(path, "wb");
+        ck_assert_ptr_nonnull(f);
+        if (k == 0)
+            ck_assert_int_ge(fputs(ev_lttng_func_metadata, f), 0);
+        else
+            ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
+        fclose(f);
+    }
+    for (size_t i = 0; i < sizeof arg_sets / sizeof arg_sets[0]; i++)
+        ck_assert_uint_eq(both_ways(cli, arg_sets[i], dir), 1);
+    static const char *const filtered[][8] = {
+        {"-q", "--tid", "77"},
+        {"-q", "--name", "*func*", "--format", "csv"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        ck_assert_uint_eq(both_ways(cli, filtered[i], dir), 1);
+        ck_assert_uint_eq(
+            both_ways(cli, filtered[i], "tests/data/ctf/demo-lttng-ust"), 1);
+    }
+}
+END_TEST
+
 /* Names from an instrumented binary (demangled or not), both byte orders,
  * and filters (the event view both ways). */
 START_TEST(test_instr_map_and_filters)
@@ -210,6 +297,7 @@ Suite *suite_stats_paths(void)
     tcase_add_test(tc, test_samples_and_peers);
     tcase_add_test(tc, test_instr_map_and_filters);
     tcase_add_test(tc, test_depth_bounds);
+    tcase_add_test(tc, test_ctf_dirs);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -12,6 +12,7 @@
 
 #include "evrun.h"
 #include "hist.h"
+#include "stats_ctf.h"
 
 /* Span names with a percentile histogram; later ones show no percentiles. */
 #define STATS_MAX_HISTS 65536u
@@ -874,7 +875,9 @@ int cli_cmd_stats(cli_t *c)
     r.before_error = report_before_error;
     if (!c->no_demangle)
         s.dm = cli_demangler_open();
-    int rc = ev_plain_stream(c, TRACERD_EVENT_FORMAT_XRAY) ? run_xray(&s, &r) : ev_run(&r);
+    int rc = ev_plain_stream(c, TRACERD_EVENT_FORMAT_XRAY) ? run_xray(&s, &r)
+             : stats_ctf_dir_plain(c, &r)                  ? stats_ctf_dir(&r)
+                                                           : ev_run(&r);
     /* --timeout, out of memory: the figures of what was read */
     if ((rc == CLI_EXIT_OK || c->timed_out || c->oom) && !s.reported)
         report(&s);

@@ -418,6 +418,34 @@ static bool dir_is_trace(const cli_t *c)
     return false;
 }
 
+int ev_dir_exit_code(struct ev_run *r, tracerd_status_t st, bool opened, const char *file,
+                     uint64_t offset, const char *reason)
+{
+    cli_t *c = r->c;
+    if (st == TRACERD_OK)
+        return CLI_EXIT_OK;
+    if (st == TRACERD_E_UNSUPPORTED && !opened) {
+        fprintf(stderr, "%s: %s: CTF trace directory: `%s` is not available in this build\n",
+                c->prog, c->path, c->cmd);
+        return CLI_EXIT_UNSUPPORTED;
+    }
+    if (st == TRACERD_E_IO && !opened)
+        return CLI_EXIT_IO;
+    if (st == TRACERD_E_NOMEM) {
+        fprintf(stderr, "%s: %s: out of memory\n", c->prog, c->path);
+        return CLI_EXIT_IO;
+    }
+    if (st == TRACERD_E_CALLBACK && c->oom) /* said when it happened (cli_oom) */
+        return CLI_EXIT_IO;
+    cli_progress_done(c);
+    if (st != TRACERD_E_IO && r->before_error != NULL)
+        r->before_error(r->user);
+    fprintf(stderr, "%s: %s: ctf error %s at byte %llu: %s\n", c->prog, *file ? file : c->path,
+            tracerd_status_name(st), (unsigned long long)offset,
+            *reason ? reason : tracerd_status_message(st));
+    return st == TRACERD_E_IO ? CLI_EXIT_IO : CLI_EXIT_TRACE;
+}
+
 /* A CTF trace directory: every stream, events merged in time order. */
 static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
 {
@@ -460,29 +488,8 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
         if (st == TRACERD_OK)
             break;
     }
-    int rc = CLI_EXIT_OK;
-    if (st == TRACERD_E_UNSUPPORTED && d == NULL) {
-        fprintf(stderr, "%s: %s: CTF trace directory: `%s` is not available in this build\n",
-                c->prog, c->path, c->cmd);
-        rc = CLI_EXIT_UNSUPPORTED;
-    } else if (st == TRACERD_E_IO && d == NULL) {
-        rc = CLI_EXIT_IO;
-    } else if (st == TRACERD_E_NOMEM) {
-        fprintf(stderr, "%s: %s: out of memory\n", c->prog, c->path);
-        rc = CLI_EXIT_IO;
-    } else if (st == TRACERD_E_CALLBACK && c->oom) { /* said when it happened (cli_oom) */
-        rc = CLI_EXIT_IO;
-    } else if (st != TRACERD_OK) {
-        const char *file = tracerd_event_dir_error_path(d);
-        cli_progress_done(c);
-        if (st != TRACERD_E_IO && r->before_error != NULL)
-            r->before_error(r->user);
-        fprintf(stderr, "%s: %s: ctf error %s at byte %llu: %s\n", c->prog, *file ? file : c->path,
-                tracerd_status_name(st), (unsigned long long)tracerd_event_dir_error_offset(d),
-                *tracerd_event_dir_error_reason(d) ? tracerd_event_dir_error_reason(d)
-                                                   : tracerd_status_message(st));
-        rc = st == TRACERD_E_IO ? CLI_EXIT_IO : CLI_EXIT_TRACE;
-    }
+    int rc = ev_dir_exit_code(r, st, d != NULL, tracerd_event_dir_error_path(d),
+                              tracerd_event_dir_error_offset(d), tracerd_event_dir_error_reason(d));
     r->stopped = tracerd_event_dir_done(d);
     note_range(r, filter);
     tracerd_event_dir_free(d);

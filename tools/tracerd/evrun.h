@@ -51,6 +51,12 @@ int ev_run(struct ev_run *r);
 int ev_exit_code(struct ev_run *r, tracerd_status_t st, tracerd_event_format_t format,
                  uint64_t offset, const char *reason);
 
+/* The exit code of a CTF directory's reading that ended with st (opened:
+ * the reader was made; its error's file, offset and reason), the error
+ * printed as ev_run prints it (r->before_error first). */
+int ev_dir_exit_code(struct ev_run *r, tracerd_status_t st, bool opened, const char *file,
+                     uint64_t offset, const char *reason);
+
 /* Would ev_run read the input as one stream of this format, with no filter
  * (a command's fast path for the format may then read it instead)? */
 bool ev_plain_stream(cli_t *c, tracerd_event_format_t format);

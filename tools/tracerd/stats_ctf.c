@@ -1,0 +1,328 @@
+/* `tracerd stats` on a CTF trace directory, straight from the CTF directory
+ * reader: the events the event view would give stats (libtracerd/event/
+ * map_ctf.c without arguments: an INSTANT named by its event class at its
+ * clock time, the category the trace's "domain", the process and thread
+ * from the context fields vpid/pid and vtid/tid, LTTng-UST function
+ * entry/exit as SPAN_BEGIN/SPAN_END named by their "addr", discarded events
+ * and lost packets as timeless MARKs), made without the event view's
+ * per-event work: no argument records, no filter tests (taken only when no
+ * filter is given), what a name means remembered by its address in the
+ * trace model, the event class's name and kind by the class.
+ * tests/check_stats_paths.c compares the output with the event view's on
+ * every CTF directory of the tests (TRACERD_CLI_GENERAL=1 takes the event
+ * view). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracerd/ctf.h>
+
+#include "stats_ctf.h"
+#include "writer.h"
+
+/* What an integer context or payload field's name means. */
+enum { SC_OTHER, SC_TID, SC_PID, SC_ADDR };
+#define SC_NAMES 256u
+#define SC_CLASSES 256u
+
+struct sc {
+    struct ev_run *run;
+    tracerd_ctf_dir_t *dir;
+    bool source_sent;
+    tracerd_event_t ev;
+    int span; /* of the event being read: 0, 1 function entry, 2 function exit */
+    bool has_addr;
+    uint64_t addr;
+    char name_buf[24];
+    /* the cpu of each stream's current packet, -1 for none */
+    int64_t *stream_cpu;
+    uint32_t nstream_cpu;
+    /* the category of the last trace seen */
+    const tracerd_ctf_trace_t *cat_trace;
+    tracerd_str_t category;
+    /* event class -> its name (length known) and span kind, direct-mapped */
+    struct {
+        const tracerd_ctf_event_class_t *cls;
+        tracerd_str_t name;
+        int span;
+    } cls[SC_CLASSES];
+    /* field name (model address) -> SC_* */
+    const char *kind_name[SC_NAMES];
+    const char *tid_name, *pid_name;
+    uint8_t name_kind[SC_NAMES];
+};
+
+/* LTTng-UST function instrumentation: 1 entry, 2 exit, 0 neither (as the
+ * event view decides it). */
+static int span_kind(const char *name)
+{
+    size_t a = strlen(name);
+    if (strncmp(name, "lttng_ust_cyg_profile", 21) != 0)
+        return 0;
+    if (a >= 11 && strcmp(name + a - 11, ":func_entry") == 0)
+        return 1;
+    return a >= 10 && strcmp(name + a - 10, ":func_exit") == 0 ? 2 : 0;
+}
+
+static bool has_span_classes(const tracerd_ctf_trace_t *t)
+{
+    const tracerd_ctf_trace_info_t *in = tracerd_ctf_trace_info(t);
+    for (uint32_t i = 0; i < in->nstreams; i++)
+        for (uint32_t k = 0; k < in->streams[i]->nevents; k++)
+            if (span_kind(in->streams[i]->events[k]->name) != 0)
+                return true;
+    return false;
+}
+
+static size_t ptr_slot(const void *p, unsigned bits)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p; /* mixed: model strings lie at regular distances */
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 29;
+    return (size_t)((x * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - bits));
+}
+
+static unsigned name_kind(struct sc *x, const char *name)
+{
+    size_t h = ptr_slot(name, 8);
+    if (x->kind_name[h] == name)
+        return x->name_kind[h];
+    unsigned k = strcmp(name, "vtid") == 0 || strcmp(name, "tid") == 0   ? SC_TID
+                 : strcmp(name, "vpid") == 0 || strcmp(name, "pid") == 0 ? SC_PID
+                 : strcmp(name, "addr") == 0                             ? SC_ADDR
+                                                                         : SC_OTHER;
+    x->kind_name[h] = name;
+    x->name_kind[h] = (uint8_t)k;
+    return k;
+}
+
+static const tracerd_ctf_trace_t *cur_trace(const struct sc *x)
+{
+    const tracerd_ctf_dir_stream_t *s = tracerd_ctf_dir_current(x->dir);
+    return s != NULL ? s->trace : NULL;
+}
+
+/* The source, once, from the trace of the stream read first (as the event
+ * view sends it). */
+static int send_source(struct sc *x)
+{
+    if (x->source_sent)
+        return 0;
+    x->source_sent = true;
+    tracerd_event_source_t src;
+    memset(&src, 0, sizeof src);
+    const tracerd_ctf_trace_t *t = cur_trace(x);
+    if (t != NULL) {
+        const tracerd_ctf_trace_info_t *in = tracerd_ctf_trace_info(t);
+        src.version = in->major * 100u + in->minor;
+        src.byte_order = in->byte_order;
+        src.ticks_per_second = in->nclocks > 0 ? in->clocks[0].freq : 0;
+    }
+    src.format = TRACERD_EVENT_FORMAT_CTF;
+    src.format_name = tracerd_event_format_name(TRACERD_EVENT_FORMAT_CTF);
+    struct ev_run *r = x->run;
+    r->format = src.format;
+    r->ticks_per_second = src.ticks_per_second;
+    return r->on_source != NULL ? r->on_source(r->user, &src) : 0;
+}
+
+static int on_packet(void *user, const tracerd_ctf_packet_t *p)
+{
+    struct sc *x = user;
+    const tracerd_ctf_dir_stream_t *s = tracerd_ctf_dir_current(x->dir);
+    if (s != NULL && s->index < x->nstream_cpu)
+        x->stream_cpu[s->index] = p->has_cpu_id ? (int64_t)(uint32_t)p->cpu_id : -1;
+    return send_source(x);
+}
+
+static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
+{
+    struct sc *x = user;
+    tracerd_event_t *ev = &x->ev;
+    /* the members an event sets; the others stay as stats_ctf_dir zeroed them */
+    ev->offset = e->offset;
+    ev->kind = TRACERD_EVENT_INSTANT;
+    ev->ticks = e->cycles;
+    ev->ns = e->ns;
+    ev->flags = e->has_clock ? TRACERD_EVENT_HAS_NS : 0;
+    ev->pid = ev->tid = 0;
+    ev->cpu = 0;
+    ev->name_id = 0;
+    const tracerd_ctf_dir_stream_t *s = tracerd_ctf_dir_current(x->dir);
+    if (s != NULL && s->index < x->nstream_cpu && x->stream_cpu[s->index] >= 0) {
+        ev->cpu = (uint32_t)x->stream_cpu[s->index];
+        ev->flags |= TRACERD_EVENT_HAS_CPU;
+    }
+    size_t h = ptr_slot(e->cls, 8);
+    if (x->cls[h].cls != e->cls || e->cls == NULL) {
+        const char *name = e->name != NULL ? e->name : "";
+        x->cls[h].cls = e->cls;
+        x->cls[h].name.data = name;
+        x->cls[h].name.len = strlen(name);
+        x->cls[h].span = span_kind(name);
+    }
+    ev->name = x->cls[h].name;
+    x->span = x->cls[h].span;
+    x->has_addr = false;
+    const tracerd_ctf_trace_t *t = s != NULL ? s->trace : NULL;
+    if (t != x->cat_trace || x->category.data == NULL) {
+        const char *domain = t != NULL ? tracerd_ctf_trace_env(t, "domain") : NULL;
+        x->category.data = domain != NULL ? domain : "ctf";
+        x->category.len = strlen(x->category.data);
+        x->cat_trace = t;
+    }
+    ev->category = x->category;
+    return send_source(x);
+}
+
+/* The contexts' thread and process ids, a function event's address (the
+ * reader delivers the contexts, and the payloads when a trace has function
+ * events). */
+static int on_field(void *user, const tracerd_ctf_field_t *f)
+{
+    struct sc *x = user;
+    if (f->depth != 1 || (f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT) ||
+        f->scope < TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT)
+        return 0;
+    uint64_t u = f->kind == TRACERD_CTF_VALUE_UINT ? f->v.u : (uint64_t)f->v.i;
+    /* the names last found to be the thread and the process id first */
+    unsigned k = f->name == x->tid_name   ? SC_TID
+                 : f->name == x->pid_name ? SC_PID
+                                          : name_kind(x, f->name != NULL ? f->name : "");
+    if (k == SC_TID)
+        x->tid_name = f->name;
+    else if (k == SC_PID)
+        x->pid_name = f->name;
+    if (f->scope != TRACERD_CTF_SCOPE_EVENT_FIELDS) {
+        if (k == SC_TID) {
+            x->ev.tid = u;
+            x->ev.flags |= TRACERD_EVENT_HAS_TID;
+        } else if (k == SC_PID) {
+            x->ev.pid = u;
+            x->ev.flags |= TRACERD_EVENT_HAS_PID;
+        }
+    } else if (x->span != 0 && k == SC_ADDR) {
+        x->addr = u;
+        x->has_addr = true;
+    }
+    return 0;
+}
+
+static int on_event_end(void *user, const tracerd_ctf_event_t *e)
+{
+    struct sc *x = user;
+    (void)e;
+    if (x->span != 0 && x->has_addr) {
+        x->ev.kind = x->span == 1 ? TRACERD_EVENT_SPAN_BEGIN : TRACERD_EVENT_SPAN_END;
+        x->ev.name_id = x->addr;
+        x->ev.flags |= TRACERD_EVENT_HAS_NAME_ID;
+        x->name_buf[0] = '0';
+        x->name_buf[1] = 'x';
+        x->ev.name.data = x->name_buf;
+        x->ev.name.len = 2 + wr_fmt_x64(x->name_buf + 2, x->addr);
+    }
+    return x->run->on_event(x->run->user, &x->ev);
+}
+
+static int on_loss(void *user, const tracerd_ctf_loss_t *l)
+{
+    struct sc *x = user;
+    static const tracerd_str_t n_ev = {"events discarded", 16}, n_pk = {"packets lost", 12},
+                               cat = {"ctf", 3};
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.format = TRACERD_EVENT_FORMAT_CTF;
+    ev.offset = l->offset;
+    ev.kind = TRACERD_EVENT_MARK;
+    ev.flags = TRACERD_EVENT_NO_TIME;
+    ev.name = l->kind == TRACERD_CTF_LOSS_EVENTS ? n_ev : n_pk;
+    ev.category = cat;
+    return x->run->on_event(x->run->user, &ev);
+}
+
+static int on_warning(void *user, const tracerd_warning_t *w)
+{
+    static const cli_warn_sink_t sink = {NULL, NULL, NULL, NULL};
+    return cli_warning(((struct sc *)user)->run->c, &sink, w);
+}
+
+bool stats_ctf_dir_plain(cli_t *c, const struct ev_run *r)
+{
+    const char *general = getenv("TRACERD_CLI_GENERAL");
+    return c->is_dir && c->nfilters == 0 && r->no_args &&
+           !(general != NULL && strcmp(general, "1") == 0);
+}
+
+/* Opens the directory: the contexts, and the payloads when a trace has
+ * function events (known once the metadata is read: opened again then). */
+static tracerd_status_t open_dir(struct sc *x, cli_t *c, const tracerd_ctf_stream_config_t *scfg)
+{
+    tracerd_ctf_callbacks_t cb;
+    tracerd_ctf_callbacks_init(&cb);
+    cb.on_packet_begin = on_packet;
+    cb.on_event_begin = on_event_begin;
+    cb.on_event_end = on_event_end;
+    cb.on_field = on_field;
+    cb.on_loss = on_loss;
+    cb.on_warning = on_warning;
+    tracerd_ctf_stream_config_t sc;
+    tracerd_ctf_stream_config_init(&sc);
+    if (scfg != NULL)
+        sc = *scfg;
+    sc.field_scopes =
+        (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) | (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT);
+    tracerd_ctf_dir_config_t dc;
+    tracerd_ctf_dir_config_init(&dc);
+    dc.stream = &sc;
+    tracerd_status_t st = tracerd_ctf_dir_open(c->path, &dc, &cb, x, NULL, &x->dir);
+    bool spans = false;
+    for (uint32_t i = 0; st == TRACERD_OK && i < tracerd_ctf_dir_trace_count(x->dir); i++)
+        spans = spans || has_span_classes(tracerd_ctf_dir_trace(x->dir, i));
+    if (spans) {
+        tracerd_ctf_dir_free(x->dir);
+        x->dir = NULL;
+        sc.field_scopes |= 1u << TRACERD_CTF_SCOPE_EVENT_FIELDS;
+        st = tracerd_ctf_dir_open(c->path, &dc, &cb, x, NULL, &x->dir);
+    }
+    if (st == TRACERD_OK) {
+        uint32_t n = tracerd_ctf_dir_stream_count(x->dir);
+        x->stream_cpu = cli_calloc((size_t)n + 1u, sizeof *x->stream_cpu);
+        if (x->stream_cpu == NULL)
+            return TRACERD_E_NOMEM;
+        x->nstream_cpu = n;
+        for (uint32_t i = 0; i < n; i++)
+            x->stream_cpu[i] = -1;
+    }
+    return st;
+}
+
+int stats_ctf_dir(struct ev_run *r)
+{
+    cli_t *c = r->c;
+    tracerd_auto_config_t cfg;
+    cli_config_store_t store[CLI_NFORMATS];
+    int rc = cli_event_configs(c, store, &cfg);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    struct sc *x = cli_calloc(1, sizeof *x);
+    if (x == NULL)
+        return cli_oom(c, "reader context");
+    x->run = r;
+    r->range_end = TRACERD_EVENT_FILTER_NO_END;
+    x->ev.format = TRACERD_EVENT_FORMAT_CTF;
+    tracerd_status_t st = open_dir(x, c, cfg.ctf);
+    while (st == TRACERD_OK) {
+        st = tracerd_ctf_dir_run(x->dir);
+        if (st != TRACERD_PAUSED)
+            break;
+        st = TRACERD_OK; /* stats never pauses: a pause is read on */
+    }
+    const tracerd_ctf_dir_t *d = x->dir;
+    rc = ev_dir_exit_code(r, st, d != NULL, d != NULL ? tracerd_ctf_dir_error_path(d) : "",
+                          d != NULL ? tracerd_ctf_dir_error_offset(d) : 0,
+                          d != NULL ? tracerd_ctf_dir_error_reason(d) : "");
+    tracerd_ctf_dir_free(x->dir);
+    cli_free(x->stream_cpu);
+    cli_free(x);
+    return rc;
+}
