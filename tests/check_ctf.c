@@ -497,6 +497,102 @@ START_TEST(test_stream_feature_trace)
 }
 END_TEST
 
+/* LTTng-UST's large event header (16-bit id and 32-bit timestamp, or id
+ * 65535 and the extended 32-bit id and 64-bit timestamp), which the fast
+ * path reads inline in little-endian traces: compact and extended headers,
+ * a timestamp that wraps, both byte orders give the same records, and the
+ * fast path (contexts only, events only) agrees with the general path under
+ * every split. */
+static char *large_header_metadata(bool big)
+{
+    static const char fmt[] =
+        "/* CTF 1.8 */\n"
+        "typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+        "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+        "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+        "trace { major = 1; minor = 8; byte_order = %s;\n"
+        "  packet.header := struct { uint32_t magic; uint32_t stream_id; }; };\n"
+        "struct event_header_large {\n"
+        "  enum : uint16_t { compact = 0 ... 65534, extended = 65535 } id;\n"
+        "  variant <id> { struct { uint32_t timestamp; } compact;\n"
+        "    struct { uint32_t id; uint64_t timestamp; } extended; } v;\n"
+        "} align(8);\n"
+        "stream { id = 0;\n"
+        "  packet.context := struct { uint64_t packet_size; uint64_t content_size; };\n"
+        "  event.header := struct event_header_large;\n"
+        "  event.context := struct { integer { size = 32; align = 8; signed = 1; } _vpid;\n"
+        "    integer { size = 32; align = 8; signed = 1; } _vtid; }; };\n"
+        "event { name = \"a\"; id = 0; stream_id = 0; fields := struct { uint32_t x; }; };\n"
+        "event { name = \"b\"; id = 70000; stream_id = 0;\n"
+        "  fields := struct { uint16_t y; string s; }; };\n";
+    char *m = malloc(sizeof fmt + 8);
+    ck_assert_ptr_nonnull(m);
+    snprintf(m, sizeof fmt + 8, fmt, big ? "be" : "le");
+    return m;
+}
+
+static uint8_t *large_header_stream(bool big, size_t *len)
+{
+    cw_t w;
+    cw_init(&w);
+    cw_int(&w, 0xC1FC1FC1u, 32, big);
+    cw_int(&w, 0, 32, big);
+    size_t size_at = (size_t)(w.bits / 8);
+    cw_int(&w, 0, 64, big);
+    cw_int(&w, 0, 64, big);
+    uint64_t ts = 0xFFFFFF00u;
+    for (uint32_t i = 0; i < 40; i++) {
+        bool ext = i % 7 == 3;
+        ts += i % 5 == 4 ? 0x80u : 0x13u;
+        if (ext) {
+            cw_int(&w, 65535, 16, big);
+            cw_int(&w, 70000, 32, big);
+            cw_int(&w, ts + ((uint64_t)i << 33), 64, big);
+        } else {
+            cw_int(&w, 0, 16, big);
+            cw_int(&w, ts & 0xFFFFFFFFu, 32, big);
+        }
+        cw_int(&w, 7, 32, big);
+        cw_int(&w, 100u + i % 3, 32, big);
+        if (ext) {
+            cw_int(&w, i, 16, big);
+            cw_str(&w, i % 2 ? "odd" : "");
+        } else {
+            cw_int(&w, i * 3u, 32, big);
+        }
+    }
+    uint64_t bits = w.bits;
+    cw_patch(&w, size_at, bits, 64, big);
+    cw_patch(&w, size_at + 8, bits, 64, big);
+    *len = (size_t)(w.bits / 8);
+    return w.buf;
+}
+
+START_TEST(test_stream_large_header)
+{
+    char *logs[2];
+    for (int big = 0; big < 2; big++) {
+        char *meta = large_header_metadata(big != 0);
+        size_t len;
+        uint8_t *data = large_header_stream(big != 0, &len);
+        struct target_cfg c;
+        cfg_init(&c, meta);
+        logs[big] = drv_check_all(&ctf_target, &c, data, len);
+        expect_end(logs[big], "end OK");
+        check_fast_path(meta, data, len, logs[big]);
+        free(data);
+        free(meta);
+    }
+    ck_assert_str_eq(logs[0], logs[1]);
+    ck_assert_uint_eq(count_lines(logs[0], "E @"), 40);
+    ck_assert_uint_eq(count_lines(logs[0], "E @"), 40);
+    ck_assert_ptr_nonnull(strstr(logs[0], " b id=70000 "));
+    ck_assert_ptr_nonnull(strstr(logs[0], " s3 d1 INT stream.event.context.vtid vtid = 102\n"));
+    free(logs[0]);
+    free(logs[1]);
+}
+END_TEST
+
 /* The benchmark's LTTng-UST-like trace: fast path and general path agree. */
 START_TEST(test_stream_bench_trace)
 {
@@ -888,6 +984,7 @@ Suite *suite_ctf(void)
     tcase_add_test(tc, test_stream_feature_trace);
     tcase_add_test(tc, test_stream_null_callbacks);
     tcase_add_test(tc, test_stream_bench_trace);
+    tcase_add_test(tc, test_stream_large_header);
     tcase_add_test(tc, test_stream_errors);
     tcase_add_test(tc, test_stream_no_packet_context);
     tcase_add_test(tc, test_stream_empty_event);

@@ -1076,7 +1076,8 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
         r->have &= ~((1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP));
         uint64_t at = (vm.pos + 7) & ~(uint64_t)7;
         if (hdr[0].op == OP_LTTNG_COMPACT && !(hdr[0].flags & INSN_BE) && at + 32 <= vm.limit) {
-            /* the most common header, inline: little-endian compact */
+            /* the most common headers, inline: little-endian compact (LTTng
+             * kernel) ... */
             uint32_t w = tracerd__le32(vm.data + ((at - vm.bit0) >> 3));
             if ((w & 31u) == 31u)
                 goto general_header;
@@ -1085,6 +1086,18 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
             r->ts_bits = 27;
             r->have |= (1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP);
             vm.pos = at + 32;
+        } else if (hdr[0].op == OP_LTTNG_LARGE && !(hdr[0].flags & INSN_BE) &&
+                   at + 48 <= vm.limit) {
+            /* ... and large (LTTng-UST): 16-bit id, 32-bit timestamp */
+            const uint8_t *h = vm.data + ((at - vm.bit0) >> 3);
+            uint32_t id16 = tracerd__le16(h);
+            if (id16 == 65535u)
+                goto general_header;
+            r->slots[ROLE_EVENT_ID] = id16;
+            r->slots[ROLE_TIMESTAMP] = tracerd__le32(h + 2);
+            r->ts_bits = 32;
+            r->have |= (1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP);
+            vm.pos = at + 48;
         } else {
         general_header:
             if (run_fast(r, &vm, hdr) != R_OK ||
