@@ -34,7 +34,6 @@ struct dstream {
     size_t buf_cap, len, pos;
     uint64_t size; /* largest of its files when opened (sizes its buffer) */
     bool eof, finished, done;
-    bool allow; /* the gate lets the next event through */
     uint64_t next_ns;
     struct tracerd_ctf_dir *d;
 };
@@ -267,18 +266,15 @@ static tracerd_status_t read_metadata(struct tracerd_ctf_dir *d, const char *pat
     return st;
 }
 
-/* The merge's gate, asked before each event of stream s: the event goes
- * through when the heap let it, or when it still comes before every other
- * stream's next event (ties go to the lower stream index, as in the heap):
- * then no pause and no heap operation is needed. Else the stream waits in
- * the heap with this event's time. */
+/* The merge's gate, asked before each event of stream s that its reader
+ * cannot let through by the time below which it may (run_below): the event
+ * goes through when it still comes before every other stream's next event
+ * (ties go to the lower stream index, as in the heap): then no pause and no
+ * heap operation is needed. Else the stream waits in the heap with this
+ * event's time. */
 static bool gate(void *user, uint64_t ns)
 {
     struct dstream *s = user;
-    if (s->allow) {
-        s->allow = false;
-        return true;
-    }
     const struct tracerd_ctf_dir *d = s->d;
     if (d->primed == d->nstreams && d->cur >= 0 && &d->streams[d->cur] == s) {
         if (d->nheap == 0)
@@ -823,6 +819,25 @@ static tracerd_status_t advance(struct tracerd_ctf_dir *d, struct dstream *s)
     }
 }
 
+/* The time below which the events of stream i (about to run) come before
+ * every other stream's next event, ties going to the lower stream index:
+ * its reader lets them through without asking the gate (the heap does not
+ * change while one stream runs). The event the heap let through is one of
+ * them: the heap orders (time, index) strictly. 0 while priming. */
+static void run_below(struct tracerd_ctf_dir *d, uint32_t i)
+{
+    uint64_t below = 0;
+    if (d->primed == d->nstreams) {
+        below = UINT64_MAX; /* at UINT64_MAX itself the gate decides */
+        if (d->nheap > 0) {
+            below = d->streams[d->heap[0]].next_ns;
+            if (i < d->heap[0] && below != UINT64_MAX)
+                below++;
+        }
+    }
+    tracerd__ctf_stream_gate_below(d->streams[i].r, below);
+}
+
 tracerd_status_t tracerd_ctf_dir_run(tracerd_ctf_dir_t *d)
 {
     if (d == NULL)
@@ -845,6 +860,7 @@ tracerd_status_t tracerd_ctf_dir_run(tracerd_ctf_dir_t *d)
     while (d->primed < d->nstreams) {
         struct dstream *s = &d->streams[d->primed];
         d->cur = (int32_t)d->primed;
+        run_below(d, d->primed);
         st = advance(d, s);
         if (st != TRACERD_OK)
             return st;
@@ -856,7 +872,7 @@ tracerd_status_t tracerd_ctf_dir_run(tracerd_ctf_dir_t *d)
     while (d->nheap > 0) {
         uint32_t i = heap_pop(d);
         struct dstream *s = &d->streams[i];
-        s->allow = true;
+        run_below(d, i);
         d->cur = (int32_t)i;
         st = advance(d, s);
         if (st != TRACERD_OK)

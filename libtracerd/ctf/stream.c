@@ -130,6 +130,7 @@ struct tracerd_ctf_stream {
     bool fast_ctx; /* ... which then delivers the two event contexts */
     tracerd__ctf_gate_fn gate;
     void *gate_user;
+    uint64_t gate_below; /* events before this time pass without asking the gate */
     bool gated;
     /* The event fast_events measured when the gate held it back, kept so that
      * letting it through later does not measure it again: valid while
@@ -354,6 +355,11 @@ void tracerd__ctf_stream_set_gate(tracerd_ctf_stream_t *r, tracerd__ctf_gate_fn 
     r->gate_user = user;
 }
 
+void tracerd__ctf_stream_gate_below(tracerd_ctf_stream_t *r, uint64_t ns)
+{
+    r->gate_below = ns;
+}
+
 bool tracerd__ctf_stream_gated(const tracerd_ctf_stream_t *r)
 {
     return r->gated;
@@ -470,7 +476,7 @@ static inline void event_time(tracerd_ctf_stream_t *r)
  * clock advances only when it is delivered. */
 static inline bool event_open(tracerd_ctf_stream_t *r, uint64_t ns)
 {
-    if (r->gate && !r->gate(r->gate_user, ns)) {
+    if (r->gate && ns >= r->gate_below && !r->gate(r->gate_user, ns)) {
         r->gated = true;
         return false;
     }
