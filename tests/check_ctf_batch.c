@@ -290,6 +290,18 @@ START_TEST(test_shape)
 }
 END_TEST
 
+/* A stream cut inside an event: the same records (through on_field and
+ * on_fields) and the same error in every split. */
+static void check_cut(const struct target_cfg *c, const uint8_t *data, size_t len)
+{
+    char *log = drv_check_all(&ctf_target, c, data, len);
+    char *batch = drv_check_twin(&ctf_batch_target, c, data, len);
+    ck_assert_str_eq(batch, log);
+    ck_assert_ptr_nonnull(strstr(log, "end E_TRUNCATED"));
+    free(batch);
+    free(log);
+}
+
 /* An LTTng compact event header (both forms) before plain payloads: the
  * header's records made from its form (stream.c, run_lttng_header) when the
  * event lies in the chunk, by the general interpreter when it is read
@@ -317,15 +329,18 @@ START_TEST(test_lttng_header_forms)
              "    struct { uint32_t id; uint64_clock_t timestamp; } extended; } v; } align(8);\n"
              "  event.context := struct { uint32_t _vtid; }; };\n"
              "event { name = a; id = 0; fields := struct { uint32_t x; uint64_t y; }; };\n"
-             "event { name = b; id = 40; fields := struct { uint32_t x; }; };\n",
+             "event { name = b; id = 40; fields := struct { uint32_t x; }; };\n"
+             "event { name = c; id = 2; fields := struct { uint32_t x; "
+             "integer { size = 8; align = 8; } many[260]; }; };\n",
              be ? "be" : "le");
     /* id, timestamp, extended form */
     static const struct {
         uint32_t id;
         uint64_t ts;
         bool ext;
-    } evs[] = {{0, 100, false},        {0, 300, false}, {0, (1u << 28) + 5, true},
-               {40, (1u << 28) + 9, true}, {0, (1u << 28) + 20, false}, {40, (1u << 29), true}};
+    } evs[] = {{0, 100, false},           {0, 300, false},           {0, (1u << 28) + 5, true},
+               {40, (1u << 28) + 9, true}, {2, (1u << 28) + 12, false}, {0, (1u << 28) + 20, false},
+               {2, (1u << 28) + 30, false}, {40, (1u << 29), true}};
     cw_t w;
     cw_init(&w);
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
@@ -343,6 +358,8 @@ START_TEST(test_lttng_header_forms)
         cw_int(&w, 7 * i + 1, 32, be);      /* x */
         if (evs[i].id == 0)
             cw_int(&w, 0x0102030405060708ull * (i + 1), 64, be); /* y */
+        for (unsigned k = 0; evs[i].id == 2 && k < 260; k++) /* past a batch: over its first slots */
+            cw_int(&w, (k * 7 + i) & 0xFF, 8, be);
     }
     size_t len = (size_t)(w.bits / 8);
     struct target_cfg c;
@@ -360,15 +377,25 @@ START_TEST(test_lttng_header_forms)
     ck_assert_ptr_nonnull(strstr(log, "end OK"));
     free(batch);
     free(log);
-    /* cut inside the last event's payload, then inside its header */
-    for (size_t cut = 3; cut <= 12; cut += 9) {
-        log = drv_check_all(&ctf_target, &c, w.buf, len - cut);
-        batch = drv_check_twin(&ctf_batch_target, &c, w.buf, len - cut);
+    /* packets (their records between events' headers), on the bench trace */
+    if (!be) {
+        size_t blen;
+        uint64_t nev;
+        uint8_t *bdata = ctf_writer_bench_stream(2048, 1024, &blen, &nev);
+        char *bmeta = ctf_writer_bench_metadata();
+        struct target_cfg bc;
+        cfg_init(&bc, bmeta);
+        log = drv_check_all(&ctf_target, &bc, bdata, blen);
+        batch = drv_check_twin(&ctf_batch_target, &bc, bdata, blen);
         ck_assert_str_eq(batch, log);
-        ck_assert_ptr_nonnull(strstr(log, "end E_TRUNCATED"));
+        ck_assert_ptr_nonnull(strstr(log, "opt=compact"));
         free(batch);
         free(log);
+        free(bmeta);
+        free(bdata);
     }
+    check_cut(&c, w.buf, len - 3);  /* inside the last event's payload */
+    check_cut(&c, w.buf, len - 12); /* inside its header */
     cw_free(&w);
 }
 END_TEST
@@ -424,14 +451,8 @@ START_TEST(test_vector_elements)
     ck_assert_ptr_nonnull(strstr(log, "end OK"));
     free(batch);
     free(log);
-    for (size_t cut = 5; cut <= 75; cut += 70) { /* inside d, inside s */
-        log = drv_check_all(&ctf_target, &c, w.buf, len - cut);
-        batch = drv_check_twin(&ctf_batch_target, &c, w.buf, len - cut);
-        ck_assert_str_eq(batch, log);
-        ck_assert_ptr_nonnull(strstr(log, "end E_TRUNCATED"));
-        free(batch);
-        free(log);
-    }
+    check_cut(&c, w.buf, len - 5);  /* inside d */
+    check_cut(&c, w.buf, len - 75); /* inside s */
     cw_free(&w);
 }
 END_TEST

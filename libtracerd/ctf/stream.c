@@ -126,8 +126,15 @@ struct tracerd_ctf_stream {
      * of room), or NULL (on_field) */
     tracerd_ctf_field_t *batch;
     uint32_t batch_n;
-    bool fast_ok;  /* events lying in the chunk may take fast_events */
-    bool fast_ctx; /* ... which then delivers the two event contexts */
+    /* LTTng header forms (run_lttng_header): the form whose records lie at
+     * batch[0 ..) with only their values and offsets to write (NULL: none;
+     * every other writer below its length clears it), and for on_field a
+     * copy of each form's records, of the form hrec_of[] */
+    const struct ctf_hform *batch_hform;
+    const struct ctf_hform *hrec_of[2];
+    tracerd_ctf_field_t *hrec; /* 2 x CTF_HFORM_RECORDS, made by _new with on_field */
+    bool fast_ok;              /* events lying in the chunk may take fast_events */
+    bool fast_ctx;             /* ... which then delivers the two event contexts */
     tracerd__ctf_gate_fn gate;
     void *gate_user;
     uint64_t gate_below; /* events before this time pass without asking the gate */
@@ -161,7 +168,8 @@ size_t tracerd_ctf_stream_memory_bound(const tracerd_ctf_trace_t *trace,
     tracerd_ctf_stream_config_init(&c);
     (void)TRACERD__SIZED_READ(tracerd_ctf_stream_config_t, &c, cfg); /* else the defaults */
     size_t n = sizeof(struct tracerd_ctf_stream) + c.stitch_bytes +
-               sizeof(tracerd_ctf_field_t) * TRACERD_CTF_BATCH_RECORDS; /* on_fields */
+               sizeof(tracerd_ctf_field_t) * TRACERD_CTF_BATCH_RECORDS + /* on_fields */
+               sizeof(tracerd_ctf_field_t) * 2 * CTF_HFORM_RECORDS;      /* LTTng header forms */
     if (trace)
         n += sizeof(uint64_t) * trace->nslots + sizeof(struct loop) * (trace->max_loop_depth + 1) +
              (trace->has_utf ? c.stitch_bytes * 2 : 0);
@@ -251,6 +259,11 @@ tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *trace,
         if (r->batch == NULL)
             st = TRACERD_E_NOMEM;
     }
+    if (st == TRACERD_OK && cb.on_field != NULL) { /* LTTng header forms' records */
+        r->hrec = tracerd__calloc(&a, sizeof *r->hrec * 2 * CTF_HFORM_RECORDS);
+        if (r->hrec == NULL)
+            st = TRACERD_E_NOMEM;
+    }
     if (st != TRACERD_OK) {
         tracerd_ctf_stream_free(r);
         return st;
@@ -288,6 +301,7 @@ void tracerd_ctf_stream_reset(tracerd_ctf_stream_t *r)
     r->fr_in = r->fr_out = 0;
     r->fr_done = false;
     r->batch_n = 0;
+    r->batch_hform = NULL;
 }
 
 void tracerd_ctf_stream_free(tracerd_ctf_stream_t *r)
@@ -300,6 +314,7 @@ void tracerd_ctf_stream_free(tracerd_ctf_stream_t *r)
     tracerd__free(&a, r->loops, sizeof *r->loops * r->nloops);
     tracerd__free(&a, r->ubuf, r->ubuf_cap);
     tracerd__free(&a, r->batch, r->batch ? sizeof *r->batch * TRACERD_CTF_BATCH_RECORDS : 0);
+    tracerd__free(&a, r->hrec, r->hrec ? sizeof *r->hrec * 2 * CTF_HFORM_RECORDS : 0);
     tracerd__free(&a, r, sizeof *r);
 }
 
@@ -321,6 +336,7 @@ tracerd_status_t tracerd_ctf_stream_set_trace(tracerd_ctf_stream_t *r,
     r->srt = s;
     r->ns_srt = NULL;
     r->held = false;
+    r->batch_hform = r->hrec_of[0] = r->hrec_of[1] = NULL; /* the old model's */
     return TRACERD_OK;
 }
 
@@ -581,8 +597,11 @@ static int event_header_measure(tracerd_ctf_stream_t *r, struct vm *vm)
         vm->limit = cap;
         vm->more_ok = true;
     }
-    int rc = s->event_header.fast ? run_fast(r, vm, s->event_header.fast)
-                                  : run(r, vm, &s->event_header, false);
+    const struct ctf_insn *hf = s->event_header.fast;
+    int rc = hf == NULL ? run(r, vm, &s->event_header, false)
+             : hf->op == OP_LTTNG_COMPACT || hf->op == OP_LTTNG_LARGE
+                 ? lttng_measure(r, vm, hf, vm->pos)
+                 : run_fast(r, vm, hf);
     if (rc == R_ERR && s->event_header.fast) {
         vm->pos = start; /* the full program names the field at fault */
         rc = run(r, vm, &s->event_header, false);

@@ -25,6 +25,19 @@ static TRACERD__INLINE void slot_clear(tracerd_ctf_field_t *o)
     o->frag_offset = 0;
 }
 
+/* on_field with a record the plan loop made (f->enum_label reset after
+ * it): R_OK, or R_ERR when the callback stopped the reading. */
+static TRACERD__INLINE int plan_call(tracerd_ctf_stream_t *r, tracerd_ctf_field_cb on_field,
+                                     void *user, tracerd_ctf_field_t *f)
+{
+    int rc = on_field(user, f);
+    f->enum_label = NULL;
+    return TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE) &&
+                   tracerd__cb_result(&r->core, rc, "on_field", r->rec_off) < 0
+               ? R_ERR
+               : R_OK;
+}
+
 /* Delivers a plan (compile_plan.c, build_plan) from vm->pos: the same records,
  * checks and errors as the general program (run_body) whose steps it
  * follows, with the fixed part of each record copied as one block from the
@@ -54,8 +67,11 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
      * call out of this loop and on return) */
     tracerd_ctf_field_t *const b0 = r->batch; /* NULL without on_fields */
     tracerd_ctf_field_t *const bend = batch ? b0 + TRACERD_CTF_BATCH_RECORDS : NULL;
-    if (batch)
+    if (batch) {
         o = b0 + r->batch_n;
+        if (r->batch_hform != NULL && r->batch_n < r->batch_hform->n)
+            r->batch_hform = NULL; /* over a header form's records */
+    }
     if (!batch) { /* what no step sets (the others: every step) */
         f.enum_label = NULL;
         f.option = NULL;
@@ -110,15 +126,10 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
                 }
                 o->v.u = w;
                 o->offset = off0 + q->seg_off;
-                if (batch) {
+                if (batch)
                     o++;
-                    continue;
-                }
-                int rc = on_field(user, &f);
-                if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE) &&
-                    tracerd__cb_result(&r->core, rc, "on_field", r->rec_off) < 0)
+                else if (plan_call(r, on_field, user, &f) != R_OK)
                     goto fail;
-                f.enum_label = NULL;
             }
             pos = at + (uint64_t)p->seg_bytes * 8;
             next = qe;
@@ -149,16 +160,10 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
                     memcpy((char *)o + CTF_TMPL_FIRST, &p->t, CTF_TMPL_BYTES);
                     o->index = (int64_t)j;
                     o->offset = pkt_off + (at >> 3);
-                    if (batch) {
-                        o++;
-                        slot_clear(o);
-                        continue;
-                    }
-                    int rc = on_field(user, &f);
-                    if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE) &&
-                        tracerd__cb_result(&r->core, rc, "on_field", r->rec_off) < 0)
+                    if (batch)
+                        slot_clear(++o);
+                    else if (plan_call(r, on_field, user, &f) != R_OK)
                         goto fail;
-                    f.enum_label = NULL;
                 }
                 pos = at - stride + in->size;
                 lp->i = lp->n - 1;
@@ -313,6 +318,7 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
             tracerd_ctf_field_t *e = o;
             if (TRACERD__UNLIKELY(++o == bend)) {
                 r->batch_n = TRACERD_CTF_BATCH_RECORDS;
+                r->batch_hform = NULL; /* the next records go over the first slots */
                 o = b0;
                 if (batch_flush(r) != R_OK)
                     goto fail;
@@ -326,6 +332,7 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
                 o->bytes.len = 0;
                 if (TRACERD__UNLIKELY(++o == bend)) {
                     r->batch_n = TRACERD_CTF_BATCH_RECORDS;
+                    r->batch_hform = NULL;
                     o = b0;
                     if (batch_flush(r) != R_OK)
                         goto fail;
@@ -416,12 +423,25 @@ static TRACERD__NOINLINE int run_lttng_header(tracerd_ctf_stream_t *r, struct vm
     if (TRACERD__UNLIKELY(at + h->bits > vm->limit) ||
         (r->batch != NULL && r->batch_n + n > TRACERD_CTF_BATCH_RECORDS))
         return run_plan(r, vm, s->header_plan);
-    tracerd_ctf_field_t local[CTF_HFORM_RECORDS];
-    tracerd_ctf_field_t *o = r->batch != NULL ? r->batch + r->batch_n : local;
-    memcpy(o, h->recs, sizeof *o * n);
+    /* the form's records: where they are already (the batch's first slots
+     * after the same form, the reader's copy for on_field), else copied */
+    const int form = r->ts_bits == 64;
+    tracerd_ctf_field_t *o;
+    if (r->batch != NULL) {
+        o = r->batch + r->batch_n;
+        if (r->batch_n != 0 || r->batch_hform != h)
+            memcpy(o, h->recs, sizeof *o * n);
+        r->batch_hform = r->batch_n == 0 ? h : NULL;
+    } else {
+        o = r->hrec + form * CTF_HFORM_RECORDS;
+        if (r->hrec_of[form] != h) {
+            memcpy(o, h->recs, sizeof *o * n);
+            r->hrec_of[form] = h;
+        }
+    }
     const uint64_t base = r->pkt_off + (at >> 3);
     for (uint32_t i = 0; i < n; i++)
-        o[i].offset += base;
+        o[i].offset = base + h->recs[i].offset;
     const uint64_t src[3] = {r->slots[ROLE_EVENT_ID], r->slots[ROLE_TIMESTAMP], s->htag_max};
     for (uint32_t k = 0; k < h->nval; k++) {
         uint64_t v = src[h->val[k].src];
@@ -437,7 +457,7 @@ static TRACERD__NOINLINE int run_lttng_header(tracerd_ctf_stream_t *r, struct vm
     const tracerd_ctf_field_cb on_field = r->cb.on_field;
     r->core.in_cb = true;
     for (uint32_t i = 0; i < n; i++) {
-        int rc = on_field(r->core.user, &o[i]);
+        int rc = on_field(r->core.user, &o[i]); /* (o keeps its labels: not plan_call) */
         if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE) &&
             tracerd__cb_result(&r->core, rc, "on_field", r->rec_off) < 0) {
             r->core.in_cb = false;
@@ -445,6 +465,59 @@ static TRACERD__NOINLINE int run_lttng_header(tracerd_ctf_stream_t *r, struct vm
         }
     }
     r->core.in_cb = false;
+    return R_OK;
+}
+
+/* An LTTng event header (OP_LTTNG_COMPACT or OP_LTTNG_LARGE, its compact
+ * and extended forms) from bit pos: the id and timestamp into their slots,
+ * vm->pos after it; or what vm_short says. */
+static TRACERD__INLINE int lttng_measure(tracerd_ctf_stream_t *r, struct vm *vm,
+                                         const struct ctf_insn *in, uint64_t pos)
+{
+    const uint64_t limit = vm->limit, bit0 = vm->bit0;
+    const uint8_t *data = vm->data, *p;
+    uint64_t *slots = r->slots;
+    const uint64_t at = (pos + 7) & ~(uint64_t)7;
+    bool big = (in->flags & INSN_BE) != 0, compact = in->op == OP_LTTNG_COMPACT;
+    uint64_t hb = compact ? 32 : 48, id, ts;
+    if (at + hb > limit) {
+        vm->pos = at;
+        return vm_short(r, vm, in, at + hb);
+    }
+    p = data + ((at - bit0) >> 3);
+    uint32_t tsb;
+    if (compact) {
+        if (big) {
+            id = p[0] >> 3;
+            ts = tracerd__be32(p) & 0x7FFFFFFu;
+        } else {
+            uint32_t w = tracerd__le32(p);
+            id = w & 31u;
+            ts = w >> 5;
+        }
+        tsb = 27;
+    } else {
+        id = tracerd__ld16(big, p);
+        ts = tracerd__ld32(big, p + 2);
+        tsb = 32;
+    }
+    pos = at + hb;
+    if (id == (compact ? 31u : 65535u)) {
+        uint64_t off = compact ? 1 : 2; /* bytes before the extended struct */
+        if (at + (off + 12) * 8 > limit) {
+            vm->pos = at;
+            return vm_short(r, vm, in, at + (off + 12) * 8);
+        }
+        id = tracerd__ld32(big, p + off);
+        ts = tracerd__ld64(big, p + off + 4);
+        tsb = 64;
+        pos = at + (off + 12) * 8;
+    }
+    slots[ROLE_EVENT_ID] = id;
+    slots[ROLE_TIMESTAMP] = ts;
+    r->ts_bits = tsb;
+    r->have |= (1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP);
+    vm->pos = pos;
     return R_OK;
 }
 
@@ -494,45 +567,10 @@ static int run_fast(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_ins
         }
         case OP_LTTNG_COMPACT:
         case OP_LTTNG_LARGE: {
-            bool big = (in->flags & INSN_BE) != 0, compact = in->op == OP_LTTNG_COMPACT;
-            uint64_t hb = compact ? 32 : 48, id, ts;
-            if (at + hb > limit) {
-                vm->pos = at;
-                return vm_short(r, vm, in, at + hb);
-            }
-            p = data + ((at - bit0) >> 3);
-            uint32_t tsb;
-            if (compact) {
-                if (big) {
-                    id = p[0] >> 3;
-                    ts = tracerd__be32(p) & 0x7FFFFFFu;
-                } else {
-                    uint32_t w = tracerd__le32(p);
-                    id = w & 31u;
-                    ts = w >> 5;
-                }
-                tsb = 27;
-            } else {
-                id = tracerd__ld16(big, p);
-                ts = tracerd__ld32(big, p + 2);
-                tsb = 32;
-            }
-            pos = at + hb;
-            if (id == (compact ? 31u : 65535u)) {
-                uint64_t off = compact ? 1 : 2; /* bytes before the extended struct */
-                if (at + (off + 12) * 8 > limit) {
-                    vm->pos = at;
-                    return vm_short(r, vm, in, at + (off + 12) * 8);
-                }
-                id = tracerd__ld32(big, p + off);
-                ts = tracerd__ld64(big, p + off + 4);
-                tsb = 64;
-                pos = at + (off + 12) * 8;
-            }
-            slots[ROLE_EVENT_ID] = id;
-            slots[ROLE_TIMESTAMP] = ts;
-            r->ts_bits = tsb;
-            r->have |= (1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP);
+            int rc = lttng_measure(r, vm, in, pos);
+            if (rc != R_OK)
+                return rc;
+            pos = vm->pos;
             continue;
         }
         default:

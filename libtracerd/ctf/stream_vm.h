@@ -185,6 +185,8 @@ static inline int batch_end(tracerd_ctf_stream_t *r, int rc)
 static inline int call_field(tracerd_ctf_stream_t *r, const tracerd_ctf_field_t *f)
 {
     if (r->batch != NULL) {
+        if (TRACERD__UNLIKELY(r->batch_n < CTF_HFORM_RECORDS))
+            r->batch_hform = NULL; /* over a header form's records */
         r->batch[r->batch_n++] = *f;
         return r->batch_n < TRACERD_CTF_BATCH_RECORDS ? R_OK : batch_flush(r);
     }
