@@ -27,6 +27,7 @@
 #include <stdlib.h>
 
 #include "../core/sized.h"
+#include "ctf_meaning.h"
 #include "event_internal.h"
 
 #include <tracerd/ctf.h>
@@ -43,14 +44,11 @@ static bool is_metadata(const uint8_t *h, size_t n)
     return n > 0 && (h[0] == '/' || h[0] == 0x57 || h[0] == 0x75);
 }
 
-/* An integer field's name: a thread or process id of the contexts, a
- * function event's address, or another. */
-enum { NAME_OTHER, NAME_TID, NAME_PID, NAME_ADDR };
 #define NAME_SLOTS 256u
 #define CLASS_SLOTS 64u
 
 /* A field name of the model (kept by its address, unchanged while events
- * are read): its length and what it means (NAME_*). */
+ * are read): its length and what it means (CTF_NAME_*). */
 struct name_info {
     const char *name;
     size_t len;
@@ -120,17 +118,6 @@ struct cmap {
     struct class_info classes[CLASS_SLOTS];
 };
 
-/* LTTng-UST function instrumentation: 1 entry, 2 exit, 0 neither. */
-static int span_kind(const char *name)
-{
-    size_t a = strlen(name);
-    if (strncmp(name, "lttng_ust_cyg_profile", 21) != 0)
-        return 0;
-    if (a >= 11 && strcmp(name + a - 11, ":func_entry") == 0)
-        return 1;
-    return a >= 10 && strcmp(name + a - 10, ":func_exit") == 0 ? 2 : 0;
-}
-
 /* What on_field needs when no argument is wanted: the event contexts (thread
  * and process), and the payloads when the trace has LTTng-UST function
  * events (their address). */
@@ -146,13 +133,8 @@ static const uint32_t args_scopes = (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEX
 
 static uint32_t no_args_scopes(const tracerd_ctf_trace_t *t)
 {
-    uint32_t s = no_args_scopes_none;
-    const tracerd_ctf_trace_info_t *in = tracerd_ctf_trace_info(t);
-    for (uint32_t i = 0; i < in->nstreams; i++)
-        for (uint32_t k = 0; k < in->streams[i]->nevents; k++)
-            if (span_kind(in->streams[i]->events[k]->name) != 0)
-                return s | (1u << TRACERD_CTF_SCOPE_EVENT_FIELDS);
-    return s;
+    return ctf_has_span_classes(t) ? no_args_scopes_none | (1u << TRACERD_CTF_SCOPE_EVENT_FIELDS)
+                                   : no_args_scopes_none;
 }
 
 /* The stream being read in directory mode, or NULL. */
@@ -220,7 +202,7 @@ static const struct class_info *class_of(struct cmap *m, const tracerd_ctf_event
     }
     c->cls = e->cls;
     c->name = cstr(name);
-    c->span = span_kind(name);
+    c->span = ctf_span_kind(name);
     return c;
 }
 
@@ -304,21 +286,13 @@ static tracerd_str_t keep_text(struct cmap *m, tracerd_str_t s)
     return v;
 }
 
-static bool name_is(const char *n, const char *a, const char *b)
-{
-    return strcmp(n, a) == 0 || strcmp(n, b) == 0;
-}
-
-/* A model string's length and, as a field name, its NAME_*: remembered by
+/* A model string's length and, as a field name, its CTF_NAME_*: remembered by
  * its address (the model's strings do not move while events are read). */
 static const struct name_info *name_seen(const char *name, struct name_info *n)
 {
     n->name = name;
     n->len = strlen(name);
-    n->kind = name_is(name, "vtid", "tid")   ? NAME_TID
-              : name_is(name, "vpid", "pid") ? NAME_PID
-              : strcmp(name, "addr") == 0    ? NAME_ADDR
-                                             : NAME_OTHER;
+    n->kind = ctf_name_meaning(name);
     return n;
 }
 
@@ -552,16 +526,16 @@ static inline int field_arg(struct cmap *m, const tracerd_ctf_field_t *f)
         return TRACERD_CB_CONTINUE; /* the END of a compound field */
     const struct name_info *ni = name_of(m, name);
     unsigned k = ni->kind;
-    if (TRACERD__UNLIKELY(k != NAME_OTHER) && (kind & KINDS_INT)) {
+    if (TRACERD__UNLIKELY(k != CTF_NAME_OTHER) && (kind & KINDS_INT)) {
         bool is_ctx = f->scope != TRACERD_CTF_SCOPE_EVENT_FIELDS;
         uint64_t u = f->kind == TRACERD_CTF_VALUE_UINT ? f->v.u : (uint64_t)f->v.i;
-        if (is_ctx && k == NAME_TID) {
+        if (is_ctx && k == CTF_NAME_TID) {
             m->ev.tid = u;
             m->ev.flags |= TRACERD_EVENT_HAS_TID;
-        } else if (is_ctx && k == NAME_PID) {
+        } else if (is_ctx && k == CTF_NAME_PID) {
             m->ev.pid = u;
             m->ev.flags |= TRACERD_EVENT_HAS_PID;
-        } else if (!is_ctx && m->span != 0 && k == NAME_ADDR) {
+        } else if (!is_ctx && m->span != 0 && k == CTF_NAME_ADDR) {
             m->addr = u;
             m->has_addr = true;
         }

@@ -16,11 +16,10 @@
 
 #include <tracerd/ctf.h>
 
+#include "../../libtracerd/event/ctf_meaning.h"
 #include "stats_ctf.h"
 #include "writer.h"
 
-/* What an integer context or payload field's name means. */
-enum { SC_OTHER, SC_TID, SC_PID, SC_ADDR };
 #define SC_NAMES 256u
 #define SC_CLASSES 256u
 
@@ -45,33 +44,11 @@ struct sc {
         tracerd_str_t name;
         int span;
     } cls[SC_CLASSES];
-    /* field name (model address) -> SC_* */
+    /* field name (model address) -> CTF_NAME_* */
     const char *kind_name[SC_NAMES];
     const char *tid_name, *pid_name;
     uint8_t name_kind[SC_NAMES];
 };
-
-/* LTTng-UST function instrumentation: 1 entry, 2 exit, 0 neither (as the
- * event view decides it). */
-static int span_kind(const char *name)
-{
-    size_t a = strlen(name);
-    if (strncmp(name, "lttng_ust_cyg_profile", 21) != 0)
-        return 0;
-    if (a >= 11 && strcmp(name + a - 11, ":func_entry") == 0)
-        return 1;
-    return a >= 10 && strcmp(name + a - 10, ":func_exit") == 0 ? 2 : 0;
-}
-
-static bool has_span_classes(const tracerd_ctf_trace_t *t)
-{
-    const tracerd_ctf_trace_info_t *in = tracerd_ctf_trace_info(t);
-    for (uint32_t i = 0; i < in->nstreams; i++)
-        for (uint32_t k = 0; k < in->streams[i]->nevents; k++)
-            if (span_kind(in->streams[i]->events[k]->name) != 0)
-                return true;
-    return false;
-}
 
 static size_t ptr_slot(const void *p, unsigned bits)
 {
@@ -87,10 +64,7 @@ static unsigned name_kind(struct sc *x, const char *name)
     size_t h = ptr_slot(name, 8);
     if (x->kind_name[h] == name)
         return x->name_kind[h];
-    unsigned k = strcmp(name, "vtid") == 0 || strcmp(name, "tid") == 0   ? SC_TID
-                 : strcmp(name, "vpid") == 0 || strcmp(name, "pid") == 0 ? SC_PID
-                 : strcmp(name, "addr") == 0                             ? SC_ADDR
-                                                                         : SC_OTHER;
+    unsigned k = ctf_name_meaning(name);
     x->kind_name[h] = name;
     x->name_kind[h] = (uint8_t)k;
     return k;
@@ -159,7 +133,7 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
         x->cls[h].cls = e->cls;
         x->cls[h].name.data = name;
         x->cls[h].name.len = strlen(name);
-        x->cls[h].span = span_kind(name);
+        x->cls[h].span = ctf_span_kind(name);
     }
     ev->name = x->cls[h].name;
     x->span = x->cls[h].span;
@@ -186,22 +160,22 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
         return 0;
     uint64_t u = f->kind == TRACERD_CTF_VALUE_UINT ? f->v.u : (uint64_t)f->v.i;
     /* the names last found to be the thread and the process id first */
-    unsigned k = f->name == x->tid_name   ? SC_TID
-                 : f->name == x->pid_name ? SC_PID
+    unsigned k = f->name == x->tid_name   ? CTF_NAME_TID
+                 : f->name == x->pid_name ? CTF_NAME_PID
                                           : name_kind(x, f->name != NULL ? f->name : "");
-    if (k == SC_TID)
+    if (k == CTF_NAME_TID)
         x->tid_name = f->name;
-    else if (k == SC_PID)
+    else if (k == CTF_NAME_PID)
         x->pid_name = f->name;
     if (f->scope != TRACERD_CTF_SCOPE_EVENT_FIELDS) {
-        if (k == SC_TID) {
+        if (k == CTF_NAME_TID) {
             x->ev.tid = u;
             x->ev.flags |= TRACERD_EVENT_HAS_TID;
-        } else if (k == SC_PID) {
+        } else if (k == CTF_NAME_PID) {
             x->ev.pid = u;
             x->ev.flags |= TRACERD_EVENT_HAS_PID;
         }
-    } else if (x->span != 0 && k == SC_ADDR) {
+    } else if (x->span != 0 && k == CTF_NAME_ADDR) {
         x->addr = u;
         x->has_addr = true;
     }
@@ -277,7 +251,7 @@ static tracerd_status_t open_dir(struct sc *x, cli_t *c, const tracerd_ctf_strea
     tracerd_status_t st = tracerd_ctf_dir_open(c->path, &dc, &cb, x, NULL, &x->dir);
     bool spans = false;
     for (uint32_t i = 0; st == TRACERD_OK && i < tracerd_ctf_dir_trace_count(x->dir); i++)
-        spans = spans || has_span_classes(tracerd_ctf_dir_trace(x->dir, i));
+        spans = spans || ctf_has_span_classes(tracerd_ctf_dir_trace(x->dir, i));
     if (spans) {
         tracerd_ctf_dir_free(x->dir);
         x->dir = NULL;
