@@ -1170,6 +1170,7 @@ Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
     TCase *tc = tcase_create("cli");
+    ev_temp_fixture(tc);
     tcase_set_timeout(tc, 90);
     tcase_add_test(tc, test_json_samples);
     tcase_add_test(tc, test_json_escaping);

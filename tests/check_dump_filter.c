@@ -267,6 +267,7 @@ Suite *suite_dump_filter(void)
 {
     Suite *s = suite_create("dump_filter");
     TCase *tc = tcase_create("dump_filter");
+    ev_temp_fixture(tc);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_ctf_dump_filters);
     tcase_add_test(tc, test_xtrace_dump_filters);

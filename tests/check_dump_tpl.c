@@ -256,6 +256,7 @@ Suite *suite_dump_tpl(void)
 {
     Suite *s = suite_create("dump_tpl");
     TCase *tc = tcase_create("dump_tpl");
+    ev_temp_fixture(tc);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_samples_and_peers);
     tcase_add_test(tc, test_feature_trace);

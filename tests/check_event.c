@@ -735,6 +735,7 @@ Suite *suite_event(void)
 {
     Suite *s = suite_create("event");
     TCase *tc = tcase_create("event");
+    ev_temp_fixture(tc);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_xray_v5_events);
     tcase_add_test(tc, test_xray_basic);

@@ -293,6 +293,7 @@ Suite *suite_stats_paths(void)
 {
     Suite *s = suite_create("stats_paths");
     TCase *tc = tcase_create("stats_paths");
+    ev_temp_fixture(tc);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_samples_and_peers);
     tcase_add_test(tc, test_instr_map_and_filters);

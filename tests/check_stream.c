@@ -518,6 +518,7 @@ Suite *suite_stream(void)
 {
     Suite *s = suite_create("stream");
     TCase *tc = tcase_create("stream");
+    ev_temp_fixture(tc);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_xtrace_option_range);
     tcase_add_test(tc, test_stats_then_error);

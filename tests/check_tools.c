@@ -830,6 +830,7 @@ Suite *suite_tools(void)
 {
     Suite *s = suite_create("tools");
     TCase *tc = tcase_create("tools");
+    ev_temp_fixture(tc);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_filters_json_stats);
     tcase_add_test(tc, test_stats_formats_demangle);

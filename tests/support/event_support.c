@@ -297,10 +297,16 @@ char *ev_temp_file(const char *name, const void *data, size_t len)
 
 void ev_temp_cleanup(void)
 {
-    const char *d = ev_temp_dir();
-    if (drv_rm_tree(d) != 0)
-        fprintf(stderr, "could not remove %s\n", d);
+    if (temp_dir[0] == '\0')
+        return;
+    if (drv_rm_tree(temp_dir) != 0)
+        fprintf(stderr, "could not remove %s\n", temp_dir);
     temp_dir[0] = '\0';
+}
+
+void ev_temp_fixture(TCase *tc)
+{
+    tcase_add_checked_fixture(tc, NULL, ev_temp_cleanup);
 }
 
 void ev_run_cli(const char *cli, const char *stdin_path, ev_proc_t *p, ...)

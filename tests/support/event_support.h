@@ -4,6 +4,7 @@
 #ifndef TESTS_SUPPORT_EVENT_SUPPORT_H
 #define TESTS_SUPPORT_EVENT_SUPPORT_H
 
+#include <check.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -75,8 +76,12 @@ void ev_walk_tree(const char *dir, void (*visit)(void *ctx, const char *path, bo
 char *ev_temp_file(const char *name, const void *data, size_t len);
 /* The test temp dir (made once). */
 const char *ev_temp_dir(void);
-/* Removes the temp dir and what is in it. */
+/* Removes the temp dir and what is in it, if one was made. */
 void ev_temp_cleanup(void);
+/* Every test of tc ends with ev_temp_cleanup (a checked teardown: it runs in
+ * the test's own process), so a test that made the temp dir leaves nothing
+ * in /tmp even when it did not clean up itself. */
+void ev_temp_fixture(TCase *tc);
 
 /* ---- an LTTng-UST function instrumentation trace (CTF) ---------------------- */
 /* Metadata of lttng_ust_cyg_profile:func_entry / func_exit events (ust domain,
