@@ -1,5 +1,7 @@
-/* tracerd CLI: CTF 1.8 trace directories, and single stream files with
- * --metadata (or a `metadata` file beside them). See doc/formats/ctf.md. */
+/* tracerd CLI: CTF trace directories, and single stream files with
+ * --metadata (or a `metadata` file beside them): detection, the runners
+ * every CTF command reads with (ctf_run.h) and `dump` (info: info_ctf.c).
+ * See doc/formats/ctf.md. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +14,7 @@
 #include <tracerd/ctf.h>
 
 #include "cli.h"
+#include "ctf_run.h"
 #include "ctf_tpl.h"
 #include "jcache.h"
 
@@ -120,11 +123,6 @@ CLI_CONFIG_HOOKS(ctf, tracerd_ctf_stream_config_t, tracerd_ctf_stream_config_ini
 
 /* ---- shared reading ------------------------------------------------------ */
 
-struct evcount {
-    const char *name;
-    uint64_t n;
-};
-
 /* A dump's event line up to its offset, {"type":"event","stream":PATH,"offset":
  * (PATH escaped), kept per stream path (the reader's, unchanged while it
  * runs) when it fits; two-way, so that two streams never take turns in one
@@ -137,30 +135,12 @@ struct stream_prefix {
     char text[STREAM_PREFIX_TEXT];
 };
 
+/* A dump's reading state. */
 struct ctx {
     cli_t *c;
-    bool dump;
     tracerd_ctf_dir_t *dir;
     const tracerd_ctf_trace_t *trace; /* a single stream's */
     const char *stream_path;
-    /* info */
-    uint64_t events, packets, lost_events, lost_packets, losses;
-    uint64_t warnings; /* lenient packet skips */
-    uint64_t first_ns, last_ns;
-    bool any_ns;
-    struct evcount counts[512];
-    size_t ncounts;
-    uint64_t cpus; /* bit set of cpu_id values < 64 */
-    uint64_t cpu_other;
-    /* info: distinct vtid/tid values of the contexts */
-    uint64_t *tids; /* open addressing, 0 = empty (values stored + 1) */
-    size_t ntids;
-    bool tids_full;
-    /* names (model pointers) last found to be / not to be a thread id, and
-     * the last id seen: the common case compares pointers only */
-    const char *tid_name, *other_name;
-    uint64_t last_tid;
-    /* dump */
     jcache_t *names;   /* "name": of model strings (field, option and label names) */
     jcache_t *classes; /* ,"name":...,"id":N,"stream_id":M of an event class */
     struct stream_prefix prefix[STREAM_PREFIXES];
@@ -235,19 +215,12 @@ static int on_packet(void *user, const tracerd_ctf_packet_t *p)
 {
     struct ctx *x = user;
     close_packet(x);
-    x->packets++;
     x->has_cpu = p->has_cpu_id;
     x->cpu = (uint32_t)p->cpu_id;
     const tracerd_ctf_dir_stream_t *ds = x->dir ? tracerd_ctf_dir_current(x->dir) : NULL;
     if (ds != NULL && ds->index < x->nstream_cpu)
         x->stream_cpu[ds->index] = p->has_cpu_id ? (int64_t)(uint32_t)p->cpu_id : -1;
-    if (p->has_cpu_id) {
-        if (p->cpu_id < 64)
-            x->cpus |= (uint64_t)1 << p->cpu_id;
-        else
-            x->cpu_other++;
-    }
-    if (!x->dump || !packet_in_range(x, p))
+    if (!packet_in_range(x, p))
         return 0;
     wr_t *f = x->c->wr;
     WR_LIT(f, "{\"type\":\"packet\"");
@@ -279,13 +252,6 @@ static int on_loss(void *user, const tracerd_ctf_loss_t *l)
 {
     struct ctx *x = user;
     close_packet(x);
-    x->losses++;
-    if (l->kind == TRACERD_CTF_LOSS_EVENTS)
-        x->lost_events += l->count;
-    else
-        x->lost_packets += l->count;
-    if (!x->dump)
-        return 0;
     wr_t *f = x->c->wr;
     wr_rec_begin(f);
     wr_printf(f, "{\"type\":\"%s\"",
@@ -305,9 +271,7 @@ static int on_warning(void *user, const tracerd_warning_t *w)
 {
     struct ctx *x = user;
     close_packet(x);
-    x->warnings += w->count;
-    const cli_warn_sink_t sink = {x->dump ? x->c->wr : NULL, "type", "ctf",
-                                  x->dump ? cur_stream(x) : NULL};
+    const cli_warn_sink_t sink = {x->c->wr, "type", "ctf", cur_stream(x)};
     return cli_warning(x->c, &sink, w);
 }
 
@@ -442,26 +406,6 @@ static int on_event(void *user, const tracerd_ctf_event_t *e)
 {
     struct ctx *x = user;
     close_packet(x);
-    if (!x->dump) { /* info's figures (a dump prints none) */
-        x->events++;
-        if (e->has_clock) {
-            if (!x->any_ns || e->ns < x->first_ns)
-                x->first_ns = e->ns;
-            if (!x->any_ns || e->ns > x->last_ns)
-                x->last_ns = e->ns;
-            x->any_ns = true;
-        }
-        size_t i = 0;
-        while (i < x->ncounts && x->counts[i].name != e->name && strcmp(x->counts[i].name, e->name))
-            i++;
-        if (i < x->ncounts)
-            x->counts[i].n++;
-        else if (x->ncounts < sizeof x->counts / sizeof x->counts[0]) {
-            x->counts[x->ncounts].name = e->name;
-            x->counts[x->ncounts++].n = 1;
-        }
-        return 0;
-    }
     int k = dump_filter_begin(x, e);
     if (k != 1)
         return k;
@@ -496,10 +440,8 @@ static int on_event_end(void *user, const tracerd_ctf_event_t *e)
         x->skip = false;
         return 0;
     }
-    if (x->dump) {
-        WR_LIT(x->c->wr, "}\n");
-        wr_rec_end(x->c->wr);
-    }
+    WR_LIT(x->c->wr, "}\n");
+    wr_rec_end(x->c->wr);
     return 0;
 }
 
@@ -978,263 +920,135 @@ static int on_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
     return 0;
 }
 
-#define TID_SLOTS 65536u
-/* info reads fields for the thread ids only: the event contexts (the
- * reader then stays on its fast path and decodes nothing else). */
-#define INFO_SCOPES                                                                                \
-    ((1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) | (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT))
+/* ---- dump ------------------------------------------------------------------ */
 
-/* info: counts the distinct thread ids found in context fields named vtid or tid. */
-static int on_tid_field(void *user, const tracerd_ctf_field_t *f)
+/* The callbacks, the dump's tables and its filter (CTF is read in time
+ * order: past --end, reading stops). */
+static int dump_setup(void *user, tracerd_ctf_callbacks_t *cb)
 {
     struct ctx *x = user;
-    if (f->depth != 1 || (f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT) ||
-        (f->scope != TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT &&
-         f->scope != TRACERD_CTF_SCOPE_EVENT_CONTEXT) ||
-        x->tids == NULL || f->name == x->other_name)
-        return 0;
-    if (f->name != x->tid_name) {
-        if (strcmp(f->name, "vtid") != 0 && strcmp(f->name, "tid") != 0) {
-            x->other_name = f->name;
-            return 0;
-        }
-        x->tid_name = f->name;
-    }
-    uint64_t key = f->v.u + 1;
-    if (key == x->last_tid)
-        return 0;
-    x->last_tid = key;
-    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (TID_SLOTS - 1);
-    for (size_t probe = 0; probe < TID_SLOTS; probe++, h = (h + 1) & (TID_SLOTS - 1)) {
-        if (x->tids[h] == key)
-            return 0;
-        if (x->tids[h] == 0) {
-            if (x->ntids >= TID_SLOTS / 2) {
-                x->tids_full = true;
-                return 0;
-            }
-            x->tids[h] = key;
-            x->ntids++;
-            return 0;
-        }
-    }
-    return 0;
-}
-
-static void callbacks(struct ctx *x, tracerd_ctf_callbacks_t *cb)
-{
     tracerd_ctf_callbacks_init(cb);
     cb->on_packet_begin = on_packet;
     cb->on_event_begin = on_event;
-    cb->on_event_end = x->dump ? on_event_end : NULL;
-    cb->on_field = x->dump ? NULL : on_tid_field;
-    cb->on_fields = x->dump ? on_fields : NULL;
+    cb->on_event_end = on_event_end;
+    cb->on_fields = on_fields;
     cb->on_loss = on_loss;
     cb->on_warning = on_warning;
-    if (!x->dump) {
-        x->tids = cli_calloc(TID_SLOTS, sizeof *x->tids);
-    } else {
-        x->names = cli_calloc(1, sizeof *x->names);
-        x->classes = cli_calloc(1, sizeof *x->classes);
-        /* TRACERD_CLI_NO_TEMPLATES=1: no templates (the tests compare the two) */
-        const char *nt = getenv("TRACERD_CLI_NO_TEMPLATES");
-        x->no_tpl = nt != NULL && strcmp(nt, "1") == 0;
-        x->tpls = x->no_tpl ? NULL : cli_calloc(1, sizeof *x->tpls);
-    }
-}
-
-/* The tables callbacks() made: NULL when one could not be allocated. */
-static const char *ctx_tables_missing(const struct ctx *x)
-{
-    if (!x->dump)
-        return x->tids == NULL ? "thread table" : NULL;
-    return x->names == NULL || x->classes == NULL || (x->tpls == NULL && !x->no_tpl) ? "dump tables"
-                                                                                     : NULL;
-}
-
-static void ctx_free(struct ctx *x)
-{
-    cli_free(x->stream_cpu);
-    cli_free(x->tids);
-    cli_free(x->names);
-    cli_free(x->classes);
-    cli_free(x->tpls);
-    cli_free(x);
-}
-
-static const char *bo_name(tracerd_byte_order_t b)
-{
-    return b == TRACERD_BYTE_ORDER_BIG ? "big-endian" : "little-endian";
-}
-
-static void print_trace_info(FILE *f, const char *where, const tracerd_ctf_trace_t *t)
-{
-    const tracerd_ctf_trace_info_t *in = tracerd_ctf_trace_info(t);
-    fprintf(f, "trace:         %s\n", where);
-    if (in->major == 2) {
-        fprintf(f, "  version:     CTF 2, %zu bytes of JSON metadata in %u fragments\n",
-                in->metadata_bytes, in->nfragments);
-        if (in->ns || in->name || in->uid)
-            fprintf(f, "  trace class: namespace %s, name %s, uid %s\n", in->ns ? in->ns : "-",
-                    in->name && in->name[0] ? in->name : "-", in->uid ? in->uid : "-");
-    } else {
-        fprintf(f, "  version:     CTF %u.%u, %s, %zu bytes of TSDL\n", in->major, in->minor,
-                bo_name(in->byte_order), in->metadata_bytes);
-    }
-    if (in->has_uuid) {
-        fprintf(f, "  uuid:        ");
-        for (int i = 0; i < 16; i++)
-            fprintf(f, "%02x%s", in->uuid[i], i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
-        fprintf(f, "\n");
-    }
-    for (uint32_t i = 0; i < in->nclocks; i++) {
-        const tracerd_ctf_clock_t *k = &in->clocks[i];
-        fprintf(f,
-                "  clock:       %s, %" PRIu64 " Hz, offset %" PRId64 " s + %" PRId64 " cycles%s\n",
-                k->name, k->freq, k->offset_s, k->offset,
-                in->major == 2 ? (k->absolute ? ", origin: Unix epoch" : "")
-                : k->absolute  ? ", absolute"
-                               : "");
-        if (in->major != 2)
-            continue;
-        if (k->origin_name)
-            fprintf(f, "    origin:    namespace %s, name %s, uid %s\n",
-                    k->origin_ns ? k->origin_ns : "-", k->origin_name,
-                    k->origin_uid ? k->origin_uid : "-");
-        else if (!k->absolute)
-            fprintf(f, "    origin:    unknown\n");
-        if (k->ns || k->uid)
-            fprintf(f, "    identity:  namespace %s, uid %s\n", k->ns ? k->ns : "-",
-                    k->uid ? k->uid : "-");
-        if (k->has_precision || k->has_accuracy) {
-            fprintf(f, "    error:    ");
-            if (k->has_precision)
-                fprintf(f, " precision %" PRIu64 " cycles", k->precision);
-            if (k->has_accuracy)
-                fprintf(f, " accuracy %" PRIu64 " cycles", k->accuracy);
-            fprintf(f, "\n");
-        }
-    }
-    const char *keys[] = {"hostname", "domain", "tracer_name", "procname"};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        const char *v = tracerd_ctf_trace_env(t, keys[i]);
-        if (v)
-            fprintf(f, "  %-12s %s\n", keys[i], v);
-    }
-    for (uint32_t i = 0; in->major == 2 && i < in->nstreams; i++) {
-        const tracerd_ctf_stream_class_t *sc = in->streams[i];
-        if (sc->ns || sc->name || sc->uid || sc->default_clock >= 0)
-            fprintf(f, "  stream class %" PRIu64 ": namespace %s, name %s, uid %s, clock %s\n",
-                    sc->id, sc->ns ? sc->ns : "-", sc->name ? sc->name : "-",
-                    sc->uid ? sc->uid : "-",
-                    sc->default_clock >= 0 ? in->clocks[sc->default_clock].id : "-");
-    }
-    fprintf(f, "  classes:     %u stream class%s, %u event class%s\n", in->nstreams,
-            in->nstreams == 1 ? "" : "es", in->nevents, in->nevents == 1 ? "" : "es");
-}
-
-static void print_summary(struct ctx *x)
-{
-    FILE *f = x->c->out;
-    fprintf(f, "packets:       %" PRIu64 "\n", x->packets);
-    fprintf(f, "events:        %" PRIu64 "\n", x->events);
-    for (size_t i = 0; i < x->ncounts; i++)
-        fprintf(f, "  %-40s %" PRIu64 "\n", x->counts[i].name, x->counts[i].n);
-    if (x->lost_events || x->lost_packets)
-        fprintf(f, "lost:          %" PRIu64 " events discarded, %" PRIu64 " packets lost\n",
-                x->lost_events, x->lost_packets);
-    if (x->warnings)
-        fprintf(f, "skipped:       %" PRIu64 " damaged packets (lenient)\n", x->warnings);
-    if (x->cpus || x->cpu_other) {
-        unsigned n = 0;
-        for (int i = 0; i < 64; i++)
-            n += (unsigned)((x->cpus >> i) & 1u);
-        fprintf(f, "cpus:          %u\n", n + (unsigned)(x->cpu_other ? 1 : 0));
-    }
-    if (x->ntids)
-        fprintf(f, "threads:       %zu%s (distinct vtid/tid context values)\n", x->ntids,
-                x->tids_full ? "+" : "");
-    if (x->any_ns) {
-        uint64_t span = x->last_ns - x->first_ns;
-        fprintf(f,
-                "time span:     %" PRIu64 ".%09" PRIu64 " .. %" PRIu64 ".%09" PRIu64
-                " s since the Epoch (%" PRIu64 ".%09" PRIu64 " s)\n",
-                x->first_ns / 1000000000u, x->first_ns % 1000000000u, x->last_ns / 1000000000u,
-                x->last_ns % 1000000000u, span / 1000000000u, span % 1000000000u);
-    }
-}
-
-/* A dump's filter (CTF is read in time order: past --end, reading stops). */
-static int dump_filter_init(struct ctx *x)
-{
-    if (!x->dump)
-        return CLI_EXIT_OK;
+    x->names = cli_calloc(1, sizeof *x->names);
+    x->classes = cli_calloc(1, sizeof *x->classes);
+    /* TRACERD_CLI_NO_TEMPLATES=1: no templates (the tests compare the two) */
+    const char *nt = getenv("TRACERD_CLI_NO_TEMPLATES");
+    x->no_tpl = nt != NULL && strcmp(nt, "1") == 0;
+    x->tpls = x->no_tpl ? NULL : cli_calloc(1, sizeof *x->tpls);
+    if (x->names == NULL || x->classes == NULL || (x->tpls == NULL && !x->no_tpl))
+        return cli_oom(x->c, "dump tables");
     x->need_ids = cli_filter_given(x->c, "--pid") || cli_filter_given(x->c, "--tid");
     return cli_dump_filter_init(x->c, &x->flt, true);
 }
 
-/* ---- a directory ----------------------------------------------------------- */
-
-static int run_dir(cli_t *c, bool dump)
+/* The reader is open: a filtered directory's table of each stream's cpu. */
+static int dump_opened(void *user, tracerd_ctf_dir_t *d, const char *metadata,
+                       const tracerd_ctf_trace_t *t)
 {
+    struct ctx *x = user;
+    (void)metadata;
+    x->dir = d;
+    if (d == NULL) {
+        x->trace = t;
+        x->stream_path = x->c->path;
+        return CLI_EXIT_OK;
+    }
+    if (x->flt.f == NULL)
+        return CLI_EXIT_OK;
+    x->nstream_cpu = tracerd_ctf_dir_stream_count(d);
+    x->stream_cpu = cli_calloc(x->nstream_cpu ? x->nstream_cpu : 1, sizeof *x->stream_cpu);
+    if (x->stream_cpu == NULL)
+        return cli_oom(x->c, "stream table");
+    for (uint32_t i = 0; i < x->nstream_cpu; i++)
+        x->stream_cpu[i] = -1;
+    return CLI_EXIT_OK;
+}
+
+/* Reading ended: the packet line still open is closed; stopped past --end
+ * is no error. */
+static tracerd_status_t dump_ended(void *user, tracerd_status_t st)
+{
+    struct ctx *x = user;
+    st = cli_dump_status(&x->flt, st);
+    close_packet(x);
+    return st;
+}
+
+static int dump(cli_t *c)
+{
+    int rc = cli_out_start(c);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     struct ctx *x = cli_calloc(1, sizeof *x);
     if (x == NULL)
-        return cli_oom(c, "reader context");
+        return cli_out_end(c, cli_oom(c, "reader context"));
     x->c = c;
-    x->dump = dump;
+    const ctf_cmd_t cmd = {x, dump_setup, 0, dump_opened, dump_ended, NULL};
+    rc = ctf_run(c, &cmd);
+    cli_dump_filter_free(&x->flt);
+    cli_free(x->stream_cpu);
+    cli_free(x->names);
+    cli_free(x->classes);
+    cli_free(x->tpls);
+    cli_free(x);
+    return cli_out_end(c, rc);
+}
+
+/* ---- the runners (ctf_run.h) ------------------------------------------------ */
+
+static tracerd_status_t cmd_ended(const ctf_cmd_t *cmd, tracerd_status_t st)
+{
+    return cmd->ended ? cmd->ended(cmd->user, st) : st;
+}
+
+static void cmd_done(const ctf_cmd_t *cmd, tracerd_status_t st)
+{
+    if (cmd->done)
+        cmd->done(cmd->user, st);
+}
+
+/* The reader's configuration (-o ctf.KEY=VALUE, the command's scopes). */
+static int stream_config(cli_t *c, const ctf_cmd_t *cmd, tracerd_ctf_stream_config_t *scfg)
+{
+    int orc = cli_config_ctf(c, scfg);
+    if (cmd->field_scopes)
+        scfg->field_scopes = cmd->field_scopes;
+    return orc;
+}
+
+static int run_dir(cli_t *c, const ctf_cmd_t *cmd)
+{
     tracerd_ctf_callbacks_t cb;
-    callbacks(x, &cb);
-    const char *missing = ctx_tables_missing(x);
-    if (missing != NULL) {
-        ctx_free(x);
-        return cli_oom(c, missing);
-    }
-    int frc = dump_filter_init(x);
-    if (frc != CLI_EXIT_OK) {
-        ctx_free(x);
-        return frc;
-    }
+    int rc = cmd->setup(cmd->user, &cb);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     tracerd_ctf_dir_config_t cfg;
     tracerd_ctf_dir_config_init(&cfg);
     tracerd_ctf_stream_config_t scfg;
-    int orc = cli_config_ctf(c, &scfg);
-    if (!dump)
-        scfg.field_scopes = INFO_SCOPES;
+    rc = stream_config(c, cmd, &scfg);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     cfg.stream = &scfg;
-    if (orc != CLI_EXIT_OK) {
-        cli_dump_filter_free(&x->flt);
-        ctx_free(x);
-        return orc;
-    }
     if (c->chunk)
         cfg.chunk_bytes = c->chunk < 64 ? 64 : c->chunk;
     tracerd_ctf_dir_t *d = NULL;
-    tracerd_status_t st = tracerd_ctf_dir_open(c->path, &cfg, &cb, x, NULL, &d);
-    x->dir = d;
-    if (st == TRACERD_OK && x->flt.f != NULL) {
-        x->nstream_cpu = tracerd_ctf_dir_stream_count(d);
-        x->stream_cpu = cli_calloc(x->nstream_cpu ? x->nstream_cpu : 1, sizeof *x->stream_cpu);
-        if (x->stream_cpu == NULL) {
+    tracerd_status_t st = tracerd_ctf_dir_open(c->path, &cfg, &cb, cmd->user, NULL, &d);
+    if (st == TRACERD_OK && cmd->opened) {
+        rc = cmd->opened(cmd->user, d, NULL, NULL);
+        if (rc != CLI_EXIT_OK) {
             tracerd_ctf_dir_free(d);
-            cli_dump_filter_free(&x->flt);
-            ctx_free(x);
-            return cli_oom(c, "stream table");
+            return rc;
         }
-        for (uint32_t i = 0; i < x->nstream_cpu; i++)
-            x->stream_cpu[i] = -1;
-    }
-    if (st == TRACERD_OK && !dump) {
-        fprintf(c->out, "format:        CTF trace directory\n");
-        fprintf(c->out, "streams:       %u\n", tracerd_ctf_dir_stream_count(d));
-        for (uint32_t i = 0; i < tracerd_ctf_dir_trace_count(d); i++)
-            print_trace_info(c->out, tracerd_ctf_dir_trace_path(d, i), tracerd_ctf_dir_trace(d, i));
     }
     if (st == TRACERD_OK)
         while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
             ;
-    st = cli_dump_status(&x->flt, st);
-    close_packet(x);
-    int rc = CLI_EXIT_OK;
+    st = cmd_ended(cmd, st);
     if (st != TRACERD_OK) {
         cli_out_stop(c);
         const char *path = d ? tracerd_ctf_dir_error_path(d) : c->path;
@@ -1244,15 +1058,10 @@ static int run_dir(cli_t *c, bool dump)
                 d ? tracerd_ctf_dir_error_reason(d) : tracerd_status_message(st));
         rc = st == TRACERD_E_IO ? CLI_EXIT_IO : CLI_EXIT_TRACE;
     }
-    if (!dump && (st == TRACERD_OK || x->events))
-        print_summary(x);
+    cmd_done(cmd, st);
     tracerd_ctf_dir_free(d);
-    cli_dump_filter_free(&x->flt);
-    ctx_free(x);
     return rc;
 }
-
-/* ---- a single stream file --------------------------------------------------- */
 
 static int read_metadata(cli_t *c, const char *path, tracerd_ctf_trace_t **out)
 {
@@ -1292,8 +1101,58 @@ static int read_metadata(cli_t *c, const char *path, tracerd_ctf_trace_t **out)
     return CLI_EXIT_OK;
 }
 
-static int run_stream(cli_t *c, bool dump)
+/* A single stream file with its metadata (given, or the file beside it). */
+static int run_stream(cli_t *c, const ctf_cmd_t *cmd, const char *mpath)
 {
+    tracerd_ctf_trace_t *t = NULL;
+    int rc = read_metadata(c, mpath, &t);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    tracerd_ctf_callbacks_t cb;
+    rc = cmd->setup(cmd->user, &cb);
+    if (rc != CLI_EXIT_OK) {
+        tracerd_ctf_trace_free(t);
+        return rc;
+    }
+    tracerd_ctf_stream_config_t scfg;
+    int orc = stream_config(c, cmd, &scfg);
+    tracerd_ctf_stream_t *r = NULL;
+    tracerd_status_t st = orc == CLI_EXIT_OK
+                              ? tracerd_ctf_stream_new(t, &scfg, &cb, cmd->user, NULL, &r)
+                              : TRACERD_E_INVALID;
+    if (st != TRACERD_OK) {
+        fprintf(stderr, "%s: %s: %s\n", c->prog, c->path, tracerd_status_message(st));
+        tracerd_ctf_trace_free(t);
+        return CLI_EXIT_TRACE;
+    }
+    if (cmd->opened && (rc = cmd->opened(cmd->user, NULL, mpath, t)) != CLI_EXIT_OK) {
+        tracerd_ctf_stream_free(r);
+        tracerd_ctf_trace_free(t);
+        return rc;
+    }
+    st = cmd_ended(cmd, cli_pump(c, tracerd_ctf_stream_ops(), r));
+    if (st != TRACERD_OK) {
+        if (st != TRACERD_E_IO) {
+            const char *path = tracerd_ctf_stream_error_path(r);
+            char reason[512];
+            snprintf(reason, sizeof reason, "%s%s%s", tracerd_ctf_stream_error_reason(r),
+                     *path ? " (field " : "", *path ? path : "");
+            if (*path)
+                strncat(reason, ")", sizeof reason - strlen(reason) - 1);
+            cli_report(c, "ctf", st, tracerd_ctf_stream_record_offset(r), reason);
+        }
+        rc = st == TRACERD_E_IO ? CLI_EXIT_IO : CLI_EXIT_TRACE;
+    }
+    cmd_done(cmd, st);
+    tracerd_ctf_stream_free(r);
+    tracerd_ctf_trace_free(t);
+    return rc;
+}
+
+int ctf_run(cli_t *c, const ctf_cmd_t *cmd)
+{
+    if (c->is_dir)
+        return run_dir(c, cmd);
     char guess[4096];
     const char *mpath = c->metadata;
     if (mpath == NULL) {
@@ -1309,86 +1168,7 @@ static int run_stream(cli_t *c, bool dump)
             return CLI_EXIT_USAGE;
         }
     }
-    tracerd_ctf_trace_t *t = NULL;
-    int rc = read_metadata(c, mpath, &t);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    struct ctx *x = cli_calloc(1, sizeof *x);
-    if (x == NULL) {
-        tracerd_ctf_trace_free(t);
-        return cli_oom(c, "reader context");
-    }
-    x->c = c;
-    x->dump = dump;
-    x->stream_path = c->path;
-    x->trace = t;
-    tracerd_ctf_callbacks_t cb;
-    callbacks(x, &cb);
-    const char *missing = ctx_tables_missing(x);
-    if (missing != NULL) {
-        ctx_free(x);
-        tracerd_ctf_trace_free(t);
-        return cli_oom(c, missing);
-    }
-    rc = dump_filter_init(x);
-    if (rc != CLI_EXIT_OK) {
-        ctx_free(x);
-        tracerd_ctf_trace_free(t);
-        return rc;
-    }
-    tracerd_ctf_stream_config_t scfg;
-    int orc = cli_config_ctf(c, &scfg);
-    if (!dump)
-        scfg.field_scopes = INFO_SCOPES;
-    tracerd_ctf_stream_t *r = NULL;
-    tracerd_status_t st =
-        orc == CLI_EXIT_OK ? tracerd_ctf_stream_new(t, &scfg, &cb, x, NULL, &r) : TRACERD_E_INVALID;
-    if (st != TRACERD_OK) {
-        fprintf(stderr, "%s: %s: %s\n", c->prog, c->path, tracerd_status_message(st));
-        cli_dump_filter_free(&x->flt);
-        ctx_free(x);
-        tracerd_ctf_trace_free(t);
-        return CLI_EXIT_TRACE;
-    }
-    if (!dump) {
-        fprintf(c->out, "format:        CTF data stream\n");
-        print_trace_info(c->out, mpath, t);
-    }
-    st = cli_dump_status(&x->flt, cli_pump(c, tracerd_ctf_stream_ops(), r));
-    close_packet(x);
-    rc = CLI_EXIT_OK;
-    if (st != TRACERD_OK) {
-        if (st != TRACERD_E_IO) {
-            const char *path = tracerd_ctf_stream_error_path(r);
-            char reason[512];
-            snprintf(reason, sizeof reason, "%s%s%s", tracerd_ctf_stream_error_reason(r),
-                     *path ? " (field " : "", *path ? path : "");
-            if (*path)
-                strncat(reason, ")", sizeof reason - strlen(reason) - 1);
-            cli_report(c, "ctf", st, tracerd_ctf_stream_record_offset(r), reason);
-        }
-        rc = st == TRACERD_E_IO ? CLI_EXIT_IO : CLI_EXIT_TRACE;
-    }
-    if (!dump)
-        print_summary(x);
-    tracerd_ctf_stream_free(r);
-    tracerd_ctf_trace_free(t);
-    cli_dump_filter_free(&x->flt);
-    ctx_free(x);
-    return rc;
-}
-
-static int info(cli_t *c)
-{
-    return c->is_dir ? run_dir(c, false) : run_stream(c, false);
-}
-
-static int dump(cli_t *c)
-{
-    int rc = cli_out_start(c);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    return cli_out_end(c, c->is_dir ? run_dir(c, true) : run_stream(c, true));
+    return run_stream(c, cmd, mpath);
 }
 
 static int set_metadata(cli_t *c, const char *value)
@@ -1405,7 +1185,7 @@ static const struct cli_flag flags[] = {
 const struct cli_format cli_format_ctf = {
     .name = "ctf",
     .detect = detect,
-    .info = info,
+    .info = ctf_info,
     .dump = dump,
     .options = options,
     .options_help = "ctf.check-uuid=yes|no, ctf.stitch-bytes=N",
