@@ -544,6 +544,69 @@ START_TEST(test_ctf_dir)
 }
 END_TEST
 
+/* tracerd info counts events by event class name: several classes of one
+ * name count as one line, the names in the order first seen, at most 512
+ * of them (later names are not listed); 600 classes read in two passes in
+ * opposite orders, in both byte orders. */
+START_TEST(test_ctf_info_names)
+{
+    CLI_OR_SKIP(cli);
+    enum { NCLS = 600, NNAMES = 520 };
+    for (int big = 0; big < 2; big++) {
+        size_t cap = 256 + (size_t)NCLS * 80, at = 0;
+        char *meta = malloc(cap);
+        ck_assert_ptr_nonnull(meta);
+        at += (size_t)snprintf(meta + at, cap - at,
+                               "/* CTF 1.8 */\n"
+                               "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+                               "typealias integer { size = 16; align = 8; signed = false; } := u16;\n"
+                               "typealias integer { size = 32; align = 8; signed = false; } := u32;\n"
+                               "trace { major = 1; minor = 8; byte_order = %s;\n"
+                               "  packet.header := struct { u32 magic; }; };\n"
+                               "stream { event.header := struct { u16 id; }; };\n",
+                               big ? "be" : "le");
+        for (int i = 0; i < NCLS; i++)
+            at += (size_t)snprintf(meta + at, cap - at,
+                                   "event { name = \"n%d\"; id = %d; fields := struct { u8 v; }; };\n",
+                                   i % NNAMES, i);
+        cw_t w;
+        cw_init(&w);
+        cw_int(&w, 0xC1FC1FC1u, 32, big);
+        for (int pass = 0; pass < 2; pass++)
+            for (int k = 0; k < NCLS; k++) {
+                int id = pass == 0 ? k : NCLS - 1 - k;
+                cw_int(&w, (uint64_t)id, 16, big);
+                cw_int(&w, (uint64_t)k & 0xff, 8, big);
+            }
+        char *mp = ev_temp_file("metadata", meta, at);
+        char *sp = ev_temp_file("stream_0", w.buf, (size_t)(w.bits / 8));
+        ev_proc_t p;
+        run_cli(cli, NULL, &p, "info", ev_temp_dir(), NULL);
+        ck_assert_msg(p.status == 0, "%s", p.err);
+        ck_assert_ptr_nonnull(strstr(p.out, "\nevents:        1200\n"));
+        /* n0..n79: two classes, two passes; n80..n511: one class; n512..
+         * n519 (classes 512..519, first seen after 512 names) not listed */
+        char name[16], want[64];
+        const char *prev = strstr(p.out, "\nevents:");
+        for (int n = 0; n < 512; n++) {
+            snprintf(name, sizeof name, "n%d", n);
+            snprintf(want, sizeof want, "\n  %-40s %d\n", name, n < NCLS - NNAMES ? 4 : 2);
+            const char *at_line = strstr(p.out, want);
+            ck_assert_msg(at_line != NULL && at_line > prev, "line of n%d: %s", n, want);
+            prev = at_line;
+        }
+        ck_assert_ptr_null(strstr(p.out, "  n512 "));
+        ck_assert_ptr_null(strstr(p.out, "  n519 "));
+        ev_proc_free(&p);
+        cw_free(&w);
+        free(mp);
+        free(sp);
+        free(meta);
+        ev_temp_cleanup();
+    }
+}
+END_TEST
+
 /* Back-pressure: while nobody reads the CLI's output, the CLI stops reading
  * the socket, so the sender cannot push the whole trace; once the output is
  * read, everything arrives and the output is complete. */
@@ -1183,6 +1246,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_progress);
     tcase_add_test(tc, test_backpressure);
     tcase_add_test(tc, test_ctf_dir);
+    tcase_add_test(tc, test_ctf_info_names);
     tcase_add_test(tc, test_stats_vs_llvm_xray);
     tcase_add_test(tc, test_dump_stdin);
     tcase_add_test(tc, test_reader_options);

@@ -18,6 +18,8 @@ struct evcount {
 };
 
 #define TID_SLOTS 65536u
+#define CLASS_SLOTS 256u
+#define NO_COUNT UINT32_MAX
 
 struct info {
     cli_t *c;
@@ -27,6 +29,12 @@ struct info {
     bool any_ns;
     struct evcount counts[512];
     size_t ncounts;
+    /* event class -> its name's entry in counts (NO_COUNT: the table was
+     * full), direct-mapped: the name is looked up once per class */
+    struct {
+        const tracerd_ctf_event_class_t *cls;
+        uint32_t count;
+    } cls[CLASS_SLOTS];
     uint64_t cpus; /* bit set of cpu_id values < 64 */
     uint64_t cpu_other;
     /* distinct vtid/tid values of the contexts */
@@ -76,6 +84,22 @@ static int on_warning(void *user, const tracerd_warning_t *w)
     return cli_warning(x->c, &sink, w);
 }
 
+/* The entry of name in counts (made, with no events yet), or NO_COUNT when
+ * it is not there and the table is full (it stays full). */
+static uint32_t count_of(struct info *x, const char *name)
+{
+    size_t i = 0;
+    while (i < x->ncounts && x->counts[i].name != name && strcmp(x->counts[i].name, name))
+        i++;
+    if (i == x->ncounts) {
+        if (x->ncounts == sizeof x->counts / sizeof x->counts[0])
+            return NO_COUNT;
+        x->counts[x->ncounts].name = name;
+        x->counts[x->ncounts++].n = 0;
+    }
+    return (uint32_t)i;
+}
+
 static int on_event(void *user, const tracerd_ctf_event_t *e)
 {
     struct info *x = user;
@@ -87,15 +111,13 @@ static int on_event(void *user, const tracerd_ctf_event_t *e)
             x->last_ns = e->ns;
         x->any_ns = true;
     }
-    size_t i = 0;
-    while (i < x->ncounts && x->counts[i].name != e->name && strcmp(x->counts[i].name, e->name))
-        i++;
-    if (i < x->ncounts)
-        x->counts[i].n++;
-    else if (x->ncounts < sizeof x->counts / sizeof x->counts[0]) {
-        x->counts[x->ncounts].name = e->name;
-        x->counts[x->ncounts++].n = 1;
+    size_t h = (size_t)(((uint64_t)(uintptr_t)e->cls >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 56);
+    if (x->cls[h].cls != e->cls || e->cls == NULL) {
+        x->cls[h].cls = e->cls;
+        x->cls[h].count = count_of(x, e->name);
     }
+    if (x->cls[h].count != NO_COUNT)
+        x->counts[x->cls[h].count].n++;
     return 0;
 }
 
