@@ -1135,8 +1135,17 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
             break;
         r->ev = ev;
         sctx_pos = vm.pos;
-        if (run_fast(r, &vm, ev->body_fast) != R_OK || vm.pos == ev_start)
+        const struct ctf_insn *bf = ev->body_fast;
+        if (bf[0].op == OP_SKIP && bf[1].op == OP_END) {
+            /* a class of fixed size (contexts and payload one fused run):
+             * measured here */
+            uint64_t b = (vm.pos + bf[0].align - 1) & ~((uint64_t)bf[0].align - 1);
+            if (b + bf[0].count > vm.limit || b + bf[0].count == ev_start)
+                break; /* past the content or the chunk, or empty: the general path */
+            vm.pos = b + bf[0].count;
+        } else if (run_fast(r, &vm, bf) != R_OK || vm.pos == ev_start) {
             break; /* an error or an empty event: the general path reports it */
+        }
         event_time(r);
         ns = event_ns(r, r->ev_cycles);
     measured:
