@@ -196,6 +196,17 @@ static uint32_t name_of(struct st *s, const tracerd_event_t *ev)
 
 /* One finished span of duration d (ns or ticks) under name a. (Inlined in
  * the span loops: a call per span was a fifth of `stats` on XRay.) */
+__attribute__((noinline)) static struct hist *new_hist(struct st *s, struct agg *a)
+{
+    if (s->nhists >= STATS_MAX_HISTS)
+        return NULL;
+    a->h = cli_calloc(1, sizeof *a->h);
+    if (a->h == NULL)
+        cli_oom(s->c, "duration histogram");
+    s->nhists += a->h != NULL;
+    return a->h;
+}
+
 __attribute__((always_inline)) static inline void record(struct st *s, struct agg *a, uint64_t d)
 {
     a->span = true;
@@ -204,14 +215,22 @@ __attribute__((always_inline)) static inline void record(struct st *s, struct ag
         a->min = d;
     if (d > a->max)
         a->max = d;
-    if (a->h == NULL && s->nhists < STATS_MAX_HISTS) {
-        a->h = cli_calloc(1, sizeof *a->h);
-        if (a->h == NULL)
-            cli_oom(s->c, "duration histogram");
-        s->nhists += a->h != NULL;
-    }
-    if (a->h != NULL && !hist_add(a->h, d))
+    struct hist *h = a->h;
+    if (__builtin_expect(h == NULL, 0) && (h = new_hist(s, a)) == NULL)
+        return;
+    if (!hist_add(h, d))
         cli_oom(s->c, "duration histogram");
+}
+
+/* A span of frame f closed after d: its name's figures (count, self time
+ * net of the child spans, and record's). */
+__attribute__((always_inline)) static inline void frame_done(struct st *s, const struct ev_frame *f,
+                                                             uint64_t d)
+{
+    struct agg *a = &s->v[f->name];
+    record(s, a, d);
+    a->count++;
+    a->self += d >= f->child ? d - f->child : 0;
 }
 
 __attribute__((always_inline)) static inline int close_frame(void *ctx, struct ev_thread *t,
@@ -219,10 +238,7 @@ __attribute__((always_inline)) static inline int close_frame(void *ctx, struct e
 {
     struct st *s = ctx;
     uint64_t d = end - f->start;
-    struct agg *a = &s->v[f->name];
-    record(s, a, d);
-    a->count++;
-    a->self += d >= f->child ? d - f->child : 0;
+    frame_done(s, f, d);
     t->spans++;
     s->spans++;
     if (t->depth == 0)
@@ -339,7 +355,7 @@ static uint64_t sort_key(const struct agg *a, cli_stats_sort_t key)
     case CLI_SORT_SELF:
         return a->self;
     case CLI_SORT_P99:
-        return a->h != NULL ? hist_quantile(a->h, 0.99) : 0;
+        return a->h != NULL ? hist_quantile(a->h, 0.99, a->min, a->max) : 0;
     case CLI_SORT_TOTAL:
         break;
     }
@@ -392,9 +408,9 @@ static void columns(const struct agg *a, uint64_t v[8])
     v[1] = a->total;
     v[2] = a->self;
     v[3] = a->span && a->min != UINT64_MAX ? a->min : 0;
-    v[4] = h ? hist_quantile(a->h, 0.50) : 0;
-    v[5] = h ? hist_quantile(a->h, 0.90) : 0;
-    v[6] = h ? hist_quantile(a->h, 0.99) : 0;
+    v[4] = h ? hist_quantile(a->h, 0.50, a->min, a->max) : 0;
+    v[5] = h ? hist_quantile(a->h, 0.90, a->min, a->max) : 0;
+    v[6] = h ? hist_quantile(a->h, 0.99, a->min, a->max) : 0;
     v[7] = a->max;
 }
 
@@ -690,6 +706,21 @@ static int xf_records(struct xfast *x, struct ev_thread *t, const tracerd_xray_f
     return rc;
 }
 
+/* Closes stk[depth], the top of t's stack once popped, at ts (a later start
+ * makes it empty): its duration to its parent's child time or the thread's
+ * busy time, and to its name's figures (as close_frame). */
+__attribute__((always_inline)) static inline void
+xf_close(struct st *s, struct ev_thread *t, struct ev_frame *stk, uint32_t depth, uint64_t ts)
+{
+    const struct ev_frame fr = stk[depth];
+    uint64_t e = ts >= fr.start ? ts : fr.start, d = e - fr.start;
+    if (depth > 0)
+        stk[depth - 1].child += d;
+    else
+        t->busy += d;
+    frame_done(s, &fr, d);
+}
+
 /* A run of function records (on_functions: one thread's). The thread is
  * looked up and the time spans widened once per run. While no bound is
  * reached (the thread's depth, the open spans in all, the stack's room,
@@ -720,13 +751,24 @@ static int xf_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
         uint32_t lim = bound < t->cap ? bound : t->cap;
         struct ev_frame *stk = t->stack;
         uint64_t spans = 0;
+        /* the time of each record, ns or tsc: one load at a fixed offset */
+        const size_t ts_at =
+            has_ns ? offsetof(tracerd_xray_function_t, ns) : offsetof(tracerd_xray_function_t, tsc);
         for (; i < n; i++) {
             const tracerd_xray_function_t *f = &fs[i];
-            uint64_t ts = has_ns ? f->ns : f->tsc;
+            uint64_t ts;
+            memcpy(&ts, (const char *)f + ts_at, sizeof ts);
             uint32_t id = (uint32_t)f->function_id;
             if ((unsigned)f->kind - TRACERD_XRAY_EXIT <=
                 TRACERD_XRAY_TAIL_EXIT - TRACERD_XRAY_EXIT) {
-                /* the innermost open span of id, and those above it */
+                /* the innermost open span of id, and those above it; the
+                 * common case, id's span on top, without the loop (its
+                 * registers cost more than its one pass) */
+                if (__builtin_expect(depth > 0 && stk[depth - 1].key == id, 1)) {
+                    xf_close(s, t, stk, --depth, ts);
+                    spans++;
+                    continue;
+                }
                 uint32_t k = depth;
                 while (k > 0 && stk[k - 1].key != id)
                     k--;
@@ -736,16 +778,7 @@ static int xf_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
                 }
                 k--;
                 do {
-                    const struct ev_frame fr = stk[--depth];
-                    uint64_t e = ts >= fr.start ? ts : fr.start, d = e - fr.start;
-                    if (depth > 0)
-                        stk[depth - 1].child += d;
-                    else
-                        t->busy += d;
-                    struct agg *a = &s->v[fr.name];
-                    record(s, a, d);
-                    a->count++;
-                    a->self += d >= fr.child ? d - fr.child : 0;
+                    xf_close(s, t, stk, --depth, ts);
                     spans++;
                 } while (depth > k);
                 continue;

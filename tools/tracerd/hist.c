@@ -11,7 +11,7 @@ bool hist_add_new_slot(struct hist *h, uint64_t v)
     return h->slot[k] != NULL && hist_add(h, v);
 }
 
-uint64_t hist_quantile(const struct hist *h, double q)
+uint64_t hist_quantile(const struct hist *h, double q, uint64_t min, uint64_t max)
 {
     if (h->count == 0)
         return 0;
@@ -32,10 +32,10 @@ uint64_t hist_quantile(const struct hist *h, double q)
             uint64_t width = (uint64_t)1 << (e - HIST_SUB_BITS);
             uint64_t lo = ((uint64_t)1 << e) + (uint64_t)s * width;
             uint64_t mid = lo + width / 2;
-            return mid > h->max ? h->max : mid < h->min ? h->min : mid;
+            return mid > max ? max : mid < min ? min : mid;
         }
     }
-    return h->max;
+    return max;
 }
 
 void hist_free(struct hist *h)

@@ -17,10 +17,11 @@
 #define HIST_SUB (1u << HIST_SUB_BITS)
 #define HIST_EXPS (64u - HIST_SUB_BITS + 1u) /* slot 0: exact 0..31; slot k: e = k + 4 */
 
+/* (The values' least and greatest are the caller's: stats keeps them for
+ * its own columns, and a span's duration is compared with them once.) */
 struct hist {
     uint32_t *slot[HIST_EXPS];
     uint64_t count;
-    uint64_t min, max;
 };
 
 static inline unsigned hist_slot_of(uint64_t v, unsigned *sub)
@@ -45,17 +46,14 @@ static inline bool hist_add(struct hist *h, uint64_t v)
         return hist_add_new_slot(h, v);
     if (h->slot[k][sub] != UINT32_MAX)
         h->slot[k][sub]++;
-    if (h->count == 0 || v < h->min)
-        h->min = v;
     h->count++;
-    if (v > h->max)
-        h->max = v;
     return true;
 }
 /* The value at quantile q (0 <= q < 1): the midpoint of the bucket holding
  * the (floor(q * count) + 1)-th smallest value (the rank llvm-xray account
- * uses), clamped to [min, max]; 0 when empty. */
-uint64_t hist_quantile(const struct hist *h, double q);
+ * uses), clamped to [min, max], the least and greatest value added; 0 when
+ * empty. */
+uint64_t hist_quantile(const struct hist *h, double q, uint64_t min, uint64_t max);
 void hist_free(struct hist *h);
 
 #endif
