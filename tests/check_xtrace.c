@@ -1055,6 +1055,60 @@ START_TEST(test_fixtures)
 END_TEST
 
 /* The CLI reads both demo files (when the test runs under make check). */
+/* tracerd info's PC line: the range from sequences of PCs that rise by 4
+ * (one passing 2^64 from an initial PC), a first PC that is not explicit,
+ * the greatest PC in a sequence before the last. */
+static void cli_pc_line(const char *cli, const xtw_t *w, const char *env, const char *want)
+{
+    char tmp[128], cmd[1024], line[512];
+    snprintf(tmp, sizeof tmp, "/tmp/tracerd-xtrace-pc-%ld.xinsndata.bin", (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(w->buf, 1, w->len, f), w->len);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s %s --format xtrace info %s", env, cli, tmp);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    bool found = false;
+    while (fgets(line, sizeof line, p) != NULL)
+        if (strncmp(line, "pc:", 3) == 0) {
+            ck_assert_str_eq(line, want);
+            found = true;
+        }
+    ck_assert_int_eq(pclose(p), 0);
+    ck_assert(found);
+    unlink(tmp);
+}
+
+START_TEST(test_cli_pc_range)
+{
+    const char *cli = getenv("TRACERD_CLI");
+    if (cli == NULL)
+        return;
+    xtw_t w;
+    xtw_init(&w);
+    for (int i = 0; i < 5; i++) /* ...f6 .. ...fe, 0x2, 0x6 */
+        xtw_inst(&w, 0, (uint32_t)i);
+    xtw_pcinst(&w, 1, 0x5000, 9);
+    xtw_inst(&w, 1, 1);
+    xtw_pcinst(&w, 0, 0x100, 9);
+    xtw_inst(&w, 0, 1);
+    xtw_inst(&w, 2, 1);
+    cli_pc_line(cli, &w, "TRACERD_XTRACE=pc=0xfffffffffffffff6",
+                "pc:          first 0xfffffffffffffff6, last 0x108, range "
+                "0x2..0xfffffffffffffffe\n");
+    xtw_free(&w);
+    xtw_init(&w);
+    xtw_pcinst(&w, 0, 0x400000, 9);
+    for (int i = 0; i < 3; i++)
+        xtw_inst(&w, 0, (uint32_t)i);
+    xtw_pcinst(&w, 0, 0x100, 9);
+    xtw_inst(&w, 0, 1);
+    cli_pc_line(cli, &w, "", "pc:          first 0x400000, last 0x104, range 0x100..0x40000c\n");
+    xtw_free(&w);
+}
+END_TEST
+
 START_TEST(test_cli)
 {
     const char *cli = getenv("TRACERD_CLI");
@@ -1246,6 +1300,7 @@ Suite *suite_xtrace(void)
     tcase_add_test(ts, test_snap_callback_abort);
     tcase_add_test(ts, test_fixtures);
     tcase_add_test(ts, test_cli);
+    tcase_add_test(ts, test_cli_pc_range);
     tcase_add_test(ts, test_detect_snapshot_not_xray);
     suite_add_tcase(s, ts);
     return s;

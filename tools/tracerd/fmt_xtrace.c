@@ -292,7 +292,8 @@ typedef struct istate {
     uint64_t insns, explicit_pcs, by_el[4], loads, stores, mem_bytes, vals[6], allgpr, flags;
     uint64_t vecs, iovs, iov_bytes, times, frags, warnings;
     uint64_t pc_min, pc_max, first_pc, last_pc, first_time, last_time;
-    bool have_dec; /* the AUTO iov layout decision */
+    uint64_t seq_pc; /* info: the first PC of the instructions since the last explicit one */
+    bool have_dec;   /* the AUTO iov layout decision */
     tracerd_xtrace_iov_decision_t dec;
 } istate_t;
 
@@ -305,25 +306,40 @@ static void hexu(wr_t *f, const char *key, uint64_t v)
     wr_ch(f, '"');
 }
 
-/* info's figures of an instruction (info's callbacks only count, so they
- * call nothing and save no registers: a callback runs for every 5-byte
- * record; dump's do not count, it prints no figures). */
-static inline void count_insn(istate_t *s, const tracerd_xtrace_insn_t *x)
+/* info's PC range: the PCs since the last explicit one rise by 4 from
+ * seq_pc to last_pc (xtrace.h: an INST's pc is the last one's + 4), so the
+ * range takes in each such sequence once, when it ends (at the next
+ * explicit PC, at the end), from its ends; one that passed 2^64 covers the
+ * top and the bottom of the range (pc_min starts at UINT64_MAX). */
+static void pc_range_fold(istate_t *s)
 {
-    uint64_t pc = x->pc;
-    if (s->insns == 0)
-        s->first_pc = pc;
-    s->insns++;
-    s->explicit_pcs += x->explicit_pc;
-    s->by_el[x->el & 3]++;
-    s->last_pc = pc;
-    s->pc_min = pc < s->pc_min ? pc : s->pc_min; /* starts at UINT64_MAX */
-    s->pc_max = pc > s->pc_max ? pc : s->pc_max;
+    uint64_t lo = s->seq_pc, hi = s->last_pc;
+    if (hi < lo) { /* passed 2^64: its values keep lo's remainder mod 4 */
+        hi = UINT64_MAX - 3 + (lo & 3);
+        lo &= 3;
+    }
+    s->pc_min = lo < s->pc_min ? lo : s->pc_min;
+    s->pc_max = hi > s->pc_max ? hi : s->pc_max;
 }
 
+/* info's figures of an instruction (info's callbacks only count, so they
+ * call nothing and save no registers: a callback runs for every 5-byte
+ * record; dump's do not count, it prints no figures). An explicit PC (or
+ * the first) starts a sequence of PCs, folded into the range when it ends. */
 static int i_insn(void *u, const tracerd_xtrace_insn_t *x)
 {
-    count_insn(u, x);
+    istate_t *s = u;
+    if (__builtin_expect(x->explicit_pc || s->insns == 0, 0)) {
+        if (s->insns == 0)
+            s->first_pc = x->pc;
+        else
+            pc_range_fold(s);
+        s->seq_pc = x->pc;
+        s->explicit_pcs += x->explicit_pc;
+    }
+    s->insns++;
+    s->by_el[x->el & 3]++;
+    s->last_pc = x->pc;
     return 0;
 }
 
@@ -648,6 +664,8 @@ static int run_insn(cli_t *c, bool dump)
         return rc;
     if (!dump) {
         FILE *f = c->out;
+        if (s.insns)
+            pc_range_fold(&s); /* the last sequence */
         fprintf(f, "format:      xtrace instruction stream (.xinsndata.bin)\n");
         print_name(c);
         fprintf(f, "byte order:  little\nbytes:       %" PRIu64 "\n", c->bytes_read);
