@@ -194,8 +194,8 @@ static uint32_t name_of(struct st *s, const tracerd_event_t *ev)
     return k;
 }
 
-/* One finished span of duration d (ns or ticks) under name a. (Inlined in
- * the span loops: a call per span was a fifth of `stats` on XRay.) */
+/* The duration histogram of a's first span (out of line: once per name);
+ * NULL past STATS_MAX_HISTS or on no memory. */
 __attribute__((noinline)) static struct hist *new_hist(struct st *s, struct agg *a)
 {
     if (s->nhists >= STATS_MAX_HISTS)
@@ -207,6 +207,8 @@ __attribute__((noinline)) static struct hist *new_hist(struct st *s, struct agg 
     return a->h;
 }
 
+/* One finished span of duration d (ns or ticks) under name a. (Inlined in
+ * the span loops: a call per span was a fifth of `stats` on XRay.) */
 __attribute__((always_inline)) static inline void record(struct st *s, struct agg *a, uint64_t d)
 {
     a->span = true;
