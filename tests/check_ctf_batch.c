@@ -457,6 +457,98 @@ START_TEST(test_vector_elements)
 }
 END_TEST
 
+/* Batch slots used again by other records (stream.c, batch_mark and
+ * batch_clean: a slot whose record set a label, an option or a byte view is
+ * made as a new record's after the call; the others are not touched):
+ * events of two classes in turn, one whose labels (a bit-field enum, a
+ * byte-aligned enum), byte view (an array of bytes) and variant option lie
+ * where the other has plain integers and strings, and a third reading
+ * fragments of a long string: the same log in every split, pause and
+ * allocation failure through on_field and on_fields, both byte orders (the
+ * recorder logs an option, a byte view or a fragment offset on a record
+ * that has none, so a slot's stale member differs from on_field's log);
+ * also for streams cut inside each class. */
+START_TEST(test_batch_slots_reused)
+{
+    bool be = _i != 0;
+    char meta[1600];
+    snprintf(meta, sizeof meta,
+             "/* CTF 1.8 */\n"
+             "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+             "typealias integer { size = 32; align = 8; signed = false; } := u32;\n"
+             "trace { major = 1; minor = 8; byte_order = %s; };\n"
+             "stream { event.header := struct { u8 id; }; };\n"
+             "event { name = a; id = 0; fields := struct { string s;\n"
+             "  enum : integer { size = 3; align = 1; } { X = 0, Y = 1, Z = 5 } e3;\n"
+             "  u8 raw[3];\n"
+             "  enum : u8 { P = 0, Q = 1 } tag;\n"
+             "  variant <tag> { u32 P; string Q; } v; }; };\n"
+             "event { name = b; id = 1; fields := struct { string s;\n"
+             "  integer { size = 3; align = 1; } k; integer { size = 5; align = 1; } m;\n"
+             "  u8 u1; u32 w; string t; u8 u2; u8 u3; u32 u4; u8 u5; u8 u6; u8 u7;\n"
+             "  u32 u8x; u8 u9; }; };\n"
+             "event { name = c; id = 2; fields := struct { u8 n; string long_s; }; };\n",
+             be ? "be" : "le");
+    static const char ids[] = {0, 1, 0, 1, 1, 0, 2, 1, 0, 1, 2, 0, 1};
+    static char longs[3000];
+    memset(longs, 'x', sizeof longs - 1);
+    cw_t w;
+    cw_init(&w);
+    for (size_t i = 0; i < sizeof ids; i++) {
+        cw_int(&w, (uint64_t)ids[i], 8, be);
+        if (ids[i] == 0) {
+            cw_str(&w, i % 2 ? "alpha" : "");
+            cw_int(&w, i % 3 == 0 ? 5 : 1, 3, be);
+            cw_align(&w, 8);
+            for (unsigned k = 0; k < 3; k++)
+                cw_int(&w, 0x41 + k + i, 8, be);
+            cw_int(&w, i & 1, 8, be);
+            if (i & 1)
+                cw_str(&w, "q-option");
+            else
+                cw_int(&w, 0xDEAD0000u + i, 32, be);
+        } else if (ids[i] == 1) {
+            cw_str(&w, "bee");
+            cw_int(&w, i & 7, 3, be);
+            cw_int(&w, i & 31, 5, be);
+            cw_int(&w, 10 + i, 8, be);
+            cw_int(&w, 100000 + i, 32, be);
+            cw_str(&w, "tee");
+            for (unsigned k = 0; k < 2; k++)
+                cw_int(&w, 20 + k, 8, be);
+            cw_int(&w, 3000000 + i, 32, be);
+            for (unsigned k = 0; k < 3; k++)
+                cw_int(&w, 30 + k, 8, be);
+            cw_int(&w, 4000000 + i, 32, be);
+            cw_int(&w, 99, 8, be);
+        } else {
+            cw_int(&w, i, 8, be);
+            cw_str(&w, longs);
+        }
+    }
+    size_t len = (size_t)(w.bits / 8);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    c.stream.stitch_bytes = 2048; /* long_s in fragments */
+    char *log = drv_check_all(&ctf_target, &c, w.buf, len);
+    char *batch = drv_check_twin(&ctf_batch_target, &c, w.buf, len);
+    ck_assert_str_eq(batch, log);
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.e3 e3 = 5 (Z)"));
+    ck_assert_ptr_nonnull(strstr(log, "n=3 bytes=414243"));
+    ck_assert_ptr_nonnull(strstr(log, "opt=Q"));
+    ck_assert_ptr_nonnull(strstr(log, "fragF@0"));
+    ck_assert_ptr_null(strstr(log, "option="));
+    ck_assert_ptr_null(strstr(log, " bytes=3\n"));
+    ck_assert_ptr_null(strstr(log, "frag_offset="));
+    ck_assert_ptr_nonnull(strstr(log, "end OK"));
+    free(batch);
+    free(log);
+    check_cut(&c, w.buf, len - 2000); /* inside the last c's long string */
+    check_cut(&c, w.buf, len - 3010); /* inside the last b */
+    cw_free(&w);
+}
+END_TEST
+
 Suite *suite_ctf_batch(void);
 Suite *suite_ctf_batch(void)
 {
@@ -469,6 +561,7 @@ Suite *suite_ctf_batch(void)
     tcase_add_loop_test(tc, test_shape, 0, 2);
     tcase_add_loop_test(tc, test_lttng_header_forms, 0, 2);
     tcase_add_loop_test(tc, test_vector_elements, 0, 2);
+    tcase_add_loop_test(tc, test_batch_slots_reused, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

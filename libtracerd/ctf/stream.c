@@ -131,6 +131,14 @@ struct tracerd_ctf_stream {
      * every other writer below its length clears it), and for on_field a
      * copy of each form's records, of the form hrec_of[] */
     const struct ctf_hform *batch_hform;
+    /* the batch slots (batch_dirty_n of them) whose enum_label, option,
+     * bytes, frag or frag_offset may differ from a new record's
+     * (slot_clear): listed by their writer (each slot is written once
+     * between two calls), cleared after the call (batch_clean). Every other
+     * slot has them as a new record does, but the kept header form's own,
+     * which batch_drop_hform clears when another record goes there. */
+    uint8_t batch_dirty[TRACERD_CTF_BATCH_RECORDS];
+    uint32_t batch_dirty_n;
     const struct ctf_hform *hrec_of[2];
     tracerd_ctf_field_t *hrec; /* 2 x CTF_HFORM_RECORDS, made by _new with on_field */
     bool fast_ok;              /* events lying in the chunk may take fast_events */
@@ -174,6 +182,44 @@ size_t tracerd_ctf_stream_memory_bound(const tracerd_ctf_trace_t *trace,
         n += sizeof(uint64_t) * trace->nslots + sizeof(struct loop) * (trace->max_loop_depth + 1) +
              (trace->has_utf ? c.stitch_bytes * 2 : 0);
     return n;
+}
+
+/* A batch slot's members that no plan step sets, as a new record has them. */
+static TRACERD__INLINE void slot_clear(tracerd_ctf_field_t *o)
+{
+    o->enum_label = NULL;
+    o->option = NULL;
+    o->bytes.data = NULL;
+    o->bytes.len = 0;
+    o->frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST;
+    o->frag_offset = 0;
+}
+
+/* Batch slot i's record has members slot_clear would change. */
+static TRACERD__INLINE void batch_mark(tracerd_ctf_stream_t *r, size_t i)
+{
+    if (TRACERD__LIKELY(r->batch_dirty_n < TRACERD_CTF_BATCH_RECORDS)) /* (always) */
+        r->batch_dirty[r->batch_dirty_n++] = (uint8_t)i;
+}
+
+/* The slots listed since the last call made as a new record's. */
+static TRACERD__INLINE void batch_clean(tracerd_ctf_stream_t *r)
+{
+    for (uint32_t k = 0; k < r->batch_dirty_n; k++)
+        slot_clear(&r->batch[r->batch_dirty[k]]);
+    r->batch_dirty_n = 0;
+}
+
+/* The batch's kept header form (if any) given up: its slots from batch_n
+ * on (the ones not holding records to deliver) made as a new record's. */
+static void batch_drop_hform(tracerd_ctf_stream_t *r)
+{
+    const struct ctf_hform *h = r->batch_hform;
+    if (h == NULL)
+        return;
+    for (uint32_t i = r->batch_n; i < h->n; i++)
+        slot_clear(&r->batch[i]);
+    r->batch_hform = NULL;
 }
 
 static tracerd_status_t alloc_tables(tracerd_ctf_stream_t *r, const struct tracerd_ctf_trace *t)
@@ -258,6 +304,8 @@ tracerd_status_t tracerd_ctf_stream_new(const tracerd_ctf_trace_t *trace,
         r->batch = tracerd__calloc(&a, sizeof *r->batch * TRACERD_CTF_BATCH_RECORDS);
         if (r->batch == NULL)
             st = TRACERD_E_NOMEM;
+        for (size_t i = 0; r->batch != NULL && i < TRACERD_CTF_BATCH_RECORDS; i++)
+            slot_clear(&r->batch[i]);
     }
     if (st == TRACERD_OK && cb.on_field != NULL) { /* LTTng header forms' records */
         r->hrec = tracerd__calloc(&a, sizeof *r->hrec * 2 * CTF_HFORM_RECORDS);
@@ -301,7 +349,9 @@ void tracerd_ctf_stream_reset(tracerd_ctf_stream_t *r)
     r->fr_in = r->fr_out = 0;
     r->fr_done = false;
     r->batch_n = 0;
-    r->batch_hform = NULL;
+    if (r->batch != NULL)
+        batch_clean(r);
+    batch_drop_hform(r);
 }
 
 void tracerd_ctf_stream_free(tracerd_ctf_stream_t *r)
@@ -336,7 +386,8 @@ tracerd_status_t tracerd_ctf_stream_set_trace(tracerd_ctf_stream_t *r,
     r->srt = s;
     r->ns_srt = NULL;
     r->held = false;
-    r->batch_hform = r->hrec_of[0] = r->hrec_of[1] = NULL; /* the old model's */
+    batch_drop_hform(r); /* the old model's (kept alive by the caller until now) */
+    r->hrec_of[0] = r->hrec_of[1] = NULL;
     return TRACERD_OK;
 }
 

@@ -13,18 +13,6 @@
 #error "stream_plan.h is part of stream.c: include it there only"
 #endif
 
-/* A batch slot's members that no plan step sets, as a new record has them
- * (the slot held another record). */
-static TRACERD__INLINE void slot_clear(tracerd_ctf_field_t *o)
-{
-    o->enum_label = NULL;
-    o->option = NULL;
-    o->bytes.data = NULL;
-    o->bytes.len = 0;
-    o->frag = TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST;
-    o->frag_offset = 0;
-}
-
 /* on_field with a record the plan loop made (f->enum_label reset after
  * it): R_OK, or R_ERR when the callback stopped the reading. */
 static TRACERD__INLINE int plan_call(tracerd_ctf_stream_t *r, tracerd_ctf_field_cb on_field,
@@ -70,7 +58,7 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
     if (batch) {
         o = b0 + r->batch_n;
         if (r->batch_hform != NULL && r->batch_n < r->batch_hform->n)
-            r->batch_hform = NULL; /* over a header form's records */
+            batch_drop_hform(r); /* over a header form's records */
     }
     if (!batch) { /* what no step sets (the others: every step) */
         f.enum_label = NULL;
@@ -89,8 +77,6 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
         uint64_t at = (pos + in->align - 1) & ~((uint64_t)in->align - 1), v;
         bool end = false;  /* an empty array/sequence: its end follows at once */
         uint32_t isp = sp; /* loops around the record (its index is the innermost's) */
-        if (batch)
-            slot_clear(o);
         if (p->seg_n != 0 && TRACERD__LIKELY(at + (uint64_t)p->seg_bytes * 8 <= limit) &&
             (!batch || (size_t)(bend - o) > p->seg_n)) {
             /* A static segment (compile_plan.c): each field at its offset
@@ -111,16 +97,17 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
                 } else {
                     w = 0; /* struct limits */
                 }
-                if (batch)
-                    slot_clear(o);
                 memcpy((char *)o + CTF_TMPL_FIRST, &q->t, CTF_TMPL_BYTES);
                 if (TRACERD__UNLIKELY(q->seg_slow)) { /* sign, slot, label, element */
                     if ((qi->flags & INSN_SIGNED) && FIXED_OP(qi->op))
                         w = sext(w, qi->size);
                     if (qi->slot)
                         store_int(r, vm, qi, w);
-                    if (q->enum_label)
+                    if (q->enum_label) {
                         o->enum_label = enum_label(qi->meta->type, w);
+                        if (batch)
+                            batch_mark(r, (size_t)(o - b0));
+                    }
                     if (q->elem)
                         o->index = (int64_t)loops[sp - 1].i;
                 }
@@ -152,8 +139,11 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
                         if (in->slot)
                             store_int(r, vm, in, v);
                         o->v.u = v;
-                        if (p->enum_label)
+                        if (p->enum_label) {
                             o->enum_label = enum_label(in->meta->type, v);
+                            if (batch)
+                                batch_mark(r, (size_t)(o - b0));
+                        }
                     } else {
                         o->v.f = load_float(data, rel, in);
                     }
@@ -161,7 +151,7 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
                     o->index = (int64_t)j;
                     o->offset = pkt_off + (at >> 3);
                     if (batch)
-                        slot_clear(++o);
+                        o++;
                     else if (plan_call(r, on_field, user, &f) != R_OK)
                         goto fail;
                 }
@@ -316,12 +306,14 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
         o->offset = pkt_off + (at >> 3);
         if (batch) {
             tracerd_ctf_field_t *e = o;
+            if (TRACERD__UNLIKELY(dirty))
+                batch_mark(r, (size_t)(o - b0));
             if (TRACERD__UNLIKELY(++o == bend)) {
                 r->batch_n = TRACERD_CTF_BATCH_RECORDS;
-                r->batch_hform = NULL; /* the next records go over the first slots */
                 o = b0;
                 if (batch_flush(r) != R_OK)
                     goto fail;
+                batch_drop_hform(r); /* the next records go over the first slots */
             }
             if (TRACERD__UNLIKELY(end)) { /* e's slot stays as it was after a flush */
                 *o = *e;
@@ -332,10 +324,10 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
                 o->bytes.len = 0;
                 if (TRACERD__UNLIKELY(++o == bend)) {
                     r->batch_n = TRACERD_CTF_BATCH_RECORDS;
-                    r->batch_hform = NULL;
                     o = b0;
                     if (batch_flush(r) != R_OK)
                         goto fail;
+                    batch_drop_hform(r);
                 }
             }
             continue;
@@ -429,9 +421,15 @@ static TRACERD__NOINLINE int run_lttng_header(tracerd_ctf_stream_t *r, struct vm
     tracerd_ctf_field_t *o;
     if (r->batch != NULL) {
         o = r->batch + r->batch_n;
-        if (r->batch_n != 0 || r->batch_hform != h)
+        if (r->batch_n != 0 || r->batch_hform != h) {
+            batch_drop_hform(r); /* its labels and options cleared */
             memcpy(o, h->recs, sizeof *o * n);
-        r->batch_hform = r->batch_n == 0 ? h : NULL;
+            if (r->batch_n == 0)
+                r->batch_hform = h; /* kept (its records' labels and options too) */
+            else
+                for (uint32_t i = 0; i < n; i++)
+                    batch_mark(r, r->batch_n + i);
+        }
     } else {
         o = r->hrec + form * CTF_HFORM_RECORDS;
         if (r->hrec_of[form] != h) {

@@ -163,6 +163,7 @@ static TRACERD__NOINLINE int batch_flush(tracerd_ctf_stream_t *r)
     r->core.in_cb = true;
     int rc = r->cb.on_fields(r->core.user, r->batch, n);
     r->core.in_cb = in_cb;
+    batch_clean(r);
     if (TRACERD__LIKELY(rc == TRACERD_CB_CONTINUE))
         return R_OK;
     if (tracerd__cb_result(&r->core, rc, "on_fields", r->rec_off) >= 0)
@@ -186,7 +187,8 @@ static inline int call_field(tracerd_ctf_stream_t *r, const tracerd_ctf_field_t 
 {
     if (r->batch != NULL) {
         if (TRACERD__UNLIKELY(r->batch_n < CTF_HFORM_RECORDS))
-            r->batch_hform = NULL; /* over a header form's records */
+            batch_drop_hform(r); /* over a header form's records */
+        batch_mark(r, r->batch_n);
         r->batch[r->batch_n++] = *f;
         return r->batch_n < TRACERD_CTF_BATCH_RECORDS ? R_OK : batch_flush(r);
     }

@@ -108,6 +108,16 @@ static int r_field(void *user, const tracerd_ctf_field_t *f)
     }
     if (f->enum_label)
         tlog_printf(&rec->log, " (%s)", f->enum_label);
+    /* members a record of its kind does not set (a batch slot that kept
+     * another record's would show here, and differ from on_field's log) */
+    if (f->option != NULL && f->kind != TRACERD_CTF_VALUE_VARIANT_BEGIN)
+        tlog_printf(&rec->log, " option=%s", f->option);
+    if ((f->bytes.data != NULL || f->bytes.len != 0) && f->kind != TRACERD_CTF_VALUE_FLOAT &&
+        f->kind != TRACERD_CTF_VALUE_ARRAY_BEGIN && f->kind != TRACERD_CTF_VALUE_SEQUENCE_BEGIN &&
+        f->kind != TRACERD_CTF_VALUE_BYTES)
+        tlog_printf(&rec->log, " bytes=%zu", f->bytes.len);
+    if (f->frag == (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST) && f->frag_offset != 0)
+        tlog_printf(&rec->log, " frag_offset=%" PRIu64, f->frag_offset);
     if (f->frag != (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST)) /* a fragment */
         tlog_printf(&rec->log, " frag%s%s@%" PRIu64, (f->frag & TRACERD_CTF_FRAG_FIRST) ? "F" : "",
                     (f->frag & TRACERD_CTF_FRAG_LAST) ? "L" : "", f->frag_offset);
