@@ -64,6 +64,59 @@ static int c_packet(void *user, const tracerd_ctf_packet_t *p)
     return 0;
 }
 
+/* on_event_end pausing after every event. */
+static int c_event_pause(void *user, const tracerd_ctf_event_t *e)
+{
+    (void)e;
+    struct calls *c = user;
+    c->in_event = true; /* an event ended since the last feed or resume */
+    return TRACERD_CB_PAUSE;
+}
+
+/* Reads data whole with on_event_end pausing after every event: each feed
+ * and resume delivers one event and returns TRACERD_PAUSED after it (also
+ * when the next event lies in the chunk); the events counted. */
+static size_t read_paused(const char *meta, const uint8_t *data, size_t len, bool batch)
+{
+    struct calls c;
+    memset(&c, 0, sizeof c);
+    tracerd_ctf_trace_t *t;
+    char reason[256];
+    ck_assert_int_eq(
+        tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, &t, reason, sizeof reason),
+        TRACERD_OK);
+    tracerd_ctf_callbacks_t cb;
+    tracerd_ctf_callbacks_init(&cb);
+    cb.on_event_begin = c_event;
+    cb.on_event_end = c_event_pause;
+    if (batch)
+        cb.on_fields = c_fields;
+    else
+        cb.on_field = c_field;
+    tracerd_ctf_stream_t *r;
+    ck_assert_int_eq(tracerd_ctf_stream_new(t, NULL, &cb, &c, NULL, &r), TRACERD_OK);
+    size_t off = 0;
+    for (;;) {
+        size_t before = c.events, used;
+        c.in_event = false;
+        tracerd_status_t st = tracerd_ctf_stream_feed(r, data + off, len - off, &used);
+        off += used;
+        if (st == TRACERD_OK) {
+            ck_assert_uint_eq(c.events, before); /* only the padding was left */
+            break;
+        }
+        ck_assert_int_eq(st, TRACERD_PAUSED);
+        ck_assert_uint_eq(c.events, before + 1);
+        ck_assert(c.in_event);
+        ck_assert_int_eq(tracerd_ctf_stream_resume(r), TRACERD_OK);
+    }
+    ck_assert_uint_eq(off, len);
+    ck_assert_int_eq(tracerd_ctf_stream_finish(r), TRACERD_OK);
+    tracerd_ctf_stream_free(r);
+    tracerd_ctf_trace_free(t);
+    return c.events;
+}
+
 /* Reads data in chunks of `chunk` bytes with on_fields (batch) or on_field. */
 static void read_calls(const char *meta, const uint8_t *data, size_t len, size_t chunk, bool batch,
                        struct calls *c)
@@ -549,6 +602,90 @@ START_TEST(test_batch_slots_reused)
 }
 END_TEST
 
+/* Events read one after another inside record (stream.c) while the
+ * packet's content ends in the chunk: two packets (content_size, then
+ * padding) whose events mix a class delivered by plans with one the plans
+ * do not take (bit fields of both byte orders: the byte order could change
+ * inside a byte as far as the compiler knows, so the general interpreter
+ * delivers it); the same log whole (the loop) as byte by byte and in every
+ * 2-way split (events straddling chunks: no loop), with a pause at every
+ * callback, with the n-th allocation failing, and with a callback returning
+ * -7 at one callback after another, through on_field and on_fields, both
+ * byte orders; a pause after each event returns after that event. */
+START_TEST(test_chunk_event_loop)
+{
+    bool be = _i != 0;
+    char meta[1200];
+    snprintf(meta, sizeof meta,
+             "/* CTF 1.8 */\n"
+             "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+             "typealias integer { size = 16; align = 8; signed = false; } := u16;\n"
+             "typealias integer { size = 32; align = 8; signed = false; } := u32;\n"
+             "trace { major = 1; minor = 8; byte_order = %s; };\n"
+             "stream { packet.context := struct { u32 packet_size; u32 content_size; };\n"
+             "  event.header := struct { u8 id; }; };\n"
+             "event { name = p; id = 0; fields := struct { u32 a; string s;\n"
+             "  enum : u8 { OFF = 0, ON = 1 } on; u16 b; }; };\n"
+             "event { name = g; id = 1; fields := struct {\n"
+             "  integer { size = 4; align = 8; byte_order = le; } lo;\n"
+             "  integer { size = 4; align = 1; byte_order = le; } lo2;\n"
+             "  integer { size = 8; align = 1; byte_order = be; } hi; u16 c; }; };\n",
+             be ? "be" : "le");
+    static const uint8_t ids[2][7] = {{0, 0, 1, 0, 1, 1, 0}, {1, 0, 0, 0, 1, 0, 0}};
+    cw_t w;
+    cw_init(&w);
+    for (unsigned pk = 0; pk < 2; pk++) {
+        size_t start = (size_t)(w.bits / 8);
+        cw_int(&w, 0, 32, be); /* packet_size, content_size: patched */
+        cw_int(&w, 0, 32, be);
+        for (unsigned i = 0; i < 7; i++) {
+            unsigned k = pk * 7 + i;
+            cw_int(&w, ids[pk][i], 8, be);
+            if (ids[pk][i] == 0) {
+                cw_int(&w, 0x01020304u * (k + 1), 32, be);
+                cw_str(&w, k % 3 == 0 ? "" : "text");
+                cw_int(&w, k & 1, 8, be);
+                cw_int(&w, 500 + k, 16, be);
+            } else {
+                cw_int(&w, k & 15, 4, false);
+                cw_int(&w, (k * 3) & 15, 4, false);
+                cw_int(&w, 0x80 + k, 8, true);
+                cw_int(&w, 700 + k, 16, be);
+            }
+        }
+        size_t content = (size_t)(w.bits / 8) - start;
+        for (unsigned pad = 0; pad < 5 + pk; pad++)
+            cw_int(&w, 0, 8, be);
+        size_t size = (size_t)(w.bits / 8) - start;
+        cw_patch(&w, start, size * 8, 32, be);
+        cw_patch(&w, start + 4, content * 8, 32, be);
+    }
+    size_t len = (size_t)(w.bits / 8);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    char *log = drv_check_all(&ctf_target, &c, w.buf, len);
+    char *batch = drv_check_twin(&ctf_batch_target, &c, w.buf, len);
+    ck_assert_str_eq(batch, log);
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.on on = 1 (ON)"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.c c = 711"));
+    ck_assert_ptr_nonnull(strstr(log, "end OK"));
+    free(batch);
+    free(log);
+    ck_assert_uint_eq(read_paused(meta, w.buf, len, false), 14);
+    ck_assert_uint_eq(read_paused(meta, w.buf, len, true), 14);
+    for (unsigned long at = 1; at <= 60; at += 3) {
+        log = drv_check_all_at(&ctf_target, &c, w.buf, len, at);
+        ck_assert_ptr_nonnull(strstr(log, "end E_CALLBACK"));
+        free(log);
+        log = drv_check_all_at(&ctf_batch_target, &c, w.buf, len, at);
+        ck_assert_ptr_nonnull(strstr(log, "end E_CALLBACK"));
+        free(log);
+    }
+    check_cut(&c, w.buf, len - 30); /* inside the second packet's events */
+    cw_free(&w);
+}
+END_TEST
+
 Suite *suite_ctf_batch(void);
 Suite *suite_ctf_batch(void)
 {
@@ -562,6 +699,7 @@ Suite *suite_ctf_batch(void)
     tcase_add_loop_test(tc, test_lttng_header_forms, 0, 2);
     tcase_add_loop_test(tc, test_vector_elements, 0, 2);
     tcase_add_loop_test(tc, test_batch_slots_reused, 0, 2);
+    tcase_add_loop_test(tc, test_chunk_event_loop, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

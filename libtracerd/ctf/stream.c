@@ -920,6 +920,7 @@ static int record(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *en
     struct vm vm;
     size_t taken = 0, margin = 256;
     int rc;
+    bool in_chunk = false; /* an event read from the chunk, the packet's content end in it */
 gather:
     memset(&vm, 0, sizeof vm);
     vm.bit0 = start_byte * 8;
@@ -949,6 +950,7 @@ gather:
     if (!is_packet && r->fields && !vm.more_ok) {
         /* The event cannot need more input: measure the header only, then
          * deliver (the delivery pass finds the end). */
+        in_chunk = r->st_have == 0 && content != UINT64_MAX;
         rc = event_header_measure(r, &vm);
         if (rc != R_OK)
             return rc;
@@ -1045,6 +1047,12 @@ delivered:;
     r->pos = new_pos;
     if (is_packet)
         r->state = S_EVENTS;
+    else if (in_chunk && new_pos < content && !r->core.paused && !r->fast_ok) {
+        /* the next event lies in the chunk too: read here, as step would
+         * (not the packet's end, no pause, no fast path to try first) */
+        start_byte = new_pos >> 3;
+        goto gather;
+    }
     return R_OK;
 }
 
