@@ -73,28 +73,45 @@ static int c_event_pause(void *user, const tracerd_ctf_event_t *e)
     return TRACERD_CB_PAUSE;
 }
 
+/* A reader of meta's trace (*t) counting into c, with on_fields (batch) or
+ * on_field, its on_event_end pausing after every event (pause) or not set. */
+static tracerd_ctf_stream_t *open_counting(const char *meta, bool batch, bool pause,
+                                           struct calls *c, tracerd_ctf_trace_t **t)
+{
+    memset(c, 0, sizeof *c);
+    char reason[256];
+    ck_assert_int_eq(
+        tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, t, reason, sizeof reason),
+        TRACERD_OK);
+    tracerd_ctf_callbacks_t cb;
+    tracerd_ctf_callbacks_init(&cb);
+    cb.on_event_begin = c_event;
+    cb.on_event_end = pause ? c_event_pause : NULL;
+    cb.on_packet_begin = c_packet;
+    if (batch)
+        cb.on_fields = c_fields;
+    else
+        cb.on_field = c_field;
+    tracerd_ctf_stream_t *r;
+    ck_assert_int_eq(tracerd_ctf_stream_new(*t, NULL, &cb, c, NULL, &r), TRACERD_OK);
+    return r;
+}
+
+static void close_counting(tracerd_ctf_stream_t *r, tracerd_ctf_trace_t *t)
+{
+    ck_assert_int_eq(tracerd_ctf_stream_finish(r), TRACERD_OK);
+    tracerd_ctf_stream_free(r);
+    tracerd_ctf_trace_free(t);
+}
+
 /* Reads data whole with on_event_end pausing after every event: each feed
  * and resume delivers one event and returns TRACERD_PAUSED after it (also
  * when the next event lies in the chunk); the events counted. */
 static size_t read_paused(const char *meta, const uint8_t *data, size_t len, bool batch)
 {
     struct calls c;
-    memset(&c, 0, sizeof c);
     tracerd_ctf_trace_t *t;
-    char reason[256];
-    ck_assert_int_eq(
-        tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, &t, reason, sizeof reason),
-        TRACERD_OK);
-    tracerd_ctf_callbacks_t cb;
-    tracerd_ctf_callbacks_init(&cb);
-    cb.on_event_begin = c_event;
-    cb.on_event_end = c_event_pause;
-    if (batch)
-        cb.on_fields = c_fields;
-    else
-        cb.on_field = c_field;
-    tracerd_ctf_stream_t *r;
-    ck_assert_int_eq(tracerd_ctf_stream_new(t, NULL, &cb, &c, NULL, &r), TRACERD_OK);
+    tracerd_ctf_stream_t *r = open_counting(meta, batch, true, &c, &t);
     size_t off = 0;
     for (;;) {
         size_t before = c.events, used;
@@ -111,9 +128,7 @@ static size_t read_paused(const char *meta, const uint8_t *data, size_t len, boo
         ck_assert_int_eq(tracerd_ctf_stream_resume(r), TRACERD_OK);
     }
     ck_assert_uint_eq(off, len);
-    ck_assert_int_eq(tracerd_ctf_stream_finish(r), TRACERD_OK);
-    tracerd_ctf_stream_free(r);
-    tracerd_ctf_trace_free(t);
+    close_counting(r, t);
     return c.events;
 }
 
@@ -121,30 +136,14 @@ static size_t read_paused(const char *meta, const uint8_t *data, size_t len, boo
 static void read_calls(const char *meta, const uint8_t *data, size_t len, size_t chunk, bool batch,
                        struct calls *c)
 {
-    memset(c, 0, sizeof *c);
     tracerd_ctf_trace_t *t;
-    char reason[256];
-    ck_assert_int_eq(
-        tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, &t, reason, sizeof reason),
-        TRACERD_OK);
-    tracerd_ctf_callbacks_t cb;
-    tracerd_ctf_callbacks_init(&cb);
-    cb.on_event_begin = c_event;
-    cb.on_packet_begin = c_packet;
-    if (batch)
-        cb.on_fields = c_fields;
-    else
-        cb.on_field = c_field;
-    tracerd_ctf_stream_t *r;
-    ck_assert_int_eq(tracerd_ctf_stream_new(t, NULL, &cb, c, NULL, &r), TRACERD_OK);
+    tracerd_ctf_stream_t *r = open_counting(meta, batch, false, c, &t);
     for (size_t o = 0; o < len; o += chunk) {
         size_t n = len - o < chunk ? len - o : chunk, used;
         ck_assert_int_eq(tracerd_ctf_stream_feed(r, data + o, n, &used), TRACERD_OK);
         ck_assert_uint_eq(used, n);
     }
-    ck_assert_int_eq(tracerd_ctf_stream_finish(r), TRACERD_OK);
-    tracerd_ctf_stream_free(r);
-    tracerd_ctf_trace_free(t);
+    close_counting(r, t);
 }
 
 /* on_field and on_fields together: E_INVALID (the stream and the
