@@ -12,6 +12,7 @@
 
 #include "../tools/tracerd/writer.c"
 #include "../tools/tracerd/jcache.h"
+#include "../tools/tracerd/vcache.h"
 
 /* A writer on a temporary file; wr_text returns what was written. */
 static FILE *tmp_out;
@@ -500,6 +501,83 @@ START_TEST(test_jcache_keys)
 }
 END_TEST
 
+/* vcache: vc_str writes what wr_str writes (and returns what it returns)
+ * for strings of every length up to 20 whose bytes change in place at one
+ * address (each byte in turn: the words must tell them apart), with
+ * escapes and bytes that are not UTF-8 (never kept); two strings of one
+ * slot both stay; strings packed 4 bytes apart find their own text; a
+ * random mix of addresses and contents over a small table (evictions). */
+static void vc_same(vc_entry_t *t, const char *p, size_t n)
+{
+    char s1[64], s2[64];
+    wr_t w1, w2;
+    wr_init_fixed(&w1, s1, sizeof s1);
+    wr_init_fixed(&w2, s2, sizeof s2);
+    bool ok1 = vc_str(t, &w1, p, n), ok2 = wr_str(&w2, p, n);
+    ck_assert_int_eq(ok1, ok2);
+    ck_assert_uint_eq(w1.len, w2.len);
+    ck_assert_msg(memcmp(s1, s2, w1.len) == 0, "%.*s", (int)w2.len, s2);
+}
+
+START_TEST(test_vcache)
+{
+    static vc_entry_t t[VCACHE];
+    static const unsigned char alt[] = {'b', '"', '\\', 0x01, 0x7f, 0x80, 0xc3, 0xff};
+    memset(t, 0, sizeof t);
+    char buf[32];
+    for (size_t n = 0; n <= 20; n++) {
+        for (size_t pos = 0; pos < n; pos++) {
+            for (size_t k = 0; k < sizeof alt; k++) {
+                memset(buf, 'a', sizeof buf);
+                vc_same(t, buf, n); /* kept */
+                vc_same(t, buf, n); /* found */
+                buf[pos] = (char)alt[k];
+                vc_same(t, buf, n); /* not the kept text */
+                vc_same(t, buf, n);
+                memset(buf, 'a', sizeof buf);
+                vc_same(t, buf, n);
+            }
+        }
+    }
+    /* two strings whose first slot is one: both found after both are kept */
+    static char keys[1 << 14];
+    memset(t, 0, sizeof t);
+    size_t b = 4;
+    while (vc_slot(keys + b) != vc_slot(keys))
+        b += 4;
+    memcpy(keys, "alpha", 5);
+    memcpy(keys + b, "beta", 4);
+    vc_same(t, keys, 5);
+    vc_same(t, keys + b, 4);
+    ck_assert_ptr_nonnull(vc_find(t, keys, 5));
+    ck_assert_ptr_nonnull(vc_find(t, keys + b, 4));
+    ck_assert_ptr_null(vc_find(t, keys + b, 3));
+    /* packed names (a per-event buffer of names): each its own text */
+    memset(t, 0, sizeof t);
+    memcpy(buf, "v[0]v[1]v[2]v[3]v[4]v[5]", 24);
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < 6; i++)
+            vc_same(t, buf + 4 * i, 4);
+    for (size_t i = 0; i < 6; i++) {
+        const vc_entry_t *e = vc_find(t, buf + 4 * i, 4);
+        ck_assert_ptr_nonnull(e);
+        ck_assert(memcmp(e->txt + 1, buf + 4 * i, 4) == 0);
+    }
+    /* random strings at random places of a small area: evictions, reuse */
+    memset(t, 0, sizeof t);
+    static const char pool[] = "ab\"c\\d\x01"
+                               "e\xc3\xa9"
+                               "f";
+    for (int i = 0; i < 200000; i++) {
+        size_t at = (size_t)(rng() % 2048), n = (size_t)(rng() % 18);
+        for (size_t j = 0; j < n; j++)
+            keys[at + j] = pool[rng() % (sizeof pool - 1)];
+        if (rng() % 4 != 0) /* written twice, mostly */
+            vc_same(t, keys + at, n);
+        vc_same(t, keys + at, n);
+    }
+}
+END_TEST
 
 Suite *suite_writer(void)
 {
@@ -515,6 +593,7 @@ Suite *suite_writer(void)
     tcase_add_test(tc, test_record_abort);
     tcase_add_test(tc, test_record_hold);
     tcase_add_test(tc, test_jcache_keys);
+    tcase_add_test(tc, test_vcache);
     suite_add_tcase(s, tc);
     return s;
 }

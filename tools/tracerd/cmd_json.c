@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "evrun.h"
+#include "vcache.h"
 
 #define OUT_HIGH (64u * 1024u)
 
@@ -30,7 +31,8 @@ struct jw {
     char idtxt[64];
     size_t idlen;
     uint64_t id_pid, id_tid;
-    wr_lead_t lead_ts; /* the last timestamp's leading digits */
+    wr_lead_t lead_ts;     /* the last timestamp's leading digits */
+    vc_entry_t vc[VCACHE]; /* argument names, event names and categories (vcache.h) */
 };
 
 static inline void put(struct jw *w, const void *s, size_t n)
@@ -147,14 +149,14 @@ static void begin_event(struct jw *w, char ph, uint64_t pid, uint64_t tid)
 
 static void put_name(struct jw *w, const tracerd_event_t *ev, const char *fallback)
 {
-    puts_(w, ",\"name\":");
+    WR_LIT(&w->o, ",\"name\":");
     if (ev->name.len > 0)
-        put_str(w, ev->name.data, ev->name.len);
+        vc_str(w->vc, &w->o, ev->name.data, ev->name.len);
     else
         put_str(w, fallback, strlen(fallback));
-    puts_(w, ",\"cat\":");
+    WR_LIT(&w->o, ",\"cat\":");
     if (ev->category.len > 0)
-        put_str(w, ev->category.data, ev->category.len);
+        vc_str(w->vc, &w->o, ev->category.data, ev->category.len);
     else
         put_str(w, w->fmt_name, strlen(w->fmt_name));
 }
@@ -203,19 +205,51 @@ static bool is_number(const tracerd_event_arg_t *a)
            (a->type == TRACERD_EVENT_ARG_DOUBLE && isfinite(a->v.d));
 }
 
+/* An argument whose name's text is in the cache: [,]"name": and, for an
+ * integer, its value, written into room asked once (another value through
+ * put_arg_value); false (nothing written) when the name is not cached. */
+static inline bool put_arg_fast(struct jw *w, const tracerd_event_arg_t *a, bool comma)
+{
+    const vc_entry_t *e = vc_find(w->vc, a->name.data, a->name.len);
+    if (e == NULL)
+        return false;
+    char *p = wr_room(&w->o, 1 + sizeof e->txt + 1 + 21), *const p0 = p;
+    *p = ',';
+    p += comma;
+    memcpy(p, e->txt, sizeof e->txt);
+    p += e->len + 2;
+    *p++ = ':';
+    if (a->type == TRACERD_EVENT_ARG_UINT) {
+        p += wr_fmt_u64(p, a->v.u);
+    } else if (a->type == TRACERD_EVENT_ARG_INT) {
+        *p = '-';
+        p += a->v.i < 0;
+        p += wr_fmt_u64(p, a->v.i < 0 ? (uint64_t)0 - (uint64_t)a->v.i : (uint64_t)a->v.i);
+    } else {
+        w->o.len += (size_t)(p - p0);
+        put_arg_value(w, a);
+        return true;
+    }
+    w->o.len += (size_t)(p - p0);
+    return true;
+}
+
 /* The event's arguments, plus the extra fields a kind carries. */
 static void put_args(struct jw *w, const tracerd_event_t *ev, bool numbers_only)
 {
-    puts_(w, ",\"args\":{");
+    WR_LIT(&w->o, ",\"args\":{");
     bool first = true;
     for (uint32_t i = 0; i < ev->nargs; i++) {
         const tracerd_event_arg_t *a = &ev->args[i];
         if (numbers_only && !is_number(a))
             continue;
-        if (!first)
-            put(w, ",", 1);
+        bool comma = !first;
         first = false;
-        put_str(w, a->name.data, a->name.len);
+        if (put_arg_fast(w, a, comma))
+            continue;
+        if (comma)
+            put(w, ",", 1);
+        vc_str(w->vc, &w->o, a->name.data, a->name.len);
         put(w, ":", 1);
         put_arg_value(w, a);
     }

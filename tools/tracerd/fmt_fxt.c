@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "textrun.h"
+#include "vcache.h"
 
 static int detect(const uint8_t *head, size_t n, const char *path, bool is_dir)
 {
@@ -333,18 +334,6 @@ struct scache {
     char txt[64];
 };
 
-/* The JSON text of short plain strings (argument names and string values),
- * found by where the bytes are (table strings stay put) and checked by what
- * they are: 4 to 16 bytes are two overlapping words, compared whole, so a
- * hit is the same bytes and the same text. */
-#define VCACHE 512u
-struct vcache {
-    const char *ptr;
-    uint64_t a, b;
-    uint32_t len; /* 0: empty slot */
-    char txt[24]; /* "bytes" */
-};
-
 struct dump {
     wr_t *f;
     cli_t *c;
@@ -361,65 +350,10 @@ struct dump {
     tracerd_fxt_thread_t th_last[256];
     /* ,"category":"..." and ,"name":"..." of events, per string reference */
     struct scache cat[SCACHE], name[SCACHE];
-    struct vcache val[VCACHE];
+    vc_entry_t val[VCACHE]; /* argument names and string values (vcache.h) */
     /* the text of the last record's offset and the last event's ticks */
     dec_run_t off, ticks;
 };
-
-/* The words that hold a string of 4 to 16 bytes (false for other lengths). */
-static inline bool vwords(const char *p, size_t n, uint64_t *a, uint64_t *b)
-{
-    if (n >= 8 && n <= 16) {
-        memcpy(a, p, 8);
-        memcpy(b, p + n - 8, 8);
-        return true;
-    }
-    if (n >= 4 && n < 8) {
-        uint32_t x, y;
-        memcpy(&x, p, 4);
-        memcpy(&y, p + n - 4, 4);
-        *a = x;
-        *b = y;
-        return true;
-    }
-    return false;
-}
-
-/* The cached text of string s (jval's cache), or NULL. */
-static inline const struct vcache *vfind(const struct dump *d, tracerd_str_t s)
-{
-    uint64_t a, b;
-    if (!vwords(s.data, s.len, &a, &b))
-        return NULL;
-    const struct vcache *e = &d->val[((uintptr_t)s.data >> 3) % VCACHE];
-    return e->len == s.len && e->a == a && e->b == b ? e : NULL;
-}
-
-/* wr_str through the cache: false when the string is not valid UTF-8 (as
- * wr_str). */
-static bool jval(struct dump *d, wr_t *f, tracerd_str_t s)
-{
-    const struct vcache *hit = vfind(d, s);
-    if (hit != NULL) {
-        WR_PUT_FIXED(f, hit->txt, s.len + 2);
-        return true;
-    }
-    uint64_t a, b;
-    if (!vwords(s.data, s.len, &a, &b))
-        return wr_str(f, s.data, s.len);
-    struct vcache *e = &d->val[((uintptr_t)s.data >> 3) % VCACHE];
-    if (!wr_str(f, s.data, s.len))
-        return false;
-    const char *t = f->buf + f->len - (s.len + 2); /* written in one piece (wr_str) */
-    if (t[0] == '"' && t[s.len + 1] == '"' && memcmp(t + 1, s.data, s.len) == 0) { /* plain */
-        memcpy(e->txt, t, s.len + 2);
-        e->ptr = s.data;
-        e->a = a;
-        e->b = b;
-        e->len = (uint32_t)s.len;
-    }
-    return true;
-}
 
 /* Does the filter keep an event, log or scheduling record? (It sees what the
  * event view makes of it: time, thread, cpu, name, category; other records
@@ -572,9 +506,11 @@ static void types_make(struct dump *d)
  * room asked once: false (nothing written) for any other. */
 static inline bool jarg_fast(struct dump *d, wr_t *f, const tracerd_fxt_arg_t *g, bool comma)
 {
-    const struct vcache *e, *v = NULL;
-    if (g->type > TRACERD_FXT_ARG_KOID || (e = vfind(d, g->name)) == NULL ||
-        (g->type == TRACERD_FXT_ARG_STRING && (v = vfind(d, g->v.str)) == NULL))
+    const vc_entry_t *e, *v = NULL;
+    if (g->type > TRACERD_FXT_ARG_KOID ||
+        (e = vc_find(d->val, g->name.data, g->name.len)) == NULL ||
+        (g->type == TRACERD_FXT_ARG_STRING &&
+         (v = vc_find(d->val, g->v.str.data, g->v.str.len)) == NULL))
         return false;
     /* ,{"name": + the name + the type + a value of at most 32 bytes + } */
     char *p = wr_room(f, 10 + sizeof e->txt + sizeof d->argtype[0] + 32 + 1), *const p0 = p;
@@ -634,7 +570,7 @@ static void jargs(void *u, wr_t *f, uint32_t n, const tracerd_fxt_arg_t *a)
         if (i)
             wr_ch(f, ',');
         WR_LIT(f, "{\"name\":");
-        if (!jval(d, f, g->name)) {
+        if (!vc_str(d->val, f, g->name.data, g->name.len)) {
             WR_LIT(f, ",\"name_hex\":");
             cli_json_hex(f, g->name.data, g->name.len);
         }
@@ -659,7 +595,7 @@ static void jargs(void *u, wr_t *f, uint32_t n, const tracerd_fxt_arg_t *a)
                 wr_cstr(f, isnan(g->v.f64) ? "\"nan\"" : g->v.f64 > 0 ? "\"inf\"" : "\"-inf\"");
             break;
         case TRACERD_FXT_ARG_STRING:
-            if (!jval(d, f, g->v.str)) {
+            if (!vc_str(d->val, f, g->v.str.data, g->v.str.len)) {
                 WR_LIT(f, ",\"value_hex\":");
                 cli_json_hex(f, g->v.str.data, g->v.str.len);
             }
