@@ -149,6 +149,21 @@ static void begin_event(struct jw *w, char ph, uint64_t pid, uint64_t tid)
 
 static void put_name(struct jw *w, const tracerd_event_t *ev, const char *fallback)
 {
+    const vc_entry_t *n = vc_find(w->vc, ev->name.data, ev->name.len), *k;
+    if (n != NULL && (k = vc_find(w->vc, ev->category.data, ev->category.len)) != NULL) {
+        /* both texts kept: in room asked once */
+        char *p = wr_room(&w->o, 8 + sizeof n->txt + 7 + sizeof k->txt), *const p0 = p;
+        memcpy(p, ",\"name\":", 8);
+        p += 8;
+        memcpy(p, n->txt, sizeof n->txt);
+        p += n->len + 2;
+        memcpy(p, ",\"cat\":", 7);
+        p += 7;
+        memcpy(p, k->txt, sizeof k->txt);
+        p += k->len + 2;
+        w->o.len += (size_t)(p - p0);
+        return;
+    }
     WR_LIT(&w->o, ",\"name\":");
     if (ev->name.len > 0)
         vc_str(w->vc, &w->o, ev->name.data, ev->name.len);
