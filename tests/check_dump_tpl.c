@@ -8,7 +8,10 @@
  * it (a variant's option between two options of one type, sequences of
  * strings whose lengths change, a string long enough to come in fragments,
  * strings that are not UTF-8 with and without a key, a class of one record
- * shape whose scopes have as many records each), in both byte orders, read
+ * shape whose scopes have as many records each, enumerations whose values'
+ * text the template keeps: signed and unsigned, values of one way of its
+ * table in turn, values without a label, a label too long to keep), in
+ * both byte orders, read
  * in small chunks (events cut across reads), with small stitch buffers, with dump filters and cut
  * short. */
 #include <check.h>
@@ -151,6 +154,7 @@ static const char shape_meta[] =
     "/* CTF 1.8 */\n"
     "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
     "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "typealias integer { size = 8; align = 8; signed = true; } := int8_t;\n"
     "trace {\n\tmajor = 1;\n\tminor = 8;\n\tbyte_order = %s;\n"
     "\tpacket.header := struct { uint32_t magic; uint32_t stream_id; };\n};\n"
     "stream {\n\tid = 0;\n"
@@ -169,12 +173,21 @@ static const char shape_meta[] =
     "event {\n\tname = \"other\";\n\tid = 1;\n\tstream_id = 0;\n"
     "\tfields := struct { uint8_t n; uint32_t q[n]; };\n};\n"
     "event {\n\tname = \"fixed\";\n\tid = 2;\n\tstream_id = 0;\n"
-    "\tfields := struct { uint32_t a; };\n};\n";
+    "\tfields := struct { uint32_t a; };\n};\n"
+    "event {\n\tname = \"enums\";\n\tid = 3;\n\tstream_id = 0;\n"
+    "\tfields := struct {\n"
+    "\t\tenum : int8_t { NEG = -3, ZERO = 0, FIVE = 5 } e1;\n"
+    "\t\tenum : uint32_t { W0 = 0, W8 = 8, W16 = 16, W1 = 1,\n"
+    "\t\t\tA_LABEL_LONG_ENOUGH_THAT_ITS_TEXT_DOES_NOT_FIT_IN_A_KEPT_WAY = 9 } e2;\n"
+    "\t};\n};\n";
 
 static uint8_t *shape_stream(bool big, size_t *len)
 {
     static const char *const strs[] = {
-        "a", "", "\xff\xfe not UTF-8", "ok",
+        "a",
+        "",
+        "\xff\xfe not UTF-8",
+        "ok",
         "a string longer than a fragment of a 64-byte stitch buffer, so it comes in pieces",
         "\xc3\xa9t\xc3\xa9"};
     cw_t w;
@@ -189,6 +202,15 @@ static uint8_t *shape_stream(bool big, size_t *len)
         for (unsigned i = 0; i < 40; i++) {
             unsigned k = pkt * 40 + i;
             bool other = k % 7 == 3;
+            if (k % 11 == 7 || k % 13 == 2) { /* enumerations */
+                static const int8_t e1[] = {-3, 0, 5, -3, 7, -128, 0};
+                static const uint32_t e2[] = {0, 8, 16, 0, 1, 9, 70000, 8, 9};
+                cw_int(&w, 3, 8, big);
+                cw_int(&w, 5 + k % 2, 32, big);
+                cw_int(&w, (uint8_t)e1[k % 7], 8, big);
+                cw_int(&w, e2[k % 9], 32, big);
+                continue;
+            }
             if (k % 5 == 1) { /* a record shape: its scopes of three records each */
                 cw_int(&w, 2, 8, big);
                 cw_int(&w, 5 + k % 2, 32, big);
@@ -204,14 +226,18 @@ static uint8_t *shape_stream(bool big, size_t *len)
                     cw_int(&w, 1000u * k + j, 32, big);
                 continue;
             }
-            cw_int(&w, k % 2, 8, big);           /* sel: A, B in turn */
+            cw_int(&w, k % 2, 8, big);            /* sel: A, B in turn */
             cw_int(&w, k * 2654435761u, 32, big); /* v */
             unsigned n = (k / 2) % 4;
             cw_int(&w, n, 8, big);
             for (unsigned j = 0; j < n; j++)
                 cw_str(&w, strs[(k + j) % 6]);
             cw_str(&w, strs[(k / 3) % 6]);
-            cw_bytes(&w, k % 5 == 0 ? "\xff\x01" "ab" : "wxyz", 4);
+            cw_bytes(&w,
+                     k % 5 == 0 ? "\xff\x01"
+                                  "ab"
+                                : "wxyz",
+                     4);
         }
         size_t end = (size_t)(w.bits / 8);
         cw_patch(&w, sizes, (uint64_t)(end - start) * 8, 32, big);
@@ -243,6 +269,11 @@ START_TEST(test_shapes)
         ck_assert_ptr_nonnull(strstr(p.out, "{\"string\":\"\\ufffd\\ufffd not UTF-8\",\"hex\":"));
         ck_assert_ptr_nonnull(strstr(p.out, "\"s_hex\":\"fffe"));
         ck_assert_ptr_nonnull(strstr(p.out, "\"q\":[]"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"e1\":{\"value\":-3,\"label\":\"NEG\"}"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"e1\":{\"value\":-128,\"label\":null}"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"e2\":{\"value\":16,\"label\":\"W16\"}"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"e2\":{\"value\":9,\"label\":\"A_LABEL_LONG"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"e2\":{\"value\":70000,\"label\":null}"));
         ev_proc_free(&p);
         check_trace(cli, dir, stream, len);
         remove_trace(dir);

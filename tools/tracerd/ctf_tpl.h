@@ -31,16 +31,20 @@
 
 #include <tracerd/ctf.h>
 
-#define TPL_RECS 128u   /* records of a template, at most */
-#define TPL_VALS 96u    /* values */
-#define TPL_VARIANTS 8u /* variants (their options checked) */
-#define TPL_FRAGS 16u   /* strings and BLOBs (whole values checked) */
-#define TPL_TEXT 2048u  /* fixed text */
-#define TPL_SHORT 32u   /* a piece of at most this many bytes is one fixed-size copy */
-#define TPL_SETS 64u    /* the table: TPL_SETS sets of two */
+#define TPL_RECS 128u    /* records of a template, at most */
+#define TPL_VALS 96u     /* values */
+#define TPL_VARIANTS 8u  /* variants (their options checked) */
+#define TPL_FRAGS 16u    /* strings and BLOBs (whole values checked) */
+#define TPL_TEXT 2048u   /* fixed text */
+#define TPL_SHORT 32u    /* a piece of at most this many bytes is one fixed-size copy */
+#define TPL_SETS 64u     /* the table: TPL_SETS sets of two */
+#define TPL_ENUMS 4u     /* enumerations whose text is kept per value */
+#define TPL_ENUM_WAYS 8u /* values kept per enumeration (by the value's low bits) */
+#define TPL_ENUM_TEXT 56u
 
-/* How a value is written. */
-enum { TPL_U64, TPL_I64, TPL_VALUE, TPL_VALUE_KEYED };
+/* How a value is written (TPL_ENUM: an enumeration's {"value":V,"label":L},
+ * kept per value in the template's enum[aux]). */
+enum { TPL_U64, TPL_I64, TPL_VALUE, TPL_VALUE_KEYED, TPL_ENUM };
 
 /* What a record must be for the template's text to be its text. */
 struct tpl_rec {
@@ -54,13 +58,24 @@ struct tpl_val {
     uint16_t rec;
     uint16_t op;
     uint16_t off, len;
+    uint16_t aux;
+};
+
+/* The text of an enumeration's values (its type's labels for them do not
+ * change): a value's text in way value % TPL_ENUM_WAYS (len 0: none). */
+struct tpl_enum {
+    struct {
+        uint64_t value;
+        uint8_t len;
+        char text[TPL_ENUM_TEXT + 8];
+    } way[TPL_ENUM_WAYS];
 };
 
 typedef struct tpl {
     const void *cls; /* NULL: empty */
     uint32_t shape;  /* the record shape of the event it was made from (0: none) */
     uint32_t n;      /* records */
-    uint32_t nvals, nvariants, nfrags;
+    uint32_t nvals, nvariants, nfrags, nenums;
     uint16_t tail_off, tail_len; /* the text after the last value */
     bool first0;                 /* the writer's first[0] after the records */
     uint16_t variant_rec[TPL_VARIANTS];
@@ -69,6 +84,7 @@ typedef struct tpl {
     struct tpl_rec rec[TPL_RECS];
     struct tpl_val val[TPL_VALS];
     char text[TPL_TEXT + TPL_SHORT];
+    struct tpl_enum enums[TPL_ENUMS];
 } tpl_t;
 
 typedef struct tpl_table {
@@ -121,10 +137,10 @@ static inline bool tpl_match(const tpl_t *t, const void *cls, uint32_t shape,
 }
 
 /* The template of class cls that records f[0, n) match, or NULL. */
-static inline const tpl_t *tpl_find(const tpl_table_t *tb, const void *cls, uint32_t shape,
-                                    const tracerd_ctf_field_t *f, size_t n)
+static inline tpl_t *tpl_find(tpl_table_t *tb, const void *cls, uint32_t shape,
+                              const tracerd_ctf_field_t *f, size_t n)
 {
-    const tpl_t *s = &tb->t[2 * tpl_set(cls, n)];
+    tpl_t *s = &tb->t[2 * tpl_set(cls, n)];
     if (tpl_match(&s[0], cls, shape, f, n))
         return &s[0];
     if (tpl_match(&s[1], cls, shape, f, n))

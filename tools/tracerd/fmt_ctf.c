@@ -349,8 +349,9 @@ static void dump_filter_field(struct ctx *x, const tracerd_ctf_field_t *f)
     }
 }
 
-/* {"type":"event","stream":PATH,"offset": for the current stream. */
-static void put_event_prefix(struct ctx *x, wr_t *f)
+/* The kept {"type":"event","stream":PATH,"offset": of the current stream,
+ * made when missing; NULL when the path is too long to keep. */
+static const struct stream_prefix *event_prefix(struct ctx *x)
 {
     const char *path = cur_stream(x);
     size_t h = jc_hash(path, 6); /* STREAM_PREFIXES entries, two-way: h and its neighbour */
@@ -361,12 +362,8 @@ static void put_event_prefix(struct ctx *x, wr_t *f)
         p = &x->prefix[h ^ 1u];
     if (p->path != path) {
         size_t n = strlen(path);
-        if (8 * n + 64 > sizeof p->text) { /* escaped path, its hex, the keys: not kept */
-            WR_LIT(f, "{\"type\":\"event\"");
-            put_stream(x, f);
-            WR_LIT(f, ",\"offset\":");
-            return;
-        }
+        if (8 * n + 64 > sizeof p->text) /* escaped path, its hex, the keys: not kept */
+            return NULL;
         wr_t t;
         wr_init_fixed(&t, p->text, sizeof p->text);
         WR_LIT(&t, "{\"type\":\"event\"");
@@ -375,17 +372,16 @@ static void put_event_prefix(struct ctx *x, wr_t *f)
         p->len = t.len;
         p->path = path;
     }
-    wr_put(f, p->text, p->len);
+    return p;
 }
 
-/* ,"name":NAME,"id":N,"stream_id":M of the event's class. */
-static void put_event_class(struct ctx *x, wr_t *f, const tracerd_ctf_event_t *e)
+/* The kept ,"name":NAME,"id":N,"stream_id":M of the event's class, made
+ * when missing; NULL when it is not kept (then it is written to f). */
+static const jc_entry_t *event_class(struct ctx *x, wr_t *f, const tracerd_ctf_event_t *e)
 {
     const jc_entry_t *k = jc_find(x->classes, e->cls);
-    if (k != NULL) {
-        jc_put(f, k, k->len);
-        return;
-    }
+    if (k != NULL)
+        return k;
     size_t n = strlen(e->name);
     char tmp[8 * JC_TEXT + 64];
     wr_t t;
@@ -398,7 +394,61 @@ static void put_event_class(struct ctx *x, wr_t *f, const tracerd_ctf_event_t *e
     wr_u64(o, e->stream_class->id);
     if (o == &t) {
         jc_keep(x->classes, e->cls, tmp, t.len);
-        wr_put(f, tmp, t.len);
+        k = jc_find(x->classes, e->cls);
+        if (k == NULL) /* no free slot */
+            wr_put(f, tmp, t.len);
+    }
+    return k;
+}
+
+#define PREFIX_SHORT 128u /* a kept prefix of at most this many bytes is one fixed-size copy */
+
+/* ,"cycles":C,"ns":NS at p (room for 64 bytes); returns the length. */
+static inline size_t put_clock(struct ctx *x, char *p, const tracerd_ctf_event_t *e)
+{
+    char *const p0 = p;
+    memcpy(p, ",\"cycles\":", 10);
+    p += 10;
+    p += wr_fmt_u64_lead(p, &x->lead_cycles, e->cycles);
+    memcpy(p, ",\"ns\":", 6);
+    p += 6;
+    p += wr_fmt_u64_lead(p, &x->lead_ns, e->ns);
+    return (size_t)(p - p0);
+}
+
+/* An event's line up to its fields: the stream's prefix, the offset, the
+ * class's members, the clock; in room asked once when the prefix and the
+ * class's text are kept. */
+static void put_event_start(struct ctx *x, wr_t *f, const tracerd_ctf_event_t *e)
+{
+    const struct stream_prefix *sp = event_prefix(x);
+    if (sp != NULL && sp->len <= PREFIX_SHORT) {
+        char *p = wr_room(f, PREFIX_SHORT + 20), *const p0 = p;
+        memcpy(p, sp->text, PREFIX_SHORT);
+        p += sp->len;
+        p += wr_fmt_u64(p, e->offset);
+        f->len += (size_t)(p - p0);
+    } else if (sp != NULL) {
+        wr_put(f, sp->text, sp->len);
+        wr_u64(f, e->offset);
+    } else {
+        WR_LIT(f, "{\"type\":\"event\"");
+        put_stream(x, f);
+        WR_LIT(f, ",\"offset\":");
+        wr_u64(f, e->offset);
+    }
+    const jc_entry_t *k = event_class(x, f, e);
+    if (k != NULL) {
+        char *p = wr_room(f, JC_TEXT + 64);
+        if (k->len <= JC_SHORT)
+            memcpy(p, k->text, JC_SHORT);
+        else
+            memcpy(p, k->text, JC_TEXT);
+        f->len += k->len;
+        if (e->has_clock)
+            f->len += put_clock(x, p + k->len, e);
+    } else if (e->has_clock) {
+        f->len += put_clock(x, wr_room(f, 64), e);
     }
 }
 
@@ -415,15 +465,7 @@ static int on_event(void *user, const tracerd_ctf_event_t *e)
     wr_rec_begin(f);
     if (x->undecided)
         wr_rec_hold(f);
-    put_event_prefix(x, f);
-    wr_u64(f, e->offset);
-    put_event_class(x, f, e);
-    if (e->has_clock) {
-        WR_LIT(f, ",\"cycles\":");
-        wr_u64_lead(f, &x->lead_cycles, e->cycles);
-        WR_LIT(f, ",\"ns\":");
-        wr_u64_lead(f, &x->lead_ns, e->ns);
-    }
+    put_event_start(x, f, e);
     return 0;
 }
 
@@ -550,16 +592,18 @@ static void put_string_field(wr_t *o, const tracerd_ctf_field_t *f, bool keyed)
 {
     const void *data = f->v.str.data;
     size_t len = f->v.str.len;
-    if (wr_utf8_ok(data, len)) {
-        wr_str(o, data, len);
-    } else if (keyed) {
+    if (keyed) { /* the text (ill-formed sequences replaced), then the bytes when it was not UTF-8
+                  */
+        if (wr_str(o, data, len))
+            return;
         char key[300];
         int n = snprintf(key, sizeof key, "%s_hex", f->name);
-        wr_str(o, data, len);
         wr_ch(o, ',');
         wr_str(o, key, n > 0 && (size_t)n < sizeof key ? (size_t)n : strlen(key));
         wr_ch(o, ':');
         cli_json_hex(o, data, len);
+    } else if (wr_utf8_ok(data, len)) {
+        wr_str(o, data, len);
     } else {
         WR_LIT(o, "{\"string\":");
         wr_str(o, data, len);
@@ -784,7 +828,7 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
     wr_t s;
     wr_init_fixed(&s, buf, sizeof buf);
     size_t mark = 0;
-    t->nvals = t->nvariants = t->nfrags = 0;
+    t->nvals = t->nvariants = t->nfrags = t->nenums = 0;
     for (size_t i = 0; i < n; i++) {
         const tracerd_ctf_field_t *r = &f[i];
         if (r->frag != (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST) || s.len > TPL_TEXT)
@@ -827,6 +871,14 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
         if (member(x, &s, r) && op == TPL_VALUE)
             op = TPL_VALUE_KEYED;
         struct tpl_val *v = &t->val[t->nvals++];
+        v->aux = 0;
+        if (op != TPL_U64 && op != TPL_I64 && r->kind != TRACERD_CTF_VALUE_FLOAT &&
+            r->kind != TRACERD_CTF_VALUE_BOOL && r->kind != TRACERD_CTF_VALUE_STRING &&
+            r->kind != TRACERD_CTF_VALUE_BYTES && t->nenums < TPL_ENUMS) {
+            memset(&t->enums[t->nenums], 0, sizeof t->enums[0]);
+            v->aux = (uint16_t)t->nenums++;
+            op = TPL_ENUM;
+        }
         v->rec = (uint16_t)i;
         v->op = (uint16_t)op;
         v->off = (uint16_t)mark;
@@ -844,39 +896,81 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
     return true;
 }
 
-/* A piece of a template's text. */
-static inline void tpl_piece(wr_t *o, const tpl_t *t, size_t off, size_t len)
+/* Room for what remains of template t's text from value i on: its fixed
+ * text and each integer (at most 20 digits and a sign), with the slack of
+ * the pieces' fixed-size copies. */
+static inline char *tpl_room(wr_t *o, const tpl_t *t, uint32_t i)
 {
-    if (len <= TPL_SHORT) {
-        char *p = wr_room(o, TPL_SHORT);
-        memcpy(p, t->text + off, TPL_SHORT);
-        o->len += len;
-    } else {
-        wr_put(o, t->text + off, len);
-    }
+    size_t text = (size_t)t->tail_off + t->tail_len - (i < t->nvals ? t->val[i].off : t->tail_off);
+    return wr_room(o, text + (size_t)(t->nvals - i) * 21u + TPL_SHORT);
 }
 
-/* The text of records f[0, ...) that match t: its pieces and their values;
- * the writer's levels as after the records. */
-static void tpl_write(struct ctx *x, wr_t *o, const tpl_t *t, const tracerd_ctf_field_t *f)
+/* An enumeration's value r written to o (put_value) and its text kept in
+ * way w of en when it fits. */
+static void tpl_enum_keep(struct ctx *x, wr_t *o, struct tpl_enum *en, size_t w,
+                          const tracerd_ctf_field_t *r)
 {
+    char buf[TPL_ENUM_TEXT + 256]; /* room for put_value's largest ask (jc_put's) */
+    wr_t t;
+    wr_init_fixed(&t, buf, sizeof buf);
+    put_value(x, &t, r, false);
+    if (t.failed || t.len > TPL_ENUM_TEXT) {
+        put_value(x, o, r, false);
+        return;
+    }
+    memcpy(en->way[w].text, buf, t.len);
+    en->way[w].len = (uint8_t)t.len;
+    en->way[w].value = r->v.u;
+    wr_put(o, buf, t.len);
+}
+
+/* The text of records f[0, ...) that match t: its pieces and their
+ * integers written into room asked once (other values through put_value,
+ * after which room is asked again); the writer's levels as after the
+ * records. */
+static void tpl_write(struct ctx *x, wr_t *o, tpl_t *t, const tracerd_ctf_field_t *f)
+{
+    char *p = tpl_room(o, t, 0);
     for (uint32_t i = 0; i < t->nvals; i++) {
         const struct tpl_val *v = &t->val[i];
         const tracerd_ctf_field_t *r = &f[v->rec];
-        tpl_piece(o, t, v->off, v->len);
+        if (v->len <= TPL_SHORT)
+            memcpy(p, t->text + v->off, TPL_SHORT);
+        else
+            memcpy(p, t->text + v->off, v->len);
+        p += v->len;
         switch (v->op) {
         case TPL_U64:
-            wr_u64(o, r->v.u);
+            p += wr_fmt_u64(p, r->v.u);
             break;
         case TPL_I64:
-            wr_i64(o, r->v.i);
+            *p = '-';
+            p += r->v.i < 0;
+            p += wr_fmt_u64(p, r->v.i < 0 ? (uint64_t)0 - (uint64_t)r->v.i : (uint64_t)r->v.i);
             break;
+        case TPL_ENUM: {
+            struct tpl_enum *en = &t->enums[v->aux];
+            size_t w = (size_t)(r->v.u % TPL_ENUM_WAYS);
+            if (en->way[w].len != 0 && en->way[w].value == r->v.u) {
+                memcpy(p, en->way[w].text, TPL_ENUM_TEXT);
+                p += en->way[w].len;
+                break;
+            }
+            o->len = (size_t)(p - o->buf);
+            tpl_enum_keep(x, o, en, w, r);
+            p = tpl_room(o, t, i + 1);
+            break;
+        }
         default:
+            o->len = (size_t)(p - o->buf);
             put_value(x, o, r, v->op == TPL_VALUE_KEYED);
+            p = tpl_room(o, t, i + 1);
             break;
         }
     }
-    tpl_piece(o, t, t->tail_off, t->tail_len);
+    memcpy(p, t->text + t->tail_off, t->tail_len);
+    p += t->tail_len;
+    o->len = (size_t)(p - o->buf);
     x->level = 0;
     x->first[0] = t->first0;
     x->in_variant[0] = false;
@@ -887,7 +981,7 @@ static void tpl_write(struct ctx *x, wr_t *o, const tpl_t *t, const tracerd_ctf_
  * root, through a template: true when written. */
 static bool tpl_event(struct ctx *x, const tracerd_ctf_field_t *f, size_t n)
 {
-    const tpl_t *t = tpl_find(x->tpls, x->cls, x->shape, f, n);
+    tpl_t *t = tpl_find(x->tpls, x->cls, x->shape, f, n);
     if (t == NULL) {
         tpl_t *b = tpl_slot(x->tpls, x->cls, n);
         if (!tpl_build(x, b, f, n))
