@@ -86,10 +86,16 @@ static inline bool vc_str(vc_entry_t *t, wr_t *w, const char *p, size_t n)
     uint64_t a, b;
     if (!vc_words(p, n, &a, &b))
         return wr_str(w, p, n);
+    size_t at = w->len;
     if (!wr_str(w, p, n))
         return false;
-    const char *q = w->buf + w->len - (n + 2); /* written in one piece (wr_str) */
-    if (q[0] == '"' && q[n + 1] == '"' && memcmp(q + 1, p, n) == 0) { /* plain */
+    /* plain: wr_str wrote the quoted bytes unchanged in one piece (an escaped
+     * string is longer, and one that filled the buffer spilled it: then the
+     * text is not all in it, and w->len may be below at) */
+    if (w->len < at || w->len - at != n + 2)
+        return true;
+    const char *q = w->buf + at;
+    if (q[0] == '"' && q[n + 1] == '"' && memcmp(q + 1, p, n) == 0) {
         vc_entry_t *e = &t[vc_slot(p)];
         if (e->len != 0 && t[vc_slot(p) ^ (VCACHE / 2u)].len == 0)
             e = &t[vc_slot(p) ^ (VCACHE / 2u)];
