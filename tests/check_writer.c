@@ -579,6 +579,47 @@ START_TEST(test_vcache)
 }
 END_TEST
 
+/* Short strings through a writer on a file, whose buffer spills while a
+ * string is escaped: the output is wr_str's, and the cache keeps only text
+ * it wrote in one piece (under ASan: it reads nothing before the buffer). */
+START_TEST(test_vcache_spill)
+{
+    static vc_entry_t t[VCACHE];
+    memset(t, 0, sizeof t);
+    static const char *const strs[] = {"a\"b",  "\x01\x02\x03\x04\x05\x06\x07", "plain",
+                                       "\\\\\\\\", "abcdefghijklmnop",         "x",
+                                       "\xc3\xa9t\xc3\xa9", "\xff\xfe",                 "line\nnext"};
+    FILE *f1 = tmpfile(), *f2 = tmpfile();
+    ck_assert(f1 != NULL && f2 != NULL);
+    wr_t w1, w2;
+    ck_assert_int_eq(wr_init(&w1, fileno(f1), 4096), 0);
+    ck_assert_int_eq(wr_init(&w2, fileno(f2), 4096), 0);
+    for (int i = 0; i < 100000; i++) {
+        const char *p = strs[rng() % (sizeof strs / sizeof strs[0])];
+        size_t n = strlen(p);
+        ck_assert_int_eq(vc_str(t, &w1, p, n), wr_str(&w2, p, n));
+        if (rng() % 3 == 0) {
+            wr_ch(&w1, ',');
+            wr_ch(&w2, ',');
+        }
+    }
+    ck_assert_int_eq(wr_flush(&w1), 0);
+    ck_assert_int_eq(wr_flush(&w2), 0);
+    off_t n1 = lseek(fileno(f1), 0, SEEK_END), n2 = lseek(fileno(f2), 0, SEEK_END);
+    ck_assert(n1 > 100000 && n1 == n2);
+    char *a = malloc((size_t)n1), *b = malloc((size_t)n2);
+    ck_assert_int_eq(pread(fileno(f1), a, (size_t)n1, 0), n1);
+    ck_assert_int_eq(pread(fileno(f2), b, (size_t)n2, 0), n2);
+    ck_assert(memcmp(a, b, (size_t)n1) == 0);
+    free(a);
+    free(b);
+    wr_free(&w1);
+    wr_free(&w2);
+    fclose(f1);
+    fclose(f2);
+}
+END_TEST
+
 Suite *suite_writer(void)
 {
     Suite *s = suite_create("writer");
@@ -594,6 +635,7 @@ Suite *suite_writer(void)
     tcase_add_test(tc, test_record_hold);
     tcase_add_test(tc, test_jcache_keys);
     tcase_add_test(tc, test_vcache);
+    tcase_add_test(tc, test_vcache_spill);
     suite_add_tcase(s, tc);
     return s;
 }
