@@ -20,6 +20,7 @@
 #include <tracerd/event.h>
 
 #include "support/event_support.h"
+#include "support/fxt_writer.h"
 #include "support/xray_writer.h"
 
 /* Runs `tracerd stats ARGS... path` both ways; fails on any difference. */
@@ -288,6 +289,101 @@ START_TEST(test_depth_bounds)
 }
 END_TEST
 
+/* An FXT trace for the fast path's caches: event records named by string
+ * indices (more (category, name) pairs than the name cache holds), inline
+ * strings, an index given another string (used and unused) and a thread
+ * index given other koids mid-trace, a second provider with the same
+ * indices for other strings and threads, inline threads, every event type
+ * (an undefined one too), the other records (scheduling, log, blobs,
+ * objects), an event before the initialization record when early. */
+static void fxt_refs_trace(fxw_t *w, bool early)
+{
+    const fxw_arg_t args[] = {
+        FXA_U64(FXS_IDX(3), 7), FXA_STR(FXS_INL("k"), FXS_IDX(4)), FXA_I32(FXS_IDX(5), -2)};
+    char text[32];
+    fxw_magic(w);
+    fxw_provider_info(w, 1, "one");
+    if (early)
+        fxw_event(w, 0, FXT_INL(1, 2), FXS_INL("early"), FXS_INL("e"), 5, NULL, 0, 0);
+    fxw_init_record(w, early ? 3000000000u : 1000000000u);
+    for (unsigned i = 1; i <= 48; i++) {
+        snprintf(text, sizeof text, i <= 8 ? "cat%u" : "fn%u", i);
+        fxw_string(w, (uint16_t)i, text);
+    }
+    for (unsigned i = 1; i <= 4; i++)
+        fxw_thread(w, (uint8_t)i, 100 + i % 2, 200 + i);
+    fxw_kernel(w, 101, 1, FXS_INL("proc"), NULL, 0);
+    uint64_t ts = 1000;
+    for (unsigned round = 0; round < 3; round++) {
+        for (unsigned c = 1; c <= 8; c++)
+            for (unsigned n = 9; n <= 48; n++) {
+                fxw_tref_t th = n % 7 == 0 ? FXT_INL(100, 300 + c) : FXT_IDX(1 + (n + c) % 4);
+                fxw_event(w, 2, th, FXS_IDX(c), FXS_IDX(n), ts, args, n % 4, 0);
+                uint32_t type = (n + round) % 12; /* 11: undefined */
+                if (type != 2 && type != 3)
+                    fxw_event(w, type, th, FXS_IDX(c), FXS_IDX(n), ts + 2, args, n % 3,
+                              ts + 5 + n);
+                fxw_event(w, 3, th, FXS_IDX(c), FXS_IDX(n), ts + 10 + n, NULL, 0, 0);
+                ts += 20;
+            }
+        /* an index of a name in use given another string, one not in use,
+         * a thread index given other koids */
+        snprintf(text, sizeof text, "renamed%u", round);
+        fxw_string(w, (uint16_t)(10 + round), text);
+        fxw_string(w, (uint16_t)(10000 + round), "unused");
+        fxw_thread(w, (uint8_t)(1 + round), round == 0 ? 101 : 900 + round, 901 + round);
+        fxw_event(w, 4, FXT_IDX(2), FXS_INL("inl"), FXS_IDX(11), ts, NULL, 0, ts + 50);
+        fxw_event(w, 0, FXT_IDX(3), FXS_IDX(1), FXS_INL("inline name"), ts + 1, NULL, 0, 0);
+        fxw_context_switch(w, 1, 2, ts + 3, 201, 202, NULL, 0);
+        fxw_wakeup(w, 1, ts + 4, 203, NULL, 0);
+        fxw_legacy_switch(w, 0, 3, FXT_IDX(1), FXT_IDX(2), 5, 6, ts + 5);
+        fxw_log(w, ts + 6, FXT_IDX(4), "hello");
+        fxw_blob(w, FXS_IDX(12), 1, "abc", 3);
+        fxw_large_blob(w, round % 2, FXS_IDX(2), FXS_IDX(13), ts + 7, FXT_IDX(1), NULL, 0,
+                       "xyz", 3);
+        fxw_userspace(w, 0x1000, FXT_IDX(1), FXS_IDX(14), NULL, 0);
+        fxw_kernel(w, 202, 2, FXS_INL("thr"), NULL, 0);
+        /* another provider: the same indices, other strings and threads */
+        fxw_provider_info(w, 2 + round, "two");
+        fxw_string(w, 1, "other-cat");
+        fxw_string(w, 9, "other-fn");
+        fxw_thread(w, 1, 500, 501);
+        for (unsigned k = 0; k < 5; k++) {
+            fxw_event(w, 2, FXT_IDX(1), FXS_IDX(1), FXS_IDX(9), ts + 10 + k, NULL, 0, 0);
+            fxw_event(w, 3, FXT_IDX(1), FXS_IDX(1), FXS_IDX(9), ts + 12 + k, NULL, 0, 0);
+        }
+        fxw_provider_section(w, 1);
+        ts += 100;
+    }
+}
+
+/* The FXT fast path (name and thread caches by reference) against the event
+ * view: every argument set, both byte orders, with and without an event
+ * before the initialization record, whole and cut short. */
+START_TEST(test_fxt_refs)
+{
+    CLI_OR_SKIP(cli);
+    for (int big = 0; big < 2; big++)
+        for (int early = 0; early < 2; early++) {
+            fxw_t w;
+            fxw_init(&w, big != 0);
+            fxt_refs_trace(&w, early != 0);
+            char name[32];
+            snprintf(name, sizeof name, "refs%d%d.fxt", big, early);
+            char *trace = ev_temp_file(name, w.buf, w.len);
+            every_set(cli, arg_sets, sizeof arg_sets / sizeof arg_sets[0], trace);
+            static const char *const quiet[] = {"-q", NULL};
+            for (size_t cut = w.len / 3; cut < w.len; cut += w.len / 3 - 3) {
+                char *c = ev_temp_file("refs-cut.fxt", w.buf, cut);
+                both_ways(cli, quiet, c); /* equal either way (a cut may end a record) */
+                free(c);
+            }
+            free(trace);
+            fxw_free(&w);
+        }
+}
+END_TEST
+
 Suite *suite_stats_paths(void);
 Suite *suite_stats_paths(void)
 {
@@ -299,6 +395,7 @@ Suite *suite_stats_paths(void)
     tcase_add_test(tc, test_instr_map_and_filters);
     tcase_add_test(tc, test_depth_bounds);
     tcase_add_test(tc, test_ctf_dirs);
+    tcase_add_test(tc, test_fxt_refs);
     suite_add_tcase(s, tc);
     return s;
 }

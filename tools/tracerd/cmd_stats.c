@@ -170,6 +170,24 @@ static uint64_t text_key(tracerd_str_t name, tracerd_str_t cat)
     return h;
 }
 
+/* Index of the aggregate of key (h, id) (bounded), made when new with the
+ * text of name (after "category/" when with_cat) and kind (its first
+ * event's); UINT32_MAX on no memory. */
+static uint32_t name_key(struct st *s, uint64_t h, uint64_t id, bool with_cat, tracerd_str_t cat,
+                         tracerd_str_t name, tracerd_event_kind_t kind)
+{
+    bool ins;
+    uint32_t i = name_slot(s, h, id, &ins);
+    if (i == UINT32_MAX || !ins)
+        return i;
+    char buf[512];
+    size_t len = name_text(s, with_cat, cat, name, buf);
+    uint32_t k = add_name(s, buf, len);
+    if (k != UINT32_MAX)
+        s->v[k].kind = kind;
+    return k;
+}
+
 /* Index of the event's name aggregate (bounded); UINT32_MAX on no memory. */
 static uint32_t name_of(struct st *s, const tracerd_event_t *ev)
 {
@@ -182,16 +200,8 @@ static uint32_t name_of(struct st *s, const tracerd_event_t *ev)
         h = text_key(ev->name, ev->category);
         id = UINT64_MAX;
     }
-    bool ins;
-    uint32_t i = name_slot(s, h, id, &ins);
-    if (i == UINT32_MAX || !ins)
-        return i;
-    char buf[512];
-    size_t len = name_text(s, ev->format != TRACERD_EVENT_FORMAT_XRAY, ev->category, ev->name, buf);
-    uint32_t k = add_name(s, buf, len);
-    if (k != UINT32_MAX)
-        s->v[k].kind = ev->kind;
-    return k;
+    return name_key(s, h, id, ev->format != TRACERD_EVENT_FORMAT_XRAY, ev->category, ev->name,
+                    ev->kind);
 }
 
 /* The duration histogram of a's first span (out of line: once per name);
@@ -303,6 +313,32 @@ static inline void span_end(struct st *s, struct ev_thread *t, bool by_key, uint
         s->unmatched++;
 }
 
+/* An event of kind (not SPAN_END) on thread t at ts, seen (see_event),
+ * of name aggregate ni (UINT32_MAX: no memory): a span opened under key, a
+ * complete span ending at end, or counted. */
+static inline int named_event(struct st *s, struct ev_thread *t, tracerd_event_kind_t kind,
+                              uint64_t ts, uint64_t end, uint64_t key, uint32_t ni)
+{
+    if (ni == UINT32_MAX)
+        return cli_oom(s->c, "name table"), -1;
+    if (kind == TRACERD_EVENT_SPAN_BEGIN)
+        return span_begin(s, t, key, ts, ni);
+    struct agg *a = &s->v[ni];
+    if (kind == TRACERD_EVENT_SPAN_COMPLETE) {
+        uint64_t d = end >= ts ? end - ts : 0;
+        record(s, a, d);
+        a->self += d;
+        s->spans++;
+        t->spans++;
+        if (t->depth == 0)
+            t->busy += d;
+        else
+            t->stack[t->depth - 1].child += d;
+    }
+    a->count++;
+    return 0;
+}
+
 static int on_event(void *user, const tracerd_event_t *ev)
 {
     struct st *s = user;
@@ -326,26 +362,8 @@ static int on_event(void *user, const tracerd_event_t *ev)
         span_end(s, t, has_id, ev->name_id, ts);
         return 0;
     }
-    uint32_t ni = name_of(s, ev);
-    if (ni == UINT32_MAX)
-        return cli_oom(s->c, "name table"), -1;
-    if (ev->kind == TRACERD_EVENT_SPAN_BEGIN)
-        return span_begin(s, t, has_id ? ev->name_id : 0, ts, ni);
-    struct agg *a = &s->v[ni];
-    if (ev->kind == TRACERD_EVENT_SPAN_COMPLETE) {
-        uint64_t end = (ev->flags & TRACERD_EVENT_HAS_NS) ? ev->end_ns : ev->end_ticks;
-        uint64_t d = end >= ts ? end - ts : 0;
-        record(s, a, d);
-        a->self += d;
-        s->spans++;
-        t->spans++;
-        if (t->depth == 0)
-            t->busy += d;
-        else
-            t->stack[t->depth - 1].child += d;
-    }
-    a->count++;
-    return 0;
+    uint64_t end = (ev->flags & TRACERD_EVENT_HAS_NS) ? ev->end_ns : ev->end_ticks;
+    return named_event(s, t, ev->kind, ts, end, has_id ? ev->name_id : 0, name_of(s, ev));
 }
 
 /* The --sort key of an aggregate (descending), ties by count then name. */
@@ -627,8 +645,14 @@ static void report_before_error(void *user)
 
 #define XF_CACHE 1024u
 
-struct xfast {
+/* What every direct reading's context starts with (run_direct sets it). */
+struct fast_hdr {
     struct st *s;
+    void *rd; /* the format's reader */
+};
+
+struct xfast {
+    struct fast_hdr h; /* first */
     bool has_ns;
     /* function id -> aggregate: (id << 32) | (index + 1), 0 for none */
     uint64_t cache[XF_CACHE];
@@ -645,13 +669,13 @@ static int xf_header(void *u, const tracerd_xray_header_t *h)
     src.version = h->version;
     src.byte_order = h->byte_order;
     src.ticks_per_second = h->cycle_frequency;
-    return on_source(x->s, &src);
+    return on_source(x->h.s, &src);
 }
 
 /* (xf_name past its cache) */
 static __attribute__((noinline)) uint32_t xf_name_slow(struct xfast *x, uint32_t id, uint64_t *slot)
 {
-    struct st *s = x->s;
+    struct st *s = x->h.s;
     bool ins;
     uint32_t i = name_slot(s, NAME_ID_KEY(TRACERD_EVENT_SPAN_BEGIN), id, &ins);
     if (i == UINT32_MAX)
@@ -683,7 +707,7 @@ static inline uint32_t xf_name(struct xfast *x, uint32_t id)
 static int xf_records(struct xfast *x, struct ev_thread *t, const tracerd_xray_function_t *fs,
                       size_t i, size_t n, size_t *done)
 {
-    struct st *s = x->s;
+    struct st *s = x->h.s;
     int rc = 0;
     while (i < n) {
         const tracerd_xray_function_t *f = &fs[i++];
@@ -734,7 +758,7 @@ xf_close(struct st *s, struct ev_thread *t, struct ev_frame *stk, uint32_t depth
 static int xf_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
 {
     struct xfast *x = u;
-    struct st *s = x->s;
+    struct st *s = x->h.s;
     struct ev_threads *ths = &s->threads;
     struct ev_thread *t = ev_thread_ids(ths, (uint32_t)fs[0].pid, (uint32_t)fs[0].tid);
     if (t == NULL)
@@ -856,16 +880,23 @@ static int xf_event(void *u, const tracerd_xray_event_t *e)
     ev.category.len = 4;
     ev.name.data = e->typed ? "typed-event" : "custom-event";
     ev.name.len = e->typed ? 11 : 12;
-    return on_event(x->s, &ev);
+    return on_event(x->h.s, &ev);
 }
 
-static int xf_warning(void *u, const tracerd_warning_t *w)
+/* The warnings of a direct reading. */
+static int fast_warning(void *u, const tracerd_warning_t *w)
 {
     static const cli_warn_sink_t sink = {NULL, NULL, NULL, NULL};
-    return cli_warning(((struct xfast *)u)->s->c, &sink, w);
+    return cli_warning(((struct fast_hdr *)u)->s->c, &sink, w);
 }
 
-static int run_xray(struct st *s, struct ev_run *run)
+/* Reads the input with the reader of ops (format XRay or FXT: its config
+ * from the options, as the event view's) and callbacks cbs, their context a
+ * zeroed block of ctx_size bytes starting with a struct fast_hdr (the
+ * reader set before any callback). Returns a CLI_EXIT_* code, the error
+ * printed as the event view prints it. */
+static int run_direct(struct st *s, struct ev_run *run, tracerd_event_format_t format,
+                      const tracerd_reader_ops_t *ops, const void *cbs, size_t ctx_size)
 {
     cli_t *c = s->c;
     tracerd_auto_config_t cfg;
@@ -873,28 +904,281 @@ static int run_xray(struct st *s, struct ev_run *run)
     int rc = cli_event_configs(c, store, &cfg);
     if (rc != CLI_EXIT_OK)
         return rc;
-    struct xfast *x = cli_calloc(1, sizeof *x);
-    if (x == NULL)
+    struct fast_hdr *h = cli_calloc(1, ctx_size);
+    if (h == NULL)
         return cli_oom(c, "name cache");
-    x->s = s;
+    h->s = s;
+    const void *fcfg = format == TRACERD_EVENT_FORMAT_XRAY ? (const void *)cfg.xray : cfg.fxt;
+    tracerd_status_t st = ops->new_reader(fcfg, cbs, h, NULL, &h->rd);
+    if (st != TRACERD_OK) {
+        cli_free(h);
+        return cli_new_failed(c, st);
+    }
+    st = cli_pump(c, ops, h->rd);
+    rc = ev_exit_code(run, st, format, ops->record_offset(h->rd), ops->error_reason(h->rd));
+    ops->free(h->rd);
+    cli_free(h);
+    return rc;
+}
+
+static int run_xray(struct st *s, struct ev_run *run)
+{
     tracerd_xray_callbacks_t cbs;
     tracerd_xray_callbacks_init(&cbs);
     cbs.on_header = xf_header;
     cbs.on_functions = xf_functions;
     cbs.on_event = xf_event;
-    cbs.on_warning = xf_warning;
-    tracerd_xray_reader_t *rd;
-    tracerd_status_t st = tracerd_xray_new(cfg.xray, &cbs, x, NULL, &rd);
-    if (st != TRACERD_OK) {
-        cli_free(x);
-        return cli_new_failed(c, st);
+    cbs.on_warning = fast_warning;
+    return run_direct(s, run, TRACERD_EVENT_FORMAT_XRAY, tracerd_xray_ops(), &cbs,
+                      sizeof(struct xfast));
+}
+
+/* ---- FXT: straight from the reader's records -----------------------------
+ * The same figures as through the event view (map_fxt.c's mapping; compared
+ * on every FXT trace by tests/check_stats_paths.c), without making an event
+ * of each record: an event record's name aggregate is found by its string
+ * references (provider, category index, name index) in a direct-mapped
+ * cache before its text is hashed, and its thread by its thread reference
+ * (checked against the koids: a thread record may give the index another
+ * thread). A string is a function of its index until a string record gives
+ * the index another: such a record empties the cache when one of the
+ * indices it holds is redefined. Inline strings and threads take the
+ * text's and the koids' ways. Taken when the input is one FXT stream and no
+ * filter is given (ev_plain_stream). */
+
+#define FF_NAMES 1024u
+#define FF_THREADS 256u
+
+struct ffast {
+    struct fast_hdr h; /* first */
+    bool source_sent;
+    /* (provider << 32 | category_ref << 16 | name_ref) -> aggregate index + 1 (0: none) */
+    uint64_t nkey[FF_NAMES];
+    uint32_t nval[FF_NAMES];
+    /* string indices in some key (a string record redefining one empties nval) */
+    uint64_t used[32768u / 64u];
+    /* (provider, thread ref) -> thread index + 1 (0: none) */
+    uint32_t thr[FF_THREADS];
+};
+
+/* The event view's source line, once: at the initialization record (its
+ * clock) or before the first event (no clock), as map_fxt.c sends it. */
+static void ff_source(struct ffast *x, uint64_t ticks_per_second)
+{
+    if (x->source_sent)
+        return;
+    x->source_sent = true;
+    tracerd_event_source_t src;
+    memset(&src, 0, sizeof src);
+    src.format = TRACERD_EVENT_FORMAT_FXT;
+    src.format_name = tracerd_event_format_name(TRACERD_EVENT_FORMAT_FXT);
+    src.byte_order = tracerd_fxt_byte_order(x->h.rd);
+    src.ticks_per_second = ticks_per_second;
+    on_source(x->h.s, &src);
+}
+
+static int ff_init(void *u, const tracerd_fxt_init_t *i)
+{
+    ff_source(u, i->ticks_per_second);
+    return 0;
+}
+
+static int ff_string(void *u, const tracerd_fxt_string_t *str)
+{
+    struct ffast *x = u;
+    if (x->used[str->index / 64u] & (1ull << (str->index % 64u))) {
+        memset(x->nval, 0, sizeof x->nval);
+        memset(x->used, 0, sizeof x->used);
     }
-    st = cli_pump(c, tracerd_xray_ops(), rd);
-    rc = ev_exit_code(run, st, TRACERD_EVENT_FORMAT_XRAY, tracerd_xray_record_offset(rd),
-                      tracerd_xray_error_reason(rd));
-    tracerd_xray_free(rd);
-    cli_free(x);
-    return rc;
+    return 0;
+}
+
+/* (ff_thread past its cache) */
+static __attribute__((noinline)) struct ev_thread *ff_thread_slow(struct ffast *x, uint32_t *slot,
+                                                                  const tracerd_fxt_thread_t *th)
+{
+    struct ev_threads *ths = &x->h.s->threads;
+    struct ev_thread *t = ev_thread_ids(ths, th->pid, th->tid);
+    if (t != NULL && slot != NULL)
+        *slot = (uint32_t)(t - ths->v) + 1u;
+    return t;
+}
+
+/* The thread of a record's thread reference of provider (NULL on no memory). */
+static inline struct ev_thread *ff_thread(struct ffast *x, uint32_t provider,
+                                          const tracerd_fxt_thread_t *th)
+{
+    if (th->ref == 0) /* inline koids */
+        return ff_thread_slow(x, NULL, th);
+    uint32_t *slot = &x->thr[(th->ref ^ provider * 61u) % FF_THREADS];
+    if (*slot != 0) {
+        struct ev_thread *t = &x->h.s->threads.v[*slot - 1];
+        if (t->pid == th->pid && t->tid == th->tid)
+            return t;
+    }
+    return ff_thread_slow(x, slot, th);
+}
+
+/* (ff_name past its cache) */
+static __attribute__((noinline)) uint32_t ff_name_slow(struct ffast *x,
+                                                       const tracerd_fxt_event_t *e,
+                                                       tracerd_event_kind_t kind, uint32_t slot,
+                                                       uint64_t key)
+{
+    uint32_t i = name_key(x->h.s, text_key(e->name, e->category), UINT64_MAX, true, e->category,
+                          e->name, kind);
+    if (i != UINT32_MAX && slot < FF_NAMES) {
+        x->nkey[slot] = key;
+        x->nval[slot] = i + 1u;
+        x->used[e->name_ref / 64u] |= 1ull << (e->name_ref % 64u);
+        x->used[e->category_ref / 64u] |= 1ull << (e->category_ref % 64u);
+    }
+    return i;
+}
+
+/* The name aggregate of event record e (first seen as kind). */
+static inline uint32_t ff_name(struct ffast *x, const tracerd_fxt_event_t *e,
+                               tracerd_event_kind_t kind)
+{
+    if ((e->name_ref | e->category_ref) & 0x8000u) /* inline: no index */
+        return ff_name_slow(x, e, kind, FF_NAMES, 0);
+    uint64_t key = (uint64_t)e->provider_id << 32 | (uint64_t)e->category_ref << 16 | e->name_ref;
+    uint32_t slot = (e->name_ref ^ (uint32_t)e->category_ref * 97u) % FF_NAMES;
+    if (x->nkey[slot] == key && x->nval[slot] != 0)
+        return x->nval[slot] - 1;
+    return ff_name_slow(x, e, kind, slot, key);
+}
+
+/* The event view's kind of each FXT event type (map_fxt.c). */
+static const tracerd_event_kind_t ff_kinds[] = {
+    TRACERD_EVENT_INSTANT,    TRACERD_EVENT_COUNTER,       TRACERD_EVENT_SPAN_BEGIN,
+    TRACERD_EVENT_SPAN_END,   TRACERD_EVENT_SPAN_COMPLETE, TRACERD_EVENT_ASYNC_BEGIN,
+    TRACERD_EVENT_ASYNC_STEP, TRACERD_EVENT_ASYNC_END,     TRACERD_EVENT_FLOW_BEGIN,
+    TRACERD_EVENT_FLOW_STEP,  TRACERD_EVENT_FLOW_END};
+
+static int ff_event(void *u, const tracerd_fxt_event_t *e)
+{
+    struct ffast *x = u;
+    struct st *s = x->h.s;
+    if ((unsigned)e->type >= sizeof ff_kinds / sizeof ff_kinds[0])
+        return 0; /* a type not defined yet: no event */
+    ff_source(x, 0);
+    struct ev_thread *t = ff_thread(x, e->provider_id, &e->thread);
+    if (t == NULL)
+        return cli_oom(s->c, "thread table"), -1;
+    see_event(s, t, e->ns);
+    if (e->type == TRACERD_FXT_EVENT_DURATION_END) {
+        span_end(s, t, false, 0, e->ns);
+        return 0;
+    }
+    tracerd_event_kind_t kind = ff_kinds[e->type];
+    return named_event(s, t, kind, e->ns, e->end_ns, 0, ff_name(x, e, kind));
+}
+
+/* The other records, as the event view's events of them (map_fxt.c): what
+ * stats reads (kind, time, thread, category and name). */
+static int ff_emit(struct ffast *x, tracerd_event_t *ev)
+{
+    ff_source(x, 0);
+    ev->format = TRACERD_EVENT_FORMAT_FXT;
+    return on_event(x->h.s, ev);
+}
+
+/* ... of kind, category and name, at *ns on thread *th (ns NULL: no time,
+ * then th NULL too). */
+static int ff_other(void *u, tracerd_event_kind_t kind, tracerd_str_t cat, tracerd_str_t name,
+                    const uint64_t *ns, const tracerd_fxt_thread_t *th)
+{
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = kind;
+    ev.category = cat;
+    ev.name = name;
+    ev.flags = TRACERD_EVENT_NO_TIME;
+    if (ns != NULL) {
+        ev.ns = *ns;
+        ev.pid = th->pid;
+        ev.tid = th->tid;
+        ev.flags = TRACERD_EVENT_HAS_NS | TRACERD_EVENT_HAS_PID | TRACERD_EVENT_HAS_TID;
+    }
+    return ff_emit(u, &ev);
+}
+
+static const tracerd_str_t ff_none = {"", 0};
+
+static int ff_kernel_object(void *u, const tracerd_fxt_kernel_object_t *o)
+{
+    /* processes and threads: names, not events (on_event leaves them out);
+     * the other objects are no events */
+    if (o->object_type == 1u || o->object_type == 2u)
+        ff_source(u, 0);
+    return 0;
+}
+
+static int ff_scheduling(void *u, const tracerd_fxt_scheduling_t *sc)
+{
+    static const tracerd_str_t n_switch = {"context_switch", 14}, n_wakeup = {"wakeup", 6},
+                               cat = {"sched", 5};
+    tracerd_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.ns = sc->ns;
+    ev.flags = TRACERD_EVENT_HAS_NS | TRACERD_EVENT_HAS_CPU | TRACERD_EVENT_HAS_TID;
+    ev.category = cat;
+    if (sc->type == TRACERD_FXT_SCHED_THREAD_WAKEUP) {
+        ev.kind = TRACERD_EVENT_WAKEUP;
+        ev.name = n_wakeup;
+        ev.tid = sc->waking_tid;
+    } else {
+        ev.kind = TRACERD_EVENT_CONTEXT_SWITCH;
+        ev.name = n_switch;
+        ev.tid = sc->outgoing.tid;
+        if (sc->type == TRACERD_FXT_SCHED_LEGACY_CONTEXT_SWITCH) {
+            ev.pid = sc->outgoing.pid;
+            ev.flags |= TRACERD_EVENT_HAS_PID;
+        }
+    }
+    return ff_emit(u, &ev);
+}
+
+static int ff_log(void *u, const tracerd_fxt_log_t *l)
+{
+    static const tracerd_str_t n_log = {"log", 3};
+    return ff_other(u, TRACERD_EVENT_LOG, ff_none, n_log, &l->ns, &l->thread);
+}
+
+static int ff_blob(void *u, const tracerd_fxt_blob_t *b)
+{
+    return ff_other(u, TRACERD_EVENT_BLOB, ff_none, b->name, NULL, NULL);
+}
+
+static int ff_large_blob(void *u, const tracerd_fxt_large_blob_t *b)
+{
+    bool timed = b->format == TRACERD_FXT_LARGE_BLOB_WITH_METADATA;
+    return ff_other(u, TRACERD_EVENT_BLOB, b->category, b->name, timed ? &b->ns : NULL,
+                    timed ? &b->thread : NULL);
+}
+
+static int ff_userspace_object(void *u, const tracerd_fxt_userspace_object_t *o)
+{
+    return ff_other(u, TRACERD_EVENT_MARK, ff_none, o->name, NULL, NULL);
+}
+
+static int run_fxt(struct st *s, struct ev_run *run)
+{
+    tracerd_fxt_callbacks_t cbs;
+    tracerd_fxt_callbacks_init(&cbs);
+    cbs.on_init = ff_init;
+    cbs.on_string = ff_string;
+    cbs.on_event = ff_event;
+    cbs.on_kernel_object = ff_kernel_object;
+    cbs.on_scheduling = ff_scheduling;
+    cbs.on_log = ff_log;
+    cbs.on_blob = ff_blob;
+    cbs.on_large_blob = ff_large_blob;
+    cbs.on_userspace_object = ff_userspace_object;
+    cbs.on_warning = fast_warning;
+    return run_direct(s, run, TRACERD_EVENT_FORMAT_FXT, tracerd_fxt_ops(), &cbs,
+                      sizeof(struct ffast));
 }
 
 int cli_cmd_stats(cli_t *c)
@@ -910,9 +1194,10 @@ int cli_cmd_stats(cli_t *c)
     r.before_error = report_before_error;
     if (!c->no_demangle)
         s.dm = cli_demangler_open();
-    int rc = ev_plain_stream(c, TRACERD_EVENT_FORMAT_XRAY) ? run_xray(&s, &r)
-             : stats_ctf_dir_plain(c, &r)                  ? stats_ctf_dir(&r)
-                                                           : ev_run(&r);
+    int rc = ev_plain_stream(c, TRACERD_EVENT_FORMAT_XRAY)  ? run_xray(&s, &r)
+             : ev_plain_stream(c, TRACERD_EVENT_FORMAT_FXT) ? run_fxt(&s, &r)
+             : stats_ctf_dir_plain(c, &r)                   ? stats_ctf_dir(&r)
+                                                            : ev_run(&r);
     /* --timeout, out of memory: the figures of what was read */
     if ((rc == CLI_EXIT_OK || c->timed_out || c->oom) && !s.reported)
         report(&s);
