@@ -278,6 +278,15 @@ typedef struct tracerd_ctf_metadata_config {
      * (0, as in a struct zeroed by hand: the members above). Members added
      * after 0.2 come after it (doc/api.md §7). */
     size_t size;
+    /** Value slots (doc/api.md, "Context values without field records"):
+     * integers of the stream event context and the event context, named by
+     * scope and member name, whose values every event then carries in
+     * tracerd_ctf_event_t.values with no field record made (NULL, 0: none,
+     * the default; at most TRACERD_CTF_MAX_VALUE_NAMES). Read at
+     * tracerd_ctf_metadata_finish (the array and names must live until
+     * then; the trace model keeps its own copy). */
+    const struct tracerd_ctf_value_name *value_names;
+    uint32_t nvalue_names; /**< entries of value_names */
 } tracerd_ctf_metadata_config_t;
 
 /** Fills *cfg with the defaults. */
@@ -372,6 +381,21 @@ typedef enum tracerd_ctf_scope {
     TRACERD_CTF_SCOPE_EVENT_CONTEXT = 4,
     TRACERD_CTF_SCOPE_EVENT_FIELDS = 5
 } tracerd_ctf_scope_t;
+
+/** A context integer whose value every event carries (value slots): `name`
+ * is a member of the scope's structure (its name as field records give
+ * it, TSDL's leading underscore removed). It is given to the event when
+ * the member is an integer, an enumeration or a variable-length integer
+ * (what on_field delivers as TRACERD_CTF_VALUE_INT or _UINT); a member of
+ * another type (a string, a boolean, a compound) or a name the class lacks
+ * gives it nothing. */
+typedef struct tracerd_ctf_value_name {
+    tracerd_ctf_scope_t scope; /**< STREAM_EVENT_CONTEXT or EVENT_CONTEXT */
+    const char *name;
+} tracerd_ctf_value_name_t;
+
+/** Most value names one metadata reader takes. */
+#define TRACERD_CTF_MAX_VALUE_NAMES 32u
 
 /** What a field callback carries. */
 typedef enum tracerd_ctf_value_kind {
@@ -518,6 +542,20 @@ typedef struct tracerd_ctf_event {
      * delivers fewer records.
      */
     uint32_t shape;
+    /**
+     * The values of the context integers the metadata config named
+     * (value_names): values[i] is the i-th name's, valid when bit i of
+     * values_set is set, i.e. when the event's stream class (stream event
+     * context) or event class (event context) has that member as an
+     * integer; the same bits for every event of a class. The value is the
+     * one on_field would give (TRACERD_CTF_VALUE_UINT's v.u, or _INT's v.i
+     * as uint64_t). Read them in on_event_end: they are the event's once
+     * its contexts were read (in on_event_begin they may still be the
+     * previous event's). values_set is 0 when no names were given; values
+     * then points to unused storage. Valid during the callback.
+     */
+    const uint64_t *values;
+    uint32_t values_set;
 } tracerd_ctf_event_t;
 
 /** sizeof(tracerd_ctf_event_t) in the library linked. A program that calls it

@@ -130,7 +130,10 @@ static tracerd_status_t compile_field(struct cc *c, const struct work *w)
     meta->type = ty;
     n->meta = meta;
     const struct field f = {w, n, meta, depth};
-    return tracerd__cc_emit_field(c, &f);
+    tracerd_status_t st = tracerd__cc_emit_field(c, &f);
+    if (st == TRACERD_OK)
+        tracerd__cc_value_slot(c, &f);
+    return st;
 }
 
 /* A struct's or variant's end item w still has members to compile (w->i
@@ -442,8 +445,8 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
     c.col = col;
     c.ctf2 = t->info.major == 2;
     c.max_nodes = t->limits.max_type_nodes ? t->limits.max_type_nodes : (uint64_t)1 << 17;
-    t->nslots = CTF_FIRST_FREE_SLOT;
-    uint32_t shape_next = 1; /* record shape numbers (0: not a fixed shape) */
+    t->nslots = CTF_FIRST_FREE_SLOT + t->nvnames; /* then the value names' */
+    uint32_t shape_next = 1;                      /* record shape numbers (0: not a fixed shape) */
     tracerd_status_t st = model_counts(&c);
     snprintf(c.owner, sizeof c.owner, "trace");
     if (st == TRACERD_OK)
@@ -461,10 +464,12 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
         st = compile_scope(&c, sc->packet_context, SC_PC, &r->packet_context);
         if (st == TRACERD_OK)
             st = compile_scope(&c, sc->event_header, SC_EH, &r->event_header);
+        c.vset = 0;
         if (st == TRACERD_OK)
             st = compile_scope(&c, sc->event_context, SC_SEC, &r->event_context);
         if (st != TRACERD_OK)
             break;
+        const uint32_t sec_vset = c.vset;
         for (uint32_t k = 0; k < r->event_header.len; k++)
             if (r->event_header.code[k].role == ROLE_TIMESTAMP && r->clock < 0 &&
                 r->event_header.code[k].meta->type->clock >= 0)
@@ -491,12 +496,16 @@ tracerd_status_t tracerd__ctf_compile(struct tracerd_ctf_trace *t, char *reason,
                 maxid = er->cls->id;
             snprintf(c.owner, sizeof c.owner, "event class '%.100s' (id %llu)", er->cls->name,
                      (unsigned long long)er->cls->id);
+            c.vset = 0;
             st = compile_scope(&c, er->cls->context, SC_EC, &er->context);
+            er->vset = sec_vset | c.vset;
             if (st == TRACERD_OK)
                 st = compile_scope(&c, er->cls->fields, SC_EF, &er->fields);
             if (st == TRACERD_OK)
                 st = tracerd__cc_fuse_all(&c, r->event_context.code, er->context.code,
                                           er->fields.code, &er->body_fast);
+            if (st == TRACERD_OK)
+                st = tracerd__cc_body_fixed(&c, er->body_fast, &er->body_fixed);
             const struct ctf_insn *whole[4] = {r->event_header.code, r->event_context.code,
                                                er->context.code, er->fields.code};
             if (st == TRACERD_OK && !tracerd__cc_may_split_byte_order(whole, 4)) {

@@ -58,6 +58,7 @@ struct cc {
     uint64_t path_bytes;           /* bytes of field paths made; bound 64 x max_nodes */
     char owner[160];               /* what the scopes being compiled belong to, for errors */
     struct clock_key *clock_order; /* clocks sorted by name (clock_named) */
+    uint32_t vset;                 /* value names given slots in the scope being compiled */
 };
 
 struct work {
@@ -138,6 +139,10 @@ tracerd_status_t tracerd__cc_add_kid(struct cc *c, struct node *n);
 struct node *tracerd__cc_resolve(struct cc *c, const char *path, struct node *parent, int scope);
 /* The value slot of a compiled field (given one on first use). */
 uint32_t tracerd__cc_slot_of(struct cc *c, struct node *n);
+/* A value name's slot for field f when it is one (a depth-1 integer of
+ * the stream event context or event context named by the metadata
+ * config's value_names), bit set in c->vset. */
+void tracerd__cc_value_slot(struct cc *c, const struct field *f);
 /* The reader role of a TSDL header/context field (by its name). */
 int tracerd__cc_role_of(int scope, const struct node *n, uint32_t depth);
 /* The reader role of a CTF 2 field (by its roles), checked. */
@@ -161,6 +166,10 @@ bool tracerd__cc_may_split_byte_order(const struct ctf_insn *const *progs, int n
 tracerd_status_t tracerd__cc_fuse_all(struct cc *c, const struct ctf_insn *a,
                                       const struct ctf_insn *b, const struct ctf_insn *d,
                                       const struct ctf_insn **out);
+/* The fixed-layout form of a measure-only program, or NULL (struct
+ * ctf_event_rt.body_fixed). */
+tracerd_status_t tracerd__cc_body_fixed(struct cc *c, const struct ctf_insn *fast,
+                                        const struct ctf_insn **out);
 /* The fast form of a stream class's event header. */
 tracerd_status_t tracerd__cc_header_fast(struct cc *c, struct ctf_stream_rt *r);
 

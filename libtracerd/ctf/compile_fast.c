@@ -279,6 +279,45 @@ tracerd_status_t tracerd__cc_fuse_all(struct cc *c, const struct ctf_insn *a,
     return TRACERD_OK;
 }
 
+tracerd_status_t tracerd__cc_body_fixed(struct cc *c, const struct ctf_insn *fast,
+                                        const struct ctf_insn **out)
+{
+    *out = NULL;
+    if (fast == NULL || fast[0].op == OP_END)
+        return TRACERD_OK;
+    const uint32_t align = fast[0].align;
+    uint64_t bits = 0;
+    uint32_t n = 0, loads = 0;
+    for (; fast[n].op != OP_END; n++) {
+        const struct ctf_insn *in = &fast[n];
+        if ((in->op != OP_SKIP && !FIXED_OP(in->op)) || in->align > align)
+            return TRACERD_OK; /* a string, a sequence, a bit field, more aligned */
+        bits = (bits + in->align - 1) & ~((uint64_t)in->align - 1);
+        bits += in->op == OP_SKIP ? in->count : in->size;
+        loads += in->op != OP_SKIP;
+    }
+    struct ctf_insn *code = tracerd__ctf_arena_alloc(c->ar, sizeof *code * (loads + 1));
+    if (code == NULL)
+        return tracerd__cc_nomem(c);
+    memset(code, 0, sizeof *code * (loads + 1));
+    code[0].op = OP_SKIP;
+    code[0].align = align;
+    code[0].count = bits;
+    code[0].jump = loads;
+    bits = 0;
+    for (uint32_t k = 0, j = 1; k < n; k++) {
+        const struct ctf_insn *in = &fast[k];
+        bits = (bits + in->align - 1) & ~((uint64_t)in->align - 1);
+        if (in->op != OP_SKIP) {
+            code[j] = *in;
+            code[j++].count = bits;
+        }
+        bits += in->op == OP_SKIP ? in->count : in->size;
+    }
+    *out = code;
+    return TRACERD_OK;
+}
+
 static const tracerd_ctf_member_t *member_named(const tracerd_ctf_type_t *t, const char *name)
 {
     for (uint32_t i = 0; i < t->nmembers; i++)

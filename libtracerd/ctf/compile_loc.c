@@ -116,6 +116,25 @@ uint32_t tracerd__cc_slot_of(struct cc *c, struct node *n)
     return in->slot;
 }
 
+void tracerd__cc_value_slot(struct cc *c, const struct field *f)
+{
+    const struct node *n = f->n;
+    if (c->t->nvnames == 0 || f->depth != 1 || (n->scope != SC_SEC && n->scope != SC_EC) ||
+        !is_int_kind(n->type->kind))
+        return;
+    const uint8_t scope = n->scope == SC_SEC ? TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT
+                                             : TRACERD_CTF_SCOPE_EVENT_CONTEXT;
+    struct ctf_insn *in = &c->cur->v[n->idx];
+    if (in->slot != 0 || (in->flags & INSN_BOOL) || !(INT_OP(in->op) || in->op == OP_VARINT))
+        return;
+    for (uint32_t i = 0; i < c->t->nvnames; i++)
+        if (c->t->vnames[i].scope == scope && !strcmp(c->t->vnames[i].name, n->display)) {
+            in->slot = CTF_FIRST_FREE_SLOT + i;
+            c->vset |= 1u << i;
+            return;
+        }
+}
+
 int tracerd__cc_role_of(int scope, const struct node *n, uint32_t depth)
 {
     const char *d = n->display;

@@ -309,6 +309,13 @@ struct ctf_event_rt {
      * measure-only program, or NULL when one of them has variants or
      * loops over non-fixed elements */
     const struct ctf_insn *body_fast;
+    /* body_fast when its fields lie at offsets fixed once the first is
+     * aligned (skips and byte-aligned stored integers, none more aligned
+     * than the first), else NULL: [0] OP_SKIP (align: the first's, count:
+     * the body's bits, jump: the loads that follow), then each stored
+     * integer (count: its bit offset from the aligned start). stream.c's
+     * fast loop measures it in place (compile_fast.c, tracerd__cc_body_fixed). */
+    const struct ctf_insn *body_fixed;
     /* The same three scopes as one delivery plan (when body_fast exists and
      * nothing needs conversion, else NULL): run by the reader after
      * body_fast measured the event, so without any bound check. */
@@ -323,6 +330,10 @@ struct ctf_event_rt {
      * records vary in number (0xFF when the class has no number). */
     uint32_t shape;
     uint8_t shape_vary, shape_hdr2;
+    /* The value names (struct tracerd_ctf_trace.vnames) the class's
+     * contexts hold as integers: bit i, value in slots[CTF_FIRST_FREE_SLOT + i]
+     * (tracerd_ctf_event_t.values_set) */
+    uint32_t vset;
 };
 
 /* Records an LTTng event header delivers in one form (compact or extended),
@@ -371,6 +382,13 @@ struct tracerd_ctf_trace {
     uint64_t err_offset;     /* compile error: metadata offset of the CTF 2 fragment at fault */
     bool has_utf;            /* CTF 2 UTF-16/32 strings: readers keep a conversion buffer */
     tracerd_ctf_metadata_config_t limits; /* the metadata reader's bounds (the compiler's too) */
+    /* Value slots (metadata config value_names, copied): name i's integer,
+     * a depth-1 member of its scope, stores into slots[CTF_FIRST_FREE_SLOT + i] */
+    struct ctf_vname {
+        uint8_t scope; /* TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT or _EVENT_CONTEXT */
+        const char *name;
+    } * vnames;
+    uint32_t nvnames;
 };
 
 /* Compiles every scope of t (after parsing). On error fills reason (line,

@@ -22,6 +22,42 @@ static void ctf_metadata_config_defaults(tracerd_ctf_metadata_config_t *cfg)
 TRACERD__SIZED_INIT(tracerd_ctf_metadata_config_init, tracerd_ctf_metadata_config_t,
                     ctf_metadata_config_defaults)
 
+/* The value names of a config: at most TRACERD_CTF_MAX_VALUE_NAMES, each
+ * of an event context scope with a name. */
+static bool value_names_ok(const tracerd_ctf_metadata_config_t *c)
+{
+    if (c->nvalue_names == 0)
+        return true;
+    if (c->value_names == NULL || c->nvalue_names > TRACERD_CTF_MAX_VALUE_NAMES)
+        return false;
+    for (uint32_t i = 0; i < c->nvalue_names; i++)
+        if (c->value_names[i].name == NULL ||
+            (c->value_names[i].scope != TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT &&
+             c->value_names[i].scope != TRACERD_CTF_SCOPE_EVENT_CONTEXT))
+            return false;
+    return true;
+}
+
+/* The trace model's copy of the value names (compile.c gives them slots). */
+static tracerd_status_t copy_value_names(const tracerd_ctf_metadata_config_t *c,
+                                         struct tracerd_ctf_trace *t)
+{
+    if (c->nvalue_names == 0)
+        return TRACERD_OK;
+    t->vnames = tracerd__ctf_arena_alloc(&t->arena, sizeof *t->vnames * c->nvalue_names);
+    if (t->vnames == NULL)
+        return TRACERD_E_NOMEM;
+    for (uint32_t i = 0; i < c->nvalue_names; i++) {
+        const char *n = c->value_names[i].name;
+        t->vnames[i].scope = (uint8_t)c->value_names[i].scope;
+        t->vnames[i].name = tracerd__ctf_arena_strdup(&t->arena, n, strlen(n));
+        if (t->vnames[i].name == NULL)
+            return TRACERD_E_NOMEM;
+    }
+    t->nvnames = c->nvalue_names;
+    return TRACERD_OK;
+}
+
 tracerd_status_t tracerd_ctf_metadata_new(const tracerd_ctf_metadata_config_t *cfg,
                                           const tracerd_allocator_t *alloc,
                                           tracerd_ctf_metadata_t **out)
@@ -34,7 +70,7 @@ tracerd_status_t tracerd_ctf_metadata_new(const tracerd_ctf_metadata_config_t *c
     if (TRACERD__SIZED_READ(tracerd_ctf_metadata_config_t, &c, cfg) != TRACERD_OK ||
         c.max_depth < 4 || c.max_depth > 4096 || c.max_fields == 0 || c.max_metadata_bytes == 0 ||
         c.max_aliases == 0 || c.max_event_classes == 0 || c.max_stream_classes == 0 ||
-        c.max_type_nodes == 0)
+        c.max_type_nodes == 0 || !value_names_ok(&c))
         return TRACERD_E_INVALID;
     tracerd_ctf_metadata_t *m = TRACERD__NEW(tracerd_ctf_metadata_t, alloc);
     if (m == NULL)
@@ -357,7 +393,13 @@ tracerd_status_t tracerd_ctf_metadata_finish(tracerd_ctf_metadata_t *m, tracerd_
     tracerd__ctf_arena_init(&t->arena, &t->alloc);
     t->info.byte_order = TRACERD_BYTE_ORDER_LITTLE;
     t->info.metadata_bytes = m->len;
-    t->limits = m->cfg; /* the compiler's bounds, whatever the metadata version */
+    t->limits = m->cfg;           /* the compiler's bounds, whatever the metadata version */
+    t->limits.value_names = NULL; /* not kept: the copy below */
+    t->limits.nvalue_names = 0;
+    if (copy_value_names(&m->cfg, t) != TRACERD_OK) {
+        tracerd_ctf_trace_free(t);
+        return tracerd__error_set(&m->err, TRACERD_E_NOMEM, 0, "metadata: out of memory");
+    }
     /* CTF 2 when the text (packet headers stripped) starts with the JSON
      * text sequence's record separator. */
     tracerd_status_t st = m->len > 0 && m->text[0] == 0x1E ? tracerd__ctf_json_parse(m, t)

@@ -580,6 +580,8 @@ static inline void event_fill(const tracerd_ctf_stream_t *r, tracerd_ctf_event_t
     e->packet_index = r->pkt_index;
     e->size = sizeof *e;
     e->shape = event_shape(r);
+    e->values = r->slots + CTF_FIRST_FREE_SLOT;
+    e->values_set = r->ev->vset;
 }
 
 /* on_event_begin / on_event_end (fn not NULL). */
@@ -1194,15 +1196,18 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
             break;
         r->ev = ev;
         sctx_pos = vm.pos;
-        const struct ctf_insn *bf = ev->body_fast;
-        if (bf[0].op == OP_SKIP && bf[1].op == OP_END) {
-            /* a class of fixed size (contexts and payload one fused run):
-             * measured here */
-            uint64_t b = (vm.pos + bf[0].align - 1) & ~((uint64_t)bf[0].align - 1);
-            if (b + bf[0].count > vm.limit || b + bf[0].count == ev_start)
+        const struct ctf_insn *bx = ev->body_fixed;
+        if (bx != NULL) {
+            /* a class of fixed layout (contexts and payload at offsets
+             * fixed once the first is aligned): measured here, its stored
+             * integers (value slots) loaded at their offsets */
+            uint64_t b = (vm.pos + bx[0].align - 1) & ~((uint64_t)bx[0].align - 1);
+            if (b + bx[0].count > vm.limit || b + bx[0].count == ev_start)
                 break; /* past the content or the chunk, or empty: the general path */
-            vm.pos = b + bf[0].count;
-        } else if (run_fast(r, &vm, bf) != R_OK || vm.pos == ev_start) {
+            for (uint32_t k = 1; k <= bx[0].jump; k++)
+                store_int(r, &vm, &bx[k], load_int(vm.data, 0, b - vm.bit0 + bx[k].count, &bx[k]));
+            vm.pos = b + bx[0].count;
+        } else if (run_fast(r, &vm, ev->body_fast) != R_OK || vm.pos == ev_start) {
             break; /* an error or an empty event: the general path reports it */
         }
         event_time(r);

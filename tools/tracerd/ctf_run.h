@@ -27,6 +27,8 @@ typedef struct ctf_cmd {
     /* After the error report (if any) of a read that was started (a
      * directory: also one that could not be opened). NULL: none. */
     void (*done)(void *user, tracerd_status_t st);
+    /* The metadata readers' options (value names), or NULL: the defaults. */
+    const tracerd_ctf_metadata_config_t *metadata;
 } ctf_cmd_t;
 
 /* Reads c->path (a directory when c->is_dir) with cmd: a CLI_EXIT_* code. */

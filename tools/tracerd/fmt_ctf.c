@@ -1082,7 +1082,7 @@ static int dump(cli_t *c)
     if (x == NULL)
         return cli_out_end(c, cli_oom(c, "reader context"));
     x->c = c;
-    const ctf_cmd_t cmd = {x, dump_setup, 0, dump_opened, dump_ended, NULL};
+    const ctf_cmd_t cmd = {x, dump_setup, 0, dump_opened, dump_ended, NULL, NULL};
     rc = ctf_run(c, &cmd);
     cli_dump_filter_free(&x->flt);
     cli_free(x->stream_cpu);
@@ -1128,6 +1128,7 @@ static int run_dir(cli_t *c, const ctf_cmd_t *cmd)
     if (rc != CLI_EXIT_OK)
         return rc;
     cfg.stream = &scfg;
+    cfg.metadata = cmd->metadata;
     if (c->chunk)
         cfg.chunk_bytes = c->chunk < 64 ? 64 : c->chunk;
     tracerd_ctf_dir_t *d = NULL;
@@ -1157,7 +1158,8 @@ static int run_dir(cli_t *c, const ctf_cmd_t *cmd)
     return rc;
 }
 
-static int read_metadata(cli_t *c, const char *path, tracerd_ctf_trace_t **out)
+static int read_metadata(cli_t *c, const char *path, const tracerd_ctf_metadata_config_t *mcfg,
+                         tracerd_ctf_trace_t **out)
 {
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
@@ -1165,7 +1167,7 @@ static int read_metadata(cli_t *c, const char *path, tracerd_ctf_trace_t **out)
         return CLI_EXIT_IO;
     }
     tracerd_ctf_metadata_t *m;
-    if (tracerd_ctf_metadata_new(NULL, NULL, &m) != TRACERD_OK) {
+    if (tracerd_ctf_metadata_new(mcfg, NULL, &m) != TRACERD_OK) {
         close(fd);
         return CLI_EXIT_IO;
     }
@@ -1199,7 +1201,7 @@ static int read_metadata(cli_t *c, const char *path, tracerd_ctf_trace_t **out)
 static int run_stream(cli_t *c, const ctf_cmd_t *cmd, const char *mpath)
 {
     tracerd_ctf_trace_t *t = NULL;
-    int rc = read_metadata(c, mpath, &t);
+    int rc = read_metadata(c, mpath, cmd->metadata, &t);
     if (rc != CLI_EXIT_OK)
         return rc;
     tracerd_ctf_callbacks_t cb;

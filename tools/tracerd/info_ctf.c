@@ -8,7 +8,6 @@
 
 #include <tracerd/ctf.h>
 
-#include "../../libtracerd/event/ctf_meaning.h"
 #include "cli.h"
 #include "ctf_run.h"
 
@@ -41,16 +40,18 @@ struct info {
     uint64_t *tids; /* open addressing, 0 = empty (values stored + 1) */
     size_t ntids;
     bool tids_full;
-    /* names (model pointers) last found to be / not to be a thread id, and
-     * the last id seen: the common case compares pointers only */
-    const char *tid_name, *other_name;
-    uint64_t last_tid;
+    uint64_t last_tid; /* the last id seen, + 1 */
 };
 
-/* info reads fields for the thread ids only: the event contexts (the
- * reader then stays on its fast path and decodes nothing else). */
-#define INFO_SCOPES                                                                                \
-    ((1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) | (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT))
+/* info reads no field: the thread ids come as the events' values (value
+ * slots), the context integers named vtid or tid (ctf_name_meaning's
+ * CTF_NAME_TID), both contexts; the reader stays on its fast path. */
+static const tracerd_ctf_value_name_t INFO_VALUES[] = {
+    {TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT, "vtid"},
+    {TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT, "tid"},
+    {TRACERD_CTF_SCOPE_EVENT_CONTEXT, "vtid"},
+    {TRACERD_CTF_SCOPE_EVENT_CONTEXT, "tid"},
+};
 
 static int on_packet(void *user, const tracerd_ctf_packet_t *p)
 {
@@ -121,40 +122,36 @@ static int on_event(void *user, const tracerd_ctf_event_t *e)
     return 0;
 }
 
-/* Counts the distinct thread ids found in context fields named vtid or tid. */
-static int on_tid_field(void *user, const tracerd_ctf_field_t *f)
+/* Counts thread id v (a vtid or tid context value) among the distinct ones. */
+static void tid_add(struct info *x, uint64_t v)
 {
-    struct info *x = user;
-    if (f->depth != 1 || (f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT) ||
-        (f->scope != TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT &&
-         f->scope != TRACERD_CTF_SCOPE_EVENT_CONTEXT) ||
-        f->name == x->other_name)
-        return 0;
-    if (f->name != x->tid_name) {
-        if (ctf_name_meaning(f->name) != CTF_NAME_TID) {
-            x->other_name = f->name;
-            return 0;
-        }
-        x->tid_name = f->name;
-    }
-    uint64_t key = f->v.u + 1;
+    uint64_t key = v + 1;
     if (key == x->last_tid)
-        return 0;
+        return;
     x->last_tid = key;
     size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 48) & (TID_SLOTS - 1);
     for (size_t probe = 0; probe < TID_SLOTS; probe++, h = (h + 1) & (TID_SLOTS - 1)) {
         if (x->tids[h] == key)
-            return 0;
+            return;
         if (x->tids[h] == 0) {
             if (x->ntids >= TID_SLOTS / 2) {
                 x->tids_full = true;
-                return 0;
+                return;
             }
             x->tids[h] = key;
             x->ntids++;
-            return 0;
+            return;
         }
     }
+}
+
+/* The thread ids of the event's contexts: the integers named vtid or tid
+ * (value slots: INFO_VALUES), once its contexts were read. */
+static int on_event_end(void *user, const tracerd_ctf_event_t *e)
+{
+    struct info *x = user;
+    for (uint32_t set = e->values_set; set != 0; set &= set - 1)
+        tid_add(x, e->values[__builtin_ctz(set)]);
     return 0;
 }
 
@@ -164,7 +161,7 @@ static int setup(void *user, tracerd_ctf_callbacks_t *cb)
     tracerd_ctf_callbacks_init(cb);
     cb->on_packet_begin = on_packet;
     cb->on_event_begin = on_event;
-    cb->on_field = on_tid_field;
+    cb->on_event_end = on_event_end;
     cb->on_loss = on_loss;
     cb->on_warning = on_warning;
     x->tids = cli_calloc(TID_SLOTS, sizeof *x->tids);
@@ -301,7 +298,11 @@ int ctf_info(cli_t *c)
     if (x == NULL)
         return cli_oom(c, "reader context");
     x->c = c;
-    const ctf_cmd_t cmd = {x, setup, INFO_SCOPES, opened, NULL, done};
+    tracerd_ctf_metadata_config_t mcfg;
+    tracerd_ctf_metadata_config_init(&mcfg);
+    mcfg.value_names = INFO_VALUES;
+    mcfg.nvalue_names = sizeof INFO_VALUES / sizeof INFO_VALUES[0];
+    const ctf_cmd_t cmd = {x, setup, 0, opened, NULL, done, &mcfg};
     int rc = ctf_run(c, &cmd);
     cli_free(x->tids);
     cli_free(x);

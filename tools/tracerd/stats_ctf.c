@@ -38,17 +38,57 @@ struct sc {
     /* the category of the last trace seen */
     const tracerd_ctf_trace_t *cat_trace;
     tracerd_str_t category;
-    /* event class -> its name (length known) and span kind, direct-mapped */
+    /* event class -> its name (length known), span kind and the values
+     * (SC_VALUES) giving the thread and process ids, direct-mapped */
     struct {
         const tracerd_ctf_event_class_t *cls;
         tracerd_str_t name;
         int span;
+        int8_t tid, pid; /* index in e->values, -1: none */
     } cls[SC_CLASSES];
+    int8_t tid, pid; /* the event's (its class's) */
     /* field name (model address) -> CTF_NAME_* */
     const char *kind_name[SC_NAMES];
-    const char *tid_name, *pid_name;
     uint8_t name_kind[SC_NAMES];
 };
+
+/* The context integers the event view reads (ctf_name_meaning's
+ * CTF_NAME_TID and CTF_NAME_PID), as value slots: per scope, the four
+ * names in this order. */
+static const tracerd_ctf_value_name_t SC_VALUES[] = {
+    {TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT, "vtid"},
+    {TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT, "tid"},
+    {TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT, "vpid"},
+    {TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT, "pid"},
+    {TRACERD_CTF_SCOPE_EVENT_CONTEXT, "vtid"},
+    {TRACERD_CTF_SCOPE_EVENT_CONTEXT, "tid"},
+    {TRACERD_CTF_SCOPE_EVENT_CONTEXT, "vpid"},
+    {TRACERD_CTF_SCOPE_EVENT_CONTEXT, "pid"},
+};
+#define SC_NVALUES (sizeof SC_VALUES / sizeof SC_VALUES[0])
+
+/* The value (index in SC_VALUES) of a class's thread id (meaning
+ * CTF_NAME_TID) or process id (CTF_NAME_PID), or -1: as the event view
+ * reads them, the last such integer of the stream event context's and
+ * then the event context's members (set: the values the class has). */
+static int8_t value_of(const tracerd_ctf_event_t *e, uint32_t set, unsigned meaning)
+{
+    const tracerd_ctf_type_t *const scopes[2] = {
+        e->stream_class != NULL ? e->stream_class->event_context : NULL,
+        e->cls != NULL ? e->cls->context : NULL};
+    int8_t found = -1;
+    for (unsigned s = 0; s < 2; s++) {
+        const tracerd_ctf_type_t *t = scopes[s];
+        if (t == NULL || t->kind != TRACERD_CTF_TYPE_STRUCT)
+            continue;
+        for (uint32_t k = 0; k < t->nmembers; k++)
+            for (unsigned i = 4 * s; i < 4 * s + 4; i++)
+                if ((set >> i & 1u) && strcmp(t->members[k].display, SC_VALUES[i].name) == 0 &&
+                    ctf_name_meaning(SC_VALUES[i].name) == meaning)
+                    found = (int8_t)i;
+    }
+    return found;
+}
 
 static size_t ptr_slot(const void *p, unsigned bits)
 {
@@ -134,9 +174,13 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
         x->cls[h].name.data = name;
         x->cls[h].name.len = strlen(name);
         x->cls[h].span = ctf_span_kind(name);
+        x->cls[h].tid = value_of(e, e->values_set, CTF_NAME_TID);
+        x->cls[h].pid = value_of(e, e->values_set, CTF_NAME_PID);
     }
     ev->name = x->cls[h].name;
     x->span = x->cls[h].span;
+    x->tid = x->cls[h].tid;
+    x->pid = x->cls[h].pid;
     x->has_addr = false;
     const tracerd_ctf_trace_t *t = s != NULL ? s->trace : NULL;
     if (t != x->cat_trace || x->category.data == NULL) {
@@ -149,34 +193,17 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
     return send_source(x);
 }
 
-/* The contexts' thread and process ids, a function event's address (the
- * reader delivers the contexts, and the payloads when a trace has function
- * events). */
+/* A function event's address (the reader delivers the payloads when a
+ * trace has function events). */
 static int on_field(void *user, const tracerd_ctf_field_t *f)
 {
     struct sc *x = user;
-    if (f->depth != 1 || (f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT) ||
-        f->scope < TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT)
+    if (x->span == 0 || f->depth != 1 ||
+        (f->kind != TRACERD_CTF_VALUE_INT && f->kind != TRACERD_CTF_VALUE_UINT) ||
+        f->scope != TRACERD_CTF_SCOPE_EVENT_FIELDS)
         return 0;
-    uint64_t u = f->kind == TRACERD_CTF_VALUE_UINT ? f->v.u : (uint64_t)f->v.i;
-    /* the names last found to be the thread and the process id first */
-    unsigned k = f->name == x->tid_name   ? CTF_NAME_TID
-                 : f->name == x->pid_name ? CTF_NAME_PID
-                                          : name_kind(x, f->name != NULL ? f->name : "");
-    if (k == CTF_NAME_TID)
-        x->tid_name = f->name;
-    else if (k == CTF_NAME_PID)
-        x->pid_name = f->name;
-    if (f->scope != TRACERD_CTF_SCOPE_EVENT_FIELDS) {
-        if (k == CTF_NAME_TID) {
-            x->ev.tid = u;
-            x->ev.flags |= TRACERD_EVENT_HAS_TID;
-        } else if (k == CTF_NAME_PID) {
-            x->ev.pid = u;
-            x->ev.flags |= TRACERD_EVENT_HAS_PID;
-        }
-    } else if (x->span != 0 && k == CTF_NAME_ADDR) {
-        x->addr = u;
+    if (name_kind(x, f->name != NULL ? f->name : "") == CTF_NAME_ADDR) {
+        x->addr = f->kind == TRACERD_CTF_VALUE_UINT ? f->v.u : (uint64_t)f->v.i;
         x->has_addr = true;
     }
     return 0;
@@ -185,7 +212,14 @@ static int on_field(void *user, const tracerd_ctf_field_t *f)
 static int on_event_end(void *user, const tracerd_ctf_event_t *e)
 {
     struct sc *x = user;
-    (void)e;
+    if (x->tid >= 0) { /* the contexts' thread and process ids (value slots) */
+        x->ev.tid = e->values[x->tid];
+        x->ev.flags |= TRACERD_EVENT_HAS_TID;
+    }
+    if (x->pid >= 0) {
+        x->ev.pid = e->values[x->pid];
+        x->ev.flags |= TRACERD_EVENT_HAS_PID;
+    }
     if (x->span != 0 && x->has_addr) {
         x->ev.kind = x->span == 1 ? TRACERD_EVENT_SPAN_BEGIN : TRACERD_EVENT_SPAN_END;
         x->ev.name_id = x->addr;
@@ -236,18 +270,20 @@ static tracerd_status_t open_dir(struct sc *x, cli_t *c, const tracerd_ctf_strea
     cb.on_packet_begin = on_packet;
     cb.on_event_begin = on_event_begin;
     cb.on_event_end = on_event_end;
-    cb.on_field = on_field;
     cb.on_loss = on_loss;
     cb.on_warning = on_warning;
     tracerd_ctf_stream_config_t sc;
     tracerd_ctf_stream_config_init(&sc);
     if (scfg != NULL)
         sc = *scfg;
-    sc.field_scopes =
-        (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) | (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT);
+    tracerd_ctf_metadata_config_t mc;
+    tracerd_ctf_metadata_config_init(&mc);
+    mc.value_names = SC_VALUES;
+    mc.nvalue_names = SC_NVALUES;
     tracerd_ctf_dir_config_t dc;
     tracerd_ctf_dir_config_init(&dc);
     dc.stream = &sc;
+    dc.metadata = &mc;
     tracerd_status_t st = tracerd_ctf_dir_open(c->path, &dc, &cb, x, NULL, &x->dir);
     bool spans = false;
     for (uint32_t i = 0; st == TRACERD_OK && i < tracerd_ctf_dir_trace_count(x->dir); i++)
@@ -255,7 +291,8 @@ static tracerd_status_t open_dir(struct sc *x, cli_t *c, const tracerd_ctf_strea
     if (spans) {
         tracerd_ctf_dir_free(x->dir);
         x->dir = NULL;
-        sc.field_scopes |= 1u << TRACERD_CTF_SCOPE_EVENT_FIELDS;
+        cb.on_field = on_field;
+        sc.field_scopes = 1u << TRACERD_CTF_SCOPE_EVENT_FIELDS;
         st = tracerd_ctf_dir_open(c->path, &dc, &cb, x, NULL, &x->dir);
     }
     if (st == TRACERD_OK) {
