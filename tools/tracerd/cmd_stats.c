@@ -50,6 +50,14 @@ struct st {
         uint64_t h, id;
         uint32_t index;
     } recent[STATS_RECENT_NAMES];
+    /* text names by address (ev_run.stable_names), direct-mapped: (name,
+     * category) -> index + 1 */
+    const bool *stable_names;
+    struct {
+        const char *name, *cat;
+        size_t nlen, clen;
+        uint32_t index;
+    } by_addr[STATS_RECENT_NAMES];
 };
 
 /* A new aggregate named text (len bytes), or with no name yet (text NULL). */
@@ -196,6 +204,25 @@ static uint32_t name_of(struct st *s, const tracerd_event_t *ev)
     if (ev->flags & TRACERD_EVENT_HAS_NAME_ID) {
         h = NAME_ID_KEY(ev->kind);
         id = ev->name_id;
+    } else if (*s->stable_names) { /* the texts' addresses before their bytes */
+        const tracerd_str_t n = ev->name, c = ev->category;
+        size_t k =
+            (size_t)((((uintptr_t)n.data >> 3) ^ (uintptr_t)c.data) * 0x9e3779b97f4a7c15ull >> 56) %
+            STATS_RECENT_NAMES;
+        if (s->by_addr[k].index != 0 && s->by_addr[k].name == n.data &&
+            s->by_addr[k].cat == c.data && s->by_addr[k].nlen == n.len &&
+            s->by_addr[k].clen == c.len)
+            return s->by_addr[k].index - 1;
+        uint32_t i = name_key(s, text_key(n, c), UINT64_MAX,
+                              ev->format != TRACERD_EVENT_FORMAT_XRAY, c, n, ev->kind);
+        if (i != UINT32_MAX) {
+            s->by_addr[k].name = n.data;
+            s->by_addr[k].cat = c.data;
+            s->by_addr[k].nlen = n.len;
+            s->by_addr[k].clen = c.len;
+            s->by_addr[k].index = i + 1;
+        }
+        return i;
     } else {
         h = text_key(ev->name, ev->category);
         id = UINT64_MAX;
@@ -1190,6 +1217,7 @@ int cli_cmd_stats(cli_t *c)
     s.threads.max_open = c->max_open;
     struct ev_run r;
     ev_run_init(&r, c, on_event, on_source, &s);
+    s.stable_names = &r.stable_names;
     r.no_args = true; /* names, times, threads and kinds only */
     r.before_error = report_before_error;
     if (!c->no_demangle)

@@ -25,6 +25,10 @@ struct ev_run {
      * error is printed: stats prints what it has, then the error. */
     void (*before_error)(void *user);
     bool no_args; /* the command reads no argument (tracerd_auto_config_t.no_args) */
+    /* Set by a producer whose events' name and category texts never change
+     * at their address during the run (stats_ctf.c: the trace model's
+     * strings): a consumer may key them by address. */
+    bool stable_names;
     tracerd_event_format_t format; /* detected, after ev_run */
     uint64_t ticks_per_second;
     /* After ev_run: the filter's range end (TRACERD_EVENT_FILTER_NO_END when

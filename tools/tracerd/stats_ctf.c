@@ -320,6 +320,7 @@ int stats_ctf_dir(struct ev_run *r)
         return cli_oom(c, "reader context");
     x->run = r;
     r->range_end = TRACERD_EVENT_FILTER_NO_END;
+    r->stable_names = true; /* event class names and the domain: the trace models' strings */
     x->ev.format = TRACERD_EVENT_FORMAT_CTF;
     tracerd_status_t st = open_dir(x, c, cfg.ctf);
     while (st == TRACERD_OK) {
