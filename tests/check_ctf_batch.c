@@ -685,6 +685,112 @@ START_TEST(test_chunk_event_loop)
 }
 END_TEST
 
+/* Static segments read by 8-byte loads (stream_plan.h, `wide`: every field
+ * a little-endian or 8-bit integer or a struct limit, 8 bytes past the
+ * segment in the input): integers of every size, signed with the sign bit
+ * set and unsigned at their maximum, an enumeration, a nested struct; a
+ * class whose segment has a float and one whose segment has a field of the
+ * other byte order (never wide); each packet's last event lies less than 8
+ * bytes before its content end (the segment read field by field). The same
+ * log in every split, pause and allocation failure, through on_field and
+ * on_fields, both byte orders; streams cut inside a segment. */
+START_TEST(test_segment_wide)
+{
+    bool be = _i != 0;
+    char meta[1600];
+    snprintf(meta, sizeof meta,
+             "/* CTF 1.8 */\n"
+             "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+             "typealias integer { size = 16; align = 8; signed = false; } := u16;\n"
+             "typealias integer { size = 32; align = 8; signed = false; } := u32;\n"
+             "typealias integer { size = 64; align = 8; signed = false; } := u64;\n"
+             "typealias integer { size = 8; align = 8; signed = true; } := s8;\n"
+             "typealias integer { size = 16; align = 8; signed = true; } := s16;\n"
+             "typealias integer { size = 32; align = 8; signed = true; } := s32;\n"
+             "typealias integer { size = 64; align = 8; signed = true; } := s64;\n"
+             "trace { major = 1; minor = 8; byte_order = %s; };\n"
+             "stream { packet.context := struct { u32 packet_size; u32 content_size; };\n"
+             "  event.header := struct { u8 id; }; };\n"
+             "event { name = w; id = 0; fields := struct { u8 a; s8 sa; u16 b; s16 sb;\n"
+             "  u32 c; s32 sc; u64 d; s64 sd; struct { s16 x; u8 y; } in;\n"
+             "  enum : u8 { OFF = 0, ON = 1 } on; }; };\n"
+             "event { name = f; id = 1; fields := struct { s32 i;\n"
+             "  floating_point { exp_dig = 8; mant_dig = 24; align = 8; } g; s16 j; }; };\n"
+             "event { name = o; id = 2; fields := struct { s16 i;\n"
+             "  integer { size = 32; align = 8; signed = true; byte_order = %s; } k; u8 j; }; "
+             "};\n",
+             be ? "be" : "le", be ? "le" : "be");
+    static const uint8_t ids[2][6] = {{0, 1, 0, 2, 0, 0}, {2, 0, 1, 1, 0, 2}};
+    cw_t w;
+    cw_init(&w);
+    for (unsigned pk = 0; pk < 2; pk++) {
+        size_t start = (size_t)(w.bits / 8);
+        cw_int(&w, 0, 32, be); /* packet_size, content_size: patched */
+        cw_int(&w, 0, 32, be);
+        for (unsigned i = 0; i < 6; i++) {
+            unsigned k = pk * 6 + i;
+            cw_int(&w, ids[pk][i], 8, be);
+            if (ids[pk][i] == 0) {
+                cw_int(&w, 0xFF - k, 8, be);
+                cw_int(&w, (uint64_t)(int64_t)(-128 + (int)k), 8, be);
+                cw_int(&w, 0xFFFF - k, 16, be);
+                cw_int(&w, (uint64_t)(int64_t)(-32768 + (int)k), 16, be);
+                cw_int(&w, 0xFFFFFFFFu - k, 32, be);
+                cw_int(&w, (uint64_t)(INT32_MIN + (int64_t)k), 32, be);
+                cw_int(&w, UINT64_MAX - k, 64, be);
+                cw_int(&w, (uint64_t)INT64_MIN + k, 64, be);
+                cw_int(&w, (uint64_t)(int64_t)(k % 2 ? -1 : 32767), 16, be);
+                cw_int(&w, 0x80 + k, 8, be);
+                cw_int(&w, k & 1, 8, be);
+            } else if (ids[pk][i] == 1) {
+                cw_int(&w, (uint64_t)(int64_t)(-7 - (int)k), 32, be);
+                cw_f32(&w, -1.25f * (float)k, be);
+                cw_int(&w, (uint64_t)(int64_t)(-300 - (int)k), 16, be);
+            } else {
+                cw_int(&w, (uint64_t)(int64_t)(-2 - (int)k), 16, be);
+                cw_int(&w, (uint64_t)(INT32_MIN + (int64_t)k), 32, !be);
+                cw_int(&w, 0xF0 + k, 8, be);
+            }
+        }
+        size_t content = (size_t)(w.bits / 8) - start;
+        for (unsigned pad = 0; pad < 3 + pk; pad++)
+            cw_int(&w, 0, 8, be);
+        size_t size = (size_t)(w.bits / 8) - start;
+        cw_patch(&w, start, size * 8, 32, be);
+        cw_patch(&w, start + 4, content * 8, 32, be);
+    }
+    size_t len = (size_t)(w.bits / 8);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    char *log = drv_check_all(&ctf_target, &c, w.buf, len);
+    char *batch = drv_check_twin(&ctf_batch_target, &c, w.buf, len);
+    ck_assert_str_eq(batch, log);
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.a a = 255"));
+    ck_assert_ptr_nonnull(strstr(log, "INT event.fields.sa sa = -128"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.b b = 65535"));
+    ck_assert_ptr_nonnull(strstr(log, "INT event.fields.sb sb = -32768"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.c c = 4294967295"));
+    ck_assert_ptr_nonnull(strstr(log, "INT event.fields.sc sc = -2147483648"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.d d = 18446744073709551615"));
+    ck_assert_ptr_nonnull(strstr(log, "INT event.fields.sd sd = -9223372036854775808"));
+    ck_assert_ptr_nonnull(strstr(log, "INT event.fields.in.x x = -1"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.in.y y = 128"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.on on = 1 (ON)"));
+    /* the last event of the second packet (k = 11): field by field */
+    ck_assert_ptr_nonnull(strstr(log, "INT event.fields.i i = -13"));
+    ck_assert_ptr_nonnull(strstr(log, "INT event.fields.k k = -2147483637"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.j j = 251"));
+    ck_assert_ptr_nonnull(strstr(log, "INT event.fields.j j = -308"));
+    ck_assert_ptr_nonnull(strstr(log, "FLOAT event.fields.g g = -10"));
+    ck_assert_ptr_nonnull(strstr(log, "end OK"));
+    free(batch);
+    free(log);
+    check_cut(&c, w.buf, len - 40); /* inside the second packet's events */
+    check_cut(&c, w.buf, 30);       /* inside the first event's segment */
+    cw_free(&w);
+}
+END_TEST
+
 Suite *suite_ctf_batch(void);
 Suite *suite_ctf_batch(void)
 {
@@ -699,6 +805,7 @@ Suite *suite_ctf_batch(void)
     tcase_add_loop_test(tc, test_vector_elements, 0, 2);
     tcase_add_loop_test(tc, test_batch_slots_reused, 0, 2);
     tcase_add_loop_test(tc, test_chunk_event_loop, 0, 2);
+    tcase_add_loop_test(tc, test_segment_wide, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

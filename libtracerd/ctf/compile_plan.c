@@ -96,14 +96,24 @@ static void mark_segments(struct ctf_pop *plan, uint32_t n)
         const uint32_t align = plan[k].in.align;
         uint32_t e = k;
         uint64_t off = 0; /* bits from the first step's start */
+        bool wide = true; /* every field a little-endian integer or a struct limit */
         if (align >= 8)
             for (; e < n && seg_op(&plan[e], align); e++) {
                 off = (off + plan[e].in.align - 1) & ~((uint64_t)plan[e].in.align - 1);
                 if (off / 8 > UINT32_MAX / 2)
                     break;
+                const struct ctf_insn *in = &plan[e].in;
                 plan[e].seg_off = (uint32_t)(off / 8);
-                plan[e].seg_slow = ((plan[e].in.flags & INSN_SIGNED) && FIXED_OP(plan[e].in.op)) ||
-                                   plan[e].in.slot != 0 || plan[e].enum_label || plan[e].elem;
+                plan[e].seg_slow = in->slot != 0 || plan[e].enum_label || plan[e].elem;
+                plan[e].seg_mask = !FIXED_OP(in->op) ? 0
+                                   : in->size == 64  ? UINT64_MAX
+                                                     : (UINT64_C(1) << in->size) - 1;
+                plan[e].seg_sbit = FIXED_OP(in->op) && (in->flags & INSN_SIGNED)
+                                       ? UINT64_C(1) << (in->size - 1)
+                                       : 0;
+                wide = wide &&
+                       (in->op == OP_U8 || in->op == OP_U16LE || in->op == OP_U32LE ||
+                        in->op == OP_U64LE || in->op == OP_STRUCT_BEGIN || in->op == OP_STRUCT_END);
                 if (FIXED_OP(plan[e].in.op) || plan[e].in.op == OP_FLOAT32 ||
                     plan[e].in.op == OP_FLOAT64)
                     off += plan[e].in.size;
@@ -111,6 +121,7 @@ static void mark_segments(struct ctf_pop *plan, uint32_t n)
         if (e - k >= 2) {
             plan[k].seg_n = e - k;
             plan[k].seg_bytes = (uint32_t)(off / 8);
+            plan[k].seg_wide = wide;
             k = e;
         } else {
             k++;

@@ -283,7 +283,15 @@ struct ctf_pop {
      * seg_bytes long; every step of it: seg_off, its field's byte offset
      * from the first one's. seg_n is 0 elsewhere. */
     uint32_t seg_n, seg_bytes, seg_off;
-    bool seg_slow; /* in a segment: signed, stored, an enumeration or an element */
+    bool seg_slow; /* in a segment: stored, an enumeration or an element */
+    /* A segment's first step: every field of it a little-endian (or 8-bit)
+     * byte-aligned integer or a struct limit, so that where 8 bytes past its
+     * end lie in the input too, each field is one 8-byte load and seg_mask. */
+    bool seg_wide;
+    /* In a segment: the field's value bits (0 for struct limits and
+     * floats), and its sign bit when signed (else 0): the value is
+     * ((w & seg_mask) ^ seg_sbit) - seg_sbit. */
+    uint64_t seg_mask, seg_sbit;
     /* The only step of an array's or sequence's loop, a byte-aligned
      * integer or float: the elements lie vec_stride bits apart (see
      * mark_vectors) */

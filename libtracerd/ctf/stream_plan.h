@@ -85,11 +85,16 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
             const uint8_t *b = data + ((at - bit0) >> 3);
             const uint64_t off0 = pkt_off + (at >> 3);
             const struct ctf_pop *q = p, *const qe = p + p->seg_n;
+            /* little-endian integers and struct limits with 8 bytes past
+             * the segment in the input: each one 8-byte load, masked */
+            const bool wide = p->seg_wide && at + ((uint64_t)p->seg_bytes + 8) * 8 <= limit;
             for (; q < qe; q++) {
                 const struct ctf_insn *qi = &q->in;
                 const uint8_t *fb = b + q->seg_off;
                 uint64_t w;
-                if (FIXED_OP(qi->op)) {
+                if (TRACERD__LIKELY(wide)) {
+                    w = tracerd__le64(fb) & q->seg_mask; /* struct limits: 0 */
+                } else if (FIXED_OP(qi->op)) {
                     w = load_fixed(qi->op, fb);
                 } else if (qi->op == OP_FLOAT32 || qi->op == OP_FLOAT64) {
                     double d = load_float(data, (at - bit0) + (uint64_t)q->seg_off * 8, qi);
@@ -97,10 +102,9 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
                 } else {
                     w = 0; /* struct limits */
                 }
+                w = (w ^ q->seg_sbit) - q->seg_sbit; /* sign-extended (sbit 0: as it is) */
                 memcpy((char *)o + CTF_TMPL_FIRST, &q->t, CTF_TMPL_BYTES);
-                if (TRACERD__UNLIKELY(q->seg_slow)) { /* sign, slot, label, element */
-                    if ((qi->flags & INSN_SIGNED) && FIXED_OP(qi->op))
-                        w = sext(w, qi->size);
+                if (TRACERD__UNLIKELY(q->seg_slow)) { /* slot, label, element */
                     if (qi->slot)
                         store_int(r, vm, qi, w);
                     if (q->enum_label) {
