@@ -15,6 +15,7 @@
 
 #include <tracerd/ctf.h>
 
+#include "../libtracerd/ctf/ctf_internal.h"
 #include "support/ctf_check.h"
 #include "support/ctf_peer.h"
 #include "support/ctf_recorder.h"
@@ -967,6 +968,40 @@ START_TEST(test_stream_empty_event)
 }
 END_TEST
 
+/* tracerd__ctf_range_uniform (ranges.c; compile_plan.c asks it whether an
+ * LTTng header's tag values all select one option and label) against
+ * tracerd__ctf_range_find at every key of every interval: segment tables
+ * with gaps, adjacent segments, one at the key space's ends, empty. */
+START_TEST(test_range_uniform)
+{
+    static const uint64_t top = UINT64_MAX;
+    static const struct ctf_range t0[] = {{2, 4, 0}, {5, 5, 1}, {9, 12, 0}, {13, 13, 2}};
+    static const struct ctf_range t1[] = {{0, 0, 3}, {1, 30, 0}, {31, 31, 1}};
+    static const struct ctf_range t2[] = {{top - 3, top - 2, 0}, {top - 1, top, 1}};
+    const struct {
+        const struct ctf_range *r;
+        uint32_t n;
+        uint64_t base; /* keys tried: base .. base + 19 */
+    } tabs[] = {{t0, 4, 0}, {t1, 3, 0}, {t1, 3, 20}, {t2, 2, top - 19}, {t0, 0, 0}};
+    for (size_t k = 0; k < sizeof tabs / sizeof tabs[0]; k++)
+        for (uint64_t a = 0; a < 20; a++)
+            for (uint64_t b = a; b < 20; b++) {
+                const uint64_t k0 = tabs[k].base + a, k1 = tabs[k].base + b;
+                const uint32_t first = tracerd__ctf_range_find(tabs[k].r, tabs[k].n, k0);
+                bool same = true; /* (no two adjacent segments share an index, as
+                                   * ranges_build makes them) */
+                for (uint64_t x = k0;; x++) {
+                    if (tracerd__ctf_range_find(tabs[k].r, tabs[k].n, x) != first)
+                        same = false;
+                    if (x == k1)
+                        break;
+                }
+                ck_assert_msg(tracerd__ctf_range_uniform(tabs[k].r, tabs[k].n, k0, k1) == same,
+                              "table %zu [%" PRIu64 ", %" PRIu64 "]", k, k0, k1);
+            }
+}
+END_TEST
+
 Suite *suite_ctf(void)
 {
     Suite *s = suite_create("ctf");
@@ -985,6 +1020,7 @@ Suite *suite_ctf(void)
     tcase_add_test(tc, test_stream_null_callbacks);
     tcase_add_test(tc, test_stream_bench_trace);
     tcase_add_test(tc, test_stream_large_header);
+    tcase_add_test(tc, test_range_uniform);
     tcase_add_test(tc, test_stream_errors);
     tcase_add_test(tc, test_stream_no_packet_context);
     tcase_add_test(tc, test_stream_empty_event);

@@ -296,6 +296,21 @@ static uint32_t option_of(const struct ctf_insn *in, uint64_t v)
     return k < m->nvsel ? k : UINT32_MAX;
 }
 
+/* Whether integer type ty's enumeration label and variant step var's
+ * option are the same for every value 0 .. max - 1 (max >= 1): their range
+ * tables' answers, as one interval of keys (a signed key flips the sign
+ * bit: still one interval for values from 0). */
+static bool same_below(const tracerd_ctf_type_t *ty, const struct ctf_insn *var, uint64_t max)
+{
+    const struct ctf_type *t = (const struct ctf_type *)ty;
+    const struct ctf_meta *m = var->meta;
+    const bool vs = (var->flags & INSN_SIGNED) != 0;
+    return tracerd__ctf_range_uniform(t->ranges, t->nranges, ctf_range_key(0, ty->is_signed),
+                                      ctf_range_key(max - 1, ty->is_signed)) &&
+           tracerd__ctf_range_uniform(m->vranges, m->nvranges, ctf_range_key(0, vs),
+                                      ctf_range_key(max - 1, vs));
+}
+
 /* Whether every compact tag value (0 .. max - 1) selects the compact
  * option k0 and has the enumeration label of 0 (the form's records are then
  * the same for all of them). */
@@ -310,12 +325,7 @@ static bool compact_uniform(const struct ctf_pop *plan, uint64_t max)
     }
     if (tag == NULL || var == NULL)
         return false;
-    const uint32_t k0 = option_of(var, 0);
-    const char *l0 = ctf_enum_label(tag->meta->type, 0);
-    for (uint64_t v = 0; v < max; v++)
-        if (option_of(var, v) != k0 || ctf_enum_label(tag->meta->type, v) != l0)
-            return false;
-    return k0 != UINT32_MAX;
+    return same_below(tag->meta->type, var, max) && option_of(var, 0) != UINT32_MAX;
 }
 
 /* One form of an LTTng header: its plan's records along the option that

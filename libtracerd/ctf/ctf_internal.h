@@ -55,6 +55,9 @@ tracerd_status_t tracerd__ctf_ranges_build(struct ctf_arena *ar, const tracerd_a
                                            const struct ctf_range **out, uint32_t *nout);
 /* Index of the segment holding key, or UINT32_MAX. O(log n). */
 uint32_t tracerd__ctf_range_find(const struct ctf_range *r, uint32_t n, uint64_t key);
+/* Whether range_find gives every key of [k0, k1] (k0 <= k1) the same
+ * answer: one segment holds them all, or none holds any. O(log n). */
+bool tracerd__ctf_range_uniform(const struct ctf_range *r, uint32_t n, uint64_t k0, uint64_t k1);
 
 /* ---- IEEE 754 binary interchange floats (float.c) ------------------------- */
 

@@ -109,9 +109,10 @@ tracerd_status_t tracerd__ctf_ranges_build(struct ctf_arena *ar, const tracerd_a
     return TRACERD_OK;
 }
 
-uint32_t tracerd__ctf_range_find(const struct ctf_range *r, uint32_t n, uint64_t key)
+/* The first of the n segments whose lo is above key. */
+static uint32_t first_above(const struct ctf_range *r, uint32_t n, uint64_t key)
 {
-    uint32_t lo = 0, hi = n; /* first segment with lo > key */
+    uint32_t lo = 0, hi = n;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (r[mid].lo <= key)
@@ -119,7 +120,21 @@ uint32_t tracerd__ctf_range_find(const struct ctf_range *r, uint32_t n, uint64_t
         else
             hi = mid;
     }
+    return lo;
+}
+
+uint32_t tracerd__ctf_range_find(const struct ctf_range *r, uint32_t n, uint64_t key)
+{
+    uint32_t lo = first_above(r, n, key);
     return lo > 0 && key <= r[lo - 1].hi ? r[lo - 1].index : UINT32_MAX;
+}
+
+bool tracerd__ctf_range_uniform(const struct ctf_range *r, uint32_t n, uint64_t k0, uint64_t k1)
+{
+    uint32_t i = first_above(r, n, k0);
+    if (i > 0 && k0 <= r[i - 1].hi) /* k0 in segment i - 1 */
+        return k1 <= r[i - 1].hi;
+    return i == n || r[i].lo > k1; /* k0 in a gap: no segment starts up to k1 */
 }
 
 bool tracerd__ctf_rset_range(const struct ctf_rset *rs, uint32_t i, bool sgn, int64_t *lo,
