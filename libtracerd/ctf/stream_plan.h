@@ -213,10 +213,15 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
             break;
         }
         case OP_STRING: {
-            const uint8_t *q = NULL;
+            const uint8_t *q = NULL, *z = string_nul(vm, at, &q);
             size_t n = 0;
             fn = UINT64_MAX;
-            if (TRACERD__UNLIKELY(load_string(r, vm, in, at, &q, &n, &pos) != R_OK || n > frag))
+            if (TRACERD__LIKELY(z != NULL)) { /* (else load_string says why) */
+                n = (size_t)(z - q);
+                pos = at + ((uint64_t)n + 1) * 8;
+            }
+            if (TRACERD__UNLIKELY((z == NULL && load_string(r, vm, in, at, &q, &n, &pos) != R_OK) ||
+                                  n > frag))
                 goto frag; /* fragments, and the same error after them (as run_body) */
             o->v.str.data = (const char *)q;
             o->v.str.len = n;
@@ -410,7 +415,7 @@ static inline int run_plan(tracerd_ctf_stream_t *r, struct vm *vm, const struct 
  * stored in its slot as the plan stores it: the same records and slots as
  * run_plan(header_plan), which delivers a header cut short (its errors) or
  * one that would not fit the on_fields batch. */
-static TRACERD__NOINLINE int run_lttng_header(tracerd_ctf_stream_t *r, struct vm *vm)
+static TRACERD__INLINE int run_lttng_header(tracerd_ctf_stream_t *r, struct vm *vm)
 {
     const struct ctf_stream_rt *s = r->srt;
     const struct ctf_hform *h = &s->hform[r->ts_bits == 64];

@@ -449,21 +449,27 @@ static inline void store_int(tracerd_ctf_stream_t *r, const struct vm *vm,
         role(r, vm, in, v);
 }
 
+/* The NUL ending the string at bit `at` (*p: its first byte), or NULL
+ * when it is not in the input (at past the input: *p not set). */
+static TRACERD__INLINE const uint8_t *string_nul(const struct vm *vm, uint64_t at,
+                                                 const uint8_t **p)
+{
+    if (at > vm->limit)
+        return NULL;
+    *p = vm->data + ((at - vm->bit0) >> 3);
+    return find_nul(*p, (size_t)((vm->limit - at) >> 3));
+}
+
 /* The NUL-terminated string at bit `at`: R_OK with its bytes (*p, *n) and
  * the bit after its NUL (*next), or what vm_short says. */
 static inline int load_string(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_insn *in,
                               uint64_t at, const uint8_t **p, size_t *n, uint64_t *next)
 {
-    if (at > vm->limit) {
-        vm->pos = at;
-        return vm_short(r, vm, in, at + 8);
-    }
-    *p = vm->data + ((at - vm->bit0) >> 3);
-    size_t avail = (size_t)((vm->limit - at) >> 3);
-    const uint8_t *z = find_nul(*p, avail);
+    const uint8_t *z = string_nul(vm, at, p);
     if (z == NULL) {
         vm->pos = at;
-        return vm_short(r, vm, in, at + ((uint64_t)avail + 1) * 8);
+        return vm_short(r, vm, in,
+                        at > vm->limit ? at + 8 : at + (((vm->limit - at) >> 3) + 1) * 8);
     }
     *n = (size_t)(z - *p);
     *next = at + ((uint64_t)*n + 1) * 8;
