@@ -342,15 +342,23 @@ START_TEST(test_shape)
 }
 END_TEST
 
-/* A stream cut inside an event: the same records (through on_field and
- * on_fields) and the same error in every split. */
-static void check_cut(const struct target_cfg *c, const uint8_t *data, size_t len)
+/* The log of every split, pause and allocation failure through on_field,
+ * checked equal to on_fields' (drv_check_twin); the caller frees it. */
+static char *check_twins(const struct target_cfg *c, const uint8_t *data, size_t len)
 {
     char *log = drv_check_all(&ctf_target, c, data, len);
     char *batch = drv_check_twin(&ctf_batch_target, c, data, len);
     ck_assert_str_eq(batch, log);
-    ck_assert_ptr_nonnull(strstr(log, "end E_TRUNCATED"));
     free(batch);
+    return log;
+}
+
+/* A stream cut inside an event: the same records (through on_field and
+ * on_fields) and the same error in every split. */
+static void check_cut(const struct target_cfg *c, const uint8_t *data, size_t len)
+{
+    char *log = check_twins(c, data, len);
+    ck_assert_ptr_nonnull(strstr(log, "end E_TRUNCATED"));
     free(log);
 }
 
@@ -601,6 +609,27 @@ START_TEST(test_batch_slots_reused)
 }
 END_TEST
 
+/* A packet of a stream class whose packet context is { u32 packet_size;
+ * u32 content_size; }: packet_open writes the context (patched by
+ * packet_close, after `pad` bytes of padding) and returns its start. */
+static size_t packet_open(cw_t *w, bool be)
+{
+    size_t start = (size_t)(w->bits / 8);
+    cw_int(w, 0, 32, be);
+    cw_int(w, 0, 32, be);
+    return start;
+}
+
+static void packet_close(cw_t *w, size_t start, unsigned pad, bool be)
+{
+    size_t content = (size_t)(w->bits / 8) - start;
+    for (unsigned i = 0; i < pad; i++)
+        cw_int(w, 0, 8, be);
+    size_t size = (size_t)(w->bits / 8) - start;
+    cw_patch(w, start, size * 8, 32, be);
+    cw_patch(w, start + 4, content * 8, 32, be);
+}
+
 /* Events read one after another inside record (stream.c) while the
  * packet's content ends in the chunk: two packets (content_size, then
  * padding) whose events mix a class delivered by plans with one the plans
@@ -634,9 +663,7 @@ START_TEST(test_chunk_event_loop)
     cw_t w;
     cw_init(&w);
     for (unsigned pk = 0; pk < 2; pk++) {
-        size_t start = (size_t)(w.bits / 8);
-        cw_int(&w, 0, 32, be); /* packet_size, content_size: patched */
-        cw_int(&w, 0, 32, be);
+        size_t start = packet_open(&w, be);
         for (unsigned i = 0; i < 7; i++) {
             unsigned k = pk * 7 + i;
             cw_int(&w, ids[pk][i], 8, be);
@@ -652,23 +679,15 @@ START_TEST(test_chunk_event_loop)
                 cw_int(&w, 700 + k, 16, be);
             }
         }
-        size_t content = (size_t)(w.bits / 8) - start;
-        for (unsigned pad = 0; pad < 5 + pk; pad++)
-            cw_int(&w, 0, 8, be);
-        size_t size = (size_t)(w.bits / 8) - start;
-        cw_patch(&w, start, size * 8, 32, be);
-        cw_patch(&w, start + 4, content * 8, 32, be);
+        packet_close(&w, start, 5 + pk, be);
     }
     size_t len = (size_t)(w.bits / 8);
     struct target_cfg c;
     cfg_init(&c, meta);
-    char *log = drv_check_all(&ctf_target, &c, w.buf, len);
-    char *batch = drv_check_twin(&ctf_batch_target, &c, w.buf, len);
-    ck_assert_str_eq(batch, log);
+    char *log = check_twins(&c, w.buf, len);
     ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.on on = 1 (ON)"));
     ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.c c = 711"));
     ck_assert_ptr_nonnull(strstr(log, "end OK"));
-    free(batch);
     free(log);
     ck_assert_uint_eq(read_paused(meta, w.buf, len, false), 14);
     ck_assert_uint_eq(read_paused(meta, w.buf, len, true), 14);
@@ -724,9 +743,7 @@ START_TEST(test_segment_wide)
     cw_t w;
     cw_init(&w);
     for (unsigned pk = 0; pk < 2; pk++) {
-        size_t start = (size_t)(w.bits / 8);
-        cw_int(&w, 0, 32, be); /* packet_size, content_size: patched */
-        cw_int(&w, 0, 32, be);
+        size_t start = packet_open(&w, be);
         for (unsigned i = 0; i < 6; i++) {
             unsigned k = pk * 6 + i;
             cw_int(&w, ids[pk][i], 8, be);
@@ -752,19 +769,12 @@ START_TEST(test_segment_wide)
                 cw_int(&w, 0xF0 + k, 8, be);
             }
         }
-        size_t content = (size_t)(w.bits / 8) - start;
-        for (unsigned pad = 0; pad < 3 + pk; pad++)
-            cw_int(&w, 0, 8, be);
-        size_t size = (size_t)(w.bits / 8) - start;
-        cw_patch(&w, start, size * 8, 32, be);
-        cw_patch(&w, start + 4, content * 8, 32, be);
+        packet_close(&w, start, 3 + pk, be);
     }
     size_t len = (size_t)(w.bits / 8);
     struct target_cfg c;
     cfg_init(&c, meta);
-    char *log = drv_check_all(&ctf_target, &c, w.buf, len);
-    char *batch = drv_check_twin(&ctf_batch_target, &c, w.buf, len);
-    ck_assert_str_eq(batch, log);
+    char *log = check_twins(&c, w.buf, len);
     ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.a a = 255"));
     ck_assert_ptr_nonnull(strstr(log, "INT event.fields.sa sa = -128"));
     ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.b b = 65535"));
@@ -783,7 +793,6 @@ START_TEST(test_segment_wide)
     ck_assert_ptr_nonnull(strstr(log, "INT event.fields.j j = -308"));
     ck_assert_ptr_nonnull(strstr(log, "FLOAT event.fields.g g = -10"));
     ck_assert_ptr_nonnull(strstr(log, "end OK"));
-    free(batch);
     free(log);
     check_cut(&c, w.buf, len - 40); /* inside the second packet's events */
     check_cut(&c, w.buf, 30);       /* inside the first event's segment */
