@@ -3,7 +3,9 @@
  * tiny string budget, bit 5 max 2 providers, bit 6 small large-record limit,
  * bit 7 on_event_head set: events whose name begins with "skip" are left
  * out), the last byte seeds the chunk sizes (and, one seed in five, the
- * callback that aborts), the bytes between are the archive. Each input runs
+ * callback that aborts; without bit 7, a seed of 1 mod 3 reads with the
+ * no_args option, arguments logged as their count), the bytes between are
+ * the archive. Each input runs
  * twice through the FXT recorder of the suites (tests/support/fxt_recorder.c,
  * hashing), whole and chunked with a pause at every callback; the two runs
  * must give the same callbacks, the same status and the same error offset
@@ -34,7 +36,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (flags & 64)
         cfg.max_large_record_bytes = 40000;
     unsigned long abort_at = seed % 5 == 0 ? (unsigned long)(seed / 5) + 1 : 0;
-    fuzz_recorded_twice((flags & 128) ? &fxt_head_target : &fxt_target, &cfg, data + 1, size - 2,
-                        seed, true, abort_at);
+    cfg.no_args = !(flags & 128) && seed % 3 == 1;
+    const drv_target_t *t = (flags & 128) ? &fxt_head_target
+                            : cfg.no_args ? &fxt_hidden_args_target
+                                          : &fxt_target;
+    fuzz_recorded_twice(t, &cfg, data + 1, size - 2, seed, true, abort_at);
     return 0;
 }

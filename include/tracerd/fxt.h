@@ -447,6 +447,12 @@ typedef struct tracerd_fxt_config {
      * (0, as in a struct zeroed by hand: the members above). Members added
      * after 0.2 come after it (doc/api.md §7). */
     size_t size;
+    /** No arguments (for clients that read none: counts, times, names):
+     * every record is delivered with nargs as written and args NULL. The
+     * arguments are checked all the same (the same errors and warnings,
+     * unknown types included: what is an error does not change); event
+     * records skip their decoding on the hot path. Default false. */
+    bool no_args;
 } tracerd_fxt_config_t;
 
 /** Fills *cfg with the defaults. */

@@ -131,20 +131,23 @@ static const struct arg_class ARG_CLASS[16] = {ARG_INLINE(0, 0),                
  * for their positions) into r->args: sizes checked, names and string values
  * resolved (strs/cap: the provider's string table), values by type; *pq
  * moves past them. exact: unknown types are kept raw and marked in
- * r->unknown_args, errors name the argument. */
+ * r->unknown_args, errors name the argument. keep false (exact false only:
+ * the hot loop with the no_args option): the same checks, the same BAIL,
+ * but nothing kept (each argument is decoded into a local the compiler
+ * drops). */
 
 static FXT_INLINE tracerd_status_t args_dec(tracerd_fxt_reader_t *r, const uint8_t *const *strs,
                                             uint32_t cap, const uint8_t *p, const uint8_t **pq,
                                             const uint8_t *end, uint32_t nargs, bool big,
-                                            const bool exact)
+                                            const bool exact, const bool keep)
 {
     const uint8_t *q = *pq;
     uint32_t unknown = 0;
     tracerd_status_t st;
-    tracerd_fxt_arg_t *g = r->args, *const gend = g + nargs;
-    for (; g != gend; g++) {
+    for (uint32_t i = 0; i < nargs; i++) {
+        tracerd_fxt_arg_t local, *const g = keep ? &r->args[i] : &local;
         if (exact)
-            r->arg_i = (int)(g - r->args);
+            r->arg_i = (int)i;
         size_t rem = (size_t)(end - q); /* q never passes end: sizes are whole words */
         /* Not exact (events only), rem is whole words too: 0 means < 8. */
         if (TRACERD__UNLIKELY(exact ? rem < 8 : rem == 0))
@@ -187,7 +190,7 @@ static FXT_INLINE tracerd_status_t args_dec(tracerd_fxt_reader_t *r, const uint8
             } else { /* unknown type: its words, raw */
                 g->v.blob.data = q + 8;
                 g->v.blob.len = size - 8;
-                unknown |= 1u << (g - r->args);
+                unknown |= 1u << i;
             }
         } else {
             /* The word after the name (the header itself, then unused,
@@ -211,8 +214,8 @@ static FXT_INLINE tracerd_status_t args_dec(tracerd_fxt_reader_t *r, const uint8
 static FXT_INLINE tracerd_status_t read_args(tracerd_fxt_reader_t *r, cur_t *c, uint32_t nargs)
 {
     const uint8_t *q = c->p + c->at;
-    tracerd_status_t st =
-        args_dec(r, r->cur->strs, r->cur->strs_cap, c->p, &q, c->p + c->n, nargs, c->big, true);
+    tracerd_status_t st = args_dec(r, r->cur->strs, r->cur->strs_cap, c->p, &q, c->p + c->n, nargs,
+                                   c->big, true, true);
     c->at = (size_t)(q - c->p);
     return st;
 }
@@ -358,7 +361,10 @@ static FXT_INLINE int event_dec(tracerd_fxt_reader_t *r, const uint8_t *p, size_
             r->head_kept =
                 off; /* if the rest bails out, tracerd__fxt_record() does not ask again */
     }
-    EVENT_TAKE(args_dec(r, strs, cap, p, &q, end, nargs, big, exact));
+    if (!exact && r->cfg.no_args) /* checked, not kept: the record is delivered without them */
+        EVENT_TAKE(args_dec(r, strs, cap, p, &q, end, nargs, big, false, false));
+    else
+        EVENT_TAKE(args_dec(r, strs, cap, p, &q, end, nargs, big, exact, true));
     /* The word after the arguments, without a branch on the event type
      * (read from the header, then unused, when the type has none). */
     uint64_t has = 0 - (uint64_t)((EVENT_TYPES_WITH_WORD >> type) & 1u);
@@ -376,7 +382,7 @@ static FXT_INLINE int event_dec(tracerd_fxt_reader_t *r, const uint8_t *p, size_
     e.provider_id = pv->id;
     e.type = (tracerd_fxt_event_type_t)type;
     e.nargs = nargs;
-    e.args = r->args;
+    e.args = args_out(r);
     uint64_t tps = pv->ticks_per_second; /* 0 until an initialization record */
     e.ns = tps_ns(tps, e.ticks);
     e.end_ns = tps_ns(tps, e.end_ticks); /* 0 unless DURATION_COMPLETE */

@@ -78,6 +78,13 @@ struct tracerd_fxt_reader {
     char warn_reason[TRACERD__REASON_MAX];
 };
 
+/* The arguments a record is delivered with: none with the no_args option
+ * (decoded or only checked, never handed over). */
+static inline const tracerd_fxt_arg_t *args_out(const tracerd_fxt_reader_t *r)
+{
+    return r->cfg.no_args ? NULL : r->args;
+}
+
 typedef struct cur {
     const uint8_t *p; /* start of the record (or argument) */
     size_t n;         /* its bytes */

@@ -269,7 +269,7 @@ static FXT_INLINE tracerd_status_t dec_userspace(tracerd_fxt_reader_t *r, const 
     tracerd_fxt_userspace_object_t o;
     RECORD_HEAD(r, o);
     o.nargs = (uint32_t)(h >> 40) & 0xfu;
-    o.args = r->args;
+    o.args = args_out(r);
     uint32_t pref = (uint32_t)(h >> 16) & 0xffu;
     if ((st = word(r, &c, &o.pointer, "pointer")) != TRACERD_OK)
         return st;
@@ -302,7 +302,7 @@ static FXT_INLINE tracerd_status_t dec_kernel(tracerd_fxt_reader_t *r, const uin
     RECORD_HEAD(r, o);
     o.object_type = (uint32_t)(h >> 16) & 0xffu;
     o.nargs = (uint32_t)(h >> 40) & 0xfu;
-    o.args = r->args;
+    o.args = args_out(r);
     if ((st = word(r, &c, &o.koid, "koid")) != TRACERD_OK ||
         (st = str_ref(r, &c, (uint32_t)(h >> 24) & 0xffffu, &o.name, "name")) != TRACERD_OK ||
         (st = args_of(r, &c, o.nargs)) != TRACERD_OK)
@@ -331,7 +331,7 @@ static FXT_INLINE tracerd_status_t dec_scheduling(tracerd_fxt_reader_t *r, const
     memset(&s, 0, sizeof s);
     RECORD_HEAD(r, s);
     s.type = (tracerd_fxt_sched_type_t)type;
-    s.args = r->args;
+    s.args = args_out(r);
     if ((st = word(r, &c, &s.ticks, "timestamp")) != TRACERD_OK)
         return st;
     s.ns = to_ns(r, s.ticks);
@@ -419,7 +419,7 @@ static FXT_INLINE tracerd_status_t large_blob_head_o(tracerd_fxt_reader_t *r, co
     memset(b, 0, sizeof *b);
     RECORD_HEAD(r, *b);
     b->format = (tracerd_fxt_large_blob_format_t)((h >> 40) & 0xfu);
-    b->args = r->args;
+    b->args = args_out(r);
     uint64_t f = 0;
     if ((st = word(r, &c, &f, "format header")) != TRACERD_OK ||
         (st = str_ref(r, &c, (uint32_t)f & 0xffffu, &b->category, "category")) != TRACERD_OK ||

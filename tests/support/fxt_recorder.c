@@ -12,6 +12,7 @@ typedef struct fxrec {
     tracerd_fxt_reader_t *r;
     uint64_t frag_hash; /* FNV-1a over the fragments of the current payload */
     uint64_t frag_len;
+    bool hide_args; /* fxt_hidden_args_target: arguments logged as their count and args=NULL|SET */
 } fxrec_t;
 
 static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
@@ -145,9 +146,16 @@ static void head(tlog_t *l, const char *tag, uint64_t off, uint32_t provider)
     kv(l, "provider", provider);
 }
 
-/* Arguments of the record at `rec_off` (each logged at its absolute offset). */
-static void args(tlog_t *l, uint64_t rec_off, uint32_t n, const tracerd_fxt_arg_t *a)
+/* Arguments of the record at `rec_off` (each logged at its absolute
+ * offset; hidden: only their count and whether they were handed over). */
+static void args(const fxrec_t *x, uint64_t rec_off, uint32_t n, const tracerd_fxt_arg_t *a)
 {
+    tlog_t *l = &x->rec->log;
+    if (x->hide_args) {
+        kv(l, "nargs", n);
+        aps(l, a == NULL ? " args=NULL" : " args=SET");
+        return;
+    }
     aps(l, " args=[");
     for (uint32_t i = 0; i < n; i++) {
         const tracerd_fxt_arg_t *g = &a[i];
@@ -253,7 +261,7 @@ static int on_event(void *u, const tracerd_fxt_event_t *e)
     thread(l, "thread", e->thread);
     str(l, "cat", e->category);
     str(l, "name", e->name);
-    args(l, e->offset, e->nargs, e->args);
+    args(x, e->offset, e->nargs, e->args);
     kv(l, "id", e->id);
     kv(l, "end", e->end_ticks);
     aps(l, "/");
@@ -284,7 +292,7 @@ static int on_userspace(void *u, const tracerd_fxt_userspace_object_t *o)
     if (o->process_words == 1)
         aps(l, " process_words=1");
     str(l, "name", o->name);
-    args(l, o->offset, o->nargs, o->args);
+    args(x, o->offset, o->nargs, o->args);
     aps(l, "\n");
     return rec_ret(x->rec);
 }
@@ -297,7 +305,7 @@ static int on_kernel(void *u, const tracerd_fxt_kernel_object_t *o)
     kv(l, "koid", o->koid);
     kv(l, "objtype", o->object_type);
     str(l, "name", o->name);
-    args(l, o->offset, o->nargs, o->args);
+    args(x, o->offset, o->nargs, o->args);
     aps(l, "\n");
     return rec_ret(x->rec);
 }
@@ -318,7 +326,7 @@ static int on_sched(void *u, const tracerd_fxt_scheduling_t *s)
     kv(l, "prio", s->outgoing_priority);
     aps(l, "/");
     apu(l, s->incoming_priority);
-    args(l, s->offset, s->nargs, s->args);
+    args(x, s->offset, s->nargs, s->args);
     aps(l, "\n");
     return rec_ret(x->rec);
 }
@@ -347,7 +355,7 @@ static int on_large(void *u, const tracerd_fxt_large_blob_t *b)
     str(l, "cat", b->category);
     str(l, "name", b->name);
     thread(l, "thread", b->thread);
-    args(l, b->offset, b->nargs, b->args);
+    args(x, b->offset, b->nargs, b->args);
     kv(l, "size", b->size);
     if (b->payload.data != NULL)
         bytes(l, "payload", b->payload.data, b->payload.len);
@@ -433,12 +441,13 @@ static int on_head(void *u, const tracerd_fxt_event_t *e)
 }
 
 static tracerd_status_t open_with(const void *config, rec_t *rec, const tracerd_allocator_t *alloc,
-                                  void **reader, bool with_head)
+                                  void **reader, bool with_head, bool hide_args)
 {
     fxrec_t *x = calloc(1, sizeof *x);
     if (x == NULL)
         return TRACERD_E_NOMEM;
     x->rec = rec;
+    x->hide_args = hide_args;
     tracerd_fxt_callbacks_t cbs;
     tracerd_fxt_callbacks_init(&cbs);
     if (with_head)
@@ -466,17 +475,24 @@ static tracerd_status_t open_with(const void *config, rec_t *rec, const tracerd_
 static tracerd_status_t t_open(const void *config, rec_t *rec, const tracerd_allocator_t *alloc,
                                void **reader)
 {
-    return open_with(config, rec, alloc, reader, false);
+    return open_with(config, rec, alloc, reader, false, false);
 }
 
 static tracerd_status_t t_open_head(const void *config, rec_t *rec,
                                     const tracerd_allocator_t *alloc, void **reader)
 {
-    return open_with(config, rec, alloc, reader, true);
+    return open_with(config, rec, alloc, reader, true, false);
+}
+
+static tracerd_status_t t_open_hidden(const void *config, rec_t *rec,
+                                      const tracerd_allocator_t *alloc, void **reader)
+{
+    return open_with(config, rec, alloc, reader, false, true);
 }
 
 const drv_target_t fxt_target = {"fxt", t_open, tracerd_fxt_ops, free};
 const drv_target_t fxt_head_target = {"fxt+head", t_open_head, tracerd_fxt_ops, free};
+const drv_target_t fxt_hidden_args_target = {"fxt-args", t_open_hidden, tracerd_fxt_ops, free};
 
 /* ---- COUNT mode (bench/bench_fxt.c) ---------------------------------------- */
 

@@ -17,6 +17,11 @@ extern const drv_target_t fxt_target;
 /* The same with on_event_head set: it logs a "head@..." line per event
  * record and leaves out the events whose name begins with "skip". */
 extern const drv_target_t fxt_head_target;
+/* The same as fxt_target, each record's arguments logged as " nargs=N
+ * args=NULL" or " args=SET" (whether they were handed over): the log of a
+ * reading with the no_args option, and of one without it once every
+ * "args=SET" is read as "args=NULL", must be equal. */
+extern const drv_target_t fxt_hidden_args_target;
 
 /* COUNT mode (bench/bench_fxt.c): counting callbacks whose user pointer is
  * an fxt_counts_t: events (their arguments counted, ns and the name's

@@ -935,7 +935,16 @@ static int run_direct(struct st *s, struct ev_run *run, tracerd_event_format_t f
     if (h == NULL)
         return cli_oom(c, "name cache");
     h->s = s;
-    const void *fcfg = format == TRACERD_EVENT_FORMAT_XRAY ? (const void *)cfg.xray : cfg.fxt;
+    const void *fcfg = cfg.xray;
+    tracerd_fxt_config_t fxt;
+    if (format == TRACERD_EVENT_FORMAT_FXT) { /* stats reads no argument */
+        if (cfg.fxt != NULL)
+            fxt = *cfg.fxt;
+        else
+            tracerd_fxt_config_init(&fxt);
+        fxt.no_args = true;
+        fcfg = &fxt;
+    }
     tracerd_status_t st = ops->new_reader(fcfg, cbs, h, NULL, &h->rd);
     if (st != TRACERD_OK) {
         cli_free(h);
