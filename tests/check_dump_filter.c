@@ -16,14 +16,6 @@
 #define XT_INSN XT_DIR "demo-xtrace.1718000000.4242.hint9.xinsndata.bin"
 #define XT_SNAP XT_DIR "demo-xtrace.1718000000.4242.hint9.xsnapshot.bin"
 
-static unsigned count(const char *text, const char *what)
-{
-    unsigned n = 0;
-    for (const char *q = text; (q = strstr(q, what)) != NULL; q += strlen(what))
-        n++;
-    return n;
-}
-
 /* Every line of a dump is one whole JSON object (a held and dropped record
  * leaves nothing behind). */
 static void check_lines(const ev_proc_t *p)
@@ -58,8 +50,8 @@ static void same_as_json(const char *cli, const char *trace, const char *const f
     check_lines(&d);
     ev_run_cli(cli, NULL, &j, "json", "-q", a[0], a[1], a[2], a[3], trace, NULL);
     ck_assert_msg(j.status == 0, "exit %d: %s", j.status, j.err);
-    unsigned nd = count(d.out, "{\"type\":\"event\"");
-    unsigned nj = count(j.out, "\"ph\":\"i\"");
+    unsigned nd = ev_count(d.out, "{\"type\":\"event\"");
+    unsigned nj = ev_count(j.out, "\"ph\":\"i\"");
     ck_assert_msg(nd == nj && nd == want, "%s %s %s %s %s: dump %u, json %u, want %u", trace, a[0],
                   a[1], a[2], a[3], nd, nj, want);
     ev_proc_free(&d);
@@ -99,9 +91,9 @@ START_TEST(test_ctf_dump_filters)
     ev_proc_t p;
     /* --pid/--tid: the held record is dropped whole; kept ones are intact */
     DUMP(&p, "--tid", "27610", "--name", "tracerd:tick", CTF_UST);
-    ck_assert_uint_eq(count(p.out, "\"name\":\"tracerd:tick\""), 40);
-    ck_assert_uint_eq(count(p.out, "\"type\":\"packet\""), 2); /* structure stays */
-    ck_assert_uint_eq(count(p.out, "\"fields\":{\"n\":"), 40);
+    ck_assert_uint_eq(ev_count(p.out, "\"name\":\"tracerd:tick\""), 40);
+    ck_assert_uint_eq(ev_count(p.out, "\"type\":\"packet\""), 2); /* structure stays */
+    ck_assert_uint_eq(ev_count(p.out, "\"fields\":{\"n\":"), 40);
     ev_proc_free(&p);
 
     const char *peer = drv_peer_dir();
@@ -131,8 +123,8 @@ START_TEST(test_ctf_dump_filters)
     /* Early stop: past --end the directory is not read on; packets outside
      * the range are left out. */
     DUMP(&p, "--end", "+100us", kernel);
-    ck_assert_uint_eq(count(p.out, "\"type\":\"event\""), 5);
-    ck_assert_uint_lt(count(p.out, "\"type\":\"packet\""), 11);
+    ck_assert_uint_eq(ev_count(p.out, "\"type\":\"event\""), 5);
+    ck_assert_uint_lt(ev_count(p.out, "\"type\":\"packet\""), 11);
     ev_proc_free(&p);
 
     /* wk-heartbeat-u: 10 events on each of the threads 3214 and 3215 of
@@ -150,8 +142,8 @@ START_TEST(test_ctf_dump_filters)
     for (size_t i = 0; i < sizeof heart / sizeof heart[0]; i++)
         same_as_json(cli, hb, heart[i].f, heart[i].want);
     DUMP(&p, "--tid", "3214", hb);
-    ck_assert_uint_eq(count(p.out, "\"vtid\":3214"), 10);
-    ck_assert_uint_eq(count(p.out, "\"vtid\":3215"), 0);
+    ck_assert_uint_eq(ev_count(p.out, "\"vtid\":3214"), 10);
+    ck_assert_uint_eq(ev_count(p.out, "\"vtid\":3215"), 0);
     /* the same output for every read size */
     static const char *const chunks[] = {"64", "100", "4096"};
     for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
@@ -175,7 +167,7 @@ static void xt_counts(const char *out, unsigned n[11])
     for (int i = 0; i < 11; i++) {
         char key[64];
         snprintf(key, sizeof key, "{\"type\":\"%s\"", types[i]);
-        n[i] = count(out, key);
+        n[i] = ev_count(out, key);
     }
 }
 
@@ -238,26 +230,26 @@ START_TEST(test_xtrace_dump_filters)
     ck_assert_uint_eq(n[0] + n[1] + n[2], 0);
     ev_proc_free(&p);
     ev_run_cli(cli, NULL, &j, "json", "-q", "--tid", "4242", named, NULL);
-    ck_assert_uint_gt(count(j.out, "\"tid\":4242"), 0);
+    ck_assert_uint_gt(ev_count(j.out, "\"tid\":4242"), 0);
     ev_proc_free(&j);
     free(named);
 
     /* Snapshots: at their total instruction count (6000005, 8000005,
      * 10000005); registers and snapshot_end follow their snapshot. */
     DUMP(&p, "--begin", "7000000", "--end", "9000000", XT_SNAP);
-    ck_assert_uint_eq(count(p.out, "{\"type\":\"snapshot\""), 1);
+    ck_assert_uint_eq(ev_count(p.out, "{\"type\":\"snapshot\""), 1);
     ck_assert_ptr_nonnull(strstr(p.out, "\"total_insns\":8000005"));
-    ck_assert_uint_eq(count(p.out, "{\"type\":\"register\""), 50);
-    ck_assert_uint_eq(count(p.out, "{\"type\":\"snapshot_end\""), 1);
-    ck_assert_uint_eq(count(p.out, "{\"type\":\"header\""), 1);
+    ck_assert_uint_eq(ev_count(p.out, "{\"type\":\"register\""), 50);
+    ck_assert_uint_eq(ev_count(p.out, "{\"type\":\"snapshot_end\""), 1);
+    ck_assert_uint_eq(ev_count(p.out, "{\"type\":\"header\""), 1);
     ev_proc_free(&p);
     DUMP(&p, "--end", "7000000", "--chunk", "64", XT_SNAP);
-    ck_assert_uint_eq(count(p.out, "{\"type\":\"snapshot\""), 1);
-    ck_assert_uint_eq(count(p.out, "{\"type\":\"snapshot_end\""), 1);
+    ck_assert_uint_eq(ev_count(p.out, "{\"type\":\"snapshot\""), 1);
+    ck_assert_uint_eq(ev_count(p.out, "{\"type\":\"snapshot_end\""), 1);
     ev_proc_free(&p);
     DUMP(&p, "--name", "insn", XT_SNAP);
-    ck_assert_uint_eq(count(p.out, "{\"type\":\"snapshot\""), 0);
-    ck_assert_uint_eq(count(p.out, "{\"type\":\"register\""), 0);
+    ck_assert_uint_eq(ev_count(p.out, "{\"type\":\"snapshot\""), 0);
+    ck_assert_uint_eq(ev_count(p.out, "{\"type\":\"register\""), 0);
     ev_proc_free(&p);
     ev_temp_cleanup();
 }

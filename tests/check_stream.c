@@ -271,14 +271,6 @@ START_TEST(test_lenient_coalesced)
 }
 END_TEST
 
-static size_t count_of(const char *hay, const char *needle)
-{
-    size_t n = 0;
-    for (const char *q = hay; (q = strstr(q, needle)) != NULL; q += strlen(needle))
-        n++;
-    return n;
-}
-
 /* json and stats keep at most --max-open open spans in all threads (and 1024
  * per thread): past a bound a span and its end are left out and counted; the
  * B/E pairs still balance. */
@@ -302,9 +294,9 @@ START_TEST(test_open_span_bounds)
     /* --max-open 100: thread 1 has 60, thread 2 the 40 left, threads 3 and 4 none */
     run(cli, &p, "json", "--max-open", "100", path, NULL);
     ck_assert_int_eq(p.status, 0);
-    ck_assert_uint_eq(count_of(p.out, "\"ph\":\"B\""), 100);
-    ck_assert_uint_eq(count_of(p.out, "\"ph\":\"E\""), 100);
-    ck_assert_uint_eq(count_of(p.out, "\"tid\":3"), 0);
+    ck_assert_uint_eq(ev_count(p.out, "\"ph\":\"B\""), 100);
+    ck_assert_uint_eq(ev_count(p.out, "\"ph\":\"E\""), 100);
+    ck_assert_uint_eq(ev_count(p.out, "\"tid\":3"), 0);
     ck_assert_msg(strstr(p.err, "0 span ends without a begin left out, 1180 spans past the "
                                 "open-span bounds (1024 per thread, 100 in all)") != NULL,
                   "stderr: %s", p.err);

@@ -10,14 +10,6 @@
 #include "support/fxt_writer.h"
 #include "support/xray_writer.h"
 
-static unsigned count(const char *text, const char *what)
-{
-    unsigned n = 0;
-    for (const char *q = text; (q = strstr(q, what)) != NULL; q += strlen(what))
-        n++;
-    return n;
-}
-
 #define XRAY_REAL "tests/data/event/xray_fdr_real.xray"
 #define CTF_DIR "tests/data/ctf/demo-lttng-ust"
 #define XTRACE_INSN "tests/data/xtrace/demo-xtrace.1718000000.4242.hint9.xinsndata.bin"
@@ -40,16 +32,16 @@ START_TEST(test_filters_json_stats)
     /* a cut: every span open at --end is closed there, B and E balance */
     ev_run_cli(cli, NULL, &p, "json", "-q", XRAY_REAL, NULL);
     ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
-    unsigned all_b = count(p.out, "\"ph\":\"B\"");
+    unsigned all_b = ev_count(p.out, "\"ph\":\"B\"");
     ck_assert_uint_eq(all_b, 21);
-    ck_assert_uint_eq(count(p.out, "\"ph\":\"E\""), 21);
+    ck_assert_uint_eq(ev_count(p.out, "\"ph\":\"E\""), 21);
     ev_proc_free(&p);
     unsigned prev = 0;
     static const char *const ends[] = {"+1us", "+20us", "+200us", "+2ms", "+1s"};
     for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
         ev_run_cli(cli, NULL, &p, "json", "-q", "--end", ends[i], XRAY_REAL, NULL);
         ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
-        unsigned b = count(p.out, "\"ph\":\"B\""), e = count(p.out, "\"ph\":\"E\"");
+        unsigned b = ev_count(p.out, "\"ph\":\"B\""), e = ev_count(p.out, "\"ph\":\"E\"");
         ck_assert_msg(b == e, "--end %s: %u B, %u E", ends[i], b, e);
         ck_assert_uint_ge(b, prev);
         prev = b;
@@ -60,7 +52,7 @@ START_TEST(test_filters_json_stats)
     /* begins cut off by --begin: their ends are left out */
     ev_run_cli(cli, NULL, &p, "json", "-q", "--begin", "+5us", XRAY_REAL, NULL);
     ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
-    ck_assert_uint_eq(count(p.out, "\"ph\":\"B\""), count(p.out, "\"ph\":\"E\""));
+    ck_assert_uint_eq(ev_count(p.out, "\"ph\":\"B\""), ev_count(p.out, "\"ph\":\"E\""));
     ev_proc_free(&p);
 
     /* CTF: names (glob), categories, cpu; an absolute end before everything */
@@ -72,7 +64,7 @@ START_TEST(test_filters_json_stats)
     ev_proc_free(&p);
     ev_run_cli(cli, NULL, &p, "json", "-q", "--end", "1000", CTF_DIR, NULL);
     ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
-    ck_assert_uint_eq(count(p.out, "\"ph\":"), 0);
+    ck_assert_uint_eq(ev_count(p.out, "\"ph\":"), 0);
     ev_proc_free(&p);
     /* the demo writes four bursts of 20 events, 2.1 ms apart */
     ev_run_cli(cli, NULL, &p, "stats", "-q", "--begin", "+2ms", "--end", "+3ms", CTF_DIR, NULL);
@@ -147,20 +139,20 @@ START_TEST(test_stats_formats_demangle)
     ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
     ck_assert_ptr_nonnull(
         strstr(p.out, ",\"name\":\"_ZN2ns3Foo3runEv\",\"demangled\":\"ns::Foo::run()\""));
-    ck_assert_uint_eq(count(p.out, "\"type\":\"function\""), 5);
+    ck_assert_uint_eq(ev_count(p.out, "\"type\":\"function\""), 5);
     ev_proc_free(&p);
     ev_run_cli(cli, NULL, &p, "dump", "-q", "--name", "*work*", "--instr-map", elf_path, trace,
                NULL);
     ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
-    ck_assert_uint_eq(count(p.out, "\"type\":\"function\""), 2);
-    ck_assert_uint_eq(count(p.out, "\"name\":\"_Z4workIiEvT_\""), 2);
-    ck_assert_uint_eq(count(p.out, "\"type\":\"event\""), 0);
+    ck_assert_uint_eq(ev_count(p.out, "\"type\":\"function\""), 2);
+    ck_assert_uint_eq(ev_count(p.out, "\"name\":\"_Z4workIiEvT_\""), 2);
+    ck_assert_uint_eq(ev_count(p.out, "\"type\":\"event\""), 0);
     ck_assert_ptr_nonnull(strstr(p.out, "\"type\":\"header\"")); /* structure stays */
     ev_proc_free(&p);
     ev_run_cli(cli, NULL, &p, "dump", "-q", "--begin", "2501", "--cpu", "3", trace, NULL);
     ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
-    ck_assert_uint_eq(count(p.out, "\"type\":\"function\""), 0); /* ns 2500 and 4500 (cpu 1) */
-    ck_assert_uint_eq(count(p.out, "\"type\":\"event\""), 2);    /* 2501, 2502 */
+    ck_assert_uint_eq(ev_count(p.out, "\"type\":\"function\""), 0); /* ns 2500 and 4500 (cpu 1) */
+    ck_assert_uint_eq(ev_count(p.out, "\"type\":\"event\""), 2);    /* 2501, 2502 */
     ev_proc_free(&p);
     ev_run_cli(cli, NULL, &p, "stats", "--sort", "median", trace, NULL);
     ck_assert_int_eq(p.status, 2);
@@ -169,16 +161,16 @@ START_TEST(test_stats_formats_demangle)
     /* FXT dump: event and log records filtered, the others written */
     ev_run_cli(cli, NULL, &p, "dump", "-q", "--name", "draw", "tests/data/fxt/demo.fxt", NULL);
     ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
-    ck_assert_uint_eq(count(p.out, "\"record\":\"event\""), 6);
-    ck_assert_uint_eq(count(p.out, "\"record\":\"log\""), 0);
-    ck_assert_uint_eq(count(p.out, "\"record\":\"string\""), 8);
+    ck_assert_uint_eq(ev_count(p.out, "\"record\":\"event\""), 6);
+    ck_assert_uint_eq(ev_count(p.out, "\"record\":\"log\""), 0);
+    ck_assert_uint_eq(ev_count(p.out, "\"record\":\"string\""), 8);
     ev_proc_free(&p);
     ev_run_cli(cli, NULL, &p, "dump", "-q", "--end", "+5ms", "tests/data/fxt/demo.fxt", NULL);
-    ck_assert_uint_eq(count(p.out, "\"record\":\"event\""), 5); /* the first frame */
+    ck_assert_uint_eq(ev_count(p.out, "\"record\":\"event\""), 5); /* the first frame */
     ev_proc_free(&p);
     ev_run_cli(cli, NULL, &p, "dump", "-q", "--begin", "+50ms", "tests/data/fxt/demo.fxt", NULL);
-    ck_assert_uint_eq(count(p.out, "\"record\":\"event\""), 0);
-    ck_assert_uint_eq(count(p.out, "\"record\":\"log\""), 1);
+    ck_assert_uint_eq(ev_count(p.out, "\"record\":\"event\""), 0);
+    ck_assert_uint_eq(ev_count(p.out, "\"record\":\"log\""), 1);
     ev_proc_free(&p);
     free(elf_path);
     free(trace);
@@ -262,7 +254,7 @@ static void stack_expect(const char *cli, const char *path, const char *opt1, co
         snprintf(line, sizeof line, "\n%s\n", want[i]);
         ck_assert_msg(first || strstr(p.out, line) != NULL, "no line %s in:\n%s", want[i], p.out);
     }
-    ck_assert_msg(count(p.out, "\n") == nwant, "%zu lines wanted:\n%s", nwant, p.out);
+    ck_assert_msg(ev_count(p.out, "\n") == nwant, "%zu lines wanted:\n%s", nwant, p.out);
     static const char *const chunks[] = {"1", "7", "16", "100", "4096"};
     for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
         ev_proc_t q;
@@ -661,13 +653,13 @@ static void pf_protoc_check(const char *trace, const ev_proc_t *p, const struct 
     char *text = sh_out(cmd);
     ck_assert_msg(text != NULL, "%s: %s failed", trace, cmd);
     ck_assert_msg(!pf_unknown_field(text), "%s: a field unknown to %s", trace, proto);
-    ck_assert_uint_eq(count(text, "type: TYPE_SLICE_BEGIN\n"), c->type[1]);
-    ck_assert_uint_eq(count(text, "type: TYPE_SLICE_END\n"), c->type[2]);
-    ck_assert_uint_eq(count(text, "type: TYPE_INSTANT\n"), c->type[3]);
-    ck_assert_uint_eq(count(text, "type: TYPE_COUNTER\n"), c->type[4]);
-    ck_assert_uint_eq(count(text, "sched_switch {"), c->sched_switch);
-    ck_assert_uint_eq(count(text, "sched_wakeup {"), c->sched_wakeup);
-    ck_assert_uint_eq(count(text, "\npacket {"), c->packets - 1);
+    ck_assert_uint_eq(ev_count(text, "type: TYPE_SLICE_BEGIN\n"), c->type[1]);
+    ck_assert_uint_eq(ev_count(text, "type: TYPE_SLICE_END\n"), c->type[2]);
+    ck_assert_uint_eq(ev_count(text, "type: TYPE_INSTANT\n"), c->type[3]);
+    ck_assert_uint_eq(ev_count(text, "type: TYPE_COUNTER\n"), c->type[4]);
+    ck_assert_uint_eq(ev_count(text, "sched_switch {"), c->sched_switch);
+    ck_assert_uint_eq(ev_count(text, "sched_wakeup {"), c->sched_wakeup);
+    ck_assert_uint_eq(ev_count(text, "\npacket {"), c->packets - 1);
     if (flows) { /* fixed64 flow ids, the same id at both ends */
         ck_assert_ptr_nonnull(strstr(text, "  flow_ids: 5\n"));
         ck_assert_ptr_nonnull(strstr(text, "  terminating_flow_ids: 5\n"));
@@ -705,24 +697,24 @@ START_TEST(test_perfetto)
         ck_assert_msg(j.status == 0, "%s: exit %d: %s", traces[i], j.status, j.err);
         struct pf_counts c;
         pf_decode((const uint8_t *)p.out, p.out_len, &c);
-        unsigned sched = count(j.out, "\"name\":\"context_switch\"") +
-                         count(j.out, "\"name\":\"wakeup\"") +
-                         count(j.out, "\"name\":\"sched_switch\"") +
-                         count(j.out, "\"name\":\"sched_wakeup\"");
-        unsigned x = count(j.out, "\"ph\":\"X\"");
-        ck_assert_msg(c.type[1] == count(j.out, "\"ph\":\"B\"") + x +
-                                        count(j.out, "\"ph\":\"b\""),
+        unsigned sched = ev_count(j.out, "\"name\":\"context_switch\"") +
+                         ev_count(j.out, "\"name\":\"wakeup\"") +
+                         ev_count(j.out, "\"name\":\"sched_switch\"") +
+                         ev_count(j.out, "\"name\":\"sched_wakeup\"");
+        unsigned x = ev_count(j.out, "\"ph\":\"X\"");
+        ck_assert_msg(c.type[1] == ev_count(j.out, "\"ph\":\"B\"") + x +
+                                        ev_count(j.out, "\"ph\":\"b\""),
                       "%s: %u slice begins", traces[i], c.type[1]);
-        ck_assert_msg(c.type[2] == count(j.out, "\"ph\":\"E\"") + x +
-                                        count(j.out, "\"ph\":\"e\""),
+        ck_assert_msg(c.type[2] == ev_count(j.out, "\"ph\":\"E\"") + x +
+                                        ev_count(j.out, "\"ph\":\"e\""),
                       "%s: %u slice ends", traces[i], c.type[2]);
         ck_assert_msg(c.type[3] + c.ftrace ==
-                          count(j.out, "\"ph\":\"i\"") + count(j.out, "\"ph\":\"n\"") +
-                              count(j.out, "\"ph\":\"s\"") + count(j.out, "\"ph\":\"t\"") +
-                              count(j.out, "\"ph\":\"f\""),
+                          ev_count(j.out, "\"ph\":\"i\"") + ev_count(j.out, "\"ph\":\"n\"") +
+                              ev_count(j.out, "\"ph\":\"s\"") + ev_count(j.out, "\"ph\":\"t\"") +
+                              ev_count(j.out, "\"ph\":\"f\""),
                       "%s: %u instants + %u ftrace events", traces[i], c.type[3], c.ftrace);
         ck_assert_uint_eq(c.ftrace, sched);
-        ck_assert_uint_ge(c.type[4], count(j.out, "\"ph\":\"C\""));
+        ck_assert_uint_ge(c.type[4], ev_count(j.out, "\"ph\":\"C\""));
         ck_assert_uint_ge(c.descriptors, 2);
         if (have_protoc)
             pf_protoc_check(traces[i], &p, &c, i == 3);
@@ -773,7 +765,7 @@ START_TEST(test_info_json)
             ck_assert_msg(q != NULL, "%s: key %s missing or out of order", traces[i], keys[k]);
             at = q + 1;
         }
-        ck_assert_uint_eq(count(p.out, "\n"), 1);
+        ck_assert_uint_eq(ev_count(p.out, "\n"), 1);
         ev_proc_free(&p);
     }
     ev_proc_t p;

@@ -54,6 +54,10 @@ const char *ev_cli_path(void);
         return;                                                                                    \
     }
 
+/* How many times `what` occurs in `text`, matches not overlapping. Written
+ * as a loop of its own: ASan's strstr measures the whole rest of the text at
+ * every call, which made counting lines of a CLI output quadratic. */
+unsigned ev_count(const char *text, const char *what);
 /* Runs argv (argv[0] is the program) with stdin from stdin_path (NULL: /dev/null);
  * kills it after timeout_s seconds. */
 void ev_run_proc(char *const argv[], const char *stdin_path, unsigned timeout_s, ev_proc_t *p);
