@@ -211,6 +211,17 @@ START_TEST(test_batch_one_call_per_event)
 }
 END_TEST
 
+/* The log of every split, pause and allocation failure through on_field,
+ * checked equal to on_fields' (drv_check_twin); the caller frees it. */
+static char *check_twins(const struct target_cfg *c, const uint8_t *data, size_t len)
+{
+    char *log = drv_check_all(&ctf_target, c, data, len);
+    char *batch = drv_check_twin(&ctf_batch_target, c, data, len);
+    ck_assert_str_eq(batch, log);
+    free(batch);
+    return log;
+}
+
 /* An event of 605 records: calls of 256, 256 and 93, in both byte orders;
  * the same log as on_field in every split, pause and allocation failure. */
 START_TEST(test_batch_full_calls)
@@ -245,11 +256,8 @@ START_TEST(test_batch_full_calls)
         ck_assert_uint_eq(whole.sizes[i], sizes[i]);
     struct target_cfg c;
     cfg_init(&c, meta);
-    char *log = drv_check_all(&ctf_target, &c, data, len);
-    char *batch = drv_check_twin(&ctf_batch_target, &c, data, len);
-    ck_assert_str_eq(batch, log);
+    char *log = check_twins(&c, data, len);
     ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.s  [599] = "));
-    free(batch);
     free(log);
 }
 END_TEST
@@ -342,17 +350,6 @@ START_TEST(test_shape)
 }
 END_TEST
 
-/* The log of every split, pause and allocation failure through on_field,
- * checked equal to on_fields' (drv_check_twin); the caller frees it. */
-static char *check_twins(const struct target_cfg *c, const uint8_t *data, size_t len)
-{
-    char *log = drv_check_all(&ctf_target, c, data, len);
-    char *batch = drv_check_twin(&ctf_batch_target, c, data, len);
-    ck_assert_str_eq(batch, log);
-    free(batch);
-    return log;
-}
-
 /* A stream cut inside an event: the same records (through on_field and
  * on_fields) and the same error in every split. */
 static void check_cut(const struct target_cfg *c, const uint8_t *data, size_t len)
@@ -425,9 +422,7 @@ START_TEST(test_lttng_header_forms)
     struct target_cfg c;
     cfg_init(&c, meta);
     c.log_shape = true;
-    char *log = drv_check_all(&ctf_target, &c, w.buf, len);
-    char *batch = drv_check_twin(&ctf_batch_target, &c, w.buf, len);
-    ck_assert_str_eq(batch, log);
+    char *log = check_twins(&c, w.buf, len);
     ck_assert_ptr_nonnull(strstr(log, "V< stream.event.header.v v opt=compact"));
     ck_assert_ptr_nonnull(strstr(log, "V< stream.event.header.v v opt=extended"));
     ck_assert_ptr_nonnull(strstr(log, "UINT stream.event.header.id id = 31 (extended)"));
@@ -435,7 +430,6 @@ START_TEST(test_lttng_header_forms)
     ck_assert_ptr_nonnull(strstr(log, "UINT stream.event.header.v.extended.timestamp timestamp = 536870912"));
     ck_assert_ptr_nonnull(strstr(log, "UINT stream.event.header.v.compact.timestamp timestamp = 300"));
     ck_assert_ptr_nonnull(strstr(log, "end OK"));
-    free(batch);
     free(log);
     /* packets (their records between events' headers), on the bench trace */
     if (!be) {
@@ -445,11 +439,8 @@ START_TEST(test_lttng_header_forms)
         char *bmeta = ctf_writer_bench_metadata();
         struct target_cfg bc;
         cfg_init(&bc, bmeta);
-        log = drv_check_all(&ctf_target, &bc, bdata, blen);
-        batch = drv_check_twin(&ctf_batch_target, &bc, bdata, blen);
-        ck_assert_str_eq(batch, log);
+        log = check_twins(&bc, bdata, blen);
         ck_assert_ptr_nonnull(strstr(log, "opt=compact"));
-        free(batch);
         free(log);
         free(bmeta);
         free(bdata);
@@ -502,14 +493,11 @@ START_TEST(test_vector_elements)
     size_t len = (size_t)(w.bits / 8);
     struct target_cfg c;
     cfg_init(&c, meta);
-    char *log = drv_check_all(&ctf_target, &c, w.buf, len);
-    char *batch = drv_check_twin(&ctf_batch_target, &c, w.buf, len);
-    ck_assert_str_eq(batch, log);
+    char *log = check_twins(&c, w.buf, len);
     ck_assert_ptr_nonnull(strstr(log, "INT event.fields.s  [5] = 185"));
     ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.e  [5] = 7 (C)"));
     ck_assert_ptr_nonnull(strstr(log, "FLOAT event.fields.d  [5] = 4.5"));
     ck_assert_ptr_nonnull(strstr(log, "end OK"));
-    free(batch);
     free(log);
     check_cut(&c, w.buf, len - 5);  /* inside d */
     check_cut(&c, w.buf, len - 75); /* inside s */
@@ -590,9 +578,7 @@ START_TEST(test_batch_slots_reused)
     struct target_cfg c;
     cfg_init(&c, meta);
     c.stream.stitch_bytes = 2048; /* long_s in fragments */
-    char *log = drv_check_all(&ctf_target, &c, w.buf, len);
-    char *batch = drv_check_twin(&ctf_batch_target, &c, w.buf, len);
-    ck_assert_str_eq(batch, log);
+    char *log = check_twins(&c, w.buf, len);
     ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.e3 e3 = 5 (Z)"));
     ck_assert_ptr_nonnull(strstr(log, "n=3 bytes=414243"));
     ck_assert_ptr_nonnull(strstr(log, "opt=Q"));
@@ -601,7 +587,6 @@ START_TEST(test_batch_slots_reused)
     ck_assert_ptr_null(strstr(log, " bytes=3\n"));
     ck_assert_ptr_null(strstr(log, "frag_offset="));
     ck_assert_ptr_nonnull(strstr(log, "end OK"));
-    free(batch);
     free(log);
     check_cut(&c, w.buf, len - 2000); /* inside the last c's long string */
     check_cut(&c, w.buf, len - 3010); /* inside the last b */
