@@ -236,10 +236,10 @@ extern char **environ;
 void ev_run_proc(char *const argv[], const char *stdin_path, unsigned timeout_s, ev_proc_t *p)
 {
     memset(p, 0, sizeof *p);
+    p->out = calloc(1, 1);
+    p->err = calloc(1, 1);
     int in = open(stdin_path ? stdin_path : "/dev/null", O_RDONLY | O_CLOEXEC);
     if (in < 0) { /* what the child reported before: nothing to read from */
-        p->out = calloc(1, 1);
-        p->err = calloc(1, 1);
         p->status = 126;
         return;
     }
@@ -266,18 +266,13 @@ void ev_run_proc(char *const argv[], const char *stdin_path, unsigned timeout_s,
         close(po[1]);
         close(pe[0]);
         close(pe[1]);
-        p->out = calloc(1, 1);
-        p->err = calloc(1, 1);
         p->status = 127;
         return;
     }
     close(po[1]);
     close(pe[1]);
-    size_t ocap = 0, ecap = 0;
+    size_t ocap = 1, ecap = 1;
     bool oo = true, eo = true;
-    p->out = calloc(1, 1);
-    p->err = calloc(1, 1);
-    ocap = ecap = 1;
     time_t deadline = time(NULL) + (time_t)timeout_s;
     while (oo || eo) {
         struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
