@@ -23,6 +23,7 @@
  *   tables (and the clock rate, reported through on_source) and are not
  *   events themselves; unknown types are skipped by the reader. */
 #include "event_internal.h"
+#include "fxt_meaning.h"
 
 #include <tracerd/fxt.h>
 
@@ -163,18 +164,11 @@ static int on_init(void *user, const tracerd_fxt_init_t *i)
     return send_source(user, i->ticks_per_second);
 }
 
-static const tracerd_event_kind_t event_kinds[] = {
-    TRACERD_EVENT_INSTANT,    TRACERD_EVENT_COUNTER,       TRACERD_EVENT_SPAN_BEGIN,
-    TRACERD_EVENT_SPAN_END,   TRACERD_EVENT_SPAN_COMPLETE, TRACERD_EVENT_ASYNC_BEGIN,
-    TRACERD_EVENT_ASYNC_STEP, TRACERD_EVENT_ASYNC_END,     TRACERD_EVENT_FLOW_BEGIN,
-    TRACERD_EVENT_FLOW_STEP,  TRACERD_EVENT_FLOW_END};
-#define EVENT_KINDS (sizeof event_kinds / sizeof event_kinds[0])
-
 /* The event of an FXT event record's head (what on_event_head has). */
 static void event_head(tracerd_event_t *ev, const tracerd_fxt_event_t *e)
 {
     ev->offset = e->offset;
-    ev->kind = event_kinds[e->type];
+    ev->kind = fxt_event_kind(e->type);
     ev->ticks = e->ticks;
     ev->ns = e->ns;
     ev->flags = TRACERD_EVENT_HAS_NS;
@@ -233,7 +227,7 @@ static int on_string(void *user, const tracerd_fxt_string_t *s)
 static int on_event_head(void *user, const tracerd_fxt_event_t *e)
 {
     struct fmap *m = user;
-    if (!m->source_sent || (unsigned)e->type >= EVENT_KINDS)
+    if (!m->source_sent || (unsigned)e->type >= FXT_EVENT_TYPES)
         return TRACERD_CB_CONTINUE; /* on_event decides (it sends the source first) */
     tracerd_event_t *ev = &m->ev;
     *ev = tracerd__event_zero;
@@ -255,7 +249,7 @@ static int on_event_head(void *user, const tracerd_fxt_event_t *e)
 static int on_event(void *user, const tracerd_fxt_event_t *e)
 {
     struct fmap *m = user;
-    if ((unsigned)e->type >= EVENT_KINDS)
+    if ((unsigned)e->type >= FXT_EVENT_TYPES)
         return TRACERD_CB_CONTINUE;
     tracerd_event_t local, *ev = &m->ev;
     int rc = 0, pre = 1;

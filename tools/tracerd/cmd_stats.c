@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../libtracerd/event/fxt_meaning.h"
 #include "evrun.h"
 #include "hist.h"
 #include "stats_ctf.h"
@@ -1085,18 +1086,11 @@ static inline uint32_t ff_name(struct ffast *x, const tracerd_fxt_event_t *e,
     return ff_name_slow(x, e, kind, slot, key);
 }
 
-/* The event view's kind of each FXT event type (map_fxt.c). */
-static const tracerd_event_kind_t ff_kinds[] = {
-    TRACERD_EVENT_INSTANT,    TRACERD_EVENT_COUNTER,       TRACERD_EVENT_SPAN_BEGIN,
-    TRACERD_EVENT_SPAN_END,   TRACERD_EVENT_SPAN_COMPLETE, TRACERD_EVENT_ASYNC_BEGIN,
-    TRACERD_EVENT_ASYNC_STEP, TRACERD_EVENT_ASYNC_END,     TRACERD_EVENT_FLOW_BEGIN,
-    TRACERD_EVENT_FLOW_STEP,  TRACERD_EVENT_FLOW_END};
-
 static int ff_event(void *u, const tracerd_fxt_event_t *e)
 {
     struct ffast *x = u;
     struct st *s = x->h.s;
-    if ((unsigned)e->type >= sizeof ff_kinds / sizeof ff_kinds[0])
+    if ((unsigned)e->type >= FXT_EVENT_TYPES)
         return 0; /* a type not defined yet: no event */
     ff_source(x, 0);
     struct ev_thread *t = ff_thread(x, e->provider_id, &e->thread);
@@ -1107,7 +1101,7 @@ static int ff_event(void *u, const tracerd_fxt_event_t *e)
         span_end(s, t, false, 0, e->ns);
         return 0;
     }
-    tracerd_event_kind_t kind = ff_kinds[e->type];
+    tracerd_event_kind_t kind = fxt_event_kind(e->type);
     return named_event(s, t, kind, e->ns, e->end_ns, 0, ff_name(x, e, kind));
 }
 
