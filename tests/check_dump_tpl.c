@@ -10,8 +10,12 @@
  * strings that are not UTF-8 with and without a key, a class of one record
  * shape whose scopes have as many records each, enumerations whose values'
  * text the template keeps: signed and unsigned, values of one way of its
- * table in turn, values without a label, a label too long to keep), in
- * both byte orders, read
+ * table in turn, values without a label, a label too long to keep; events
+ * of as many records whose choices differ: two sequences of one sum of
+ * lengths, a sequence of structs holding a variant beside a sequence, a
+ * string in fragments beside a shorter sequence with an integer where the
+ * template has its length; CTF 2 options without a name, one an integer,
+ * one a string), in both byte orders, read
  * in small chunks (events cut across reads), with small stitch buffers, with dump filters and cut
  * short. */
 #include <check.h>
@@ -179,7 +183,69 @@ static const char shape_meta[] =
     "\t\tenum : int8_t { NEG = -3, ZERO = 0, FIVE = 5 } e1;\n"
     "\t\tenum : uint32_t { W0 = 0, W8 = 8, W16 = 16, W1 = 1,\n"
     "\t\t\tA_LABEL_LONG_ENOUGH_THAT_ITS_TEXT_DOES_NOT_FIT_IN_A_KEPT_WAY = 9 } e2;\n"
-    "\t};\n};\n";
+    "\t};\n};\n"
+    "event {\n\tname = \"twoseq\";\n\tid = 4;\n\tstream_id = 0;\n"
+    "\tfields := struct { uint8_t n1; uint32_t a[n1]; uint8_t n2; uint32_t b[n2]; };\n};\n"
+    "event {\n\tname = \"nest\";\n\tid = 5;\n\tstream_id = 0;\n"
+    "\tfields := struct {\n"
+    "\t\tuint8_t n;\n"
+    "\t\tstruct {\n"
+    "\t\t\tenum : uint8_t { A = 0, B = 1 } k;\n"
+    "\t\t\tvariant <k> { uint8_t A; struct { uint8_t x; uint8_t y; } B; } v;\n"
+    "\t\t} e[n];\n"
+    "\t\tuint8_t n2;\n"
+    "\t\tuint8_t c[n2];\n"
+    "\t};\n};\n"
+    "event {\n\tname = \"frag\";\n\tid = 6;\n\tstream_id = 0;\n"
+    "\tfields := struct { string s; uint8_t n; uint8_t q; uint32_t a[n]; };\n};\n";
+
+/* A "frag" event: a short string and n = q = 6 (a template's), or, with a
+ * 64-byte stitch buffer, a string of 2 fragments (32 bytes each at most)
+ * and n = 5, q = 6: as many records, with q where the template has its
+ * sequence's length 6. */
+static void frag_event(cw_t *w, unsigned k, bool big)
+{
+    bool lng = (k / 2) % 2 != 0;
+    cw_int(w, 6, 8, big);
+    cw_int(w, 5 + k % 2, 32, big); /* tid */
+    cw_str(w, lng ? "fifty bytes: two fragments of a 64-byte stitch..." : "short");
+    cw_int(w, lng ? 5 : 6, 8, big);
+    cw_int(w, 6, 8, big);
+    for (unsigned j = 0; j < (lng ? 5u : 6u); j++)
+        cw_int(w, k + j, 32, big);
+}
+
+/* Events of as many records whose choices differ: "twoseq" (n1, n2) of one
+ * sum; "nest" (an element of A takes 6 records, of B 9, an element of c 1):
+ * {kinds of e}, n2 of 9 and of 12 records. */
+static void seq_events(cw_t *w, unsigned k, bool big)
+{
+    static const uint8_t two[][2] = {{1, 2}, {2, 1}, {0, 3}, {3, 0}, {1, 2}};
+    static const char *const nest[] = {"A", "B", "", "AA", "B", "A", "", "AA"};
+    static const uint8_t nest_n2[] = {3, 0, 9, 0, 3, 6, 12, 0};
+    cw_int(w, 4 + k % 2, 8, big);
+    cw_int(w, 5 + k % 2, 32, big); /* tid */
+    if (k % 2 == 0) {
+        const uint8_t *n = two[(k / 2) % 5];
+        for (unsigned s = 0; s < 2; s++) {
+            cw_int(w, n[s], 8, big);
+            for (unsigned j = 0; j < n[s]; j++)
+                cw_int(w, 100u * k + 10u * s + j, 32, big);
+        }
+        return;
+    }
+    const char *e = nest[(k / 2) % 8];
+    cw_int(w, strlen(e), 8, big);
+    for (const char *c = e; *c != '\0'; c++) {
+        cw_int(w, *c == 'B', 8, big);
+        cw_int(w, k, 8, big);
+        if (*c == 'B')
+            cw_int(w, k + 1, 8, big);
+    }
+    cw_int(w, nest_n2[(k / 2) % 8], 8, big);
+    for (unsigned j = 0; j < nest_n2[(k / 2) % 8]; j++)
+        cw_int(w, k + j, 8, big);
+}
 
 static uint8_t *shape_stream(bool big, size_t *len)
 {
@@ -202,6 +268,14 @@ static uint8_t *shape_stream(bool big, size_t *len)
         for (unsigned i = 0; i < 40; i++) {
             unsigned k = pkt * 40 + i;
             bool other = k % 7 == 3;
+            if (k % 9 == 4 || k % 8 == 5) { /* sequences of one sum */
+                seq_events(&w, k, big);
+                continue;
+            }
+            if (k % 10 == 8 || k % 10 == 9) {
+                frag_event(&w, k, big);
+                continue;
+            }
             if (k % 11 == 7 || k % 13 == 2) { /* enumerations */
                 static const int8_t e1[] = {-3, 0, 5, -3, 7, -128, 0};
                 static const uint32_t e2[] = {0, 8, 16, 0, 1, 9, 70000, 8, 9};
@@ -274,10 +348,67 @@ START_TEST(test_shapes)
         ck_assert_ptr_nonnull(strstr(p.out, "\"e2\":{\"value\":16,\"label\":\"W16\"}"));
         ck_assert_ptr_nonnull(strstr(p.out, "\"e2\":{\"value\":9,\"label\":\"A_LABEL_LONG"));
         ck_assert_ptr_nonnull(strstr(p.out, "\"e2\":{\"value\":70000,\"label\":null}"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"a\":[],\"n2\":3,"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"n1\":3,"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"e\":[{\"k\":{\"value\":1,\"label\":\"B\"},\"v\":{\"B\":{"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"e\":[],\"n2\":12,"));
         ev_proc_free(&p);
         check_trace(cli, dir, stream, len);
         remove_trace(dir);
         free(stream);
+    }
+}
+END_TEST
+
+/* CTF 2: a variant whose two options have no name (one display name, ""):
+ * an integer and a string, one record each, so that only the record after
+ * the variant's tells them apart. */
+static const char unnamed_meta[] =
+    "\x1e{\"type\":\"preamble\",\"version\":2}"
+    "\x1e{\"type\":\"trace-class\"}"
+    "\x1e{\"type\":\"data-stream-class\",\"id\":0,\"event-record-header-field-class\":"
+    "{\"type\":\"structure\",\"member-classes\":[{\"name\":\"id\",\"field-class\":"
+    "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,\"alignment\":8,"
+    "\"byte-order\":\"%s\",\"roles\":[\"event-record-class-id\"]}}]}}"
+    "\x1e{\"type\":\"event-record-class\",\"id\":0,\"data-stream-class-id\":0,"
+    "\"name\":\"unnamed\",\"payload-field-class\":{\"type\":\"structure\",\"member-classes\":["
+    "{\"name\":\"tag\",\"field-class\":{\"type\":\"fixed-length-unsigned-integer\","
+    "\"length\":8,\"alignment\":8,\"byte-order\":\"%s\"}},"
+    "{\"name\":\"v\",\"field-class\":{\"type\":\"variant\",\"selector-field-location\":"
+    "{\"path\":[\"tag\"]},\"options\":["
+    "{\"selector-field-ranges\":[[0,0]],\"field-class\":{\"type\":"
+    "\"fixed-length-unsigned-integer\",\"length\":32,\"alignment\":8,\"byte-order\":\"%s\"}},"
+    "{\"selector-field-ranges\":[[1,1]],\"field-class\":{\"type\":\"null-terminated-string\"}}"
+    "]}}]}}\n";
+
+START_TEST(test_unnamed_options)
+{
+    CLI_OR_SKIP(cli);
+    for (int big = 0; big < 2; big++) {
+        char meta[sizeof unnamed_meta + 3 * 16];
+        const char *bo = big ? "big-endian" : "little-endian";
+        snprintf(meta, sizeof meta, unnamed_meta, bo, bo, bo);
+        cw_t w;
+        cw_init(&w);
+        for (unsigned k = 0; k < 40; k++) {
+            cw_int(&w, 0, 8, big);
+            cw_int(&w, k % 3 == 2, 8, big);
+            if (k % 3 == 2)
+                cw_str(&w, k % 2 ? "text" : "");
+            else
+                cw_int(&w, 1000u + k, 32, big);
+        }
+        size_t len = (size_t)(w.bits / 8);
+        char *dir = trace_dir(big ? "tpl-unnamed-be" : "tpl-unnamed-le", meta, w.buf, len);
+        ev_proc_t p;
+        ev_run_cli(cli, NULL, &p, "dump", "-q", dir, NULL);
+        ck_assert_int_eq(p.status, 0);
+        ck_assert_ptr_nonnull(strstr(p.out, "\"v\":{\"\":1001}"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"v\":{\"\":\"text\"}"));
+        ev_proc_free(&p);
+        check_trace(cli, dir, w.buf, len);
+        remove_trace(dir);
+        cw_free(&w);
     }
 }
 END_TEST
@@ -292,6 +423,7 @@ Suite *suite_dump_tpl(void)
     tcase_add_test(tc, test_samples_and_peers);
     tcase_add_test(tc, test_feature_trace);
     tcase_add_test(tc, test_shapes);
+    tcase_add_test(tc, test_unnamed_options);
     suite_add_tcase(s, tc);
     return s;
 }

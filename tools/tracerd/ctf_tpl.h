@@ -4,23 +4,31 @@
  * only where a value is written. A template keeps, for one such record
  * sequence (one call of on_fields: an event's header, contexts and payload),
  * the fixed text between the values and where each value goes; an event
- * whose records match it (checked record by record: kind, scope, fragment
- * flags, name and type addresses, each variant's option address) is
- * written as the fixed pieces with its values formatted between them.
- * When the reader numbers the event's record shape (tracerd_ctf_event_t.shape,
- * doc/api.md: every event of a shape delivers the same records), a template
- * made from an event of that shape is the text of every batch of that
- * shape, class and record count that starts with the same record: the
- * records in between are not compared (a scope's root starts a batch only
- * once in an event, so the first record and the count tell which records
- * of the shape it holds; a fragmented value is seen at the template's
- * first string or BLOB position it shifts).
+ * whose records are the template's is written as the fixed pieces with its
+ * values formatted between them.
+ *
+ * Whether they are is told by a few records, not all of them. An event
+ * class's records follow its types depth-first; what can make two events of
+ * a class (read with the same field_scopes) deliver different records is
+ * only (1) a choice: a variant's option, a sequence's length, whether an
+ * optional is there, and (2) a STRING or BYTES value long enough to come in
+ * fragments. A batch that starts with the same record (a scope's root: the
+ * same scope) and holds as many records as the template is the template's
+ * record for record if, at each of the template's choice records and
+ * string or BYTES records, it makes the same choice and has a whole value:
+ * up to the first record where the two differ, both are the same; that
+ * record comes from a different choice (the choice record itself is the
+ * first to differ: checked) or a fragment (where the template has the
+ * whole value: checked). A variant's option is told by its display name and
+ * the type of the record after it (two CTF 2 options may share a name, or
+ * have none); a sequence's and an optional's by v.length. The checks run in
+ * record order, so none reads a record past the first difference.
  *
  * The sequence must start with a scope's root (its text does not depend on
  * what was written before) and leave every level it opens closed (its text
  * leaves nothing open after it). Built by fmt_ctf.c from the first event of
- * a shape; kept per event class and record count, two templates per set of
- * the table (the older one is rebuilt on a miss). Included by fmt_ctf.c. */
+ * its records; kept per event class and record count, two templates per set
+ * of the table (the older one is rebuilt on a miss). Included by fmt_ctf.c. */
 #ifndef TRACERD_CLI_CTF_TPL_H
 #define TRACERD_CLI_CTF_TPL_H
 
@@ -33,8 +41,7 @@
 
 #define TPL_RECS 128u    /* records of a template, at most */
 #define TPL_VALS 96u     /* values */
-#define TPL_VARIANTS 8u  /* variants (their options checked) */
-#define TPL_FRAGS 16u    /* strings and BLOBs (whole values checked) */
+#define TPL_CHECKS 32u   /* choice, string and BLOB records (checked) */
 #define TPL_TEXT 2048u   /* fixed text */
 #define TPL_SHORT 32u    /* a piece of at most this many bytes is one fixed-size copy */
 #define TPL_SETS 64u     /* the table: TPL_SETS sets of two */
@@ -46,7 +53,7 @@
  * kept per value in the template's enum[aux]). */
 enum { TPL_U64, TPL_I64, TPL_VALUE, TPL_VALUE_KEYED, TPL_ENUM };
 
-/* What a record must be for the template's text to be its text. */
+/* What the batch's first record must be for the template's text to be its text. */
 struct tpl_rec {
     const void *type;
     const char *name;
@@ -71,17 +78,24 @@ struct tpl_enum {
     } way[TPL_ENUM_WAYS];
 };
 
+/* What a batch's record rec must be (the top of the file), by its kind. */
+enum { TPL_CHK_NONE, TPL_CHK_OPTION, TPL_CHK_LENGTH, TPL_CHK_WHOLE };
+struct tpl_check {
+    const void *next_type; /* OPTION: the type of record rec + 1 */
+    const char *option;    /* OPTION: the variant's option */
+    uint64_t length;       /* LENGTH: the sequence's length, the optional's 0 or 1 */
+    uint16_t rec;
+    uint16_t what;
+};
+
 typedef struct tpl {
     const void *cls; /* NULL: empty */
-    uint32_t shape;  /* the record shape of the event it was made from (0: none) */
     uint32_t n;      /* records */
-    uint32_t nvals, nvariants, nfrags, nenums;
+    uint32_t nvals, nchecks, nenums;
     uint16_t tail_off, tail_len; /* the text after the last value */
     bool first0;                 /* the writer's first[0] after the records */
-    uint16_t variant_rec[TPL_VARIANTS];
-    const char *variant_opt[TPL_VARIANTS];
-    uint16_t frag_rec[TPL_FRAGS];
-    struct tpl_rec rec[TPL_RECS];
+    struct tpl_rec rec0;
+    struct tpl_check check[TPL_CHECKS]; /* in record order */
     struct tpl_val val[TPL_VALS];
     char text[TPL_TEXT + TPL_SHORT];
     struct tpl_enum enums[TPL_ENUMS];
@@ -112,38 +126,57 @@ static inline size_t tpl_set(const void *cls, size_t n)
     return (size_t)(h >> 58); /* TPL_SETS */
 }
 
-/* Do records f[0, n) of an event of class cls and record shape `shape` match t? */
-static inline bool tpl_match(const tpl_t *t, const void *cls, uint32_t shape,
-                             const tracerd_ctf_field_t *f, size_t n)
+/* The check of record f[i] of kind `what` for t (tpl_match: its records'). */
+static inline void tpl_check_make(struct tpl_check *c, const tracerd_ctf_field_t *f, size_t i,
+                                  unsigned what)
+{
+    c->rec = (uint16_t)i;
+    c->what = (uint16_t)what;
+    c->option = what == TPL_CHK_OPTION ? f[i].option : NULL;
+    c->next_type = what == TPL_CHK_OPTION ? f[i + 1].type : NULL;
+    c->length = what == TPL_CHK_LENGTH ? f[i].v.length : 0;
+}
+
+/* Are records f[0, n) of an event of class cls t's records (the top of the file)? */
+static inline bool tpl_match(const tpl_t *t, const void *cls, const tracerd_ctf_field_t *f,
+                             size_t n)
 {
     if (t->cls != cls || t->n != n)
         return false;
-    const struct tpl_rec *r = t->rec;
-    size_t upto = shape != 0 && t->shape == shape ? 1 : n; /* a shape's: the first record */
-    for (size_t i = 0; i < upto; i++) {
-        uint64_t d = ((uint64_t)(uintptr_t)f[i].type ^ (uint64_t)(uintptr_t)r[i].type) |
-                     ((uint64_t)(uintptr_t)f[i].name ^ (uint64_t)(uintptr_t)r[i].name) |
-                     (tpl_ks(&f[i]) ^ r[i].ks);
-        if (d != 0)
-            return false;
+    uint64_t d = ((uint64_t)(uintptr_t)f[0].type ^ (uint64_t)(uintptr_t)t->rec0.type) |
+                 ((uint64_t)(uintptr_t)f[0].name ^ (uint64_t)(uintptr_t)t->rec0.name) |
+                 (tpl_ks(&f[0]) ^ t->rec0.ks);
+    if (d != 0)
+        return false;
+    for (uint32_t i = 0; i < t->nchecks; i++) {
+        const struct tpl_check *c = &t->check[i];
+        const tracerd_ctf_field_t *r = &f[c->rec];
+        switch (c->what) {
+        case TPL_CHK_OPTION:
+            if (r->option != c->option || r[1].type != c->next_type)
+                return false;
+            break;
+        case TPL_CHK_LENGTH:
+            if (r->v.length != c->length)
+                return false;
+            break;
+        default:
+            if (r->frag != (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST))
+                return false;
+            break;
+        }
     }
-    for (uint32_t i = 0; i < t->nvariants; i++)
-        if (f[t->variant_rec[i]].option != t->variant_opt[i])
-            return false;
-    for (uint32_t i = 0; i < t->nfrags; i++)
-        if (f[t->frag_rec[i]].frag != (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST))
-            return false;
     return true;
 }
 
 /* The template of class cls that records f[0, n) match, or NULL. */
-static inline tpl_t *tpl_find(tpl_table_t *tb, const void *cls, uint32_t shape,
-                              const tracerd_ctf_field_t *f, size_t n)
+static inline tpl_t *tpl_find(tpl_table_t *tb, const void *cls, const tracerd_ctf_field_t *f,
+                              size_t n)
 {
     tpl_t *s = &tb->t[2 * tpl_set(cls, n)];
-    if (tpl_match(&s[0], cls, shape, f, n))
+    if (tpl_match(&s[0], cls, f, n))
         return &s[0];
-    if (tpl_match(&s[1], cls, shape, f, n))
+    if (tpl_match(&s[1], cls, f, n))
         return &s[1];
     return NULL;
 }

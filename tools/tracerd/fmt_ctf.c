@@ -148,7 +148,6 @@ struct ctx {
     tpl_table_t *tpls;              /* event text templates (ctf_tpl.h); NULL: none */
     bool no_tpl;                    /* TRACERD_CLI_NO_TEMPLATES=1 */
     const void *cls;                /* the class of the event being written */
-    uint32_t shape;                 /* its record shape (0: none) */
     bool first[256];
     unsigned level;
     bool in_variant[256];
@@ -461,7 +460,6 @@ static int on_event(void *user, const tracerd_ctf_event_t *e)
         return k;
     wr_t *f = x->c->wr;
     x->cls = e->cls;
-    x->shape = e->shape; /* the CLI is built with its library: the member is there */
     wr_rec_begin(f);
     if (x->undecided)
         wr_rec_hold(f);
@@ -818,7 +816,7 @@ field_other(struct ctx *x, const tracerd_ctf_field_t *f)
  * written as field_write writes it, into t's text, with a value's place
  * marked where field_write would write it; the writer's levels are left as
  * field_write leaves them. False (t stays empty) when the records do not
- * make a template: too many records, values, variants or text; a fragment;
+ * make a template: too many records, values, checks or text; a fragment;
  * a level left open. */
 static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, size_t n)
 {
@@ -828,14 +826,26 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
     wr_t s;
     wr_init_fixed(&s, buf, sizeof buf);
     size_t mark = 0;
-    t->nvals = t->nvariants = t->nfrags = t->nenums = 0;
+    t->nvals = t->nchecks = t->nenums = 0;
+    t->rec0.type = f[0].type;
+    t->rec0.name = f[0].name;
+    t->rec0.ks = tpl_ks(&f[0]);
     for (size_t i = 0; i < n; i++) {
         const tracerd_ctf_field_t *r = &f[i];
         if (r->frag != (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST) || s.len > TPL_TEXT)
             return false;
-        t->rec[i].type = r->type;
-        t->rec[i].name = r->name;
-        t->rec[i].ks = tpl_ks(r);
+        unsigned chk = r->kind == TRACERD_CTF_VALUE_STRING || r->kind == TRACERD_CTF_VALUE_BYTES
+                           ? TPL_CHK_WHOLE
+                       : r->kind == TRACERD_CTF_VALUE_VARIANT_BEGIN ? TPL_CHK_OPTION
+                       : r->kind == TRACERD_CTF_VALUE_SEQUENCE_BEGIN ||
+                               r->kind == TRACERD_CTF_VALUE_OPTIONAL_BEGIN
+                           ? TPL_CHK_LENGTH
+                           : TPL_CHK_NONE;
+        if (chk != TPL_CHK_NONE) {
+            if (t->nchecks == TPL_CHECKS || (chk == TPL_CHK_OPTION && i + 1 == n))
+                return false;
+            tpl_check_make(&t->check[t->nchecks++], f, i, chk);
+        }
         unsigned op;
         switch (r->kind) {
         case TRACERD_CTF_VALUE_INT:
@@ -846,22 +856,10 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
             break;
         case TRACERD_CTF_VALUE_STRING:
         case TRACERD_CTF_VALUE_BYTES:
-            if (t->nfrags == TPL_FRAGS)
-                return false;
-            t->frag_rec[t->nfrags++] = (uint16_t)i;
-            op = TPL_VALUE;
-            break;
         case TRACERD_CTF_VALUE_FLOAT:
         case TRACERD_CTF_VALUE_BOOL:
             op = TPL_VALUE;
             break;
-        case TRACERD_CTF_VALUE_VARIANT_BEGIN:
-            if (t->nvariants == TPL_VARIANTS)
-                return false;
-            t->variant_rec[t->nvariants] = (uint16_t)i;
-            t->variant_opt[t->nvariants++] = r->option;
-            field_write(x, &s, r);
-            continue;
         default:
             field_write(x, &s, r);
             continue;
@@ -981,13 +979,12 @@ static void tpl_write(struct ctx *x, wr_t *o, tpl_t *t, const tracerd_ctf_field_
  * root, through a template: true when written. */
 static bool tpl_event(struct ctx *x, const tracerd_ctf_field_t *f, size_t n)
 {
-    tpl_t *t = tpl_find(x->tpls, x->cls, x->shape, f, n);
+    tpl_t *t = tpl_find(x->tpls, x->cls, f, n);
     if (t == NULL) {
         tpl_t *b = tpl_slot(x->tpls, x->cls, n);
         if (!tpl_build(x, b, f, n))
             return false;
         b->cls = x->cls;
-        b->shape = x->shape;
         t = b;
     }
     tpl_write(x, x->c->wr, t, f);
