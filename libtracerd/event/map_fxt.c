@@ -53,9 +53,6 @@ struct fmap {
     uint64_t used[32768u / 64u];
 };
 
-#define ZX_OBJ_TYPE_PROCESS 1u
-#define ZX_OBJ_TYPE_THREAD 2u
-
 static int send_source(struct fmap *m, uint64_t ticks_per_second)
 {
     if (m->source_sent)
@@ -152,13 +149,6 @@ static void map_args(struct fmap *m, tracerd_event_t *ev, const tracerd_fxt_arg_
     ev->nargs = n;
 }
 
-static void set_thread(tracerd_event_t *ev, const tracerd_fxt_thread_t *t)
-{
-    ev->pid = t->pid;
-    ev->tid = t->tid;
-    ev->flags |= TRACERD_EVENT_HAS_PID | TRACERD_EVENT_HAS_TID;
-}
-
 static int on_init(void *user, const tracerd_fxt_init_t *i)
 {
     return send_source(user, i->ticks_per_second);
@@ -172,7 +162,7 @@ static void event_head(tracerd_event_t *ev, const tracerd_fxt_event_t *e)
     ev->ticks = e->ticks;
     ev->ns = e->ns;
     ev->flags = TRACERD_EVENT_HAS_NS;
-    set_thread(ev, &e->thread);
+    fxt_thread(ev, &e->thread);
     ev->category = e->category;
     ev->name = e->name;
 }
@@ -302,42 +292,21 @@ static int on_kernel_object(void *user, const tracerd_fxt_kernel_object_t *o)
 static int on_scheduling(void *user, const tracerd_fxt_scheduling_t *s)
 {
     struct fmap *m = user;
-    static const tracerd_str_t n_switch = {"context_switch", 14}, n_wakeup = {"wakeup", 6},
-                               cat = {"sched", 5}, n_out = {"outgoing_priority", 17},
-                               n_in = {"incoming_priority", 17};
+    static const tracerd_str_t n_out = {"outgoing_priority", 17}, n_in = {"incoming_priority", 17};
     tracerd_event_t ev = tracerd__event_zero;
-    ev.offset = s->offset;
-    ev.ticks = s->ticks;
-    ev.ns = s->ns;
-    ev.cpu = s->cpu;
-    ev.flags = TRACERD_EVENT_HAS_NS | TRACERD_EVENT_HAS_CPU | TRACERD_EVENT_HAS_TID;
-    ev.category = cat;
+    fxt_sched_head(&ev, s);
     uint32_t first = 0;
-    if (s->type == TRACERD_FXT_SCHED_THREAD_WAKEUP) {
-        ev.kind = TRACERD_EVENT_WAKEUP;
-        ev.name = n_wakeup;
-        ev.tid = ev.other_tid = s->waking_tid;
-    } else {
-        ev.kind = TRACERD_EVENT_CONTEXT_SWITCH;
-        ev.name = n_switch;
-        ev.tid = s->outgoing.tid;
-        ev.other_tid = s->incoming.tid;
-        ev.level = (int32_t)s->outgoing_state;
-        if (s->type == TRACERD_FXT_SCHED_LEGACY_CONTEXT_SWITCH) {
-            ev.pid = s->outgoing.pid;
-            ev.other_pid = s->incoming.pid;
-            ev.flags |= TRACERD_EVENT_HAS_PID;
-            uint32_t cap;
-            tracerd_event_arg_t *out = tracerd__auto_args(m->a, &cap);
-            if (cap >= 2) {
-                out[0].name = n_out;
-                out[0].type = TRACERD_EVENT_ARG_UINT;
-                out[0].v.u = s->outgoing_priority;
-                out[1].name = n_in;
-                out[1].type = TRACERD_EVENT_ARG_UINT;
-                out[1].v.u = s->incoming_priority;
-                first = 2;
-            }
+    if (s->type == TRACERD_FXT_SCHED_LEGACY_CONTEXT_SWITCH) {
+        uint32_t cap;
+        tracerd_event_arg_t *out = tracerd__auto_args(m->a, &cap);
+        if (cap >= 2) {
+            out[0].name = n_out;
+            out[0].type = TRACERD_EVENT_ARG_UINT;
+            out[0].v.u = s->outgoing_priority;
+            out[1].name = n_in;
+            out[1].type = TRACERD_EVENT_ARG_UINT;
+            out[1].v.u = s->incoming_priority;
+            first = 2;
         }
     }
     map_args(m, &ev, s->args, s->nargs, first);
@@ -346,18 +315,9 @@ static int on_scheduling(void *user, const tracerd_fxt_scheduling_t *s)
 
 static int on_log(void *user, const tracerd_fxt_log_t *l)
 {
-    struct fmap *m = user;
-    static const tracerd_str_t n_log = {"log", 3};
     tracerd_event_t ev = tracerd__event_zero;
-    ev.offset = l->offset;
-    ev.kind = TRACERD_EVENT_LOG;
-    ev.ticks = l->ticks;
-    ev.ns = l->ns;
-    ev.flags = TRACERD_EVENT_HAS_NS;
-    set_thread(&ev, &l->thread);
-    ev.name = n_log;
-    ev.message = l->message;
-    return emit(m, &ev);
+    fxt_log_head(&ev, l);
+    return emit(user, &ev);
 }
 
 /* One "data" (BYTES) argument, then more arguments. */
@@ -384,12 +344,7 @@ static int on_blob(void *user, const tracerd_fxt_blob_t *b)
 {
     struct fmap *m = user;
     tracerd_event_t ev = tracerd__event_zero;
-    ev.offset = b->offset;
-    ev.kind = TRACERD_EVENT_BLOB;
-    ev.flags = TRACERD_EVENT_NO_TIME;
-    ev.name = b->name;
-    ev.id = b->blob_type;
-    ev.flags |= TRACERD_EVENT_HAS_ID;
+    fxt_blob_head(&ev, b);
     data_arg(m, &ev, b->payload, b->payload.len);
     return emit(m, &ev);
 }
@@ -398,18 +353,7 @@ static int on_large_blob(void *user, const tracerd_fxt_large_blob_t *b)
 {
     struct fmap *m = user;
     tracerd_event_t ev = tracerd__event_zero;
-    ev.offset = b->offset;
-    ev.kind = TRACERD_EVENT_BLOB;
-    ev.category = b->category;
-    ev.name = b->name;
-    if (b->format == TRACERD_FXT_LARGE_BLOB_WITH_METADATA) {
-        ev.ticks = b->ticks;
-        ev.ns = b->ns;
-        ev.flags = TRACERD_EVENT_HAS_NS;
-        set_thread(&ev, &b->thread);
-    } else {
-        ev.flags = TRACERD_EVENT_NO_TIME;
-    }
+    fxt_large_blob_head(&ev, b);
     uint32_t first = data_arg(m, &ev, b->payload, b->size);
     map_args(m, &ev, b->args, b->nargs, first);
     return emit(m, &ev);
@@ -420,11 +364,7 @@ static int on_userspace_object(void *user, const tracerd_fxt_userspace_object_t 
     struct fmap *m = user;
     static const tracerd_str_t n_ptr = {"pointer", 7};
     tracerd_event_t ev = tracerd__event_zero;
-    ev.offset = o->offset;
-    ev.kind = TRACERD_EVENT_MARK;
-    ev.flags = TRACERD_EVENT_NO_TIME;
-    set_thread(&ev, &o->process);
-    ev.name = o->name;
+    fxt_userspace_head(&ev, o);
     uint32_t cap, first = 0;
     tracerd_event_arg_t *out = tracerd__auto_args(m->a, &cap);
     if (cap > 0) {

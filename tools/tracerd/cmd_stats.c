@@ -1105,8 +1105,7 @@ static int ff_event(void *u, const tracerd_fxt_event_t *e)
     return named_event(s, t, kind, e->ns, e->end_ns, 0, ff_name(x, e, kind));
 }
 
-/* The other records, as the event view's events of them (map_fxt.c): what
- * stats reads (kind, time, thread, category and name). */
+/* The other records, as the event view's events of them (fxt_meaning.h). */
 static int ff_emit(struct ffast *x, tracerd_event_t *ev)
 {
     ff_source(x, 0);
@@ -1114,84 +1113,29 @@ static int ff_emit(struct ffast *x, tracerd_event_t *ev)
     return on_event(x->h.s, ev);
 }
 
-/* ... of kind, category and name, at *ns on thread *th (ns NULL: no time,
- * then th NULL too). */
-static int ff_other(void *u, tracerd_event_kind_t kind, tracerd_str_t cat, tracerd_str_t name,
-                    const uint64_t *ns, const tracerd_fxt_thread_t *th)
-{
-    tracerd_event_t ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = kind;
-    ev.category = cat;
-    ev.name = name;
-    ev.flags = TRACERD_EVENT_NO_TIME;
-    if (ns != NULL) {
-        ev.ns = *ns;
-        ev.pid = th->pid;
-        ev.tid = th->tid;
-        ev.flags = TRACERD_EVENT_HAS_NS | TRACERD_EVENT_HAS_PID | TRACERD_EVENT_HAS_TID;
-    }
-    return ff_emit(u, &ev);
-}
-
-static const tracerd_str_t ff_none = {"", 0};
-
 static int ff_kernel_object(void *u, const tracerd_fxt_kernel_object_t *o)
 {
     /* processes and threads: names, not events (on_event leaves them out);
      * the other objects are no events */
-    if (o->object_type == 1u || o->object_type == 2u)
+    if (o->object_type == ZX_OBJ_TYPE_PROCESS || o->object_type == ZX_OBJ_TYPE_THREAD)
         ff_source(u, 0);
     return 0;
 }
 
-static int ff_scheduling(void *u, const tracerd_fxt_scheduling_t *sc)
-{
-    static const tracerd_str_t n_switch = {"context_switch", 14}, n_wakeup = {"wakeup", 6},
-                               cat = {"sched", 5};
-    tracerd_event_t ev;
-    memset(&ev, 0, sizeof ev);
-    ev.ns = sc->ns;
-    ev.flags = TRACERD_EVENT_HAS_NS | TRACERD_EVENT_HAS_CPU | TRACERD_EVENT_HAS_TID;
-    ev.category = cat;
-    if (sc->type == TRACERD_FXT_SCHED_THREAD_WAKEUP) {
-        ev.kind = TRACERD_EVENT_WAKEUP;
-        ev.name = n_wakeup;
-        ev.tid = sc->waking_tid;
-    } else {
-        ev.kind = TRACERD_EVENT_CONTEXT_SWITCH;
-        ev.name = n_switch;
-        ev.tid = sc->outgoing.tid;
-        if (sc->type == TRACERD_FXT_SCHED_LEGACY_CONTEXT_SWITCH) {
-            ev.pid = sc->outgoing.pid;
-            ev.flags |= TRACERD_EVENT_HAS_PID;
-        }
+#define FF_OTHER(fn, type, head)                                                                   \
+    static int fn(void *u, const type *rec)                                                        \
+    {                                                                                              \
+        tracerd_event_t ev;                                                                        \
+        memset(&ev, 0, sizeof ev);                                                                 \
+        head(&ev, rec);                                                                            \
+        return ff_emit(u, &ev);                                                                    \
     }
-    return ff_emit(u, &ev);
-}
-
-static int ff_log(void *u, const tracerd_fxt_log_t *l)
-{
-    static const tracerd_str_t n_log = {"log", 3};
-    return ff_other(u, TRACERD_EVENT_LOG, ff_none, n_log, &l->ns, &l->thread);
-}
-
-static int ff_blob(void *u, const tracerd_fxt_blob_t *b)
-{
-    return ff_other(u, TRACERD_EVENT_BLOB, ff_none, b->name, NULL, NULL);
-}
-
-static int ff_large_blob(void *u, const tracerd_fxt_large_blob_t *b)
-{
-    bool timed = b->format == TRACERD_FXT_LARGE_BLOB_WITH_METADATA;
-    return ff_other(u, TRACERD_EVENT_BLOB, b->category, b->name, timed ? &b->ns : NULL,
-                    timed ? &b->thread : NULL);
-}
-
-static int ff_userspace_object(void *u, const tracerd_fxt_userspace_object_t *o)
-{
-    return ff_other(u, TRACERD_EVENT_MARK, ff_none, o->name, NULL, NULL);
-}
+FF_OTHER(ff_scheduling, tracerd_fxt_scheduling_t, fxt_sched_head)
+FF_OTHER(ff_log, tracerd_fxt_log_t, fxt_log_head)
+FF_OTHER(ff_blob, tracerd_fxt_blob_t, fxt_blob_head)
+FF_OTHER(ff_large_blob, tracerd_fxt_large_blob_t, fxt_large_blob_head)
+FF_OTHER(ff_userspace_object, tracerd_fxt_userspace_object_t, fxt_userspace_head)
+#undef FF_OTHER
 
 static int run_fxt(struct st *s, struct ev_run *run)
 {
