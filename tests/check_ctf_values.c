@@ -27,6 +27,7 @@ struct vcfg {
     uint32_t nnames;
     size_t stitch_bytes; /* 0: the default */
     int mode;            /* VT_*: which callbacks deliver fields */
+    uint64_t max_seq;    /* max_sequence_length; 0: the default */
 };
 
 /* What on_field delivered for the names in the event being read. */
@@ -129,6 +130,8 @@ static tracerd_status_t v_open(const void *config, rec_t *rec, const tracerd_all
     tracerd_ctf_stream_config_init(&sc);
     if (c->stitch_bytes)
         sc.stitch_bytes = c->stitch_bytes;
+    if (c->max_seq)
+        sc.max_sequence_length = c->max_seq;
     if (c->mode == VT_FIELDS || c->mode == VT_CONTEXTS)
         cb.on_field = v_field;
     if (c->mode == VT_BATCH)
@@ -159,7 +162,10 @@ static const drv_target_t values_target = {"ctf-values", v_open, tracerd_ctf_str
  * context: vtid a string, no vpid; its class d: tid a signed 32-bit
  * integer. Stream 2: every class of fixed size, e of fixed layout (the fast
  * loop loads its values in place), f not (its payload is more aligned than
- * the event context's first field). */
+ * the event context's first field). Stream 3: classes of fixed segments
+ * between strings and sequences (the fast loop measures them in place): g
+ * (a string, tid and the length n, a sequence of n 16-bit-aligned
+ * elements, a string, a last segment), h (its payload a string alone). */
 static const char *const META =
     "/* CTF 1.8 */\n"
     "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
@@ -189,7 +195,15 @@ static const char *const META =
     "event { name = e; id = 0; stream_id = 2; context := struct { u8 p; u32 tid; };\n"
     "  fields := struct { u16 z; }; };\n"
     "event { name = f; id = 1; stream_id = 2; context := struct { u32 tid; };\n"
-    "  fields := struct { integer { size = 32; align = 32; signed = false; } q; }; };\n";
+    "  fields := struct { integer { size = 32; align = 32; signed = false; } q; }; };\n"
+    "stream { id = 3; packet.context := struct { u32 packet_size; u32 content_size; };\n"
+    "  event.header := struct { u8 id; };\n"
+    "  event.context := struct { u16 vpid; s32 vtid; }; };\n"
+    "event { name = g; id = 0; stream_id = 3; context := struct { string s; u32 tid; u8 n; };\n"
+    "  fields := struct { integer { size = 16; align = 16; signed = false; } v[n]; u8 x;\n"
+    "    string t; u32 w; }; };\n"
+    "event { name = h; id = 1; stream_id = 3; context := struct { u8 a; };\n"
+    "  fields := struct { string t; }; };\n";
 
 static const tracerd_ctf_value_name_t NAMES[] = {
     {TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT, "vtid"},    /* 0 */
@@ -248,6 +262,27 @@ static void packet(cw_t *w, bool be, unsigned sid, const uint8_t *ids, unsigned 
                 cw_align(w, 32);
                 cw_int(w, k, 32, be);
             }
+        } else if (sid == 3) {
+            cw_int(w, 6000 + k, 16, be);
+            cw_int(w, (uint64_t)(-(int64_t)k * 7), 32, be);
+            char s[600];
+            size_t len = k == long_string + 22 ? 500 : k % 5;
+            memset(s, 'a' + (int)(k % 26), len);
+            s[len] = '\0';
+            if (ids[i] == 0) {
+                cw_str(w, s);
+                cw_int(w, 7000 + k, 32, be);
+                cw_int(w, k % 4, 8, be);
+                cw_align(w, 16);
+                for (unsigned j = 0; j < k % 4; j++)
+                    cw_int(w, 100 + j, 16, be);
+                cw_int(w, k, 8, be);
+                cw_str(w, k % 2 ? "t" : "");
+                cw_int(w, k, 32, be);
+            } else {
+                cw_int(w, 9, 8, be);
+                cw_str(w, s);
+            }
         } else {
             cw_str(w, "vtid");
             cw_int(w, 5, 32, be);
@@ -274,6 +309,8 @@ static uint8_t *make_trace(bool be, size_t *len, unsigned long_string)
     packet(&w, be, 0, p0, sizeof p0, 11, long_string);
     static const uint8_t p2[] = {0, 1, 0, 0, 1};
     packet(&w, be, 2, p2, sizeof p2, 19, long_string);
+    static const uint8_t p3[] = {0, 0, 0, 1, 0, 1, 1, 0, 0};
+    packet(&w, be, 3, p3, sizeof p3, 24, long_string);
     *len = (size_t)(w.bits / 8);
     return w.buf;
 }
@@ -285,11 +322,11 @@ static uint8_t *make_trace(bool be, size_t *len, unsigned long_string)
 START_TEST(test_values_every_path)
 {
     const bool be = _i & 1, big = _i >= 2;
-    char meta[3200];
+    char meta[4096];
     snprintf(meta, sizeof meta, META, be ? "be" : "le");
     size_t len;
     uint8_t *data = make_trace(be, &len, big ? 4 : UINT32_MAX);
-    struct vcfg c = {meta, NAMES, NNAMES, big ? 128 : 0, VT_VALUES};
+    struct vcfg c = {meta, NAMES, NNAMES, big ? 128 : 0, VT_VALUES, 0};
     char *log = drv_check_all(&values_target, &c, data, len);
     ck_assert_msg(strstr(log, "end OK") != NULL, "%s", strstr(log, "end "));
     /* a: vtid, vpid, x (its tid is a string); b: vtid, vpid, tid, pid (an
@@ -302,6 +339,8 @@ START_TEST(test_values_every_path)
     ck_assert_ptr_nonnull(strstr(log, " a\nV 0x23 -16 1016 70016\n")); /* vtid 16: -16 */
     ck_assert_ptr_nonnull(strstr(log, " e\nV 0x7 -19000 3019 4019\n"));
     ck_assert_ptr_nonnull(strstr(log, " f\nV 0x7 -20000 3020 5020\n"));
+    ck_assert_ptr_nonnull(strstr(log, " g\nV 0x7 -168 6024 7024\n"));
+    ck_assert_ptr_nonnull(strstr(log, " h\nV 0x3 -189 6027\n"));
     for (int mode = VT_FIELDS; mode <= VT_BATCH; mode++) {
         c.mode = mode;
         char *other = mode == VT_FIELDS ? drv_check_all(&values_target, &c, data, len)
@@ -319,12 +358,12 @@ END_TEST
 START_TEST(test_values_cut)
 {
     const bool be = _i != 0;
-    char meta[3200];
+    char meta[4096];
     snprintf(meta, sizeof meta, META, be ? "be" : "le");
     size_t len;
     uint8_t *data = make_trace(be, &len, UINT32_MAX);
     for (size_t cut = len / 3; cut < len; cut += len / 3) {
-        struct vcfg c = {meta, NAMES, NNAMES, 0, VT_VALUES};
+        struct vcfg c = {meta, NAMES, NNAMES, 0, VT_VALUES, 0};
         char *log = drv_check_all(&values_target, &c, data, cut);
         ck_assert_ptr_nonnull(strstr(log, "end E_"));
         c.mode = VT_FIELDS;
@@ -333,6 +372,32 @@ START_TEST(test_values_cut)
         free(other);
         free(log);
     }
+    free(data);
+}
+END_TEST
+
+/* A sequence longer than max_sequence_length in a class of fixed segments:
+ * the fast loop leaves it to the general path, which stops the read with
+ * the same error as with every field delivered; the events before it come
+ * with their values. Every split, both byte orders. */
+START_TEST(test_values_long_sequence)
+{
+    const bool be = _i != 0;
+    char meta[4096];
+    snprintf(meta, sizeof meta, META, be ? "be" : "le");
+    size_t len;
+    uint8_t *data = make_trace(be, &len, UINT32_MAX);
+    /* stream 3's g events 24, 25, 26, 28: sequences of 0, 1, 2, 0 elements; 31: 3 */
+    struct vcfg c = {meta, NAMES, NNAMES, 0, VT_VALUES, 2};
+    char *log = drv_check_all(&values_target, &c, data, len);
+    ck_assert_msg(strstr(log, "end E_LIMIT") != NULL, "%s", strstr(log, "end "));
+    ck_assert_ptr_nonnull(strstr(log, " g\nV 0x7 -196 6028 7028\n"));
+    ck_assert_ptr_null(strstr(log, " 6031 "));
+    c.mode = VT_FIELDS;
+    char *other = drv_check_all(&values_target, &c, data, len);
+    ck_assert_str_eq(other, log);
+    free(other);
+    free(log);
     free(data);
 }
 END_TEST
@@ -363,7 +428,7 @@ START_TEST(test_values_config)
     mc.nvalue_names = 1;
     ck_assert_int_eq(tracerd_ctf_metadata_new(&mc, NULL, &m), TRACERD_E_INVALID);
     /* the names are copied: the caller's may go after the model is made */
-    char meta[3200];
+    char meta[4096];
     snprintf(meta, sizeof meta, META, "le");
     char name[8] = "vpid";
     tracerd_ctf_value_name_t one = {TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT, name};
@@ -558,6 +623,7 @@ Suite *suite_ctf_values(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_values_every_path, 0, 4);
     tcase_add_loop_test(tc, test_values_cut, 0, 2);
+    tcase_add_loop_test(tc, test_values_long_sequence, 0, 2);
     tcase_add_test(tc, test_values_config);
     tcase_add_test(tc, test_values_every_trace);
     suite_add_tcase(s, tc);

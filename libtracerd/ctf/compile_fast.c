@@ -279,41 +279,72 @@ tracerd_status_t tracerd__cc_fuse_all(struct cc *c, const struct ctf_insn *a,
     return TRACERD_OK;
 }
 
+/* Lays out a measure-only program as fixed segments (struct
+ * ctf_event_rt.body_fixed) into code, or only counts its instructions when
+ * code is NULL: false when some segment is not of fixed layout. */
+static bool fixed_segments(const struct ctf_insn *fast, struct ctf_insn *code, uint32_t *len)
+{
+    uint32_t j = 1, head = 0;
+    uint64_t bits = 0;
+    uint32_t align = 0; /* the segment's first field's; 0 before it */
+    if (code != NULL)
+        memset(&code[0], 0, sizeof *code);
+    for (const struct ctf_insn *in = fast;; in++) {
+        if (in->op == OP_END || in->op == OP_STRING || in->op == OP_SEQ_SKIP) {
+            /* the segment ends: its size, then what ends it */
+            if (code != NULL) {
+                code[head].op = OP_SKIP;
+                code[head].align = align != 0 ? align : 1;
+                code[head].count = bits;
+                code[j] = *in;
+                if (in->op == OP_END)
+                    code[j].align = 1;
+            }
+            j++;
+            if (in->op == OP_END)
+                break;
+            head = j++;
+            if (code != NULL)
+                memset(&code[head], 0, sizeof *code);
+            bits = 0;
+            align = 0;
+            continue;
+        }
+        if (in->op == OP_SKIP && in->count == 0 &&
+            (in[1].op == OP_STRING || in[1].op == OP_SEQ_SKIP) && in[1].align >= in->align)
+            continue; /* an alignment the string or sequence after it makes anyway */
+        if (in->op != OP_SKIP && !FIXED_OP(in->op))
+            return false; /* a bit field */
+        if (align == 0)
+            align = in->align;
+        else if (in->align > align)
+            return false; /* more aligned than the segment's first field */
+        bits = (bits + in->align - 1) & ~((uint64_t)in->align - 1);
+        if (in->op != OP_SKIP) {
+            if (code != NULL) {
+                code[j] = *in;
+                code[j].count = bits;
+                code[head].jump++;
+            }
+            j++;
+        }
+        bits += in->op == OP_SKIP ? in->count : in->size;
+    }
+    *len = j;
+    return true;
+}
+
 tracerd_status_t tracerd__cc_body_fixed(struct cc *c, const struct ctf_insn *fast,
                                         const struct ctf_insn **out)
 {
     *out = NULL;
-    if (fast == NULL || fast[0].op == OP_END)
+    uint32_t len;
+    if (fast == NULL || fast[0].op == OP_END || !fixed_segments(fast, NULL, &len))
         return TRACERD_OK;
-    const uint32_t align = fast[0].align;
-    uint64_t bits = 0;
-    uint32_t n = 0, loads = 0;
-    for (; fast[n].op != OP_END; n++) {
-        const struct ctf_insn *in = &fast[n];
-        if ((in->op != OP_SKIP && !FIXED_OP(in->op)) || in->align > align)
-            return TRACERD_OK; /* a string, a sequence, a bit field, more aligned */
-        bits = (bits + in->align - 1) & ~((uint64_t)in->align - 1);
-        bits += in->op == OP_SKIP ? in->count : in->size;
-        loads += in->op != OP_SKIP;
-    }
-    struct ctf_insn *code = tracerd__ctf_arena_alloc(c->ar, sizeof *code * (loads + 1));
+    struct ctf_insn *code = tracerd__ctf_arena_alloc(c->ar, sizeof *code * len);
     if (code == NULL)
         return tracerd__cc_nomem(c);
-    memset(code, 0, sizeof *code * (loads + 1));
-    code[0].op = OP_SKIP;
-    code[0].align = align;
-    code[0].count = bits;
-    code[0].jump = loads;
-    bits = 0;
-    for (uint32_t k = 0, j = 1; k < n; k++) {
-        const struct ctf_insn *in = &fast[k];
-        bits = (bits + in->align - 1) & ~((uint64_t)in->align - 1);
-        if (in->op != OP_SKIP) {
-            code[j] = *in;
-            code[j++].count = bits;
-        }
-        bits += in->op == OP_SKIP ? in->count : in->size;
-    }
+    fixed_segments(fast, code, &len);
     *out = code;
     return TRACERD_OK;
 }

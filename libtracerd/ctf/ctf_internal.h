@@ -320,12 +320,16 @@ struct ctf_event_rt {
      * measure-only program, or NULL when one of them has variants or
      * loops over non-fixed elements */
     const struct ctf_insn *body_fast;
-    /* body_fast when its fields lie at offsets fixed once the first is
-     * aligned (skips and byte-aligned stored integers, none more aligned
-     * than the first), else NULL: [0] OP_SKIP (align: the first's, count:
-     * the body's bits, jump: the loads that follow), then each stored
-     * integer (count: its bit offset from the aligned start). stream.c's
-     * fast loop measures it in place (compile_fast.c, tracerd__cc_body_fixed). */
+    /* body_fast as segments of fixed layout, else NULL. A segment: skips
+     * and byte-aligned stored integers at offsets fixed once its first
+     * field is aligned (none more aligned than that one), written as an
+     * OP_SKIP (align: the first field's, 1 when empty; count: the
+     * segment's bits; jump: the loads that follow) and each stored integer
+     * (count: its bit offset from the aligned start); then OP_END, or a
+     * string or a sequence (OP_STRING, OP_SEQ_SKIP as in body_fast)
+     * followed by the next segment. stream.c's fast loop measures it in
+     * place (compile_fast.c, tracerd__cc_body_fixed; stream.c,
+     * fixed_measure). */
     const struct ctf_insn *body_fixed;
     /* The same three scopes as one delivery plan (when body_fast exists and
      * nothing needs conversion, else NULL): run by the reader after

@@ -1121,6 +1121,41 @@ static int fast_contexts(tracerd_ctf_stream_t *r, struct vm *c, const struct ctf
     return rc == R_OK ? run(r, c, &ev->context, true) : rc;
 }
 
+/* Measures an event of a class of fixed segments (ctf_event_rt.body_fixed)
+ * from vm->pos, its stored integers loaded at their offsets: the bit after
+ * it, or UINT64_MAX when a part of it lies past vm->limit or a sequence is
+ * longer than max_sequence_length (the general path then reads the event
+ * and says why). */
+static TRACERD__INLINE uint64_t fixed_measure(tracerd_ctf_stream_t *r, const struct vm *vm,
+                                              const struct ctf_insn *bx)
+{
+    uint64_t pos = vm->pos;
+    for (;;) {
+        uint64_t b = (pos + bx->align - 1) & ~((uint64_t)bx->align - 1);
+        if (b + bx->count > vm->limit)
+            return UINT64_MAX;
+        for (uint32_t k = 1; k <= bx->jump; k++)
+            store_int(r, vm, &bx[k], load_int(vm->data, 0, b - vm->bit0 + bx[k].count, &bx[k]));
+        pos = b + bx->count;
+        bx += bx->jump + 1;
+        if (bx->op == OP_END)
+            return pos;
+        const uint64_t at = (pos + bx->align - 1) & ~((uint64_t)bx->align - 1);
+        if (bx->op == OP_STRING) {
+            const uint8_t *p, *z = string_nul(vm, at, &p);
+            if (z == NULL)
+                return UINT64_MAX;
+            pos = at + ((uint64_t)(z - p) + 1) * 8;
+        } else { /* OP_SEQ_SKIP */
+            uint64_t n = r->slots[bx->slot];
+            if (n > r->cfg.max_sequence_length || !seq_fits(at, n, bx->count, vm->limit))
+                return UINT64_MAX;
+            pos = at + n * bx->count;
+        }
+        bx++;
+    }
+}
+
 /* The hot path: while the rest of the packet's content is in the chunk and
  * nobody wants fields, events are measured with the fast programs and
  * delivered in a tight loop. Anything unusual (an error, a class without a
@@ -1198,15 +1233,14 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
         sctx_pos = vm.pos;
         const struct ctf_insn *bx = ev->body_fixed;
         if (bx != NULL) {
-            /* a class of fixed layout (contexts and payload at offsets
-             * fixed once the first is aligned): measured here, its stored
-             * integers (value slots) loaded at their offsets */
-            uint64_t b = (vm.pos + bx[0].align - 1) & ~((uint64_t)bx[0].align - 1);
-            if (b + bx[0].count > vm.limit || b + bx[0].count == ev_start)
-                break; /* past the content or the chunk, or empty: the general path */
-            for (uint32_t k = 1; k <= bx[0].jump; k++)
-                store_int(r, &vm, &bx[k], load_int(vm.data, 0, b - vm.bit0 + bx[k].count, &bx[k]));
-            vm.pos = b + bx[0].count;
+            /* a class of fixed segments (fields at offsets fixed once the
+             * segment's first is aligned, between strings and sequences):
+             * measured here, its stored integers (value slots) loaded at
+             * their offsets */
+            uint64_t after = fixed_measure(r, &vm, bx);
+            if (after == UINT64_MAX || after == ev_start)
+                break; /* past the content or the chunk, too long, or empty: the general path */
+            vm.pos = after;
         } else if (run_fast(r, &vm, ev->body_fast) != R_OK || vm.pos == ev_start) {
             break; /* an error or an empty event: the general path reports it */
         }

@@ -562,8 +562,7 @@ static int run_fast(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_ins
             if (check_seq_length(r, vm, in, at, n) != R_OK)
                 return R_ERR;
             uint64_t bits = n * in->count;
-            if (at > limit || (in->count != 0 && n > (limit - at) / in->count) ||
-                bits > limit - at) {
+            if (!seq_fits(at, n, in->count, limit)) {
                 vm->pos = at;
                 return vm_short(r, vm, in,
                                 in->count != 0 && n > (UINT64_MAX - at) / in->count ? UINT64_MAX

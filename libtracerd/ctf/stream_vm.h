@@ -488,6 +488,16 @@ static inline int check_seq_length(tracerd_ctf_stream_t *r, struct vm *vm,
                    (unsigned long long)r->cfg.max_sequence_length);
 }
 
+/* Whether n elements of `count` bits from bit `at` end by `limit`. */
+static inline bool seq_fits(uint64_t at, uint64_t n, uint64_t count, uint64_t limit)
+{
+    if (at > limit)
+        return false;
+    if (((n | count) >> 32) == 0) /* the product fits: no division */
+        return n * count <= limit - at;
+    return count == 0 || n <= (limit - at) / count;
+}
+
 /* CTF 2 locations through an optional or a variant: on entry it clears the
  * validity flags of the targets inside it, then sets those of the option it
  * takes (`option`; UINT32_MAX: a disabled optional). */
