@@ -324,6 +324,22 @@ START_TEST(test_dir_every_chunk_size)
     tracerd_ctf_dir_free(d);
     ck_assert_ptr_nonnull(strstr(oref.out.buf, "0 @"));
     ck_assert_ptr_nonnull(strstr(oref.out.buf, "\n2 @"));
+    /* in (time, stream index) order: equal times go to the lower index */
+    uint64_t prev_ns = 0, lines = 0, ties = 0;
+    unsigned prev_i = 0;
+    for (const char *p = oref.out.buf; *p != '\0'; p = strchr(p, '\n') + 1, lines++) {
+        unsigned idx;
+        uint64_t off, ns;
+        ck_assert_int_eq(sscanf(p, "%u @%" SCNu64 " %" SCNu64, &idx, &off, &ns), 3);
+        ck_assert_msg(lines == 0 || prev_ns < ns || (prev_ns == ns && prev_i <= idx),
+                      "line %" PRIu64 ": stream %u at %" PRIu64 " after stream %u at %" PRIu64,
+                      lines, idx, ns, prev_i, prev_ns);
+        ties += lines > 0 && prev_ns == ns && prev_i < idx;
+        prev_ns = ns;
+        prev_i = idx;
+    }
+    ck_assert_uint_eq(lines, 3 * events);
+    ck_assert_uint_gt(ties, events); /* the streams' equal times interleave */
     for (size_t chunk = 64; chunk <= 4200; chunk += chunk < 300 ? 1 : 37) {
         cfg.chunk_bytes = chunk;
         read_dir(tmpl, &cfg, &got);

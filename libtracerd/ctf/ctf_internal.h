@@ -420,8 +420,11 @@ const struct ctf_event_rt *tracerd__ctf_event_rt(const struct ctf_stream_rt *s, 
 typedef bool (*tracerd__ctf_gate_fn)(void *user, uint64_t ns);
 void tracerd__ctf_stream_set_gate(tracerd_ctf_stream_t *r, tracerd__ctf_gate_fn fn, void *user);
 /* Events before time ns pass the gate without a call (0, the default: the
- * gate is asked for every event). */
-void tracerd__ctf_stream_gate_below(tracerd_ctf_stream_t *r, uint64_t ns);
+ * gate is asked for every event); hold: those at or after it are held back
+ * without a call either. */
+void tracerd__ctf_stream_gate_below(tracerd_ctf_stream_t *r, uint64_t ns, bool hold);
 bool tracerd__ctf_stream_gated(const tracerd_ctf_stream_t *r);
+/* The time of the event held back (tracerd__ctf_stream_gated true). */
+uint64_t tracerd__ctf_stream_gated_ns(const tracerd_ctf_stream_t *r);
 
 #endif

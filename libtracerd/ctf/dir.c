@@ -267,14 +267,14 @@ static tracerd_status_t read_metadata(struct tracerd_ctf_dir *d, const char *pat
 }
 
 /* The merge's gate, asked before each event of stream s that its reader
- * cannot let through by the time below which it may (run_below): the event
+ * cannot let through or hold back by its time alone (run_below): the event
  * goes through when it still comes before every other stream's next event
  * (ties go to the lower stream index, as in the heap): then no pause and no
  * heap operation is needed. Else the stream waits in the heap with this
- * event's time. */
+ * event's time (advance takes it from the reader). */
 static bool gate(void *user, uint64_t ns)
 {
-    struct dstream *s = user;
+    const struct dstream *s = user;
     const struct tracerd_ctf_dir *d = s->d;
     if (d->primed == d->nstreams && d->cur >= 0 && &d->streams[d->cur] == s) {
         if (d->nheap == 0)
@@ -283,7 +283,6 @@ static bool gate(void *user, uint64_t ns)
         if (ns < top->next_ns || (ns == top->next_ns && (uint32_t)d->cur < d->heap[0]))
             return true;
     }
-    s->next_ns = ns;
     return false;
 }
 
@@ -698,10 +697,9 @@ static void heap_push(struct tracerd_ctf_dir *d, uint32_t s)
     }
 }
 
-static uint32_t heap_pop(struct tracerd_ctf_dir *d)
+/* Restores the heap order below its top (the top changed). */
+static void heap_down(struct tracerd_ctf_dir *d)
 {
-    uint32_t top = d->heap[0];
-    d->heap[0] = d->heap[--d->nheap];
     uint32_t i = 0;
     for (;;) {
         uint32_t l = 2 * i + 1, r = l + 1, m = i;
@@ -716,6 +714,24 @@ static uint32_t heap_pop(struct tracerd_ctf_dir *d)
         d->heap[m] = t;
         i = m;
     }
+}
+
+static uint32_t heap_pop(struct tracerd_ctf_dir *d)
+{
+    uint32_t top = d->heap[0];
+    d->heap[0] = d->heap[--d->nheap];
+    heap_down(d);
+    return top;
+}
+
+/* heap_push(s) then heap_pop in one step: s itself when it comes first. */
+static uint32_t heap_pushpop(struct tracerd_ctf_dir *d, uint32_t s)
+{
+    if (d->nheap == 0 || heap_less(d, s, d->heap[0]))
+        return s;
+    uint32_t top = d->heap[0];
+    d->heap[0] = s;
+    heap_down(d);
     return top;
 }
 
@@ -810,8 +826,10 @@ static tracerd_status_t advance(struct tracerd_ctf_dir *d, struct dstream *s)
         }
         if (st == TRACERD_PAUSED) {
             tracerd_ctf_stream_resume(s->r);
-            if (tracerd__ctf_stream_gated(s->r))
+            if (tracerd__ctf_stream_gated(s->r)) {
+                s->next_ns = tracerd__ctf_stream_gated_ns(s->r);
                 return TRACERD_OK;
+            }
             return TRACERD_PAUSED;
         }
         if (st != TRACERD_OK)
@@ -822,20 +840,24 @@ static tracerd_status_t advance(struct tracerd_ctf_dir *d, struct dstream *s)
 /* The time below which the events of stream i (about to run) come before
  * every other stream's next event, ties going to the lower stream index:
  * its reader lets them through without asking the gate (the heap does not
- * change while one stream runs). The event the heap let through is one of
- * them: the heap orders (time, index) strictly. 0 while priming. */
+ * change while one stream runs), and holds back those at or after it
+ * without asking either, but for an event at UINT64_MAX. The event the
+ * heap let through is one of them: the heap orders (time, index) strictly.
+ * 0 while priming (the gate is asked for every event). */
 static void run_below(struct tracerd_ctf_dir *d, uint32_t i)
 {
     uint64_t below = 0;
+    bool hold = false;
     if (d->primed == d->nstreams) {
         below = UINT64_MAX; /* at UINT64_MAX itself the gate decides */
         if (d->nheap > 0) {
             below = d->streams[d->heap[0]].next_ns;
+            hold = below != UINT64_MAX;
             if (i < d->heap[0] && below != UINT64_MAX)
                 below++;
         }
     }
-    tracerd__ctf_stream_gate_below(d->streams[i].r, below);
+    tracerd__ctf_stream_gate_below(d->streams[i].r, below, hold);
 }
 
 tracerd_status_t tracerd_ctf_dir_run(tracerd_ctf_dir_t *d)
@@ -869,17 +891,21 @@ tracerd_status_t tracerd_ctf_dir_run(tracerd_ctf_dir_t *d)
         d->primed++;
         d->cur = -1;
     }
-    while (d->nheap > 0) {
-        uint32_t i = heap_pop(d);
+    /* the stream first in the heap runs until its next event comes after
+     * another's; it goes back in the heap and the first one runs */
+    uint32_t i = d->nheap > 0 ? heap_pop(d) : UINT32_MAX;
+    while (i != UINT32_MAX) {
         struct dstream *s = &d->streams[i];
         run_below(d, i);
         d->cur = (int32_t)i;
         st = advance(d, s);
         if (st != TRACERD_OK)
-            return st;
-        if (!s->done)
-            heap_push(d, i);
+            return st; /* stream i goes back in the heap when it continues */
         d->cur = -1;
+        if (!s->done)
+            i = heap_pushpop(d, i);
+        else
+            i = d->nheap > 0 ? heap_pop(d) : UINT32_MAX;
     }
     return TRACERD_OK;
 }

@@ -146,7 +146,9 @@ struct tracerd_ctf_stream {
     tracerd__ctf_gate_fn gate;
     void *gate_user;
     uint64_t gate_below; /* events before this time pass without asking the gate */
+    bool gate_hold;      /* and those after it are held back without asking */
     bool gated;
+    uint64_t gated_ns; /* the time of the event held back */
     /* The event fast_events measured when the gate held it back, kept so that
      * letting it through later does not measure it again: valid while
      * held_pos == pos in the same packet (set_trace, reset and errors drop it). */
@@ -422,14 +424,20 @@ void tracerd__ctf_stream_set_gate(tracerd_ctf_stream_t *r, tracerd__ctf_gate_fn 
     r->gate_user = user;
 }
 
-void tracerd__ctf_stream_gate_below(tracerd_ctf_stream_t *r, uint64_t ns)
+void tracerd__ctf_stream_gate_below(tracerd_ctf_stream_t *r, uint64_t ns, bool hold)
 {
     r->gate_below = ns;
+    r->gate_hold = hold;
 }
 
 bool tracerd__ctf_stream_gated(const tracerd_ctf_stream_t *r)
 {
     return r->gated;
+}
+
+uint64_t tracerd__ctf_stream_gated_ns(const tracerd_ctf_stream_t *r)
+{
+    return r->gated_ns;
 }
 
 /* ==== the interpreter: stream_vm.h, stream_plan.h ========================= */
@@ -543,8 +551,9 @@ static inline void event_time(tracerd_ctf_stream_t *r)
  * clock advances only when it is delivered. */
 static inline bool event_open(tracerd_ctf_stream_t *r, uint64_t ns)
 {
-    if (r->gate && ns >= r->gate_below && !r->gate(r->gate_user, ns)) {
+    if (r->gate && ns >= r->gate_below && (r->gate_hold || !r->gate(r->gate_user, ns))) {
         r->gated = true;
+        r->gated_ns = ns;
         return false;
     }
     r->clock = r->ev_cycles;
