@@ -315,6 +315,13 @@ static uint8_t *make_trace(bool be, size_t *len, unsigned long_string)
     return w.buf;
 }
 
+/* META in byte order be into meta (4096 bytes), and the trace. */
+static uint8_t *make_case(bool be, char *meta, size_t *len, unsigned long_string)
+{
+    snprintf(meta, 4096, META, be ? "be" : "le");
+    return make_trace(be, len, long_string);
+}
+
 /* Every target (no field, every field, the contexts only, on_fields) gives
  * the same values, equal to on_field's, in every split, with pauses and
  * allocation failures; both byte orders; an event longer than the stitch
@@ -323,9 +330,8 @@ START_TEST(test_values_every_path)
 {
     const bool be = _i & 1, big = _i >= 2;
     char meta[4096];
-    snprintf(meta, sizeof meta, META, be ? "be" : "le");
     size_t len;
-    uint8_t *data = make_trace(be, &len, big ? 4 : UINT32_MAX);
+    uint8_t *data = make_case(be, meta, &len, big ? 4 : UINT32_MAX);
     struct vcfg c = {meta, NAMES, NNAMES, big ? 128 : 0, VT_VALUES, 0};
     char *log = drv_check_all(&values_target, &c, data, len);
     ck_assert_msg(strstr(log, "end OK") != NULL, "%s", strstr(log, "end "));
@@ -353,23 +359,32 @@ START_TEST(test_values_every_path)
 }
 END_TEST
 
+/* The log of the values target with c on data, in every split: the same as
+ * with every field delivered (VT_FIELDS, the general path). */
+static char *values_as_fields(struct vcfg *c, const uint8_t *data, size_t len)
+{
+    char *log = drv_check_all(&values_target, c, data, len);
+    const int mode = c->mode;
+    c->mode = VT_FIELDS;
+    char *other = drv_check_all(&values_target, c, data, len);
+    c->mode = mode;
+    ck_assert_str_eq(other, log);
+    free(other);
+    return log;
+}
+
 /* A read that stops inside an event (the input cut there) gives the
  * events before it, with their values, in every split. */
 START_TEST(test_values_cut)
 {
     const bool be = _i != 0;
     char meta[4096];
-    snprintf(meta, sizeof meta, META, be ? "be" : "le");
     size_t len;
-    uint8_t *data = make_trace(be, &len, UINT32_MAX);
+    uint8_t *data = make_case(be, meta, &len, UINT32_MAX);
     for (size_t cut = len / 3; cut < len; cut += len / 3) {
         struct vcfg c = {meta, NAMES, NNAMES, 0, VT_VALUES, 0};
-        char *log = drv_check_all(&values_target, &c, data, cut);
+        char *log = values_as_fields(&c, data, cut);
         ck_assert_ptr_nonnull(strstr(log, "end E_"));
-        c.mode = VT_FIELDS;
-        char *other = drv_check_all(&values_target, &c, data, cut);
-        ck_assert_str_eq(other, log);
-        free(other);
         free(log);
     }
     free(data);
@@ -384,19 +399,14 @@ START_TEST(test_values_long_sequence)
 {
     const bool be = _i != 0;
     char meta[4096];
-    snprintf(meta, sizeof meta, META, be ? "be" : "le");
     size_t len;
-    uint8_t *data = make_trace(be, &len, UINT32_MAX);
+    uint8_t *data = make_case(be, meta, &len, UINT32_MAX);
     /* stream 3's g events 24, 25, 26, 28: sequences of 0, 1, 2, 0 elements; 31: 3 */
     struct vcfg c = {meta, NAMES, NNAMES, 0, VT_VALUES, 2};
-    char *log = drv_check_all(&values_target, &c, data, len);
+    char *log = values_as_fields(&c, data, len);
     ck_assert_msg(strstr(log, "end E_LIMIT") != NULL, "%s", strstr(log, "end "));
     ck_assert_ptr_nonnull(strstr(log, " g\nV 0x7 -196 6028 7028\n"));
     ck_assert_ptr_null(strstr(log, " 6031 "));
-    c.mode = VT_FIELDS;
-    char *other = drv_check_all(&values_target, &c, data, len);
-    ck_assert_str_eq(other, log);
-    free(other);
     free(log);
     free(data);
 }
