@@ -289,6 +289,104 @@ START_TEST(test_depth_bounds)
 }
 END_TEST
 
+/* One FDR v5 buffer of thread tid: for each id of ids, a span of it
+ * holding a span of the next (durations from below 32 ticks to past 2^20,
+ * repeated so that the names' tables are hit), then exits of ids not open. */
+static void xray_ids_buffer(xw_t *x, int32_t tid, const uint32_t *ids, size_t n, uint32_t round)
+{
+    size_t m = xw_extents(x, 0);
+    xw_new_buffer(x, tid);
+    xw_walltime(x, 1, 0);
+    xw_pid(x, 70);
+    xw_new_cpu(x, 1, 1000u + round);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t inner = ids[(i + 1) % n];
+        xw_func(x, 0, ids[i], 3);
+        xw_func(x, round % 2 ? 3 : 0, inner, 1u << (i % 22)); /* an entry with arguments too */
+        if (round % 2)
+            xw_arg(x, i);
+        xw_func(x, (i + round) % 3 ? 1 : 2, inner, (uint32_t)(i * 7 % 40));
+        xw_func(x, 1, ids[i], 1u << ((i + round) % 24));
+    }
+    xw_func(x, 1, ids[0], 5); /* not open */
+    xw_end_extents(x, m);
+}
+
+/* Function ids on both sides of the fast path's name table by id (below
+ * 65,536) and its cache of larger ids (ids that share a cache slot), and
+ * more span names than have a duration histogram (STATS_MAX_HISTS, 65,536:
+ * the later ones show no percentiles), with and without a TSC frequency
+ * (ns or ticks), both byte orders: against the event view. */
+START_TEST(test_function_ids)
+{
+    CLI_OR_SKIP(cli);
+    static const uint32_t ids[] = {
+        0,      1,      1024,   65535,  65536,  65537,      65536 + 1024, 65536 + 2048,
+        131071, 300000, 300001, 1u << 27, (1u << 28) - 1, (1u << 28) - 1025, 2,    65534,
+    };
+    const size_t n = sizeof ids / sizeof ids[0];
+    for (int big = 0; big < 2; big++)
+        for (int freq = 0; freq < 2; freq++) {
+            xw_t x;
+            xw_init(&x, big != 0);
+            xw_header(&x, 5, 1, 3, freq ? 2400000000u : 0, 0);
+            for (uint32_t round = 0; round < 6; round++)
+                xray_ids_buffer(&x, round % 3 == 2 ? 9 : 8, ids, n, round);
+            char *trace = ev_temp_file("ids.xray", x.buf, x.len);
+            xw_free(&x);
+            const char *const sets[][8] = {
+                {"-q", "--format", "csv", "--top", "0"},
+                {"-q", "--sort", "p99"},
+                {"-q", "--max-open", "3", "--format", "json"},
+            };
+            every_set(cli, sets, sizeof sets / sizeof sets[0], trace);
+            remove(trace);
+            free(trace);
+        }
+    /* basic mode: ids are 32-bit signed there (negative ones past the table) */
+    for (int big = 0; big < 2; big++) {
+        xw_t x;
+        xw_init(&x, big != 0);
+        xw_header(&x, 3, 0, 0, 1000000000u, 0);
+        static const int32_t bids[] = {-1, 5, -1024, 65536, -65536, 1023};
+        uint64_t ts = 100;
+        for (unsigned r = 0; r < 4; r++)
+            for (size_t i = 0; i < 6; i++) {
+                xw_basic_func(&x, 1, 0, bids[i], ts, 11, 99);
+                xw_basic_func(&x, 1, 0, bids[(i + r) % 6], ts + 3, 11, 99);
+                xw_basic_func(&x, 1, 1, bids[(i + r) % 6], ts + 9 + i, 11, 99);
+                xw_basic_func(&x, 1, 2, bids[i], ts + 40 + 9 * i, 11, 99);
+                ts += 100;
+            }
+        char *trace = ev_temp_file("basic.xray", x.buf, x.len);
+        xw_free(&x);
+        static const char *const q[] = {"-q", "--format", "csv", NULL};
+        ck_assert_uint_eq(both_ways(cli, q, trace), 1);
+        remove(trace);
+        free(trace);
+    }
+    /* 65,540 span names, each a span of 40 << (id % 9) ticks */
+    xw_t x;
+    xw_init(&x, false);
+    xw_header(&x, 5, 1, 3, 1000000000u, 0);
+    size_t m = xw_extents(&x, 0);
+    xw_new_buffer(&x, 8);
+    xw_walltime(&x, 1, 0);
+    xw_new_cpu(&x, 1, 1000u);
+    for (uint32_t id = 1; id <= 65540; id++) {
+        xw_func(&x, 0, id, 3);
+        xw_func(&x, 1, id, 40u << (id % 9));
+    }
+    xw_end_extents(&x, m);
+    char *trace = ev_temp_file("names.xray", x.buf, x.len);
+    xw_free(&x);
+    static const char *const csv[] = {"-q", "--format", "csv", "--top", "0", NULL};
+    ck_assert_uint_eq(both_ways(cli, csv, trace), 1);
+    remove(trace);
+    free(trace);
+}
+END_TEST
+
 /* An FXT trace for the fast path's caches: event records named by string
  * indices (more (category, name) pairs than the name cache holds), inline
  * strings, an index given another string (used and unused) and a thread
@@ -394,6 +492,7 @@ Suite *suite_stats_paths(void)
     tcase_add_test(tc, test_samples_and_peers);
     tcase_add_test(tc, test_instr_map_and_filters);
     tcase_add_test(tc, test_depth_bounds);
+    tcase_add_test(tc, test_function_ids);
     tcase_add_test(tc, test_ctf_dirs);
     tcase_add_test(tc, test_fxt_refs);
     suite_add_tcase(s, tc);

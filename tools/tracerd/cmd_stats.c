@@ -28,7 +28,7 @@ struct agg {
     uint64_t min, max;
     bool span;
     tracerd_event_kind_t kind; /* of the first event of this name */
-    struct hist *h;            /* durations, or NULL (none yet, or past STATS_MAX_HISTS) */
+    struct hist *h;            /* durations, or &st.nohist (none yet, or past STATS_MAX_HISTS) */
 };
 
 struct st {
@@ -45,6 +45,7 @@ struct st {
     bool has_src;
     bool reported;
     uint32_t nhists;
+    struct hist nohist;  /* every name's until its first span: empty, never added to */
     cli_demangler_t *dm; /* NULL with --no-demangle */
     /* recent name keys before the name table, direct-mapped: (h, id) -> index + 1 */
     struct {
@@ -75,6 +76,7 @@ static uint32_t add_name(struct st *s, const char *text, size_t len)
     struct agg *a = &s->v[s->n];
     memset(a, 0, sizeof *a);
     a->min = UINT64_MAX;
+    a->h = &s->nohist;
     if (text != NULL) {
         a->name = cli_malloc(len + 1);
         if (a->name == NULL)
@@ -232,17 +234,24 @@ static uint32_t name_of(struct st *s, const tracerd_event_t *ev)
                     ev->kind);
 }
 
-/* The duration histogram of a's first span (out of line: once per name);
- * NULL past STATS_MAX_HISTS or on no memory. */
-__attribute__((noinline)) static struct hist *new_hist(struct st *s, struct agg *a)
+/* (record's histogram past hist_add_fast: a's first span makes its
+ * histogram, unless past STATS_MAX_HISTS or on no memory) */
+__attribute__((noinline)) static void record_slow(struct st *s, struct agg *a, uint64_t d)
 {
-    if (s->nhists >= STATS_MAX_HISTS)
-        return NULL;
-    a->h = cli_calloc(1, sizeof *a->h);
-    if (a->h == NULL)
+    if (a->h == &s->nohist) {
+        if (s->nhists >= STATS_MAX_HISTS)
+            return;
+        struct hist *h = cli_malloc(sizeof *h);
+        if (h == NULL) {
+            cli_oom(s->c, "duration histogram");
+            return;
+        }
+        hist_init(h);
+        a->h = h;
+        s->nhists++;
+    }
+    if (!hist_add_slow(a->h, d))
         cli_oom(s->c, "duration histogram");
-    s->nhists += a->h != NULL;
-    return a->h;
 }
 
 /* One finished span of duration d (ns or ticks) under name a. (Inlined in
@@ -255,11 +264,8 @@ __attribute__((always_inline)) static inline void record(struct st *s, struct ag
         a->min = d;
     if (d > a->max)
         a->max = d;
-    struct hist *h = a->h;
-    if (__builtin_expect(h == NULL, 0) && (h = new_hist(s, a)) == NULL)
-        return;
-    if (!hist_add(h, d))
-        cli_oom(s->c, "duration histogram");
+    if (__builtin_expect(!hist_add_fast(a->h, d), 0))
+        record_slow(s, a, d);
 }
 
 /* A span of frame f closed after d: its name's figures (count, self time
@@ -403,7 +409,7 @@ static uint64_t sort_key(const struct agg *a, cli_stats_sort_t key)
     case CLI_SORT_SELF:
         return a->self;
     case CLI_SORT_P99:
-        return a->h != NULL ? hist_quantile(a->h, 0.99, a->min, a->max) : 0;
+        return hist_quantile(a->h, 0.99, a->min, a->max); /* 0 when empty */
     case CLI_SORT_TOTAL:
         break;
     }
@@ -451,14 +457,13 @@ static const char *const sort_names[] = {"total time", "count", "self time", "p9
  * p90, p99, max (durations; 0 for names without spans). */
 static void columns(const struct agg *a, uint64_t v[8])
 {
-    bool h = a->h != NULL;
     v[0] = a->count;
     v[1] = a->total;
     v[2] = a->self;
     v[3] = a->span && a->min != UINT64_MAX ? a->min : 0;
-    v[4] = h ? hist_quantile(a->h, 0.50, a->min, a->max) : 0;
-    v[5] = h ? hist_quantile(a->h, 0.90, a->min, a->max) : 0;
-    v[6] = h ? hist_quantile(a->h, 0.99, a->min, a->max) : 0;
+    v[4] = hist_quantile(a->h, 0.50, a->min, a->max); /* 0 when empty */
+    v[5] = hist_quantile(a->h, 0.90, a->min, a->max);
+    v[6] = hist_quantile(a->h, 0.99, a->min, a->max);
     v[7] = a->max;
 }
 
@@ -672,6 +677,10 @@ static void report_before_error(void *user)
  * no filter is given (ev_plain_stream). */
 
 #define XF_CACHE 1024u
+/* function ids below this have their aggregate in a table indexed by the id
+ * (instrumented binaries number their functions from 1; the table's pages
+ * are touched as ids are seen: at most 256 KiB) */
+#define XF_DIRECT 65536u
 
 /* What every direct reading's context starts with (run_direct sets it). */
 struct fast_hdr {
@@ -682,8 +691,10 @@ struct fast_hdr {
 struct xfast {
     struct fast_hdr h; /* first */
     bool has_ns;
-    /* function id -> aggregate: (id << 32) | (index + 1), 0 for none */
+    /* function id (>= XF_DIRECT) -> aggregate: (id << 32) | (index + 1), 0 for none */
     uint64_t cache[XF_CACHE];
+    /* function id (< XF_DIRECT) -> aggregate index + 1, 0 for none */
+    uint32_t direct[XF_DIRECT];
 };
 
 static int xf_header(void *u, const tracerd_xray_header_t *h)
@@ -700,10 +711,13 @@ static int xf_header(void *u, const tracerd_xray_header_t *h)
     return on_source(x->h.s, &src);
 }
 
-/* (xf_name past its cache) */
-static __attribute__((noinline)) uint32_t xf_name_slow(struct xfast *x, uint32_t id, uint64_t *slot)
+/* (xf_name past its tables) */
+static __attribute__((noinline)) uint32_t xf_name_slow(struct xfast *x, uint32_t id)
 {
     struct st *s = x->h.s;
+    uint64_t *slot = &x->cache[id % XF_CACHE];
+    if (id >= XF_DIRECT && (*slot >> 32) == id && (uint32_t)*slot != 0)
+        return (uint32_t)*slot - 1;
     bool ins;
     uint32_t i = name_slot(s, NAME_ID_KEY(TRACERD_EVENT_SPAN_BEGIN), id, &ins);
     if (i == UINT32_MAX)
@@ -715,17 +729,19 @@ static __attribute__((noinline)) uint32_t xf_name_slow(struct xfast *x, uint32_t
         s->v[i].fn_id = (int32_t)id;
         s->v[i].kind = TRACERD_EVENT_SPAN_BEGIN;
     }
-    *slot = ((uint64_t)id << 32) | (i + 1u);
+    if (id < XF_DIRECT)
+        x->direct[id] = i + 1u;
+    else
+        *slot = ((uint64_t)id << 32) | (i + 1u);
     return i;
 }
 
 /* The aggregate of function id's entries (the event view's SPAN_BEGIN name). */
 static inline uint32_t xf_name(struct xfast *x, uint32_t id)
 {
-    uint64_t *slot = &x->cache[id % XF_CACHE];
-    if ((*slot >> 32) == id && (uint32_t)*slot != 0)
-        return (uint32_t)*slot - 1;
-    return xf_name_slow(x, id, slot);
+    if (__builtin_expect(id < XF_DIRECT && x->direct[id] != 0, 1))
+        return x->direct[id] - 1;
+    return xf_name_slow(x, id);
 }
 
 /* Records fs[i..n-1] of a run on thread t, one by one: each opens or closes
@@ -760,29 +776,106 @@ static int xf_records(struct xfast *x, struct ev_thread *t, const tracerd_xray_f
     return rc;
 }
 
-/* Closes stk[depth], the top of t's stack once popped, at ts (a later start
- * makes it empty): its duration to its parent's child time or the thread's
- * busy time, and to its name's figures (as close_frame). */
+/* Closes *top, the top of t's stack (from stk) once popped, at ts (a later
+ * start makes it empty): its duration to its parent's child time or the
+ * thread's busy time, and to its name's figures (as close_frame). */
 __attribute__((always_inline)) static inline void
-xf_close(struct st *s, struct ev_thread *t, struct ev_frame *stk, uint32_t depth, uint64_t ts)
+xf_close(struct st *s, struct ev_thread *t, struct ev_frame *stk, struct ev_frame *top, uint64_t ts)
 {
-    const struct ev_frame fr = stk[depth];
+    const struct ev_frame fr = *top;
     uint64_t e = ts >= fr.start ? ts : fr.start, d = e - fr.start;
-    if (depth > 0)
-        stk[depth - 1].child += d;
+    if (top > stk)
+        top[-1].child += d;
     else
         t->busy += d;
     frame_done(s, &fr, d);
+}
+
+/* The frames of the open spans from stk[0] to below top, while no bound is
+ * reached: the same pushes and pops as ev_push and ev_pop_key, the same
+ * closing as close_frame, the stack's top a pointer in a register. Records
+ * fs[i..n-1] (the time of each its ns or its tsc: has_ns is a constant at
+ * each call); returns the index of the first record not read (a bound, or
+ * n); *rc -1 on no memory (the failing record read). */
+__attribute__((always_inline)) static inline size_t
+xf_run(struct xfast *x, struct ev_thread *t, const tracerd_xray_function_t *fs, size_t n,
+       struct ev_frame **topp, struct ev_frame *bound, uint64_t *spansp, int *rc, const bool has_ns)
+{
+    struct st *s = x->h.s;
+    struct ev_frame *stk = t->stack, *top = *topp;
+    /* lim: the least of the bound and the stack's room */
+    struct ev_frame *lim = bound < stk + t->cap ? bound : stk + t->cap;
+    uint64_t spans = 0;
+    size_t i = 0;
+    for (; i < n; i++) {
+        const tracerd_xray_function_t *f = &fs[i];
+        const uint64_t ts = has_ns ? f->ns : f->tsc;
+        const uint32_t id = (uint32_t)f->function_id;
+        if ((unsigned)f->kind - TRACERD_XRAY_EXIT <= TRACERD_XRAY_TAIL_EXIT - TRACERD_XRAY_EXIT) {
+            /* the innermost open span of id, and those above it; the
+             * common case, id's span on top, without the loop (its
+             * registers cost more than its one pass) */
+            if (__builtin_expect(top > stk && top[-1].key == id, 1)) {
+                top--;
+                xf_close(s, t, stk, top, ts);
+                spans++;
+                continue;
+            }
+            struct ev_frame *k = top;
+            while (k > stk && k[-1].key != id)
+                k--;
+            if (k == stk) {
+                s->unmatched++;
+                continue;
+            }
+            k--;
+            do {
+                top--;
+                xf_close(s, t, stk, top, ts);
+                spans++;
+            } while (top > k);
+            continue;
+        }
+        uint32_t ni = xf_name(x, id);
+        if (__builtin_expect(ni == UINT32_MAX, 0)) {
+            cli_oom(s->c, "name table");
+            *rc = -1;
+            i++; /* read */
+            break;
+        }
+        if (__builtin_expect(top >= lim, 0)) {
+            if (top >= bound)
+                break;                        /* record by record from here (the name is kept) */
+            t->depth = (uint32_t)(top - stk); /* the stack is full: grow it */
+            if (!ev_stack_grow(t)) {
+                cli_oom(s->c, "span stack");
+                *rc = -1;
+                i++; /* read */
+                break;
+            }
+            top = t->stack + (top - stk);
+            bound = t->stack + (bound - stk);
+            stk = t->stack;
+            lim = bound < stk + t->cap ? bound : stk + t->cap;
+        }
+        top->key = id;
+        top->start = ts;
+        top->child = 0;
+        top->name = ni;
+        top++;
+    }
+    *topp = top;
+    *spansp = spans;
+    return i;
 }
 
 /* A run of function records (on_functions: one thread's). The thread is
  * looked up and the time spans widened once per run. While no bound is
  * reached (the thread's depth, the open spans in all, the stack's room,
  * none dropped before) the thread's stack depth stays in a register for
- * the run: the same pushes and pops as ev_push and ev_pop_key, the same
- * closing as close_frame (that loop stored and reloaded the depth, the open
- * count and the counters at every record); at a bound the rest of the run
- * goes record by record (xf_records). */
+ * the run (xf_run; the loop of ev_push and ev_pop_key stored and reloaded
+ * the depth, the open count and the counters at every record); at a bound
+ * the rest of the run goes record by record (xf_records). */
 static int xf_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
 {
     struct xfast *x = u;
@@ -794,77 +887,22 @@ static int xf_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
     const bool has_ns = x->has_ns;
     size_t i = 0;
     int rc = 0;
-    if (t->overflow == 0) {
-        /* open - depth does not change while only this thread's stack
-         * does: one bound, the least of EV_MAX_DEPTH, the depth at which
-         * the open spans reach max_open, and the stack's room */
+    if (t->overflow == 0 && t->stack != NULL) {
+        /* (a thread's first span is pushed record by record: its stack is
+         * made then) open - depth does not change while only this thread's
+         * stack does: one bound, the least of EV_MAX_DEPTH and the depth at
+         * which the open spans reach max_open */
         const uint32_t max_open = ths->max_open ? ths->max_open : CLI_MAX_OPEN_DEFAULT;
-        const uint32_t depth0 = t->depth, others = ths->open - depth0;
-        uint32_t depth = depth0;
+        const uint32_t others = ths->open - t->depth;
         const uint32_t bound = max_open - others < EV_MAX_DEPTH ? max_open - others : EV_MAX_DEPTH;
-        uint32_t lim = bound < t->cap ? bound : t->cap;
-        struct ev_frame *stk = t->stack;
-        uint64_t spans = 0;
-        /* the time of each record, ns or tsc: one load at a fixed offset */
-        const size_t ts_at =
-            has_ns ? offsetof(tracerd_xray_function_t, ns) : offsetof(tracerd_xray_function_t, tsc);
-        for (; i < n; i++) {
-            const tracerd_xray_function_t *f = &fs[i];
-            uint64_t ts;
-            memcpy(&ts, (const char *)f + ts_at, sizeof ts);
-            uint32_t id = (uint32_t)f->function_id;
-            if ((unsigned)f->kind - TRACERD_XRAY_EXIT <=
-                TRACERD_XRAY_TAIL_EXIT - TRACERD_XRAY_EXIT) {
-                /* the innermost open span of id, and those above it; the
-                 * common case, id's span on top, without the loop (its
-                 * registers cost more than its one pass) */
-                if (__builtin_expect(depth > 0 && stk[depth - 1].key == id, 1)) {
-                    xf_close(s, t, stk, --depth, ts);
-                    spans++;
-                    continue;
-                }
-                uint32_t k = depth;
-                while (k > 0 && stk[k - 1].key != id)
-                    k--;
-                if (k == 0) {
-                    s->unmatched++;
-                    continue;
-                }
-                k--;
-                do {
-                    xf_close(s, t, stk, --depth, ts);
-                    spans++;
-                } while (depth > k);
-                continue;
-            }
-            uint32_t ni = xf_name(x, id);
-            if (__builtin_expect(ni == UINT32_MAX, 0)) {
-                cli_oom(s->c, "name table");
-                rc = -1;
-                i++; /* read */
-                break;
-            }
-            if (__builtin_expect(depth >= lim, 0)) {
-                if (depth >= bound)
-                    break;        /* record by record from here (the name is kept) */
-                t->depth = depth; /* the stack is full: grow it */
-                if (!ev_stack_grow(t)) {
-                    cli_oom(s->c, "span stack");
-                    rc = -1;
-                    i++; /* read */
-                    break;
-                }
-                stk = t->stack;
-                lim = bound < t->cap ? bound : t->cap;
-            }
-            struct ev_frame *fr = &stk[depth++];
-            fr->key = id;
-            fr->start = ts;
-            fr->child = 0;
-            fr->name = ni;
-        }
-        t->depth = depth;
-        ths->open = others + depth;
+        struct ev_frame *top = t->stack + t->depth;
+        uint64_t spans;
+        if (has_ns)
+            i = xf_run(x, t, fs, n, &top, t->stack + bound, &spans, &rc, true);
+        else
+            i = xf_run(x, t, fs, n, &top, t->stack + bound, &spans, &rc, false);
+        t->depth = (uint32_t)(top - t->stack);
+        ths->open = others + t->depth;
         t->spans += spans;
         s->spans += spans;
     }
@@ -1161,6 +1199,7 @@ int cli_cmd_stats(cli_t *c)
     memset(&s, 0, sizeof s);
     s.c = c;
     s.other = UINT32_MAX;
+    hist_init(&s.nohist);
     s.threads.max_open = c->max_open;
     struct ev_run r;
     ev_run_init(&r, c, on_event, on_source, &s);
@@ -1180,9 +1219,10 @@ int cli_cmd_stats(cli_t *c)
         rc = CLI_EXIT_IO; /* said when it happened (cli_oom) */
     for (uint32_t i = 0; i < s.n; i++) {
         cli_free(s.v[i].name);
-        if (s.v[i].h != NULL)
+        if (s.v[i].h != &s.nohist) {
             hist_free(s.v[i].h);
-        cli_free(s.v[i].h);
+            cli_free(s.v[i].h);
+        }
     }
     cli_demangler_close(s.dm);
     cli_free(s.v);

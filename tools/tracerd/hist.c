@@ -4,11 +4,29 @@
 #include <math.h>
 #include <stdlib.h>
 
-bool hist_add_new_slot(struct hist *h, uint64_t v)
+void hist_init(struct hist *h)
 {
+    for (unsigned k = 0; k < HIST_EXPS; k++)
+        h->slot[k] = h->none;
+    h->count = 0;
+    for (unsigned s = 0; s < HIST_SUB; s++)
+        h->none[s] = UINT32_MAX;
+}
+
+bool hist_add_slow(struct hist *h, uint64_t v)
+{
+    if (hist_add_fast(h, v))
+        return true;
     unsigned sub, k = hist_slot_of(v, &sub);
-    h->slot[k] = calloc(HIST_SUB, sizeof *h->slot[k]);
-    return h->slot[k] != NULL && hist_add(h, v);
+    if (h->slot[k] == h->none) {
+        uint32_t *c = calloc(HIST_SUB, sizeof *c);
+        if (c == NULL)
+            return false;
+        h->slot[k] = c;
+        c[sub] = 1;
+    }
+    h->count++;
+    return true;
 }
 
 uint64_t hist_quantile(const struct hist *h, double q, uint64_t min, uint64_t max)
@@ -20,7 +38,7 @@ uint64_t hist_quantile(const struct hist *h, double q, uint64_t min, uint64_t ma
         rank = h->count;
     uint64_t seen = 0;
     for (unsigned k = 0; k < HIST_EXPS; k++) {
-        if (h->slot[k] == NULL)
+        if (h->slot[k] == h->none)
             continue;
         for (unsigned s = 0; s < HIST_SUB; s++) {
             seen += h->slot[k][s];
@@ -41,5 +59,6 @@ uint64_t hist_quantile(const struct hist *h, double q, uint64_t min, uint64_t ma
 void hist_free(struct hist *h)
 {
     for (unsigned k = 0; k < HIST_EXPS; k++)
-        free(h->slot[k]);
+        if (h->slot[k] != h->none)
+            free(h->slot[k]);
 }

@@ -18,11 +18,19 @@
 #define HIST_EXPS (64u - HIST_SUB_BITS + 1u) /* slot 0: exact 0..31; slot k: e = k + 4 */
 
 /* (The values' least and greatest are the caller's: stats keeps them for
- * its own columns, and a span's duration is compared with them once.) */
+ * its own columns, and a span's duration is compared with them once.)
+ * A power of two without counters yet has its slot pointing to none, whose
+ * counters read UINT32_MAX as a full counter does: adding a value tests one
+ * counter, and only at UINT32_MAX takes the slow way (hist_add_slow). A
+ * struct hist is not moved once hist_init has made it. */
 struct hist {
-    uint32_t *slot[HIST_EXPS];
+    uint32_t *slot[HIST_EXPS]; /* the counters of each power of two, or none */
     uint64_t count;
+    uint32_t none[HIST_SUB]; /* all UINT32_MAX */
 };
+
+/* Makes h empty. */
+void hist_init(struct hist *h);
 
 static inline unsigned hist_slot_of(uint64_t v, unsigned *sub)
 {
@@ -35,20 +43,24 @@ static inline unsigned hist_slot_of(uint64_t v, unsigned *sub)
     return e - HIST_SUB_BITS + 1;
 }
 
-/* (hist_add when v's power of two has no counters yet) */
-bool hist_add_new_slot(struct hist *h, uint64_t v);
-
-/* Adds one value; false on no memory (the value is then not counted). */
-static inline bool hist_add(struct hist *h, uint64_t v)
+/* Adds one value when its counter exists and is not full: true; else false,
+ * nothing done (then hist_add_slow). */
+static inline bool hist_add_fast(struct hist *h, uint64_t v)
 {
     unsigned sub, k = hist_slot_of(v, &sub);
-    if (h->slot[k] == NULL)
-        return hist_add_new_slot(h, v);
-    if (h->slot[k][sub] != UINT32_MAX)
-        h->slot[k][sub]++;
+    uint32_t *c = &h->slot[k][sub];
+    if (__builtin_expect(*c == UINT32_MAX, 0))
+        return false;
+    ++*c;
     h->count++;
     return true;
 }
+
+/* Adds one value past hist_add_fast (its power of two gets its counters; a
+ * full counter stays full, the value counted in count only); false on no
+ * memory (the value is then not counted). */
+bool hist_add_slow(struct hist *h, uint64_t v);
+
 /* The value at quantile q (0 <= q < 1): the midpoint of the bucket holding
  * the (floor(q * count) + 1)-th smallest value (the rank llvm-xray account
  * uses), clamped to [min, max], the least and greatest value added; 0 when
