@@ -415,6 +415,55 @@ START_TEST(test_batch_runs)
 }
 END_TEST
 
+/* on_functions: a function record of an undefined kind (4-7) ends the run
+ * where it stands: first in a buffer, inside the first batch, on the last
+ * record of a full batch and right after one, and in the second batch; the
+ * records before it are delivered, then the error names it (strict), or
+ * its buffer is skipped (lenient): every split, pause and allocation
+ * failure gives on_function's log, both byte orders. */
+START_TEST(test_batch_bad_kind)
+{
+    static const unsigned at[] = {0, 10, 63, 64, 65, 130};
+    for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+        xw_t w;
+        xw_init(&w, _i == 1);
+        xw_header(&w, 5, 1, 3, 1000000000u, 0);
+        for (int b = 0; b < 2; b++) {
+            size_t m = xw_extents(&w, 0);
+            xw_new_buffer(&w, 10 + b);
+            xw_walltime(&w, 1, 0);
+            xw_new_cpu(&w, 2, 1000);
+            for (unsigned i = 0; i < 140; i++)
+                xw_func(&w, b == 0 && i == at[k] ? 4 + i % 4 : i & 1, i % 5, i);
+            xw_end_extents(&w, m);
+        }
+        char expect[128];
+        unsigned off = 32 + 16 * 4 + 8 * at[k];
+        snprintf(expect, sizeof expect,
+                 "end E_BAD_TOKEN @%u function record: kind %u is not defined (0-3)\n", off,
+                 4 + at[k] % 4);
+        drv_plan_t whole = {0};
+        char *log = drv_run(&xray_target, NULL, w.buf, w.len, &whole);
+        ck_assert_ptr_nonnull(strstr(log, expect));
+        char *batch = drv_check_twin(&xray_target_batch, NULL, w.buf, w.len);
+        ck_assert_str_eq(batch, log);
+        free(batch);
+        free(log);
+        tracerd_xray_config_t cfg;
+        tracerd_xray_config_init(&cfg);
+        cfg.lenient_skip_buffers = true;
+        log = drv_run(&xray_target, &cfg, w.buf, w.len, &whole);
+        ck_assert_ptr_nonnull(strstr(log, "skipped the rest of the buffer"));
+        ck_assert_ptr_nonnull(strstr(log, "end OK\n"));
+        batch = drv_check_twin(&xray_target_batch, &cfg, w.buf, w.len);
+        ck_assert_str_eq(batch, log);
+        free(batch);
+        free(log);
+        xw_free(&w);
+    }
+}
+END_TEST
+
 /* ---- malformed input: status, offset, reason ----------------------------------------------------- */
 
 static void expect_error(const xw_t *w, const tracerd_xray_config_t *cfg, const char *end_line)
@@ -1141,6 +1190,7 @@ Suite *suite_xray(void)
     tcase_add_test(tc, test_samples_current);
     tcase_add_loop_test(tc, test_large_mixed, 0, 2);
     tcase_add_loop_test(tc, test_batch_runs, 0, 2);
+    tcase_add_loop_test(tc, test_batch_bad_kind, 0, 2);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("errors");
     tcase_set_timeout(te, 120);

@@ -838,15 +838,13 @@ static int fast_event(tracerd_xray_reader_t *r, const tracerd_xray_event_t *e)
 
 /* Decodes the function record at p into *f; false (and nothing changed) when
  * its kind is undefined, which the general path reports. */
-static TRACERD__INLINE bool fast_function(const struct tracerd__tick_conv *conv,
-                                          tracerd_xray_function_t *f, const uint8_t *p,
-                                          uint64_t off_base, uint64_t *tsc, const bool big,
-                                          const bool has_cb)
+/* The record at p whose first word w is a function record of a defined kind
+ * (fast_function's test passed), decoded into f. */
+static TRACERD__INLINE void fast_function_w(const struct tracerd__tick_conv *conv,
+                                            tracerd_xray_function_t *f, uint32_t w,
+                                            const uint8_t *p, uint64_t off_base, uint64_t *tsc,
+                                            const bool big, const bool has_cb)
 {
-    uint32_t w = big ? tracerd__be32(p) : tracerd__le32(p);
-    /* kinds 4-7 have the kind field's top bit set */
-    if (TRACERD__UNLIKELY(w & (big ? 0x40000000u : 0x8u)))
-        return false;
     unsigned kind = big ? (w >> 28) & 3u : (w >> 1) & 3u;
     uint32_t delta = big ? tracerd__be32(p + 4) : tracerd__le32(p + 4);
     uint64_t t = *tsc + delta;
@@ -858,6 +856,20 @@ static TRACERD__INLINE bool fast_function(const struct tracerd__tick_conv *conv,
     f->ns = has_cb ? tracerd__tick_conv_ns(conv, t) : 0;
     f->delta = delta;
     f->nargs = 0;
+}
+
+/* A function record (its first byte's metadata bit clear) at p decoded into
+ * f: false, nothing changed, when its kind is not defined (4-7: the kind
+ * field's top bit set). */
+static TRACERD__INLINE bool fast_function(const struct tracerd__tick_conv *conv,
+                                          tracerd_xray_function_t *f, const uint8_t *p,
+                                          uint64_t off_base, uint64_t *tsc, const bool big,
+                                          const bool has_cb)
+{
+    uint32_t w = big ? tracerd__be32(p) : tracerd__le32(p);
+    if (TRACERD__UNLIKELY(w & (big ? 0x40000000u : 0x8u)))
+        return false;
+    fast_function_w(conv, f, w, p, off_base, tsc, big, has_cb);
     return true;
 }
 
@@ -1043,6 +1055,9 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
             /* Function records: the batch's records are complete. q is the
              * next free slot. */
             tracerd_xray_function_t *q = fb + nb, *first = q;
+            /* the first word's metadata bit (byte 0's) and the kind
+             * field's top bit: either ends the run */
+            const uint32_t not_run = big ? 0xc0000000u : 0x9u;
             do {
                 if (TRACERD__UNLIKELY(q == fb + BATCH)) {
                     *res = batch_deliver(r, BATCH);
@@ -1050,11 +1065,21 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
                     if (*res != 0)
                         break;
                 }
-                if (TRACERD__UNLIKELY(!fast_function(&conv, q, pos, off_base, &tsc, big, true)))
-                    break;
-                q++;
-                pos += FUNC_BYTES;
-            } while (pos <= last && TRACERD__LIKELY(!(pos[0] & meta_bit)));
+                /* the records that fit both the batch and the chunk, with
+                 * one test of each record's first word */
+                size_t room = (size_t)(fb + BATCH - q);
+                size_t left = (size_t)(last - pos) / FUNC_BYTES + 1;
+                const uint8_t *const stop = pos + FUNC_BYTES * (room < left ? room : left);
+                do {
+                    uint32_t w = big ? tracerd__be32(pos) : tracerd__le32(pos);
+                    if (TRACERD__UNLIKELY(w & not_run))
+                        break;
+                    fast_function_w(&conv, q, w, pos, off_base, &tsc, big, true);
+                    q++;
+                    pos += FUNC_BYTES;
+                } while (pos != stop);
+            } while (pos <= last && TRACERD__LIKELY(!(pos[0] & meta_bit)) &&
+                     TRACERD__LIKELY(q == fb + BATCH));
             nb = (size_t)(q - fb);
             /* the last record decoded is pending (none decoded: as before,
              * unless a full run went) */
