@@ -217,6 +217,47 @@ END_TEST
  * digits are the kept ones or not: runs of close values (timestamps), values
  * around 10^8 and its powers, a kept lead followed by smaller values, the
  * largest; through a small buffer so that values also meet a flush. */
+/* wr_hex (hexfmt.h) of every length up to 80 bytes (the 16-, 8- and
+ * 4-byte steps and the single bytes after them), from every alignment, and
+ * of every byte value, against printf; the bytes after the digits are not
+ * written. */
+START_TEST(test_hex_bytes)
+{
+    unsigned char data[96];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (unsigned char)(i < 32 ? i * 8 + 7 : rng());
+    wr_t w;
+    for (size_t off = 0; off < 8; off++)
+        for (size_t len = 0; len <= 80; len++) {
+            wr_open(&w, 4096);
+            wr_ch(&w, '<');
+            wr_hex(&w, data + off, len);
+            wr_ch(&w, '>');
+            char *s = wr_text(&w);
+            char want[200], *q = want;
+            *q++ = '<';
+            for (size_t i = 0; i < len; i++)
+                q += snprintf(q, 3, "%02x", data[off + i]);
+            snprintf(q, 2, ">");
+            ck_assert_str_eq(s, want);
+            free(s);
+        }
+    for (unsigned v = 0; v < 256; v++) {
+        unsigned char b[16];
+        memset(b, (int)v, sizeof b);
+        wr_open(&w, 4096);
+        wr_hex(&w, b, 16);
+        wr_hex(&w, b, 1);
+        char *s = wr_text(&w);
+        char want[40];
+        for (unsigned i = 0; i < 17; i++)
+            snprintf(want + 2 * i, 3, "%02x", v);
+        ck_assert_str_eq(s, want);
+        free(s);
+    }
+}
+END_TEST
+
 START_TEST(test_integers_lead)
 {
     wr_t w;
@@ -628,6 +669,7 @@ Suite *suite_writer(void)
     tcase_add_test(tc, test_g17_matches_printf);
     tcase_add_test(tc, test_integers);
     tcase_add_test(tc, test_integers_lead);
+    tcase_add_test(tc, test_hex_bytes);
     tcase_add_test(tc, test_strings_utf8);
     tcase_add_test(tc, test_strings_words);
     tcase_add_test(tc, test_spill);

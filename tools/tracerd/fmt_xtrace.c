@@ -9,6 +9,7 @@
 #include <tracerd/xtrace.h>
 
 #include "cli.h"
+#include "hexfmt.h"
 #include "textrun.h"
 
 /* ---- detection ---------------------------------------------------------- */
@@ -276,7 +277,7 @@ static inline char *hex_put(hex_run_t *h, char *p, uint64_t v)
         h->txt[h->len - 2] = (char)(hi + (hi < 10 ? '0' : 'a' - 10));
         h->txt[h->len - 1] = (char)(lo + (lo < 10 ? '0' : 'a' - 10));
     } else {
-        h->len = (uint32_t)wr_fmt_x64(h->txt, v);
+        h->len = (uint32_t)hex_fmt_x64(h->txt, v);
     }
     h->v = v;
     memcpy(p, h->txt, sizeof h->txt);
@@ -358,7 +359,7 @@ static int d_insn(void *u, const tracerd_xtrace_insn_t *x)
     PUT_LIT(p, ",\"pc\":\"0x");
     p = hex_put(&s->pc, p, x->pc);
     PUT_LIT(p, "\",\"opcode\":\"0x");
-    wr_fmt_x32_8(p, x->opcode);
+    hex_fmt_x32_8(p, x->opcode);
     p += 8;
     PUT_LIT(p, "\",\"el\":");
     if (x->el < 10)
@@ -391,7 +392,9 @@ static int d_mem(void *u, const tracerd_xtrace_mem_t *m)
     istate_t *s = u;
     XKEEP(&s->flt, "mem", m->insn_count);
     wr_t *f = s->c->wr;
-    char *p = wr_room(f, 200), *const p0 = p; /* up to the value */
+    /* one line of at most 236 bytes with a value of up to 32 bytes (the
+     * numbers' texts are copied 24 bytes at a time): room asked once */
+    char *p = wr_room(f, 288), *const p0 = p;
     PUT_LIT(p, "{\"type\":\"mem\",\"offset\":");
     p = dec_put(&s->offset, p, m->offset);
     PUT_LIT(p, ",\"insn_count\":");
@@ -402,9 +405,17 @@ static int d_mem(void *u, const tracerd_xtrace_mem_t *m)
         PUT_LIT(p, ",\"op\":\"store\",\"addr\":\"0x");
     else
         PUT_LIT(p, ",\"op\":\"load\",\"addr\":\"0x");
-    p += wr_fmt_x64(p, m->addr);
+    p += hex_fmt_x64(p, m->addr);
     PUT_LIT(p, "\",\"size\":");
     p += wr_fmt_u64(p, m->size);
+    if (m->value != NULL && m->size <= 32) { /* the value's digits in the same room */
+        PUT_LIT(p, ",\"value\":\"");
+        hex_fmt_bytes(p, m->value, m->size);
+        p += 2 * (size_t)m->size;
+        PUT_LIT(p, "\"}\n");
+        f->len += (size_t)(p - p0);
+        return 0;
+    }
     PUT_LIT(p, ",\"value\":");
     f->len += (size_t)(p - p0);
     if (m->value != NULL)

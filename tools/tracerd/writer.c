@@ -1,6 +1,8 @@
 /* The CLI's output writer (writer.h). */
 #include "writer.h"
 
+#include "hexfmt.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -225,63 +227,25 @@ size_t wr_fmt_u64(char *p, uint64_t v)
 
 static const char hexdig[] = "0123456789abcdef";
 
-/* Two hex digits of each byte value. */
-static const char hex2[512] = {
-#define HD(x) (char)((x) < 10 ? '0' + (x) : 'a' + (x)-10)
-#define H1(i) HD((i) >> 4), HD((i)&15)
-#define H4(i) H1(i), H1((i) + 1), H1((i) + 2), H1((i) + 3)
-#define H16(i) H4(i), H4((i) + 4), H4((i) + 8), H4((i) + 12)
-#define H64(i) H16(i), H16((i) + 16), H16((i) + 32), H16((i) + 48)
-    H64(0), H64(64), H64(128), H64(192)
-#undef H64
-#undef H16
-#undef H4
-#undef H1
-#undef HD
-};
-
-/* The 8 hex digits of v (lowercase, leading zeros kept) in one word as
- * wr__digits8 makes them (the first digit in the low byte; wr__put_digits stores
- * it): each nibble spread to a byte, then '0' added, and 'a' - '0' - 10
- * more where the nibble is above 9. */
-static inline uint64_t hex8(uint32_t v)
-{
-    uint64_t x = v;
-    x = ((x & 0xffff0000u) << 16) | (x & 0xffffu);
-    x = ((x & 0x0000ff000000ff00u) << 8) | (x & 0x000000ff000000ffu);
-    x = ((x & 0x00f000f000f000f0u) << 4) | (x & 0x000f000f000f000fu);
-    uint64_t above9 = ((x + 0x0606060606060606u) >> 4) & 0x0101010101010101u;
-    x += 0x3030303030303030u + above9 * ('a' - '0' - 10);
-    return __builtin_bswap64(x); /* nibble 7, the first digit, to the low byte */
-}
-
 size_t wr_fmt_x64(char *p, uint64_t v)
 {
-    unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1u);
-    size_t n = (bits + 3) / 4;
-    if (n > 8) {
-        wr__put_digits(p, hex8((uint32_t)(v >> 32)), (unsigned)(16 - n));
-        wr__put_digits(p + n - 8, hex8((uint32_t)v), 0);
-    } else {
-        wr__put_digits(p, hex8((uint32_t)v), (unsigned)(8 - n));
-    }
-    return n;
+    return hex_fmt_x64(p, v);
 }
 
 void wr_x64(wr_t *w, uint64_t v)
 {
     char *p = wr_room(w, 16);
-    w->len += wr_fmt_x64(p, v);
+    w->len += hex_fmt_x64(p, v);
 }
 
 void wr_fmt_x32_8(char *p, uint32_t v)
 {
-    wr__put_digits(p, hex8(v), 0);
+    hex_fmt_x32_8(p, v);
 }
 
 void wr_x32_8(wr_t *w, uint32_t v)
 {
-    wr_fmt_x32_8(wr_room(w, 8), v);
+    hex_fmt_x32_8(wr_room(w, 8), v);
     w->len += 8;
 }
 
@@ -290,9 +254,7 @@ void wr_hex(wr_t *w, const void *data, size_t len)
     const unsigned char *p = data;
     while (len > 0) {
         size_t k = len < 2048 ? len : 2048;
-        char *o = wr_room(w, 2 * k);
-        for (size_t i = 0; i < k; i++) /* a byte's two digits at a time */
-            memcpy(o + 2 * i, hex2 + 2 * p[i], 2);
+        hex_fmt_bytes(wr_room(w, 2 * k), p, k);
         w->len += 2 * k;
         p += k;
         len -= k;
