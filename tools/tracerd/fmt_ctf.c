@@ -144,10 +144,12 @@ struct ctx {
     jcache_t *names;   /* "name": of model strings (field, option and label names) */
     jcache_t *classes; /* ,"name":...,"id":N,"stream_id":M of an event class */
     struct stream_prefix prefix[STREAM_PREFIXES];
-    wr_lead_t lead_cycles, lead_ns; /* the last event's leading digits */
-    tpl_table_t *tpls;              /* event text templates (ctf_tpl.h); NULL: none */
-    bool no_tpl;                    /* TRACERD_CLI_NO_TEMPLATES=1 */
-    const void *cls;                /* the class of the event being written */
+    const struct stream_prefix *last_prefix; /* the last event's (NULL: none) */
+    const jc_entry_t *last_class;            /* the last event's class text (NULL: none) */
+    wr_lead_t lead_cycles, lead_ns;          /* the last event's leading digits */
+    tpl_table_t *tpls;                       /* event text templates (ctf_tpl.h); NULL: none */
+    bool no_tpl;                             /* TRACERD_CLI_NO_TEMPLATES=1 */
+    const void *cls;                         /* the class of the event being written */
     bool first[256];
     unsigned level;
     bool in_variant[256];
@@ -348,11 +350,10 @@ static void dump_filter_field(struct ctx *x, const tracerd_ctf_field_t *f)
     }
 }
 
-/* The kept {"type":"event","stream":PATH,"offset": of the current stream,
- * made when missing; NULL when the path is too long to keep. */
-static const struct stream_prefix *event_prefix(struct ctx *x)
+/* The kept {"type":"event","stream":PATH,"offset": of the current stream
+ * (path), made when missing; NULL when the path is too long to keep. */
+static const struct stream_prefix *event_prefix(struct ctx *x, const char *path)
 {
-    const char *path = cur_stream(x);
     size_t h = jc_hash(path, 6); /* STREAM_PREFIXES entries, two-way: h and its neighbour */
     struct stream_prefix *p = &x->prefix[h];
     if (p->path != path && x->prefix[h ^ 1u].path == path)
@@ -420,7 +421,10 @@ static inline size_t put_clock(struct ctx *x, char *p, const tracerd_ctf_event_t
  * class's text are kept. */
 static void put_event_start(struct ctx *x, wr_t *f, const tracerd_ctf_event_t *e)
 {
-    const struct stream_prefix *sp = event_prefix(x);
+    const char *path = cur_stream(x);
+    const struct stream_prefix *sp = x->last_prefix; /* a slot: its path tells whose it is */
+    if (sp == NULL || sp->path != path)
+        x->last_prefix = sp = event_prefix(x, path);
     if (sp != NULL && sp->len <= PREFIX_SHORT) {
         char *p = wr_room(f, PREFIX_SHORT + 20), *const p0 = p;
         memcpy(p, sp->text, PREFIX_SHORT);
@@ -436,7 +440,9 @@ static void put_event_start(struct ctx *x, wr_t *f, const tracerd_ctf_event_t *e
         WR_LIT(f, ",\"offset\":");
         wr_u64(f, e->offset);
     }
-    const jc_entry_t *k = event_class(x, f, e);
+    const jc_entry_t *k = x->last_class; /* kept entries stay */
+    if (k == NULL || k->key != e->cls)
+        x->last_class = k = event_class(x, f, e);
     if (k != NULL) {
         char *p = wr_room(f, JC_TEXT + 64);
         if (k->len <= JC_SHORT)
