@@ -297,6 +297,33 @@ START_TEST(test_integers_lead)
 }
 END_TEST
 
+/* wr_fmt_u64_small is wr_fmt_u64 (printf) for every value below 2 * 10^4,
+ * powers of ten and their neighbours, the largest; below 10^4 (its own
+ * digits) it writes nothing past them. */
+START_TEST(test_integers_small)
+{
+    for (uint64_t i = 0; i < 20000 + 3 * 20 + 3; i++) {
+        uint64_t v = i;
+        if (i >= 20000 && i < 20000 + 3 * 20) { /* 10^k - 1, 10^k, 10^k + 1 */
+            uint64_t p = 1;
+            for (uint64_t k = (i - 20000) / 3; k > 0; k--)
+                p *= 10;
+            v = p - 1 + (i - 20000) % 3;
+        } else if (i >= 20000 + 3 * 20) {
+            v = UINT64_MAX - (i - 20000 - 3 * 20);
+        }
+        char got[32], expect[32];
+        memset(got, 'x', sizeof got);
+        size_t n = wr_fmt_u64_small(got, v);
+        int m = snprintf(expect, sizeof expect, "%llu", (unsigned long long)v);
+        ck_assert_uint_eq(n, (size_t)m);
+        ck_assert_int_eq(memcmp(got, expect, n), 0);
+        if (v < 10000)
+            ck_assert_int_eq(got[n], 'x');
+    }
+}
+END_TEST
+
 /* Each ill-formed sequence becomes \ufffd (one per maximal subpart); well-formed text passes. */
 START_TEST(test_strings_utf8)
 {
@@ -670,6 +697,7 @@ Suite *suite_writer(void)
     tcase_add_test(tc, test_integers);
     tcase_add_test(tc, test_integers_lead);
     tcase_add_test(tc, test_hex_bytes);
+    tcase_add_test(tc, test_integers_small);
     tcase_add_test(tc, test_strings_utf8);
     tcase_add_test(tc, test_strings_words);
     tcase_add_test(tc, test_spill);

@@ -225,6 +225,17 @@ size_t wr_fmt_u64(char *p, uint64_t v)
     return n;
 }
 
+const char wr__d2[200] = {
+#define D2(i) (char)('0' + (i) / 10), (char)('0' + (i) % 10)
+#define D10(i)                                                                                     \
+    D2(i), D2((i) + 1), D2((i) + 2), D2((i) + 3), D2((i) + 4), D2((i) + 5), D2((i) + 6),           \
+        D2((i) + 7), D2((i) + 8), D2((i) + 9)
+    D10(0),  D10(10), D10(20), D10(30), D10(40), D10(50),
+    D10(60), D10(70), D10(80), D10(90)
+#undef D10
+#undef D2
+};
+
 static const char hexdig[] = "0123456789abcdef";
 
 size_t wr_fmt_x64(char *p, uint64_t v)

@@ -114,6 +114,35 @@ size_t wr_fmt_u64(char *p, uint64_t v);
 /* "%.17g" of a double at p (at least 32 bytes), as glibc prints it; returns the length. */
 size_t wr_fmt_g17(char *p, double d);
 
+/* The two digits of each value 0-99 ("00" ... "99"). */
+extern const char wr__d2[200];
+
+/* wr_fmt_u64(p, v), values below 10^4 inline (from pairs of digits): a
+ * call and the digit count cost more than their digits (ids, lengths,
+ * counters). */
+static inline size_t wr_fmt_u64_small(char *p, uint64_t v)
+{
+    if (v >= 10000u)
+        return wr_fmt_u64(p, v);
+    if (v < 10u) {
+        *p = (char)('0' + v);
+        return 1;
+    }
+    if (v < 100u) {
+        memcpy(p, wr__d2 + 2u * v, 2);
+        return 2;
+    }
+    uint32_t hi = (uint32_t)v / 100u, lo = (uint32_t)v - hi * 100u;
+    if (hi < 10u) {
+        *p = (char)('0' + hi);
+        memcpy(p + 1, wr__d2 + 2u * lo, 2);
+        return 3;
+    }
+    memcpy(p, wr__d2 + 2u * hi, 2);
+    memcpy(p + 2, wr__d2 + 2u * lo, 2);
+    return 4;
+}
+
 static inline void wr_u64(wr_t *w, uint64_t v)
 {
     char *p = wr_room(w, 20);
