@@ -72,7 +72,10 @@ static int v_end(void *user, const tracerd_ctf_event_t *e)
     for (uint32_t i = 0; i < s->nnames; i++)
         if (e->values_set >> i & 1u)
             tlog_printf(&rec->log, " %" PRId64, (int64_t)e->values[i]);
-    tlog_printf(&rec->log, "\n");
+    /* the members the fast loop sets once per packet */
+    REC_CHECK(rec, e->size == sizeof *e && e->stream_class != NULL);
+    tlog_printf(&rec->log, "\nP %" PRIu64 " %" PRIu64 "\n", e->packet_index,
+                e->stream_class->id);
     return rec_ret(rec);
 }
 
@@ -346,7 +349,8 @@ START_TEST(test_values_every_path)
     ck_assert_ptr_nonnull(strstr(log, " e\nV 0x7 -19000 3019 4019\n"));
     ck_assert_ptr_nonnull(strstr(log, " f\nV 0x7 -20000 3020 5020\n"));
     ck_assert_ptr_nonnull(strstr(log, " g\nV 0x7 -168 6024 7024\n"));
-    ck_assert_ptr_nonnull(strstr(log, " h\nV 0x3 -189 6027\n"));
+    ck_assert_ptr_nonnull(strstr(log, " h\nV 0x3 -189 6027\nP 4 3\n"));
+    ck_assert_ptr_nonnull(strstr(log, " d\nV 0x4 -9\nP 1 1\n"));
     for (int mode = VT_FIELDS; mode <= VT_BATCH; mode++) {
         c.mode = mode;
         char *other = mode == VT_FIELDS ? drv_check_all(&values_target, &c, data, len)

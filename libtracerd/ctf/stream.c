@@ -575,22 +575,36 @@ static inline uint32_t event_shape(const tracerd_ctf_stream_t *r)
     return ev->shape + ((ev->shape_hdr2 & dlv) != 0 && r->ts_bits == 64);
 }
 
-/* The measured event as the callbacks see it. */
-static inline void event_fill(const tracerd_ctf_stream_t *r, tracerd_ctf_event_t *e, uint64_t ns)
+/* The members of the event the callbacks see that stay the same for every
+ * event of a packet. */
+static inline void event_fill_packet(const tracerd_ctf_stream_t *r, tracerd_ctf_event_t *e)
+{
+    e->stream_class = r->srt->cls;
+    e->packet_index = r->pkt_index;
+    e->size = sizeof *e;
+    e->values = r->slots + CTF_FIRST_FREE_SLOT;
+}
+
+/* The measured event's own members (event_fill_packet made the others). */
+static inline void event_fill_own(const tracerd_ctf_stream_t *r, tracerd_ctf_event_t *e,
+                                  uint64_t ns)
 {
     e->offset = r->rec_off;
     e->cls = r->ev->cls;
-    e->stream_class = r->srt->cls;
     e->id = e->cls->id;
     e->name = e->cls->name;
     e->cycles = r->ev_cycles;
     e->ns = ns;
     e->has_clock = r->srt->clock >= 0 || r->ev_has_ts || r->clock_set;
-    e->packet_index = r->pkt_index;
-    e->size = sizeof *e;
     e->shape = event_shape(r);
-    e->values = r->slots + CTF_FIRST_FREE_SLOT;
     e->values_set = r->ev->vset;
+}
+
+/* The measured event as the callbacks see it. */
+static inline void event_fill(const tracerd_ctf_stream_t *r, tracerd_ctf_event_t *e, uint64_t ns)
+{
+    event_fill_packet(r, e);
+    event_fill_own(r, e, ns);
 }
 
 /* on_event_begin / on_event_end (fn not NULL). */
@@ -1186,6 +1200,8 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
     vm.pos = r->pos;
     const struct ctf_insn *hdr = s->event_header.fast;
     tracerd_ctf_event_cb on_begin = r->cb.on_event_begin, on_end = r->cb.on_event_end;
+    tracerd_ctf_event_t e; /* the loop stays in one packet */
+    event_fill_packet(r, &e);
     int rc = R_OK;
     while (vm.pos < vm.limit) {
         uint64_t ev_start = vm.pos, sctx_pos, ns;
@@ -1269,8 +1285,7 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
             rc = R_MORE;
             break;
         }
-        tracerd_ctf_event_t e;
-        event_fill(r, &e, ns);
+        event_fill_own(r, &e, ns);
         if (on_begin && event_cb(r, on_begin, &e, "on_event_begin") != R_OK) {
             rc = R_ERR;
             break;
