@@ -689,6 +689,157 @@ START_TEST(test_chunk_event_loop)
 }
 END_TEST
 
+/* Events of packets whose content ends in the chunk, an LTTng compact
+ * header and every scope wanted: delivered by plan_events (stream.c) from
+ * the chunk, by the general path when they straddle chunks. Classes with a
+ * plan (a string, a sequence, an enumeration; an 8-byte integer behind the
+ * extended header form) between classes without one (bit fields of both
+ * byte orders), which plan_events leaves to the general path; each packet's
+ * last event a small one ending its content. The same log whole as byte by
+ * byte, in every split, with a pause at every callback, the n-th allocation
+ * failing and a callback returning -7 at one callback after another,
+ * through on_field and on_fields, both byte orders; a pause after each
+ * event returns after it; the same records, then the same error at the
+ * same byte, for a header cut by the content's end, an undeclared event id
+ * and a stream cut inside an event. */
+static const char *plan_events_meta(bool be, char *meta, size_t size)
+{
+    snprintf(meta, size,
+             "/* CTF 1.8 */\n"
+             "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+             "typealias integer { size = 16; align = 8; signed = false; } := u16;\n"
+             "typealias integer { size = 32; align = 8; signed = false; } := u32;\n"
+             "typealias integer { size = 64; align = 8; signed = false; } := u64;\n"
+             "typealias integer { size = 5; align = 1; signed = false; } := u5;\n"
+             "typealias integer { size = 27; align = 1; signed = false; map = clock.c.value; } "
+             ":= u27c;\n"
+             "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } "
+             ":= u64c;\n"
+             "trace { major = 1; minor = 8; byte_order = %s; };\n"
+             "clock { name = c; freq = 1000000000; };\n"
+             "stream { packet.context := struct { u32 packet_size; u32 content_size; };\n"
+             "  event.header := struct { enum : u5 { compact = 0 ... 30, extended = 31 } id;\n"
+             "    variant <id> { struct { u27c timestamp; } compact;\n"
+             "      struct { u32 id; u64c timestamp; } extended; } v; } align(8);\n"
+             "  event.context := struct { u32 _vtid; }; };\n"
+             "event { name = a; id = 0; fields := struct { u32 x; string s; u8 n;\n"
+             "  u16 d[n]; enum : u8 { IDLE, RUNNING, BLOCKED = 5 ... 9 } st; }; };\n"
+             "event { name = g; id = 1; fields := struct {\n"
+             "  integer { size = 4; align = 8; byte_order = le; } lo;\n"
+             "  integer { size = 4; align = 1; byte_order = le; } lo2;\n"
+             "  integer { size = 8; align = 1; byte_order = be; } hi; u16 c; }; };\n"
+             "event { name = e; id = 3; fields := struct { u8 z; }; };\n"
+             "event { name = x; id = 40; fields := struct { u64 y; }; };\n",
+             be ? "be" : "le");
+    return meta;
+}
+
+/* One event of plan_events_meta's trace: its header (the extended form
+ * when ext) and its fields (k: the event's number, for its values). */
+static void plan_event(cw_t *w, unsigned id, uint64_t ts, bool ext, unsigned k, bool be)
+{
+    cw_align(w, 8);
+    if (!ext) {
+        cw_int(w, id, 5, be);
+        cw_int(w, ts & 0x7FFFFFF, 27, be);
+    } else {
+        cw_int(w, 31, 5, be);
+        cw_align(w, 8);
+        cw_int(w, id, 32, be);
+        cw_int(w, ts, 64, be);
+    }
+    cw_int(w, 1000 + k, 32, be); /* _vtid */
+    if (id == 0) {
+        cw_int(w, 0x01020304u * (k + 1), 32, be);
+        cw_str(w, k % 3 == 0 ? "" : "text");
+        cw_int(w, k % 4, 8, be);
+        for (unsigned j = 0; j < k % 4; j++)
+            cw_int(w, 300 * j + k, 16, be);
+        cw_int(w, k % 10, 8, be);
+    } else if (id == 1) {
+        cw_int(w, k & 15, 4, false);
+        cw_int(w, (k * 3) & 15, 4, false);
+        cw_int(w, 0x80 + k, 8, true);
+        cw_int(w, 700 + k, 16, be);
+    } else if (id == 3) {
+        cw_int(w, 0xE0 + k, 8, be);
+    } else {
+        cw_int(w, 0x1122334455667788ull + k, 64, be);
+    }
+}
+
+START_TEST(test_plan_events)
+{
+    bool be = _i != 0;
+    char meta[2000];
+    plan_events_meta(be, meta, sizeof meta);
+    /* class ids (3 ends each packet; 40 and every 5th event extended) */
+    static const uint8_t ids[2][8] = {{0, 0, 1, 40, 0, 1, 1, 3}, {1, 0, 40, 0, 0, 1, 0, 3}};
+    cw_t w;
+    cw_init(&w);
+    uint64_t ts = 100;
+    for (unsigned pk = 0; pk < 2; pk++) {
+        size_t start = packet_open(&w, be);
+        for (unsigned i = 0; i < 8; i++) {
+            unsigned k = pk * 8 + i;
+            ts += k == 9 ? (1u << 27) : 7 + k; /* one wrap of the compact timestamp */
+            plan_event(&w, ids[pk][i], ts, ids[pk][i] == 40 || k % 5 == 4, k, be);
+        }
+        packet_close(&w, start, 3 + 2 * pk, be);
+    }
+    size_t len = (size_t)(w.bits / 8);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    c.log_shape = true;
+    char *log = check_twins(&c, w.buf, len);
+    ck_assert_ptr_nonnull(strstr(log, "V< stream.event.header.v v opt=extended"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.st st = 9 (BLOCKED)"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.c c = 713"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.z z = 239"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.y y = 1234605616436508562"));
+    ck_assert_ptr_nonnull(strstr(log, "end OK"));
+    free(log);
+    ck_assert_uint_eq(read_paused(meta, w.buf, len, false), 16);
+    ck_assert_uint_eq(read_paused(meta, w.buf, len, true), 16);
+    for (unsigned long at = 1; at <= 90; at += 4) {
+        log = drv_check_all_at(&ctf_target, &c, w.buf, len, at);
+        ck_assert_ptr_nonnull(strstr(log, "end E_CALLBACK"));
+        free(log);
+        log = drv_check_all_at(&ctf_batch_target, &c, w.buf, len, at);
+        ck_assert_ptr_nonnull(strstr(log, "end E_CALLBACK"));
+        free(log);
+    }
+    check_cut(&c, w.buf, len - 40); /* inside the second packet's events */
+    cw_free(&w);
+
+    /* a header cut by the content's end; an undeclared event id (5) */
+    for (int bad = 0; bad < 2; bad++) {
+        cw_init(&w);
+        size_t start = packet_open(&w, be);
+        plan_event(&w, 0, 10, false, 1, be);
+        plan_event(&w, 40, 20, true, 2, be);
+        if (bad == 0) {
+            uint64_t at = w.bits;
+            plan_event(&w, 0, 30, true, 3, be);
+            w.bits = at + 6 * 8; /* the content ends 6 bytes into its header */
+        } else {
+            plan_event(&w, 5, 30, false, 3, be);
+        }
+        packet_close(&w, start, 0, be);
+        len = (size_t)(w.bits / 8);
+        log = check_twins(&c, w.buf, len);
+        ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.y y = 1234605616436508554\n"));
+        ck_assert_ptr_nonnull(strstr(
+            log, bad == 0 ? "end E_EXTENT @54 event field stream.event.header.v.extended.timestamp "
+                            "at byte 59: field runs past the packet content (480 bits)"
+                          : "end E_REFERENCE @54 event at byte 54: event id 5 is not declared in "
+                            "stream 0"));
+        free(log);
+        cw_free(&w);
+    }
+}
+END_TEST
+
 /* Static segments read by 8-byte loads (stream_plan.h, `wide`: every field
  * a little-endian or 8-bit integer or a struct limit, 8 bytes past the
  * segment in the input): integers of every size, signed with the sign bit
@@ -800,6 +951,7 @@ Suite *suite_ctf_batch(void)
     tcase_add_loop_test(tc, test_batch_slots_reused, 0, 2);
     tcase_add_loop_test(tc, test_chunk_event_loop, 0, 2);
     tcase_add_loop_test(tc, test_segment_wide, 0, 2);
+    tcase_add_loop_test(tc, test_plan_events, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -768,15 +768,21 @@ static int uuid_warning(tracerd_ctf_stream_t *r)
     return warn_now(r, &w);
 }
 
+/* vm made ready to deliver from pos: nothing on its stacks, no streaming. */
+static inline void vm_rewind(struct vm *vm, uint64_t pos)
+{
+    vm->bo_end = 0;
+    vm->pos = pos;
+    vm->sp = vm->depth = vm->pc = 0;
+    vm->more_ok = false;
+}
+
 /* A copy of the measuring vm that delivers what it measured: from the
- * record's start, nothing on its stacks, no streaming. */
+ * record's start. */
 static struct vm delivery_vm(const tracerd_ctf_stream_t *r, const struct vm *vm)
 {
     struct vm d = *vm;
-    d.bo_end = 0;
-    d.pos = r->pos;
-    d.sp = d.depth = d.pc = 0;
-    d.more_ok = false;
+    vm_rewind(&d, r->pos);
     return d;
 }
 
@@ -926,6 +932,81 @@ static int event_deliver(tracerd_ctf_stream_t *r, struct vm *vm, bool failing)
     return R_OK;
 }
 
+/* Whether plan_events may deliver the events of the packet: every scope of
+ * an event wanted (the header by its LTTng form, the body by the plans), no
+ * fast path to try first. */
+static inline bool plan_events_ok(const tracerd_ctf_stream_t *r)
+{
+    const struct ctf_stream_rt *s = r->srt;
+    const uint32_t all = BODY_SCOPES | 1u << TRACERD_CTF_SCOPE_EVENT_HEADER;
+    const struct ctf_insn *hf = s->event_header.fast;
+    return !r->fast_ok && (r->scopes & all) == all && s->hform[0].recs != NULL && hf != NULL &&
+           (hf->op == OP_LTTNG_COMPACT || hf->op == OP_LTTNG_LARGE);
+}
+
+/* The events of a packet whose content ends in the chunk (vm: from r->pos
+ * to the content's end, read from the chunk), when plan_events_ok: each
+ * LTTng header measured, then the event delivered by its header form and
+ * its plan (as event_deliver does, with this vm as the delivery's), one
+ * after another. It stops before an event it does not take (a header cut
+ * short, a class without a plan: the general path measures and delivers
+ * it, and reports its error), at the content's end, after a pause, a gated
+ * event (R_MORE) or an error (R_ERR); r->pos, *pp and r->offset are after
+ * the last event delivered. */
+static int plan_events(tracerd_ctf_stream_t *r, struct vm *vm, const uint8_t **pp)
+{
+    const struct ctf_stream_rt *s = r->srt;
+    const struct ctf_insn *hf = s->event_header.fast;
+    const tracerd_ctf_event_cb on_begin = r->cb.on_event_begin, on_end = r->cb.on_event_end;
+    const uint64_t start_byte = vm->bit0 >> 3;
+    int rc = R_OK;
+    while (r->pos < vm->limit) {
+        const uint64_t ev_start = r->pos;
+        r->rec_off = r->pkt_off + (ev_start >> 3);
+        r->have &= ~((1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP));
+        r->ev = NULL;
+        if (lttng_measure(r, vm, hf, ev_start) != R_OK)
+            break; /* the general path measures it again (the full program's error) */
+        uint64_t id;
+        const struct ctf_event_rt *ev = event_class(r, s, &id);
+        if (ev == NULL || ev->plan == NULL)
+            break;
+        r->ev = ev;
+        event_time(r);
+        const uint64_t ns = event_ns(r, r->ev_cycles);
+        if (!event_open(r, ns)) {
+            rc = R_MORE; /* gated: nothing of it consumed */
+            break;
+        }
+        tracerd_ctf_event_t e;
+        event_fill(r, &e, ns);
+        if (on_begin && event_cb(r, on_begin, &e, "on_event_begin") != R_OK) {
+            rc = R_ERR;
+            break;
+        }
+        vm_rewind(vm, ev_start);
+        rc = run_lttng_header(r, vm);
+        if (rc == R_OK)
+            rc = run_plan(r, vm, ev->plan);
+        if (batch_end(r, rc) != R_OK) {
+            rc = R_ERR;
+            break;
+        }
+        if (on_end && event_cb(r, on_end, &e, "on_event_end") != R_OK) {
+            rc = R_ERR;
+            break;
+        }
+        r->pkt_events++;
+        r->pos = vm->pos; /* past its header at least: never empty */
+        if (r->core.paused)
+            break;
+    }
+    uint64_t used = (r->pos >> 3) - start_byte;
+    *pp += used;
+    r->offset += used;
+    return rc;
+}
+
 /* ==== records across chunks: stream_big.h ================================= */
 
 #include "stream_big.h"
@@ -945,7 +1026,8 @@ static int record(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *en
     struct vm vm;
     size_t taken = 0, margin = 256;
     int rc;
-    bool in_chunk = false; /* an event read from the chunk, the packet's content end in it */
+    bool in_chunk = false;  /* an event read from the chunk, the packet's content end in it */
+    bool plan_left = false; /* plan_events left the event at r->pos */
 gather:
     memset(&vm, 0, sizeof vm);
     vm.bit0 = start_byte * 8;
@@ -976,6 +1058,15 @@ gather:
         /* The event cannot need more input: measure the header only, then
          * deliver (the delivery pass finds the end). */
         in_chunk = r->st_have == 0 && content != UINT64_MAX;
+        if (in_chunk && !plan_left && plan_events_ok(r)) {
+            rc = plan_events(r, &vm, pp);
+            if (rc != R_OK || r->pos >= content || r->core.paused)
+                return rc;
+            plan_left = true; /* the event it left: the general path, below */
+            start_byte = r->pos >> 3;
+            goto gather;
+        }
+        plan_left = false;
         rc = event_header_measure(r, &vm);
         if (rc != R_OK)
             return rc;
