@@ -1002,6 +1002,56 @@ START_TEST(test_range_uniform)
 }
 END_TEST
 
+/* Enumeration labels (ctf_enum_label): the direct table of the values
+ * 0 .. 63 and the range search above it give, for every value tried, the
+ * label of the first declared mapping holding it (a scan of the mappings
+ * here): overlapping mappings, gaps, labels at both sides of the table's
+ * end, signed containers with negative mappings, an enumeration whose
+ * labels all lie above the table (none made). */
+START_TEST(test_enum_labels)
+{
+    static const char meta[] =
+        "/* CTF 1.8 */\n"
+        "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+        "trace { major = 1; minor = 8; byte_order = le; };\n"
+        "stream { event.header := struct { u8 id; }; };\n"
+        "event { name = e; id = 0; fields := struct {\n"
+        "  enum : integer { size = 16; align = 8; } { A = 3 ... 9, B = 5 ... 70, C = 0, D = 63,\n"
+        "    E = 64 ... 65, F = 200 } u;\n"
+        "  enum : integer { size = 16; align = 8; signed = true; } { N = -300 ... -1, Z = 0,\n"
+        "    P = 2 ... 62, Q = -5 ... 5 } s;\n"
+        "  enum : u8 { H = 100 ... 120 } h;\n"
+        "  enum : u8 { X, Y } xy; }; };\n";
+    char reason[256];
+    tracerd_ctf_trace_t *t;
+    ck_assert_int_eq(tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, &t, reason,
+                                             sizeof reason),
+                     TRACERD_OK);
+    const tracerd_ctf_type_t *fields = tracerd_ctf_trace_info(t)->streams[0]->events[0]->fields;
+    static const uint32_t tables[] = {64, 63, 0, 2}; /* the direct tables' lengths */
+    ck_assert_uint_eq(fields->nmembers, 4);
+    for (uint32_t m = 0; m < 4; m++) {
+        const tracerd_ctf_type_t *ty = fields->members[m].type;
+        ck_assert_uint_eq(((const struct ctf_type *)ty)->nlabels, tables[m]);
+        for (int64_t x = -400; x <= 400; x++) {
+            const uint64_t v = (uint64_t)x;
+            const char *want = NULL;
+            for (uint32_t i = 0; i < ty->nmappings && want == NULL; i++) {
+                const tracerd_ctf_mapping_t *mp = &ty->mappings[i];
+                if (ty->is_signed ? x >= mp->lo && x <= mp->hi
+                                  : v >= (uint64_t)mp->lo && v <= (uint64_t)mp->hi)
+                    want = mp->label;
+            }
+            const char *got = ctf_enum_label(ty, v);
+            ck_assert_msg(got == want || (got && want && strcmp(got, want) == 0),
+                          "member %u value %" PRId64 ": %s, expected %s", m, x,
+                          got ? got : "(none)", want ? want : "(none)");
+        }
+    }
+    tracerd_ctf_trace_free(t);
+}
+END_TEST
+
 Suite *suite_ctf(void)
 {
     Suite *s = suite_create("ctf");
@@ -1021,6 +1071,7 @@ Suite *suite_ctf(void)
     tcase_add_test(tc, test_stream_bench_trace);
     tcase_add_test(tc, test_stream_large_header);
     tcase_add_test(tc, test_range_uniform);
+    tcase_add_test(tc, test_enum_labels);
     tcase_add_test(tc, test_stream_errors);
     tcase_add_test(tc, test_stream_no_packet_context);
     tcase_add_test(tc, test_stream_empty_event);

@@ -88,7 +88,10 @@ static uint8_t int_op(const tracerd_ctf_type_t *ty)
     }
 }
 
-/* The label table of an enumeration, built once per type. */
+/* Values of an enumeration whose labels are looked up in a table. */
+#define ENUM_DIRECT 64u
+
+/* The label tables of an enumeration, built once per type. */
 static tracerd_status_t enum_ranges(struct cc *c, const tracerd_ctf_type_t *ty)
 {
     struct ctf_type *t = (struct ctf_type *)(uintptr_t)ty;
@@ -105,6 +108,21 @@ static tracerd_status_t enum_ranges(struct cc *c, const tracerd_ctf_type_t *ty)
     tracerd__free(c->tmp.alloc, in, sizeof *in * ty->nmappings);
     if (st != TRACERD_OK)
         return tracerd__cc_nomem(c);
+    /* the direct table: values 0 .. ENUM_DIRECT - 1, up to the last one with a label */
+    uint32_t n = 0;
+    for (uint32_t v = 0; v < ENUM_DIRECT; v++)
+        if (tracerd__ctf_range_find(t->ranges, t->nranges, ctf_range_key(v, ty->is_signed)) <
+            ty->nmappings)
+            n = v + 1;
+    if (n != 0) {
+        const char **labels = tracerd__ctf_arena_alloc(c->ar, sizeof *labels * n);
+        if (labels == NULL)
+            return tracerd__cc_nomem(c);
+        for (uint32_t v = 0; v < n; v++)
+            labels[v] = ctf_enum_label(ty, v); /* (nlabels still 0: the search) */
+        t->labels = labels;
+        t->nlabels = n;
+    }
     t->ranges_built = true;
     return TRACERD_OK;
 }

@@ -111,7 +111,11 @@ struct ctf_type {
     uint32_t nranges;               /* enumerations: entries of `ranges` */
     uint64_t nodes;                 /* fields the type expands to (saturating); 0 = not counted */
     const struct ctf_range *ranges; /* enumerations: mapping index by value */
-    const char *clock_name;         /* map = clock.NAME.value, resolved when compiled */
+    /* enumerations: the label of each value 0 .. nlabels - 1 (as `ranges`
+     * says; NULL: none), so that the common small values need no search */
+    const char *const *labels;
+    uint32_t nlabels;
+    const char *clock_name; /* map = clock.NAME.value, resolved when compiled */
     /* CTF 2 */
     uint64_t frag_off;               /* byte offset of the fragment in the metadata text */
     const struct ctf_loc *loc;       /* length / selector location */
@@ -120,11 +124,14 @@ struct ctf_type {
     const char *const *member_attrs; /* STRUCT, VARIANT: attributes of each member */
 };
 
-/* The label of the first mapping of enumeration ty holding v (a binary
- * search in its range table, built by the compiler), or NULL. */
+/* The label of the first mapping of enumeration ty holding v (its direct
+ * table, else a binary search in its range table; both built by the
+ * compiler), or NULL. */
 static inline const char *ctf_enum_label(const tracerd_ctf_type_t *ty, uint64_t v)
 {
     const struct ctf_type *t = (const struct ctf_type *)ty;
+    if (v < t->nlabels)
+        return t->labels[v];
     uint32_t i = tracerd__ctf_range_find(t->ranges, t->nranges, ctf_range_key(v, ty->is_signed));
     return i < ty->nmappings ? ty->mappings[i].label : NULL;
 }
