@@ -615,6 +615,21 @@ static void packet_close(cw_t *w, size_t start, unsigned pad, bool be)
     cw_patch(w, start + 4, content * 8, 32, be);
 }
 
+/* A callback returning -7 at the at-th callback, for at = 1, 1 + step, ...
+ * up to last: E_CALLBACK after the same records in every split
+ * (drv_check_all_at), through on_field and on_fields. */
+static void check_aborts(const struct target_cfg *c, const uint8_t *data, size_t len,
+                         unsigned long last, unsigned long step)
+{
+    for (unsigned long at = 1; at <= last; at += step)
+        for (int batch = 0; batch < 2; batch++) {
+            char *log =
+                drv_check_all_at(batch ? &ctf_batch_target : &ctf_target, c, data, len, at);
+            ck_assert_ptr_nonnull(strstr(log, "end E_CALLBACK"));
+            free(log);
+        }
+}
+
 /* Events read one after another inside record (stream.c) while the
  * packet's content ends in the chunk: two packets (content_size, then
  * padding) whose events mix a class delivered by plans with one the plans
@@ -676,14 +691,7 @@ START_TEST(test_chunk_event_loop)
     free(log);
     ck_assert_uint_eq(read_paused(meta, w.buf, len, false), 14);
     ck_assert_uint_eq(read_paused(meta, w.buf, len, true), 14);
-    for (unsigned long at = 1; at <= 60; at += 3) {
-        log = drv_check_all_at(&ctf_target, &c, w.buf, len, at);
-        ck_assert_ptr_nonnull(strstr(log, "end E_CALLBACK"));
-        free(log);
-        log = drv_check_all_at(&ctf_batch_target, &c, w.buf, len, at);
-        ck_assert_ptr_nonnull(strstr(log, "end E_CALLBACK"));
-        free(log);
-    }
+    check_aborts(&c, w.buf, len, 60, 3);
     check_cut(&c, w.buf, len - 30); /* inside the second packet's events */
     cw_free(&w);
 }
@@ -801,14 +809,7 @@ START_TEST(test_plan_events)
     free(log);
     ck_assert_uint_eq(read_paused(meta, w.buf, len, false), 16);
     ck_assert_uint_eq(read_paused(meta, w.buf, len, true), 16);
-    for (unsigned long at = 1; at <= 90; at += 4) {
-        log = drv_check_all_at(&ctf_target, &c, w.buf, len, at);
-        ck_assert_ptr_nonnull(strstr(log, "end E_CALLBACK"));
-        free(log);
-        log = drv_check_all_at(&ctf_batch_target, &c, w.buf, len, at);
-        ck_assert_ptr_nonnull(strstr(log, "end E_CALLBACK"));
-        free(log);
-    }
+    check_aborts(&c, w.buf, len, 90, 7);
     check_cut(&c, w.buf, len - 40); /* inside the second packet's events */
     cw_free(&w);
 

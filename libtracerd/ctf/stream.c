@@ -617,6 +617,35 @@ static inline int event_cb(tracerd_ctf_stream_t *r, tracerd_ctf_event_cb fn,
     return rc == 0 ? R_OK : cb_ret(r, rc, name);
 }
 
+/* The start of an event plan_events delivers (fast_events fills its own):
+ * e filled, on_event_begin (on_begin not NULL). Whether the loop goes on:
+ * not after an error (*rc R_ERR). */
+static inline bool event_begin(tracerd_ctf_stream_t *r, tracerd_ctf_event_cb on_begin,
+                               tracerd_ctf_event_t *e, uint64_t ns, int *rc)
+{
+    event_fill(r, e, ns);
+    if (on_begin && event_cb(r, on_begin, e, "on_event_begin") != R_OK) {
+        *rc = R_ERR;
+        return false;
+    }
+    return true;
+}
+
+/* The end of an event a chunk loop (fast_events, plan_events) delivered:
+ * on_event_end (on_end not NULL), the event counted, r->pos after it (pos).
+ * Whether the loop goes on: not after an error (*rc R_ERR) or a pause. */
+static inline bool event_end(tracerd_ctf_stream_t *r, tracerd_ctf_event_cb on_end,
+                             const tracerd_ctf_event_t *e, uint64_t pos, int *rc)
+{
+    if (on_end && event_cb(r, on_end, e, "on_event_end") != R_OK) {
+        *rc = R_ERR;
+        return false;
+    }
+    r->pkt_events++;
+    r->pos = pos;
+    return !r->core.paused;
+}
+
 /* Measures the packet header + context (pass 1) or delivers its fields. */
 static int packet_programs(tracerd_ctf_stream_t *r, struct vm *vm, bool dlv)
 {
@@ -979,11 +1008,8 @@ static int plan_events(tracerd_ctf_stream_t *r, struct vm *vm, const uint8_t **p
             break;
         }
         tracerd_ctf_event_t e;
-        event_fill(r, &e, ns);
-        if (on_begin && event_cb(r, on_begin, &e, "on_event_begin") != R_OK) {
-            rc = R_ERR;
+        if (!event_begin(r, on_begin, &e, ns, &rc))
             break;
-        }
         vm_rewind(vm, ev_start);
         rc = run_lttng_header(r, vm);
         if (rc == R_OK)
@@ -992,13 +1018,7 @@ static int plan_events(tracerd_ctf_stream_t *r, struct vm *vm, const uint8_t **p
             rc = R_ERR;
             break;
         }
-        if (on_end && event_cb(r, on_end, &e, "on_event_end") != R_OK) {
-            rc = R_ERR;
-            break;
-        }
-        r->pkt_events++;
-        r->pos = vm->pos; /* past its header at least: never empty */
-        if (r->core.paused)
+        if (!event_end(r, on_end, &e, vm->pos, &rc)) /* (past its header: never empty) */
             break;
     }
     uint64_t used = (r->pos >> 3) - start_byte;
@@ -1393,13 +1413,7 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
                 break;
             }
         }
-        if (on_end && event_cb(r, on_end, &e, "on_event_end") != R_OK) {
-            rc = R_ERR;
-            break;
-        }
-        r->pkt_events++;
-        r->pos = vm.pos;
-        if (r->core.paused)
+        if (!event_end(r, on_end, &e, vm.pos, &rc))
             break;
     }
     uint64_t used = (r->pos >> 3) - start_byte;
