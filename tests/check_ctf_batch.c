@@ -452,7 +452,10 @@ START_TEST(test_lttng_header_forms)
 END_TEST
 
 /* Arrays and sequences of byte-aligned integers and floats (one pass over
- * their elements: stream_plan.h), signed, enumerations, an alignment above
+ * their elements: stream_plan.h; little-endian integers by 8-byte loads
+ * where 8 bytes past the last one lie in the input, not for the last
+ * sequence, 5 bytes before the end), signed at their extremes (8, 16 and
+ * 64 bits), unsigned at their maximum, enumerations, an alignment above
  * the element's size, in both byte orders: the same log in every split,
  * pause and allocation failure (events read while they arrive take the
  * general interpreter), through on_field and on_fields, also for streams cut
@@ -470,6 +473,9 @@ START_TEST(test_vector_elements)
              "  integer { size = 32; align = 64; } wide[2];\n"
              "  enum : integer { size = 8; align = 8; } { A, B, C = 7 } e[n];\n"
              "  floating_point { exp_dig = 11; mant_dig = 53; align = 8; } d[n];\n"
+             "  integer { size = 64; align = 8; signed = true; } q[n];\n"
+             "  integer { size = 8; align = 8; signed = true; } c[n];\n"
+             "  integer { size = 32; align = 8; } u[n];\n"
              "  integer { size = 8; align = 8; } tail; }; };\n",
              be ? "be" : "le");
     cw_t w;
@@ -488,6 +494,12 @@ START_TEST(test_vector_elements)
             cw_int(&w, i % 3 == 2 ? 7 : i % 3, 8, be);
         for (unsigned i = 0; i < n; i++)
             cw_f64(&w, 1.5 * i - ev, be);
+        for (unsigned i = 0; i < n; i++)
+            cw_int(&w, i % 2 ? UINT64_MAX - i : (uint64_t)INT64_MIN + i, 64, be);
+        for (unsigned i = 0; i < n; i++)
+            cw_int(&w, i % 2 ? 127 - i : 128 + i, 8, be);
+        for (unsigned i = 0; i < n; i++)
+            cw_int(&w, 0xFFFFFFFFu - i, 32, be);
         cw_int(&w, 0xEE, 8, be);
     }
     size_t len = (size_t)(w.bits / 8);
@@ -497,6 +509,11 @@ START_TEST(test_vector_elements)
     ck_assert_ptr_nonnull(strstr(log, "INT event.fields.s  [5] = 185"));
     ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.e  [5] = 7 (C)"));
     ck_assert_ptr_nonnull(strstr(log, "FLOAT event.fields.d  [5] = 4.5"));
+    ck_assert_ptr_nonnull(strstr(log, "INT event.fields.q  [4] = -9223372036854775804"));
+    ck_assert_ptr_nonnull(strstr(log, "INT event.fields.q  [5] = -6"));
+    ck_assert_ptr_nonnull(strstr(log, "INT event.fields.c  [4] = -124"));
+    ck_assert_ptr_nonnull(strstr(log, "INT event.fields.c  [5] = 122"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.u  [5] = 4294967290"));
     ck_assert_ptr_nonnull(strstr(log, "end OK"));
     free(log);
     check_cut(&c, w.buf, len - 5);  /* inside d */

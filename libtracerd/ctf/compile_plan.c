@@ -144,7 +144,15 @@ static void mark_vectors(struct ctf_pop *plan, uint32_t n)
             !(FIXED_OP(e->op) ||
               ((e->op == OP_FLOAT32 || e->op == OP_FLOAT64) && (e->size == 32 || e->size == 64))))
             continue;
-        plan[k + 1].vec_stride = (e->size + e->align - 1) & ~(e->align - 1);
+        struct ctf_pop *v = &plan[k + 1];
+        v->vec_stride = (e->size + e->align - 1) & ~(e->align - 1);
+        v->vec_wide =
+            (e->op == OP_U8 || e->op == OP_U16LE || e->op == OP_U32LE || e->op == OP_U64LE) &&
+            e->slot == 0 && !v->enum_label;
+        if (v->vec_wide) {
+            v->seg_mask = e->size == 64 ? UINT64_MAX : (UINT64_C(1) << e->size) - 1;
+            v->seg_sbit = (e->flags & INSN_SIGNED) ? UINT64_C(1) << (e->size - 1) : 0;
+        }
     }
 }
 

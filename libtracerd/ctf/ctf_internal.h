@@ -306,6 +306,11 @@ struct ctf_pop {
      * integer or float: the elements lie vec_stride bits apart (see
      * mark_vectors) */
     uint32_t vec_stride;
+    /* ... a little-endian (or 8-bit) integer neither stored nor an
+     * enumeration: where 8 bytes past the last element lie in the input,
+     * each element is one 8-byte load, masked and sign-extended by
+     * seg_mask and seg_sbit (as in a wide segment) */
+    bool vec_wide;
 };
 
 /* Bytes of tracerd_ctf_field_t copied from a plan step's template: scope,

@@ -132,11 +132,18 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
              * in the batch: then the loop step ends the loop. */
             struct loop *lp = &loops[sp - 1];
             const uint64_t left = lp->n - lp->i, stride = p->vec_stride;
-            if (at + (left - 1) * stride + in->size <= limit &&
+            /* wide: each element one 8-byte load, masked and
+             * sign-extended (as a wide segment's), where 8 bytes past the
+             * last one lie in the input */
+            const bool wide = p->vec_wide && at + (left - 1) * stride + 64 <= limit;
+            if ((wide || at + (left - 1) * stride + in->size <= limit) &&
                 (!batch || (uint64_t)(bend - o) > left)) {
                 for (uint64_t j = lp->i; j < lp->n; j++, at += stride) {
                     const uint64_t rel = at - bit0;
-                    if (FIXED_OP(in->op)) {
+                    if (wide) {
+                        const uint64_t w = tracerd__le64(data + (rel >> 3)) & p->seg_mask;
+                        o->v.u = (w ^ p->seg_sbit) - p->seg_sbit;
+                    } else if (FIXED_OP(in->op)) {
                         v = load_fixed(in->op, data + (rel >> 3));
                         if (in->flags & INSN_SIGNED)
                             v = sext(v, in->size);
