@@ -371,6 +371,20 @@ START_TEST(test_large_mixed)
 }
 END_TEST
 
+/* The buffer of the batch tests: its extents record (whose index is
+ * returned, for xw_end_extents), thread 10 + b, wall time 1 s, pid 77 when
+ * asked, CPU 2 at tick 1000. */
+static size_t batch_buffer(xw_t *w, int b, bool pid)
+{
+    size_t m = xw_extents(w, 0);
+    xw_new_buffer(w, 10 + b);
+    xw_walltime(w, 1, 0);
+    if (pid)
+        xw_pid(w, 77);
+    xw_new_cpu(w, 2, 1000);
+    return m;
+}
+
 /* on_functions: runs longer than a batch (64 records), arguments on the
  * record that fills a batch, on the first and on the last of one, records
  * with arguments one after another, a metadata record right after a full
@@ -381,11 +395,7 @@ START_TEST(test_batch_runs)
     xw_init(&w, _i == 1);
     xw_header(&w, 5, 1, 3, 1000000000u, 0);
     for (int b = 0; b < 2; b++) {
-        size_t m = xw_extents(&w, 0);
-        xw_new_buffer(&w, 10 + b);
-        xw_walltime(&w, 1, 0);
-        xw_pid(&w, 77);
-        xw_new_cpu(&w, 2, 1000);
+        size_t m = batch_buffer(&w, b, true);
         for (int i = 0; i < 300; i++) {
             xw_func(&w, i & 1, (uint32_t)(i % 7), (uint32_t)i);
             if (i == 63 || i == 64 || i == 65 || i == 127 || i == 200 || i == 201) {
@@ -429,10 +439,7 @@ START_TEST(test_batch_bad_kind)
         xw_init(&w, _i == 1);
         xw_header(&w, 5, 1, 3, 1000000000u, 0);
         for (int b = 0; b < 2; b++) {
-            size_t m = xw_extents(&w, 0);
-            xw_new_buffer(&w, 10 + b);
-            xw_walltime(&w, 1, 0);
-            xw_new_cpu(&w, 2, 1000);
+            size_t m = batch_buffer(&w, b, false);
             for (unsigned i = 0; i < 140; i++)
                 xw_func(&w, b == 0 && i == at[k] ? 4 + i % 4 : i & 1, i % 5, i);
             xw_end_extents(&w, m);
