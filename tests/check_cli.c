@@ -22,6 +22,7 @@
 
 #include "support/driver.h"
 #include "support/event_support.h"
+#include "support/fxt_writer.h"
 #include "support/xray_writer.h"
 
 /* Two threads in two buffers, nested calls, arguments, an exit whose entry is
@@ -1229,6 +1230,70 @@ START_TEST(test_info_json_agree)
 }
 END_TEST
 
+/* FXT info reads no event arguments (the reader's no_args: they are checked
+ * all the same) and notes an event's thread once per thread reference while
+ * the reference gives the same koids: inline threads (reference 0) that
+ * change are each counted, a duration-complete event's end widens the span,
+ * every chunk size gives the same report, and a bad argument is the same
+ * error, at the same byte, as dump's (which reads the arguments). */
+START_TEST(test_fxt_info)
+{
+    CLI_OR_SKIP(cli);
+    for (int big = 0; big < 2; big++) {
+        fxw_t w;
+        fxw_init(&w, big != 0);
+        fxw_magic(&w);
+        fxw_provider_info(&w, 1, "p");
+        fxw_init_record(&w, 1000000000u);
+        fxw_string(&w, 1, "cat");
+        fxw_string(&w, 2, "name");
+        fxw_thread(&w, 1, 10, 11);
+        const fxw_arg_t args[] = {FXA_U64(FXS_IDX(2), 7), FXA_STR(FXS_INL("k"), FXS_IDX(1)),
+                                  FXA_I32(FXS_INL("i"), -3)};
+        fxw_event(&w, 0, FXT_INL(1, 2), FXS_IDX(1), FXS_IDX(2), 500, args, 3, 0);
+        fxw_event(&w, 2, FXT_INL(1, 3), FXS_IDX(1), FXS_IDX(2), 400, args, 2, 0);
+        fxw_event(&w, 3, FXT_INL(1, 2), FXS_IDX(1), FXS_IDX(2), 600, NULL, 0, 0);
+        fxw_event(&w, 0, FXT_IDX(1), FXS_IDX(1), FXS_INL("n"), 700, args, 1, 0);
+        fxw_event(&w, 4, FXT_INL(4, 5), FXS_IDX(1), FXS_IDX(2), 450, args, 3, 900);
+        fxw_event(&w, 0, FXT_INL(7, 5), FXS_IDX(1), FXS_IDX(2), 420, NULL, 0, 0);
+        size_t good = w.len;
+        /* then an argument named by a string index never given */
+        const fxw_arg_t bad[] = {FXA_U64(FXS_IDX(2), 1), FXA_U32(FXS_IDX(77), 2)};
+        fxw_event(&w, 0, FXT_INL(1, 2), FXS_IDX(1), FXS_IDX(2), 800, bad, 2, 0);
+        char *path = ev_temp_file(big ? "info-be.fxt" : "info-le.fxt", w.buf, good);
+        char *badpath = ev_temp_file(big ? "bad-be.fxt" : "bad-le.fxt", w.buf, w.len);
+        fxw_free(&w);
+        ev_proc_t a, b;
+        run_cli(cli, NULL, &a, "info", path, NULL);
+        ck_assert_msg(a.status == 0, "exit %d: %s", a.status, a.err);
+        ck_assert_ptr_nonnull(strstr(a.out, "  event             6\n"));
+        /* (10,11) by its record; inline: (1,2) (1,3) (4,5) (7,5), each after one
+         * that shares its pid or its tid */
+        ck_assert_ptr_nonnull(strstr(a.out, "threads: 5\n"));
+        ck_assert_ptr_nonnull(strstr(a.out, "time span: 400 .. 900 ns"));
+        static const char *const chunks[] = {"1", "8", "100"};
+        for (size_t i = 0; i < 3; i++) {
+            run_cli(cli, NULL, &b, "info", "--chunk", chunks[i], path, NULL);
+            ck_assert_int_eq(b.status, 0);
+            ck_assert_str_eq(b.out, a.out);
+            ev_proc_free(&b);
+        }
+        ev_proc_free(&a);
+        run_cli(cli, NULL, &a, "info", badpath, NULL);
+        run_cli(cli, NULL, &b, "dump", "-q", badpath, NULL);
+        ck_assert_int_ne(a.status, 0);
+        ck_assert_int_eq(a.status, b.status);
+        ck_assert_ptr_nonnull(strstr(a.err, "argument"));
+        ck_assert_str_eq(a.err, b.err);
+        ev_proc_free(&a);
+        ev_proc_free(&b);
+        free(path);
+        free(badpath);
+    }
+    ev_temp_cleanup();
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -1254,6 +1319,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_instr_map_and_stdin);
     tcase_add_test(tc, test_xtrace_name_and_layout);
     tcase_add_test(tc, test_info_json_agree);
+    tcase_add_test(tc, test_fxt_info);
     tcase_add_test(tc, test_file_cut_while_read);
     suite_add_tcase(s, tc);
     return s;

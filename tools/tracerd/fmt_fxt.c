@@ -40,12 +40,16 @@ static bool fxt_item(void *p, const char *k, const char *v)
 /* cli_config_fxt and the options hook (-o fxt.KEY=VALUE for the event view). */
 CLI_CONFIG_HOOKS(fxt, tracerd_fxt_config_t, tracerd_fxt_config_init, lenient, fxt_item, fxt)
 
-static int run(cli_t *c, const tracerd_fxt_callbacks_t *cbs, void *user)
+/* no_args: the callbacks read no event arguments (the reader's option of
+ * that name: the arguments are checked all the same, so the errors and
+ * warnings do not change). */
+static int run(cli_t *c, const tracerd_fxt_callbacks_t *cbs, void *user, bool no_args)
 {
     tracerd_fxt_config_t cfg;
     int orc = cli_config_fxt(c, &cfg);
     if (orc != CLI_EXIT_OK)
         return orc;
+    cfg.no_args = no_args;
     tracerd_fxt_reader_t *r;
     tracerd_status_t st = tracerd_fxt_new(&cfg, cbs, user, NULL, &r);
     if (st != TRACERD_OK) {
@@ -83,11 +87,16 @@ struct info {
         bool named;
         uint64_t tps;
     } prov[MAX_PROVIDERS];
-    uint64_t min_ns, max_ns;
-    bool any_time;
-    uint64_t *threads; /* (pid, tid) pairs, open addressing; 0,0 = empty */
+    uint64_t min_ns, max_ns; /* UINT64_MAX, 0 until a time is seen: min > max */
+    uint64_t *threads;       /* (pid, tid) pairs, open addressing; 0,0 = empty */
     uint64_t nthreads;
     bool threads_full;
+    /* The thread an event's thread reference (0: inline) last gave, already
+     * noted: events name their thread by reference, and the same few
+     * threads come again and again. (0, 0), the start, is never noted. */
+    struct {
+        uint64_t pid, tid;
+    } by_ref[256];
 };
 
 static void prov_note(struct info *in, uint32_t id, const tracerd_str_t *name, uint64_t tps)
@@ -115,11 +124,8 @@ static void prov_note(struct info *in, uint32_t id, const tracerd_str_t *name, u
 
 static void time_note(struct info *in, uint64_t ns)
 {
-    if (!in->any_time || ns < in->min_ns)
-        in->min_ns = ns;
-    if (!in->any_time || ns > in->max_ns)
-        in->max_ns = ns;
-    in->any_time = true;
+    in->min_ns = ns < in->min_ns ? ns : in->min_ns;
+    in->max_ns = ns > in->max_ns ? ns : in->max_ns;
 }
 
 static void thread_note(struct info *in, uint64_t pid, uint64_t tid)
@@ -188,7 +194,13 @@ static int i_event(void *u, const tracerd_fxt_event_t *e)
     time_note(in, e->ns);
     if (e->type == TRACERD_FXT_EVENT_DURATION_COMPLETE)
         time_note(in, e->end_ns);
-    thread_note(in, e->thread.pid, e->thread.tid);
+    uint64_t pid = e->thread.pid, tid = e->thread.tid;
+    uint8_t ref = e->thread.ref;
+    if (in->by_ref[ref].pid != pid || in->by_ref[ref].tid != tid) {
+        thread_note(in, pid, tid);
+        in->by_ref[ref].pid = pid;
+        in->by_ref[ref].tid = tid;
+    }
     return 0;
 }
 
@@ -261,6 +273,7 @@ static int info(cli_t *c)
         cli_free(in);
         return cli_oom(c, "thread table");
     }
+    in->min_ns = UINT64_MAX;
     tracerd_fxt_callbacks_t cbs;
     tracerd_fxt_callbacks_init(&cbs);
     cbs.on_init = i_init;
@@ -277,7 +290,7 @@ static int info(cli_t *c)
     cbs.on_metadata = i_meta;
     cbs.on_warning = i_warning;
     in->c = c;
-    int rc = run(c, &cbs, in);
+    int rc = run(c, &cbs, in, true); /* info reads no arguments */
     FILE *o = c->out;
     fprintf(o, "format: fxt (Fuchsia trace format)\n");
     fprintf(o, "byte order: %s\n",
@@ -309,7 +322,7 @@ static int info(cli_t *c)
             fprintf(o, "  event %-17s %" PRIu64 "\n", tracerd_fxt_event_type_name(t),
                     in->events[t]);
     fprintf(o, "threads: %" PRIu64 "%s\n", in->nthreads, in->threads_full ? "+" : "");
-    if (in->any_time)
+    if (in->min_ns <= in->max_ns)
         fprintf(o, "time span: %" PRIu64 " .. %" PRIu64 " ns (%.6f s)\n", in->min_ns, in->max_ns,
                 (double)(in->max_ns - in->min_ns) / 1e9);
     else
@@ -894,7 +907,7 @@ static int dump(cli_t *c)
     cbs.on_large_blob_fragment = d_fragment;
     cbs.on_unknown = d_unknown;
     cbs.on_warning = d_warning;
-    rc = cli_out_end(c, run(c, &cbs, &d));
+    rc = cli_out_end(c, run(c, &cbs, &d, false));
     tracerd_event_filter_free(d.filter);
     return rc;
 }
