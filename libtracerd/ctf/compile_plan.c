@@ -97,6 +97,7 @@ static void mark_segments(struct ctf_pop *plan, uint32_t n)
         uint32_t e = k;
         uint64_t off = 0; /* bits from the first step's start */
         bool wide = true; /* every field a little-endian integer or a struct limit */
+        bool slow = false;
         if (align >= 8)
             for (; e < n && seg_op(&plan[e], align); e++) {
                 off = (off + plan[e].in.align - 1) & ~((uint64_t)plan[e].in.align - 1);
@@ -105,6 +106,7 @@ static void mark_segments(struct ctf_pop *plan, uint32_t n)
                 const struct ctf_insn *in = &plan[e].in;
                 plan[e].seg_off = (uint32_t)(off / 8);
                 plan[e].seg_slow = in->slot != 0 || plan[e].enum_label || plan[e].elem;
+                slow = slow || plan[e].seg_slow;
                 plan[e].seg_mask = !FIXED_OP(in->op) ? 0
                                    : in->size == 64  ? UINT64_MAX
                                                      : (UINT64_C(1) << in->size) - 1;
@@ -122,6 +124,7 @@ static void mark_segments(struct ctf_pop *plan, uint32_t n)
             plan[k].seg_n = e - k;
             plan[k].seg_bytes = (uint32_t)(off / 8);
             plan[k].seg_wide = wide;
+            plan[k].seg_slow_any = slow;
             k = e;
         } else {
             k++;

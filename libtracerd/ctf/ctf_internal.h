@@ -293,7 +293,8 @@ struct ctf_pop {
      * seg_bytes long; every step of it: seg_off, its field's byte offset
      * from the first one's. seg_n is 0 elsewhere. */
     uint32_t seg_n, seg_bytes, seg_off;
-    bool seg_slow; /* in a segment: stored, an enumeration or an element */
+    bool seg_slow;     /* in a segment: stored, an enumeration or an element */
+    bool seg_slow_any; /* a segment's first step: some step of it seg_slow */
     /* A segment's first step: every field of it a little-endian (or 8-bit)
      * byte-aligned integer or a struct limit, so that where 8 bytes past its
      * end lie in the input too, each field is one 8-byte load and seg_mask. */

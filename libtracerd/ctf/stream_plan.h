@@ -26,6 +26,122 @@ static TRACERD__INLINE int plan_call(tracerd_ctf_stream_t *r, tracerd_ctf_field_
                : R_OK;
 }
 
+/* The records of static segment steps q .. qe - 1 (compile_plan.c,
+ * mark_segments) whose first field is at b, into o, o + 1, ... (seg_each:
+ * one step at a time, into the reader's record): each value at its step's
+ * offset from b, sign-extended, with the step's fixed part and offset; what
+ * the slow steps add is seg_slow's. wide (a constant in each copy): every
+ * field a little-endian integer or a struct limit with 8 bytes past the
+ * segment in the input, one 8-byte load each. Returns the record after the
+ * last. */
+static TRACERD__INLINE tracerd_ctf_field_t *seg_records(const struct ctf_pop *q,
+                                                        const struct ctf_pop *const qe,
+                                                        const uint8_t *b, tracerd_ctf_field_t *o,
+                                                        uint64_t off0, const bool wide)
+{
+    for (; q < qe; q++, o++) {
+        const struct ctf_insn *qi = &q->in;
+        const uint8_t *fb = b + q->seg_off;
+        uint64_t w;
+        if (wide) {
+            w = tracerd__le64(fb) & q->seg_mask; /* struct limits: 0 */
+        } else if (FIXED_OP(qi->op)) {
+            w = load_fixed(qi->op, fb);
+        } else if (qi->op == OP_FLOAT32 || qi->op == OP_FLOAT64) {
+            double d = load_float(fb, 0, qi);
+            memcpy(&w, &d, sizeof w);
+        } else {
+            w = 0; /* struct limits */
+        }
+        memcpy((char *)o + CTF_TMPL_FIRST, &q->t, CTF_TMPL_BYTES);
+        o->v.u = (w ^ q->seg_sbit) - q->seg_sbit; /* sign-extended (sbit 0: as it is) */
+        o->offset = off0 + q->seg_off;
+    }
+    return o;
+}
+
+/* What a slow step of a static segment (seg_slow: a stored value, an
+ * enumeration, an element) adds to its record o, made by seg_records. */
+static TRACERD__INLINE void seg_slow(tracerd_ctf_stream_t *r, const struct vm *vm,
+                                     const struct ctf_pop *q, tracerd_ctf_field_t *o,
+                                     const struct loop *loops, uint32_t sp, const bool batch)
+{
+    const struct ctf_insn *qi = &q->in;
+    if (qi->slot)
+        store_int(r, vm, qi, o->v.u);
+    if (q->enum_label) {
+        o->enum_label = enum_label(qi->meta->type, o->v.u);
+        if (batch)
+            batch_mark(r, (size_t)(o - r->batch));
+    }
+    if (q->elem)
+        o->index = (int64_t)loops[sp - 1].i;
+}
+
+/* The records of static segment steps p .. qe - 1 one by one to on_field
+ * (in f, whose members no step sets are as a new record's): R_OK, or R_ERR
+ * when the callback stopped the reading. wide: as seg_records'. */
+static TRACERD__INLINE int seg_each(tracerd_ctf_stream_t *r, const struct vm *vm,
+                                    const struct ctf_pop *p, const struct ctf_pop *const qe,
+                                    const uint8_t *b, tracerd_ctf_field_t *f, uint64_t off0,
+                                    const struct loop *loops, uint32_t sp, const bool wide)
+{
+    for (const struct ctf_pop *q = p; q < qe; q++) {
+        seg_records(q, q + 1, b, f, off0, wide);
+        if (TRACERD__UNLIKELY(q->seg_slow))
+            seg_slow(r, vm, q, f, loops, sp, false);
+        if (plan_call(r, r->cb.on_field, r->core.user, f) != R_OK)
+            return R_ERR;
+    }
+    return R_OK;
+}
+
+/* The elements j .. n - 1 of an array or sequence whose only step is p
+ * (compile_plan.c, mark_vectors), the first at fb (stream offset off),
+ * each vec_stride bits after the one before, all in the input: into *o on
+ * (batch: *o advanced; the caller made room) or one by one to on_field (*o
+ * the reader's record). R_OK, or R_ERR when the callback stopped the
+ * reading. wide (a constant in each copy): each element one 8-byte load,
+ * masked and sign-extended, 8 bytes past the last one in the input. */
+static TRACERD__INLINE int vec_records(tracerd_ctf_stream_t *r, struct vm *vm,
+                                       const struct ctf_pop *p, const uint8_t *fb, uint64_t off,
+                                       uint64_t j, const uint64_t n, tracerd_ctf_field_t **po,
+                                       const bool batch, const bool wide)
+{
+    const struct ctf_insn *in = &p->in;
+    const uint32_t sb = p->vec_stride / 8;
+    tracerd_ctf_field_t *o = *po;
+    for (; j < n; j++, fb += sb, off += sb) {
+        if (wide) {
+            const uint64_t w = tracerd__le64(fb) & p->seg_mask;
+            o->v.u = (w ^ p->seg_sbit) - p->seg_sbit;
+        } else if (FIXED_OP(in->op)) {
+            uint64_t v = load_fixed(in->op, fb);
+            if (in->flags & INSN_SIGNED)
+                v = sext(v, in->size);
+            if (in->slot)
+                store_int(r, vm, in, v);
+            o->v.u = v;
+            if (p->enum_label) {
+                o->enum_label = enum_label(in->meta->type, v);
+                if (batch)
+                    batch_mark(r, (size_t)(o - r->batch));
+            }
+        } else {
+            o->v.f = load_float(fb, 0, in);
+        }
+        memcpy((char *)o + CTF_TMPL_FIRST, &p->t, CTF_TMPL_BYTES);
+        o->index = (int64_t)j;
+        o->offset = off;
+        if (batch)
+            o++;
+        else if (plan_call(r, r->cb.on_field, r->core.user, o) != R_OK)
+            return R_ERR;
+    }
+    *po = o;
+    return R_OK;
+}
+
 /* Delivers a plan (compile_plan.c, build_plan) from vm->pos: the same records,
  * checks and errors as the general program (run_body) whose steps it
  * follows, with the fixed part of each record copied as one block from the
@@ -84,43 +200,23 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
              * for all of them. The same records as the steps one by one. */
             const uint8_t *b = data + ((at - bit0) >> 3);
             const uint64_t off0 = pkt_off + (at >> 3);
-            const struct ctf_pop *q = p, *const qe = p + p->seg_n;
+            const struct ctf_pop *const qe = p + p->seg_n;
             /* little-endian integers and struct limits with 8 bytes past
              * the segment in the input: each one 8-byte load, masked */
             const bool wide = p->seg_wide && at + ((uint64_t)p->seg_bytes + 8) * 8 <= limit;
-            for (; q < qe; q++) {
-                const struct ctf_insn *qi = &q->in;
-                const uint8_t *fb = b + q->seg_off;
-                uint64_t w;
-                if (TRACERD__LIKELY(wide)) {
-                    w = tracerd__le64(fb) & q->seg_mask; /* struct limits: 0 */
-                } else if (FIXED_OP(qi->op)) {
-                    w = load_fixed(qi->op, fb);
-                } else if (qi->op == OP_FLOAT32 || qi->op == OP_FLOAT64) {
-                    double d = load_float(data, (at - bit0) + (uint64_t)q->seg_off * 8, qi);
-                    memcpy(&w, &d, sizeof w);
-                } else {
-                    w = 0; /* struct limits */
-                }
-                w = (w ^ q->seg_sbit) - q->seg_sbit; /* sign-extended (sbit 0: as it is) */
-                memcpy((char *)o + CTF_TMPL_FIRST, &q->t, CTF_TMPL_BYTES);
-                if (TRACERD__UNLIKELY(q->seg_slow)) { /* slot, label, element */
-                    if (qi->slot)
-                        store_int(r, vm, qi, w);
-                    if (q->enum_label) {
-                        o->enum_label = enum_label(qi->meta->type, w);
-                        if (batch)
-                            batch_mark(r, (size_t)(o - b0));
-                    }
-                    if (q->elem)
-                        o->index = (int64_t)loops[sp - 1].i;
-                }
-                o->v.u = w;
-                o->offset = off0 + q->seg_off;
-                if (batch)
-                    o++;
-                else if (plan_call(r, on_field, user, &f) != R_OK)
-                    goto fail;
+            if (batch) {
+                /* every record written, then what the slow steps add */
+                tracerd_ctf_field_t *const o0 = o;
+                o = TRACERD__LIKELY(wide) ? seg_records(p, qe, b, o, off0, true)
+                                          : seg_records(p, qe, b, o, off0, false);
+                if (TRACERD__UNLIKELY(p->seg_slow_any))
+                    for (const struct ctf_pop *q = p; q < qe; q++)
+                        if (q->seg_slow)
+                            seg_slow(r, vm, q, o0 + (q - p), loops, sp, true);
+            } else if ((TRACERD__LIKELY(wide)
+                            ? seg_each(r, vm, p, qe, b, &f, off0, loops, sp, true)
+                            : seg_each(r, vm, p, qe, b, &f, off0, loops, sp, false)) != R_OK) {
+                goto fail;
             }
             pos = at + (uint64_t)p->seg_bytes * 8;
             next = qe;
@@ -138,35 +234,13 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
             const bool wide = p->vec_wide && at + (left - 1) * stride + 64 <= limit;
             if ((wide || at + (left - 1) * stride + in->size <= limit) &&
                 (!batch || (uint64_t)(bend - o) > left)) {
-                for (uint64_t j = lp->i; j < lp->n; j++, at += stride) {
-                    const uint64_t rel = at - bit0;
-                    if (wide) {
-                        const uint64_t w = tracerd__le64(data + (rel >> 3)) & p->seg_mask;
-                        o->v.u = (w ^ p->seg_sbit) - p->seg_sbit;
-                    } else if (FIXED_OP(in->op)) {
-                        v = load_fixed(in->op, data + (rel >> 3));
-                        if (in->flags & INSN_SIGNED)
-                            v = sext(v, in->size);
-                        if (in->slot)
-                            store_int(r, vm, in, v);
-                        o->v.u = v;
-                        if (p->enum_label) {
-                            o->enum_label = enum_label(in->meta->type, v);
-                            if (batch)
-                                batch_mark(r, (size_t)(o - b0));
-                        }
-                    } else {
-                        o->v.f = load_float(data, rel, in);
-                    }
-                    memcpy((char *)o + CTF_TMPL_FIRST, &p->t, CTF_TMPL_BYTES);
-                    o->index = (int64_t)j;
-                    o->offset = pkt_off + (at >> 3);
-                    if (batch)
-                        o++;
-                    else if (plan_call(r, on_field, user, &f) != R_OK)
-                        goto fail;
-                }
-                pos = at - stride + in->size;
+                const uint8_t *fb = data + ((at - bit0) >> 3);
+                const uint64_t off = pkt_off + (at >> 3);
+                if ((TRACERD__LIKELY(wide)
+                         ? vec_records(r, vm, p, fb, off, lp->i, lp->n, &o, batch, true)
+                         : vec_records(r, vm, p, fb, off, lp->i, lp->n, &o, batch, false)) != R_OK)
+                    goto fail;
+                pos = at + (left - 1) * stride + in->size;
                 lp->i = lp->n - 1;
                 continue; /* to the loop step */
             }
