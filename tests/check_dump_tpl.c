@@ -17,7 +17,9 @@
  * template has its length; CTF 2 options without a name, one an integer,
  * one a string), in both byte orders, read
  * in small chunks (events cut across reads), with small stitch buffers, with dump filters and cut
- * short. */
+ * short. The event view's argument plans (libtracerd/event/map_ctf.c, told
+ * apart by the same records: ctf_choices.h) are checked on the same runs:
+ * `json` against `json --begin 0`, which maps record by record. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +34,17 @@
 static unsigned both_ways(const char *cli, const char *const *args, const char *path)
 {
     return ev_run_both_ways(cli, "TRACERD_CLI_NO_TEMPLATES", "dump", args, path);
+}
+
+/* `tracerd json ARGS... path` and the same with --begin 0: a filter that
+ * lets every event through but makes the event view map every batch of
+ * field records record by record (libtracerd/event/map_ctf.c: argument
+ * plans are left out when a filter tests the event between its contexts
+ * and its payload); fails on any difference. */
+static void json_both_ways(const char *cli, const char *const *args, const char *path)
+{
+    static const char *const begin0[] = {"--begin", "0", NULL};
+    ev_run_with_args(cli, begin0, "json", args, path);
 }
 
 static const char *const arg_sets[][8] = {
@@ -63,6 +76,7 @@ static void visit(void *ctx, const char *dir, bool is_dir)
     w->dirs++;
     for (size_t i = 0; i < sizeof arg_sets / sizeof arg_sets[0]; i++) {
         w->ok += both_ways(w->cli, arg_sets[i], dir);
+        json_both_ways(w->cli, arg_sets[i], dir);
         w->runs++;
     }
 }
@@ -117,8 +131,10 @@ static void remove_trace(char *dir)
 static void check_trace(const char *cli, const char *dir, const uint8_t *stream, size_t len)
 {
     unsigned ok = 0;
-    for (size_t i = 0; i < sizeof arg_sets / sizeof arg_sets[0]; i++)
+    for (size_t i = 0; i < sizeof arg_sets / sizeof arg_sets[0]; i++) {
         ok += both_ways(cli, arg_sets[i], dir);
+        json_both_ways(cli, arg_sets[i], dir);
+    }
     ck_assert_uint_ge(ok, 4); /* all but, for the feature trace, the small stitch buffer */
     static const char *const filters[][8] = {
         {"-q", "--name", "shape*"},
@@ -135,6 +151,7 @@ static void check_trace(const char *cli, const char *dir, const uint8_t *stream,
     fclose(f);
     static const char *const quiet[] = {"-q", NULL};
     both_ways(cli, quiet, dir);
+    json_both_ways(cli, quiet, dir);
 }
 
 START_TEST(test_feature_trace)

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 
 #include "../core/sized.h"
+#include "ctf_choices.h"
 #include "ctf_meaning.h"
 #include "event_internal.h"
 
@@ -60,6 +61,41 @@ struct class_info {
     const void *cls;
     tracerd_str_t name;
     int span;
+};
+
+/* An argument plan: what the record-by-record mapping made of one batch of
+ * field records (one on_fields call starting an event: its contexts and
+ * payload), kept so that a later batch of the same records (ctf_choices.h:
+ * the same class, first record and count, the same choices, whole strings)
+ * is mapped without the per-record work: each argument from its record
+ * (name kept, value by scalar_value or a BYTES view), the thread, process
+ * and address from theirs. Made only from a batch that starts and ends at a
+ * scope's top (depth 0: no path or skip state carried into the event's next
+ * batch), when no filter tests the event mid-way, nothing was truncated, no
+ * value came in fragments and no byte array was gathered element by
+ * element. Kept per event class and record count, two per set. */
+#define PLAN_SETS 32u
+#define PLAN_ARGS 64u
+#define PLAN_CHECKS 24u
+#define PLAN_IDS 8u
+#define PLAN_NAMES 512u
+
+enum { PLAN_SCALAR, PLAN_BYTES };
+
+struct plan {
+    const void *cls; /* NULL: empty */
+    uint32_t n;      /* records of the batch */
+    uint32_t nchecks, nargs, nids;
+    struct ctf_rec0 rec0;
+    struct ctf_check check[PLAN_CHECKS];
+    struct {
+        tracerd_str_t name; /* the model's, or in names */
+        uint16_t rec, op;
+    } arg[PLAN_ARGS];
+    struct {
+        uint16_t rec, kind; /* a context's thread or process, a payload's address (CTF_NAME_*) */
+    } id[PLAN_IDS];
+    char names[PLAN_NAMES]; /* the nested arguments' names */
 };
 
 struct cmap {
@@ -116,6 +152,14 @@ struct cmap {
     uint32_t cap;
     struct name_info names_seen[NAME_SLOTS];
     struct class_info classes[CLASS_SLOTS];
+    /* argument plans (above): the event's class, the plan being made (NULL:
+     * none) and whether it still can be, the record being mapped */
+    const void *cls;
+    struct plan *making;
+    bool plan_ok;
+    uint32_t rec;
+    struct plan plans[2 * PLAN_SETS];
+    uint8_t plan_older[PLAN_SETS];
 };
 
 /* What on_field needs when no argument is wanted: the event contexts (thread
@@ -219,6 +263,7 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
     m->collect_depth = 0;
     m->frag_arg = UINT32_MAX;
     m->has_addr = false;
+    m->cls = e->cls;
     m->ev.offset = e->offset;
     m->ev.kind = TRACERD_EVENT_INSTANT;
     m->ev.ticks = e->cycles;
@@ -506,6 +551,35 @@ static int payload_test(struct cmap *m)
      (1u << TRACERD_CTF_VALUE_ARRAY_BEGIN) | (1u << TRACERD_CTF_VALUE_SEQUENCE_BEGIN) |            \
      (1u << TRACERD_CTF_VALUE_VARIANT_BEGIN))
 
+/* An integer at the top of a scope whose name means a thread or process id
+ * (in the contexts) or, for a function event, its address (the payload). */
+static inline void note_id(struct cmap *m, const tracerd_ctf_field_t *f, unsigned k)
+{
+    bool is_ctx = f->scope != TRACERD_CTF_SCOPE_EVENT_FIELDS;
+    uint64_t u = f->kind == TRACERD_CTF_VALUE_UINT ? f->v.u : (uint64_t)f->v.i;
+    if (is_ctx && k == CTF_NAME_TID) {
+        m->ev.tid = u;
+        m->ev.flags |= TRACERD_EVENT_HAS_TID;
+    } else if (is_ctx && k == CTF_NAME_PID) {
+        m->ev.pid = u;
+        m->ev.flags |= TRACERD_EVENT_HAS_PID;
+    } else if (!is_ctx && m->span != 0 && k == CTF_NAME_ADDR) {
+        m->addr = u;
+        m->has_addr = true;
+    } else {
+        return;
+    }
+    if (TRACERD__UNLIKELY(m->making != NULL)) { /* a plan keeps it */
+        struct plan *p = m->making;
+        if (p->nids == PLAN_IDS) {
+            m->plan_ok = false;
+            return;
+        }
+        p->id[p->nids].rec = (uint16_t)m->rec;
+        p->id[p->nids++].kind = (uint16_t)k;
+    }
+}
+
 static inline int field_arg(struct cmap *m, const tracerd_ctf_field_t *f)
 {
     if (!m->in_event || f->depth == 0 || f->scope < TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT)
@@ -526,20 +600,8 @@ static inline int field_arg(struct cmap *m, const tracerd_ctf_field_t *f)
         return TRACERD_CB_CONTINUE; /* the END of a compound field */
     const struct name_info *ni = name_of(m, name);
     unsigned k = ni->kind;
-    if (TRACERD__UNLIKELY(k != CTF_NAME_OTHER) && (kind & KINDS_INT)) {
-        bool is_ctx = f->scope != TRACERD_CTF_SCOPE_EVENT_FIELDS;
-        uint64_t u = f->kind == TRACERD_CTF_VALUE_UINT ? f->v.u : (uint64_t)f->v.i;
-        if (is_ctx && k == CTF_NAME_TID) {
-            m->ev.tid = u;
-            m->ev.flags |= TRACERD_EVENT_HAS_TID;
-        } else if (is_ctx && k == CTF_NAME_PID) {
-            m->ev.pid = u;
-            m->ev.flags |= TRACERD_EVENT_HAS_PID;
-        } else if (!is_ctx && m->span != 0 && k == CTF_NAME_ADDR) {
-            m->addr = u;
-            m->has_addr = true;
-        }
-    }
+    if (TRACERD__UNLIKELY(k != CTF_NAME_OTHER) && (kind & KINDS_INT))
+        note_id(m, f, k);
     if (m->no_args)
         return TRACERD_CB_CONTINUE; /* no argument wanted */
     tracerd_event_arg_t *o = new_arg(m);
@@ -575,9 +637,8 @@ static inline int on_field(struct cmap *m, const tracerd_ctf_field_t *f)
 /* The fields in batches (on_fields): each as on_field. A positive return
  * (a pause after the event) lets the event's later records be mapped, as
  * they would be one by one; a negative one stops at its record. */
-static int on_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
+static int fields_each(struct cmap *m, const tracerd_ctf_field_t *f, size_t n)
 {
-    struct cmap *m = user;
     int ret = TRACERD_CB_CONTINUE;
     for (size_t i = 0; i < n; i++) {
         int rc = on_field(m, &f[i]);
@@ -588,6 +649,127 @@ static int on_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
         }
     }
     return ret;
+}
+
+static inline size_t plan_set(const void *cls, size_t n)
+{
+    uint64_t h = (uint64_t)(uintptr_t)cls ^ (uint64_t)n << 3;
+    h ^= h >> 29;
+    h *= UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> 59); /* PLAN_SETS */
+}
+
+static inline bool plan_match(const struct plan *p, const void *cls, const tracerd_ctf_field_t *f,
+                              size_t n)
+{
+    return p->cls == cls && p->n == n && ctf_rec0_is(&p->rec0, &f[0]) &&
+           ctf_checks_hold(p->check, p->nchecks, f);
+}
+
+/* Batch f[0, n) mapped by plan p (its records are p's). */
+static void plan_run(struct cmap *m, const struct plan *p, const tracerd_ctf_field_t *f)
+{
+    for (uint32_t i = 0; i < p->nids; i++)
+        note_id(m, &f[p->id[i].rec], p->id[i].kind);
+    tracerd_event_arg_t *o = m->args;
+    for (uint32_t j = 0; j < p->nargs; j++, o++) {
+        const tracerd_ctf_field_t *r = &f[p->arg[j].rec];
+        memset(o, 0, sizeof *o);
+        o->name = p->arg[j].name;
+        if (p->arg[j].op == PLAN_BYTES) {
+            o->type = TRACERD_EVENT_ARG_BYTES;
+            o->v.bytes.data = (const uint8_t *)keep(m, m->text, CTF_TEXT, &m->text_len,
+                                                    r->bytes.data, r->bytes.len, &o->v.bytes.len);
+        } else {
+            scalar_value(m, o, r);
+        }
+    }
+    m->nargs = p->nargs;
+}
+
+/* Maps f[0, n) record by record into a new plan of (m->cls, n), kept when
+ * the batch allows one (struct plan). */
+static int plan_make(struct cmap *m, const tracerd_ctf_field_t *f, size_t n)
+{
+    size_t h = plan_set(m->cls, n);
+    unsigned way = m->plan_older[h];
+    m->plan_older[h] = (uint8_t)(way ^ 1u);
+    struct plan *p = &m->plans[2 * h + way];
+    p->cls = NULL;
+    p->n = (uint32_t)n;
+    p->nchecks = p->nargs = p->nids = 0;
+    ctf_rec0_make(&p->rec0, &f[0]);
+    m->making = p;
+    m->plan_ok = n <= UINT16_MAX && f[0].depth == 0 && f[n - 1].depth == 0;
+    int ret = TRACERD_CB_CONTINUE;
+    size_t i = 0; /* the next record to map */
+    while (m->plan_ok && i < n) {
+        const tracerd_ctf_field_t *r = &f[i];
+        unsigned chk = ctf_check_kind(r);
+        if (r->frag != (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST) ||
+            (chk != CTF_CHK_NONE &&
+             (p->nchecks == PLAN_CHECKS || (chk == CTF_CHK_OPTION && i + 1 == n)))) {
+            m->plan_ok = false;
+            break;
+        }
+        if (chk != CTF_CHK_NONE)
+            ctf_check_make(&p->check[p->nchecks++], f, i, chk);
+        uint32_t before = m->nargs;
+        m->rec = (uint32_t)i++;
+        int rc = on_field(m, r);
+        if (rc != TRACERD_CB_CONTINUE || m->collect_depth != 0 || m->nargs > PLAN_ARGS) {
+            m->plan_ok = false;
+            ret = rc;
+            if (rc < 0) {
+                m->making = NULL;
+                return rc;
+            }
+            break;
+        }
+        for (uint32_t j = before; j < m->nargs; j++) {
+            p->arg[j].rec = (uint16_t)m->rec;
+            p->arg[j].op = m->args[j].type == TRACERD_EVENT_ARG_BYTES ? PLAN_BYTES : PLAN_SCALAR;
+            p->arg[j].name = m->args[j].name;
+        }
+    }
+    m->making = NULL;
+    if (m->plan_ok) { /* the whole batch mapped: kept if it left nothing behind */
+        if ((m->ev.flags & TRACERD_EVENT_TRUNCATED) != 0 || !m->in_event || m->skip_depth != 0 ||
+            m->names_len > PLAN_NAMES)
+            return ret;
+        memcpy(p->names, m->names, m->names_len);
+        for (uint32_t j = 0; j < m->nargs; j++) {
+            const char *a = p->arg[j].name.data;
+            if (a >= m->names && a < m->names + m->names_len)
+                p->arg[j].name.data = p->names + (a - m->names);
+        }
+        p->nargs = m->nargs;
+        p->cls = m->cls;
+        return ret;
+    }
+    /* no plan: the rest of the batch record by record */
+    int rc = i < n ? fields_each(m, f + i, n - i) : TRACERD_CB_CONTINUE;
+    return rc != TRACERD_CB_CONTINUE ? rc : ret;
+}
+
+/* The fields in batches (on_fields): each as on_field, or by a plan. A
+ * positive return (a pause after the event) lets the event's later records
+ * be mapped, as they would be one by one; a negative one stops at its
+ * record. */
+static int on_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
+{
+    struct cmap *m = user;
+    if (m->filtered || m->no_args || m->cls == NULL || !m->in_event || m->nargs != 0 ||
+        m->text_len != 0 || m->names_len != 0 || m->skip_depth != 0 || m->collect_depth != 0 ||
+        m->frag_arg != UINT32_MAX)
+        return fields_each(m, f, n);
+    size_t h = plan_set(m->cls, n);
+    const struct plan *p = &m->plans[2 * h];
+    if (plan_match(p, m->cls, f, n) || plan_match(++p, m->cls, f, n)) {
+        plan_run(m, p, f);
+        return TRACERD_CB_CONTINUE;
+    }
+    return plan_make(m, f, n);
 }
 
 static tracerd_str_t hex_name(char *buf, uint64_t v)

@@ -356,34 +356,63 @@ void ev_run_cli(const char *cli, const char *stdin_path, ev_proc_t *p, ...)
     ev_run_proc(argv, stdin_path, 30, p);
 }
 
-unsigned ev_run_both_ways(const char *cli, const char *env, const char *cmd,
-                          const char *const *args, const char *path)
+/* `cli cmd [two_first...] args... path` into p (two_first: NULL, or up to 4
+ * arguments ended by NULL; args: up to 8, ended by NULL). */
+static void run_cmd(const char *cli, const char *cmd, const char *const *two_first,
+                    const char *const *args, const char *path, ev_proc_t *p)
 {
-    const char *a[10] = {NULL};
-    size_t n = 0;
-    while (n < 8 && args[n] != NULL) {
-        a[n] = args[n];
-        n++;
-    }
-    a[n] = path;
+    char *argv[16] = {(char *)(uintptr_t)cli, (char *)(uintptr_t)cmd};
+    int n = 2;
+    for (size_t i = 0; two_first != NULL && i < 4 && two_first[i] != NULL; i++)
+        argv[n++] = (char *)(uintptr_t)two_first[i];
+    for (size_t i = 0; i < 8 && args[i] != NULL; i++)
+        argv[n++] = (char *)(uintptr_t)args[i];
+    argv[n++] = (char *)(uintptr_t)path;
+    argv[n] = NULL;
+    ev_run_proc(argv, NULL, 30, p);
+}
+
+/* Runs `cli cmd args... path` twice, the second time with env set to "1"
+ * (env not NULL) and with two_first before args (not NULL); fails on any
+ * difference. Returns 1 when the first run exits 0. */
+static unsigned run_twice(const char *cli, const char *env, const char *const *two_first,
+                          const char *cmd, const char *const *args, const char *path)
+{
+    const char *how = env != NULL ? env : two_first[0];
+    const char *a0 = args[0] != NULL ? args[0] : "";
     ev_proc_t one, two;
-    unsetenv(env);
-    ev_run_cli(cli, NULL, &one, cmd, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], NULL);
-    setenv(env, "1", 1);
-    ev_run_cli(cli, NULL, &two, cmd, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], NULL);
-    unsetenv(env);
-    ck_assert_msg(one.status == two.status, "%s %s %s: exit %d vs %d (%s=1)", cmd, path, a[0],
-                  one.status, two.status, env);
+    if (env != NULL)
+        unsetenv(env);
+    run_cmd(cli, cmd, NULL, args, path, &one);
+    if (env != NULL)
+        setenv(env, "1", 1);
+    run_cmd(cli, cmd, two_first, args, path, &two);
+    if (env != NULL)
+        unsetenv(env);
+    ck_assert_msg(one.status == two.status, "%s %s %s: exit %d vs %d (%s)", cmd, path, a0,
+                  one.status, two.status, how);
     ck_assert_msg(one.out_len == two.out_len && memcmp(one.out, two.out, one.out_len) == 0,
-                  "%s %s %s: output differs (%s=1 second):\n%s\n---\n%s", cmd, path, a[0], env,
+                  "%s %s %s: output differs (%s second):\n%s\n---\n%s", cmd, path, a0, how,
                   one.out, two.out);
     ck_assert_msg(one.err_len == two.err_len && memcmp(one.err, two.err, one.err_len) == 0,
-                  "%s %s %s: errors differ (%s=1 second):\n%s\n---\n%s", cmd, path, a[0], env,
+                  "%s %s %s: errors differ (%s second):\n%s\n---\n%s", cmd, path, a0, how,
                   one.err, two.err);
     unsigned ok = one.status == 0;
     ev_proc_free(&one);
     ev_proc_free(&two);
     return ok;
+}
+
+unsigned ev_run_both_ways(const char *cli, const char *env, const char *cmd,
+                          const char *const *args, const char *path)
+{
+    return run_twice(cli, env, NULL, cmd, args, path);
+}
+
+unsigned ev_run_with_args(const char *cli, const char *const *more, const char *cmd,
+                          const char *const *args, const char *path)
+{
+    return run_twice(cli, NULL, more, cmd, args, path);
 }
 
 void ev_walk_tree(const char *dir, void (*visit)(void *ctx, const char *path, bool is_dir),

@@ -72,6 +72,11 @@ void ev_run_cli(const char *cli, const char *stdin_path, ev_proc_t *p, ...);
  * when the first run exits 0. */
 unsigned ev_run_both_ways(const char *cli, const char *env, const char *cmd,
                           const char *const *args, const char *path);
+/* The same, the second run with the arguments `more` (up to 4, ended by
+ * NULL: another path to the same output, such as a filter every event
+ * passes) before args instead of an environment variable. */
+unsigned ev_run_with_args(const char *cli, const char *const *more, const char *cmd,
+                          const char *const *args, const char *path);
 /* Calls visit(ctx, path, is_dir) for dir and every file and directory below
  * it (names starting with '.' left out), parents before their contents. */
 void ev_walk_tree(const char *dir, void (*visit)(void *ctx, const char *path, bool is_dir),

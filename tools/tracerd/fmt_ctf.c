@@ -833,24 +833,16 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
     wr_init_fixed(&s, buf, sizeof buf);
     size_t mark = 0;
     t->nvals = t->nchecks = t->nenums = 0;
-    t->rec0.type = f[0].type;
-    t->rec0.name = f[0].name;
-    t->rec0.ks = tpl_ks(&f[0]);
+    ctf_rec0_make(&t->rec0, &f[0]);
     for (size_t i = 0; i < n; i++) {
         const tracerd_ctf_field_t *r = &f[i];
         if (r->frag != (TRACERD_CTF_FRAG_FIRST | TRACERD_CTF_FRAG_LAST) || s.len > TPL_TEXT)
             return false;
-        unsigned chk = r->kind == TRACERD_CTF_VALUE_STRING || r->kind == TRACERD_CTF_VALUE_BYTES
-                           ? TPL_CHK_WHOLE
-                       : r->kind == TRACERD_CTF_VALUE_VARIANT_BEGIN ? TPL_CHK_OPTION
-                       : r->kind == TRACERD_CTF_VALUE_SEQUENCE_BEGIN ||
-                               r->kind == TRACERD_CTF_VALUE_OPTIONAL_BEGIN
-                           ? TPL_CHK_LENGTH
-                           : TPL_CHK_NONE;
-        if (chk != TPL_CHK_NONE) {
-            if (t->nchecks == TPL_CHECKS || (chk == TPL_CHK_OPTION && i + 1 == n))
+        unsigned chk = ctf_check_kind(r);
+        if (chk != CTF_CHK_NONE) {
+            if (t->nchecks == TPL_CHECKS || (chk == CTF_CHK_OPTION && i + 1 == n))
                 return false;
-            tpl_check_make(&t->check[t->nchecks++], f, i, chk);
+            ctf_check_make(&t->check[t->nchecks++], f, i, chk);
         }
         unsigned op;
         switch (r->kind) {
