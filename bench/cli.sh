@@ -23,7 +23,15 @@
 # tracerd's per pass, in each pair, and the median of the pairs is shown,
 # with the median CPU and wall times of each side. Commands without a peer
 # (and xxhsum) run BENCH_RUNS times (default 3): the median. BENCH_PASS_BYTES
-# (default 256e6) is the input tracerd and xxhsum read per timing. CPU time
+# (default 256e6) is the input tracerd reads per timing; info and stats, which
+# run at 1-3 GB/s, read at least BENCH_FAST_PASS_BYTES (default 1e9) and
+# xxhsum, at 10 GB/s and more, BENCH_XXH_PASS_BYTES (default 4e9): at 256 MB
+# their timings were 20-100 ms, within a few steps of /usr/bin/time's 10 ms.
+# xray-small's stats beside llvm-xray account: tracerd reads the 32 MiB xray
+# input (a pass of the 4 MiB one is ~3 ms, a third of it the process start),
+# and the ratio is per byte (the peer's CPU time per byte over tracerd's).
+# Commands without a peer show, for info, their CPU time over xxhsum's on
+# the same bytes ("x XXH3's time"). CPU time
 # counts: other jobs on the machine shift wall time much more than CPU time.
 # MB/s are of input bytes, events/s of `tracerd stats`'s event count, RSS is
 # the peak resident set. "x peer" is the peer's CPU time over tracerd's.
@@ -72,8 +80,11 @@ gen() { # NAME: prints nothing, makes $D/NAME unless present
 input_path() {
     case "$1" in xtrace) echo "$D/x.xinsndata.bin" ;; *) echo "$D/$1" ;; esac
 }
-size_of() { # bytes of a file, or of every file in a folder
-    if [ -d "$1" ]; then du -sb --apparent-size "$1" | cut -f1; else wc -c <"$1"; fi
+passes() { # BUDGET BYTES: the passes over BYTES that read about BUDGET bytes (at least 1)
+    awk "BEGIN{r = int($1 / $2); print r < 1 ? 1 : r}"
+}
+size_of() { # bytes of a file, or of every file in a folder (through symbolic links)
+    if [ -d "$1" ]; then du -sbL --apparent-size "$1" | cut -f1; else wc -c <"$1"; fi
 }
 
 # ---- timing ------------------------------------------------------------------
@@ -117,7 +128,8 @@ run() {
 # paired N PEER REPEAT CMD...: N pairs of one run of the shell command PEER
 # and one run of CMD (REPEAT times); sets the peer's P_CPU P_WALL P_RSS P_OK,
 # tracerd's R_* (medians) and RATIO, the median of peer CPU / tracerd CPU
-# per pair.
+# per pair, times SCALE (default 1: CMD's input bytes over the peer's, when
+# they read different inputs).
 paired() {
     _n=$1 _peer=$2 _rr=$3
     shift 3
@@ -134,7 +146,7 @@ paired() {
         once "$_rr" "$@"
         cpus="$cpus $O_CPU" walls="$walls $O_WALL"
         [ "$O_RSS" -gt "$R_RSS" ] && R_RSS=$O_RSS
-        ratios="$ratios $(awk "BEGIN{c=$O_CPU; if (c < 0.001) c = 0.001; printf \"%.2f\", $pc / c}")"
+        ratios="$ratios $(awk "BEGIN{c=$O_CPU; if (c < 0.001) c = 0.001; printf \"%.2f\", $pc * ${SCALE:-1} / c}")"
         i=$((i + 1))
     done
     P_CPU=$(echo $pcpus | tr ' ' '\n' | median)
@@ -152,7 +164,7 @@ row() { # FORMAT COMMAND TOOL BYTES EVENTS [RATIO]
     mbs=$(awk "BEGIN{c=$R_CPU; if (c < 0.001) c = 0.001; printf \"%.0f\", $4 / 1e6 / c}")
     wmbs=$(awk "BEGIN{w=$R_WALL; if (w < 0.01) w = 0.01; printf \"%.0f\", $4 / 1e6 / w}")
     evs=$(awk "BEGIN{c=$R_CPU; if (c < 0.001) c = 0.001; printf \"%.1f\", $5 / 1e6 / c}")
-    ratio=""
+    ratio=${NOTE:-}
     if [ -n "${6:-}" ]; then
         ratio="${6}x (pairs:$RATIOS)"
     fi
@@ -174,10 +186,12 @@ for f in ${BENCH_FORMATS:-xray xray-small ctf-writer ctf-lttng fxt xtrace}; do
     fi
     [ -e "$p" ] || { emit "| $f | (input not made) | | | | | | | | |"; continue; }
     bytes=$(size_of "$p")
-    # tracerd and xxhsum pass over at least ~256 MB per timing
-    # (BENCH_PASS_BYTES; more makes the short timings finer than
-    # /usr/bin/time's 10 ms step); peers run once
-    reps=$(awk "BEGIN{r = int(${BENCH_PASS_BYTES:-256e6} / $bytes); print r < 1 ? 1 : r}")
+    # tracerd passes over at least ~256 MB per timing (BENCH_PASS_BYTES;
+    # more makes the short timings finer than /usr/bin/time's 10 ms step),
+    # info and stats over ~1 GB, xxhsum over ~4 GB (above); peers run once
+    reps=$(passes "${BENCH_PASS_BYTES:-256e6}" "$bytes")
+    freps=$(passes "${BENCH_FAST_PASS_BYTES:-1e9}" "$bytes")
+    [ "$freps" -gt "$reps" ] || freps=$reps
     extra=""
     case "$f" in xray*) extra="--instr-map $D/xray_load" ;; esac
     events=$("$T" stats -q $extra "$p" 2>/dev/null | sed -n 's/^events: \([0-9]*\).*/\1/p' | head -n 1)
@@ -185,10 +199,22 @@ for f in ${BENCH_FORMATS:-xray xray-small ctf-writer ctf-lttng fxt xtrace}; do
     if [ "$f" = xtrace ]; then # the event view has no instructions: count instruction records
         events=$("$T" info -q "$p" | sed -n 's/^instructions: *\([0-9]*\).*/\1/p')
     fi
+    X_CPU=""
     if have xxhsum && [ "$f" != xray-small ]; then
-        if [ -d "$p" ]; then run "$RUNS" "$reps" sh -c "cat '$p'/* | xxhsum -H3"; else run "$RUNS" "$reps" xxhsum -H3 "$p"; fi
+        xreps=$(passes "${BENCH_XXH_PASS_BYTES:-4e9}" "$bytes")
+        if [ -d "$p" ]; then run "$RUNS" "$xreps" sh -c "cat '$p'/* | xxhsum -H3"; else run "$RUNS" "$xreps" xxhsum -H3 "$p"; fi
         row "$f" "read every byte" "xxhsum -H3" "$bytes" 0
+        X_CPU=$R_CPU
     fi
+    # xray-small's stats: tracerd reads the big xray input (per byte, above)
+    tp=$p tbytes=$bytes tevents=$events
+    if [ "$f" = xray-small ] && [ -e "$(input_path xray)" ]; then
+        tp=$(input_path xray)
+        tbytes=$(size_of "$tp")
+        tevents=$("$T" stats -q $extra "$tp" 2>/dev/null | sed -n 's/^events: \([0-9]*\).*/\1/p' | head -n 1)
+        tevents=${tevents:-0}
+    fi
+    treps=$(passes "${BENCH_FAST_PASS_BYTES:-1e9}" "$tbytes")
     # the peer of each command (a shell command), run in pairs with tracerd's
     PI="" PS="" PD="" PJ="" cmds="info stats dump json"
     case "$f" in
@@ -220,16 +246,27 @@ for f in ${BENCH_FORMATS:-xray xray-small ctf-writer ctf-lttng fxt xtrace}; do
         esac
         x=""
         [ "$cmd" != dump ] && [ "$cmd" != info ] && x=$extra
+        r=$reps tin=$p tb=$bytes tev=$events label="tracerd $cmd" SCALE=1
+        case "$cmd" in info | stats) r=$freps ;; esac
+        if [ -n "$peer" ] && [ "$tp" != "$p" ]; then # the xray input, the ratio per byte
+            r=$treps tin=$tp tb=$tbytes tev=$tevents label="tracerd $cmd (on the xray input; per byte)"
+            SCALE=$(awk "BEGIN{print $tbytes / $bytes}")
+        fi
         if [ -n "$peer" ]; then
-            paired "$PRUNS" "$peer" "$reps" "$T" "$cmd" -q $x "$p"
+            paired "$PRUNS" "$peer" "$r" "$T" "$cmd" -q $x "$tin"
+            SCALE=1
             T_CPU=$R_CPU T_WALL=$R_WALL T_RSS=$R_RSS T_OK=$R_OK
             R_CPU=$P_CPU R_WALL=$P_WALL R_RSS=$P_RSS R_OK=$P_OK
             row "$f" "$cmd" "$tool" "$bytes" "$events"
             R_CPU=$T_CPU R_WALL=$T_WALL R_RSS=$T_RSS R_OK=$T_OK
-            row "$f" "$cmd" "tracerd $cmd" "$bytes" "$events" "$RATIO"
+            row "$f" "$cmd" "$label" "$tb" "$tev" "$RATIO"
         else
-            run "$RUNS" "$reps" "$T" "$cmd" -q $x "$p"
+            run "$RUNS" "$r" "$T" "$cmd" -q $x "$p"
+            NOTE=""
+            [ "$cmd" = info ] && [ -n "$X_CPU" ] &&
+                NOTE=$(awk "BEGIN{x=$X_CPU; if (x < 0.0001) x = 0.0001; printf \"%.2fx XXH3's time\", $R_CPU / x}")
             row "$f" "$cmd" "tracerd $cmd" "$bytes" "$events"
+            NOTE=""
         fi
     done
 done
