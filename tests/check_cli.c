@@ -694,8 +694,9 @@ END_TEST
 
 /* A regular file is mapped, not copied (cli.c): one cut short by another
  * process while tracerd reads it is a read error (exit 3, one message), never
- * SIGBUS; the output ends with a whole line. The file is cut while tracerd
- * is blocked writing the output of its first mapped part. */
+ * SIGBUS; the output ends with a whole line (dump) or a whole document
+ * (json). The file is cut while tracerd is blocked writing the output of
+ * its first mapped part. */
 START_TEST(test_file_cut_while_read)
 {
     CLI_OR_SKIP(cli);
@@ -710,7 +711,7 @@ START_TEST(test_file_cut_while_read)
         dup2(err[1], 2);
         close(out[0]);
         close(err[0]);
-        execl(cli, cli, "dump", "-q", path, (char *)NULL);
+        execl(cli, cli, _i == 0 ? "dump" : "json", "-q", path, (char *)NULL);
         _exit(127);
     }
     close(out[1]);
@@ -720,10 +721,13 @@ START_TEST(test_file_cut_while_read)
     struct timespec ts = {0, 300 * 1000 * 1000};
     nanosleep(&ts, NULL); /* nobody reads: tracerd blocks in its first 4 MiB */
     ck_assert_int_eq(truncate(path, 65536), 0);
-    char buf[65536], last = '\n';
+    char buf[65536], last = '\n', end[4] = "";
     ssize_t k;
-    while ((k = read(out[0], buf, sizeof buf)) > 0)
+    while ((k = read(out[0], buf, sizeof buf)) > 0) {
         last = buf[k - 1];
+        if (k >= 3)
+            memcpy(end, buf + k - 3, 3);
+    }
     char msg[1024];
     size_t ml = 0;
     while (ml < sizeof msg - 1 && (k = read(err[0], msg + ml, sizeof msg - 1 - ml)) > 0)
@@ -737,6 +741,8 @@ START_TEST(test_file_cut_while_read)
     ck_assert_int_eq(WEXITSTATUS(st), 3);
     ck_assert_msg(strstr(msg, "the file was cut short while it was read") != NULL, "stderr: %s", msg);
     ck_assert_int_eq(last, '\n');
+    if (_i == 1)
+        ck_assert_str_eq(end, "}}\n"); /* the document is closed */
     free(path);
     ev_temp_cleanup();
 }
@@ -1320,7 +1326,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_xtrace_name_and_layout);
     tcase_add_test(tc, test_info_json_agree);
     tcase_add_test(tc, test_fxt_info);
-    tcase_add_test(tc, test_file_cut_while_read);
+    tcase_add_loop_test(tc, test_file_cut_while_read, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -764,6 +764,39 @@ typedef struct tracerd_ctf_dir_stream {
     uint32_t index;                   /**< stream number in the directory reader */
 } tracerd_ctf_dir_stream_t;
 
+/**
+ * Where a directory reader's stream files come from. By default (open,
+ * view and close all NULL) it opens each stream file itself and reads it
+ * with pread() into a buffer of its own (chunk_bytes). A client that can
+ * show a file's bytes where they lie (a mapped window of the file, a file
+ * already in memory) sets all three: the reader then feeds its stream
+ * readers those bytes, with no read buffer and no copy. Metadata files and
+ * the first 4 KiB of each stream file (read once at open, to group them)
+ * are still read with read().
+ */
+typedef struct tracerd_ctf_dir_files {
+    /** Handed to the three functions. */
+    void *ctx;
+    /** The handle of the file at path (not NULL), or NULL with errno set
+     * (the reader fails with E_IO, "cannot open: <strerror(errno)>"). */
+    void *(*open)(void *ctx, const char *path);
+    /** The file's bytes from `offset`: sets *data and *len (1 to `want`
+     * bytes, or *len 0 at the end of the file) and returns 0; or returns
+     * -1 for a read error (E_IO, "read error: " and *reason when set, a text
+     * that lives until the next call, else strerror(errno)). The bytes stay
+     * valid and unchanged until the next view or close of the same handle.
+     * `want` is chunk_bytes (less when many streams share
+     * max_read_buffer_bytes). */
+    int (*view)(void *ctx, void *file, uint64_t offset, size_t want, const uint8_t **data,
+                size_t *len, const char **reason);
+    /** Ends a handle, with its last view. Each stream holds at most one
+     * handle at a time (max_open_files does not apply to handles: a view
+     * must outlive the read, so a client whose handles keep a file
+     * descriptor each should let it go between views when streams are
+     * many). */
+    void (*close)(void *ctx, void *file);
+} tracerd_ctf_dir_files_t;
+
 /** Directory reader options. */
 typedef struct tracerd_ctf_dir_config {
     /** Options of every stream reader; NULL (the default): the defaults.
@@ -790,6 +823,10 @@ typedef struct tracerd_ctf_dir_config {
      * time, but at least 4 KiB (or chunk_bytes if smaller): 4 KiB for 4,096
      * streams. A stream's reader and buffer are freed when it ends. */
     size_t max_read_buffer_bytes;
+    /** Where the stream files' bytes come from (default: all NULL, the
+     * reader reads them itself; see tracerd_ctf_dir_files_t). Set all three
+     * functions or none (else _open returns E_INVALID). */
+    tracerd_ctf_dir_files_t files;
 } tracerd_ctf_dir_config_t;
 
 /** Fills *cfg with the defaults. */

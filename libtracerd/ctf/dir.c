@@ -1,7 +1,8 @@
 /* CTF trace directories: finds every folder holding a `metadata` file,
  * parses it, opens every stream file beside it, and merges the events of all
  * streams by timestamp with a binary heap. Each stream keeps one read buffer
- * (chunk_bytes, smaller when many streams share max_read_buffer_bytes) and
+ * (chunk_bytes, smaller when many streams share max_read_buffer_bytes), or
+ * none when the client shows the files' bytes in place (cfg.files), and
  * one stream reader (whose stitch buffer grows only as straddling records
  * need); both are freed when the stream ends. Memory is bounded by the
  * number of streams (max_streams), not by the length of the trace. */
@@ -30,8 +31,11 @@ struct dstream {
     uint64_t key_sid, key_inst, first_ts;
     uint32_t trace_index;
     int fd;
+    void *file;   /* the client's handle (cfg.files), or NULL */
     uint8_t *buf; /* buf_cap bytes, from the first read to the stream's end */
-    size_t buf_cap, len, pos;
+    size_t buf_cap;
+    const uint8_t *data; /* bytes being fed: buf, or the client's view */
+    size_t len, pos;
     uint64_t size; /* largest of its files when opened (sizes its buffer) */
     bool eof, finished, done;
     uint64_t next_ns;
@@ -633,7 +637,10 @@ tracerd_status_t tracerd_ctf_dir_open(const char *path, const tracerd_ctf_dir_co
     d->metadata_cfg = mc;
     d->cfg.stream = &d->stream_cfg;
     d->cfg.metadata = &d->metadata_cfg;
-    if (d->cfg.chunk_bytes < 64 || d->cfg.chunk_bytes > ((size_t)1 << 30)) {
+    const tracerd_ctf_dir_files_t *fs = &d->cfg.files;
+    bool some = fs->open != NULL || fs->view != NULL || fs->close != NULL;
+    bool all = fs->open != NULL && fs->view != NULL && fs->close != NULL;
+    if (d->cfg.chunk_bytes < 64 || d->cfg.chunk_bytes > ((size_t)1 << 30) || some != all) {
         tracerd__free(&a, d, sizeof *d);
         return TRACERD_E_INVALID;
     }
@@ -756,11 +763,109 @@ static void stream_release(struct tracerd_ctf_dir *d, struct dstream *s)
 {
     tracerd__free(&d->alloc, s->buf, s->buf_cap);
     s->buf = NULL;
+    if (s->file != NULL)
+        d->cfg.files.close(d->cfg.files.ctx, s->file);
+    s->file = NULL;
+    s->data = NULL;
     tracerd_ctf_stream_free(s->r);
     s->r = NULL;
     if (s->fd >= 0)
         close(s->fd);
     s->fd = -1;
+}
+
+/* Reads the client's view of stream s's file at file_off (cfg.files). */
+static tracerd_status_t view_next(struct tracerd_ctf_dir *d, struct dstream *s, size_t *n)
+{
+    const tracerd_ctf_dir_files_t *fs = &d->cfg.files;
+    if (s->file == NULL) {
+        errno = 0;
+        s->file = fs->open(fs->ctx, s->pub.path);
+        if (s->file == NULL)
+            return derr(d, TRACERD_E_IO, s->pub.path, 0, "cannot open: %s",
+                        TRACERD__STRERROR(errno));
+    }
+    const uint8_t *data = NULL;
+    const char *why = NULL;
+    *n = 0;
+    errno = 0;
+    if (fs->view(fs->ctx, s->file, s->file_off, d->read_bytes, &data, n, &why) != 0)
+        return derr(d, TRACERD_E_IO, s->pub.path, s->file_off, "read error: %s",
+                    why != NULL  ? why
+                    : errno != 0 ? TRACERD__STRERROR(errno)
+                                 : "the file source gave no reason");
+    if (*n > d->read_bytes || (*n > 0 && data == NULL))
+        return derr(d, TRACERD_E_IO, s->pub.path, s->file_off,
+                    "read error: the file source gave %zu bytes where %zu were asked", *n,
+                    d->read_bytes);
+    s->data = data;
+    return TRACERD_OK;
+}
+
+/* Reads stream s's file at file_off into its buffer. */
+static tracerd_status_t read_next(struct tracerd_ctf_dir *d, struct dstream *s, size_t *n)
+{
+    if (s->buf == NULL) {
+        /* no larger than its largest file was (rounded up to 512
+         * bytes): a file that grows since is read in several reads */
+        uint64_t want = (s->size + 511) / 512 * 512;
+        s->buf_cap = want < d->read_bytes ? (size_t)want : d->read_bytes;
+        if (s->buf_cap == 0)
+            s->buf_cap = d->read_bytes < 4096 ? d->read_bytes : 4096;
+        s->buf = tracerd__calloc(&d->alloc, s->buf_cap);
+        if (s->buf == NULL)
+            return derr(d, TRACERD_E_NOMEM, s->pub.path, s->file_off, "out of memory");
+    }
+    if (s->fd < 0) {
+        s->fd = open(s->pub.path, O_RDONLY);
+        if (s->fd < 0)
+            return derr(d, TRACERD_E_IO, s->pub.path, 0, "cannot open: %s",
+                        TRACERD__STRERROR(errno));
+    }
+    ssize_t got;
+    do
+        got = pread(s->fd, s->buf, s->buf_cap, (off_t)s->file_off);
+    while (got < 0 && errno == EINTR);
+    if (got < 0)
+        return derr(d, TRACERD_E_IO, s->pub.path, s->file_off, "read error: %s",
+                    TRACERD__STRERROR(errno));
+    *n = (size_t)got;
+    s->data = s->buf;
+    if (got == 0 || d->nstreams > d->cfg.max_open_files) {
+        close(s->fd); /* reopened at file_off for the next read */
+        s->fd = -1;
+    }
+    return TRACERD_OK;
+}
+
+/* Brings stream s's next bytes (data, len, from pos 0): from the next file
+ * of the stream when one ends, or sets eof after the last. */
+static tracerd_status_t fill(struct tracerd_ctf_dir *d, struct dstream *s)
+{
+    for (;;) {
+        size_t n;
+        tracerd_status_t st = d->cfg.files.view != NULL ? view_next(d, s, &n) : read_next(d, s, &n);
+        if (st != TRACERD_OK)
+            return st;
+        s->pos = 0;
+        s->len = n;
+        s->file_off += n;
+        if (n > 0)
+            return TRACERD_OK;
+        if (s->file != NULL)
+            d->cfg.files.close(d->cfg.files.ctx, s->file);
+        s->file = NULL;
+        if (s->cur_file + 1 < s->nfiles) {
+            /* the next file of the same stream: it starts with a packet */
+            s->cur_file++;
+            s->pub.path = s->files[s->cur_file];
+            s->file_base = tracerd_ctf_stream_offset(s->r);
+            s->file_off = 0;
+            continue;
+        }
+        s->eof = true;
+        return TRACERD_OK;
+    }
 }
 
 /* Feeds stream s until its reader is gated before an event (returns OK with
@@ -769,52 +874,14 @@ static tracerd_status_t advance(struct tracerd_ctf_dir *d, struct dstream *s)
 {
     for (;;) {
         if (s->pos == s->len && !s->eof) {
-            if (s->buf == NULL) {
-                /* no larger than its largest file was (rounded up to 512
-                 * bytes): a file that grows since is read in several reads */
-                uint64_t want = (s->size + 511) / 512 * 512;
-                s->buf_cap = want < d->read_bytes ? (size_t)want : d->read_bytes;
-                if (s->buf_cap == 0)
-                    s->buf_cap = d->read_bytes < 4096 ? d->read_bytes : 4096;
-                s->buf = tracerd__calloc(&d->alloc, s->buf_cap);
-                if (s->buf == NULL)
-                    return derr(d, TRACERD_E_NOMEM, s->pub.path, s->file_off, "out of memory");
-            }
-            if (s->fd < 0) {
-                s->fd = open(s->pub.path, O_RDONLY);
-                if (s->fd < 0)
-                    return derr(d, TRACERD_E_IO, s->pub.path, 0, "cannot open: %s",
-                                TRACERD__STRERROR(errno));
-            }
-            ssize_t n = pread(s->fd, s->buf, s->buf_cap, (off_t)s->file_off);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n < 0)
-                return derr(d, TRACERD_E_IO, s->pub.path, s->file_off, "read error: %s",
-                            TRACERD__STRERROR(errno));
-            s->pos = 0;
-            s->len = (size_t)n;
-            s->file_off += (uint64_t)n;
-            if (n == 0 || d->nstreams > d->cfg.max_open_files) {
-                close(s->fd); /* reopened at file_off for the next read */
-                s->fd = -1;
-            }
-            if (n == 0) {
-                if (s->cur_file + 1 < s->nfiles) {
-                    /* the next file of the same stream: it starts with a packet */
-                    s->cur_file++;
-                    s->pub.path = s->files[s->cur_file];
-                    s->file_base = tracerd_ctf_stream_offset(s->r);
-                    s->file_off = 0;
-                    continue;
-                }
-                s->eof = true;
-            }
+            tracerd_status_t st = fill(d, s);
+            if (st != TRACERD_OK)
+                return st;
         }
         tracerd_status_t st;
         if (s->pos < s->len) {
             size_t used = 0;
-            st = tracerd_ctf_stream_feed(s->r, s->buf + s->pos, s->len - s->pos, &used);
+            st = tracerd_ctf_stream_feed(s->r, s->data + s->pos, s->len - s->pos, &used);
             s->pos += used;
         } else {
             st = tracerd_ctf_stream_finish(s->r);

@@ -1,11 +1,10 @@
 #include "cli.h"
+#include "mapped.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -51,6 +50,7 @@ ssize_t cli_read(cli_t *c, void *buf, size_t cap)
                     "was read is kept\n",
                     c->prog, c->path, c->timeout, c->timeout, (unsigned long long)c->bytes_read);
         } else {
+            c->read_failed = true;
             fprintf(stderr, "%s: %s: read error: %s\n", c->prog, c->path, strerror(err));
         }
         return -1;
@@ -113,34 +113,10 @@ tracerd_status_t cli_pump_drain(cli_t *c, const tracerd_reader_ops_t *ops, void 
  * mmap, took twice the system time (2.1 against 1.2 ms for 32 MiB).
  * Peak RSS grows by one window, whatever the file's size. A file cut short
  * by another process is seen before each read size is fed (fstat) and is a
- * read error; one cut in the middle of a feed raises SIGBUS on the missing
- * pages: the handler maps zero pages over the rest of the window, the feed
- * reads zeros to the end of that read size, then the same read error. The window being fed
- * is the one piece of process state the handler needs (a signal handler has
- * no other way to reach it); the CLI reads one input per process. */
+ * read error; one cut in the middle of a feed reads zeros to the end of
+ * that read size (mapped.h), then the same read error. */
 #define MAP_WINDOW ((size_t)4 << 20)
 #define CHUNK_DEFAULT ((size_t)1 << 18)
-
-static uint8_t *volatile map_base;
-static volatile size_t map_len, map_page;
-static volatile sig_atomic_t map_cut;
-
-static void on_sigbus(int sig, siginfo_t *si, void *uc)
-{
-    (void)uc;
-    uint8_t *a = si->si_addr, *b = map_base;
-    if (b != NULL && a >= b && a < b + map_len) {
-        uintptr_t pg = (uintptr_t)a & ~(uintptr_t)(map_page - 1);
-        size_t n = (size_t)((uintptr_t)(b + map_len) - pg);
-        if (mmap((void *)pg, n, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
-            MAP_FAILED) {
-            map_cut = 1;
-            return; /* the load is retried and reads zeros */
-        }
-    }
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
 
 /* Feeds the file's bytes [0, total_size) through mapped windows; *done is
  * the file offset reached (a failed mapping leaves the rest to read(), which
@@ -151,43 +127,31 @@ static tracerd_status_t pump_mapped(cli_t *c, const tracerd_reader_ops_t *ops, v
 {
     *done = 0;
     *stop = false;
-    long pg = sysconf(_SC_PAGESIZE);
-    if (pg <= 0 || (size_t)pg > MAP_WINDOW || (MAP_WINDOW % (size_t)pg) != 0)
-        return TRACERD_OK;
-    map_page = (size_t)pg;
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_sigbus;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGBUS, &sa, &old) != 0)
-        return TRACERD_OK;
     tracerd_status_t st = TRACERD_OK;
     uint64_t off = 0, end = c->total_size;
     while (st == TRACERD_OK && off < end) {
         size_t len = end - off < MAP_WINDOW ? (size_t)(end - off) : MAP_WINDOW;
-        void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, c->fd, (off_t)off);
-        if (m == MAP_FAILED)
+        int slot;
+        const uint8_t *m = map_window(c->fd, off, len, &slot);
+        if (m == NULL)
             break; /* read() takes over from off */
-        map_len = len;
-        map_base = m;
         /* fed a read size at a time, as read() would: output is written
          * after each, and a file found shorter stops the feed before it */
-        for (size_t at = 0; at < len && st == TRACERD_OK && !map_cut;) {
+        bool cut = false;
+        for (size_t at = 0; at < len && st == TRACERD_OK && !cut;) {
             size_t k = len - at < CHUNK_DEFAULT ? len - at : CHUNK_DEFAULT;
             struct stat sb;
             if (fstat(c->fd, &sb) != 0 || (uint64_t)sb.st_size < off + at + k)
-                map_cut = 1;
+                cut = true;
             else
-                st = feed_all(c, ops, reader, drain, ctx, (const uint8_t *)m + at, k);
+                st = feed_all(c, ops, reader, drain, ctx, m + at, k);
+            cut = cut || map_slot_cut(slot);
             at += k;
         }
-        map_base = NULL;
-        munmap(m, len);
-        if (map_cut) {
+        if (map_release(slot) || cut) {
             cli_progress_done(c);
-            fprintf(stderr, "%s: %s: read error: the file was cut short while it was read\n",
-                    c->prog, c->path);
+            fprintf(stderr, "%s: %s: read error: " MAP_CUT_REASON "\n", c->prog, c->path);
+            c->read_failed = true;
             st = TRACERD_E_IO;
             break;
         }
@@ -200,7 +164,6 @@ static tracerd_status_t pump_mapped(cli_t *c, const tracerd_reader_ops_t *ops, v
             break;
         }
     }
-    sigaction(SIGBUS, &old, NULL);
     *done = off;
     return st;
 }

@@ -85,6 +85,8 @@ typedef struct cli {
     unsigned timeout;
     bool timeout_given;
     bool timed_out; /* the read ended by the timeout: json/stats still write what was read */
+    bool read_failed; /* the input could not be read to its end (said): json still ends its
+                         document */
     struct {
         const char *opt, *value;
     } filters[CLI_FILTERS_MAX]; /* --begin/--end/--name/... in command-line order (filter.c) */

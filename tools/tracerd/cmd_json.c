@@ -513,9 +513,10 @@ int cli_cmd_json(cli_t *c)
     r.drain = drain;
     r.drain_ctx = &w;
     int rc = ev_run(&r);
-    if (rc == CLI_EXIT_OK || rc == CLI_EXIT_TRACE || c->timed_out || c->oom) {
-        /* A bad trace (or a --timeout, or an out-of-memory) still leaves valid
-         * JSON with what was written before. */
+    if (rc == CLI_EXIT_OK || rc == CLI_EXIT_TRACE || c->timed_out || c->oom || c->read_failed) {
+        /* A bad trace (or a --timeout, an out-of-memory, an input that
+         * could not be read to its end) still leaves valid JSON with what
+         * was written before. */
         int wrc = close_all(&w, &r);
         wr_printf(&w.o, "\n],\"otherData\":{\"format\":\"%s\",\"time_base\":%llu}}\n", w.fmt_name,
                   (unsigned long long)w.base);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "evrun.h"
+#include "mapped.h"
 
 /* ---- table ---------------------------------------------------------------- */
 
@@ -435,8 +436,13 @@ int ev_dir_exit_code(struct ev_run *r, tracerd_status_t st, bool opened, const c
         fprintf(stderr, "%s: %s: out of memory\n", c->prog, c->path);
         return CLI_EXIT_IO;
     }
-    if (st == TRACERD_E_CALLBACK && c->oom) /* said when it happened (cli_oom) */
+    if (c->oom) /* said when it happened (cli_oom) */
         return CLI_EXIT_IO;
+    if (map_any_cut()) { /* what the reader saw came of it */
+        c->read_failed = true;
+        st = TRACERD_E_IO;
+        reason = "read error: " MAP_CUT_REASON;
+    }
     cli_progress_done(c);
     if (st != TRACERD_E_IO && r->before_error != NULL)
         r->before_error(r->user);
@@ -465,6 +471,8 @@ static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
     tracerd_ctf_dir_config_t dc; /* the directory reader takes a directory config */
     tracerd_ctf_dir_config_init(&dc);
     dc.stream = cfg.ctf; /* NULL: the defaults */
+    map_files_t files;
+    map_dir_config(c, &files, &dc);
     cfg.ctf_dir = &dc;
     tracerd_event_filter_t *filter;
     if ((orc = cli_filter_make(c, &filter)) != CLI_EXIT_OK)

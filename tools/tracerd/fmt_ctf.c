@@ -14,6 +14,7 @@
 #include <tracerd/ctf.h>
 
 #include "cli.h"
+#include "mapped.h"
 #include "ctf_run.h"
 #include "ctf_tpl.h"
 #include "jcache.h"
@@ -1127,6 +1128,8 @@ static int run_dir(cli_t *c, const ctf_cmd_t *cmd)
     cfg.metadata = cmd->metadata;
     if (c->chunk)
         cfg.chunk_bytes = c->chunk < 64 ? 64 : c->chunk;
+    map_files_t files;
+    map_dir_config(c, &files, &cfg);
     tracerd_ctf_dir_t *d = NULL;
     tracerd_status_t st = tracerd_ctf_dir_open(c->path, &cfg, &cb, cmd->user, NULL, &d);
     if (st == TRACERD_OK && cmd->opened) {
@@ -1140,13 +1143,21 @@ static int run_dir(cli_t *c, const ctf_cmd_t *cmd)
         while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
             ;
     st = cmd_ended(cmd, st);
-    if (st != TRACERD_OK) {
+    bool cut = st != TRACERD_OK && map_any_cut(); /* what the reader saw came of it */
+    if (cut)
+        st = TRACERD_E_IO;
+    if (st != TRACERD_OK && c->oom) { /* said when it happened (cli_oom) */
+        cli_out_stop(c);
+        rc = CLI_EXIT_IO;
+    } else if (st != TRACERD_OK) {
         cli_out_stop(c);
         const char *path = d ? tracerd_ctf_dir_error_path(d) : c->path;
         fprintf(stderr, "%s: %s: ctf error %s at byte %" PRIu64 ": %s\n", c->prog,
                 path && *path ? path : c->path, tracerd_status_name(st),
                 d ? tracerd_ctf_dir_error_offset(d) : 0,
-                d ? tracerd_ctf_dir_error_reason(d) : tracerd_status_message(st));
+                cut ? "read error: " MAP_CUT_REASON
+                : d ? tracerd_ctf_dir_error_reason(d)
+                    : tracerd_status_message(st));
         rc = st == TRACERD_E_IO ? CLI_EXIT_IO : CLI_EXIT_TRACE;
     }
     cmd_done(cmd, st);

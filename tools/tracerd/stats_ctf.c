@@ -17,6 +17,7 @@
 #include <tracerd/ctf.h>
 
 #include "../../libtracerd/event/ctf_meaning.h"
+#include "mapped.h"
 #include "stats_ctf.h"
 #include "writer.h"
 
@@ -26,6 +27,7 @@
 struct sc {
     struct ev_run *run;
     tracerd_ctf_dir_t *dir;
+    map_files_t files; /* the directory's stream files, mapped */
     bool source_sent;
     tracerd_event_t ev;
     int span; /* of the event being read: 0, 1 function entry, 2 function exit */
@@ -284,6 +286,7 @@ static tracerd_status_t open_dir(struct sc *x, cli_t *c, const tracerd_ctf_strea
     tracerd_ctf_dir_config_init(&dc);
     dc.stream = &sc;
     dc.metadata = &mc;
+    map_dir_config(c, &x->files, &dc);
     tracerd_status_t st = tracerd_ctf_dir_open(c->path, &dc, &cb, x, NULL, &x->dir);
     bool spans = false;
     for (uint32_t i = 0; st == TRACERD_OK && i < tracerd_ctf_dir_trace_count(x->dir); i++)
