@@ -10,13 +10,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <tracerd/ctf.h>
@@ -24,6 +21,7 @@
 #include "support/ctf_peer.h"
 #include "support/ctf_writer.h"
 #include "support/driver.h"
+#include "support/event_support.h"
 
 /* ---- a file source in memory --------------------------------------------------
  * Each handle holds its whole file; each view is a fresh copy of a length
@@ -293,54 +291,23 @@ END_TEST
  * first events. */
 START_TEST(test_cli_stream_cut_while_read)
 {
-    const char *cli = getenv("TRACERD_CLI");
-    if (cli == NULL) {
-        fprintf(stderr, "note: TRACERD_CLI not set; CLI test skipped\n");
-        return;
-    }
+    CLI_OR_SKIP(cli);
     char dir[] = "/tmp/tracerd-files-XXXXXX";
     make_dir(dir, 3u << 20);
-    int out[2], err[2];
-    ck_assert_int_eq(pipe(out), 0);
-    ck_assert_int_eq(pipe(err), 0);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        dup2(out[1], 1);
-        dup2(err[1], 2);
-        close(out[0]);
-        close(err[0]);
-        execl(cli, cli, _i == 0 ? "dump" : "json", "-q", dir, (char *)NULL);
-        _exit(127);
-    }
-    close(out[1]);
-    close(err[1]);
-    char first[4096];
-    ck_assert_int_gt(read(out[0], first, sizeof first), 0); /* reading has begun */
-    struct timespec ts = {0, 300 * 1000 * 1000};
-    nanosleep(&ts, NULL); /* nobody reads: tracerd blocks in its first events */
     char path[1024];
     snprintf(path, sizeof path, "%s/chan_1", dir);
-    ck_assert_int_eq(truncate(path, 65536), 0);
-    char buf[65536], last = '\n';
-    ssize_t k;
-    while ((k = read(out[0], buf, sizeof buf)) > 0)
-        last = buf[k - 1];
-    char msg[1024];
-    size_t ml = 0;
-    while (ml < sizeof msg - 1 && (k = read(err[0], msg + ml, sizeof msg - 1 - ml)) > 0)
-        ml += (size_t)k;
-    msg[ml] = '\0';
-    close(out[0]);
-    close(err[0]);
-    int st;
-    waitpid(pid, &st, 0);
-    ck_assert_msg(WIFEXITED(st), "tracerd died of signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-    ck_assert_msg(WEXITSTATUS(st) == 3, "exit %d: %s", WEXITSTATUS(st), msg);
-    ck_assert_msg(strstr(msg, "the file was cut short while it was read") != NULL, "stderr: %s",
-                  msg);
-    ck_assert_msg(strstr(msg, "/chan_1") != NULL, "stderr: %s", msg);
-    ck_assert_int_eq(last, '\n'); /* json: its document ends ("}}\n") */
+    ev_proc_t p;
+    ev_run_cli_cut(cli, _i == 0 ? "dump" : "json", dir, path, 65536, &p);
+    ck_assert_msg(p.status < 128, "tracerd died of signal %d", p.status - 128);
+    ck_assert_msg(p.status == 3, "exit %d: %s", p.status, p.err);
+    ck_assert_msg(strstr(p.err, "the file was cut short while it was read") != NULL, "stderr: %s",
+                  p.err);
+    ck_assert_msg(strstr(p.err, "/chan_1") != NULL, "stderr: %s", p.err);
+    ck_assert_uint_gt(p.out_len, 3);
+    ck_assert_int_eq(p.out[p.out_len - 1], '\n');
+    if (_i == 1)
+        ck_assert_str_eq(p.out + p.out_len - 3, "}}\n"); /* the document is closed */
+    ev_proc_free(&p);
     ck_assert_int_eq(drv_rm_tree(dir), 0);
 }
 END_TEST

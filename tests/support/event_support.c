@@ -233,7 +233,10 @@ extern char **environ;
 /* The child is started with posix_spawn, not fork: glibc starts it without
  * copying the parent's page tables, which under ASan (terabytes of shadow
  * mappings) made every fork cost more than the CLI run it started. */
-void ev_run_proc(char *const argv[], const char *stdin_path, unsigned timeout_s, ev_proc_t *p)
+/* ev_run_proc, calling first_out(ctx) once, after the child's first
+ * standard output was read (NULL: never). */
+static void run_proc(char *const argv[], const char *stdin_path, unsigned timeout_s, ev_proc_t *p,
+                     void (*first_out)(void *), void *ctx)
 {
     memset(p, 0, sizeof *p);
     p->out = calloc(1, 1);
@@ -280,6 +283,10 @@ void ev_run_proc(char *const argv[], const char *stdin_path, unsigned timeout_s,
         if (r > 0) {
             if (oo && (fds[0].revents & (POLLIN | POLLHUP)))
                 drain_fd(po[0], &p->out, &p->out_len, &ocap, &oo);
+            if (first_out != NULL && p->out_len > 0) {
+                first_out(ctx);
+                first_out = NULL;
+            }
             if (eo && (fds[1].revents & (POLLIN | POLLHUP)))
                 drain_fd(pe[0], &p->err, &p->err_len, &ecap, &eo);
             if (!oo)
@@ -296,6 +303,33 @@ void ev_run_proc(char *const argv[], const char *stdin_path, unsigned timeout_s,
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
     p->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+void ev_run_proc(char *const argv[], const char *stdin_path, unsigned timeout_s, ev_proc_t *p)
+{
+    run_proc(argv, stdin_path, timeout_s, p, NULL, NULL);
+}
+
+struct cut {
+    const char *path;
+    off_t to;
+};
+
+static void cut_now(void *ctx)
+{
+    const struct cut *c = ctx;
+    struct timespec ts = {0, 300 * 1000 * 1000};
+    nanosleep(&ts, NULL); /* nobody reads: the CLI blocks writing */
+    ck_assert_int_eq(truncate(c->path, c->to), 0);
+}
+
+void ev_run_cli_cut(const char *cli, const char *cmd, const char *input, const char *cut_path,
+                    off_t cut_to, ev_proc_t *p)
+{
+    char *argv[] = {(char *)(uintptr_t)cli, (char *)(uintptr_t)cmd, (char *)(uintptr_t) "-q",
+                    (char *)(uintptr_t)input, NULL};
+    struct cut c = {cut_path, cut_to};
+    run_proc(argv, NULL, 60, p, cut_now, &c);
 }
 
 void ev_proc_free(ev_proc_t *p)

@@ -62,6 +62,12 @@ unsigned ev_count(const char *text, const char *what);
  * kills it after timeout_s seconds. */
 void ev_run_proc(char *const argv[], const char *stdin_path, unsigned timeout_s, ev_proc_t *p);
 void ev_proc_free(ev_proc_t *p);
+/* Runs `cli CMD -q input`; once its first output was read, reads nothing
+ * for 300 ms (the CLI blocks writing), cuts the file cut_path to cut_to
+ * bytes, then reads the rest: a file cut short by another process while the
+ * CLI reads it. */
+void ev_run_cli_cut(const char *cli, const char *cmd, const char *input, const char *cut_path,
+                    off_t cut_to, ev_proc_t *p);
 /* Runs the CLI `cli` with the arguments up to NULL (at most 30), stdin from
  * stdin_path (NULL: /dev/null), with a 30 s timeout. */
 void ev_run_cli(const char *cli, const char *stdin_path, ev_proc_t *p, ...);
