@@ -80,7 +80,11 @@ struct class_info {
 #define PLAN_IDS 8u
 #define PLAN_NAMES 512u
 
-enum { PLAN_SCALAR, PLAN_BYTES };
+/* How an argument's value is made from its record: a number of a type
+ * without labels (its 8 bytes of v as they are), a BYTES view, or by
+ * scalar_value (an enumeration or another type with mappings, which has a
+ * label or not by its value; a string; a boolean). */
+enum { PLAN_NUMBER, PLAN_BYTES, PLAN_SCALAR };
 
 struct plan {
     const void *cls; /* NULL: empty */
@@ -91,6 +95,7 @@ struct plan {
     struct {
         tracerd_str_t name; /* the model's, or in names */
         uint16_t rec, op;
+        tracerd_event_arg_type_t type; /* PLAN_NUMBER's */
     } arg[PLAN_ARGS];
     struct {
         uint16_t rec, kind; /* a context's thread or process, a payload's address (CTF_NAME_*) */
@@ -669,6 +674,14 @@ static inline bool plan_match(const struct plan *p, const void *cls, const trace
            ctf_checks_hold(p->check, p->nchecks, f);
 }
 
+_Static_assert(sizeof(((tracerd_ctf_field_t *)0)->v.u) == 8 &&
+                   sizeof(((tracerd_ctf_field_t *)0)->v.i) == 8 &&
+                   sizeof(((tracerd_ctf_field_t *)0)->v.f) == 8 &&
+                   sizeof(((tracerd_event_arg_t *)0)->v.u) == 8 &&
+                   sizeof(((tracerd_event_arg_t *)0)->v.i) == 8 &&
+                   sizeof(((tracerd_event_arg_t *)0)->v.d) == 8,
+               "a number's value: 8 bytes in a field record and in an argument");
+
 /* Batch f[0, n) mapped by plan p (its records are p's). */
 static void plan_run(struct cmap *m, const struct plan *p, const tracerd_ctf_field_t *f)
 {
@@ -679,7 +692,10 @@ static void plan_run(struct cmap *m, const struct plan *p, const tracerd_ctf_fie
         const tracerd_ctf_field_t *r = &f[p->arg[j].rec];
         memset(o, 0, sizeof *o);
         o->name = p->arg[j].name;
-        if (p->arg[j].op == PLAN_BYTES) {
+        if (p->arg[j].op == PLAN_NUMBER) {
+            o->type = p->arg[j].type;
+            o->v.u = r->v.u; /* v.i, v.u and v.f: the same 8 bytes (a static_assert above) */
+        } else if (p->arg[j].op == PLAN_BYTES) {
             o->type = TRACERD_EVENT_ARG_BYTES;
             o->v.bytes.data = (const uint8_t *)keep(m, m->text, CTF_TEXT, &m->text_len,
                                                     r->bytes.data, r->bytes.len, &o->v.bytes.len);
@@ -731,7 +747,16 @@ static int plan_make(struct cmap *m, const tracerd_ctf_field_t *f, size_t n)
         }
         for (uint32_t j = before; j < m->nargs; j++) {
             p->arg[j].rec = (uint16_t)m->rec;
-            p->arg[j].op = m->args[j].type == TRACERD_EVENT_ARG_BYTES ? PLAN_BYTES : PLAN_SCALAR;
+            tracerd_event_arg_type_t t = m->args[j].type;
+            bool number =
+                (t == TRACERD_EVENT_ARG_INT || t == TRACERD_EVENT_ARG_UINT ||
+                 t == TRACERD_EVENT_ARG_DOUBLE) &&
+                r->type != NULL && r->type->nmappings == 0 &&
+                (r->type->kind == TRACERD_CTF_TYPE_INT || r->type->kind == TRACERD_CTF_TYPE_FLOAT);
+            p->arg[j].op = t == TRACERD_EVENT_ARG_BYTES ? PLAN_BYTES
+                           : number                     ? PLAN_NUMBER
+                                                        : PLAN_SCALAR;
+            p->arg[j].type = t;
             p->arg[j].name = m->args[j].name;
         }
     }
