@@ -471,6 +471,80 @@ START_TEST(test_batch_bad_kind)
 }
 END_TEST
 
+/* ---- no_ns: function records without their ns ---------------------------------------------------- */
+
+/* A log's function records with "ns=0" for their ns (other records keep theirs). */
+static void zero_fn_ns(char *log)
+{
+    for (char *p = strstr(log, "\nfn "); p != NULL; p = strstr(p + 1, "\nfn ")) {
+        char *eol = strchr(p + 1, '\n');
+        char *ns = strstr(p, " ns=");
+        if (ns == NULL || (eol != NULL && ns > eol))
+            continue;
+        char *d = ns + 4, *e = d;
+        while (*e >= '0' && *e <= '9')
+            e++;
+        *d = '0';
+        memmove(d + 1, e, strlen(e) + 1);
+    }
+}
+
+/* no_ns: function records come with ns 0 and everything else as without it
+ * (their tsc, events' ns, errors, offsets), on every split, in both byte
+ * orders, through on_function and on_functions (the hot loop's copies
+ * without the conversion, and the general path), in FDR and basic mode. */
+START_TEST(test_no_ns)
+{
+    tracerd_xray_config_t cfg;
+    tracerd_xray_config_init(&cfg);
+    cfg.no_ns = true;
+    static const build_fn builds[] = {build_v5,     build_v1,     build_v2,       build_v4,
+                                      build_basic3, build_basic1, build_big_event};
+    for (size_t i = 0; i < sizeof builds / sizeof builds[0]; i++) {
+        char *want = both_orders(builds[i], NULL);
+        if (i == 0) /* the comparison means something: records with ns, an event's kept */
+            ck_assert_ptr_nonnull(strstr(want, "fn @112 enter id=1 tsc=1000 ns=500 "));
+        zero_fn_ns(want);
+        char *got = both_orders(builds[i], &cfg);
+        ck_assert_str_eq(got, want);
+        if (i == 0) {
+            ck_assert_ptr_nonnull(strstr(got, "fn @112 enter id=1 tsc=1000 ns=0 delta=0 "));
+            ck_assert_ptr_nonnull(strstr(got, "custom @192 type=0 tsc=5004 ns=2502 "));
+        }
+        free(got);
+        free(want);
+    }
+    /* runs of the hot loop, arguments, a CPU change, then a record of an
+     * undefined kind: the same error at the same offset */
+    for (int big = 0; big < 2; big++) {
+        xw_t w;
+        xw_init(&w, big != 0);
+        xw_header(&w, 5, 1, 3, 3000000000u, 0);
+        size_t m = batch_buffer(&w, 0, true);
+        for (unsigned i = 0; i < 150; i++) {
+            xw_func(&w, i == 140 ? 5 : i & 1, i % 5, 7 * i);
+            if (i == 70)
+                xw_arg(&w, 99);
+            if (i == 100)
+                xw_new_cpu(&w, 4, 1u << 20);
+        }
+        xw_end_extents(&w, m);
+        drv_plan_t whole = {0};
+        char *want = drv_run(&xray_target, NULL, w.buf, w.len, &whole);
+        ck_assert_ptr_nonnull(strstr(want, "kind 5 is not defined"));
+        zero_fn_ns(want);
+        char *got = drv_check_all(&xray_target, &cfg, w.buf, w.len);
+        ck_assert_str_eq(got, want);
+        free(got);
+        got = drv_check_twin(&xray_target_batch, &cfg, w.buf, w.len);
+        ck_assert_str_eq(got, want);
+        free(got);
+        free(want);
+        xw_free(&w);
+    }
+}
+END_TEST
+
 /* ---- malformed input: status, offset, reason ----------------------------------------------------- */
 
 static void expect_error(const xw_t *w, const tracerd_xray_config_t *cfg, const char *end_line)
@@ -1198,6 +1272,7 @@ Suite *suite_xray(void)
     tcase_add_loop_test(tc, test_large_mixed, 0, 2);
     tcase_add_loop_test(tc, test_batch_runs, 0, 2);
     tcase_add_loop_test(tc, test_batch_bad_kind, 0, 2);
+    tcase_add_test(tc, test_no_ns);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("errors");
     tcase_set_timeout(te, 120);

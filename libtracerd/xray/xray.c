@@ -746,7 +746,7 @@ static tracerd_status_t basic_record(tracerd_xray_reader_t *r, const uint8_t *p)
         f->cpu = p[2];
         f->function_id = (int32_t)tracerd__ld32(r->big, p + 4);
         f->tsc = tracerd__ld64(r->big, p + 8);
-        f->ns = tracerd__tick_conv_ns(&r->conv, f->tsc);
+        f->ns = r->cfg.no_ns ? 0 : tracerd__tick_conv_ns(&r->conv, f->tsc);
         f->delta = 0;
         f->tid = (int32_t)tracerd__ld32(r->big, p + 16);
         f->pid = r->hdr.version >= 3 ? (int32_t)tracerd__ld32(r->big, p + 20) : 0;
@@ -839,11 +839,11 @@ static int fast_event(tracerd_xray_reader_t *r, const tracerd_xray_event_t *e)
 /* Decodes the function record at p into *f; false (and nothing changed) when
  * its kind is undefined, which the general path reports. */
 /* The record at p whose first word w is a function record of a defined kind
- * (fast_function's test passed), decoded into f. */
+ * (fast_function's test passed), decoded into f; its ns 0 unless `ns`. */
 static TRACERD__INLINE void fast_function_w(const struct tracerd__tick_conv *conv,
                                             tracerd_xray_function_t *f, uint32_t w,
                                             const uint8_t *p, uint64_t off_base, uint64_t *tsc,
-                                            const bool big, const bool has_cb)
+                                            const bool big, const bool ns)
 {
     unsigned kind = big ? (w >> 28) & 3u : (w >> 1) & 3u;
     uint32_t delta = big ? tracerd__be32(p + 4) : tracerd__le32(p + 4);
@@ -853,7 +853,7 @@ static TRACERD__INLINE void fast_function_w(const struct tracerd__tick_conv *con
     f->kind = (tracerd_xray_kind_t)kind;
     f->function_id = (int32_t)(big ? (w & 0x0fffffffu) : (w >> 4));
     f->tsc = t;
-    f->ns = has_cb ? tracerd__tick_conv_ns(conv, t) : 0;
+    f->ns = ns ? tracerd__tick_conv_ns(conv, t) : 0;
     f->delta = delta;
     f->nargs = 0;
 }
@@ -864,12 +864,12 @@ static TRACERD__INLINE void fast_function_w(const struct tracerd__tick_conv *con
 static TRACERD__INLINE bool fast_function(const struct tracerd__tick_conv *conv,
                                           tracerd_xray_function_t *f, const uint8_t *p,
                                           uint64_t off_base, uint64_t *tsc, const bool big,
-                                          const bool has_cb)
+                                          const bool ns)
 {
     uint32_t w = big ? tracerd__be32(p) : tracerd__le32(p);
     if (TRACERD__UNLIKELY(w & (big ? 0x40000000u : 0x8u)))
         return false;
-    fast_function_w(conv, f, w, p, off_base, tsc, big, has_cb);
+    fast_function_w(conv, f, w, p, off_base, tsc, big, ns);
     return true;
 }
 
@@ -880,8 +880,9 @@ static tracerd_status_t function_record(tracerd_xray_reader_t *r, const uint8_t 
     uint64_t tsc = r->tsc;
     const uint64_t off_base = r->rec_off - (uint64_t)(uintptr_t)p;
     tracerd_xray_function_t *f = &r->pend;
-    bool ok = r->big ? fast_function(&r->conv, f, p, off_base, &tsc, true, true)
-                     : fast_function(&r->conv, f, p, off_base, &tsc, false, true);
+    bool ns = !r->cfg.no_ns;
+    bool ok = r->big ? fast_function(&r->conv, f, p, off_base, &tsc, true, ns)
+                     : fast_function(&r->conv, f, p, off_base, &tsc, false, ns);
     if (!ok) {
         uint32_t w = tracerd__ld32(r->big, p);
         return tracerd__error_set(&r->core.err, TRACERD_E_BAD_TOKEN, r->rec_off,
@@ -934,9 +935,10 @@ enum fmode { M_NONE, M_ONE, M_BATCH };
 static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, const uint8_t *pos,
                                                       const uint8_t *lim, uint64_t pos_offset,
                                                       int *res, const bool big,
-                                                      const enum fmode mode)
+                                                      const enum fmode mode, const bool ticks)
 {
     const bool has_cb = mode != M_NONE, batch = mode == M_BATCH;
+    const bool ns = has_cb && !ticks; /* the records' ns (no_ns: ticks only) */
     const tracerd_xray_function_cb cb = r->cb.on_function;
     const uint8_t meta_bit = big ? 0x80u : 0x01u;
     /* offset of pos = off_base + pos (mod 2^64): one register instead of two */
@@ -1074,7 +1076,7 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
                     uint32_t w = big ? tracerd__be32(pos) : tracerd__le32(pos);
                     if (TRACERD__UNLIKELY(w & not_run))
                         break;
-                    fast_function_w(&conv, q, w, pos, off_base, &tsc, big, true);
+                    fast_function_w(&conv, q, w, pos, off_base, &tsc, big, ns);
                     q++;
                     pos += FUNC_BYTES;
                 } while (pos != stop);
@@ -1098,7 +1100,7 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
                 goto cb_stop;
         }
         pending = false;
-        if (TRACERD__UNLIKELY(!fast_function(&conv, f, pos, off_base, &tsc, big, has_cb)))
+        if (TRACERD__UNLIKELY(!fast_function(&conv, f, pos, off_base, &tsc, big, ns)))
             break;
         pending = true;
         pos += FUNC_BYTES;
@@ -1110,7 +1112,7 @@ static TRACERD__INLINE const uint8_t *fast_body_order(tracerd_xray_reader_t *r, 
                 if (TRACERD__UNLIKELY(rc != TRACERD_CB_CONTINUE))
                     goto cb_stop;
             }
-            if (TRACERD__UNLIKELY(!fast_function(&conv, f, pos, off_base, &tsc, big, has_cb))) {
+            if (TRACERD__UNLIKELY(!fast_function(&conv, f, pos, off_base, &tsc, big, ns))) {
                 pending = false;
                 goto out;
             }
@@ -1154,21 +1156,25 @@ static bool joins_run(const tracerd_xray_reader_t *r, uint8_t b0, bool call_arg,
            !(r->bounded && at + FUNC_BYTES > r->buf_end);
 }
 
-/* One out-of-line copy per byte order and per way of delivering function
- * records, so that each loop has the registers to itself and no test of
- * either inside. */
-#define FAST_BODY(name, big, mode)                                                                 \
+/* One out-of-line copy per byte order, per way of delivering function
+ * records and with or without their ns (no_ns), so that each loop has the
+ * registers to itself and no test of any inside. */
+#define FAST_BODY(name, big, mode, ticks)                                                          \
     static TRACERD__NOINLINE const uint8_t *name(tracerd_xray_reader_t *r, const uint8_t *pos,     \
                                                  const uint8_t *lim, uint64_t at, int *res)        \
     {                                                                                              \
-        return fast_body_order(r, pos, lim, at, res, big, mode);                                   \
+        return fast_body_order(r, pos, lim, at, res, big, mode, ticks);                            \
     }
-FAST_BODY(fast_body_le, false, M_ONE)
-FAST_BODY(fast_body_be, true, M_ONE)
-FAST_BODY(fast_body_le_batch, false, M_BATCH)
-FAST_BODY(fast_body_be_batch, true, M_BATCH)
-FAST_BODY(fast_body_le_nocb, false, M_NONE)
-FAST_BODY(fast_body_be_nocb, true, M_NONE)
+FAST_BODY(fast_body_le, false, M_ONE, false)
+FAST_BODY(fast_body_be, true, M_ONE, false)
+FAST_BODY(fast_body_le_batch, false, M_BATCH, false)
+FAST_BODY(fast_body_be_batch, true, M_BATCH, false)
+FAST_BODY(fast_body_le_ticks, false, M_ONE, true)
+FAST_BODY(fast_body_be_ticks, true, M_ONE, true)
+FAST_BODY(fast_body_le_batch_ticks, false, M_BATCH, true)
+FAST_BODY(fast_body_be_batch_ticks, true, M_BATCH, true)
+FAST_BODY(fast_body_le_nocb, false, M_NONE, false)
+FAST_BODY(fast_body_be_nocb, true, M_NONE, false)
 #undef FAST_BODY
 
 static const uint8_t *fast_functions(tracerd_xray_reader_t *r, const uint8_t *pos,
@@ -1184,9 +1190,15 @@ static const uint8_t *fast_functions(tracerd_xray_reader_t *r, const uint8_t *po
     r->pend.pid = r->buf.pid;
     r->pend.cpu = r->cpu;
     r->pend.args = r->args;
+    if (r->cb.on_functions != NULL && r->cfg.no_ns)
+        return r->big ? fast_body_be_batch_ticks(r, pos, lim, at, res)
+                      : fast_body_le_batch_ticks(r, pos, lim, at, res);
     if (r->cb.on_functions != NULL)
         return r->big ? fast_body_be_batch(r, pos, lim, at, res)
                       : fast_body_le_batch(r, pos, lim, at, res);
+    if (r->cb.on_function != NULL && r->cfg.no_ns)
+        return r->big ? fast_body_be_ticks(r, pos, lim, at, res)
+                      : fast_body_le_ticks(r, pos, lim, at, res);
     if (r->cb.on_function != NULL)
         return r->big ? fast_body_be(r, pos, lim, at, res) : fast_body_le(r, pos, lim, at, res);
     return r->big ? fast_body_be_nocb(r, pos, lim, at, res)

@@ -32,7 +32,7 @@ struct info {
     cli_t *c;
     tracerd_xray_header_t hdr;
     uint64_t fn[4], meta[10], custom, typed, buffers, warnings, args;
-    uint64_t min_tsc, max_tsc, min_ns, max_ns;
+    uint64_t min_tsc, max_tsc; /* in ns at the end (every record's ns is its tsc's) */
     bool any_time;
     int32_t tids[MAX_THREADS];
     uint64_t tid_count[MAX_THREADS];
@@ -42,17 +42,14 @@ struct info {
 
 /* Called for every record: min/max start at UINT64_MAX/0 (any_time says
  * whether a record was seen) and the thread of the previous record is
- * remembered, so a record costs two compares and no search. */
-static void see_time(struct info *in, uint64_t tsc, uint64_t ns)
+ * remembered, so a record costs two compares and no search. The reader
+ * gives a record's ns as tracerd_ticks_to_ns(tsc, the header's frequency):
+ * the span's are made from its ends when it is printed, and the function
+ * records come without theirs (the reader's no_ns). */
+static void see_time(struct info *in, uint64_t tsc)
 {
-    if (tsc < in->min_tsc) {
-        in->min_tsc = tsc;
-        in->min_ns = ns;
-    }
-    if (tsc > in->max_tsc || !in->any_time) {
-        in->max_tsc = tsc;
-        in->max_ns = ns;
-    }
+    in->min_tsc = tsc < in->min_tsc ? tsc : in->min_tsc;
+    in->max_tsc = tsc > in->max_tsc ? tsc : in->max_tsc;
     in->any_time = true;
 }
 
@@ -113,11 +110,11 @@ static int i_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
      * as a run adds less than 2^38). The first and the last then stand for
      * all (a record of equal time has the same nanoseconds). */
     if (fs[n - 1].tsc >= fs[0].tsc) {
-        see_time(in, fs[0].tsc, fs[0].ns);
-        see_time(in, fs[n - 1].tsc, fs[n - 1].ns);
+        see_time(in, fs[0].tsc);
+        see_time(in, fs[n - 1].tsc);
     } else {
         for (size_t i = 0; i < n; i++)
-            see_time(in, fs[i].tsc, fs[i].ns);
+            see_time(in, fs[i].tsc);
     }
     return 0;
 }
@@ -128,7 +125,7 @@ static int i_event(void *u, const tracerd_xray_event_t *e)
         in->typed++;
     else
         in->custom++;
-    see_time(in, e->tsc, e->ns);
+    see_time(in, e->tsc);
     return 0;
 }
 static int i_meta(void *u, const tracerd_xray_metadata_t *m)
@@ -146,12 +143,14 @@ static int i_warning(void *u, const tracerd_warning_t *w)
     return cli_warning(in->c, &sink, w);
 }
 
-static int run(cli_t *c, const tracerd_xray_callbacks_t *cb, void *user)
+/* no_ns: the callbacks read no function record's ns (the reader's option). */
+static int run(cli_t *c, const tracerd_xray_callbacks_t *cb, void *user, bool no_ns)
 {
     tracerd_xray_config_t cfg;
     int rc = cli_config_xray(c, &cfg);
     if (rc != CLI_EXIT_OK)
         return rc;
+    cfg.no_ns = no_ns;
     tracerd_xray_reader_t *r;
     tracerd_status_t st = tracerd_xray_new(&cfg, cb, user, NULL, &r);
     if (st != TRACERD_OK) {
@@ -183,7 +182,7 @@ static int info(cli_t *c)
     cb.on_event = i_event;
     cb.on_metadata = i_meta;
     cb.on_warning = i_warning;
-    int rc = run(c, &cb, &in);
+    int rc = run(c, &cb, &in, true);
     FILE *o = c->out;
     fprintf(o, "file:        %s\n", c->path);
     fprintf(o, "format:      xray %s version %u\n",
@@ -216,7 +215,9 @@ static int info(cli_t *c)
     fprintf(o, "%s\n", in.ntids > 16 ? ", ..." : "");
     if (in.any_time)
         fprintf(o, "time span:   tsc %" PRIu64 " .. %" PRIu64 " (%.6f s)\n", in.min_tsc, in.max_tsc,
-                (double)(in.max_ns - in.min_ns) / 1e9);
+                (double)(tracerd_ticks_to_ns(in.max_tsc, in.hdr.cycle_frequency) -
+                         tracerd_ticks_to_ns(in.min_tsc, in.hdr.cycle_frequency)) /
+                    1e9);
     if (in.warnings)
         fprintf(o, "warnings:    %" PRIu64 "\n", in.warnings);
     return rc;
@@ -475,7 +476,7 @@ static int dump(cli_t *c)
     }
     if (!c->no_demangle && c->names != NULL)
         d.dm = cli_demangler_open();
-    rc = cli_out_end(c, run(c, &cb, &d));
+    rc = cli_out_end(c, run(c, &cb, &d, false));
     tracerd_event_filter_free(d.filter);
     cli_demangler_close(d.dm);
     return rc;
