@@ -416,6 +416,8 @@ static bool lttng_form(const struct ctf_pop *plan, int form, uint64_t tagv, stru
     }
     h->n = n;
     h->nval = ints;
+    for (uint32_t k = 0; k < ints; k++)
+        h->nstore += h->val[k].in != NULL;
     h->bits = (uint32_t)pos;
     return true;
 }

@@ -527,16 +527,30 @@ static TRACERD__INLINE int run_lttng_header(tracerd_ctf_stream_t *r, struct vm *
             r->hrec_of[form] = h;
         }
     }
+    /* the offsets, four records a round (the forms have 8 or 9) */
     const uint64_t base = r->pkt_off + (at >> 3);
-    for (uint32_t i = 0; i < n; i++)
-        o[i].offset = base + h->recs[i].offset;
-    const uint64_t src[3] = {r->slots[ROLE_EVENT_ID], r->slots[ROLE_TIMESTAMP], s->htag_max};
-    for (uint32_t k = 0; k < h->nval; k++) {
-        uint64_t v = src[h->val[k].src];
-        o[h->val[k].rec].v.u = v;
-        if (h->val[k].in != NULL)
-            store_int(r, vm, h->val[k].in, v);
+    const tracerd_ctf_field_t *hr = h->recs;
+    tracerd_ctf_field_t *d = o;
+    uint32_t m = n;
+    for (; m >= 4; m -= 4, hr += 4, d += 4) {
+        d[0].offset = base + hr[0].offset;
+        d[1].offset = base + hr[1].offset;
+        d[2].offset = base + hr[2].offset;
+        d[3].offset = base + hr[3].offset;
     }
+    for (; m > 0; m--, hr++, d++)
+        d->offset = base + hr->offset;
+    /* the values (two in the compact form, three in the extended one),
+     * then the slots some of them are stored in */
+    const uint64_t src[3] = {r->slots[ROLE_EVENT_ID], r->slots[ROLE_TIMESTAMP], s->htag_max};
+    o[h->val[0].rec].v.u = src[h->val[0].src];
+    o[h->val[1].rec].v.u = src[h->val[1].src];
+    if (h->nval > 2)
+        o[h->val[2].rec].v.u = src[h->val[2].src];
+    if (TRACERD__UNLIKELY(h->nstore != 0))
+        for (uint32_t k = 0; k < h->nval; k++)
+            if (h->val[k].in != NULL)
+                store_int(r, vm, h->val[k].in, src[h->val[k].src]);
     vm->pos = at + h->bits;
     if (r->batch != NULL) {
         r->batch_n += n;
