@@ -156,7 +156,6 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
 {
     uint64_t pos = vm->pos;
     const uint64_t bit0 = vm->bit0, limit = vm->limit, pkt_off = r->pkt_off;
-    const size_t nbytes = limit > bit0 ? (size_t)((limit - bit0) >> 3) : 0;
     const uint8_t *data = vm->data;
     uint64_t *slots = r->slots;
     struct loop *loops = r->loops;
@@ -194,7 +193,7 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
         bool end = false;  /* an empty array/sequence: its end follows at once */
         uint32_t isp = sp; /* loops around the record (its index is the innermost's) */
         if (p->seg_n != 0 && TRACERD__LIKELY(at + (uint64_t)p->seg_bytes * 8 <= limit) &&
-            (!batch || (size_t)(bend - o) > p->seg_n)) {
+            (!batch || (size_t)((const char *)bend - (const char *)o) > p->seg_n * sizeof *o)) {
             /* A static segment (compile_plan.c): each field at its offset
              * from the first, all in the input (one check), the batch room
              * for all of them. The same records as the steps one by one. */
@@ -220,6 +219,10 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
             }
             pos = at + (uint64_t)p->seg_bytes * 8;
             next = qe;
+            if (qe->in.op == OP_END) { /* the plan's last step: as its case below */
+                vm->pos = pos;
+                goto out;
+            }
             continue;
         }
         if (p->vec_stride != 0) {
@@ -242,7 +245,9 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
                     goto fail;
                 pos = at + (left - 1) * stride + in->size;
                 lp->i = lp->n - 1;
-                continue; /* to the loop step */
+                p = next++; /* the loop step (mark_vectors): its case at once */
+                in = &p->in;
+                goto loop_step;
             }
         }
         switch (in->op) {
@@ -274,7 +279,7 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
         case OP_INT:
             if (TRACERD__UNLIKELY(at + in->size > limit))
                 goto short_field;
-            v = load_int(data, nbytes, at - bit0, in);
+            v = load_int(data, (size_t)((limit - bit0) >> 3), at - bit0, in); /* (limit > at) */
         plan_int:
             pos = at + in->size;
             if (in->slot)
@@ -356,6 +361,7 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
         }
         case OP_ARRAY_NEXT:
         case OP_SEQ_NEXT:
+        loop_step:
             if (++loops[sp - 1].i < loops[sp - 1].n) {
                 next = plan + in->jump;
                 continue;
