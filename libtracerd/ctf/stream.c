@@ -617,13 +617,14 @@ static inline int event_cb(tracerd_ctf_stream_t *r, tracerd_ctf_event_cb fn,
     return rc == 0 ? R_OK : cb_ret(r, rc, name);
 }
 
-/* The start of an event plan_events delivers (fast_events fills its own):
- * e filled, on_event_begin (on_begin not NULL). Whether the loop goes on:
- * not after an error (*rc R_ERR). */
+/* The start of an event a chunk loop (fast_events, plan_events) delivers:
+ * e's own members filled (the loop filled the packet's once, by
+ * event_fill_packet), on_event_begin (on_begin not NULL). Whether the loop
+ * goes on: not after an error (*rc R_ERR). */
 static inline bool event_begin(tracerd_ctf_stream_t *r, tracerd_ctf_event_cb on_begin,
                                tracerd_ctf_event_t *e, uint64_t ns, int *rc)
 {
-    event_fill(r, e, ns);
+    event_fill_own(r, e, ns);
     if (on_begin && event_cb(r, on_begin, e, "on_event_begin") != R_OK) {
         *rc = R_ERR;
         return false;
@@ -989,6 +990,8 @@ static int plan_events(tracerd_ctf_stream_t *r, struct vm *vm, const uint8_t **p
     const tracerd_ctf_event_cb on_begin = r->cb.on_event_begin, on_end = r->cb.on_event_end;
     const uint64_t start_byte = vm->bit0 >> 3;
     int rc = R_OK;
+    tracerd_ctf_event_t e;
+    event_fill_packet(r, &e);
     while (r->pos < vm->limit) {
         const uint64_t ev_start = r->pos;
         r->rec_off = r->pkt_off + (ev_start >> 3);
@@ -1007,7 +1010,6 @@ static int plan_events(tracerd_ctf_stream_t *r, struct vm *vm, const uint8_t **p
             rc = R_MORE; /* gated: nothing of it consumed */
             break;
         }
-        tracerd_ctf_event_t e;
         if (!event_begin(r, on_begin, &e, ns, &rc))
             break;
         vm_rewind(vm, ev_start);
@@ -1396,11 +1398,8 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
             rc = R_MORE;
             break;
         }
-        event_fill_own(r, &e, ns);
-        if (on_begin && event_cb(r, on_begin, &e, "on_event_begin") != R_OK) {
-            rc = R_ERR;
+        if (!event_begin(r, on_begin, &e, ns, &rc))
             break;
-        }
         if (r->fast_ctx) {
             /* the contexts asked for, decoded again from their start (the
              * measure above checked the whole event) */
