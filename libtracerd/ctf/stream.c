@@ -23,6 +23,9 @@
  * translation unit so that it still inlines. */
 #include <math.h>
 #include <stdio.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h> /* find_nul (stream_vm.h) */
+#endif
 
 #define TRACERD_CTF_STREAM_C
 #include "../core/reader.h"

@@ -17,11 +17,20 @@
 
 /* ==== the interpreter ===================================================== */
 
-/* First NUL in p[0..n), or NULL: short strings are scanned inline, eight
- * bytes at a time, longer ones with memchr. */
+/* First NUL in p[0..n), or NULL: the first 64 bytes are scanned inline
+ * (with SSE2, every x86-64, sixteen bytes at a time while sixteen are
+ * there, then eight at a time), the rest with memchr. */
 static inline const uint8_t *find_nul(const uint8_t *p, size_t n)
 {
     size_t i = 0;
+#if defined(__SSE2__) && defined(__x86_64__)
+    for (; i + 16 <= n && i < 64; i += 16) {
+        const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        unsigned z = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_setzero_si128()));
+        if (z != 0)
+            return p + i + (unsigned)__builtin_ctz(z);
+    }
+#endif
     for (; i + 8 <= n && i < 64; i += 8) {
         uint64_t w = tracerd__le64(p + i);
         uint64_t z = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
