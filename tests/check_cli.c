@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -692,6 +693,75 @@ START_TEST(test_backpressure)
 }
 END_TEST
 
+/* XRay dump's numbers (fmt_xray.c writes a timestamp's leading digits once
+ * while they stay the same, the nanoseconds as the ticks' digits at 1 GHz,
+ * small ids and deltas inline): every record's function id, tsc and ns as
+ * written, in basic mode (absolute ticks) at 1 GHz and 3 GHz, both byte
+ * orders: ticks below 10^8, crossing 10^8 and 10^16 boundaries one at a
+ * time and several at once, near 2^64; ids 0, 9999, 10000, the largest and
+ * negative ones. */
+START_TEST(test_xray_dump_numbers)
+{
+    CLI_OR_SKIP(cli);
+    static const uint64_t ticks[] = {0,
+                                     7,
+                                     99999999,
+                                     100000000,
+                                     100000001,
+                                     1795565727999999990u,
+                                     1795565727999999999u,
+                                     1795565728000000000u,
+                                     1795565728000000001u,
+                                     1795565728100000000u,
+                                     1795565728100000000u,
+                                     1795565799999999999u,
+                                     1795565800000000000u,
+                                     10000000000000000u,
+                                     9999999999999999u,
+                                     UINT64_MAX / 3,
+                                     UINT64_MAX - 1,
+                                     UINT64_MAX,
+                                     12345};
+    static const int32_t ids[] = {0, 1, 9, 10, 99, 100, 9999, 10000, 268435455, -1, -2147483647};
+    const size_t n = sizeof ticks / sizeof ticks[0];
+    for (int big = 0; big < 2; big++) {
+        for (int fq = 0; fq < 2; fq++) {
+            const uint64_t freq = fq == 0 ? 1000000000u : 3000000000u;
+            xw_t w;
+            xw_init(&w, big != 0);
+            xw_header(&w, 3, 0, 0, freq, 0);
+            for (size_t i = 0; i < n; i++)
+                xw_basic_func(&w, 1, (uint8_t)(i & 1), ids[i % (sizeof ids / sizeof ids[0])],
+                              ticks[i], 11, 99);
+            char *path = ev_temp_file("numbers.xray", w.buf, w.len);
+            xw_free(&w);
+            ev_proc_t p;
+            run_cli(cli, NULL, &p, "dump", path, NULL);
+            ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+            size_t i = 0;
+            for (const char *l = p.out; (l = strstr(l, "{\"type\":\"function\"")) != NULL; l++) {
+                int fid;
+                uint64_t tsc, ns;
+                ck_assert_uint_lt(i, n);
+                const char *k = strstr(l, "\"function_id\":");
+                ck_assert_ptr_nonnull(k);
+                ck_assert_int_eq(sscanf(k, "\"function_id\":%d,\"tsc\":%" SCNu64 ",\"ns\":%" SCNu64,
+                                        &fid, &tsc, &ns),
+                                 3);
+                ck_assert_int_eq(fid, ids[i % (sizeof ids / sizeof ids[0])]);
+                ck_assert_uint_eq(tsc, ticks[i]);
+                ck_assert_uint_eq(ns, tracerd_ticks_to_ns(ticks[i], freq));
+                i++;
+            }
+            ck_assert_uint_eq(i, n);
+            ev_proc_free(&p);
+            free(path);
+        }
+    }
+    ev_temp_cleanup();
+}
+END_TEST
+
 /* A regular file is mapped, not copied (cli.c): one cut short by another
  * process while tracerd reads it is a read error (exit 3, one message), never
  * SIGBUS; the output ends with a whole line (dump) or a whole document
@@ -1296,6 +1366,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, test_info_json_agree);
     tcase_add_test(tc, test_fxt_info);
     tcase_add_loop_test(tc, test_file_cut_while_read, 0, 2);
+    tcase_add_test(tc, test_xray_dump_numbers);
     suite_add_tcase(s, tc);
     return s;
 }

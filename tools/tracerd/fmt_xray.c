@@ -238,6 +238,7 @@ struct dx {
     size_t idlen;
     int32_t id_tid, id_pid;
     uint32_t id_cpu;
+    wr_lead_t lead_tsc, lead_ns; /* the last record's leading digits */
 };
 
 /* The output of a dump callback. */
@@ -323,7 +324,10 @@ static int d_function(void *u, const tracerd_xray_function_t *f)
 {
     struct dx *d = u;
     char buf[32];
-    tracerd_str_t name = cli_xray_fn_name(d->c, f->function_id, buf);
+    /* the name: for the filter, and written when it is --instr-map's */
+    tracerd_str_t name = {buf, 0};
+    if (d->filter != NULL || d->c->names != NULL)
+        name = cli_xray_fn_name(d->c, f->function_id, buf);
     bool entry = f->kind == TRACERD_XRAY_ENTER || f->kind == TRACERD_XRAY_ENTER_ARGS;
     if (!keep(d, entry ? TRACERD_EVENT_SPAN_BEGIN : TRACERD_EVENT_SPAN_END, name, f->tsc, f->ns,
               f->tid, f->pid, f->cpu))
@@ -334,13 +338,26 @@ static int d_function(void *u, const tracerd_xray_function_t *f)
     WR_LIT(o, ",\"kind\":\"");
     wr_cstr(o, tracerd_xray_kind_name(f->kind));
     WR_LIT(o, "\",\"function_id\":");
-    wr_i64(o, f->function_id);
+    if (f->function_id >= 0) {
+        char *p = wr_room(o, 20);
+        o->len += wr_fmt_u64_small(p, (uint64_t)f->function_id);
+    } else {
+        wr_i64(o, f->function_id);
+    }
+    /* consecutive timestamps share their leading digits; at 1 GHz the
+     * nanoseconds are the ticks: their digits again */
     WR_LIT(o, ",\"tsc\":");
-    wr_u64(o, f->tsc);
-    WR_LIT(o, ",\"ns\":");
-    wr_u64(o, f->ns);
+    char *ts = wr_room(o, 24 + 6 + 24);
+    size_t tn = wr_fmt_u64_lead(ts, &d->lead_tsc, f->tsc), nn = tn;
+    memcpy(ts + tn, ",\"ns\":", 6);
+    if (f->ns == f->tsc)
+        memcpy(ts + tn + 6, ts, tn);
+    else
+        nn = wr_fmt_u64_lead(ts + tn + 6, &d->lead_ns, f->ns);
+    o->len += tn + 6 + nn;
     WR_LIT(o, ",\"delta\":");
-    wr_u64(o, f->delta);
+    char *p = wr_room(o, 20);
+    o->len += wr_fmt_u64_small(p, f->delta);
     if (d->idlen == 0 || f->tid != d->id_tid || f->pid != d->id_pid || f->cpu != d->id_cpu) {
         wr_t t; /* 48 bytes at most */
         wr_init_fixed(&t, d->ids, sizeof d->ids);
@@ -465,7 +482,9 @@ static int dump(cli_t *c)
     cb.on_event_fragment = d_fragment;
     cb.on_metadata = d_meta;
     cb.on_warning = d_warning;
-    struct dx d = {c, NULL, NULL, false, {0}, 0, 0, 0, 0};
+    struct dx d;
+    memset(&d, 0, sizeof d);
+    d.c = c;
     int rc = cli_filter_make(c, &d.filter);
     if (rc != CLI_EXIT_OK)
         return rc;
