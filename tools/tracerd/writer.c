@@ -492,6 +492,17 @@ size_t wr_fmt_g17(char *p, double d)
         if (s < 24 && (m >> tz) <= frac_lim[s]) {
             uint64_t dec = (m >> tz) * pow5_u64[s];
             size_t nd = count_digits(dec);
+            if ((size_t)s <= nd + 3 && s < 20) {
+                /* the fixed notation (its first digit's exponent nd - 1 - s
+                 * at least -4): the integer part, the point, then the s
+                 * digits after it (the last not 0), written as the digits of
+                 * 10^s + the fraction's with their leading 1 turned into the
+                 * point */
+                n += wr_fmt_u64(p + n, dec / pow10_u64[s]);
+                size_t k = wr_fmt_u64(p + n, dec % pow10_u64[s] + pow10_u64[s]);
+                p[n] = '.';
+                return n + k;
+            }
             wr_fmt_u64(dg, dec * pow10_u64[17 - nd]);
             return g17_layout(p, n, dg, (int)nd - 1 - s);
         }
