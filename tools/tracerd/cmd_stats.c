@@ -400,6 +400,27 @@ static int on_event(void *user, const tracerd_event_t *ev)
     return named_event(s, t, ev->kind, ts, end, has_id ? ev->name_id : 0, name_of(s, ev));
 }
 
+/* ---- CTF directories: the hooks of stats_ctf.c ---------------------------
+ * stats_ctf.c sends the first event of each event class through on_event,
+ * then asks for its name's aggregate once (stats_name_index) and counts the
+ * class's later instants with stats_instant: what on_event does for them
+ * without the name's lookup per event. */
+
+uint32_t stats_name_index(struct st *s, const tracerd_event_t *ev)
+{
+    return name_of(s, ev);
+}
+
+int stats_instant(struct st *s, uint32_t ni, uint64_t pid, uint64_t tid, uint64_t ts)
+{
+    struct ev_thread *t = ev_thread_ids(&s->threads, pid, tid);
+    if (t == NULL)
+        return cli_oom(s->c, "thread table"), -1;
+    see_event(s, t, ts);
+    s->v[ni].count++;
+    return 0;
+}
+
 /* The --sort key of an aggregate (descending), ties by count then name. */
 static uint64_t sort_key(const struct agg *a, cli_stats_sort_t key)
 {
@@ -1210,7 +1231,7 @@ int cli_cmd_stats(cli_t *c)
         s.dm = cli_demangler_open();
     int rc = ev_plain_stream(c, TRACERD_EVENT_FORMAT_XRAY)  ? run_xray(&s, &r)
              : ev_plain_stream(c, TRACERD_EVENT_FORMAT_FXT) ? run_fxt(&s, &r)
-             : stats_ctf_dir_plain(c, &r)                   ? stats_ctf_dir(&r)
+             : stats_ctf_dir_plain(c, &r)                   ? stats_ctf_dir(&r, &s)
                                                             : ev_run(&r);
     /* --timeout, out of memory: the figures of what was read */
     if ((rc == CLI_EXIT_OK || c->timed_out || c->oom) && !s.reported)

@@ -7,7 +7,10 @@
  * and lost packets as timeless MARKs), made without the event view's
  * per-event work: no argument records, no filter tests (taken only when no
  * filter is given), what a name means remembered by its address in the
- * trace model, the event class's name and kind by the class.
+ * trace model, the event class's name and kind by the class; in a
+ * directory without function events, one callback per event and each
+ * class's instants counted into its name's aggregate found once per class
+ * (cmd_stats.c's stats_instant), not made into events.
  * tests/check_stats_paths.c compares the output with the event view's on
  * every CTF directory of the tests (TRACERD_CLI_GENERAL=1 takes the event
  * view). */
@@ -26,6 +29,7 @@
 
 struct sc {
     struct ev_run *run;
+    struct st *stats;
     tracerd_ctf_dir_t *dir;
     map_files_t files; /* the directory's stream files, mapped */
     bool source_sent;
@@ -47,6 +51,7 @@ struct sc {
         tracerd_str_t name;
         int span;
         int8_t tid, pid; /* index in e->values, -1: none */
+        uint32_t ni;     /* the name's aggregate + 1 (stats_name_index), 0: not known */
     } cls[SC_CLASSES];
     int8_t tid, pid; /* the event's (its class's) */
     /* field name (model address) -> CTF_NAME_* */
@@ -178,6 +183,7 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
         x->cls[h].span = ctf_span_kind(name);
         x->cls[h].tid = value_of(e, e->values_set, CTF_NAME_TID);
         x->cls[h].pid = value_of(e, e->values_set, CTF_NAME_PID);
+        x->cls[h].ni = 0;
     }
     ev->name = x->cls[h].name;
     x->span = x->cls[h].span;
@@ -234,6 +240,30 @@ static int on_event_end(void *user, const tracerd_ctf_event_t *e)
     return x->run->on_event(x->run->user, &x->ev);
 }
 
+/* An event of a trace without function events (the reader's one callback
+ * per event): an INSTANT of its class's name. The class's first event goes
+ * through on_event_begin and on_event_end (the name's aggregate made as the
+ * event view's event makes it), the later ones straight to stats_instant
+ * with the aggregate found then. */
+static int on_event_only(void *user, const tracerd_ctf_event_t *e)
+{
+    struct sc *x = user;
+    size_t h = ptr_slot(e->cls, 8);
+    if (x->cls[h].cls == e->cls && x->cls[h].ni != 0) {
+        const int8_t tid = x->cls[h].tid, pid = x->cls[h].pid;
+        return stats_instant(x->stats, x->cls[h].ni - 1, pid >= 0 ? e->values[pid] : 0,
+                             tid >= 0 ? e->values[tid] : 0, e->has_clock ? e->ns : e->cycles);
+    }
+    int rc = on_event_begin(user, e);
+    if (rc == 0)
+        rc = on_event_end(user, e);
+    if (rc == 0 && e->cls != NULL && x->span == 0) { /* (the slot is e->cls's) */
+        uint32_t ni = stats_name_index(x->stats, &x->ev);
+        x->cls[h].ni = ni != UINT32_MAX ? ni + 1u : 0;
+    }
+    return rc;
+}
+
 static int on_loss(void *user, const tracerd_ctf_loss_t *l)
 {
     struct sc *x = user;
@@ -263,15 +293,15 @@ bool stats_ctf_dir_plain(cli_t *c, const struct ev_run *r)
            !(general != NULL && strcmp(general, "1") == 0);
 }
 
-/* Opens the directory: the contexts, and the payloads when a trace has
- * function events (known once the metadata is read: opened again then). */
+/* Opens the directory: the contexts with one callback per event, or, when a
+ * trace has function events (known once the metadata is read: opened again
+ * then), the payloads too. */
 static tracerd_status_t open_dir(struct sc *x, cli_t *c, const tracerd_ctf_stream_config_t *scfg)
 {
     tracerd_ctf_callbacks_t cb;
     tracerd_ctf_callbacks_init(&cb);
     cb.on_packet_begin = on_packet;
-    cb.on_event_begin = on_event_begin;
-    cb.on_event_end = on_event_end;
+    cb.on_event_end = on_event_only;
     cb.on_loss = on_loss;
     cb.on_warning = on_warning;
     tracerd_ctf_stream_config_t sc;
@@ -294,6 +324,8 @@ static tracerd_status_t open_dir(struct sc *x, cli_t *c, const tracerd_ctf_strea
     if (spans) {
         tracerd_ctf_dir_free(x->dir);
         x->dir = NULL;
+        cb.on_event_begin = on_event_begin;
+        cb.on_event_end = on_event_end;
         cb.on_field = on_field;
         sc.field_scopes = 1u << TRACERD_CTF_SCOPE_EVENT_FIELDS;
         st = tracerd_ctf_dir_open(c->path, &dc, &cb, x, NULL, &x->dir);
@@ -310,7 +342,7 @@ static tracerd_status_t open_dir(struct sc *x, cli_t *c, const tracerd_ctf_strea
     return st;
 }
 
-int stats_ctf_dir(struct ev_run *r)
+int stats_ctf_dir(struct ev_run *r, struct st *s)
 {
     cli_t *c = r->c;
     tracerd_auto_config_t cfg;
@@ -322,6 +354,7 @@ int stats_ctf_dir(struct ev_run *r)
     if (x == NULL)
         return cli_oom(c, "reader context");
     x->run = r;
+    x->stats = s;
     r->range_end = TRACERD_EVENT_FILTER_NO_END;
     r->stable_names = true; /* event class names and the domain: the trace models' strings */
     x->ev.format = TRACERD_EVENT_FORMAT_CTF;

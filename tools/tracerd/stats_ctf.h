@@ -10,9 +10,22 @@
  * never (tests compare the two). */
 bool stats_ctf_dir_plain(cli_t *c, const struct ev_run *r);
 
-/* Reads the directory c->path, calling r->on_source and r->on_event with
- * the events the event view gives without arguments; prints any error as
- * ev_run does and returns a CLI_EXIT_* code. */
-int stats_ctf_dir(struct ev_run *r);
+/* stats's figures (cmd_stats.c). */
+struct st;
+
+/* Reads the directory c->path into s: r->on_source with the source, and
+ * the events the event view gives without arguments, each as
+ * r->on_event(s, ev) would count it (the instants of an event class after
+ * its first by stats_instant); prints any error as ev_run does and returns
+ * a CLI_EXIT_* code. r->user is s. */
+int stats_ctf_dir(struct ev_run *r, struct st *s);
+
+/* (cmd_stats.c) The index of ev's name aggregate, ev having been counted
+ * by r->on_event (the aggregate exists); UINT32_MAX on no memory. */
+uint32_t stats_name_index(struct st *s, const tracerd_event_t *ev);
+/* (cmd_stats.c) An INSTANT of name aggregate ni on thread (pid, tid) at
+ * time ts (ns, else ticks), counted as r->on_event counts such an event: 0,
+ * or -1 on no memory (said). */
+int stats_instant(struct st *s, uint32_t ni, uint64_t pid, uint64_t tid, uint64_t ts);
 
 #endif
