@@ -440,5 +440,15 @@ void tracerd__ctf_stream_gate_below(tracerd_ctf_stream_t *r, uint64_t ns, bool h
 bool tracerd__ctf_stream_gated(const tracerd_ctf_stream_t *r);
 /* The time of the event held back (tracerd__ctf_stream_gated true). */
 uint64_t tracerd__ctf_stream_gated_ns(const tracerd_ctf_stream_t *r);
+/* The directory reader's feed (data not NULL), its gate's bound first
+ * (tracerd__ctf_stream_gate_below's): as tracerd_ctf_stream_feed, but an
+ * event held back by the gate leaves the reader unpaused (TRACERD_PAUSED
+ * returned, *held true and *held_ns its time, nothing to resume; *held false
+ * otherwise), and a reader in a packet's events with nothing stitched goes
+ * straight to its event loop (the held event first) without the feed's
+ * checks of every state: a directory's streams may alternate at every event. */
+tracerd_status_t tracerd__ctf_stream_feed_merged(tracerd_ctf_stream_t *r, const uint8_t *data,
+                                                 size_t len, uint64_t below, bool hold,
+                                                 size_t *consumed, bool *held, uint64_t *held_ns);
 
 #endif

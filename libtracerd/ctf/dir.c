@@ -39,6 +39,9 @@ struct dstream {
     uint64_t size; /* largest of its files when opened (sizes its buffer) */
     bool eof, finished, done;
     uint64_t next_ns;
+    /* its reader's gate bound while it runs (run_below) */
+    uint64_t below;
+    bool hold;
     struct tracerd_ctf_dir *d;
 };
 
@@ -738,7 +741,8 @@ static uint32_t heap_pushpop(struct tracerd_ctf_dir *d, uint32_t s)
         return s;
     uint32_t top = d->heap[0];
     d->heap[0] = s;
-    heap_down(d);
+    if (d->nheap > 1) /* (one stream in the heap: two alternate) */
+        heap_down(d);
     return top;
 }
 
@@ -879,24 +883,33 @@ static tracerd_status_t advance(struct tracerd_ctf_dir *d, struct dstream *s)
                 return st;
         }
         tracerd_status_t st;
+        bool held = false;
         if (s->pos < s->len) {
             size_t used = 0;
-            st = tracerd_ctf_stream_feed(s->r, s->data + s->pos, s->len - s->pos, &used);
+            st = tracerd__ctf_stream_feed_merged(s->r, s->data + s->pos, s->len - s->pos, s->below,
+                                                 s->hold, &used, &held, &s->next_ns);
             s->pos += used;
         } else {
+            tracerd__ctf_stream_gate_below(s->r, s->below, s->hold);
             st = tracerd_ctf_stream_finish(s->r);
             if (st == TRACERD_OK) {
                 s->done = true;
                 stream_release(d, s);
                 return TRACERD_OK;
             }
+            if (st == TRACERD_PAUSED) {
+                tracerd_ctf_stream_resume(s->r); /* (feed_merged's gate leaves none) */
+                held = tracerd__ctf_stream_gated(s->r);
+                if (held)
+                    s->next_ns = tracerd__ctf_stream_gated_ns(s->r);
+                else
+                    return TRACERD_PAUSED;
+            }
         }
         if (st == TRACERD_PAUSED) {
-            tracerd_ctf_stream_resume(s->r);
-            if (tracerd__ctf_stream_gated(s->r)) {
-                s->next_ns = tracerd__ctf_stream_gated_ns(s->r);
+            if (held)
                 return TRACERD_OK;
-            }
+            tracerd_ctf_stream_resume(s->r);
             return TRACERD_PAUSED;
         }
         if (st != TRACERD_OK)
@@ -911,7 +924,7 @@ static tracerd_status_t advance(struct tracerd_ctf_dir *d, struct dstream *s)
  * without asking either, but for an event at UINT64_MAX. The event the
  * heap let through is one of them: the heap orders (time, index) strictly.
  * 0 while priming (the gate is asked for every event). */
-static void run_below(struct tracerd_ctf_dir *d, uint32_t i)
+static inline void run_below(struct tracerd_ctf_dir *d, uint32_t i)
 {
     uint64_t below = 0;
     bool hold = false;
@@ -924,7 +937,8 @@ static void run_below(struct tracerd_ctf_dir *d, uint32_t i)
                 below++;
         }
     }
-    tracerd__ctf_stream_gate_below(d->streams[i].r, below, hold);
+    d->streams[i].below = below;
+    d->streams[i].hold = hold;
 }
 
 tracerd_status_t tracerd_ctf_dir_run(tracerd_ctf_dir_t *d)
