@@ -843,8 +843,9 @@ static tracerd_status_t read_next(struct tracerd_ctf_dir *d, struct dstream *s, 
 }
 
 /* Brings stream s's next bytes (data, len, from pos 0): from the next file
- * of the stream when one ends, or sets eof after the last. */
-static tracerd_status_t fill(struct tracerd_ctf_dir *d, struct dstream *s)
+ * of the stream when one ends, or sets eof after the last. (Out of line:
+ * advance, whose loop runs at every switch between streams, stays small.) */
+static TRACERD__NOINLINE tracerd_status_t fill(struct tracerd_ctf_dir *d, struct dstream *s)
 {
     for (;;) {
         size_t n;

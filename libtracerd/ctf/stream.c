@@ -1565,34 +1565,17 @@ tracerd_status_t tracerd_ctf_stream_feed(tracerd_ctf_stream_t *r, const void *da
     return step(r, data, len, consumed, false);
 }
 
-tracerd_status_t tracerd__ctf_stream_feed_merged(tracerd_ctf_stream_t *r, const uint8_t *data,
-                                                 size_t len, uint64_t below, bool hold,
-                                                 size_t *consumed, bool *held, uint64_t *held_ns)
+/* (feed_merged past its event loop: the rest of the chunk, or all of it, by
+ * step; data + skip is where the loop stopped) */
+static TRACERD__NOINLINE tracerd_status_t feed_rest(tracerd_ctf_stream_t *r, const uint8_t *data,
+                                                    size_t len, size_t skip, size_t *consumed,
+                                                    bool *held, uint64_t *held_ns)
 {
     tracerd_status_t st;
-    r->gate_below = below;
-    r->gate_hold = hold;
-    *held = false;
-    if (r->state == S_EVENTS && !r->big && r->st_have == 0 && r->fast_ok && len > 0 &&
-        r->pos < r->content_bits && r->srt->event_header.fast != NULL && !r->core.paused &&
-        !r->core.in_cb && r->core.err.status >= 0) {
-        /* step's first turn, straight: the event loop from the held event */
-        const uint8_t *p = data;
-        r->gated = false;
-        int frc = fast_events(r, &p, data + len);
-        size_t used = (size_t)(p - data), more = 0;
-        if (frc == R_MORE) { /* the gate held an event back */
-            *consumed = used;
-            *held = true;
-            *held_ns = r->gated_ns;
-            return TRACERD_PAUSED;
-        }
-        if (frc == R_ERR) {
-            *consumed = used;
-            return r->core.err.status;
-        }
-        st = step(r, p, len - used, &more, false); /* the rest, as step goes on */
-        *consumed = used + more;
+    if (skip > 0) {
+        size_t more = 0;
+        st = step(r, data + skip, len - skip, &more, false); /* the rest, as step goes on */
+        *consumed = skip + more;
     } else {
         st = tracerd_ctf_stream_feed(r, data, len, consumed);
     }
@@ -1602,6 +1585,35 @@ tracerd_status_t tracerd__ctf_stream_feed_merged(tracerd_ctf_stream_t *r, const 
         *held_ns = r->gated_ns;
     }
     return st;
+}
+
+tracerd_status_t tracerd__ctf_stream_feed_merged(tracerd_ctf_stream_t *r, const uint8_t *data,
+                                                 size_t len, uint64_t below, bool hold,
+                                                 size_t *consumed, bool *held, uint64_t *held_ns)
+{
+    r->gate_below = below;
+    r->gate_hold = hold;
+    *held = false;
+    if (!(r->state == S_EVENTS && !r->big && r->st_have == 0 && r->fast_ok && len > 0 &&
+          r->pos < r->content_bits && r->srt->event_header.fast != NULL && !r->core.paused &&
+          !r->core.in_cb && r->core.err.status >= 0))
+        return feed_rest(r, data, len, 0, consumed, held, held_ns);
+    /* step's first turn, straight: the event loop from the held event */
+    const uint8_t *p = data;
+    r->gated = false;
+    int frc = fast_events(r, &p, data + len);
+    size_t used = (size_t)(p - data);
+    if (frc == R_MORE) { /* the gate held an event back */
+        *consumed = used;
+        *held = true;
+        *held_ns = r->gated_ns;
+        return TRACERD_PAUSED;
+    }
+    if (frc == R_ERR) {
+        *consumed = used;
+        return r->core.err.status;
+    }
+    return feed_rest(r, data, len, used, consumed, held, held_ns);
 }
 
 tracerd_status_t tracerd_ctf_stream_resume(tracerd_ctf_stream_t *r)
