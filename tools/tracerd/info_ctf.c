@@ -101,27 +101,6 @@ static uint32_t count_of(struct info *x, const char *name)
     return (uint32_t)i;
 }
 
-static int on_event(void *user, const tracerd_ctf_event_t *e)
-{
-    struct info *x = user;
-    x->events++;
-    if (e->has_clock) {
-        if (!x->any_ns || e->ns < x->first_ns)
-            x->first_ns = e->ns;
-        if (!x->any_ns || e->ns > x->last_ns)
-            x->last_ns = e->ns;
-        x->any_ns = true;
-    }
-    size_t h = (size_t)(((uint64_t)(uintptr_t)e->cls >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 56);
-    if (x->cls[h].cls != e->cls || e->cls == NULL) {
-        x->cls[h].cls = e->cls;
-        x->cls[h].count = count_of(x, e->name);
-    }
-    if (x->cls[h].count != NO_COUNT)
-        x->counts[x->cls[h].count].n++;
-    return 0;
-}
-
 /* Counts thread id v (a vtid or tid context value) among the distinct ones. */
 static void tid_add(struct info *x, uint64_t v)
 {
@@ -145,11 +124,27 @@ static void tid_add(struct info *x, uint64_t v)
     }
 }
 
-/* The thread ids of the event's contexts: the integers named vtid or tid
- * (value slots: INFO_VALUES), once its contexts were read. */
+/* An event, once its contexts were read (the reader's one callback per
+ * event): counted by its class's name, its time, and the thread ids of its
+ * contexts (the integers named vtid or tid: value slots, INFO_VALUES). */
 static int on_event_end(void *user, const tracerd_ctf_event_t *e)
 {
     struct info *x = user;
+    x->events++;
+    if (e->has_clock) {
+        if (!x->any_ns || e->ns < x->first_ns)
+            x->first_ns = e->ns;
+        if (!x->any_ns || e->ns > x->last_ns)
+            x->last_ns = e->ns;
+        x->any_ns = true;
+    }
+    size_t h = (size_t)(((uint64_t)(uintptr_t)e->cls >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 56);
+    if (x->cls[h].cls != e->cls || e->cls == NULL) {
+        x->cls[h].cls = e->cls;
+        x->cls[h].count = count_of(x, e->name);
+    }
+    if (x->cls[h].count != NO_COUNT)
+        x->counts[x->cls[h].count].n++;
     for (uint32_t set = e->values_set; set != 0; set &= set - 1)
         tid_add(x, e->values[__builtin_ctz(set)]);
     return 0;
@@ -160,7 +155,6 @@ static int setup(void *user, tracerd_ctf_callbacks_t *cb)
     struct info *x = user;
     tracerd_ctf_callbacks_init(cb);
     cb->on_packet_begin = on_packet;
-    cb->on_event_begin = on_event;
     cb->on_event_end = on_event_end;
     cb->on_loss = on_loss;
     cb->on_warning = on_warning;
