@@ -1315,6 +1315,11 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
     vm.end_status = TRACERD_E_EXTENT;
     vm.pos = r->pos;
     const struct ctf_insn *hdr = s->event_header.fast;
+    /* the header read inline: 1 LTTng compact, 2 LTTng large (little-endian), 0 by run_fast */
+    const int hdr_inline = (hdr[0].flags & INSN_BE)        ? 0
+                           : hdr[0].op == OP_LTTNG_COMPACT ? 1
+                           : hdr[0].op == OP_LTTNG_LARGE   ? 2
+                                                           : 0;
     tracerd_ctf_event_cb on_begin = r->cb.on_event_begin, on_end = r->cb.on_event_end;
     tracerd_ctf_event_t e; /* the loop stays in one packet */
     event_fill_packet(r, &e);
@@ -1337,7 +1342,7 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
         }
         r->have &= ~((1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP));
         uint64_t at = (vm.pos + 7) & ~(uint64_t)7;
-        if (hdr[0].op == OP_LTTNG_COMPACT && !(hdr[0].flags & INSN_BE) && at + 32 <= vm.limit) {
+        if (hdr_inline == 1 && at + 32 <= vm.limit) {
             /* the most common headers, inline: little-endian compact (LTTng
              * kernel) ... */
             uint32_t w = tracerd__le32(vm.data + ((at - vm.bit0) >> 3));
@@ -1348,8 +1353,7 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
             r->ts_bits = 27;
             r->have |= (1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP);
             vm.pos = at + 32;
-        } else if (hdr[0].op == OP_LTTNG_LARGE && !(hdr[0].flags & INSN_BE) &&
-                   at + 48 <= vm.limit) {
+        } else if (hdr_inline == 2 && at + 48 <= vm.limit) {
             /* ... and large (LTTng-UST): 16-bit id, 32-bit timestamp */
             const uint8_t *h = vm.data + ((at - vm.bit0) >> 3);
             uint32_t id16 = tracerd__le16(h);
