@@ -875,7 +875,7 @@ static TRACERD__NOINLINE tracerd_status_t fill(struct tracerd_ctf_dir *d, struct
 
 /* Feeds stream s until its reader is gated before an event (returns OK with
  * s->done false), ends (s->done), pauses for the user (PAUSED) or fails. */
-static tracerd_status_t advance(struct tracerd_ctf_dir *d, struct dstream *s)
+static TRACERD__INLINE tracerd_status_t advance(struct tracerd_ctf_dir *d, struct dstream *s)
 {
     for (;;) {
         if (s->pos == s->len && !s->eof) {
