@@ -245,6 +245,19 @@ static int on_event_end(void *user, const tracerd_ctf_event_t *e)
  * through on_event_begin and on_event_end (the name's aggregate made as the
  * event view's event makes it), the later ones straight to stats_instant
  * with the aggregate found then. */
+/* (on_event_only for the first event of a class, out of line) */
+static __attribute__((noinline)) int first_of_class(struct sc *x, const tracerd_ctf_event_t *e)
+{
+    int rc = on_event_begin(x, e);
+    if (rc == 0)
+        rc = on_event_end(x, e);
+    if (rc == 0 && e->cls != NULL && x->span == 0) { /* (the slot is e->cls's) */
+        uint32_t ni = stats_name_index(x->stats, &x->ev);
+        x->cls[ptr_slot(e->cls, 8)].ni = ni != UINT32_MAX ? ni + 1u : 0;
+    }
+    return rc;
+}
+
 static int on_event_only(void *user, const tracerd_ctf_event_t *e)
 {
     struct sc *x = user;
@@ -254,14 +267,7 @@ static int on_event_only(void *user, const tracerd_ctf_event_t *e)
         return stats_instant(x->stats, x->cls[h].ni - 1, pid >= 0 ? e->values[pid] : 0,
                              tid >= 0 ? e->values[tid] : 0, e->has_clock ? e->ns : e->cycles);
     }
-    int rc = on_event_begin(user, e);
-    if (rc == 0)
-        rc = on_event_end(user, e);
-    if (rc == 0 && e->cls != NULL && x->span == 0) { /* (the slot is e->cls's) */
-        uint32_t ni = stats_name_index(x->stats, &x->ev);
-        x->cls[h].ni = ni != UINT32_MAX ? ni + 1u : 0;
-    }
-    return rc;
+    return first_of_class(x, e);
 }
 
 static int on_loss(void *user, const tracerd_ctf_loss_t *l)
