@@ -170,6 +170,46 @@ START_TEST(test_feature_trace)
 }
 END_TEST
 
+/* The event names of text's lines that hold `line`, each after `key`, one a
+ * line (malloc'd). */
+static char *names_in(const char *text, const char *line, const char *key)
+{
+    size_t cap = strlen(text) + 1, n = 0;
+    char *out = malloc(cap);
+    ck_assert_ptr_nonnull(out);
+    for (const char *l = text; *l != '\0';) {
+        const char *end = strchr(l, '\n');
+        size_t len = end != NULL ? (size_t)(end - l) : strlen(l);
+        const char *at = strstr(l, line), *k = at != NULL ? strstr(at, key) : NULL;
+        if (at != NULL && at < l + len && k != NULL && k < l + len) {
+            for (k += strlen(key); *k != '"' && k < l + len; k++)
+                out[n++] = *k;
+            out[n++] = '\n';
+        }
+        l += len + (end != NULL);
+    }
+    out[n] = '\0';
+    return out;
+}
+
+/* The dump's event lines name the same classes, in the same order, as
+ * json's events (the event view's names, made apart from the dump's kept
+ * class texts, which two classes taking turns reuse). */
+static void check_class_names(const char *cli, const char *dir)
+{
+    ev_proc_t d, j;
+    ev_run_cli(cli, NULL, &d, "dump", "-q", dir, NULL);
+    ev_run_cli(cli, NULL, &j, "json", "-q", dir, NULL);
+    char *dn = names_in(d.out, "{\"type\":\"event\"", "\"name\":\"");
+    char *jn = names_in(j.out, "{\"ph\":\"i\"", ",\"name\":\"");
+    ck_assert_uint_ge(ev_count(dn, "\n"), 100);
+    ck_assert_str_eq(dn, jn);
+    free(dn);
+    free(jn);
+    ev_proc_free(&d);
+    ev_proc_free(&j);
+}
+
 /* Shapes a template must tell apart (see the top of the file). */
 static const char shape_meta[] =
     "/* CTF 1.8 */\n"
@@ -370,6 +410,7 @@ START_TEST(test_shapes)
         ck_assert_ptr_nonnull(strstr(p.out, "\"e\":[{\"k\":{\"value\":1,\"label\":\"B\"},\"v\":{\"B\":{"));
         ck_assert_ptr_nonnull(strstr(p.out, "\"e\":[],\"n2\":12,"));
         ev_proc_free(&p);
+        check_class_names(cli, dir);
         check_trace(cli, dir, stream, len);
         remove_trace(dir);
         free(stream);

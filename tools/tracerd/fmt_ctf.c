@@ -146,7 +146,7 @@ struct ctx {
     jcache_t *classes; /* ,"name":...,"id":N,"stream_id":M of an event class */
     struct stream_prefix prefix[STREAM_PREFIXES];
     const struct stream_prefix *last_prefix; /* the last event's (NULL: none) */
-    const jc_entry_t *last_class;            /* the last event's class text (NULL: none) */
+    const jc_entry_t *last_class[2];         /* the last two classes' texts (NULL: none) */
     wr_lead_t lead_cycles, lead_ns;          /* the last event's leading digits */
     tpl_table_t *tpls;                       /* event text templates (ctf_tpl.h); NULL: none */
     bool no_tpl;                             /* TRACERD_CLI_NO_TEMPLATES=1 */
@@ -441,9 +441,13 @@ static void put_event_start(struct ctx *x, wr_t *f, const tracerd_ctf_event_t *e
         WR_LIT(f, ",\"offset\":");
         wr_u64(f, e->offset);
     }
-    const jc_entry_t *k = x->last_class; /* kept entries stay */
-    if (k == NULL || k->key != e->cls)
-        x->last_class = k = event_class(x, f, e);
+    const jc_entry_t *k = x->last_class[0]; /* kept entries stay */
+    if (k == NULL || k->key != e->cls) {    /* two classes often take turns */
+        const jc_entry_t *k1 = x->last_class[1];
+        k = k1 != NULL && k1->key == e->cls ? k1 : event_class(x, f, e);
+        x->last_class[1] = x->last_class[0];
+        x->last_class[0] = k;
+    }
     if (k != NULL) {
         char *p = wr_room(f, JC_TEXT + 64);
         if (k->len <= JC_SHORT)
@@ -966,7 +970,10 @@ static void tpl_write(struct ctx *x, wr_t *o, tpl_t *t, const tracerd_ctf_field_
             break;
         }
     }
-    memcpy(p, t->text + t->tail_off, t->tail_len);
+    if (t->tail_len <= TPL_SHORT) /* (room for it: tpl_room) */
+        memcpy(p, t->text + t->tail_off, TPL_SHORT);
+    else
+        memcpy(p, t->text + t->tail_off, t->tail_len);
     p += t->tail_len;
     o->len = (size_t)(p - o->buf);
     x->level = 0;
