@@ -106,6 +106,13 @@ static size_t ptr_slot(const void *p, unsigned bits)
     return (size_t)((x * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - bits));
 }
 
+/* An event class's slot in cls[] (classes are separate allocations: the
+ * address's upper bits, multiplied, suffice). */
+static size_t cls_slot(const tracerd_ctf_event_class_t *c)
+{
+    return (size_t)(((uint64_t)(uintptr_t)c >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 56);
+}
+
 static unsigned name_kind(struct sc *x, const char *name)
 {
     size_t h = ptr_slot(name, 8);
@@ -174,7 +181,7 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
         ev->cpu = (uint32_t)x->stream_cpu[s->index];
         ev->flags |= TRACERD_EVENT_HAS_CPU;
     }
-    size_t h = ptr_slot(e->cls, 8);
+    size_t h = cls_slot(e->cls);
     if (x->cls[h].cls != e->cls || e->cls == NULL) {
         const char *name = e->name != NULL ? e->name : "";
         x->cls[h].cls = e->cls;
@@ -253,7 +260,7 @@ static __attribute__((noinline)) int first_of_class(struct sc *x, const tracerd_
         rc = on_event_end(x, e);
     if (rc == 0 && e->cls != NULL && x->span == 0) { /* (the slot is e->cls's) */
         uint32_t ni = stats_name_index(x->stats, &x->ev);
-        x->cls[ptr_slot(e->cls, 8)].ni = ni != UINT32_MAX ? ni + 1u : 0;
+        x->cls[cls_slot(e->cls)].ni = ni != UINT32_MAX ? ni + 1u : 0;
     }
     return rc;
 }
@@ -261,7 +268,7 @@ static __attribute__((noinline)) int first_of_class(struct sc *x, const tracerd_
 static int on_event_only(void *user, const tracerd_ctf_event_t *e)
 {
     struct sc *x = user;
-    size_t h = ptr_slot(e->cls, 8);
+    size_t h = cls_slot(e->cls);
     if (x->cls[h].cls == e->cls && x->cls[h].ni != 0) {
         const int8_t tid = x->cls[h].tid, pid = x->cls[h].pid;
         return stats_instant(x->stats, x->cls[h].ni - 1, pid >= 0 ? e->values[pid] : 0,
