@@ -262,6 +262,52 @@ START_TEST(test_batch_full_calls)
 }
 END_TEST
 
+/* Four integers, then an array of 70 structs { a b c }: each element's
+ * S{ a b c S} a static segment (stream_plan.h), element 49's exactly the
+ * batch's last five slots (251-255: it does not fit, since the batch keeps
+ * a slot free after a segment) and element 50's the next batch's first:
+ * the batch is delivered full (256) and then the rest (102) as on_field
+ * delivers them, the batch's room checked before a segment's records are
+ * written (seg_room), in both byte orders. */
+START_TEST(test_batch_segment_room)
+{
+    bool be = _i != 0;
+    char meta[512];
+    snprintf(meta, sizeof meta,
+             "/* CTF 1.8 */\n"
+             "trace { major = 1; minor = 8; byte_order = %s; };\n"
+             "typealias integer { size = 32; align = 8; signed = false; } := u32;\n"
+             "event { name = many; fields := struct { u32 x1; u32 x2; u32 x3; u32 x4;\n"
+             "  struct { u32 a; u32 b; u32 c; } s[70]; }; };\n",
+             be ? "be" : "le");
+    enum { N = 70, VALUES = 4 + 3 * N, REC = 8 + 5 * N };
+    uint8_t data[2 * 4 * VALUES];
+    size_t len = 0;
+    for (int e = 0; e < 2; e++)
+        for (int i = 0; i < VALUES; i++) {
+            uint32_t v = (uint32_t)(i * 1000003 + e);
+            for (int k = 0; k < 4; k++)
+                data[len++] = (uint8_t)(v >> (be ? 24 - 8 * k : 8 * k));
+        }
+    struct calls each, whole;
+    read_calls(meta, data, len, len, false, &each);
+    read_calls(meta, data, len, len, true, &whole);
+    ck_assert_uint_eq(each.records, 2 * REC);
+    ck_assert_uint_eq(whole.records, each.records);
+    ck_assert_uint_eq(whole.calls, 4);
+    static const size_t sizes[4] = {256, REC - 256, 256, REC - 256};
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(whole.sizes[i], sizes[i]);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    char *log = check_twins(&c, data, len);
+    /* element 49's c (value 4 + 3 * 49 + 2) and element 50's a in the first event */
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.s.c c = 153000459"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.s.a a = 154000462"));
+    free(log);
+}
+END_TEST
+
 /* The shapes of the log's events named `name` (log_shape lines "E @N name
  * ..." then "shape S"): how many, the first and the last one, and whether
  * there were two values. */
@@ -963,6 +1009,7 @@ Suite *suite_ctf_batch(void)
     tcase_add_test(tc, test_batch_both_invalid);
     tcase_add_test(tc, test_batch_one_call_per_event);
     tcase_add_loop_test(tc, test_batch_full_calls, 0, 2);
+    tcase_add_loop_test(tc, test_batch_segment_room, 0, 2);
     tcase_add_loop_test(tc, test_shape, 0, 2);
     tcase_add_loop_test(tc, test_lttng_header_forms, 0, 2);
     tcase_add_loop_test(tc, test_vector_elements, 0, 2);

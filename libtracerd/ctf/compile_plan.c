@@ -123,6 +123,9 @@ static void mark_segments(struct ctf_pop *plan, uint32_t n)
         if (e - k >= 2) {
             plan[k].seg_n = e - k;
             plan[k].seg_bytes = (uint32_t)(off / 8);
+            plan[k].seg_room = e - k < UINT32_MAX / sizeof(tracerd_ctf_field_t)
+                                   ? (uint32_t)((e - k) * sizeof(tracerd_ctf_field_t))
+                                   : UINT32_MAX;
             plan[k].seg_wide = wide;
             plan[k].seg_slow_any = slow;
             k = e;

@@ -299,6 +299,9 @@ struct ctf_pop {
      * byte-aligned integer or a struct limit, so that where 8 bytes past its
      * end lie in the input too, each field is one 8-byte load and seg_mask. */
     bool seg_wide;
+    /* A segment's first step: its records' bytes in an on_fields batch
+     * (UINT32_MAX when more: it never fits) */
+    uint32_t seg_room;
     /* In a segment: the field's value bits (0 for struct limits and
      * floats), and its sign bit when signed (else 0): the value is
      * ((w & seg_mask) ^ seg_sbit) - seg_sbit. */

@@ -193,7 +193,7 @@ static TRACERD__INLINE int run_plan_body(tracerd_ctf_stream_t *r, struct vm *vm,
         bool end = false;  /* an empty array/sequence: its end follows at once */
         uint32_t isp = sp; /* loops around the record (its index is the innermost's) */
         if (p->seg_n != 0 && TRACERD__LIKELY(at + (uint64_t)p->seg_bytes * 8 <= limit) &&
-            (!batch || (size_t)((const char *)bend - (const char *)o) > p->seg_n * sizeof *o)) {
+            (!batch || (size_t)((const char *)bend - (const char *)o) > p->seg_room)) {
             /* A static segment (compile_plan.c): each field at its offset
              * from the first, all in the input (one check), the batch room
              * for all of them. The same records as the steps one by one. */
