@@ -438,11 +438,7 @@ int ev_dir_exit_code(struct ev_run *r, tracerd_status_t st, bool opened, const c
     }
     if (c->oom) /* said when it happened (cli_oom) */
         return CLI_EXIT_IO;
-    if (map_any_cut()) { /* what the reader saw came of it */
-        c->read_failed = true;
-        st = TRACERD_E_IO;
-        reason = "read error: " MAP_CUT_REASON;
-    }
+    map_dir_failed(c, &st, &reason);
     cli_progress_done(c);
     if (st != TRACERD_E_IO && r->before_error != NULL)
         r->before_error(r->user);

@@ -1150,9 +1150,8 @@ static int run_dir(cli_t *c, const ctf_cmd_t *cmd)
         while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
             ;
     st = cmd_ended(cmd, st);
-    bool cut = st != TRACERD_OK && map_any_cut(); /* what the reader saw came of it */
-    if (cut)
-        st = TRACERD_E_IO;
+    const char *reason = d ? tracerd_ctf_dir_error_reason(d) : tracerd_status_message(st);
+    map_dir_failed(c, &st, &reason);
     if (st != TRACERD_OK && c->oom) { /* said when it happened (cli_oom) */
         cli_out_stop(c);
         rc = CLI_EXIT_IO;
@@ -1161,10 +1160,7 @@ static int run_dir(cli_t *c, const ctf_cmd_t *cmd)
         const char *path = d ? tracerd_ctf_dir_error_path(d) : c->path;
         fprintf(stderr, "%s: %s: ctf error %s at byte %" PRIu64 ": %s\n", c->prog,
                 path && *path ? path : c->path, tracerd_status_name(st),
-                d ? tracerd_ctf_dir_error_offset(d) : 0,
-                cut ? "read error: " MAP_CUT_REASON
-                : d ? tracerd_ctf_dir_error_reason(d)
-                    : tracerd_status_message(st));
+                d ? tracerd_ctf_dir_error_offset(d) : 0, reason);
         rc = st == TRACERD_E_IO ? CLI_EXIT_IO : CLI_EXIT_TRACE;
     }
     cmd_done(cmd, st);

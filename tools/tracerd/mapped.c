@@ -245,3 +245,12 @@ void map_dir_config(cli_t *c, map_files_t *ctx, tracerd_ctf_dir_config_t *dc)
     dc->chunk_bytes = MAP_DIR_WINDOW;
     dc->max_read_buffer_bytes = MAP_DIR_BUDGET;
 }
+
+void map_dir_failed(cli_t *c, tracerd_status_t *st, const char **reason)
+{
+    if (*st == TRACERD_OK || !map_any_cut())
+        return;
+    *st = TRACERD_E_IO;
+    *reason = "read error: " MAP_CUT_REASON;
+    c->read_failed = true;
+}

@@ -35,10 +35,16 @@ bool map_any_cut(void);
 /* The text of that read error. */
 #define MAP_CUT_REASON "the file was cut short while it was read"
 
+/* After a CTF directory read that failed with *st (reason *reason): when a
+ * stream file was cut short while mapped, the reader's error came of the
+ * zero pages; *st becomes E_IO, *reason the read error, and the input is
+ * noted as not read to its end (c->read_failed). */
+struct cli;
+void map_dir_failed(struct cli *c, tracerd_status_t *st, const char **reason);
+
 /* A CTF directory reader's file source (tracerd_ctf_dir_files_t) reading
  * every stream file through windows of the size the reader asks for (read()
  * into a buffer when no slot is free). */
-struct cli;
 typedef struct map_files {
     struct cli *c; /* out of memory is said through cli_oom */
     unsigned fds;  /* file descriptors the handles keep between views */
