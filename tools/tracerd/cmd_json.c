@@ -9,145 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "evrun.h"
-#include "vcache.h"
+#include "json_doc.h"
 
-#define OUT_HIGH (64u * 1024u)
-
-struct jw {
-    cli_t *c;
-    wr_t o;
-    bool first;
-    struct ev_threads threads;
-    struct ev_table pids;
-    uint32_t npids;
-    const char *fmt_name;
-    uint64_t unmatched_ends, dropped_deep;
-    uint64_t base;
-    bool has_base;
-    uint64_t last_pid;
-    bool has_last_pid;
-    /* ","pid":P,"tid":T of the last event, formatted once per thread change */
-    char idtxt[64];
-    size_t idlen;
-    uint64_t id_pid, id_tid;
-    wr_lead_t lead_ts;     /* the last timestamp's leading digits */
-    vc_entry_t vc[VCACHE]; /* argument names, event names and categories (vcache.h) */
-};
-
-static inline void put(struct jw *w, const void *s, size_t n)
-{
-    wr_put(&w->o, s, n);
-}
-
-static inline void puts_(struct jw *w, const char *s)
-{
-    wr_put(&w->o, s, strlen(s));
-}
-
-static inline void put_u64(struct jw *w, uint64_t v)
-{
-    wr_u64(&w->o, v);
-}
-
-/* v / 1000 "." v % 1000 (three digits): microseconds from nanoseconds,
- * written as v's digits with a point put in before the last three; with
- * lead (not NULL), v's leading digits are kept there (wr_fmt_u64_lead). */
-static void put_micros(struct jw *w, uint64_t v, wr_lead_t *lead)
-{
-    char *p = wr_room(&w->o, 24);
-    if (v < 1000) {
-        p[0] = '0';
-        p[1] = '.';
-        p[2] = (char)('0' + v / 100);
-        p[3] = (char)('0' + v / 10 % 10);
-        p[4] = (char)('0' + v % 10);
-        w->o.len += 5;
-        return;
-    }
-    size_t n = lead != NULL ? wr_fmt_u64_lead(p, lead, v) : wr_fmt_u64(p, v);
-    p[n] = p[n - 1];
-    p[n - 1] = p[n - 2];
-    p[n - 2] = p[n - 3];
-    p[n - 3] = '.';
-    w->o.len += n + 1;
-}
-
-static void put_key(struct jw *w, const char *key)
-{
-    put(w, ",\"", 2);
-    puts_(w, key);
-    put(w, "\":", 2);
-}
-
-static void put_str(struct jw *w, const void *data, size_t len)
-{
-    wr_str(&w->o, data, len);
-}
-
-static void put_dur(struct jw *w, const char *key, uint64_t ns)
-{
-    put_key(w, key);
-    put_micros(w, ns, NULL);
-}
-
-/* Timestamps are written relative to a base (the first event's time rounded
- * down to a whole second, less one second) so that a double keeps every
- * nanosecond; the base is recorded in otherData.time_base. */
-static void put_ts(struct jw *w, const char *key, uint64_t t)
-{
-    if (!w->has_base) {
-        w->base = t / 1000000000u * 1000000000u;
-        w->base = w->base >= 1000000000u ? w->base - 1000000000u : 0;
-        w->has_base = true;
-    }
-    put_key(w, key);
-    if (t >= w->base) {
-        put_micros(w, t - w->base, &w->lead_ts);
-    } else {
-        put(w, "-", 1);
-        put_micros(w, w->base - t, NULL);
-    }
-}
-
-/* pid and tid as signed 64-bit integers (a negative vtid stays -42, not
- * 2^64-42), at p (at least 21 bytes); returns the length. */
-static size_t fmt_id(char *p, uint64_t v)
-{
-    if ((int64_t)v >= 0)
-        return wr_fmt_u64(p, v);
-    p[0] = '-';
-    return 1 + wr_fmt_u64(p + 1, (uint64_t)0 - v);
-}
-
-/* ph is one letter. */
-static void begin_event(struct jw *w, char ph, uint64_t pid, uint64_t tid)
-{
-    if (w->idlen == 0 || pid != w->id_pid || tid != w->id_tid) {
-        char *q = w->idtxt;
-        memcpy(q, "\",\"pid\":", 8);
-        q += 8;
-        q += fmt_id(q, pid);
-        memcpy(q, ",\"tid\":", 7);
-        q += 7;
-        q += fmt_id(q, tid);
-        w->idlen = (size_t)(q - w->idtxt);
-        w->id_pid = pid;
-        w->id_tid = tid;
-    }
-    char *p = wr_room(&w->o, 12 + sizeof w->idtxt);
-    size_t n = 0;
-    if (!w->first)
-        p[n++] = ',';
-    w->first = false;
-    memcpy(p + n, "\n{\"ph\":\"", 8);
-    p[n + 8] = ph;
-    n += 9;
-    memcpy(p + n, w->idtxt, sizeof w->idtxt);
-    w->o.len += n + w->idlen;
-}
-
-static void put_name(struct jw *w, const tracerd_event_t *ev, const char *fallback)
+void json_put_name(struct jw *w, const tracerd_event_t *ev, const char *fallback)
 {
     const vc_entry_t *n = vc_find(w->vc, ev->name.data, ev->name.len), *k;
     if (n != NULL && (k = vc_find(w->vc, ev->category.data, ev->category.len)) != NULL) {
@@ -250,7 +114,7 @@ static inline bool put_arg_fast(struct jw *w, const tracerd_event_arg_t *a, bool
 }
 
 /* The event's arguments, plus the extra fields a kind carries. */
-static void put_args(struct jw *w, const tracerd_event_t *ev, bool numbers_only)
+void json_put_args(struct jw *w, const tracerd_event_t *ev, bool numbers_only)
 {
     WR_LIT(&w->o, ",\"args\":{");
     bool first = true;
@@ -307,11 +171,6 @@ static void put_hex_id(struct jw *w, uint64_t id)
     put(w, "\"", 1);
 }
 
-static void end_event(struct jw *w)
-{
-    put(w, "}", 1);
-}
-
 static void meta_name(struct jw *w, const char *what, uint64_t pid, uint64_t tid, const char *name,
                       size_t len)
 {
@@ -323,7 +182,7 @@ static void meta_name(struct jw *w, const char *what, uint64_t pid, uint64_t tid
     puts_(w, "}}");
 }
 
-static int close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f, uint64_t end)
+int json_close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f, uint64_t end)
 {
     struct jw *w = ctx;
     (void)f;
@@ -333,11 +192,22 @@ static int close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f,
     return 0;
 }
 
-static int backpressure(struct jw *w)
+int json_new_pid(struct jw *w, uint64_t pid, tracerd_event_kind_t kind)
 {
-    if (w->o.failed)
-        return -1;
-    return w->o.len >= OUT_HIGH ? TRACERD_CB_PAUSE : TRACERD_CB_CONTINUE;
+    bool ins = false;
+    if (ev_table_get(&w->pids, pid, 0, w->npids, &ins) == UINT32_MAX)
+        return cli_oom(w->c, "process table"), -1;
+    w->last_pid = pid;
+    w->has_last_pid = true;
+    if (ins) {
+        char name[64];
+        int n =
+            snprintf(name, sizeof name, "%s process %llu", w->fmt_name, (unsigned long long)pid);
+        w->npids++;
+        if (kind != TRACERD_EVENT_PROCESS_NAME)
+            meta_name(w, "process_name", pid, 0, name, (size_t)n);
+    }
+    return 0;
 }
 
 static int on_source(void *user, const tracerd_event_source_t *src)
@@ -347,7 +217,7 @@ static int on_source(void *user, const tracerd_event_source_t *src)
     return 0;
 }
 
-static int on_event(void *user, const tracerd_event_t *ev)
+int json_event(void *user, const tracerd_event_t *ev)
 {
     struct jw *w = user;
     if ((ev->flags & TRACERD_EVENT_NO_TIME) && ev->kind != TRACERD_EVENT_PROCESS_NAME &&
@@ -361,21 +231,8 @@ static int on_event(void *user, const tracerd_event_t *ev)
         return cli_oom(w->c, "thread table"), -1;
     if (ts > t->last_ts)
         t->last_ts = ts;
-    bool ins = false;
-    if (!w->has_last_pid || pid != w->last_pid) {
-        if (ev_table_get(&w->pids, pid, 0, w->npids, &ins) == UINT32_MAX)
-            return cli_oom(w->c, "process table"), -1;
-        w->last_pid = pid;
-        w->has_last_pid = true;
-    }
-    if (ins) {
-        char name[64];
-        int n =
-            snprintf(name, sizeof name, "%s process %llu", w->fmt_name, (unsigned long long)pid);
-        w->npids++;
-        if (ev->kind != TRACERD_EVENT_PROCESS_NAME)
-            meta_name(w, "process_name", pid, 0, name, (size_t)n);
-    }
+    if (json_see_pid(w, pid, ev->kind) != 0)
+        return -1;
     switch (ev->kind) {
     case TRACERD_EVENT_SPAN_BEGIN: {
         int pushed = ev_push(&w->threads, t,
@@ -388,13 +245,13 @@ static int on_event(void *user, const tracerd_event_t *ev)
         }
         begin_event(w, 'B', t->pid, t->tid);
         put_ts(w, "ts", ts);
-        put_name(w, ev, "span");
-        put_args(w, ev, false);
+        json_put_name(w, ev, "span");
+        json_put_args(w, ev, false);
         end_event(w);
         break;
     }
     case TRACERD_EVENT_SPAN_END: {
-        int n = ev_pop(&w->threads, t, ev, ts, close_frame, w);
+        int n = ev_pop(&w->threads, t, ev, ts, json_close_frame, w);
         if (n == 0)
             w->unmatched_ends++;
         break;
@@ -404,18 +261,18 @@ static int on_event(void *user, const tracerd_event_t *ev)
         begin_event(w, 'X', pid, tid);
         put_ts(w, "ts", ts);
         put_dur(w, "dur", end >= ts ? end - ts : 0);
-        put_name(w, ev, "span");
-        put_args(w, ev, false);
+        json_put_name(w, ev, "span");
+        json_put_args(w, ev, false);
         end_event(w);
         break;
     }
     case TRACERD_EVENT_COUNTER:
         begin_event(w, 'C', pid, tid);
         put_ts(w, "ts", ts);
-        put_name(w, ev, "counter");
+        json_put_name(w, ev, "counter");
         if (ev->flags & TRACERD_EVENT_HAS_ID)
             put_hex_id(w, ev->id);
-        put_args(w, ev, true);
+        json_put_args(w, ev, true);
         end_event(w);
         break;
     case TRACERD_EVENT_ASYNC_BEGIN:
@@ -427,11 +284,11 @@ static int on_event(void *user, const tracerd_event_t *ev)
         static const char ph[] = {'b', 'n', 'e', 's', 't', 'f'};
         begin_event(w, ph[ev->kind - TRACERD_EVENT_ASYNC_BEGIN], pid, tid);
         put_ts(w, "ts", ts);
-        put_name(w, ev, ev->kind >= TRACERD_EVENT_FLOW_BEGIN ? "flow" : "async");
+        json_put_name(w, ev, ev->kind >= TRACERD_EVENT_FLOW_BEGIN ? "flow" : "async");
         put_hex_id(w, ev->id);
         if (ev->kind == TRACERD_EVENT_FLOW_END)
             puts_(w, ",\"bp\":\"e\"");
-        put_args(w, ev, false);
+        json_put_args(w, ev, false);
         end_event(w);
         break;
     }
@@ -450,8 +307,8 @@ static int on_event(void *user, const tracerd_event_t *ev)
         begin_event(w, 'i', pid, tid);
         put_ts(w, "ts", ts);
         puts_(w, ",\"s\":\"t\"");
-        put_name(w, ev, fallback);
-        put_args(w, ev, false);
+        json_put_name(w, ev, fallback);
+        json_put_args(w, ev, false);
         end_event(w);
         break;
     }
@@ -481,7 +338,7 @@ static int close_all(struct jw *w, const struct ev_run *r)
         while (t->depth > 0) {
             t->depth--;
             w->threads.open--;
-            close_frame(w, t, &t->stack[t->depth], end);
+            json_close_frame(w, t, &t->stack[t->depth], end);
             if (w->o.len >= OUT_HIGH && drain(w) != 0) /* flush as it is written */
                 return -1;
         }
@@ -507,7 +364,7 @@ int cli_cmd_json(cli_t *c)
     struct ev_run r;
     memset(&r, 0, sizeof r);
     r.c = c;
-    r.on_event = on_event;
+    r.on_event = json_event;
     r.on_source = on_source;
     r.user = &w;
     r.drain = drain;

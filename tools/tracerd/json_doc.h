@@ -1,0 +1,183 @@
+/* `tracerd json`'s document: the writer's state and the pieces of an
+ * event's text, shared by the event view's path (cmd_json.c) and the
+ * direct paths that read a format's records themselves, so that both
+ * write the same bytes. */
+#ifndef TRACERD_JSON_DOC_H
+#define TRACERD_JSON_DOC_H
+
+#include <string.h>
+
+#include "evrun.h"
+#include "vcache.h"
+
+#define OUT_HIGH (64u * 1024u)
+
+struct jw {
+    cli_t *c;
+    wr_t o;
+    bool first;
+    struct ev_threads threads;
+    struct ev_table pids;
+    uint32_t npids;
+    const char *fmt_name;
+    uint64_t unmatched_ends, dropped_deep;
+    uint64_t base;
+    bool has_base;
+    uint64_t last_pid;
+    bool has_last_pid;
+    /* ","pid":P,"tid":T of the last event, formatted once per thread change */
+    char idtxt[64];
+    size_t idlen;
+    uint64_t id_pid, id_tid;
+    wr_lead_t lead_ts;     /* the last timestamp's leading digits */
+    vc_entry_t vc[VCACHE]; /* argument names, event names and categories (vcache.h) */
+};
+
+static inline void put(struct jw *w, const void *s, size_t n)
+{
+    wr_put(&w->o, s, n);
+}
+
+static inline void puts_(struct jw *w, const char *s)
+{
+    wr_put(&w->o, s, strlen(s));
+}
+
+static inline void put_u64(struct jw *w, uint64_t v)
+{
+    wr_u64(&w->o, v);
+}
+
+/* v / 1000 "." v % 1000 (three digits): microseconds from nanoseconds,
+ * written as v's digits with a point put in before the last three; with
+ * lead (not NULL), v's leading digits are kept there (wr_fmt_u64_lead). */
+static inline void put_micros(struct jw *w, uint64_t v, wr_lead_t *lead)
+{
+    char *p = wr_room(&w->o, 24);
+    if (v < 1000) {
+        p[0] = '0';
+        p[1] = '.';
+        p[2] = (char)('0' + v / 100);
+        p[3] = (char)('0' + v / 10 % 10);
+        p[4] = (char)('0' + v % 10);
+        w->o.len += 5;
+        return;
+    }
+    size_t n = lead != NULL ? wr_fmt_u64_lead(p, lead, v) : wr_fmt_u64(p, v);
+    p[n] = p[n - 1];
+    p[n - 1] = p[n - 2];
+    p[n - 2] = p[n - 3];
+    p[n - 3] = '.';
+    w->o.len += n + 1;
+}
+
+static inline void put_key(struct jw *w, const char *key)
+{
+    put(w, ",\"", 2);
+    puts_(w, key);
+    put(w, "\":", 2);
+}
+
+static inline void put_str(struct jw *w, const void *data, size_t len)
+{
+    wr_str(&w->o, data, len);
+}
+
+static inline void put_dur(struct jw *w, const char *key, uint64_t ns)
+{
+    put_key(w, key);
+    put_micros(w, ns, NULL);
+}
+
+/* Timestamps are written relative to a base (the first event's time rounded
+ * down to a whole second, less one second) so that a double keeps every
+ * nanosecond; the base is recorded in otherData.time_base. */
+static inline void put_ts(struct jw *w, const char *key, uint64_t t)
+{
+    if (!w->has_base) {
+        w->base = t / 1000000000u * 1000000000u;
+        w->base = w->base >= 1000000000u ? w->base - 1000000000u : 0;
+        w->has_base = true;
+    }
+    put_key(w, key);
+    if (t >= w->base) {
+        put_micros(w, t - w->base, &w->lead_ts);
+    } else {
+        put(w, "-", 1);
+        put_micros(w, w->base - t, NULL);
+    }
+}
+
+/* pid and tid as signed 64-bit integers (a negative vtid stays -42, not
+ * 2^64-42), at p (at least 21 bytes); returns the length. */
+static inline size_t fmt_id(char *p, uint64_t v)
+{
+    if ((int64_t)v >= 0)
+        return wr_fmt_u64(p, v);
+    p[0] = '-';
+    return 1 + wr_fmt_u64(p + 1, (uint64_t)0 - v);
+}
+
+/* ph is one letter. */
+static inline void begin_event(struct jw *w, char ph, uint64_t pid, uint64_t tid)
+{
+    if (w->idlen == 0 || pid != w->id_pid || tid != w->id_tid) {
+        char *q = w->idtxt;
+        memcpy(q, "\",\"pid\":", 8);
+        q += 8;
+        q += fmt_id(q, pid);
+        memcpy(q, ",\"tid\":", 7);
+        q += 7;
+        q += fmt_id(q, tid);
+        w->idlen = (size_t)(q - w->idtxt);
+        w->id_pid = pid;
+        w->id_tid = tid;
+    }
+    char *p = wr_room(&w->o, 12 + sizeof w->idtxt);
+    size_t n = 0;
+    if (!w->first)
+        p[n++] = ',';
+    w->first = false;
+    memcpy(p + n, "\n{\"ph\":\"", 8);
+    p[n + 8] = ph;
+    n += 9;
+    memcpy(p + n, w->idtxt, sizeof w->idtxt);
+    w->o.len += n + w->idlen;
+}
+
+static inline void end_event(struct jw *w)
+{
+    put(w, "}", 1);
+}
+
+static inline int backpressure(struct jw *w)
+{
+    if (w->o.failed)
+        return -1;
+    return w->o.len >= OUT_HIGH ? TRACERD_CB_PAUSE : TRACERD_CB_CONTINUE;
+}
+
+/* The event's "name" and "cat" members (fallback: the name of an event
+ * without one). */
+void json_put_name(struct jw *w, const tracerd_event_t *ev, const char *fallback);
+/* The event's "args" member: its arguments, plus the extra fields a kind
+ * carries (numbers_only: the numeric arguments alone, as counters take). */
+void json_put_args(struct jw *w, const tracerd_event_t *ev, bool numbers_only);
+/* The end ('E') of a span of thread t at end (an ev_close_fn: ctx is the
+ * struct jw). */
+int json_close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f, uint64_t end);
+/* (json_see_pid past the last event's process) */
+int json_new_pid(struct jw *w, uint64_t pid, tracerd_event_kind_t kind);
+/* An event of process pid (kind: its kind) is about to be written: the
+ * process's name ('M') is written first when pid is new. -1 on no memory
+ * (said). */
+static inline int json_see_pid(struct jw *w, uint64_t pid, tracerd_event_kind_t kind)
+{
+    if (w->has_last_pid && pid == w->last_pid)
+        return 0;
+    return json_new_pid(w, pid, kind);
+}
+/* An event of the event view, written (the callback of ev_run). */
+int json_event(void *user, const tracerd_event_t *ev);
+
+#endif
