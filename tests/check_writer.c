@@ -213,6 +213,57 @@ START_TEST(test_integers)
 }
 END_TEST
 
+/* wr_fmt_u64 against printf block by block: a value's 8-digit blocks (the
+ * top one of 1-4 digits past 10^16, the 16 digits below it in one pass;
+ * below 10^16 the upper block's leading zeros left out) each at their
+ * edges, each 4-digit lane of them at every value from 0 to 9999 (the
+ * other lanes 0, 1 or random), nothing written past the 20 bytes it may
+ * use. */
+static void check_u64(uint64_t v)
+{
+    char a[40], b[32];
+    memset(a, 'x', sizeof a);
+    size_t n = wr_fmt_u64(a, v);
+    int m = snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+    if (n != (size_t)m || memcmp(a, b, n) != 0)
+        ck_abort_msg("wr_fmt_u64 of %s: %.*s", b, (int)n, a);
+    for (size_t i = 20; i < sizeof a; i++)
+        ck_assert_int_eq(a[i], 'x');
+}
+
+START_TEST(test_integers_blocks)
+{
+    static const uint64_t edge[] = {0,       1,        9,        10,       99,
+                                    100,     9999,     10000,    99999,    100000,
+                                    999999,  1000000,  9999999,  10000000, 99999999,
+                                    12345678, 90000009, 10000001};
+    const size_t ne = sizeof edge / sizeof edge[0];
+    static const uint64_t top[] = {0, 1, 9, 10, 99, 100, 999, 1000, 1799, 1844};
+    for (size_t t = 0; t < sizeof top / sizeof top[0]; t++)
+        for (size_t i = 0; i < ne; i++)
+            for (size_t j = 0; j < ne; j++) {
+                uint64_t v = edge[i] * 100000000u + edge[j];
+                if (top[t] == 1844 && v > UINT64_MAX % UINT64_C(10000000000000000))
+                    continue;
+                check_u64(top[t] * UINT64_C(10000000000000000) + v);
+            }
+    static const uint64_t lane[] = {1, 10000, 100000000, 1000000000000u};
+    for (uint64_t x = 0; x < 10000; x++)
+        for (size_t l = 0; l < 4; l++) {
+            check_u64(x * lane[l]);
+            check_u64(x * lane[l] + 1);
+            check_u64(x * lane[l] + UINT64_C(10000000000000000));
+            uint64_t r = rng() % UINT64_C(10000000000000000);
+            check_u64(r - r / lane[l] % 10000 * lane[l] + x * lane[l]);
+        }
+    check_u64(UINT64_MAX);
+    check_u64(UINT64_C(10000000000000000000));
+    check_u64(UINT64_C(9999999999999999999));
+    for (unsigned i = 0; i < 200000; i++)
+        check_u64(rng() >> (rng() % 64));
+}
+END_TEST
+
 /* wr_u64_lead: the same text as printf for every value, whether the leading
  * digits are the kept ones or not: runs of close values (timestamps), values
  * around 10^8 and its powers, a kept lead followed by smaller values, the
@@ -696,6 +747,7 @@ Suite *suite_writer(void)
     tcase_add_test(tc, test_g17_matches_printf);
     tcase_add_test(tc, test_integers);
     tcase_add_test(tc, test_integers_lead);
+    tcase_add_test(tc, test_integers_blocks);
     tcase_add_test(tc, test_hex_bytes);
     tcase_add_test(tc, test_integers_small);
     tcase_add_test(tc, test_strings_utf8);

@@ -149,6 +149,43 @@ static inline void wr_u64(wr_t *w, uint64_t v)
     w->len += wr_fmt_u64(p, v);
 }
 
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#define WR_DIGITS_SSE2 1
+
+/* The 16 digits of hi * 10^8 + lo (hi, lo < 10^8), hi's first, one a byte
+ * (their values, not yet ASCII), all lanes at once: each 8-digit value
+ * splits into two 4-digit values (x * 0xd1b71759 >> 45 is x / 10^4 for every
+ * 32-bit x), each into two 2-digit ones in 16-bit lanes (x * 5243 >> 19 is x
+ * / 100 for x < 10^4), each into two digits in bytes (x * 6554 >> 16 is x /
+ * 10 for x < 100). */
+static inline __m128i wr__digits16(uint32_t hi, uint32_t lo)
+{
+    __m128i k100 = _mm_set1_epi16(100), k10 = _mm_set1_epi16(10);
+#if defined(__GNUC__)
+    /* one pmullw each: gcc would make the products of these constants
+     * shifts and adds (five instructions) */
+    __asm__("" : "+x"(k100), "+x"(k10));
+#endif
+    __m128i x = _mm_set_epi64x((long long)lo, (long long)hi);
+    __m128i q = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi32((int)0xd1b71759u)), 45);
+    __m128i r = _mm_sub_epi32(x, _mm_mul_epu32(q, _mm_set1_epi32(10000)));
+    __m128i a = _mm_or_si128(q, _mm_slli_epi64(r, 32)); /* four values < 10^4 */
+    __m128i b = _mm_srli_epi16(_mm_mulhi_epu16(a, _mm_set1_epi16(5243)), 3);
+    __m128i c = _mm_or_si128(b, _mm_slli_epi32(_mm_sub_epi16(a, _mm_mullo_epi16(b, k100)), 16));
+    __m128i d = _mm_mulhi_epu16(c, _mm_set1_epi16(6554)); /* eight values < 100 */
+    return _mm_or_si128(d, _mm_slli_epi16(_mm_sub_epi16(c, _mm_mullo_epi16(d, k10)), 8));
+}
+
+/* The 8 decimal digits of v < 10^8 as 8 ASCII bytes in one word, the first
+ * digit in the low byte (wr__digits16's first half). */
+static inline uint64_t wr__digits8(uint32_t v)
+{
+    return (uint64_t)_mm_cvtsi128_si64(wr__digits16(v, 0)) | UINT64_C(0x3030303030303030);
+}
+#else
+#define WR_DIGITS_SSE2 0
+
 /* The 8 decimal digits of v < 10^8 as 8 ASCII bytes in one word, all lanes
  * at once: v splits into two 4-digit lanes of 32 bits, each into two 2-digit
  * lanes of 16 bits, each into two digits of 8 bits (x * 10486 >> 20 is x / 100
@@ -164,6 +201,7 @@ static inline uint64_t wr__digits8(uint32_t v)
     uint64_t e = d | (c - d * 10u) << 8;
     return e | UINT64_C(0x3030303030303030);
 }
+#endif
 
 /* Stores the digits of word w (from wr__digits8) at p, less the first drop
  * (< 8) of them: always writes 8 bytes. */
