@@ -1,8 +1,8 @@
 /* `tracerd stats` reads a plain XRay stream straight from the reader's
  * records (cmd_stats.c, the fast path) and a CTF trace directory straight
  * from the CTF directory reader (stats_ctf.c) instead of through the event
- * view: its output, errors and exit codes must be the event view's byte for
- * byte.
+ * view, and so does `tracerd json` a plain XRay stream (json_xray.c): their
+ * output, errors and exit codes must be the event view's byte for byte.
  * TRACERD_CLI_GENERAL=1 makes the CLI take the event view always; each run
  * here is made both ways and compared, over every XRay and FXT trace of
  * tests/data and ../shared/peer-tests (whole and cut short), writer-made
@@ -41,11 +41,32 @@ static const char *const arg_sets[][8] = {
     {"-q", "--max-open", "2"},
 };
 
-/* both_ways for each argument set, each to exit 0. */
-static void every_set(const char *cli, const char *const (*sets)[8], size_t n, const char *trace)
+/* Runs `tracerd json ARGS... path` both ways; fails on any difference. */
+static unsigned json_both_ways(const char *cli, const char *const *args, const char *path)
 {
-    for (size_t i = 0; i < n; i++)
+    return ev_run_both_ways(cli, "TRACERD_CLI_GENERAL", "json", args, path);
+}
+
+/* json's argument sets on every XRay file: chunks that split runs of
+ * records, reader options, spans dropped at the bound of open spans. */
+static const char *const json_sets[][8] = {
+    {"-q"},
+    {"-q", "--chunk", "100"},
+    {"-q", "--chunk", "7", "--lenient"},
+    {"-q", "--max-open", "2"},
+    {"--chunk", "4096"}, /* with the note of the spans left out */
+};
+
+/* both_ways for each argument set, each to exit 0; with json too (the
+ * same sets) when json. */
+static void every_set(const char *cli, const char *const (*sets)[8], size_t n, const char *trace,
+                      bool json)
+{
+    for (size_t i = 0; i < n; i++) {
         ck_assert_uint_eq(both_ways(cli, sets[i], trace), 1);
+        if (json)
+            ck_assert_uint_eq(json_both_ways(cli, sets[i], trace), 1);
+    }
 }
 
 /* The format a file's head is detected as. */
@@ -96,7 +117,13 @@ static void check_file(struct walk *w, const char *path)
         w->ok += both_ways(w->cli, arg_sets[i], path);
         w->runs++;
     }
-    /* cut short: the report of what was read, then the same error */
+    for (size_t i = 0; fmt == TRACERD_EVENT_FORMAT_XRAY && i < sizeof json_sets / sizeof json_sets[0];
+         i++) {
+        w->ok += json_both_ways(w->cli, json_sets[i], path);
+        w->runs++;
+    }
+    /* cut short: the report (json: the document) of what was read, then the
+     * same error */
     static const char *const quiet[] = {"-q", NULL};
     size_t cuts[] = {size / 2 + 3, size - 1, 40};
     for (unsigned k = 0; k < 3; k++) {
@@ -105,6 +132,10 @@ static void check_file(struct walk *w, const char *path)
         char *c = cut_copy(path, cuts[k], k);
         both_ways(w->cli, quiet, c);
         w->runs++;
+        if (fmt == TRACERD_EVENT_FORMAT_XRAY) {
+            json_both_ways(w->cli, quiet, c);
+            w->runs++;
+        }
         remove(c);
         free(c);
     }
@@ -123,7 +154,7 @@ START_TEST(test_samples_and_peers)
     ev_walk_tree("tests/data", visit, &w);
     unsigned ours = w.files;
     ev_walk_tree("../shared/peer-tests", visit, &w);
-    fprintf(stderr, "stats fast path: %u XRay/FXT files (%u from peers), %u runs, %u exit 0\n",
+    fprintf(stderr, "stats and json fast paths: %u XRay/FXT files (%u from peers), %u runs, %u exit 0\n",
             w.files, w.files - ours, w.runs, w.ok);
     ck_assert_uint_ge(ours, 20);
     ck_assert_uint_gt(w.ok, 0);
@@ -233,7 +264,7 @@ START_TEST(test_instr_map_and_filters)
             {"-q", "--tid", "42", "--format", "csv"},
             {"-q", "--begin", "+1us", "--end", "+1ms"},
         };
-        every_set(cli, sets, sizeof sets / sizeof sets[0], trace);
+        every_set(cli, sets, sizeof sets / sizeof sets[0], trace, true);
         free(trace);
     }
     free(elf_path);
@@ -244,8 +275,9 @@ END_TEST
  * growing on the way), another a few, in buffers that take turns; exits
  * that close several spans at once, exits of functions not open, tail
  * exits, and the bound of open spans in all (--max-open) reached at several
- * depths: the fast path's stack bounds and its fall back to record by
- * record, against the event view, both byte orders. */
+ * depths, buffers on changing CPUs: the fast paths' stack bounds and
+ * their fall back to record by record, against the event view, both byte
+ * orders. */
 START_TEST(test_depth_bounds)
 {
     CLI_OR_SKIP(cli);
@@ -258,7 +290,7 @@ START_TEST(test_depth_bounds)
             xw_new_buffer(&x, b % 2 ? 9 : 8);
             xw_walltime(&x, 1, 0);
             xw_pid(&x, 70);
-            xw_new_cpu(&x, 1, 1000u * (unsigned)b);
+            xw_new_cpu(&x, (uint16_t)(1 + b % 4), 1000u * (unsigned)b); /* CPUs change */
             if (b % 2 == 0) {
                 for (uint32_t i = 0; i < 400; i++) /* 400 deeper per buffer */
                     xw_func(&x, 0, 1 + i % 37, 3);
@@ -282,7 +314,7 @@ START_TEST(test_depth_bounds)
             {"-q", "--max-open", "700", "--sort", "count"},
             {"-q", "--max-open", "1030", "--format", "json"},
         };
-        every_set(cli, sets, sizeof sets / sizeof sets[0], trace);
+        every_set(cli, sets, sizeof sets / sizeof sets[0], trace, true);
         remove(trace);
         free(trace);
     }
@@ -339,7 +371,7 @@ START_TEST(test_function_ids)
                 {"-q", "--sort", "p99"},
                 {"-q", "--max-open", "3", "--format", "json"},
             };
-            every_set(cli, sets, sizeof sets / sizeof sets[0], trace);
+            every_set(cli, sets, sizeof sets / sizeof sets[0], trace, true);
             remove(trace);
             free(trace);
         }
@@ -362,6 +394,7 @@ START_TEST(test_function_ids)
         xw_free(&x);
         static const char *const q[] = {"-q", "--format", "csv", NULL};
         ck_assert_uint_eq(both_ways(cli, q, trace), 1);
+        ck_assert_uint_eq(json_both_ways(cli, q, trace), 1);
         remove(trace);
         free(trace);
     }
@@ -382,6 +415,7 @@ START_TEST(test_function_ids)
     xw_free(&x);
     static const char *const csv[] = {"-q", "--format", "csv", "--top", "0", NULL};
     ck_assert_uint_eq(both_ways(cli, csv, trace), 1);
+    ck_assert_uint_eq(json_both_ways(cli, csv, trace), 1);
     remove(trace);
     free(trace);
 }
@@ -469,7 +503,7 @@ START_TEST(test_fxt_refs)
             char name[32];
             snprintf(name, sizeof name, "refs%d%d.fxt", big, early);
             char *trace = ev_temp_file(name, w.buf, w.len);
-            every_set(cli, arg_sets, sizeof arg_sets / sizeof arg_sets[0], trace);
+            every_set(cli, arg_sets, sizeof arg_sets / sizeof arg_sets[0], trace, false);
             static const char *const quiet[] = {"-q", NULL};
             for (size_t cut = w.len / 3; cut < w.len; cut += w.len / 3 - 3) {
                 char *c = ev_temp_file("refs-cut.fxt", w.buf, cut);

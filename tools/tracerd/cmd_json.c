@@ -182,16 +182,6 @@ static void meta_name(struct jw *w, const char *what, uint64_t pid, uint64_t tid
     puts_(w, "}}");
 }
 
-int json_close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f, uint64_t end)
-{
-    struct jw *w = ctx;
-    (void)f;
-    begin_event(w, 'E', t->pid, t->tid);
-    put_ts(w, "ts", end);
-    end_event(w);
-    return 0;
-}
-
 int json_new_pid(struct jw *w, uint64_t pid, tracerd_event_kind_t kind)
 {
     bool ins = false;
@@ -369,7 +359,10 @@ int cli_cmd_json(cli_t *c)
     r.user = &w;
     r.drain = drain;
     r.drain_ctx = &w;
-    int rc = ev_run(&r);
+    /* one XRay stream, no filter: straight from the XRay reader (the same
+     * document; TRACERD_CLI_GENERAL=1 takes the event view) */
+    int rc =
+        ev_plain_stream(c, TRACERD_EVENT_FORMAT_XRAY) ? json_xray_run(&w, &r, drain) : ev_run(&r);
     if (rc == CLI_EXIT_OK || rc == CLI_EXIT_TRACE || c->timed_out || c->oom || c->read_failed) {
         /* A bad trace (or a --timeout, an out-of-memory, an input that
          * could not be read to its end) still leaves valid JSON with what

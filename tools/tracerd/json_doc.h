@@ -165,7 +165,15 @@ void json_put_name(struct jw *w, const tracerd_event_t *ev, const char *fallback
 void json_put_args(struct jw *w, const tracerd_event_t *ev, bool numbers_only);
 /* The end ('E') of a span of thread t at end (an ev_close_fn: ctx is the
  * struct jw). */
-int json_close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f, uint64_t end);
+static inline int json_close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f, uint64_t end)
+{
+    struct jw *w = ctx;
+    (void)f;
+    begin_event(w, 'E', t->pid, t->tid);
+    put_ts(w, "ts", end);
+    end_event(w);
+    return 0;
+}
 /* (json_see_pid past the last event's process) */
 int json_new_pid(struct jw *w, uint64_t pid, tracerd_event_kind_t kind);
 /* An event of process pid (kind: its kind) is about to be written: the
@@ -179,5 +187,11 @@ static inline int json_see_pid(struct jw *w, uint64_t pid, tracerd_event_kind_t 
 }
 /* An event of the event view, written (the callback of ev_run). */
 int json_event(void *user, const tracerd_event_t *ev);
+
+/* json on one XRay stream straight from the XRay reader (json_xray.c), in
+ * place of ev_run(r) when ev_plain_stream(c, TRACERD_EVENT_FORMAT_XRAY):
+ * the same document, exit code and messages; drain(w) writes the buffer
+ * out when a callback paused. */
+int json_xray_run(struct jw *w, struct ev_run *r, cli_drain_fn drain);
 
 #endif
