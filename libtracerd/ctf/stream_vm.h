@@ -108,13 +108,13 @@ static TRACERD__NOINLINE double floatx(const uint8_t *d, uint64_t rel, uint32_t 
     return tracerd__ctf_float_to_double(w, k);
 }
 
-static uint64_t sext(uint64_t v, unsigned size)
+/* The low `size` bits of v (1 to 64: the metadata's bounds), sign-extended:
+ * two shifts (the right shift of a negative int64_t is arithmetic in every
+ * compiler the project builds with, gcc and clang). */
+static inline uint64_t sext(uint64_t v, unsigned size)
 {
-    if (size >= 64)
-        return v;
-    uint64_t m = (uint64_t)1 << (size - 1);
-    v &= ((uint64_t)1 << size) - 1;
-    return (v ^ m) - m;
+    const unsigned sh = (64u - size) & 63u;
+    return (uint64_t)((int64_t)(v << sh) >> sh);
 }
 
 static int vm_fail(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_insn *in,
@@ -289,15 +289,27 @@ static TRACERD__INLINE uint64_t load_int(const uint8_t *data, size_t nbytes, uin
 {
     const uint8_t *p = data + (rel >> 3);
     uint64_t v;
-    switch (in->op) {
+    switch (in->op) { /* each case's load_fixed folds to its load: one dispatch */
     case OP_U8:
+        v = load_fixed(OP_U8, p);
+        break;
     case OP_U16LE:
+        v = load_fixed(OP_U16LE, p);
+        break;
     case OP_U16BE:
+        v = load_fixed(OP_U16BE, p);
+        break;
     case OP_U32LE:
+        v = load_fixed(OP_U32LE, p);
+        break;
     case OP_U32BE:
+        v = load_fixed(OP_U32BE, p);
+        break;
     case OP_U64LE:
+        v = load_fixed(OP_U64LE, p);
+        break;
     case OP_U64BE:
-        v = load_fixed(in->op, p);
+        v = load_fixed(OP_U64BE, p);
         break;
     default: {
         unsigned bit = (unsigned)(rel & 7), size = in->size;
