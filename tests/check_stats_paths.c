@@ -19,6 +19,7 @@
 
 #include <tracerd/event.h>
 
+#include "support/ctf_writer.h"
 #include "support/event_support.h"
 #include "support/fxt_writer.h"
 #include "support/xray_writer.h"
@@ -516,6 +517,138 @@ START_TEST(test_fxt_refs)
 }
 END_TEST
 
+/* ---- threads that change within a stream (stats_ctf.c's runs) ------------
+ * Two streams of instants whose context's vtid and vpid (signed) change
+ * mid-stream: a thread's run of events, another thread on the same run
+ * slot (tids 5, 21 and 37 are equal modulo 16), the same tid in two
+ * processes, a thread in both streams, tid -1 and 0, a time earlier than
+ * the one before it (the run's bounds); both byte orders. */
+struct tr_ev {
+    uint64_t ts;
+    uint32_t id;
+    int32_t pid, tid;
+};
+
+static const struct tr_ev tr_chan0[] = {
+    {1000, 0, 100, 5},  {1010, 1, 100, 5}, {1020, 0, 100, 5},  {990, 0, 100, 5},
+    {1040, 1, 100, 21}, {1050, 1, 100, 21}, {1060, 0, 100, 21}, {1070, 0, 100, 5},
+    {1080, 1, 100, 5},  {1090, 0, 200, 5}, {1100, 1, 200, 5},  {1110, 0, 100, -1},
+    {1120, 1, 0, 0},
+};
+static const struct tr_ev tr_chan1[] = {
+    {1005, 1, 100, 5},  {1006, 0, 100, 5},  {1015, 0, 100, 5},  {1025, 1, 300, 37},
+    {1035, 1, 300, 37}, {1045, 0, 300, 37}, {1055, 0, 100, 21}, {1065, 1, 100, 21},
+    {1075, 1, 300, 6},  {1085, 0, 300, 6},
+};
+
+static char *tr_metadata(bool big)
+{
+    static const char *const fmt =
+        "/* CTF 1.8 */\n"
+        "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+        "typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+        "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+        "trace { major = 1; minor = 8; byte_order = %s;\n"
+        "  packet.header := struct { uint32_t magic; }; };\n"
+        "env { domain = \"ust\"; };\n"
+        "clock { name = \"c\"; freq = 1000000000; };\n"
+        "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := "
+        "clk_t;\n"
+        "stream { packet.context := struct { uint64_t content_size; uint64_t packet_size;\n"
+        "    uint32_t cpu_id; };\n"
+        "  event.header := struct { uint32_t id; clk_t timestamp; };\n"
+        "  event.context := struct { int32_t _vtid; int32_t _vpid; }; };\n"
+        "event { name = \"t:a\"; id = 0; fields := struct { uint32_t x; }; };\n"
+        "event { name = \"t:b\"; id = 1; fields := struct { uint32_t x; }; };\n";
+    char *m = malloc(strlen(fmt) + 8);
+    ck_assert_ptr_nonnull(m);
+    sprintf(m, fmt, big ? "be" : "le");
+    return m;
+}
+
+/* One packet of the n events into w. */
+static void tr_stream(cw_t *w, const struct tr_ev *ev, size_t n, uint32_t cpu, bool big)
+{
+    const uint64_t bits = (4 + 8 + 8 + 4) * 8 + (uint64_t)n * (4 + 8 + 4 + 4 + 4) * 8;
+    cw_int(w, 0xC1FC1FC1u, 32, big);
+    cw_int(w, bits, 64, big);
+    cw_int(w, bits, 64, big);
+    cw_int(w, cpu, 32, big);
+    for (size_t i = 0; i < n; i++) {
+        cw_int(w, ev[i].id, 32, big);
+        cw_int(w, ev[i].ts, 64, big);
+        cw_int(w, (uint32_t)ev[i].tid, 32, big);
+        cw_int(w, (uint32_t)ev[i].pid, 32, big);
+        cw_int(w, (uint32_t)i, 32, big);
+    }
+}
+
+/* The text report's line of thread (pid, tid) with its events, from the
+ * tables. */
+static void tr_thread_line(char *line, size_t size, int32_t pid, int32_t tid)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < sizeof tr_chan0 / sizeof tr_chan0[0]; i++)
+        n += tr_chan0[i].pid == pid && tr_chan0[i].tid == tid;
+    for (size_t i = 0; i < sizeof tr_chan1 / sizeof tr_chan1[0]; i++)
+        n += tr_chan1[i].pid == pid && tr_chan1[i].tid == tid;
+    snprintf(line, size, "\n%10llu %10llu %10u %10u ", (unsigned long long)(int64_t)pid,
+             (unsigned long long)(int64_t)tid, n, 0u);
+}
+
+START_TEST(test_ctf_thread_runs)
+{
+    CLI_OR_SKIP(cli);
+    for (int big = 0; big < 2; big++) {
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s/threads-%s", ev_temp_dir(), big ? "be" : "le");
+        ck_assert(mkdir(dir, 0700) == 0 || errno == EEXIST);
+        for (int k = 0; k < 3; k++) {
+            char path[1100];
+            snprintf(path, sizeof path, "%s/%s", dir, k == 0 ? "metadata" : k == 1 ? "chan_0" : "chan_1");
+            FILE *f = fopen(path, "wb");
+            ck_assert_ptr_nonnull(f);
+            if (k == 0) {
+                char *m = tr_metadata(big);
+                ck_assert_int_ge(fputs(m, f), 0);
+                free(m);
+            } else {
+                cw_t w;
+                cw_init(&w);
+                if (k == 1)
+                    tr_stream(&w, tr_chan0, sizeof tr_chan0 / sizeof tr_chan0[0], 0, big);
+                else
+                    tr_stream(&w, tr_chan1, sizeof tr_chan1 / sizeof tr_chan1[0], 1, big);
+                size_t len = (size_t)(w.bits / 8);
+                ck_assert_uint_eq(fwrite(w.buf, 1, len, f), len);
+                cw_free(&w);
+            }
+            fclose(f);
+        }
+        for (size_t i = 0; i < sizeof arg_sets / sizeof arg_sets[0]; i++)
+            ck_assert_uint_eq(both_ways(cli, arg_sets[i], dir), 1);
+        static const char *const chunk[] = {"-q", "--chunk", "7", NULL};
+        ck_assert_uint_eq(both_ways(cli, chunk, dir), 1);
+        /* the figures themselves */
+        ev_proc_t p;
+        ev_run_cli(cli, NULL, &p, "stats", "-q", dir, NULL);
+        ck_assert_int_eq(p.status, 0);
+        ck_assert_msg(strstr(p.out, "events: 23  spans: 0  threads: 7  names: 2\n") != NULL, "%s",
+                      p.out);
+        static const int32_t threads[][2] = {{100, 5},   {100, 21}, {200, 5}, {100, -1},
+                                             {0, 0},     {300, 37}, {300, 6}};
+        for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++) {
+            char line[128];
+            tr_thread_line(line, sizeof line, threads[i][0], threads[i][1]);
+            ck_assert_msg(strstr(p.out, line) != NULL, "%s not in\n%s", line, p.out);
+        }
+        ck_assert_msg(strstr(p.out, "time span (ms):              0.000130\n") != NULL, "%s",
+                      p.out);
+        ev_proc_free(&p);
+    }
+}
+END_TEST
+
 Suite *suite_stats_paths(void);
 Suite *suite_stats_paths(void)
 {
@@ -528,6 +661,7 @@ Suite *suite_stats_paths(void)
     tcase_add_test(tc, test_depth_bounds);
     tcase_add_test(tc, test_function_ids);
     tcase_add_test(tc, test_ctf_dirs);
+    tcase_add_test(tc, test_ctf_thread_runs);
     tcase_add_test(tc, test_fxt_refs);
     suite_add_tcase(s, tc);
     return s;

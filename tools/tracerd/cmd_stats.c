@@ -403,22 +403,35 @@ static int on_event(void *user, const tracerd_event_t *ev)
 /* ---- CTF directories: the hooks of stats_ctf.c ---------------------------
  * stats_ctf.c sends the first event of each event class through on_event,
  * then asks for its name's aggregate once (stats_name_index) and counts the
- * class's later instants with stats_instant: what on_event does for them
- * without the name's lookup per event. */
+ * class's later instants itself: the first of a run of a thread's events
+ * by stats_instant, the run's later ones folded in once (stats_run), the
+ * class's count too (stats_count). What on_event does for them, without
+ * the name's lookup or the thread's per event. */
 
 uint32_t stats_name_index(struct st *s, const tracerd_event_t *ev)
 {
     return name_of(s, ev);
 }
 
-int stats_instant(struct st *s, uint32_t ni, uint64_t pid, uint64_t tid, uint64_t ts)
+uint32_t stats_instant(struct st *s, uint32_t ni, uint64_t pid, uint64_t tid, uint64_t ts)
 {
     struct ev_thread *t = ev_thread_ids(&s->threads, pid, tid);
     if (t == NULL)
-        return cli_oom(s->c, "thread table"), -1;
+        return cli_oom(s->c, "thread table"), UINT32_MAX;
     see_event(s, t, ts);
     s->v[ni].count++;
-    return 0;
+    return (uint32_t)(t - s->threads.v);
+}
+
+void stats_run(struct st *s, uint32_t ti, uint64_t n, uint64_t lo, uint64_t hi)
+{
+    struct ev_thread *t = &s->threads.v[ti]; /* seen (stats_instant): first_ts set */
+    see_events(s, t, n, lo, lo, hi);
+}
+
+void stats_count(struct st *s, uint32_t ni, uint64_t n)
+{
+    s->v[ni].count += n;
 }
 
 /* The --sort key of an aggregate (descending), ties by count then name. */

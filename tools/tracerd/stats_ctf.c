@@ -26,6 +26,18 @@
 
 #define SC_NAMES 256u
 #define SC_CLASSES 256u
+#define SC_RUNS 16u
+
+/* A thread's run of instants (direct-mapped by its tid): its first event
+ * counted by stats_instant, the later ones here until the slot goes to
+ * another thread or the trace ends (sc_flush), then by stats_run. */
+struct sc_run {
+    uint64_t pid, tid;
+    uint32_t ti;     /* the thread's index (stats_instant) */
+    bool live;       /* pid, tid and ti are a thread's */
+    uint64_t n;      /* events after the first not yet counted */
+    uint64_t lo, hi; /* their times' bounds */
+};
 
 struct sc {
     struct ev_run *run;
@@ -52,7 +64,9 @@ struct sc {
         int span;
         int8_t tid, pid; /* index in e->values, -1: none */
         uint32_t ni;     /* the name's aggregate + 1 (stats_name_index), 0: not known */
+        uint64_t n;      /* its instants not yet counted in aggregate ni - 1 */
     } cls[SC_CLASSES];
+    struct sc_run runs[SC_RUNS];
     int8_t tid, pid; /* the event's (its class's) */
     /* field name (model address) -> CTF_NAME_* */
     const char *kind_name[SC_NAMES];
@@ -183,6 +197,9 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
     }
     size_t h = cls_slot(e->cls);
     if (x->cls[h].cls != e->cls || e->cls == NULL) {
+        if (x->cls[h].n != 0) /* the class in the slot: its instants counted */
+            stats_count(x->stats, x->cls[h].ni - 1, x->cls[h].n);
+        x->cls[h].n = 0;
         const char *name = e->name != NULL ? e->name : "";
         x->cls[h].cls = e->cls;
         x->cls[h].name.data = name;
@@ -265,16 +282,60 @@ static __attribute__((noinline)) int first_of_class(struct sc *x, const tracerd_
     return rc;
 }
 
+/* (on_event_only for the first event of a run: the thread's run in slot
+ * u, of another thread or none, ends; (pid, tid)'s starts with this event,
+ * an instant of class slot h, counted) */
+static __attribute__((noinline)) int run_start(struct sc *x, struct sc_run *u, size_t h,
+                                               uint64_t pid, uint64_t tid, uint64_t ts)
+{
+    if (u->n != 0)
+        stats_run(x->stats, u->ti, u->n, u->lo, u->hi);
+    u->n = 0;
+    u->lo = UINT64_MAX;
+    u->hi = 0;
+    u->ti = stats_instant(x->stats, x->cls[h].ni - 1, pid, tid, ts);
+    u->live = u->ti != UINT32_MAX;
+    u->pid = pid;
+    u->tid = tid;
+    return u->live ? 0 : -1;
+}
+
 static int on_event_only(void *user, const tracerd_ctf_event_t *e)
 {
     struct sc *x = user;
     size_t h = cls_slot(e->cls);
     if (x->cls[h].cls == e->cls && x->cls[h].ni != 0) {
-        const int8_t tid = x->cls[h].tid, pid = x->cls[h].pid;
-        return stats_instant(x->stats, x->cls[h].ni - 1, pid >= 0 ? e->values[pid] : 0,
-                             tid >= 0 ? e->values[tid] : 0, e->has_clock ? e->ns : e->cycles);
+        const int8_t ktid = x->cls[h].tid, kpid = x->cls[h].pid;
+        const uint64_t tid = ktid >= 0 ? e->values[ktid] : 0;
+        const uint64_t pid = kpid >= 0 ? e->values[kpid] : 0;
+        const uint64_t ts = e->has_clock ? e->ns : e->cycles;
+        struct sc_run *u = &x->runs[tid % SC_RUNS];
+        if (__builtin_expect(!u->live || u->tid != tid || u->pid != pid, 0))
+            return run_start(x, u, h, pid, tid, ts);
+        u->n++;
+        u->lo = ts < u->lo ? ts : u->lo;
+        u->hi = ts > u->hi ? ts : u->hi;
+        x->cls[h].n++;
+        return 0;
     }
     return first_of_class(x, e);
+}
+
+/* The runs' and the classes' instants not yet counted, counted (at the
+ * end: before the report). */
+static void sc_flush(struct sc *x)
+{
+    for (uint32_t i = 0; i < SC_RUNS; i++) {
+        struct sc_run *u = &x->runs[i];
+        if (u->n != 0)
+            stats_run(x->stats, u->ti, u->n, u->lo, u->hi);
+        u->n = 0;
+    }
+    for (uint32_t h = 0; h < SC_CLASSES; h++) {
+        if (x->cls[h].n != 0)
+            stats_count(x->stats, x->cls[h].ni - 1, x->cls[h].n);
+        x->cls[h].n = 0;
+    }
 }
 
 static int on_loss(void *user, const tracerd_ctf_loss_t *l)
@@ -378,6 +439,7 @@ int stats_ctf_dir(struct ev_run *r, struct st *s)
             break;
         st = TRACERD_OK; /* stats never pauses: a pause is read on */
     }
+    sc_flush(x);
     const tracerd_ctf_dir_t *d = x->dir;
     rc = ev_dir_exit_code(r, st, d != NULL, d != NULL ? tracerd_ctf_dir_error_path(d) : "",
                           d != NULL ? tracerd_ctf_dir_error_offset(d) : 0,

@@ -24,8 +24,15 @@ int stats_ctf_dir(struct ev_run *r, struct st *s);
  * by r->on_event (the aggregate exists); UINT32_MAX on no memory. */
 uint32_t stats_name_index(struct st *s, const tracerd_event_t *ev);
 /* (cmd_stats.c) An INSTANT of name aggregate ni on thread (pid, tid) at
- * time ts (ns, else ticks), counted as r->on_event counts such an event: 0,
- * or -1 on no memory (said). */
-int stats_instant(struct st *s, uint32_t ni, uint64_t pid, uint64_t tid, uint64_t ts);
+ * time ts (ns, else ticks), counted as r->on_event counts such an event:
+ * the thread's index (for stats_run), or UINT32_MAX on no memory (said). */
+uint32_t stats_instant(struct st *s, uint32_t ni, uint64_t pid, uint64_t tid, uint64_t ts);
+/* (cmd_stats.c) n more events on thread ti (an index from stats_instant,
+ * whose event was earlier than these), all within [lo, hi]: counted and
+ * the time spans widened, as r->on_event would for each (their names
+ * counted by stats_count). */
+void stats_run(struct st *s, uint32_t ti, uint64_t n, uint64_t lo, uint64_t hi);
+/* (cmd_stats.c) n more events of name aggregate ni. */
+void stats_count(struct st *s, uint32_t ni, uint64_t n);
 
 #endif
