@@ -21,6 +21,7 @@
  * apart by the same records: ctf_choices.h) are checked on the same runs:
  * `json` against `json --begin 0`, which maps record by record. */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -471,6 +472,74 @@ START_TEST(test_unnamed_options)
 }
 END_TEST
 
+/* `json` on a directory writes an instant whose records an argument plan
+ * holds straight from its records (tools/tracerd/json_ctf.c), through a
+ * template made from its class's first event: a process that first shows
+ * in a later event of such a class (its name's event comes first), negative
+ * integers, doubles finite or not, threads that take turns. */
+static const char pid_meta[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+    "trace {\n\tmajor = 1;\n\tminor = 8;\n\tbyte_order = %s;\n"
+    "\tpacket.header := struct { uint32_t magic; uint32_t stream_id; };\n};\n"
+    "env { domain = \"ust\"; };\n"
+    "stream {\n\tid = 0;\n"
+    "\tpacket.context := struct { uint32_t content_size; uint32_t packet_size; };\n"
+    "\tevent.header := struct { uint8_t id; };\n"
+    "\tevent.context := struct { int32_t vpid; int32_t vtid; };\n};\n"
+    "event {\n\tname = \"tick\";\n\tid = 0;\n\tstream_id = 0;\n"
+    "\tfields := struct { uint32_t n; int32_t d; floating_point { exp_dig = 11; mant_dig = 53; "
+    "align = 8; } f; };\n};\n";
+
+START_TEST(test_json_direct)
+{
+    CLI_OR_SKIP(cli);
+    for (int big = 0; big < 2; big++) {
+        char meta[sizeof pid_meta + 8];
+        snprintf(meta, sizeof meta, pid_meta, big ? "be" : "le");
+        cw_t w;
+        cw_init(&w);
+        cw_int(&w, 0xC1FC1FC1u, 32, big);
+        cw_int(&w, 0, 32, big);
+        size_t sizes = (size_t)(w.bits / 8);
+        cw_int(&w, 0, 32, big);
+        cw_int(&w, 0, 32, big);
+        for (unsigned k = 0; k < 60; k++) {
+            cw_int(&w, 0, 8, big);
+            cw_int(&w, k < 20 ? 7 : k < 40 ? 8 + k % 2 : 7, 32, big); /* vpid */
+            cw_int(&w, 100 + k % 3, 32, big);                          /* vtid */
+            cw_int(&w, k, 32, big);
+            cw_int(&w, (uint32_t)((int32_t)k - 30), 32, big);
+            cw_f64(&w, k == 50 ? NAN : k == 51 ? -INFINITY : k / 4.0, big);
+        }
+        size_t len = (size_t)(w.bits / 8);
+        cw_patch(&w, sizes, (uint64_t)len * 8, 32, big);
+        cw_patch(&w, sizes + 4, (uint64_t)len * 8, 32, big);
+        char *dir = trace_dir(big ? "tpl-json-be" : "tpl-json-le", meta, w.buf, len);
+        ev_proc_t p;
+        ev_run_cli(cli, NULL, &p, "json", "-q", dir, NULL);
+        ck_assert_int_eq(p.status, 0);
+        const char *p8 = strstr(p.out, "{\"ph\":\"M\",\"pid\":8,\"tid\":0,\"name\":\"process_name\"");
+        const char *e8 = strstr(p.out, "{\"ph\":\"i\",\"pid\":8,\"tid\":102,");
+        ck_assert_ptr_nonnull(p8);
+        ck_assert_ptr_nonnull(e8);
+        ck_assert(p8 < e8);
+        ck_assert_ptr_nonnull(strstr(p.out, "\"args\":{\"vpid\":7,\"vtid\":100,\"n\":0,\"d\":-30,"
+                                            "\"f\":0}}"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"n\":21,\"d\":-9,\"f\":5.25}}"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"n\":50,\"d\":20,\"f\":\"NaN\"}}"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"n\":51,\"d\":21,\"f\":\"-Infinity\"}}"));
+        ck_assert_uint_eq(ev_count(p.out, "\"ph\":\"i\""), 60);
+        ev_proc_free(&p);
+        check_trace(cli, dir, w.buf, len);
+        remove_trace(dir);
+        cw_free(&w);
+    }
+}
+END_TEST
+
 Suite *suite_dump_tpl(void);
 Suite *suite_dump_tpl(void)
 {
@@ -482,6 +551,7 @@ Suite *suite_dump_tpl(void)
     tcase_add_test(tc, test_feature_trace);
     tcase_add_test(tc, test_shapes);
     tcase_add_test(tc, test_unnamed_options);
+    tcase_add_test(tc, test_json_direct);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 
 #include "../core/sized.h"
+#include "ctf_args.h"
 #include "ctf_choices.h"
 #include "ctf_meaning.h"
 #include "event_internal.h"
@@ -73,36 +74,8 @@ struct class_info {
  * scope's top (depth 0: no path or skip state carried into the event's next
  * batch), when no filter tests the event mid-way, nothing was truncated, no
  * value came in fragments and no byte array was gathered element by
- * element. Kept per event class and record count, two per set. */
-#define PLAN_SETS 32u
-#define PLAN_ARGS 64u
-#define PLAN_CHECKS 24u
-#define PLAN_IDS 8u
-#define PLAN_NAMES 512u
-
-/* How an argument's value is made from its record: a number of a type
- * without labels (its 8 bytes of v as they are), a BYTES view, or by
- * scalar_value (an enumeration or another type with mappings, which has a
- * label or not by its value; a string; a boolean). */
-enum { PLAN_NUMBER, PLAN_BYTES, PLAN_SCALAR };
-
-struct plan {
-    const void *cls; /* NULL: empty */
-    uint32_t n;      /* records of the batch */
-    uint32_t nchecks, nargs, nids;
-    struct ctf_rec0 rec0;
-    struct ctf_check check[PLAN_CHECKS];
-    struct {
-        tracerd_str_t name; /* the model's, or in names */
-        uint16_t rec, op;
-        tracerd_event_arg_type_t type; /* PLAN_NUMBER's */
-    } arg[PLAN_ARGS];
-    struct {
-        uint16_t rec, kind; /* a context's thread or process, a payload's address (CTF_NAME_*) */
-    } id[PLAN_IDS];
-    char names[PLAN_NAMES]; /* the nested arguments' names */
-};
-
+ * element. Kept per event class and record count, two per set (struct plan:
+ * ctf_args.h). */
 struct cmap {
     tracerd_auto_reader_t *a;
     const tracerd_allocator_t *alloc;
@@ -165,6 +138,8 @@ struct cmap {
     uint32_t rec;
     struct plan plans[2 * PLAN_SETS];
     uint8_t plan_older[PLAN_SETS];
+    uint32_t plan_gen;       /* plans made */
+    const struct plan *used; /* the plan the last batch was mapped by or made, or NULL */
 };
 
 /* What on_field needs when no argument is wanted: the event contexts (thread
@@ -179,9 +154,7 @@ static const uint32_t no_args_scopes_none =
  * (field_arg) but which costs the reader less delivered by its plan than
  * measured by the general program (the LTTng header's variant: json -6 %
  * instructions on the LTTng bench cut); not the packets' fields. */
-static const uint32_t args_scopes =
-    (1u << TRACERD_CTF_SCOPE_EVENT_HEADER) | (1u << TRACERD_CTF_SCOPE_STREAM_EVENT_CONTEXT) |
-    (1u << TRACERD_CTF_SCOPE_EVENT_CONTEXT) | (1u << TRACERD_CTF_SCOPE_EVENT_FIELDS);
+static const uint32_t args_scopes = TRACERD__CTF_ARGS_SCOPES;
 
 static uint32_t no_args_scopes(const tracerd_ctf_trace_t *t)
 {
@@ -258,11 +231,9 @@ static const struct class_info *class_of(struct cmap *m, const tracerd_ctf_event
     return c;
 }
 
-static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
+/* An event of class cls begins: nothing of it mapped yet. */
+static inline void event_reset(struct cmap *m, const void *cls)
 {
-    struct cmap *m = user;
-    m->args = tracerd__auto_args(m->a, &m->cap);
-    memset(&m->ev, 0, sizeof m->ev);
     m->in_event = true;
     m->nargs = 0;
     m->text_len = 0;
@@ -271,7 +242,15 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
     m->collect_depth = 0;
     m->frag_arg = UINT32_MAX;
     m->has_addr = false;
-    m->cls = e->cls;
+    m->cls = cls;
+}
+
+static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
+{
+    struct cmap *m = user;
+    m->args = tracerd__auto_args(m->a, &m->cap);
+    memset(&m->ev, 0, sizeof m->ev);
+    event_reset(m, e->cls);
     m->ev.offset = e->offset;
     m->ev.kind = TRACERD_EVENT_INSTANT;
     m->ev.ticks = e->cycles;
@@ -682,27 +661,38 @@ _Static_assert(sizeof(((tracerd_ctf_field_t *)0)->v.u) == 8 &&
                    sizeof(((tracerd_event_arg_t *)0)->v.d) == 8,
                "a number's value: 8 bytes in a field record and in an argument");
 
-/* Batch f[0, n) mapped by plan p (its records are p's). */
-static void plan_run(struct cmap *m, const struct plan *p, const tracerd_ctf_field_t *f)
+/* Batch f's thread, process and address by plan p (its records are p's). */
+static inline void plan_ids(struct cmap *m, const struct plan *p, const tracerd_ctf_field_t *f)
 {
     for (uint32_t i = 0; i < p->nids; i++)
         note_id(m, &f[p->id[i].rec], p->id[i].kind);
-    tracerd_event_arg_t *o = m->args;
-    for (uint32_t j = 0; j < p->nargs; j++, o++) {
-        const tracerd_ctf_field_t *r = &f[p->arg[j].rec];
-        memset(o, 0, sizeof *o);
-        o->name = p->arg[j].name;
-        if (p->arg[j].op == PLAN_NUMBER) {
-            o->type = p->arg[j].type;
-            o->v.u = r->v.u; /* v.i, v.u and v.f: the same 8 bytes (a static_assert above) */
-        } else if (p->arg[j].op == PLAN_BYTES) {
-            o->type = TRACERD_EVENT_ARG_BYTES;
-            o->v.bytes.data = (const uint8_t *)keep(m, m->text, CTF_TEXT, &m->text_len,
-                                                    r->bytes.data, r->bytes.len, &o->v.bytes.len);
-        } else {
-            scalar_value(m, o, r);
-        }
+}
+
+/* Argument j of plan p from batch f (p's records). */
+static inline void plan_value(struct cmap *m, const struct plan *p, uint32_t j,
+                              const tracerd_ctf_field_t *f, tracerd_event_arg_t *o)
+{
+    const tracerd_ctf_field_t *r = &f[p->arg[j].rec];
+    memset(o, 0, sizeof *o);
+    o->name = p->arg[j].name;
+    if (p->arg[j].op == PLAN_NUMBER) {
+        o->type = p->arg[j].type;
+        o->v.u = r->v.u; /* v.i, v.u and v.f: the same 8 bytes (a static_assert above) */
+    } else if (p->arg[j].op == PLAN_BYTES) {
+        o->type = TRACERD_EVENT_ARG_BYTES;
+        o->v.bytes.data = (const uint8_t *)keep(m, m->text, CTF_TEXT, &m->text_len, r->bytes.data,
+                                                r->bytes.len, &o->v.bytes.len);
+    } else {
+        scalar_value(m, o, r);
     }
+}
+
+/* Batch f[0, n) mapped by plan p (its records are p's). */
+static void plan_run(struct cmap *m, const struct plan *p, const tracerd_ctf_field_t *f)
+{
+    plan_ids(m, p, f);
+    for (uint32_t j = 0; j < p->nargs; j++)
+        plan_value(m, p, j, f, &m->args[j]);
     m->nargs = p->nargs;
 }
 
@@ -772,12 +762,33 @@ static int plan_make(struct cmap *m, const tracerd_ctf_field_t *f, size_t n)
                 p->arg[j].name.data = p->names + (a - m->names);
         }
         p->nargs = m->nargs;
+        p->gen = ++m->plan_gen;
         p->cls = m->cls;
+        m->used = p;
         return ret;
     }
     /* no plan: the rest of the batch record by record */
     int rc = i < n ? fields_each(m, f + i, n - i) : TRACERD_CB_CONTINUE;
     return rc != TRACERD_CB_CONTINUE ? rc : ret;
+}
+
+/* Can the event's next batch be mapped by a plan (nothing of the event
+ * mapped yet, no filter to test it mid-way)? */
+static inline bool plan_ready(const struct cmap *m)
+{
+    return !(m->filtered || m->no_args || m->cls == NULL || !m->in_event || m->nargs != 0 ||
+             m->text_len != 0 || m->names_len != 0 || m->skip_depth != 0 || m->collect_depth != 0 ||
+             m->frag_arg != UINT32_MAX);
+}
+
+/* The plan of the event's class that batch f[0, n) matches, or NULL. */
+static inline const struct plan *plan_find(const struct cmap *m, const tracerd_ctf_field_t *f,
+                                           size_t n)
+{
+    const struct plan *p = &m->plans[2 * plan_set(m->cls, n)];
+    if (plan_match(p, m->cls, f, n) || plan_match(++p, m->cls, f, n))
+        return p;
+    return NULL;
 }
 
 /* The fields in batches (on_fields): each as on_field, or by a plan. A
@@ -787,14 +798,13 @@ static int plan_make(struct cmap *m, const tracerd_ctf_field_t *f, size_t n)
 static int on_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
 {
     struct cmap *m = user;
-    if (m->filtered || m->no_args || m->cls == NULL || !m->in_event || m->nargs != 0 ||
-        m->text_len != 0 || m->names_len != 0 || m->skip_depth != 0 || m->collect_depth != 0 ||
-        m->frag_arg != UINT32_MAX)
+    m->used = NULL;
+    if (!plan_ready(m))
         return fields_each(m, f, n);
-    size_t h = plan_set(m->cls, n);
-    const struct plan *p = &m->plans[2 * h];
-    if (plan_match(p, m->cls, f, n) || plan_match(++p, m->cls, f, n)) {
+    const struct plan *p = plan_find(m, f, n);
+    if (p != NULL) {
         plan_run(m, p, f);
+        m->used = p;
         return TRACERD_CB_CONTINUE;
     }
     return plan_make(m, f, n);
@@ -1069,6 +1079,106 @@ const struct tracerd__event_backend tracerd__event_backend_ctf = {
     .metadata = c_metadata,
     .memory_bound = NULL, /* depends on the metadata: tracerd_ctf_stream_memory_bound */
 };
+
+/* ---- the mapping for a client that reads CTF itself (ctf_args.h) ------------ */
+
+/* A mapping of its own: the allocator it was made with, its arguments. */
+struct args_own {
+    tracerd_allocator_t alloc;
+    uint32_t max_args;
+    struct cmap m;
+};
+
+static struct args_own *args_own(tracerd__ctf_args_t *m)
+{
+    return (struct args_own *)(void *)((char *)m - offsetof(struct args_own, m));
+}
+
+tracerd__ctf_args_t *tracerd__ctf_args_new(const tracerd_allocator_t *alloc, uint32_t max_args)
+{
+    tracerd_allocator_t a;
+    tracerd__allocator_init(&a, alloc);
+    struct args_own *o = tracerd__calloc(&a, sizeof *o);
+    if (o == NULL)
+        return NULL;
+    o->alloc = a;
+    o->max_args = max_args;
+    o->m.alloc = &o->alloc;
+    o->m.frag_arg = UINT32_MAX;
+    o->m.args = tracerd__calloc(&o->alloc, (size_t)max_args * sizeof *o->m.args);
+    if (o->m.args == NULL && max_args > 0) {
+        tracerd__free(&a, o, sizeof *o);
+        return NULL;
+    }
+    o->m.cap = max_args;
+    return &o->m;
+}
+
+void tracerd__ctf_args_free(tracerd__ctf_args_t *m)
+{
+    if (m == NULL)
+        return;
+    struct args_own *o = args_own(m);
+    tracerd_allocator_t a = o->alloc;
+    tracerd__free(&a, m->args, (size_t)o->max_args * sizeof *m->args);
+    tracerd__free(&a, o, sizeof *o);
+}
+
+void tracerd__ctf_args_begin(tracerd__ctf_args_t *m, const void *cls, int span)
+{
+    event_reset(m, cls);
+    m->checked = true; /* no filter */
+    m->span = span;
+    m->ev.flags = 0;
+    m->ev.tid = m->ev.pid = 0;
+    m->used = NULL;
+}
+
+const struct plan *tracerd__ctf_args_find(tracerd__ctf_args_t *m, const tracerd_ctf_field_t *f,
+                                          size_t n)
+{
+    return plan_ready(m) ? plan_find(m, f, n) : NULL;
+}
+
+void tracerd__ctf_args_planned(tracerd__ctf_args_t *m, const struct plan *p,
+                               const tracerd_ctf_field_t *f)
+{
+    plan_ids(m, p, f);
+    m->nargs = p->nargs;
+    m->used = p;
+}
+
+void tracerd__ctf_args_value(tracerd__ctf_args_t *m, const struct plan *p, uint32_t j,
+                             const tracerd_ctf_field_t *f, tracerd_event_arg_t *o)
+{
+    plan_value(m, p, j, f, o);
+}
+
+void tracerd__ctf_args_fields(tracerd__ctf_args_t *m, const tracerd_ctf_field_t *f, size_t n)
+{
+    (void)on_fields(m, f, n); /* no callback of its own: nothing to stop or pause */
+}
+
+const struct plan *tracerd__ctf_args_used(const tracerd__ctf_args_t *m)
+{
+    return m->used;
+}
+
+uint32_t tracerd__ctf_args_slot(const tracerd__ctf_args_t *m, const struct plan *p)
+{
+    return (uint32_t)(p - m->plans);
+}
+
+void tracerd__ctf_args_result(const tracerd__ctf_args_t *m, tracerd__ctf_args_out_t *out)
+{
+    out->args = m->args;
+    out->nargs = m->nargs;
+    out->flags = m->ev.flags;
+    out->tid = m->ev.tid;
+    out->pid = m->ev.pid;
+    out->has_addr = m->has_addr;
+    out->addr = m->addr;
+}
 
 /* ---- directories ---------------------------------------------------------- */
 

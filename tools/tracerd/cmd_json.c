@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "json_ctf.h"
 #include "json_doc.h"
 
 void json_put_name(struct jw *w, const tracerd_event_t *ev, const char *fallback)
@@ -40,7 +41,7 @@ void json_put_name(struct jw *w, const tracerd_event_t *ev, const char *fallback
         put_str(w, w->fmt_name, strlen(w->fmt_name));
 }
 
-static void put_arg_value(struct jw *w, const tracerd_event_arg_t *a)
+void json_put_arg_value(struct jw *w, const tracerd_event_arg_t *a)
 {
     switch (a->type) {
     case TRACERD_EVENT_ARG_INT:
@@ -86,7 +87,7 @@ static bool is_number(const tracerd_event_arg_t *a)
 
 /* An argument whose name's text is in the cache: [,]"name": and, for an
  * integer, its value, written into room asked once (another value through
- * put_arg_value); false (nothing written) when the name is not cached. */
+ * json_put_arg_value); false (nothing written) when the name is not cached. */
 static inline bool put_arg_fast(struct jw *w, const tracerd_event_arg_t *a, bool comma)
 {
     const vc_entry_t *e = vc_find(w->vc, a->name.data, a->name.len);
@@ -106,33 +107,34 @@ static inline bool put_arg_fast(struct jw *w, const tracerd_event_arg_t *a, bool
         p += wr_fmt_u64(p, a->v.i < 0 ? (uint64_t)0 - (uint64_t)a->v.i : (uint64_t)a->v.i);
     } else {
         w->o.len += (size_t)(p - p0);
-        put_arg_value(w, a);
+        json_put_arg_value(w, a);
         return true;
     }
     w->o.len += (size_t)(p - p0);
     return true;
 }
 
-/* The event's arguments, plus the extra fields a kind carries. */
-void json_put_args(struct jw *w, const tracerd_event_t *ev, bool numbers_only)
+/* [,]"name": (the name's text kept in the cache). */
+static inline void arg_key(struct jw *w, const char *name, size_t len, bool comma)
 {
-    WR_LIT(&w->o, ",\"args\":{");
-    bool first = true;
-    for (uint32_t i = 0; i < ev->nargs; i++) {
-        const tracerd_event_arg_t *a = &ev->args[i];
-        if (numbers_only && !is_number(a))
-            continue;
-        bool comma = !first;
-        first = false;
-        if (put_arg_fast(w, a, comma))
-            continue;
-        if (comma)
-            put(w, ",", 1);
-        vc_str(w->vc, &w->o, a->name.data, a->name.len);
-        put(w, ":", 1);
-        put_arg_value(w, a);
-    }
-    if (!numbers_only && ev->kind == TRACERD_EVENT_LOG) {
+    if (comma)
+        put(w, ",", 1);
+    vc_str(w->vc, &w->o, name, len);
+    put(w, ":", 1);
+}
+
+void json_put_key(struct jw *w, const char *name, size_t len, bool comma)
+{
+    if (comma)
+        put(w, ",", 1);
+    wr_str(&w->o, name, len); /* arg_key's text, not kept (vc_str writes wr_str's) */
+    put(w, ":", 1);
+}
+
+static inline __attribute__((always_inline)) void args_end(struct jw *w, const tracerd_event_t *ev,
+                                                           bool first)
+{
+    if (ev->kind == TRACERD_EVENT_LOG) {
         if (!first)
             put(w, ",", 1);
         puts_(w, "\"message\":");
@@ -141,8 +143,7 @@ void json_put_args(struct jw *w, const tracerd_event_t *ev, bool numbers_only)
         wr_i64(&w->o, (int)ev->level);
         first = false;
     }
-    if (!numbers_only &&
-        (ev->kind == TRACERD_EVENT_CONTEXT_SWITCH || ev->kind == TRACERD_EVENT_WAKEUP)) {
+    if (ev->kind == TRACERD_EVENT_CONTEXT_SWITCH || ev->kind == TRACERD_EVENT_WAKEUP) {
         if (!first)
             put(w, ",", 1);
         puts_(w, "\"other_pid\":");
@@ -155,12 +156,38 @@ void json_put_args(struct jw *w, const tracerd_event_t *ev, bool numbers_only)
         }
         first = false;
     }
-    if (!numbers_only && (ev->flags & TRACERD_EVENT_HAS_CPU)) {
+    if (ev->flags & TRACERD_EVENT_HAS_CPU) {
         puts_(w, first ? "\"cpu\":" : ",\"cpu\":");
         put_u64(w, ev->cpu);
-        first = false;
     }
     put(w, "}", 1);
+}
+
+void json_args_end(struct jw *w, const tracerd_event_t *ev, bool first)
+{
+    args_end(w, ev, first);
+}
+
+/* The event's arguments, plus the extra fields a kind carries. */
+void json_put_args(struct jw *w, const tracerd_event_t *ev, bool numbers_only)
+{
+    WR_LIT(&w->o, JSON_ARGS_OPEN);
+    bool first = true;
+    for (uint32_t i = 0; i < ev->nargs; i++) {
+        const tracerd_event_arg_t *a = &ev->args[i];
+        if (numbers_only && !is_number(a))
+            continue;
+        bool comma = !first;
+        first = false;
+        if (put_arg_fast(w, a, comma))
+            continue;
+        arg_key(w, a->name.data, a->name.len, comma);
+        json_put_arg_value(w, a);
+    }
+    if (numbers_only)
+        put(w, "}", 1);
+    else
+        args_end(w, ev, first);
 }
 
 /* ,"id":"0xHEX" */
@@ -205,6 +232,12 @@ static int on_source(void *user, const tracerd_event_source_t *src)
     struct jw *w = user;
     w->fmt_name = src->format_name;
     return 0;
+}
+
+void json_instant_head(struct jw *w, const tracerd_event_t *ev, const char *fallback)
+{
+    puts_(w, ",\"s\":\"t\"");
+    json_put_name(w, ev, fallback);
 }
 
 int json_event(void *user, const tracerd_event_t *ev)
@@ -296,8 +329,7 @@ int json_event(void *user, const tracerd_event_t *ev)
                                                                           : "instant";
         begin_event(w, 'i', pid, tid);
         put_ts(w, "ts", ts);
-        puts_(w, ",\"s\":\"t\"");
-        json_put_name(w, ev, fallback);
+        json_instant_head(w, ev, fallback);
         json_put_args(w, ev, false);
         end_event(w);
         break;
@@ -359,10 +391,12 @@ int cli_cmd_json(cli_t *c)
     r.user = &w;
     r.drain = drain;
     r.drain_ctx = &w;
-    /* one XRay stream, no filter: straight from the XRay reader (the same
+    /* one XRay stream, no filter: straight from the XRay reader; a CTF
+     * directory, no filter: straight from the directory reader (the same
      * document; TRACERD_CLI_GENERAL=1 takes the event view) */
-    int rc =
-        ev_plain_stream(c, TRACERD_EVENT_FORMAT_XRAY) ? json_xray_run(&w, &r, drain) : ev_run(&r);
+    int rc = ev_plain_stream(c, TRACERD_EVENT_FORMAT_XRAY) ? json_xray_run(&w, &r, drain)
+             : json_ctf_dir_plain(c)                       ? json_ctf_dir(&r, &w)
+                                                           : ev_run(&r);
     if (rc == CLI_EXIT_OK || rc == CLI_EXIT_TRACE || c->timed_out || c->oom || c->read_failed) {
         /* A bad trace (or a --timeout, an out-of-memory, an input that
          * could not be read to its end) still leaves valid JSON with what

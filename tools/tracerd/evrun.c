@@ -448,17 +448,24 @@ int ev_dir_exit_code(struct ev_run *r, tracerd_status_t st, bool opened, const c
     return st == TRACERD_E_IO ? CLI_EXIT_IO : CLI_EXIT_TRACE;
 }
 
+int ev_dir_check(const cli_t *c)
+{
+    if (dir_is_trace(c))
+        return CLI_EXIT_OK;
+    fprintf(stderr,
+            "%s: %s: not a trace format tracerd recognises (a directory without "
+            "CTF metadata)\n",
+            c->prog, c->path);
+    return CLI_EXIT_FORMAT;
+}
+
 /* A CTF trace directory: every stream, events merged in time order. */
 static int run_dir(struct ev_run *r, const tracerd_xray_names_t *names)
 {
     cli_t *c = r->c;
-    if (!dir_is_trace(c)) {
-        fprintf(stderr,
-                "%s: %s: not a trace format tracerd recognises (a directory without "
-                "CTF metadata)\n",
-                c->prog, c->path);
-        return CLI_EXIT_FORMAT;
-    }
+    int drc = ev_dir_check(c);
+    if (drc != CLI_EXIT_OK)
+        return drc;
     tracerd_auto_config_t cfg;
     struct ev_configs fc;
     int orc = ev_configs(c, &fc, &cfg);

@@ -61,6 +61,10 @@ int ev_exit_code(struct ev_run *r, tracerd_status_t st, tracerd_event_format_t f
 int ev_dir_exit_code(struct ev_run *r, tracerd_status_t st, bool opened, const char *file,
                      uint64_t offset, const char *reason);
 
+/* Is the directory c->path a trace ev_run reads (a CTF trace)? CLI_EXIT_OK,
+ * or CLI_EXIT_FORMAT with the message ev_run prints. */
+int ev_dir_check(const cli_t *c);
+
 /* Would ev_run read the input as one stream of this format, with no filter
  * (a command's fast path for the format may then read it instead)? */
 bool ev_plain_stream(cli_t *c, tracerd_event_format_t format);

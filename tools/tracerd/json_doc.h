@@ -163,6 +163,18 @@ void json_put_name(struct jw *w, const tracerd_event_t *ev, const char *fallback
 /* The event's "args" member: its arguments, plus the extra fields a kind
  * carries (numbers_only: the numeric arguments alone, as counters take). */
 void json_put_args(struct jw *w, const tracerd_event_t *ev, bool numbers_only);
+/* The text that opens the "args" member. */
+#define JSON_ARGS_OPEN ",\"args\":{"
+/* An argument's key: [,]"name": (comma: not the first). */
+void json_put_key(struct jw *w, const char *name, size_t len, bool comma);
+/* An argument's value. */
+void json_put_arg_value(struct jw *w, const tracerd_event_arg_t *a);
+/* The extra fields ev's kind carries and its cpu after its arguments (first:
+ * none was written), and the end of the "args" member. */
+void json_args_end(struct jw *w, const tracerd_event_t *ev, bool first);
+/* What follows an instant's "ts": its scope, "name" and "cat" (fallback: the
+ * name of an event without one). */
+void json_instant_head(struct jw *w, const tracerd_event_t *ev, const char *fallback);
 /* The end ('E') of a span of thread t at end (an ev_close_fn: ctx is the
  * struct jw). */
 static inline int json_close_frame(void *ctx, struct ev_thread *t, const struct ev_frame *f, uint64_t end)

@@ -20,9 +20,9 @@
 #include <tracerd/ctf.h>
 
 #include "../../libtracerd/event/ctf_meaning.h"
+#include "ctf_evsrc.h"
 #include "mapped.h"
 #include "stats_ctf.h"
-#include "writer.h"
 
 #define SC_NAMES 256u
 #define SC_CLASSES 256u
@@ -43,19 +43,13 @@ struct sc {
     struct ev_run *run;
     struct st *stats;
     tracerd_ctf_dir_t *dir;
-    map_files_t files; /* the directory's stream files, mapped */
-    bool source_sent;
+    map_files_t files;    /* the directory's stream files, mapped */
+    struct ctf_evsrc src; /* the source, the streams' cpus, the category */
     tracerd_event_t ev;
     int span; /* of the event being read: 0, 1 function entry, 2 function exit */
     bool has_addr;
     uint64_t addr;
     char name_buf[24];
-    /* the cpu of each stream's current packet, -1 for none */
-    int64_t *stream_cpu;
-    uint32_t nstream_cpu;
-    /* the category of the last trace seen */
-    const tracerd_ctf_trace_t *cat_trace;
-    tracerd_str_t category;
     /* event class -> its name (length known), span kind and the values
      * (SC_VALUES) giving the thread and process ids, direct-mapped */
     struct {
@@ -138,43 +132,9 @@ static unsigned name_kind(struct sc *x, const char *name)
     return k;
 }
 
-static const tracerd_ctf_trace_t *cur_trace(const struct sc *x)
-{
-    const tracerd_ctf_dir_stream_t *s = tracerd_ctf_dir_current(x->dir);
-    return s != NULL ? s->trace : NULL;
-}
-
-/* The source, once, from the trace of the stream read first (as the event
- * view sends it). */
-static int send_source(struct sc *x)
-{
-    if (x->source_sent)
-        return 0;
-    x->source_sent = true;
-    tracerd_event_source_t src;
-    memset(&src, 0, sizeof src);
-    const tracerd_ctf_trace_t *t = cur_trace(x);
-    if (t != NULL) {
-        const tracerd_ctf_trace_info_t *in = tracerd_ctf_trace_info(t);
-        src.version = in->major * 100u + in->minor;
-        src.byte_order = in->byte_order;
-        src.ticks_per_second = in->nclocks > 0 ? in->clocks[0].freq : 0;
-    }
-    src.format = TRACERD_EVENT_FORMAT_CTF;
-    src.format_name = tracerd_event_format_name(TRACERD_EVENT_FORMAT_CTF);
-    struct ev_run *r = x->run;
-    r->format = src.format;
-    r->ticks_per_second = src.ticks_per_second;
-    return r->on_source != NULL ? r->on_source(r->user, &src) : 0;
-}
-
 static int on_packet(void *user, const tracerd_ctf_packet_t *p)
 {
-    struct sc *x = user;
-    const tracerd_ctf_dir_stream_t *s = tracerd_ctf_dir_current(x->dir);
-    if (s != NULL && s->index < x->nstream_cpu)
-        x->stream_cpu[s->index] = p->has_cpu_id ? (int64_t)(uint32_t)p->cpu_id : -1;
-    return send_source(x);
+    return ctf_evsrc_packet(&((struct sc *)user)->src, p);
 }
 
 static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
@@ -182,19 +142,7 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
     struct sc *x = user;
     tracerd_event_t *ev = &x->ev;
     /* the members an event sets; the others stay as stats_ctf_dir zeroed them */
-    ev->offset = e->offset;
-    ev->kind = TRACERD_EVENT_INSTANT;
-    ev->ticks = e->cycles;
-    ev->ns = e->ns;
-    ev->flags = e->has_clock ? TRACERD_EVENT_HAS_NS : 0;
-    ev->pid = ev->tid = 0;
-    ev->cpu = 0;
-    ev->name_id = 0;
-    const tracerd_ctf_dir_stream_t *s = tracerd_ctf_dir_current(x->dir);
-    if (s != NULL && s->index < x->nstream_cpu && x->stream_cpu[s->index] >= 0) {
-        ev->cpu = (uint32_t)x->stream_cpu[s->index];
-        ev->flags |= TRACERD_EVENT_HAS_CPU;
-    }
+    ctf_evsrc_event(&x->src, e, ev);
     size_t h = cls_slot(e->cls);
     if (x->cls[h].cls != e->cls || e->cls == NULL) {
         if (x->cls[h].n != 0) /* the class in the slot: its instants counted */
@@ -214,15 +162,7 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
     x->tid = x->cls[h].tid;
     x->pid = x->cls[h].pid;
     x->has_addr = false;
-    const tracerd_ctf_trace_t *t = s != NULL ? s->trace : NULL;
-    if (t != x->cat_trace || x->category.data == NULL) {
-        const char *domain = t != NULL ? tracerd_ctf_trace_env(t, "domain") : NULL;
-        x->category.data = domain != NULL ? domain : "ctf";
-        x->category.len = strlen(x->category.data);
-        x->cat_trace = t;
-    }
-    ev->category = x->category;
-    return send_source(x);
+    return ctf_evsrc_source(&x->src);
 }
 
 /* A function event's address (the reader delivers the payloads when a
@@ -256,10 +196,7 @@ static int on_event_end(void *user, const tracerd_ctf_event_t *e)
         x->ev.kind = x->span == 1 ? TRACERD_EVENT_SPAN_BEGIN : TRACERD_EVENT_SPAN_END;
         x->ev.name_id = x->addr;
         x->ev.flags |= TRACERD_EVENT_HAS_NAME_ID;
-        x->name_buf[0] = '0';
-        x->name_buf[1] = 'x';
-        x->ev.name.data = x->name_buf;
-        x->ev.name.len = 2 + wr_fmt_x64(x->name_buf + 2, x->addr);
+        x->ev.name = ctf_evsrc_addr_name(x->name_buf, x->addr);
     }
     return x->run->on_event(x->run->user, &x->ev);
 }
@@ -356,8 +293,7 @@ static int on_loss(void *user, const tracerd_ctf_loss_t *l)
 
 static int on_warning(void *user, const tracerd_warning_t *w)
 {
-    static const cli_warn_sink_t sink = {NULL, NULL, NULL, NULL};
-    return cli_warning(((struct sc *)user)->run->c, &sink, w);
+    return ctf_evsrc_warning(&((struct sc *)user)->src, w);
 }
 
 bool stats_ctf_dir_plain(cli_t *c, const struct ev_run *r)
@@ -386,12 +322,8 @@ static tracerd_status_t open_dir(struct sc *x, cli_t *c, const tracerd_ctf_strea
     tracerd_ctf_metadata_config_init(&mc);
     mc.value_names = SC_VALUES;
     mc.nvalue_names = SC_NVALUES;
-    tracerd_ctf_dir_config_t dc;
-    tracerd_ctf_dir_config_init(&dc);
-    dc.stream = &sc;
-    dc.metadata = &mc;
-    map_dir_config(c, &x->files, &dc);
-    tracerd_status_t st = tracerd_ctf_dir_open(c->path, &dc, &cb, x, NULL, &x->dir);
+    tracerd_status_t st = ctf_evsrc_open(&x->src, c, &x->files, &cb, x, &sc, &mc);
+    x->dir = x->src.dir;
     bool spans = false;
     for (uint32_t i = 0; st == TRACERD_OK && i < tracerd_ctf_dir_trace_count(x->dir); i++)
         spans = spans || ctf_has_span_classes(tracerd_ctf_dir_trace(x->dir, i));
@@ -402,18 +334,10 @@ static tracerd_status_t open_dir(struct sc *x, cli_t *c, const tracerd_ctf_strea
         cb.on_event_end = on_event_end;
         cb.on_field = on_field;
         sc.field_scopes = 1u << TRACERD_CTF_SCOPE_EVENT_FIELDS;
-        st = tracerd_ctf_dir_open(c->path, &dc, &cb, x, NULL, &x->dir);
+        st = ctf_evsrc_open(&x->src, c, &x->files, &cb, x, &sc, &mc);
+        x->dir = x->src.dir;
     }
-    if (st == TRACERD_OK) {
-        uint32_t n = tracerd_ctf_dir_stream_count(x->dir);
-        x->stream_cpu = cli_calloc((size_t)n + 1u, sizeof *x->stream_cpu);
-        if (x->stream_cpu == NULL)
-            return TRACERD_E_NOMEM;
-        x->nstream_cpu = n;
-        for (uint32_t i = 0; i < n; i++)
-            x->stream_cpu[i] = -1;
-    }
-    return st;
+    return st == TRACERD_OK ? ctf_evsrc_opened(&x->src) : st;
 }
 
 int stats_ctf_dir(struct ev_run *r, struct st *s)
@@ -428,6 +352,7 @@ int stats_ctf_dir(struct ev_run *r, struct st *s)
     if (x == NULL)
         return cli_oom(c, "reader context");
     x->run = r;
+    x->src.run = r;
     x->stats = s;
     r->range_end = TRACERD_EVENT_FILTER_NO_END;
     r->stable_names = true; /* event class names and the domain: the trace models' strings */
@@ -445,7 +370,7 @@ int stats_ctf_dir(struct ev_run *r, struct st *s)
                           d != NULL ? tracerd_ctf_dir_error_offset(d) : 0,
                           d != NULL ? tracerd_ctf_dir_error_reason(d) : "");
     tracerd_ctf_dir_free(x->dir);
-    cli_free(x->stream_cpu);
+    ctf_evsrc_free(&x->src);
     cli_free(x);
     return rc;
 }

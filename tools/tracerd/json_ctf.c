@@ -1,0 +1,344 @@
+/* `tracerd json` on a CTF trace directory, straight from the CTF directory
+ * reader: the text json_event writes for the events the event view would
+ * give (libtracerd/event/map_ctf.c: an INSTANT named by its event class at
+ * its clock time, the category the trace's "domain", the cpu of its
+ * packet, LTTng-UST function entry/exit as SPAN_BEGIN/SPAN_END named by
+ * their "addr"; discarded events and lost packets are timeless, which json
+ * leaves out), without the event view's events. The arguments are the
+ * event view's own mapping (libtracerd/event/ctf_args.h: its argument
+ * plans, the same code), and for an instant whose records a plan holds
+ * they are written straight from the records through a template made once
+ * per plan: the event's text up to its first argument (json_instant_head),
+ * each argument's key, the plan's numbers formatted from their records'
+ * bytes, its other values made by the mapping and written by
+ * json_put_arg_value. Every other event (a class's first, a function
+ * event, a batch no plan holds, an event of a process not yet seen) is made
+ * into the event view's event and written by json_event.
+ *
+ * An instant written from its records is written when its batch comes
+ * (its thread and process are known then), before the reader has read the
+ * event to its end: an event the reader then gives up (an error, a
+ * --lenient skip) is taken back out of the output (the writer's length and
+ * the state the text changed), as the event view never gives it.
+ *
+ * Taken only for a directory and no filter (json_ctf_dir_plain);
+ * tests/check_dump_tpl.c compares its output with the event view's (`json
+ * --begin 0`) on every CTF directory of the tests and peers. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracerd/ctf.h>
+
+#include "../../libtracerd/event/ctf_args.h"
+#include "../../libtracerd/event/ctf_meaning.h"
+#include "ctf_evsrc.h"
+#include "json_ctf.h"
+
+#define JC_CLASSES 256u
+#define JT_KEY 32u   /* an argument's key text, at most */
+#define JT_HEAD 224u /* an event's text from "s" to its first argument, at most */
+
+/* The text of a plan's events (kept per plan slot, valid while the slot
+ * holds the plan of generation gen). */
+struct jtpl {
+    uint32_t gen; /* 0: none */
+    bool direct;  /* its texts fit: events may be written from their records */
+    uint16_t head_len;
+    char head[JT_HEAD]; /* ,"s":"t","name":N,"cat":C,"args":{ */
+    struct {
+        uint8_t len;
+        char text[JT_KEY]; /* [,]"name": */
+    } key[PLAN_ARGS];
+};
+
+struct jc {
+    struct ev_run *run;
+    struct jw *w;
+    struct ctf_evsrc src; /* the source, the streams' cpus, the category; the directory */
+    map_files_t files;
+    tracerd__ctf_args_t *m;
+    /* the event being read: what its beginning tells (the event view's) */
+    tracerd_event_t ev;
+    int span;
+    const struct plan *last; /* the plan its last batch was mapped by or made, or NULL */
+    /* an instant written from its records, not yet ended: its plan, and what
+     * to take back if it does not end (the output's length, the writer's
+     * first, the time base, its thread's last time) */
+    const struct plan *open;
+    size_t mark;
+    bool first0, has_base0;
+    struct ev_thread *thread;
+    uint64_t last_ts0;
+    struct {
+        const void *cls;
+        tracerd_str_t name;
+        int span;
+    } cls[JC_CLASSES];
+    struct jtpl tpl[2 * PLAN_SETS];
+};
+
+bool json_ctf_dir_plain(cli_t *c)
+{
+    const char *general = getenv("TRACERD_CLI_GENERAL");
+    return c->is_dir && c->nfilters == 0 && !(general != NULL && strcmp(general, "1") == 0);
+}
+
+static int on_packet(void *user, const tracerd_ctf_packet_t *p)
+{
+    return ctf_evsrc_packet(&((struct jc *)user)->src, p);
+}
+
+/* The instant written from its records did not end: its text and what it
+ * changed taken back. */
+static void take_back(struct jc *x)
+{
+    struct jw *w = x->w;
+    if (w->o.len >= x->mark) /* (not spilled: an event's text is far below the buffer) */
+        w->o.len = x->mark;
+    w->first = x->first0;
+    w->has_base = x->has_base0;
+    x->thread->last_ts = x->last_ts0;
+    x->open = NULL;
+}
+
+static size_t cls_slot(const void *c)
+{
+    return (size_t)(((uint64_t)(uintptr_t)c >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 56);
+}
+
+static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
+{
+    struct jc *x = user;
+    if (x->open != NULL)
+        take_back(x);
+    tracerd_event_t *ev = &x->ev;
+    ctf_evsrc_event(&x->src, e, ev);
+    size_t h = cls_slot(e->cls);
+    if (x->cls[h].cls != e->cls || e->cls == NULL) {
+        const char *name = e->name != NULL ? e->name : "";
+        x->cls[h].cls = e->cls;
+        x->cls[h].name.data = name;
+        x->cls[h].name.len = strlen(name);
+        x->cls[h].span = ctf_span_kind(name);
+    }
+    ev->name = x->cls[h].name;
+    x->span = x->cls[h].span;
+    x->last = NULL;
+    tracerd__ctf_args_begin(x->m, e->cls, x->span);
+    return ctf_evsrc_source(&x->src);
+}
+
+/* Instant batch f, whose records plan p holds, written by its template t:
+ * true, or false (nothing written, the mapping as it was) when the event's
+ * process is new (its name's event comes first: json_event writes it). */
+static bool write_planned(struct jc *x, const struct plan *p, const struct jtpl *t,
+                          const tracerd_ctf_field_t *f)
+{
+    struct jw *w = x->w;
+    tracerd__ctf_args_planned(x->m, p, f);
+    tracerd__ctf_args_out_t r;
+    tracerd__ctf_args_result(x->m, &r);
+    uint64_t pid = (r.flags & TRACERD_EVENT_HAS_PID) ? r.pid : 0;
+    uint64_t tid = (r.flags & TRACERD_EVENT_HAS_TID) ? r.tid : 0;
+    if (!(w->has_last_pid && pid == w->last_pid) && ev_table_find(&w->pids, pid, 0) == UINT32_MAX) {
+        tracerd__ctf_args_begin(x->m, p->cls, x->span);
+        return false;
+    }
+    struct ev_thread *th = ev_thread_ids(&w->threads, pid, tid);
+    if (th == NULL) {
+        tracerd__ctf_args_begin(x->m, p->cls, x->span);
+        return false; /* json_event says it */
+    }
+    uint64_t ts = ev_time(&x->ev);
+    x->thread = th;
+    x->last_ts0 = th->last_ts;
+    if (ts > th->last_ts)
+        th->last_ts = ts;
+    (void)json_see_pid(w, pid, TRACERD_EVENT_INSTANT); /* known: writes nothing */
+    x->mark = w->o.len;
+    x->first0 = w->first;
+    x->has_base0 = w->has_base;
+    x->open = p;
+    begin_event(w, 'i', pid, tid);
+    put_ts(w, "ts", ts);
+    char *o = wr_room(&w->o, JT_HEAD);
+    memcpy(o, t->head, JT_HEAD);
+    w->o.len += t->head_len;
+    for (uint32_t j = 0; j < p->nargs; j++) {
+        const tracerd_ctf_field_t *rec = &f[p->arg[j].rec];
+        char *q = wr_room(&w->o, JT_KEY + 32), *const q0 = q; /* wr_fmt_g17: 32 */
+        memcpy(q, t->key[j].text, JT_KEY);
+        q += t->key[j].len;
+        if (p->arg[j].op == PLAN_NUMBER && p->arg[j].type == TRACERD_EVENT_ARG_UINT) {
+            q += wr_fmt_u64(q, rec->v.u);
+        } else if (p->arg[j].op == PLAN_NUMBER && p->arg[j].type == TRACERD_EVENT_ARG_INT) {
+            int64_t v = rec->v.i;
+            *q = '-';
+            q += v < 0;
+            q += wr_fmt_u64(q, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
+        } else if (p->arg[j].op == PLAN_NUMBER && p->arg[j].type == TRACERD_EVENT_ARG_DOUBLE &&
+                   isfinite(rec->v.f)) {
+            q += wr_fmt_g17(q, rec->v.f);
+        } else {
+            w->o.len += (size_t)(q - q0);
+            tracerd_event_arg_t a;
+            tracerd__ctf_args_value(x->m, p, j, f, &a);
+            json_put_arg_value(w, &a);
+            continue;
+        }
+        w->o.len += (size_t)(q - q0);
+    }
+    return true;
+}
+
+static int on_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
+{
+    struct jc *x = user;
+    if (x->span == 0 && x->open == NULL) {
+        const struct plan *p = tracerd__ctf_args_find(x->m, f, n);
+        if (p != NULL) {
+            const struct jtpl *t = &x->tpl[tracerd__ctf_args_slot(x->m, p)];
+            if (t->gen == p->gen && t->direct && write_planned(x, p, t, f))
+                return TRACERD_CB_CONTINUE;
+        }
+    }
+    tracerd__ctf_args_fields(x->m, f, n);
+    x->last = tracerd__ctf_args_used(x->m);
+    return TRACERD_CB_CONTINUE;
+}
+
+/* The text of plan p's events, from the event ev it was made from (its
+ * class's name and category): written by json's own functions into a
+ * fixed buffer. */
+static void make_tpl(struct jc *x, const struct plan *p, const tracerd_event_t *ev)
+{
+    struct jw *w = x->w;
+    struct jtpl *t = &x->tpl[tracerd__ctf_args_slot(x->m, p)];
+    t->gen = p->gen;
+    t->direct = false;
+    wr_t saved = w->o;
+    char buf[JT_HEAD];
+    wr_init_fixed(&w->o, buf, sizeof buf);
+    json_instant_head(w, ev, "instant");
+    WR_LIT(&w->o, JSON_ARGS_OPEN);
+    bool fits = !w->o.failed && w->o.len <= JT_HEAD;
+    memcpy(t->head, buf, sizeof buf);
+    t->head_len = (uint16_t)w->o.len;
+    for (uint32_t j = 0; fits && j < p->nargs; j++) {
+        char k[JT_KEY + 16];
+        wr_init_fixed(&w->o, k, sizeof k);
+        json_put_key(w, p->arg[j].name.data, p->arg[j].name.len, j > 0);
+        fits = !w->o.failed && w->o.len <= JT_KEY;
+        memcpy(t->key[j].text, k, JT_KEY);
+        t->key[j].len = (uint8_t)w->o.len;
+    }
+    w->o = saved;
+    t->direct = fits;
+}
+
+static int on_event_end(void *user, const tracerd_ctf_event_t *e)
+{
+    struct jc *x = user;
+    (void)e;
+    struct jw *w = x->w;
+    tracerd__ctf_args_out_t r;
+    tracerd__ctf_args_result(x->m, &r);
+    if (x->open != NULL) { /* an instant written from its records: its end */
+        uint32_t k = x->open->nargs;
+        x->open = NULL;
+        for (uint32_t j = k; j < r.nargs; j++) { /* (a later batch's: none, its records end) */
+            json_put_key(w, r.args[j].name.data, r.args[j].name.len, j > 0);
+            json_put_arg_value(w, &r.args[j]);
+        }
+        json_args_end(w, &x->ev, r.nargs == 0);
+        end_event(w);
+        return backpressure(w);
+    }
+    tracerd_event_t ev = x->ev;
+    char name_buf[24];
+    ev.args = r.args;
+    ev.nargs = r.nargs;
+    ev.flags |= r.flags;
+    ev.tid = r.tid;
+    ev.pid = r.pid;
+    if (x->span != 0 && r.has_addr) {
+        ev.kind = x->span == 1 ? TRACERD_EVENT_SPAN_BEGIN : TRACERD_EVENT_SPAN_END;
+        ev.name_id = r.addr;
+        ev.flags |= TRACERD_EVENT_HAS_NAME_ID;
+        ev.name = ctf_evsrc_addr_name(name_buf, r.addr);
+    }
+    int rc = json_event(w, &ev);
+    const struct plan *p = x->last;
+    if (rc >= 0 && p != NULL && x->span == 0 && r.nargs == p->nargs &&
+        x->tpl[tracerd__ctf_args_slot(x->m, p)].gen != p->gen)
+        make_tpl(x, p, &ev);
+    return rc;
+}
+
+static int on_warning(void *user, const tracerd_warning_t *wn)
+{
+    return ctf_evsrc_warning(&((struct jc *)user)->src, wn);
+}
+
+static tracerd_status_t open_dir(struct jc *x, cli_t *c, const tracerd_ctf_stream_config_t *scfg)
+{
+    tracerd_ctf_callbacks_t cb;
+    tracerd_ctf_callbacks_init(&cb);
+    cb.on_packet_begin = on_packet;
+    cb.on_event_begin = on_event_begin;
+    cb.on_event_end = on_event_end;
+    cb.on_fields = on_fields;
+    cb.on_warning = on_warning;
+    tracerd_ctf_stream_config_t sc;
+    tracerd_ctf_stream_config_init(&sc);
+    if (scfg != NULL)
+        sc = *scfg;
+    if (sc.field_scopes == 0)
+        sc.field_scopes = TRACERD__CTF_ARGS_SCOPES;
+    tracerd_status_t st = ctf_evsrc_open(&x->src, c, &x->files, &cb, x, &sc, NULL);
+    return st == TRACERD_OK ? ctf_evsrc_opened(&x->src) : st;
+}
+
+int json_ctf_dir(struct ev_run *r, struct jw *w)
+{
+    cli_t *c = r->c;
+    int rc = ev_dir_check(c);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    tracerd_auto_config_t cfg;
+    cli_config_store_t store[CLI_NFORMATS];
+    rc = cli_event_configs(c, store, &cfg);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    struct jc *x = cli_calloc(1, sizeof *x);
+    if (x == NULL)
+        return cli_oom(c, "reader context");
+    x->run = r;
+    x->src.run = r;
+    x->w = w;
+    r->range_end = TRACERD_EVENT_FILTER_NO_END;
+    x->ev.format = TRACERD_EVENT_FORMAT_CTF;
+    x->m = tracerd__ctf_args_new(NULL, cfg.max_args);
+    tracerd_status_t st = x->m != NULL ? open_dir(x, c, cfg.ctf) : TRACERD_E_NOMEM;
+    while (st == TRACERD_OK || st == TRACERD_PAUSED) {
+        if (st == TRACERD_PAUSED && r->drain != NULL && r->drain(r->drain_ctx) != 0) {
+            st = TRACERD_E_IO;
+            break;
+        }
+        st = tracerd_ctf_dir_run(x->src.dir);
+        if (st == TRACERD_OK)
+            break;
+    }
+    if (x->open != NULL)
+        take_back(x);
+    const tracerd_ctf_dir_t *d = x->src.dir;
+    rc = ev_dir_exit_code(r, st, d != NULL, d != NULL ? tracerd_ctf_dir_error_path(d) : "",
+                          d != NULL ? tracerd_ctf_dir_error_offset(d) : 0,
+                          d != NULL ? tracerd_ctf_dir_error_reason(d) : "");
+    tracerd_ctf_dir_free(x->src.dir);
+    tracerd__ctf_args_free(x->m);
+    ctf_evsrc_free(&x->src);
+    cli_free(x);
+    return rc;
+}
