@@ -497,6 +497,75 @@ START_TEST(test_lttng_header_forms)
 }
 END_TEST
 
+/* An LTTng header whose 5-bit id is also a later field's length: the
+ * header form (run_lttng_header) must store the id tag (31 in the extended
+ * form, the id itself in the compact one) in the slot the sequence reads,
+ * not only the event id in its role's (ctf_hform.nstore), in both byte
+ * orders and every split (a split event takes the general path). */
+START_TEST(test_lttng_header_stored)
+{
+    bool be = _i != 0;
+    char meta[1200];
+    snprintf(meta, sizeof meta,
+             "/* CTF 1.8 */\n"
+             "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+             "typealias integer { size = 27; align = 1; signed = false; map = clock.c.value; } "
+             ":= uint27_clock_t;\n"
+             "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+             "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } "
+             ":= uint64_clock_t;\n"
+             "trace { major = 1; minor = 8; byte_order = %s; };\n"
+             "clock { name = c; freq = 1000000000; };\n"
+             "stream { event.header := struct { enum : uint5_t { compact = 0 ... 30, "
+             "extended = 31 } id;\n"
+             "  variant <id> { struct { uint27_clock_t timestamp; } compact;\n"
+             "    struct { uint32_t id; uint64_clock_t timestamp; } extended; } v; } align(8); };\n"
+             "event { name = a; id = 3; fields := struct { uint32_t x;\n"
+             "  integer { size = 8; align = 8; } tag[stream.event.header.id]; }; };\n"
+             "event { name = b; id = 40; fields := struct { uint32_t x;\n"
+             "  integer { size = 8; align = 8; } tag[stream.event.header.id]; }; };\n",
+             be ? "be" : "le");
+    static const struct {
+        uint32_t id;
+        uint64_t ts;
+        bool ext;
+    } evs[] = {{3, 100, false}, {40, 200, true}, {3, 300, false}, {3, (1u << 28) + 5, true},
+               {40, (1u << 28) + 9, true}, {3, (1u << 28) + 12, false}};
+    cw_t w;
+    cw_init(&w);
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
+        cw_align(&w, 8);
+        uint32_t tag = evs[i].ext ? 31 : evs[i].id;
+        cw_int(&w, tag, 5, be);
+        if (!evs[i].ext) {
+            cw_int(&w, evs[i].ts & 0x7FFFFFF, 27, be);
+        } else {
+            cw_align(&w, 8);
+            cw_int(&w, evs[i].id, 32, be);
+            cw_int(&w, evs[i].ts, 64, be);
+        }
+        cw_int(&w, 7 * i + 1, 32, be); /* x */
+        for (unsigned k = 0; k < tag; k++)
+            cw_int(&w, (k + 10 * i) & 0xFF, 8, be);
+    }
+    size_t len = (size_t)(w.bits / 8);
+    struct target_cfg c;
+    cfg_init(&c, meta);
+    c.log_shape = true;
+    char *log = check_twins(&c, w.buf, len);
+    /* the compact event a: 3 elements; the extended b and a: 31 each */
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.tag  [2] = 2\n"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.tag  [30] = 40\n"));
+    ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.tag  [30] = 60\n"));
+    ck_assert_ptr_null(strstr(log, "UINT event.fields.tag  [31]"));
+    ck_assert_ptr_null(strstr(log, "UINT event.fields.tag  [3] = 3\n"));
+    ck_assert_ptr_nonnull(strstr(log, "end OK"));
+    free(log);
+    check_cut(&c, w.buf, len - 3);
+    cw_free(&w);
+}
+END_TEST
+
 /* Arrays and sequences of byte-aligned integers and floats (one pass over
  * their elements: stream_plan.h; little-endian integers by 8-byte loads
  * where 8 bytes past the last one lie in the input, not for the last
@@ -1012,6 +1081,7 @@ Suite *suite_ctf_batch(void)
     tcase_add_loop_test(tc, test_batch_segment_room, 0, 2);
     tcase_add_loop_test(tc, test_shape, 0, 2);
     tcase_add_loop_test(tc, test_lttng_header_forms, 0, 2);
+    tcase_add_loop_test(tc, test_lttng_header_stored, 0, 2);
     tcase_add_loop_test(tc, test_vector_elements, 0, 2);
     tcase_add_loop_test(tc, test_batch_slots_reused, 0, 2);
     tcase_add_loop_test(tc, test_chunk_event_loop, 0, 2);

@@ -429,9 +429,13 @@ tracerd_status_t tracerd__cc_header_fast(struct cc *c, struct ctf_stream_rt *r)
     tracerd_byte_order_t bo =
         c->ctf2 && h->nmembers > 0 ? h->members[0].type->byte_order : c->t->info.byte_order;
     int op = lttng_header(h, bo);
-    for (uint32_t k = 0; op != 0 && k < r->event_header.len; k++)
-        if (r->event_header.code[k].meta != NULL && r->event_header.code[k].meta->kill != NULL)
+    for (uint32_t k = 0; op != 0 && k < r->event_header.len; k++) {
+        const struct ctf_insn *in = &r->event_header.code[k];
+        if (in->meta != NULL && in->meta->kill != NULL)
             op = 0; /* locations through its variant: the full program keeps their flags */
+        if (in->role != 0 && in->slot != in->role)
+            op = 0; /* a field names it: its own slot, which the op would not set */
+    }
     if (op == 0)
         return tracerd__cc_fuse_all(c, r->event_header.code, NULL, NULL, &r->event_header.fast);
     struct ctf_insn *code = tracerd__ctf_arena_alloc(c->ar, sizeof *code * 2);

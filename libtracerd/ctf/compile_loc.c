@@ -107,11 +107,44 @@ static bool is_int_kind(tracerd_ctf_type_kind_t k)
     return k == TRACERD_CTF_TYPE_INT || k == TRACERD_CTF_TYPE_ENUM || k == TRACERD_CTF_TYPE_VARINT;
 }
 
+/* Whether a field of role `role` comes after instruction `from` in code v
+ * (up to `to`, or to its END when `to` is UINT32_MAX). */
+static bool role_again(const struct ctf_insn *v, uint32_t from, uint32_t to, uint8_t role)
+{
+    for (uint32_t k = from + 1; k < to && v[k].op != OP_END; k++)
+        if (v[k].role == role)
+            return true;
+    return false;
+}
+
+/* Node n's instruction. */
+static struct ctf_insn *insn_of(struct cc *c, const struct node *n)
+{
+    return n->scope == c->cur_scope ? &c->cur->v[n->idx] : &c->codes[n->scope][n->idx];
+}
+
+/* The slot field n's value can be read from by a field compiled now, or 0
+ * when it has none yet. A field with a role keeps its value in its role's
+ * slot, unless another field of the same role may be stored there between
+ * it and the field naming it (an LTTng header's 5-bit id is 31 in the
+ * extended form, and the extended id after it is its role's value): then
+ * it needs a slot of its own (store_int writes both). */
+static uint32_t kept_slot(struct cc *c, const struct node *n)
+{
+    const bool cur = n->scope == c->cur_scope;
+    const struct ctf_insn *v = cur ? c->cur->v : c->codes[n->scope], *in = &v[n->idx];
+    if (in->role != 0 && in->slot == in->role &&
+        role_again(v, n->idx, cur ? c->cur->len : UINT32_MAX, in->role))
+        return 0;
+    return in->slot;
+}
+
+/* The slot field n's value is kept in for the fields that name it (made
+ * when it has none: kept_slot). */
 uint32_t tracerd__cc_slot_of(struct cc *c, struct node *n)
 {
-    struct ctf_insn *in =
-        n->scope == c->cur_scope ? &c->cur->v[n->idx] : &c->codes[n->scope][n->idx];
-    if (in->slot == 0)
+    struct ctf_insn *in = insn_of(c, n);
+    if (kept_slot(c, n) == 0)
         in->slot = c->t->nslots++;
     return in->slot;
 }
@@ -471,23 +504,19 @@ tracerd_status_t tracerd__cc_locate(struct cc *c, const struct field *f, enum lo
                 "%s: %s '%s' names fields of different signedness through the options "
                 "of a variant",
                 who, what, ty->path);
-        struct ctf_insn *in = cs.v[k].n->scope == c->cur_scope
-                                  ? &c->cur->v[cs.v[k].n->idx]
-                                  : &c->codes[cs.v[k].n->scope][cs.v[k].n->idx];
-        if (in->slot != 0 && s != 0 && in->slot != s)
+        const uint32_t ks = kept_slot(c, cs.v[k].n);
+        if (ks != 0 && s != 0 && ks != s)
             return tracerd__cc_err(c, ty, TRACERD_E_UNSUPPORTED,
                                    "%s: %s '%s' names fields through the options of a variant that "
                                    "already keep their values apart",
                                    who, what, ty->path);
-        if (in->slot != 0)
-            s = in->slot;
+        if (ks != 0)
+            s = ks;
         cond = cond || cs.v[k].x != NULL;
     }
     for (uint32_t k = 0; k < cs.n; k++) {
-        struct ctf_insn *in = cs.v[k].n->scope == c->cur_scope
-                                  ? &c->cur->v[cs.v[k].n->idx]
-                                  : &c->codes[cs.v[k].n->scope][cs.v[k].n->idx];
-        if (in->slot == 0 && s != 0 && s < CTF_FIRST_FREE_SLOT)
+        struct ctf_insn *in = insn_of(c, cs.v[k].n);
+        if (kept_slot(c, cs.v[k].n) == 0 && s != 0 && s < CTF_FIRST_FREE_SLOT)
             return tracerd__cc_err(
                 c, ty, TRACERD_E_UNSUPPORTED,
                 "%s: %s '%s' names, through the options of a variant, a field with a "

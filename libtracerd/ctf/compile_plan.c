@@ -417,10 +417,12 @@ static bool lttng_form(const struct ctf_pop *plan, int form, uint64_t tagv, stru
             if (h->val[j].in != NULL && h->val[j].in->slot == slot)
                 h->val[j].in = NULL;
     }
+    for (uint32_t k = 0; k < ints; k++)
+        if (h->val[k].in != NULL)
+            return false; /* a value the form would have to store (not one: the header
+                             fast op is not taken when a field names a header field) */
     h->n = n;
     h->nval = ints;
-    for (uint32_t k = 0; k < ints; k++)
-        h->nstore += h->val[k].in != NULL;
     h->bits = (uint32_t)pos;
     return true;
 }

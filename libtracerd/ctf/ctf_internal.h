@@ -375,9 +375,9 @@ struct ctf_event_rt {
 struct ctf_hform {
     tracerd_ctf_field_t *recs;
     uint32_t n;
-    uint32_t bits;   /* the header's length */
-    uint32_t nval;   /* integers (2 or 3): record, value (HV_*), the step storing it */
-    uint32_t nstore; /* of them with a step storing it (val[k].in) */
+    uint32_t bits; /* the header's length */
+    uint32_t nval; /* integers (2 or 3): record, value (HV_*); the step storing it (only
+                      while it is made: a form has no stores left to do) */
     struct {
         uint8_t rec, src;
         const struct ctf_insn *in;

@@ -546,17 +546,13 @@ static TRACERD__INLINE int run_lttng_header(tracerd_ctf_stream_t *r, struct vm *
     }
     for (; m > 0; m--, hr++, d++)
         d->offset = base + hr->offset;
-    /* the values (two in the compact form, three in the extended one),
-     * then the slots some of them are stored in */
+    /* the values (two in the compact form, three in the extended one);
+     * their slots hold them already (the measure's; compile_plan.c) */
     const uint64_t src[3] = {r->slots[ROLE_EVENT_ID], r->slots[ROLE_TIMESTAMP], s->htag_max};
     o[h->val[0].rec].v.u = src[h->val[0].src];
     o[h->val[1].rec].v.u = src[h->val[1].src];
     if (h->nval > 2)
         o[h->val[2].rec].v.u = src[h->val[2].src];
-    if (TRACERD__UNLIKELY(h->nstore != 0))
-        for (uint32_t k = 0; k < h->nval; k++)
-            if (h->val[k].in != NULL)
-                store_int(r, vm, h->val[k].in, src[h->val[k].src]);
     vm->pos = at + h->bits;
     if (r->batch != NULL) {
         r->batch_n += n;

@@ -234,6 +234,7 @@ static void role(tracerd_ctf_stream_t *r, const struct vm *vm, const struct ctf_
                  uint64_t v)
 {
     r->have |= 1u << in->role;
+    r->slots[in->role] = v; /* (in->slot is another when a field names this one) */
     if (in->role == ROLE_UUID && vm->sp > 0)
         r->uuid[r->loops[vm->sp - 1].i & 15] = (uint8_t)v;
     else if (in->role == ROLE_TIMESTAMP)
