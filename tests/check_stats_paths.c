@@ -276,9 +276,9 @@ END_TEST
  * growing on the way), another a few, in buffers that take turns; exits
  * that close several spans at once, exits of functions not open, tail
  * exits, and the bound of open spans in all (--max-open) reached at several
- * depths, buffers on changing CPUs: the fast paths' stack bounds and
- * their fall back to record by record, against the event view, both byte
- * orders. */
+ * depths, buffers on changing CPUs, one thread id in two processes: the
+ * fast paths' stack bounds and their fall back to record by record,
+ * against the event view, both byte orders. */
 START_TEST(test_depth_bounds)
 {
     CLI_OR_SKIP(cli);
@@ -288,9 +288,10 @@ START_TEST(test_depth_bounds)
         xw_header(&x, 5, 1, 3, 1000000000u, 0);
         for (int b = 0; b < 6; b++) {
             size_t m = xw_extents(&x, 0);
-            xw_new_buffer(&x, b % 2 ? 9 : 8);
+            /* thread 8 of process 70, then of 71 in the last buffer */
+            xw_new_buffer(&x, b % 2 && b != 5 ? 9 : 8);
             xw_walltime(&x, 1, 0);
-            xw_pid(&x, 70);
+            xw_pid(&x, b == 5 ? 71 : 70);
             xw_new_cpu(&x, (uint16_t)(1 + b % 4), 1000u * (unsigned)b); /* CPUs change */
             if (b % 2 == 0) {
                 for (uint32_t i = 0; i < 400; i++) /* 400 deeper per buffer */

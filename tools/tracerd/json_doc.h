@@ -89,23 +89,30 @@ static inline void put_dur(struct jw *w, const char *key, uint64_t ns)
     put_micros(w, ns, NULL);
 }
 
-/* Timestamps are written relative to a base (the first event's time rounded
- * down to a whole second, less one second) so that a double keeps every
- * nanosecond; the base is recorded in otherData.time_base. */
-static inline void put_ts(struct jw *w, const char *key, uint64_t t)
+/* A timestamp's value. Timestamps are written relative to a base (the
+ * first event's time rounded down to a whole second, less one second) so
+ * that a double keeps every nanosecond; the base is recorded in
+ * otherData.time_base. */
+static inline void put_ts_value(struct jw *w, uint64_t t)
 {
     if (!w->has_base) {
         w->base = t / 1000000000u * 1000000000u;
         w->base = w->base >= 1000000000u ? w->base - 1000000000u : 0;
         w->has_base = true;
     }
-    put_key(w, key);
     if (t >= w->base) {
         put_micros(w, t - w->base, &w->lead_ts);
     } else {
         put(w, "-", 1);
         put_micros(w, w->base - t, NULL);
     }
+}
+
+/* A timestamp member: "key": and its value. */
+static inline void put_ts(struct jw *w, const char *key, uint64_t t)
+{
+    put_key(w, key);
+    put_ts_value(w, t);
 }
 
 /* pid and tid as signed 64-bit integers (a negative vtid stays -42, not

@@ -33,6 +33,13 @@ struct jx {
     uint16_t tail_cpu;
     size_t tail_len;
     char tail[32];
+    /* the text before the time of an entry (heads[0]) and of an exit
+     * (heads[1]) on thread (head_pid, head_tid): begin_event's and
+     * put_key's, ,\n{"ph":"B","pid":P,"tid":T,"ts": */
+    bool has_heads;
+    uint64_t head_pid, head_tid;
+    size_t head_len[2];
+    char heads[2][80]; /* 72 bytes at the most (ids of 20 characters) */
     char idname[XRAY_ID_NAME_BYTES];
     /* what JX_CAPTURE captures (the writer asks for room past the text) */
     char scratch[1024];
@@ -48,18 +55,18 @@ static int jx_header(void *u, const tracerd_xray_header_t *h)
     return TRACERD_CB_CONTINUE;
 }
 
-/* What call writes to x's document, into p[cap] instead: len is its
+/* What call writes to x's document, into p[cap] instead: outlen is its
  * length, or SIZE_MAX when it does not fit in x's scratch or p (then p is
  * left as it was). */
-#define JX_CAPTURE(x, p, cap, len, call)                                                           \
+#define JX_CAPTURE(x, p, cap, outlen, call)                                                        \
     do {                                                                                           \
         wr_t jx_saved_ = (x)->w->o;                                                                \
         wr_init_fixed(&(x)->w->o, (x)->scratch, sizeof(x)->scratch);                               \
         call;                                                                                      \
-        (len) = (x)->w->o.failed || (x)->w->o.len > (cap) ? SIZE_MAX : (x)->w->o.len;              \
+        (outlen) = (x)->w->o.failed || (x)->w->o.len > (cap) ? SIZE_MAX : (x)->w->o.len;           \
         (x)->w->o = jx_saved_;                                                                     \
-        if ((len) != SIZE_MAX)                                                                     \
-            memcpy((p), (x)->scratch, (len));                                                      \
+        if ((outlen) != SIZE_MAX)                                                                  \
+            memcpy((p), (x)->scratch, (outlen));                                                   \
     } while (0)
 
 /* The "name" and "cat" members of function id's entries (json_put_name's
@@ -113,6 +120,41 @@ static __attribute__((noinline)) void jx_tail_slow(struct jx *x, uint16_t cpu)
     WR_PUT_FIXED(&x->w->o, x->tail, x->tail_len);
 }
 
+/* Keeps the texts before an entry's and an exit's time on thread (pid,
+ * tid), as begin_event and put_key write them after the document's first
+ * event; false when they do not fit. */
+static __attribute__((noinline)) bool jx_heads(struct jx *x, uint64_t pid, uint64_t tid)
+{
+    struct jw *w = x->w;
+    x->has_heads = false;
+    if (w->first) /* (the process's name is written first: not seen) */
+        return false;
+    static const char ph[2] = {'B', 'E'};
+    for (int k = 0; k < 2; k++) {
+        JX_CAPTURE(x, x->heads[k], sizeof x->heads[k], x->head_len[k],
+                   (begin_event(w, ph[k], pid, tid), put_key(w, "ts")));
+        if (x->head_len[k] == SIZE_MAX)
+            return false;
+    }
+    x->head_pid = pid;
+    x->head_tid = tid;
+    x->has_heads = true;
+    return true;
+}
+
+/* json_close_frame's text with the kept head (an ev_close_fn: ctx is the
+ * struct jx). */
+static inline int jx_close(void *ctx, struct ev_thread *t, const struct ev_frame *f, uint64_t end)
+{
+    struct jx *x = ctx;
+    (void)t;
+    (void)f;
+    WR_PUT_FIXED(&x->w->o, x->heads[1], x->head_len[1]);
+    put_ts_value(x->w, end);
+    end_event(x->w);
+    return 0;
+}
+
 /* A record the direct path does not write itself: the event view's event
  * of it, written by json_event. */
 static int jx_as_event(struct jx *x, const tracerd_xray_function_t *f)
@@ -138,6 +180,12 @@ static int jx_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
         return cli_oom(w->c, "thread table"), -1;
     if (json_see_pid(w, pid, TRACERD_EVENT_SPAN_BEGIN) != 0)
         return -1;
+    if (!(x->has_heads && x->head_pid == pid && x->head_tid == tid) && !jx_heads(x, pid, tid)) {
+        for (size_t i = 0; i < n; i++) /* (not seen: the heads fit) */
+            if (jx_as_event(x, &fs[i]) < 0)
+                return -1;
+        return backpressure(w);
+    }
     const bool has_ns = x->has_ns;
     for (size_t i = 0; i < n; i++) {
         const tracerd_xray_function_t *f = &fs[i];
@@ -145,8 +193,7 @@ static int jx_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
         if (ts > t->last_ts)
             t->last_ts = ts;
         if (xray_is_exit(f->kind)) {
-            if (ev_pop_key(&w->threads, t, true, (uint32_t)f->function_id, ts, json_close_frame,
-                           w) == 0)
+            if (ev_pop_key(&w->threads, t, true, (uint32_t)f->function_id, ts, jx_close, x) == 0)
                 w->unmatched_ends++;
             continue;
         }
@@ -162,8 +209,8 @@ static int jx_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
             w->dropped_deep++;
             continue;
         }
-        begin_event(w, 'B', t->pid, t->tid);
-        put_ts(w, "ts", ts);
+        WR_PUT_FIXED(&w->o, x->heads[0], x->head_len[0]);
+        put_ts_value(w, ts);
         jx_name(x, f->function_id);
         if (__builtin_expect(x->has_tail && x->tail_cpu == f->cpu, 1))
             WR_PUT_FIXED(&w->o, x->tail, x->tail_len);
