@@ -129,16 +129,22 @@ static inline void xray_function_args(tracerd_event_t *ev, const tracerd_xray_fu
     ev->nargs = n;
 }
 
-/* A custom or typed event record's event, its arguments in args[0, cap). */
-static inline void xray_event_event(tracerd_event_t *ev, const tracerd_xray_event_t *e, bool has_ns,
-                                    tracerd_event_arg_t *args, uint32_t cap)
+/* A custom or typed event record's event without its arguments. */
+static inline void xray_event_head(tracerd_event_t *ev, const tracerd_xray_event_t *e, bool has_ns)
 {
     xray_event_common(ev, e->offset, e->tsc, e->ns, e->tid, e->pid, e->cpu, has_ns);
     ev->kind = TRACERD_EVENT_INSTANT;
     static const tracerd_str_t custom = {"custom-event", 12}, typed = {"typed-event", 11};
+    ev->name = e->typed ? typed : custom;
+}
+
+/* A custom or typed event record's event, its arguments in args[0, cap). */
+static inline void xray_event_event(tracerd_event_t *ev, const tracerd_xray_event_t *e, bool has_ns,
+                                    tracerd_event_arg_t *args, uint32_t cap)
+{
+    xray_event_head(ev, e, has_ns);
     static const tracerd_str_t n_type = {"type", 4}, n_size = {"size", 4},
                                n_payload = {"payload", 7};
-    ev->name = e->typed ? typed : custom;
     uint32_t n = 0;
     if (e->typed && n < cap) {
         args[n].name = n_type;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../libtracerd/event/fxt_meaning.h"
+#include "../../libtracerd/event/xray_meaning.h"
 #include "evrun.h"
 #include "hist.h"
 #include "stats_ctf.h"
@@ -960,26 +961,13 @@ static int xf_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
     return rc;
 }
 
-/* Custom and typed events: what stats reads of the event view's INSTANT. */
+/* Custom and typed events: the event view's INSTANT (xray_meaning.h). */
 static int xf_event(void *u, const tracerd_xray_event_t *e)
 {
     struct xfast *x = u;
     tracerd_event_t ev;
     memset(&ev, 0, sizeof ev);
-    ev.format = TRACERD_EVENT_FORMAT_XRAY;
-    ev.kind = TRACERD_EVENT_INSTANT;
-    ev.offset = e->offset;
-    ev.ticks = e->tsc;
-    ev.ns = e->ns;
-    ev.flags = TRACERD_EVENT_HAS_TID | TRACERD_EVENT_HAS_CPU |
-               (x->has_ns ? TRACERD_EVENT_HAS_NS : 0) | (e->pid != 0 ? TRACERD_EVENT_HAS_PID : 0);
-    ev.pid = (uint32_t)e->pid;
-    ev.tid = (uint32_t)e->tid;
-    ev.cpu = e->cpu;
-    ev.category.data = "xray";
-    ev.category.len = 4;
-    ev.name.data = e->typed ? "typed-event" : "custom-event";
-    ev.name.len = e->typed ? 11 : 12;
+    xray_event_head(&ev, e, x->has_ns); /* (stats reads no argument) */
     return on_event(x->h.s, &ev);
 }
 

@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "../../libtracerd/event/xray_meaning.h"
 #include "cli.h"
 
 static int detect(const uint8_t *h, size_t n, const char *path, bool is_dir)
@@ -249,16 +250,7 @@ static wr_t *d_out(void *u)
 
 tracerd_str_t cli_xray_fn_name(const cli_t *c, int32_t id, char buf[32])
 {
-    tracerd_str_t s;
-    if (c->names != NULL && tracerd_xray_names_lookup(c->names, id, &s))
-        return s;
-    /* "fn#-2147483648" and the 8 bytes wr_fmt_u64 may write fit in 32 */
-    memcpy(buf, "fn#-", 4);
-    size_t n = id < 0 ? 4 : 3;
-    n += wr_fmt_u64(buf + n, id < 0 ? (uint64_t)0 - (uint64_t)(int64_t)id : (uint64_t)id);
-    s.data = buf;
-    s.len = n;
-    return s;
+    return xray_function_name(c->names, id, buf); /* the event view's name */
 }
 
 /* Does the filter keep this record (as the event view maps it)? */
