@@ -91,9 +91,10 @@ const struct plan *tracerd__ctf_args_find(tracerd__ctf_args_t *m, const tracerd_
 /* Batch f of the event is p's (tracerd__ctf_args_find): its thread, process
  * and address noted, its arguments counted, their values left to the
  * caller (a plan's values come in argument order: each that is not a
- * PLAN_NUMBER from tracerd__ctf_args_value, in that order). */
+ * PLAN_NUMBER from tracerd__ctf_args_value, in that order); out: what the
+ * event's records gave (tracerd__ctf_args_result). */
 void tracerd__ctf_args_planned(tracerd__ctf_args_t *m, const struct plan *p,
-                               const tracerd_ctf_field_t *f);
+                               const tracerd_ctf_field_t *f, tracerd__ctf_args_out_t *out);
 /* Argument j of plan p from batch f, as the event view makes it. */
 void tracerd__ctf_args_value(tracerd__ctf_args_t *m, const struct plan *p, uint32_t j,
                              const tracerd_ctf_field_t *f, tracerd_event_arg_t *o);

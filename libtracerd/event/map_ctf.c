@@ -1141,11 +1141,12 @@ const struct plan *tracerd__ctf_args_find(tracerd__ctf_args_t *m, const tracerd_
 }
 
 void tracerd__ctf_args_planned(tracerd__ctf_args_t *m, const struct plan *p,
-                               const tracerd_ctf_field_t *f)
+                               const tracerd_ctf_field_t *f, tracerd__ctf_args_out_t *out)
 {
     plan_ids(m, p, f);
     m->nargs = p->nargs;
     m->used = p;
+    tracerd__ctf_args_result(m, out);
 }
 
 void tracerd__ctf_args_value(tracerd__ctf_args_t *m, const struct plan *p, uint32_t j,

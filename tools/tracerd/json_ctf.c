@@ -48,9 +48,16 @@ struct jtpl {
     char head[JT_HEAD]; /* ,"s":"t","name":N,"cat":C,"args":{ */
     struct {
         uint8_t len;
+        uint8_t how;       /* JT_* */
+        uint16_t rec;      /* the plan's record of the value */
         char text[JT_KEY]; /* [,]"name": */
     } key[PLAN_ARGS];
 };
+
+/* How a template's value is written: an unsigned or signed integer or a
+ * double from its record's 8 bytes (a plan's PLAN_NUMBER), or another value
+ * as the mapping makes it (tracerd__ctf_args_value). */
+enum { JT_UINT, JT_INT, JT_DOUBLE, JT_OTHER };
 
 struct jc {
     struct ev_run *run;
@@ -66,6 +73,7 @@ struct jc {
      * to take back if it does not end (the output's length, the writer's
      * first, the time base, its thread's last time) */
     const struct plan *open;
+    bool more; /* a batch came after it */
     size_t mark;
     bool first0, has_base0;
     struct ev_thread *thread;
@@ -76,6 +84,11 @@ struct jc {
         int span;
     } cls[JC_CLASSES];
     struct jtpl tpl[2 * PLAN_SETS];
+    /* the text after an instant's last argument (json_args_end, end_event)
+     * for the cpu tail_cpu (UINT64_MAX: none), made when it changes */
+    uint64_t tail_cpu;
+    uint8_t tail_len;
+    char tail[32];
 };
 
 bool json_ctf_dir_plain(cli_t *c)
@@ -136,9 +149,8 @@ static bool write_planned(struct jc *x, const struct plan *p, const struct jtpl 
                           const tracerd_ctf_field_t *f)
 {
     struct jw *w = x->w;
-    tracerd__ctf_args_planned(x->m, p, f);
     tracerd__ctf_args_out_t r;
-    tracerd__ctf_args_result(x->m, &r);
+    tracerd__ctf_args_planned(x->m, p, f, &r);
     uint64_t pid = (r.flags & TRACERD_EVENT_HAS_PID) ? r.pid : 0;
     uint64_t tid = (r.flags & TRACERD_EVENT_HAS_TID) ? r.tid : 0;
     if (!(w->has_last_pid && pid == w->last_pid) && ev_table_find(&w->pids, pid, 0) == UINT32_MAX) {
@@ -160,25 +172,26 @@ static bool write_planned(struct jc *x, const struct plan *p, const struct jtpl 
     x->first0 = w->first;
     x->has_base0 = w->has_base;
     x->open = p;
+    x->more = false;
     begin_event(w, 'i', pid, tid);
     put_ts(w, "ts", ts);
     char *o = wr_room(&w->o, JT_HEAD);
     memcpy(o, t->head, JT_HEAD);
     w->o.len += t->head_len;
     for (uint32_t j = 0; j < p->nargs; j++) {
-        const tracerd_ctf_field_t *rec = &f[p->arg[j].rec];
+        const tracerd_ctf_field_t *rec = &f[t->key[j].rec];
         char *q = wr_room(&w->o, JT_KEY + 32), *const q0 = q; /* wr_fmt_g17: 32 */
         memcpy(q, t->key[j].text, JT_KEY);
         q += t->key[j].len;
-        if (p->arg[j].op == PLAN_NUMBER && p->arg[j].type == TRACERD_EVENT_ARG_UINT) {
+        const unsigned how = t->key[j].how;
+        if (how == JT_UINT) {
             q += wr_fmt_u64(q, rec->v.u);
-        } else if (p->arg[j].op == PLAN_NUMBER && p->arg[j].type == TRACERD_EVENT_ARG_INT) {
+        } else if (how == JT_INT) {
             int64_t v = rec->v.i;
             *q = '-';
             q += v < 0;
             q += wr_fmt_u64(q, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
-        } else if (p->arg[j].op == PLAN_NUMBER && p->arg[j].type == TRACERD_EVENT_ARG_DOUBLE &&
-                   isfinite(rec->v.f)) {
+        } else if (how == JT_DOUBLE && isfinite(rec->v.f)) {
             q += wr_fmt_g17(q, rec->v.f);
         } else {
             w->o.len += (size_t)(q - q0);
@@ -195,7 +208,9 @@ static bool write_planned(struct jc *x, const struct plan *p, const struct jtpl 
 static int on_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
 {
     struct jc *x = user;
-    if (x->span == 0 && x->open == NULL) {
+    if (x->open != NULL)
+        x->more = true; /* (none: a batch its plan holds ends its event) */
+    else if (x->span == 0) {
         const struct plan *p = tracerd__ctf_args_find(x->m, f, n);
         if (p != NULL) {
             const struct jtpl *t = &x->tpl[tracerd__ctf_args_slot(x->m, p)];
@@ -232,9 +247,34 @@ static void make_tpl(struct jc *x, const struct plan *p, const tracerd_event_t *
         fits = !w->o.failed && w->o.len <= JT_KEY;
         memcpy(t->key[j].text, k, JT_KEY);
         t->key[j].len = (uint8_t)w->o.len;
+        t->key[j].rec = p->arg[j].rec;
+        tracerd_event_arg_type_t ty = p->arg[j].type;
+        t->key[j].how = p->arg[j].op != PLAN_NUMBER      ? JT_OTHER
+                        : ty == TRACERD_EVENT_ARG_UINT   ? JT_UINT
+                        : ty == TRACERD_EVENT_ARG_INT    ? JT_INT
+                        : ty == TRACERD_EVENT_ARG_DOUBLE ? JT_DOUBLE
+                                                         : JT_OTHER;
     }
     w->o = saved;
     t->direct = fits;
+}
+
+/* The end of an instant written from its records, after its last
+ * argument: json_args_end's and end_event's text for its cpu, kept. */
+static void put_tail(struct jc *x)
+{
+    struct jw *w = x->w;
+    const uint64_t cpu = (x->ev.flags & TRACERD_EVENT_HAS_CPU) ? x->ev.cpu : UINT64_MAX;
+    if (cpu != x->tail_cpu || x->tail_len == 0) {
+        wr_t saved = w->o;
+        wr_init_fixed(&w->o, x->tail, sizeof x->tail);
+        json_args_end(w, &x->ev, false);
+        end_event(w);
+        x->tail_len = (uint8_t)w->o.len; /* (at most ,"cpu":4294967295}}) */
+        x->tail_cpu = cpu;
+        w->o = saved;
+    }
+    WR_PUT_FIXED(&w->o, x->tail, x->tail_len);
 }
 
 static int on_event_end(void *user, const tracerd_ctf_event_t *e)
@@ -243,11 +283,15 @@ static int on_event_end(void *user, const tracerd_ctf_event_t *e)
     (void)e;
     struct jw *w = x->w;
     tracerd__ctf_args_out_t r;
-    tracerd__ctf_args_result(x->m, &r);
     if (x->open != NULL) { /* an instant written from its records: its end */
-        uint32_t k = x->open->nargs;
+        const uint32_t k = x->open->nargs;
         x->open = NULL;
-        for (uint32_t j = k; j < r.nargs; j++) { /* (a later batch's: none, its records end) */
+        if (!x->more && k > 0) {
+            put_tail(x);
+            return backpressure(w);
+        }
+        tracerd__ctf_args_result(x->m, &r);
+        for (uint32_t j = k; j < r.nargs; j++) {
             json_put_key(w, r.args[j].name.data, r.args[j].name.len, j > 0);
             json_put_arg_value(w, &r.args[j]);
         }
@@ -255,6 +299,7 @@ static int on_event_end(void *user, const tracerd_ctf_event_t *e)
         end_event(w);
         return backpressure(w);
     }
+    tracerd__ctf_args_result(x->m, &r);
     tracerd_event_t ev = x->ev;
     char name_buf[24];
     ev.args = r.args;
