@@ -542,9 +542,21 @@ static const struct tr_ev tr_chan1[] = {
     {1075, 1, 300, 6},  {1085, 0, 300, 6},
 };
 
-static char *tr_metadata(bool big)
+/* The contexts of tr_metadata's stream: vtid and vpid, vtid alone, vpid
+ * alone. */
+enum { TR_BOTH, TR_TID, TR_PID };
+
+/* The metadata: byte order big, context ctx, classes "t:a", "t:b" (2), or
+ * "t:c0" ... (more). */
+static char *tr_metadata(bool big, int ctx, unsigned classes)
 {
-    static const char *const fmt =
+    static const char *const ctxs[] = {"int32_t _vtid; int32_t _vpid;", "int32_t _vtid;",
+                                       "int32_t _vpid;"};
+    size_t cap = 2048 + (size_t)classes * 96, n = 0;
+    char *m = malloc(cap);
+    ck_assert_ptr_nonnull(m);
+    n += (size_t)snprintf(
+        m + n, cap - n,
         "/* CTF 1.8 */\n"
         "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
         "typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
@@ -558,19 +570,27 @@ static char *tr_metadata(bool big)
         "stream { packet.context := struct { uint64_t content_size; uint64_t packet_size;\n"
         "    uint32_t cpu_id; };\n"
         "  event.header := struct { uint32_t id; clk_t timestamp; };\n"
-        "  event.context := struct { int32_t _vtid; int32_t _vpid; }; };\n"
-        "event { name = \"t:a\"; id = 0; fields := struct { uint32_t x; }; };\n"
-        "event { name = \"t:b\"; id = 1; fields := struct { uint32_t x; }; };\n";
-    char *m = malloc(strlen(fmt) + 8);
-    ck_assert_ptr_nonnull(m);
-    sprintf(m, fmt, big ? "be" : "le");
+        "  event.context := struct { %s }; };\n",
+        big ? "be" : "le", ctxs[ctx]);
+    for (unsigned i = 0; i < classes; i++) {
+        char name[16];
+        if (classes == 2)
+            snprintf(name, sizeof name, "t:%c", 'a' + i);
+        else
+            snprintf(name, sizeof name, "t:c%u", i);
+        n += (size_t)snprintf(m + n, cap - n,
+                              "event { name = \"%s\"; id = %u; fields := struct { uint32_t x; }; };\n",
+                              name, i);
+    }
+    ck_assert_uint_lt(n, cap);
     return m;
 }
 
-/* One packet of the n events into w. */
-static void tr_stream(cw_t *w, const struct tr_ev *ev, size_t n, uint32_t cpu, bool big)
+/* One packet of the n events into w, with context ctx. */
+static void tr_stream(cw_t *w, const struct tr_ev *ev, size_t n, uint32_t cpu, bool big, int ctx)
 {
-    const uint64_t bits = (4 + 8 + 8 + 4) * 8 + (uint64_t)n * (4 + 8 + 4 + 4 + 4) * 8;
+    const uint64_t ev_bytes = 4 + 8 + (ctx == TR_BOTH ? 8 : 4) + 4;
+    const uint64_t bits = (4 + 8 + 8 + 4) * 8 + (uint64_t)n * ev_bytes * 8;
     cw_int(w, 0xC1FC1FC1u, 32, big);
     cw_int(w, bits, 64, big);
     cw_int(w, bits, 64, big);
@@ -578,9 +598,40 @@ static void tr_stream(cw_t *w, const struct tr_ev *ev, size_t n, uint32_t cpu, b
     for (size_t i = 0; i < n; i++) {
         cw_int(w, ev[i].id, 32, big);
         cw_int(w, ev[i].ts, 64, big);
-        cw_int(w, (uint32_t)ev[i].tid, 32, big);
-        cw_int(w, (uint32_t)ev[i].pid, 32, big);
+        if (ctx != TR_PID)
+            cw_int(w, (uint32_t)ev[i].tid, 32, big);
+        if (ctx != TR_TID)
+            cw_int(w, (uint32_t)ev[i].pid, 32, big);
         cw_int(w, (uint32_t)i, 32, big);
+    }
+}
+
+/* Directory name under the temp dir: metadata and the streams of the
+ * events ev[k] (n[k] of them), k < nstreams; its path into path. */
+static void tr_dir(char *path, size_t size, const char *name, const char *metadata,
+                   const struct tr_ev *const *ev, const size_t *n, int nstreams, bool big, int ctx)
+{
+    snprintf(path, size, "%s/%s", ev_temp_dir(), name);
+    ck_assert(mkdir(path, 0700) == 0 || errno == EEXIST);
+    for (int k = -1; k < nstreams; k++) {
+        char file[1100];
+        if (k < 0)
+            snprintf(file, sizeof file, "%s/metadata", path);
+        else
+            snprintf(file, sizeof file, "%s/chan_%d", path, k);
+        FILE *f = fopen(file, "wb");
+        ck_assert_ptr_nonnull(f);
+        if (k < 0) {
+            ck_assert_int_ge(fputs(metadata, f), 0);
+        } else {
+            cw_t w;
+            cw_init(&w);
+            tr_stream(&w, ev[k], n[k], (uint32_t)k, big, ctx);
+            size_t len = (size_t)(w.bits / 8);
+            ck_assert_uint_eq(fwrite(w.buf, 1, len, f), len);
+            cw_free(&w);
+        }
+        fclose(f);
     }
 }
 
@@ -597,56 +648,86 @@ static void tr_thread_line(char *line, size_t size, int32_t pid, int32_t tid)
              (unsigned long long)(int64_t)tid, n, 0u);
 }
 
+/* `stats -q dir`'s output must contain want. */
+static void tr_expect(const char *cli, const char *dir, const char *want)
+{
+    ev_proc_t p;
+    ev_run_cli(cli, NULL, &p, "stats", "-q", dir, NULL);
+    ck_assert_int_eq(p.status, 0);
+    ck_assert_msg(strstr(p.out, want) != NULL, "%s not in\n%s", want, p.out);
+    ev_proc_free(&p);
+}
+
 START_TEST(test_ctf_thread_runs)
 {
     CLI_OR_SKIP(cli);
+    const struct tr_ev *const ev[2] = {tr_chan0, tr_chan1};
+    const size_t n[2] = {sizeof tr_chan0 / sizeof tr_chan0[0], sizeof tr_chan1 / sizeof tr_chan1[0]};
     for (int big = 0; big < 2; big++) {
         char dir[1024];
-        snprintf(dir, sizeof dir, "%s/threads-%s", ev_temp_dir(), big ? "be" : "le");
-        ck_assert(mkdir(dir, 0700) == 0 || errno == EEXIST);
-        for (int k = 0; k < 3; k++) {
-            char path[1100];
-            snprintf(path, sizeof path, "%s/%s", dir, k == 0 ? "metadata" : k == 1 ? "chan_0" : "chan_1");
-            FILE *f = fopen(path, "wb");
-            ck_assert_ptr_nonnull(f);
-            if (k == 0) {
-                char *m = tr_metadata(big);
-                ck_assert_int_ge(fputs(m, f), 0);
-                free(m);
-            } else {
-                cw_t w;
-                cw_init(&w);
-                if (k == 1)
-                    tr_stream(&w, tr_chan0, sizeof tr_chan0 / sizeof tr_chan0[0], 0, big);
-                else
-                    tr_stream(&w, tr_chan1, sizeof tr_chan1 / sizeof tr_chan1[0], 1, big);
-                size_t len = (size_t)(w.bits / 8);
-                ck_assert_uint_eq(fwrite(w.buf, 1, len, f), len);
-                cw_free(&w);
-            }
-            fclose(f);
-        }
+        char *m = tr_metadata(big, TR_BOTH, 2);
+        tr_dir(dir, sizeof dir, big ? "threads-be" : "threads-le", m, ev, n, 2, big, TR_BOTH);
+        free(m);
         for (size_t i = 0; i < sizeof arg_sets / sizeof arg_sets[0]; i++)
             ck_assert_uint_eq(both_ways(cli, arg_sets[i], dir), 1);
         static const char *const chunk[] = {"-q", "--chunk", "7", NULL};
         ck_assert_uint_eq(both_ways(cli, chunk, dir), 1);
         /* the figures themselves */
-        ev_proc_t p;
-        ev_run_cli(cli, NULL, &p, "stats", "-q", dir, NULL);
-        ck_assert_int_eq(p.status, 0);
-        ck_assert_msg(strstr(p.out, "events: 23  spans: 0  threads: 7  names: 2\n") != NULL, "%s",
-                      p.out);
-        static const int32_t threads[][2] = {{100, 5},   {100, 21}, {200, 5}, {100, -1},
-                                             {0, 0},     {300, 37}, {300, 6}};
+        tr_expect(cli, dir, "events: 23  spans: 0  threads: 7  names: 2\n");
+        static const int32_t threads[][2] = {{100, 5}, {100, 21}, {200, 5}, {100, -1},
+                                             {0, 0},   {300, 37}, {300, 6}};
         for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++) {
             char line[128];
             tr_thread_line(line, sizeof line, threads[i][0], threads[i][1]);
-            ck_assert_msg(strstr(p.out, line) != NULL, "%s not in\n%s", line, p.out);
+            tr_expect(cli, dir, line);
         }
-        ck_assert_msg(strstr(p.out, "time span (ms):              0.000130\n") != NULL, "%s",
-                      p.out);
-        ev_proc_free(&p);
+        tr_expect(cli, dir, "time span (ms):              0.000130\n");
     }
+}
+END_TEST
+
+/* The same streams with only one of the ids in the context (the other one
+ * 0: the threads by tid alone, by pid alone), and a trace of more event
+ * classes than stats_ctf.c's class slots, taking turns (a slot changes
+ * class: the instants counted so far go to the right name). */
+START_TEST(test_ctf_one_id_many_classes)
+{
+    CLI_OR_SKIP(cli);
+    const struct tr_ev *const ev[2] = {tr_chan0, tr_chan1};
+    const size_t n[2] = {sizeof tr_chan0 / sizeof tr_chan0[0], sizeof tr_chan1 / sizeof tr_chan1[0]};
+    for (int ctx = TR_TID; ctx <= TR_PID; ctx++) {
+        char dir[1024];
+        char *m = tr_metadata(ctx == TR_PID, ctx, 2);
+        tr_dir(dir, sizeof dir, ctx == TR_TID ? "tid-only" : "pid-only", m, ev, n, 2,
+               ctx == TR_PID, ctx);
+        free(m);
+        ck_assert_uint_eq(both_ways(cli, arg_sets[0], dir), 1);
+        ck_assert_uint_eq(both_ways(cli, arg_sets[2], dir), 1);
+        /* tids 5, 21, -1, 0, 37, 6; pids 100, 200, 0, 300 */
+        tr_expect(cli, dir,
+                  ctx == TR_TID ? "events: 23  spans: 0  threads: 6  names: 2\n"
+                                : "events: 23  spans: 0  threads: 4  names: 2\n");
+        tr_expect(cli, dir, ctx == TR_TID ? "\n         0          5         11 " /* (200, 5) too */
+                                          : "\n       100          0         15 ");
+    }
+    enum { CLASSES = 300, ROUNDS = 3 };
+    struct tr_ev *many = malloc(CLASSES * ROUNDS * sizeof *many);
+    ck_assert_ptr_nonnull(many);
+    for (uint32_t i = 0; i < CLASSES * ROUNDS; i++) {
+        /* the classes in turn, twice the first 40 more often */
+        uint32_t id = i % 2 == 0 && i / 2 % 7 == 0 ? i / 14 % 40 : i % CLASSES;
+        many[i] = (struct tr_ev){1000 + i, id, 9, (int32_t)(i / 100)};
+    }
+    const struct tr_ev *const ev1[1] = {many};
+    const size_t n1[1] = {CLASSES * ROUNDS};
+    char dir[1024];
+    char *m = tr_metadata(false, TR_BOTH, CLASSES);
+    tr_dir(dir, sizeof dir, "many-classes", m, ev1, n1, 1, false, TR_BOTH);
+    free(m);
+    free(many);
+    ck_assert_uint_eq(both_ways(cli, arg_sets[0], dir), 1);
+    ck_assert_uint_eq(both_ways(cli, arg_sets[1], dir), 1);
+    tr_expect(cli, dir, "events: 900  spans: 0  threads: 9  names: 300\n");
 }
 END_TEST
 
@@ -663,6 +744,7 @@ Suite *suite_stats_paths(void)
     tcase_add_test(tc, test_function_ids);
     tcase_add_test(tc, test_ctf_dirs);
     tcase_add_test(tc, test_ctf_thread_runs);
+    tcase_add_test(tc, test_ctf_one_id_many_classes);
     tcase_add_test(tc, test_fxt_refs);
     suite_add_tcase(s, tc);
     return s;

@@ -30,11 +30,12 @@
 
 /* A thread's run of instants (direct-mapped by its tid): its first event
  * counted by stats_instant, the later ones here until the slot goes to
- * another thread or the trace ends (sc_flush), then by stats_run. */
+ * another thread or the trace ends (sc_flush), then by stats_run. A slot
+ * without a thread holds a tid that is not its own (index + 1): no thread
+ * matches it. */
 struct sc_run {
     uint64_t pid, tid;
     uint32_t ti;     /* the thread's index (stats_instant) */
-    bool live;       /* pid, tid and ti are a thread's */
     uint64_t n;      /* events after the first not yet counted */
     uint64_t lo, hi; /* their times' bounds */
 };
@@ -59,6 +60,13 @@ struct sc {
         int8_t tid, pid; /* index in e->values, -1: none */
         uint32_t ni;     /* the name's aggregate + 1 (stats_name_index), 0: not known */
         uint64_t n;      /* its instants not yet counted in aggregate ni - 1 */
+        /* cls when ni is known (on_event_only's one test), else
+         * &sc_no_class; then the ids are e->values[tid_at] & tid_mask
+         * (the mask 0 when the class has no tid), the same for pid: no
+         * test */
+        const tracerd_ctf_event_class_t *fast;
+        uint8_t tid_at, pid_at;
+        uint64_t tid_mask, pid_mask;
     } cls[SC_CLASSES];
     struct sc_run runs[SC_RUNS];
     int8_t tid, pid; /* the event's (its class's) */
@@ -81,6 +89,10 @@ static const tracerd_ctf_value_name_t SC_VALUES[] = {
     {TRACERD_CTF_SCOPE_EVENT_CONTEXT, "pid"},
 };
 #define SC_NVALUES (sizeof SC_VALUES / sizeof SC_VALUES[0])
+
+/* No event's class (a class slot's `fast` when its events take the longer
+ * way). */
+static const tracerd_ctf_event_class_t sc_no_class;
 
 /* The value (index in SC_VALUES) of a class's thread id (meaning
  * CTF_NAME_TID) or process id (CTF_NAME_PID), or -1: as the event view
@@ -148,6 +160,7 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
         if (x->cls[h].n != 0) /* the class in the slot: its instants counted */
             stats_count(x->stats, x->cls[h].ni - 1, x->cls[h].n);
         x->cls[h].n = 0;
+        x->cls[h].fast = &sc_no_class;
         const char *name = e->name != NULL ? e->name : "";
         x->cls[h].cls = e->cls;
         x->cls[h].name.data = name;
@@ -214,12 +227,23 @@ static __attribute__((noinline)) int first_of_class(struct sc *x, const tracerd_
         rc = on_event_end(x, e);
     if (rc == 0 && e->cls != NULL && x->span == 0) { /* (the slot is e->cls's) */
         uint32_t ni = stats_name_index(x->stats, &x->ev);
-        x->cls[cls_slot(e->cls)].ni = ni != UINT32_MAX ? ni + 1u : 0;
+        size_t h = cls_slot(e->cls);
+        x->cls[h].ni = ni != UINT32_MAX ? ni + 1u : 0;
+        if (x->cls[h].ni != 0) {
+            x->cls[h].fast = e->cls;
+            x->cls[h].tid_mask = x->cls[h].tid >= 0 ? UINT64_MAX : 0;
+            x->cls[h].pid_mask = x->cls[h].pid >= 0 ? UINT64_MAX : 0;
+            /* an id the class lacks reads the other's slot, masked (a
+             * slot the event has: never another event's value) */
+            const int8_t t = x->cls[h].tid, p = x->cls[h].pid;
+            x->cls[h].tid_at = (uint8_t)(t >= 0 ? t : p >= 0 ? p : 0);
+            x->cls[h].pid_at = (uint8_t)(p >= 0 ? p : t >= 0 ? t : 0);
+        }
     }
     return rc;
 }
 
-/* (on_event_only for the first event of a run: the thread's run in slot
+/* (count_instant for the first event of a run: the thread's run in slot
  * u, of another thread or none, ends; (pid, tid)'s starts with this event,
  * an instant of class slot h, counted) */
 static __attribute__((noinline)) int run_start(struct sc *x, struct sc_run *u, size_t h,
@@ -231,31 +255,35 @@ static __attribute__((noinline)) int run_start(struct sc *x, struct sc_run *u, s
     u->lo = UINT64_MAX;
     u->hi = 0;
     u->ti = stats_instant(x->stats, x->cls[h].ni - 1, pid, tid, ts);
-    u->live = u->ti != UINT32_MAX;
     u->pid = pid;
-    u->tid = tid;
-    return u->live ? 0 : -1;
+    u->tid = u->ti != UINT32_MAX ? tid : (uint64_t)(u - x->runs) + 1u; /* (none on no memory) */
+    return u->ti != UINT32_MAX ? 0 : -1;
+}
+
+/* An instant of class slot h (its name's aggregate known) on thread (pid,
+ * tid) at ts: counted in the thread's run. */
+__attribute__((always_inline)) static inline int count_instant(struct sc *x, size_t h, uint64_t pid,
+                                                               uint64_t tid, uint64_t ts)
+{
+    struct sc_run *u = &x->runs[tid % SC_RUNS];
+    if (__builtin_expect(u->tid != tid || u->pid != pid, 0))
+        return run_start(x, u, h, pid, tid, ts);
+    u->n++;
+    u->lo = ts < u->lo ? ts : u->lo;
+    u->hi = ts > u->hi ? ts : u->hi;
+    x->cls[h].n++;
+    return 0;
 }
 
 static int on_event_only(void *user, const tracerd_ctf_event_t *e)
 {
     struct sc *x = user;
     size_t h = cls_slot(e->cls);
-    if (x->cls[h].cls == e->cls && x->cls[h].ni != 0) {
-        const int8_t ktid = x->cls[h].tid, kpid = x->cls[h].pid;
-        const uint64_t tid = ktid >= 0 ? e->values[ktid] : 0;
-        const uint64_t pid = kpid >= 0 ? e->values[kpid] : 0;
-        const uint64_t ts = e->has_clock ? e->ns : e->cycles;
-        struct sc_run *u = &x->runs[tid % SC_RUNS];
-        if (__builtin_expect(!u->live || u->tid != tid || u->pid != pid, 0))
-            return run_start(x, u, h, pid, tid, ts);
-        u->n++;
-        u->lo = ts < u->lo ? ts : u->lo;
-        u->hi = ts > u->hi ? ts : u->hi;
-        x->cls[h].n++;
-        return 0;
-    }
-    return first_of_class(x, e);
+    if (__builtin_expect(x->cls[h].fast != e->cls, 0))
+        return first_of_class(x, e);
+    return count_instant(x, h, e->values[x->cls[h].pid_at] & x->cls[h].pid_mask,
+                         e->values[x->cls[h].tid_at] & x->cls[h].tid_mask,
+                         e->has_clock ? e->ns : e->cycles);
 }
 
 /* The runs' and the classes' instants not yet counted, counted (at the
@@ -354,6 +382,10 @@ int stats_ctf_dir(struct ev_run *r, struct st *s)
     x->run = r;
     x->src.run = r;
     x->stats = s;
+    for (uint32_t h = 0; h < SC_CLASSES; h++)
+        x->cls[h].fast = &sc_no_class;
+    for (uint32_t i = 0; i < SC_RUNS; i++)
+        x->runs[i].tid = i + 1u; /* (no thread's: see sc_run) */
     r->range_end = TRACERD_EVENT_FILTER_NO_END;
     r->stable_names = true; /* event class names and the domain: the trace models' strings */
     x->ev.format = TRACERD_EVENT_FORMAT_CTF;
