@@ -348,6 +348,46 @@ START_TEST(test_integers_lead)
 }
 END_TEST
 
+/* wr_fmt_u64_lead2: two values with a separator, as printf writes them,
+ * whether each is below 10^8 or not and its leading digits the kept ones or
+ * not (runs of close values, jumps, values around 10^8, the largest);
+ * nothing written past the 48 bytes it may use. */
+START_TEST(test_integers_lead2)
+{
+    wr_lead_t la, lb;
+    memset(&la, 0, sizeof la);
+    memset(&lb, 0, sizeof lb);
+    static const char sep[8] = ",\"ns\":";
+    uint64_t a = 271410487097u, b = 1795565831727102150u;
+    for (unsigned i = 0; i < 300000; i++) {
+        uint64_t *v = rng() % 2 ? &a : &b;
+        switch (rng() % 8) {
+        case 0:
+            *v = rng() >> (rng() % 64);
+            break;
+        case 1:
+            *v = 100000000u + (uint64_t)(int64_t)((int)(rng() % 5) - 2);
+            break;
+        case 2:
+            *v = UINT64_MAX - rng() % 3;
+            break;
+        default:
+            *v += rng() % 100000;
+            break;
+        }
+        char got[80], expect[80];
+        memset(got, 'x', sizeof got);
+        size_t n = wr_fmt_u64_lead2(got, &la, a, sep, 6, &lb, b);
+        int m = snprintf(expect, sizeof expect, "%llu,\"ns\":%llu", (unsigned long long)a,
+                         (unsigned long long)b);
+        ck_assert_uint_eq(n, (size_t)m);
+        ck_assert_int_eq(memcmp(got, expect, n), 0);
+        for (size_t k = 48; k < sizeof got; k++)
+            ck_assert_int_eq(got[k], 'x');
+    }
+}
+END_TEST
+
 /* wr_fmt_u64_small is wr_fmt_u64 (printf) for every value below 2 * 10^4,
  * powers of ten and their neighbours, the largest; below 10^4 (its own
  * digits) it writes nothing past them. */
@@ -748,6 +788,7 @@ Suite *suite_writer(void)
     tcase_add_test(tc, test_integers);
     tcase_add_test(tc, test_integers_lead);
     tcase_add_test(tc, test_integers_blocks);
+    tcase_add_test(tc, test_integers_lead2);
     tcase_add_test(tc, test_hex_bytes);
     tcase_add_test(tc, test_integers_small);
     tcase_add_test(tc, test_strings_utf8);

@@ -407,14 +407,9 @@ static const jc_entry_t *event_class(struct ctx *x, wr_t *f, const tracerd_ctf_e
 /* ,"cycles":C,"ns":NS at p (room for 64 bytes); returns the length. */
 static inline size_t put_clock(struct ctx *x, char *p, const tracerd_ctf_event_t *e)
 {
-    char *const p0 = p;
+    static const char ns[8] = ",\"ns\":";
     memcpy(p, ",\"cycles\":", 10);
-    p += 10;
-    p += wr_fmt_u64_lead(p, &x->lead_cycles, e->cycles);
-    memcpy(p, ",\"ns\":", 6);
-    p += 6;
-    p += wr_fmt_u64_lead(p, &x->lead_ns, e->ns);
-    return (size_t)(p - p0);
+    return 10 + wr_fmt_u64_lead2(p + 10, &x->lead_cycles, e->cycles, ns, 6, &x->lead_ns, e->ns);
 }
 
 /* An event's line up to its fields: the stream's prefix, the offset, the

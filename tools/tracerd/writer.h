@@ -223,20 +223,60 @@ typedef struct wr_lead {
     char text[24];
 } wr_lead_t;
 
+/* The digits of v (>= 10^8) above its last eight, kept in l (made when
+ * they are not the last value's); returns v's last eight digits' value. */
+static inline uint32_t wr__lead_rest(wr_lead_t *l, uint64_t v)
+{
+    uint64_t hi = v / 100000000u;
+    if (hi != l->hi) {
+        l->hi = hi;
+        l->n = wr_fmt_u64(l->text, hi); /* at most 12 digits: v < 2^64 */
+    }
+    return (uint32_t)(v - hi * 100000000u);
+}
+
 /* wr_fmt_u64(p, v) (p: at least 24 bytes), the digits above the last eight
  * copied from l when they are the last value's (and kept in l when not). */
 static inline size_t wr_fmt_u64_lead(char *p, wr_lead_t *l, uint64_t v)
 {
     if (v < 100000000u)
         return wr_fmt_u64(p, v);
-    uint64_t hi = v / 100000000u;
-    if (hi != l->hi) {
-        l->hi = hi;
-        l->n = wr_fmt_u64(l->text, hi); /* at most 12 digits: v < 2^64 */
-    }
+    uint32_t rest = wr__lead_rest(l, v);
     memcpy(p, l->text, 16);
-    wr__put_digits(p + l->n, wr__digits8((uint32_t)(v - hi * 100000000u)), 0);
+    wr__put_digits(p + l->n, wr__digits8(rest), 0);
     return l->n + 8;
+}
+
+/* wr_fmt_u64_lead(p, la, a), then the first n (<= 8) bytes of sep[8], then
+ * wr_fmt_u64_lead of b (p: at least 48 bytes); when both are at least 10^8,
+ * the last eight digits of both are made in one pass. Returns the length. */
+static inline size_t wr_fmt_u64_lead2(char *p, wr_lead_t *la, uint64_t a, const char sep[8],
+                                      size_t n, wr_lead_t *lb, uint64_t b)
+{
+    char *const p0 = p;
+    if (a < 100000000u || b < 100000000u) {
+        p += wr_fmt_u64_lead(p, la, a);
+        memcpy(p, sep, 8);
+        p += n;
+        return (size_t)(p - p0) + wr_fmt_u64_lead(p, lb, b);
+    }
+    uint32_t ra = wr__lead_rest(la, a), rb = wr__lead_rest(lb, b);
+#if WR_DIGITS_SSE2
+    __m128i d = _mm_or_si128(wr__digits16(ra, rb), _mm_set1_epi8('0'));
+    uint64_t wa = (uint64_t)_mm_cvtsi128_si64(d);
+    uint64_t wb = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(d, d));
+#else
+    uint64_t wa = wr__digits8(ra), wb = wr__digits8(rb);
+#endif
+    memcpy(p, la->text, 16);
+    p += la->n;
+    wr__put_digits(p, wa, 0);
+    memcpy(p + 8, sep, 8);
+    p += 8 + n;
+    memcpy(p, lb->text, 16);
+    p += lb->n;
+    wr__put_digits(p, wb, 0);
+    return (size_t)(p + 8 - p0);
 }
 
 /* wr_u64(w, v) through wr_fmt_u64_lead. */
