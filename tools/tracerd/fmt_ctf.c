@@ -937,13 +937,13 @@ static void tpl_write(struct ctx *x, wr_t *o, tpl_t *t, const tracerd_ctf_field_
         p += v->len;
         switch (v->op) {
         case TPL_U64:
-            p += wr_fmt_u64_small(p, r->v.u);
+            p += wr_fmt_u64_inline(p, r->v.u);
             break;
         case TPL_I64:
             *p = '-';
             p += r->v.i < 0;
-            p +=
-                wr_fmt_u64_small(p, r->v.i < 0 ? (uint64_t)0 - (uint64_t)r->v.i : (uint64_t)r->v.i);
+            p += wr_fmt_u64_inline(p,
+                                   r->v.i < 0 ? (uint64_t)0 - (uint64_t)r->v.i : (uint64_t)r->v.i);
             break;
         case TPL_ENUM: {
             struct tpl_enum *en = &t->enums[v->aux];

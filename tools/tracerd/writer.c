@@ -202,24 +202,6 @@ static inline size_t count_digits(uint64_t v)
     return (size_t)t + 1u - ((v | 1u) < pow10_u64[t]);
 }
 
-#if WR_DIGITS_SSE2
-/* The digits of hi * 10^8 + lo (1 <= hi < 10^8, lo < 10^8) at p, hi's
- * leading zeros left out (a digit word's first digits are its low bytes:
- * their count is the word's trailing zero bytes): writes 16 bytes at most,
- * returns the count. */
-static inline size_t put_digits16(char *p, uint32_t hi, uint32_t lo)
-{
-    __m128i d = wr__digits16(hi, lo);
-    uint64_t w = (uint64_t)_mm_cvtsi128_si64(d);
-    unsigned drop = (unsigned)__builtin_ctzll(w) / 8u;
-    w = (w | UINT64_C(0x3030303030303030)) >> (8u * drop);
-    memcpy(p, &w, 8);
-    d = _mm_or_si128(d, _mm_set1_epi8('0'));
-    _mm_storel_epi64((__m128i *)(void *)(p + 8 - drop), _mm_unpackhi_epi64(d, d));
-    return 16u - drop;
-}
-#endif
-
 size_t wr_fmt_u64(char *p, uint64_t v)
 {
     if (v < 10) {
@@ -227,23 +209,7 @@ size_t wr_fmt_u64(char *p, uint64_t v)
         return 1;
     }
 #if WR_DIGITS_SSE2
-    if (v < 100000000u) {
-        uint64_t w = (uint64_t)_mm_cvtsi128_si64(wr__digits16((uint32_t)v, 0));
-        unsigned drop = (unsigned)__builtin_ctzll(w) / 8u;
-        wr__put_digits(p, w | UINT64_C(0x3030303030303030), drop);
-        return 8u - drop;
-    }
-    if (v < UINT64_C(10000000000000000)) {
-        uint64_t hi = v / 100000000u;
-        return put_digits16(p, (uint32_t)hi, (uint32_t)(v - hi * 100000000u));
-    }
-    uint64_t top = v / UINT64_C(10000000000000000), r = v - top * UINT64_C(10000000000000000);
-    uint64_t mid = r / 100000000u;
-    size_t n = wr_fmt_u64_small(p, top); /* 1 to 1844: its digits only */
-    __m128i d = _mm_or_si128(wr__digits16((uint32_t)mid, (uint32_t)(r - mid * 100000000u)),
-                             _mm_set1_epi8('0'));
-    _mm_storeu_si128((__m128i *)(void *)(p + n), d);
-    return n + 16u;
+    return wr__fmt_u64_10(p, v);
 #else
     size_t n = count_digits(v);
     if (n <= 8) {

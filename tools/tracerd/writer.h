@@ -215,6 +215,51 @@ static inline void wr__put_digits(char *p, uint64_t w, unsigned drop)
     memcpy(p, &w, 8);
 }
 
+#if WR_DIGITS_SSE2
+/* wr_fmt_u64(p, v) for v >= 10, inline (writer.c's is this): below 10^8 the
+ * first half of wr__digits16's lanes, their leading zeros (the digit
+ * word's trailing zero bytes) left out; below 10^16 the two 8-digit blocks
+ * in one pass, the upper block's leading zeros left out; past it the top
+ * 1-4 digits from the pair table, then the 16 digits in one store. */
+static inline size_t wr__fmt_u64_10(char *p, uint64_t v)
+{
+    if (v < 100000000u) {
+        uint64_t w = (uint64_t)_mm_cvtsi128_si64(wr__digits16((uint32_t)v, 0));
+        unsigned drop = (unsigned)__builtin_ctzll(w) / 8u;
+        wr__put_digits(p, w | UINT64_C(0x3030303030303030), drop);
+        return 8u - drop;
+    }
+    if (v < UINT64_C(10000000000000000)) {
+        uint64_t hi = v / 100000000u;
+        __m128i d = wr__digits16((uint32_t)hi, (uint32_t)(v - hi * 100000000u));
+        uint64_t w = (uint64_t)_mm_cvtsi128_si64(d);
+        unsigned drop = (unsigned)__builtin_ctzll(w) / 8u;
+        wr__put_digits(p, w | UINT64_C(0x3030303030303030), drop);
+        d = _mm_or_si128(d, _mm_set1_epi8('0'));
+        _mm_storel_epi64((__m128i *)(void *)(p + 8 - drop), _mm_unpackhi_epi64(d, d));
+        return 16u - drop;
+    }
+    uint64_t top = v / UINT64_C(10000000000000000), r = v - top * UINT64_C(10000000000000000);
+    uint64_t mid = r / 100000000u;
+    size_t n = wr_fmt_u64_small(p, top); /* 1 to 1844: its digits only */
+    __m128i d = _mm_or_si128(wr__digits16((uint32_t)mid, (uint32_t)(r - mid * 100000000u)),
+                             _mm_set1_epi8('0'));
+    _mm_storeu_si128((__m128i *)(void *)(p + n), d);
+    return n + 16u;
+}
+#endif
+
+/* wr_fmt_u64(p, v) all inline: below 10^4 wr_fmt_u64_small's pairs of
+ * digits, then (SSE2) wr__fmt_u64_10 (for the dumps' templates). */
+static inline size_t wr_fmt_u64_inline(char *p, uint64_t v)
+{
+#if WR_DIGITS_SSE2
+    if (v >= 10000u)
+        return wr__fmt_u64_10(p, v);
+#endif
+    return wr_fmt_u64_small(p, v);
+}
+
 /* The leading digits of the last value written with wr_u64_lead (all but
  * its last eight), as text: consecutive timestamps share them. Zeroed: none. */
 typedef struct wr_lead {
