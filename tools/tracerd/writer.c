@@ -494,7 +494,18 @@ size_t wr_fmt_g17(char *p, double d)
         /* m / 2^-e2 = k / 2^s = k * 5^s / 10^s: its decimal digits k * 5^s
          * (odd: no trailing zero) when at most 17, padded to 17 */
         if (s < 24 && (m >> tz) <= frac_lim[s]) {
-            uint64_t dec = (m >> tz) * pow5_u64[s];
+            uint64_t k = m >> tz, ip = k >> s;
+            if (ip != 0) {
+                /* at least 1 (the fixed notation; s < 17): the integer part,
+                 * the point, the s digits of the fraction (k's low s bits
+                 * times 5^s), as below, without dividing */
+                n += wr_fmt_u64_inline(p + n, ip);
+                uint64_t f = (k & ((UINT64_C(1) << s) - 1)) * pow5_u64[s];
+                size_t nf = wr_fmt_u64_inline(p + n, f + pow10_u64[s]);
+                p[n] = '.';
+                return n + nf;
+            }
+            uint64_t dec = k * pow5_u64[s];
             size_t nd = count_digits(dec);
             if ((size_t)s <= nd + 3 && s < 20) {
                 /* the fixed notation (its first digit's exponent nd - 1 - s
@@ -503,9 +514,9 @@ size_t wr_fmt_g17(char *p, double d)
                  * 10^s + the fraction's with their leading 1 turned into the
                  * point */
                 n += wr_fmt_u64(p + n, dec / pow10_u64[s]);
-                size_t k = wr_fmt_u64(p + n, dec % pow10_u64[s] + pow10_u64[s]);
+                size_t nf = wr_fmt_u64(p + n, dec % pow10_u64[s] + pow10_u64[s]);
                 p[n] = '.';
-                return n + k;
+                return n + nf;
             }
             wr_fmt_u64(dg, dec * pow10_u64[17 - nd]);
             return g17_layout(p, n, dg, (int)nd - 1 - s);
