@@ -255,7 +255,12 @@ static const char shape_meta[] =
     "\t\tuint8_t c[n2];\n"
     "\t};\n};\n"
     "event {\n\tname = \"frag\";\n\tid = 6;\n\tstream_id = 0;\n"
-    "\tfields := struct { string s; uint8_t n; uint8_t q; uint32_t a[n]; };\n};\n";
+    "\tfields := struct { string s; uint8_t n; uint8_t q; uint32_t a[n]; };\n};\n"
+    "event {\n\tname = \"floats\";\n\tid = 7;\n\tstream_id = 0;\n"
+    "\tfields := struct {\n"
+    "\t\tfloating_point { exp_dig = 11; mant_dig = 53; align = 8; } d;\n"
+    "\t\tfloating_point { exp_dig = 8; mant_dig = 24; align = 8; } f;\n"
+    "\t};\n};\n";
 
 /* A "frag" event: a short string and n = q = 6 (a template's), or, with a
  * 64-byte stitch buffer, a string of 2 fragments (32 bytes each at most)
@@ -375,6 +380,25 @@ static uint8_t *shape_stream(bool big, size_t *len)
         cw_patch(&w, sizes, (uint64_t)(end - start) * 8, 32, big);
         cw_patch(&w, sizes + 4, (uint64_t)(end - start) * 8, 32, big);
     }
+    /* a packet of "floats": finite values (integers, short fractions, the
+     * rest), NaN and infinities (null) in turn, one record shape */
+    static const double dv[] = {1.5,      NAN, 4212.25, INFINITY, -0.0,   -INFINITY,
+                                0.1,      42,  1e300,   -NAN,     -2.125, 5e-324};
+    size_t start = (size_t)(w.bits / 8);
+    cw_int(&w, 0xC1FC1FC1u, 32, big);
+    cw_int(&w, 0, 32, big);
+    size_t sizes = (size_t)(w.bits / 8);
+    cw_int(&w, 0, 32, big);
+    cw_int(&w, 0, 32, big);
+    for (unsigned k = 0; k < 3 * 12; k++) {
+        cw_int(&w, 7, 8, big);
+        cw_int(&w, 5 + k % 2, 32, big); /* tid */
+        cw_f64(&w, dv[k % 12], big);
+        cw_f32(&w, (float)dv[(k + 5) % 12], big);
+    }
+    size_t end = (size_t)(w.bits / 8);
+    cw_patch(&w, sizes, (uint64_t)(end - start) * 8, 32, big);
+    cw_patch(&w, sizes + 4, (uint64_t)(end - start) * 8, 32, big);
     *len = (size_t)(w.bits / 8);
     uint8_t *out = malloc(*len);
     memcpy(out, w.buf, *len);
@@ -410,6 +434,11 @@ START_TEST(test_shapes)
         ck_assert_ptr_nonnull(strstr(p.out, "\"n1\":3,"));
         ck_assert_ptr_nonnull(strstr(p.out, "\"e\":[{\"k\":{\"value\":1,\"label\":\"B\"},\"v\":{\"B\":{"));
         ck_assert_ptr_nonnull(strstr(p.out, "\"e\":[],\"n2\":12,"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"fields\":{\"d\":1.5,\"f\":null}"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"fields\":{\"d\":null,\"f\":0.10000000149011612}"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"fields\":{\"d\":-0,\"f\":null}"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"fields\":{\"d\":null,\"f\":4212.25}"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"fields\":{\"d\":4.9406564584124654e-324,\"f\":-0}"));
         ev_proc_free(&p);
         check_class_names(cli, dir);
         check_trace(cli, dir, stream, len);

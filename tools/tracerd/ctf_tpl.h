@@ -38,9 +38,16 @@
 #define TPL_ENUM_WAYS 8u /* values kept per enumeration (by the value's low bits) */
 #define TPL_ENUM_TEXT 56u
 
+/* The room a value takes in the output, at most: an integer (20 digits and
+ * a sign), a double ("%.17g", 24 bytes; wr_fmt_g17 uses 32, within the
+ * TPL_SHORT slack after the last value), an enumeration's kept text
+ * (copied as TPL_ENUM_TEXT bytes: this and the slack). */
+#define TPL_VAL_ROOM 24u
+
 /* How a value is written (TPL_ENUM: an enumeration's {"value":V,"label":L},
- * kept per value in the template's enum[aux]). */
-enum { TPL_U64, TPL_I64, TPL_VALUE, TPL_VALUE_KEYED, TPL_ENUM };
+ * kept per value in the template's enum[aux]; TPL_F64: a double, or null
+ * when it is not finite). */
+enum { TPL_U64, TPL_I64, TPL_VALUE, TPL_VALUE_KEYED, TPL_ENUM, TPL_F64 };
 
 /* A value: the fixed text before it, text[off, off + len), then record rec's value. */
 struct tpl_val {

@@ -639,6 +639,17 @@ static void put_fragment(struct ctx *x, wr_t *o, const tracerd_ctf_field_t *f, c
     }
 }
 
+/* A double's text at p (32 bytes of room): null for NaN and infinities
+ * (they have no JSON form), else "%.17g". */
+static inline size_t put_f64(char *p, double d)
+{
+    if (d != d || d - d != 0) {
+        memcpy(p, "null", 4);
+        return 4;
+    }
+    return wr_fmt_g17(p, d);
+}
+
 /* A value's text (after its comma and key; keyed: it has a key): a string
  * whole, bool, BLOB whole, float, enumeration or integer. */
 static void put_value(struct ctx *x, wr_t *o, const tracerd_ctf_field_t *f, bool keyed)
@@ -657,10 +668,7 @@ static void put_value(struct ctx *x, wr_t *o, const tracerd_ctf_field_t *f, bool
         cli_json_hex(o, f->bytes.data, f->bytes.len);
         return;
     case TRACERD_CTF_VALUE_FLOAT:
-        if (f->v.f != f->v.f || f->v.f - f->v.f != 0)
-            WR_LIT(o, "null"); /* NaN and infinities have no JSON form */
-        else
-            wr_g17(o, f->v.f);
+        o->len += put_f64(wr_room(o, 32), f->v.f);
         return;
     default:
         if (f->type->kind == TRACERD_CTF_TYPE_ENUM) {
@@ -852,9 +860,11 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
                  : r->kind == TRACERD_CTF_VALUE_INT     ? TPL_I64
                                                         : TPL_U64;
             break;
+        case TRACERD_CTF_VALUE_FLOAT:
+            op = TPL_F64;
+            break;
         case TRACERD_CTF_VALUE_STRING:
         case TRACERD_CTF_VALUE_BYTES:
-        case TRACERD_CTF_VALUE_FLOAT:
         case TRACERD_CTF_VALUE_BOOL:
             op = TPL_VALUE;
             break;
@@ -868,9 +878,9 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
             op = TPL_VALUE_KEYED;
         struct tpl_val *v = &t->val[t->nvals++];
         v->aux = 0;
-        if (op != TPL_U64 && op != TPL_I64 && r->kind != TRACERD_CTF_VALUE_FLOAT &&
-            r->kind != TRACERD_CTF_VALUE_BOOL && r->kind != TRACERD_CTF_VALUE_STRING &&
-            r->kind != TRACERD_CTF_VALUE_BYTES && t->nenums < TPL_ENUMS) {
+        if (op != TPL_U64 && op != TPL_I64 && op != TPL_F64 && r->kind != TRACERD_CTF_VALUE_BOOL &&
+            r->kind != TRACERD_CTF_VALUE_STRING && r->kind != TRACERD_CTF_VALUE_BYTES &&
+            t->nenums < TPL_ENUMS) {
             memset(&t->enums[t->nenums], 0, sizeof t->enums[0]);
             v->aux = (uint16_t)t->nenums++;
             op = TPL_ENUM;
@@ -893,12 +903,12 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
 }
 
 /* Room for what remains of template t's text from value i on: its fixed
- * text and each integer (at most 20 digits and a sign), with the slack of
- * the pieces' fixed-size copies. */
+ * text and each value (TPL_VAL_ROOM), with the slack of the pieces'
+ * fixed-size copies. */
 static inline char *tpl_room(wr_t *o, const tpl_t *t, uint32_t i)
 {
     size_t text = (size_t)t->tail_off + t->tail_len - (i < t->nvals ? t->val[i].off : t->tail_off);
-    return wr_room(o, text + (size_t)(t->nvals - i) * 21u + TPL_SHORT);
+    return wr_room(o, text + (size_t)(t->nvals - i) * TPL_VAL_ROOM + TPL_SHORT);
 }
 
 /* An enumeration's value r written to o (put_value) and its text kept in
@@ -944,6 +954,9 @@ static void tpl_write(struct ctx *x, wr_t *o, tpl_t *t, const tracerd_ctf_field_
             p += r->v.i < 0;
             p += wr_fmt_u64_inline(p,
                                    r->v.i < 0 ? (uint64_t)0 - (uint64_t)r->v.i : (uint64_t)r->v.i);
+            break;
+        case TPL_F64:
+            p += put_f64(p, r->v.f);
             break;
         case TPL_ENUM: {
             struct tpl_enum *en = &t->enums[v->aux];
