@@ -35,7 +35,7 @@
 #define TPL_SHORT 32u    /* a piece of at most this many bytes is one fixed-size copy */
 #define TPL_SETS 64u     /* the table: TPL_SETS sets of two */
 #define TPL_ENUMS 4u     /* enumerations whose text is kept per value */
-#define TPL_ENUM_WAYS 8u /* values kept per enumeration (by the value's low bits) */
+#define TPL_ENUM_WAYS 16u /* values kept per enumeration (by the value's low bits) */
 #define TPL_ENUM_TEXT 56u
 
 /* The room a value takes in the output, at most: an integer (20 digits and
