@@ -278,14 +278,20 @@ int cli_out_end(cli_t *c, int rc)
     return rc;
 }
 
-void cli_report(const cli_t *c, const char *format, tracerd_status_t st, uint64_t offset,
-                const char *reason)
+void cli_report_in(const cli_t *c, const char *file, const char *format, tracerd_status_t st,
+                   uint64_t offset, const char *reason)
 {
     cli_out_stop((cli_t *)(uintptr_t)c);
     cli_progress_done((cli_t *)(uintptr_t)c);
-    fprintf(stderr, "%s: %s: %s error %s at byte %llu: %s\n", c->prog, c->path, format,
-            tracerd_status_name(st), (unsigned long long)offset,
-            reason && *reason ? reason : tracerd_status_message(st));
+    fprintf(stderr, "%s: %s: %s error %s at byte %llu: %s\n", c->prog,
+            file && *file ? file : c->path, format, tracerd_status_name(st),
+            (unsigned long long)offset, reason && *reason ? reason : tracerd_status_message(st));
+}
+
+void cli_report(const cli_t *c, const char *format, tracerd_status_t st, uint64_t offset,
+                const char *reason)
+{
+    cli_report_in(c, NULL, format, st, offset, reason);
 }
 
 int cli_oom(cli_t *c, const char *what)

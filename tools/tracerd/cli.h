@@ -159,9 +159,13 @@ int cli_oom(cli_t *c, const char *what);
 void cli_progress_done(cli_t *c);
 
 /* Prints one line "tracerd: FILE: FORMAT error E_X at byte N: reason" to
- * stderr, after cli_out_stop. */
+ * stderr, after cli_out_stop: FILE is the input's path (cli_report) or, for
+ * an error in one file of a trace directory, that file (cli_report_in; NULL
+ * or "": the input's path). No reason (NULL or ""): the status's message. */
 void cli_report(const cli_t *c, const char *format, tracerd_status_t st, uint64_t offset,
                 const char *reason);
+void cli_report_in(const cli_t *c, const char *file, const char *format, tracerd_status_t st,
+                   uint64_t offset, const char *reason);
 
 /* The format of the input was not recognised: prints why (for standard input
  * or a connection, that --format is needed, as nothing else names the format)

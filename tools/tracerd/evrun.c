@@ -439,12 +439,9 @@ int ev_dir_exit_code(struct ev_run *r, tracerd_status_t st, bool opened, const c
     if (c->oom) /* said when it happened (cli_oom) */
         return CLI_EXIT_IO;
     map_dir_failed(c, &st, &reason);
-    cli_progress_done(c);
     if (st != TRACERD_E_IO && r->before_error != NULL)
         r->before_error(r->user);
-    fprintf(stderr, "%s: %s: ctf error %s at byte %llu: %s\n", c->prog, *file ? file : c->path,
-            tracerd_status_name(st), (unsigned long long)offset,
-            *reason ? reason : tracerd_status_message(st));
+    cli_report_in(c, file, "ctf", st, offset, reason);
     return st == TRACERD_E_IO ? CLI_EXIT_IO : CLI_EXIT_TRACE;
 }
 

@@ -1164,11 +1164,8 @@ static int run_dir(cli_t *c, const ctf_cmd_t *cmd)
         cli_out_stop(c);
         rc = CLI_EXIT_IO;
     } else if (st != TRACERD_OK) {
-        cli_out_stop(c);
-        const char *path = d ? tracerd_ctf_dir_error_path(d) : c->path;
-        fprintf(stderr, "%s: %s: ctf error %s at byte %" PRIu64 ": %s\n", c->prog,
-                path && *path ? path : c->path, tracerd_status_name(st),
-                d ? tracerd_ctf_dir_error_offset(d) : 0, reason);
+        cli_report_in(c, d ? tracerd_ctf_dir_error_path(d) : NULL, "ctf", st,
+                      d ? tracerd_ctf_dir_error_offset(d) : 0, reason);
         rc = st == TRACERD_E_IO ? CLI_EXIT_IO : CLI_EXIT_TRACE;
     }
     cmd_done(cmd, st);
