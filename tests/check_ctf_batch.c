@@ -405,6 +405,40 @@ static void check_cut(const struct target_cfg *c, const uint8_t *data, size_t le
     free(log);
 }
 
+/* The metadata of a stream with LTTng's compact event header (its stream
+ * block left open for an event context), in byte order %s. */
+static const char lttng_compact_meta[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+    "typealias integer { size = 27; align = 1; signed = false; map = clock.c.value; } "
+    ":= uint27_clock_t;\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } "
+    ":= uint64_clock_t;\n"
+    "trace { major = 1; minor = 8; byte_order = %s; };\n"
+    "clock { name = c; freq = 1000000000; };\n"
+    "stream { event.header := struct { enum : uint5_t { compact = 0 ... 30, "
+    "extended = 31 } id;\n"
+    "  variant <id> { struct { uint27_clock_t timestamp; } compact;\n"
+    "    struct { uint32_t id; uint64_clock_t timestamp; } extended; } v; } align(8);\n";
+
+/* That header, in its compact form (id < 31, the timestamp's low 27 bits)
+ * or its extended one (31, then the 32-bit id and the 64-bit timestamp). */
+static void cw_lttng_compact(cw_t *w, uint32_t id, uint64_t ts, bool ext, bool be)
+{
+    cw_align(w, 8);
+    if (!ext) {
+        cw_int(w, id, 5, be);
+        cw_int(w, ts & 0x7FFFFFF, 27, be);
+    } else {
+        cw_int(w, 31, 5, be);
+        cw_align(w, 8);
+        cw_int(w, id, 32, be);
+        cw_int(w, ts, 64, be);
+    }
+}
+
 /* An LTTng compact event header (both forms) before plain payloads: the
  * header's records made from its form (stream.c, run_lttng_header) when the
  * event lies in the chunk, by the general interpreter when it is read
@@ -414,28 +448,15 @@ static void check_cut(const struct target_cfg *c, const uint8_t *data, size_t le
 START_TEST(test_lttng_header_forms)
 {
     bool be = _i != 0;
-    char meta[1400];
+    char head[1000], meta[1400];
+    snprintf(head, sizeof head, lttng_compact_meta, be ? "be" : "le");
     snprintf(meta, sizeof meta,
-             "/* CTF 1.8 */\n"
-             "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
-             "typealias integer { size = 27; align = 1; signed = false; map = clock.c.value; } "
-             ":= uint27_clock_t;\n"
-             "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
-             "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
-             "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } "
-             ":= uint64_clock_t;\n"
-             "trace { major = 1; minor = 8; byte_order = %s; };\n"
-             "clock { name = c; freq = 1000000000; };\n"
-             "stream { event.header := struct { enum : uint5_t { compact = 0 ... 30, "
-             "extended = 31 } id;\n"
-             "  variant <id> { struct { uint27_clock_t timestamp; } compact;\n"
-             "    struct { uint32_t id; uint64_clock_t timestamp; } extended; } v; } align(8);\n"
-             "  event.context := struct { uint32_t _vtid; }; };\n"
+             "%s  event.context := struct { uint32_t _vtid; }; };\n"
              "event { name = a; id = 0; fields := struct { uint32_t x; uint64_t y; }; };\n"
              "event { name = b; id = 40; fields := struct { uint32_t x; }; };\n"
              "event { name = c; id = 2; fields := struct { uint32_t x; "
              "integer { size = 8; align = 8; } many[260]; }; };\n",
-             be ? "be" : "le");
+             head);
     /* id, timestamp, extended form */
     static const struct {
         uint32_t id;
@@ -447,16 +468,7 @@ START_TEST(test_lttng_header_forms)
     cw_t w;
     cw_init(&w);
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
-        cw_align(&w, 8);
-        if (!evs[i].ext) {
-            cw_int(&w, evs[i].id, 5, be);
-            cw_int(&w, evs[i].ts & 0x7FFFFFF, 27, be);
-        } else {
-            cw_int(&w, 31, 5, be);
-            cw_align(&w, 8);
-            cw_int(&w, evs[i].id, 32, be);
-            cw_int(&w, evs[i].ts, 64, be);
-        }
+        cw_lttng_compact(&w, evs[i].id, evs[i].ts, evs[i].ext, be);
         cw_int(&w, 1000 + i, 32, be);       /* vtid */
         cw_int(&w, 7 * i + 1, 32, be);      /* x */
         if (evs[i].id == 0)
@@ -505,26 +517,15 @@ END_TEST
 START_TEST(test_lttng_header_stored)
 {
     bool be = _i != 0;
-    char meta[1200];
+    char head[1000], meta[1400];
+    snprintf(head, sizeof head, lttng_compact_meta, be ? "be" : "le");
     snprintf(meta, sizeof meta,
-             "/* CTF 1.8 */\n"
-             "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
-             "typealias integer { size = 27; align = 1; signed = false; map = clock.c.value; } "
-             ":= uint27_clock_t;\n"
-             "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
-             "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } "
-             ":= uint64_clock_t;\n"
-             "trace { major = 1; minor = 8; byte_order = %s; };\n"
-             "clock { name = c; freq = 1000000000; };\n"
-             "stream { event.header := struct { enum : uint5_t { compact = 0 ... 30, "
-             "extended = 31 } id;\n"
-             "  variant <id> { struct { uint27_clock_t timestamp; } compact;\n"
-             "    struct { uint32_t id; uint64_clock_t timestamp; } extended; } v; } align(8); };\n"
+             "%s};\n"
              "event { name = a; id = 3; fields := struct { uint32_t x;\n"
              "  integer { size = 8; align = 8; } tag[stream.event.header.id]; }; };\n"
              "event { name = b; id = 40; fields := struct { uint32_t x;\n"
              "  integer { size = 8; align = 8; } tag[stream.event.header.id]; }; };\n",
-             be ? "be" : "le");
+             head);
     static const struct {
         uint32_t id;
         uint64_t ts;
@@ -534,16 +535,8 @@ START_TEST(test_lttng_header_stored)
     cw_t w;
     cw_init(&w);
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
-        cw_align(&w, 8);
         uint32_t tag = evs[i].ext ? 31 : evs[i].id;
-        cw_int(&w, tag, 5, be);
-        if (!evs[i].ext) {
-            cw_int(&w, evs[i].ts & 0x7FFFFFF, 27, be);
-        } else {
-            cw_align(&w, 8);
-            cw_int(&w, evs[i].id, 32, be);
-            cw_int(&w, evs[i].ts, 64, be);
-        }
+        cw_lttng_compact(&w, evs[i].id, evs[i].ts, evs[i].ext, be);
         cw_int(&w, 7 * i + 1, 32, be); /* x */
         for (unsigned k = 0; k < tag; k++)
             cw_int(&w, (k + 10 * i) & 0xFF, 8, be);
