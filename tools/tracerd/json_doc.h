@@ -48,27 +48,33 @@ static inline void put_u64(struct jw *w, uint64_t v)
     wr_u64(&w->o, v);
 }
 
-/* v / 1000 "." v % 1000 (three digits): microseconds from nanoseconds,
- * written as v's digits with a point put in before the last three; with
- * lead (not NULL), v's leading digits are kept there (wr_fmt_u64_lead). */
-static inline void put_micros(struct jw *w, uint64_t v, wr_lead_t *lead)
+/* v / 1000 "." v % 1000 (three digits) at p (24 bytes of room): its
+ * length. Microseconds from nanoseconds, written as v's digits with a
+ * point put in before the last three; with lead (not NULL), v's leading
+ * digits are kept there (wr_fmt_u64_lead). */
+static inline size_t fmt_micros(char *p, uint64_t v, wr_lead_t *lead)
 {
-    char *p = wr_room(&w->o, 24);
     if (v < 1000) {
         p[0] = '0';
         p[1] = '.';
         p[2] = (char)('0' + v / 100);
         p[3] = (char)('0' + v / 10 % 10);
         p[4] = (char)('0' + v % 10);
-        w->o.len += 5;
-        return;
+        return 5;
     }
     size_t n = lead != NULL ? wr_fmt_u64_lead(p, lead, v) : wr_fmt_u64(p, v);
     p[n] = p[n - 1];
     p[n - 1] = p[n - 2];
     p[n - 2] = p[n - 3];
     p[n - 3] = '.';
-    w->o.len += n + 1;
+    return n + 1;
+}
+
+/* The same written. */
+static inline void put_micros(struct jw *w, uint64_t v, wr_lead_t *lead)
+{
+    char *p = wr_room(&w->o, 24);
+    w->o.len += fmt_micros(p, v, lead);
 }
 
 static inline void put_key(struct jw *w, const char *key)
@@ -89,23 +95,29 @@ static inline void put_dur(struct jw *w, const char *key, uint64_t ns)
     put_micros(w, ns, NULL);
 }
 
-/* A timestamp's value. Timestamps are written relative to a base (the
+/* A timestamp's value at p (25 bytes of room): its length. Timestamps are
+ * written relative to a base (the
  * first event's time rounded down to a whole second, less one second) so
  * that a double keeps every nanosecond; the base is recorded in
  * otherData.time_base. */
-static inline void put_ts_value(struct jw *w, uint64_t t)
+static inline size_t fmt_ts_value(struct jw *w, char *p, uint64_t t)
 {
     if (!w->has_base) {
         w->base = t / 1000000000u * 1000000000u;
         w->base = w->base >= 1000000000u ? w->base - 1000000000u : 0;
         w->has_base = true;
     }
-    if (t >= w->base) {
-        put_micros(w, t - w->base, &w->lead_ts);
-    } else {
-        put(w, "-", 1);
-        put_micros(w, w->base - t, NULL);
-    }
+    if (t >= w->base)
+        return fmt_micros(p, t - w->base, &w->lead_ts);
+    p[0] = '-';
+    return 1 + fmt_micros(p + 1, w->base - t, NULL);
+}
+
+/* The same written (25 bytes at the most). */
+static inline void put_ts_value(struct jw *w, uint64_t t)
+{
+    char *p = wr_room(&w->o, 25);
+    w->o.len += fmt_ts_value(w, p, t);
 }
 
 /* A timestamp member: "key": and its value. */

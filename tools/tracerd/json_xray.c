@@ -149,9 +149,12 @@ static inline int jx_close(void *ctx, struct ev_thread *t, const struct ev_frame
     struct jx *x = ctx;
     (void)t;
     (void)f;
-    WR_PUT_FIXED(&x->w->o, x->heads[1], x->head_len[1]);
-    put_ts_value(x->w, end);
-    end_event(x->w);
+    char *p = wr_room(&x->w->o, sizeof x->heads[1] + 25 + 1), *const p0 = p;
+    memcpy(p, x->heads[1], sizeof x->heads[1]);
+    p += x->head_len[1];
+    p += fmt_ts_value(x->w, p, end);
+    *p++ = '}'; /* end_event */
+    x->w->o.len += (size_t)(p - p0);
     return 0;
 }
 
@@ -207,6 +210,24 @@ static int jx_functions(void *u, const tracerd_xray_function_t *fs, size_t n)
             if (pushed < 0)
                 return cli_oom(w->c, "span stack"), -1;
             w->dropped_deep++;
+            continue;
+        }
+        const struct jx_name *e = &x->cache[(uint32_t)f->function_id % JX_NAMES];
+        if (__builtin_expect(e->key == (((uint64_t)(uint32_t)f->function_id << 1) | 1u) &&
+                                 x->has_tail && x->tail_cpu == f->cpu,
+                             1)) {
+            /* the name's and the CPU's texts kept: the entry in room asked once */
+            char *p = wr_room(&w->o, sizeof x->heads[0] + 25 + sizeof e->txt + sizeof x->tail + 1);
+            char *const p0 = p;
+            memcpy(p, x->heads[0], sizeof x->heads[0]);
+            p += x->head_len[0];
+            p += fmt_ts_value(w, p, ts);
+            memcpy(p, e->txt, sizeof e->txt);
+            p += e->len;
+            memcpy(p, x->tail, sizeof x->tail);
+            p += x->tail_len;
+            *p++ = '}'; /* end_event */
+            w->o.len += (size_t)(p - p0);
             continue;
         }
         WR_PUT_FIXED(&w->o, x->heads[0], x->head_len[0]);
