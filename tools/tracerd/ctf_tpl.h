@@ -49,13 +49,17 @@
  * when it is not finite). */
 enum { TPL_U64, TPL_I64, TPL_VALUE, TPL_VALUE_KEYED, TPL_ENUM, TPL_F64 };
 
-/* A value: the fixed text before it, text[off, off + len), then record rec's value. */
+/* A value: the fixed text before it, text[off, off + len), then the value
+ * of the record rec bytes from the first (a record's index times its size:
+ * TPL_RECS records fit in 16 bits). */
 struct tpl_val {
     uint16_t rec;
     uint16_t op;
     uint16_t off, len;
     uint16_t aux;
 };
+_Static_assert(TPL_RECS * sizeof(tracerd_ctf_field_t) <= UINT16_MAX + 1u,
+               "a template's record offsets fit in 16 bits");
 
 /* The text of an enumeration's values (its type's labels for them do not
  * change): a value's text in way value % TPL_ENUM_WAYS (len 0: none). */

@@ -885,7 +885,7 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
             v->aux = (uint16_t)t->nenums++;
             op = TPL_ENUM;
         }
-        v->rec = (uint16_t)i;
+        v->rec = (uint16_t)(i * sizeof *f);
         v->op = (uint16_t)op;
         v->off = (uint16_t)mark;
         v->len = (uint16_t)(s.len - mark);
@@ -939,7 +939,8 @@ static void tpl_write(struct ctx *x, wr_t *o, tpl_t *t, const tracerd_ctf_field_
     char *p = tpl_room(o, t, 0);
     for (uint32_t i = 0; i < t->nvals; i++) {
         const struct tpl_val *v = &t->val[i];
-        const tracerd_ctf_field_t *r = &f[v->rec];
+        const tracerd_ctf_field_t *r =
+            (const tracerd_ctf_field_t *)(const void *)((const char *)f + v->rec);
         if (v->len <= TPL_SHORT)
             memcpy(p, t->text + v->off, TPL_SHORT);
         else
