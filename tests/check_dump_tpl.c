@@ -569,6 +569,80 @@ START_TEST(test_json_direct)
 }
 END_TEST
 
+/* Two streams whose packets' cpus (1 and 9) take turns event by event and
+ * meet in one slot of the direct path's kept tails (",\"cpu\":N}}", kept by
+ * the cpu's low bits). */
+static const char cpu_meta[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "trace {\n\tmajor = 1;\n\tminor = 8;\n\tbyte_order = %s;\n"
+    "\tpacket.header := struct { uint32_t magic; uint32_t stream_id; };\n};\n"
+    "clock { name = \"c\"; freq = 1000000000; };\n"
+    "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := clk_t;\n"
+    "stream {\n\tid = 0;\n"
+    "\tpacket.context := struct { uint32_t content_size; uint32_t packet_size; "
+    "uint32_t cpu_id; };\n"
+    "\tevent.header := struct { uint8_t id; clk_t timestamp; };\n"
+    "\tevent.context := struct { uint32_t vtid; };\n};\n"
+    "event {\n\tname = \"tick\";\n\tid = 0;\n\tstream_id = 0;\n"
+    "\tfields := struct { uint32_t n; };\n};\n";
+
+static void cpu_stream(cw_t *w, unsigned s, bool big)
+{
+    cw_int(w, 0xC1FC1FC1u, 32, big);
+    cw_int(w, 0, 32, big);
+    size_t sizes = (size_t)(w->bits / 8);
+    cw_int(w, 0, 32, big);
+    cw_int(w, 0, 32, big);
+    cw_int(w, s == 0 ? 1 : 9, 32, big); /* cpu_id */
+    for (unsigned k = 0; k < 20; k++) {
+        cw_int(w, 0, 8, big);
+        cw_int(w, 1000u + 2 * k + s, 64, big);
+        cw_int(w, 100 + s, 32, big);
+        cw_int(w, k, 32, big);
+    }
+    size_t len = (size_t)(w->bits / 8);
+    cw_patch(w, sizes, (uint64_t)len * 8, 32, big);
+    cw_patch(w, sizes + 4, (uint64_t)len * 8, 32, big);
+}
+
+START_TEST(test_json_cpus)
+{
+    CLI_OR_SKIP(cli);
+    for (int big = 0; big < 2; big++) {
+        char meta[sizeof cpu_meta + 8];
+        snprintf(meta, sizeof meta, cpu_meta, big ? "be" : "le");
+        cw_t a, b;
+        cw_init(&a);
+        cw_init(&b);
+        cpu_stream(&a, 0, big != 0);
+        cpu_stream(&b, 1, big != 0);
+        char *dir = trace_dir(big ? "tpl-cpu-be" : "tpl-cpu-le", meta, a.buf, a.bits / 8);
+        char path[1200];
+        snprintf(path, sizeof path, "%s/stream1", dir);
+        FILE *f = fopen(path, "wb");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_uint_eq(fwrite(b.buf, 1, b.bits / 8, f), b.bits / 8);
+        fclose(f);
+        ev_proc_t p;
+        ev_run_cli(cli, NULL, &p, "json", "-q", dir, NULL);
+        ck_assert_int_eq(p.status, 0);
+        ck_assert_ptr_nonnull(strstr(p.out, "\"tid\":100,\"ts\":1.000,"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"vtid\":100,\"n\":5,\"cpu\":1}}"));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"vtid\":101,\"n\":5,\"cpu\":9}}"));
+        ck_assert_uint_eq(ev_count(p.out, "\"cpu\":9}}"), 20);
+        ev_proc_free(&p);
+        static const char *const quiet[] = {"-q", NULL};
+        json_both_ways(cli, quiet, dir);
+        remove(path);
+        remove_trace(dir);
+        cw_free(&a);
+        cw_free(&b);
+    }
+}
+END_TEST
+
 Suite *suite_dump_tpl(void);
 Suite *suite_dump_tpl(void)
 {
@@ -581,6 +655,7 @@ Suite *suite_dump_tpl(void)
     tcase_add_test(tc, test_shapes);
     tcase_add_test(tc, test_unnamed_options);
     tcase_add_test(tc, test_json_direct);
+    tcase_add_test(tc, test_json_cpus);
     suite_add_tcase(s, tc);
     return s;
 }

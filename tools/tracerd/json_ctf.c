@@ -36,6 +36,7 @@
 #include "json_ctf.h"
 
 #define JC_CLASSES 256u
+#define JC_TAILS 8u
 #define JT_KEY 32u   /* an argument's key text, at most */
 #define JT_HEAD 224u /* an event's text from "s" to its first argument, at most */
 
@@ -85,10 +86,13 @@ struct jc {
     } cls[JC_CLASSES];
     struct jtpl tpl[2 * PLAN_SETS];
     /* the text after an instant's last argument (json_args_end, end_event)
-     * for the cpu tail_cpu (UINT64_MAX: none), made when it changes */
-    uint64_t tail_cpu;
-    uint8_t tail_len;
-    char tail[32];
+     * for cpu tail[i].cpu (UINT64_MAX: none), made the first time, kept by
+     * the cpu's low bits (the streams of a directory take turns) */
+    struct jc_tail {
+        uint64_t cpu;
+        uint8_t len; /* 0: none */
+        char text[32];
+    } tail[JC_TAILS];
 };
 
 bool json_ctf_dir_plain(cli_t *c)
@@ -265,16 +269,17 @@ static void put_tail(struct jc *x)
 {
     struct jw *w = x->w;
     const uint64_t cpu = (x->ev.flags & TRACERD_EVENT_HAS_CPU) ? x->ev.cpu : UINT64_MAX;
-    if (cpu != x->tail_cpu || x->tail_len == 0) {
+    struct jc_tail *k = &x->tail[cpu % JC_TAILS];
+    if (cpu != k->cpu || k->len == 0) {
         wr_t saved = w->o;
-        wr_init_fixed(&w->o, x->tail, sizeof x->tail);
+        wr_init_fixed(&w->o, k->text, sizeof k->text);
         json_args_end(w, &x->ev, false);
         end_event(w);
-        x->tail_len = (uint8_t)w->o.len; /* (at most ,"cpu":4294967295}}) */
-        x->tail_cpu = cpu;
+        k->len = (uint8_t)w->o.len; /* (at most ,"cpu":4294967295}}) */
+        k->cpu = cpu;
         w->o = saved;
     }
-    WR_PUT_FIXED(&w->o, x->tail, x->tail_len);
+    WR_PUT_FIXED(&w->o, k->text, k->len);
 }
 
 static int on_event_end(void *user, const tracerd_ctf_event_t *e)
