@@ -121,26 +121,26 @@ void wr_rec_abort(wr_t *w)
 
 /* ---- numbers ------------------------------------------------------------- */
 
-static const uint64_t pow10_u64[20] = {1u,
-                                       10u,
-                                       100u,
-                                       1000u,
-                                       10000u,
-                                       100000u,
-                                       1000000u,
-                                       10000000u,
-                                       100000000u,
-                                       1000000000u,
-                                       10000000000u,
-                                       100000000000u,
-                                       1000000000000u,
-                                       10000000000000u,
-                                       100000000000000u,
-                                       1000000000000000u,
-                                       10000000000000000u,
-                                       100000000000000000u,
-                                       1000000000000000000u,
-                                       10000000000000000000u};
+const uint64_t wr__pow10[20] = {1u,
+                                10u,
+                                100u,
+                                1000u,
+                                10000u,
+                                100000u,
+                                1000000u,
+                                10000000u,
+                                100000000u,
+                                1000000000u,
+                                10000000000u,
+                                100000000000u,
+                                1000000000000u,
+                                10000000000000u,
+                                100000000000000u,
+                                1000000000000000u,
+                                10000000000000000u,
+                                100000000000000000u,
+                                1000000000000000000u,
+                                10000000000000000000u};
 
 /* Decimal digits of v: log10 from the bit length (1233/4096 ~ log10 2), corrected once. */
 /* 5^0 .. 5^23 (5^23 < 2^54). */
@@ -195,13 +195,6 @@ static const uint64_t frac_lim[24] = {UINT64_C(99999999999999999),
                                       UINT64_C(41),
                                       UINT64_C(8)};
 
-static inline size_t count_digits(uint64_t v)
-{
-    unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1u);
-    unsigned t = (bits * 1233u) >> 12;
-    return (size_t)t + 1u - ((v | 1u) < pow10_u64[t]);
-}
-
 size_t wr_fmt_u64(char *p, uint64_t v)
 {
     if (v < 10) {
@@ -211,7 +204,7 @@ size_t wr_fmt_u64(char *p, uint64_t v)
 #if WR_DIGITS_SSE2
     return wr__fmt_u64_10(p, v);
 #else
-    size_t n = count_digits(v);
+    size_t n = wr__count_digits(v);
     if (n <= 8) {
         wr__put_digits(p, wr__digits8((uint32_t)v), (unsigned)(8 - n));
     } else if (n <= 16) {
@@ -387,14 +380,14 @@ static bool digits17(uint64_t m, int e2, uint64_t *q_out, int *x_out)
         int k = 16 - x; /* scale by 10^k; m * 10^k must fit: m < 2^53, 10^k < 2^75 */
         if (k < 0 || k > 22)
             return false;
-        wr_u128 scale = k > 19 ? (wr_u128)pow10_u64[19] * pow10_u64[k - 19] : pow10_u64[k];
+        wr_u128 scale = k > 19 ? (wr_u128)wr__pow10[19] * wr__pow10[k - 19] : wr__pow10[k];
         wr_u128 v = (wr_u128)m * scale;
         wr_u128 q = s >= 128 ? 0 : v >> s;
-        if (q >= (wr_u128)pow10_u64[17]) {
+        if (q >= (wr_u128)wr__pow10[17]) {
             x++;
             continue;
         }
-        if (q < (wr_u128)pow10_u64[16]) {
+        if (q < (wr_u128)wr__pow10[16]) {
             x--;
             continue;
         }
@@ -402,8 +395,8 @@ static bool digits17(uint64_t m, int e2, uint64_t *q_out, int *x_out)
         uint64_t qq = (uint64_t)q;
         if (rem > half || (rem == half && (qq & 1u)))
             qq++;
-        if (qq == pow10_u64[17]) {
-            qq = pow10_u64[16];
+        if (qq == wr__pow10[17]) {
+            qq = wr__pow10[16];
             x++;
         }
         *q_out = qq;
@@ -501,24 +494,24 @@ size_t wr_fmt_g17(char *p, double d)
                  * times 5^s), as below, without dividing */
                 n += wr_fmt_u64_inline(p + n, ip);
                 uint64_t f = (k & ((UINT64_C(1) << s) - 1)) * pow5_u64[s];
-                size_t nf = wr_fmt_u64_inline(p + n, f + pow10_u64[s]);
+                size_t nf = wr_fmt_u64_inline(p + n, f + wr__pow10[s]);
                 p[n] = '.';
                 return n + nf;
             }
             uint64_t dec = k * pow5_u64[s];
-            size_t nd = count_digits(dec);
+            size_t nd = wr__count_digits(dec);
             if ((size_t)s <= nd + 3 && s < 20) {
                 /* the fixed notation (its first digit's exponent nd - 1 - s
                  * at least -4): the integer part, the point, then the s
                  * digits after it (the last not 0), written as the digits of
                  * 10^s + the fraction's with their leading 1 turned into the
                  * point */
-                n += wr_fmt_u64(p + n, dec / pow10_u64[s]);
-                size_t nf = wr_fmt_u64(p + n, dec % pow10_u64[s] + pow10_u64[s]);
+                n += wr_fmt_u64(p + n, dec / wr__pow10[s]);
+                size_t nf = wr_fmt_u64(p + n, dec % wr__pow10[s] + wr__pow10[s]);
                 p[n] = '.';
                 return n + nf;
             }
-            wr_fmt_u64(dg, dec * pow10_u64[17 - nd]);
+            wr_fmt_u64(dg, dec * wr__pow10[17 - nd]);
             return g17_layout(p, n, dg, (int)nd - 1 - s);
         }
     }
