@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -537,6 +538,25 @@ START_TEST(test_ctf_dir)
     ck_assert_ptr_nonnull(strstr(p.out, "(ctf v108, little-endian, 1000000000 ticks/s)"));
     ck_assert_ptr_nonnull(strstr(p.out, "ust/test:ints (instant)"));
     ev_proc_free(&p);
+    /* a folder without metadata: not a trace (exit 4), the same line from
+     * stats' and json's direct paths as from the event view's commands */
+    char *nm = malloc(strlen(ev_temp_dir()) + 32);
+    sprintf(nm, "%s/nometa", ev_temp_dir());
+    ck_assert_int_eq(mkdir(nm, 0700), 0);
+    char *ns = ev_temp_file("nometa/stream_0", stream, len);
+    static const char *const cmds[] = {"stats", "json", "perfetto", "stack", "dump", "info"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        run_cli(cli, NULL, &p, cmds[i], "-q", nm, NULL);
+        ck_assert_msg(p.status == 4, "%s: %d %s", cmds[i], p.status, p.err);
+        ck_assert_msg(strstr(p.err, "nometa: not a trace format tracerd recognises") != NULL,
+                      "%s: %s", cmds[i], p.err);
+        if (i < 4)
+            ck_assert_msg(strstr(p.err, "(a directory without CTF metadata)\n") != NULL, "%s: %s",
+                          cmds[i], p.err);
+        ev_proc_free(&p);
+    }
+    free(ns);
+    free(nm);
     chrome_run();
     free(mp);
     free(sp);

@@ -371,9 +371,12 @@ static tracerd_status_t open_dir(struct sc *x, cli_t *c, const tracerd_ctf_strea
 int stats_ctf_dir(struct ev_run *r, struct st *s)
 {
     cli_t *c = r->c;
+    int rc = ev_dir_check(c); /* as the event view's directory path */
+    if (rc != CLI_EXIT_OK)
+        return rc;
     tracerd_auto_config_t cfg;
     cli_config_store_t store[CLI_NFORMATS];
-    int rc = cli_event_configs(c, store, &cfg);
+    rc = cli_event_configs(c, store, &cfg);
     if (rc != CLI_EXIT_OK)
         return rc;
     struct sc *x = cli_calloc(1, sizeof *x);
