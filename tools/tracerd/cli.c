@@ -318,7 +318,8 @@ int cli_unknown_format(const cli_t *c)
                        : strcmp(c->path, "-") == 0                             ? "standard input"
                                                                                : NULL;
     if (from == NULL)
-        fprintf(stderr, "%s: %s: not a trace format tracerd recognises\n", c->prog, c->path);
+        fprintf(stderr, "%s: %s: not a trace format tracerd recognises%s\n", c->prog, c->path,
+                c->is_dir ? " (a directory without CTF metadata)" : "");
     else
         fprintf(stderr,
                 "%s: %s: not a trace format tracerd recognises from its content; %s has no "

@@ -447,13 +447,7 @@ int ev_dir_exit_code(struct ev_run *r, tracerd_status_t st, bool opened, const c
 
 int ev_dir_check(const cli_t *c)
 {
-    if (dir_is_trace(c))
-        return CLI_EXIT_OK;
-    fprintf(stderr,
-            "%s: %s: not a trace format tracerd recognises (a directory without "
-            "CTF metadata)\n",
-            c->prog, c->path);
-    return CLI_EXIT_FORMAT;
+    return dir_is_trace(c) ? CLI_EXIT_OK : cli_unknown_format(c);
 }
 
 /* A CTF trace directory: every stream, events merged in time order. */
