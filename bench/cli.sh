@@ -2,7 +2,8 @@
 # make bench-cli: the tracerd CLI end to end on big inputs of every format,
 # beside the tool each command replaces, on the same bytes in the same run.
 #
-#   sh bench/cli.sh [BUILD]      (BUILD: the build folder, default build)
+#   sh bench/cli.sh [BUILD]      (BUILD: the build folder, default build;
+#                                relative to the repository or absolute)
 #
 # Inputs, made in $BENCH_DIR (default /tmp/tracerd-bench-cli, reused when
 # present; BENCH_FRESH=1 makes them again):
@@ -45,7 +46,11 @@ D=${BENCH_DIR:-/tmp/tracerd-bench-cli}
 RUNS=${BENCH_RUNS:-3}
 PRUNS=${BENCH_PEER_RUNS:-3}
 MIB=${BENCH_MIB:-128}
-T="$root/$B/tracerd"
+case "$B" in /*) T="$B/tracerd" ;; *) T="$root/$B/tracerd" ;; esac
+if [ ! -x "$T" ]; then
+    echo "bench/cli.sh: $T: no tracerd binary (give the build folder, e.g. build)" >&2
+    exit 2
+fi
 mkdir -p "$D"
 [ "${BENCH_FRESH:-0}" = 1 ] && rm -rf "${D:?}"/*
 have() { command -v "$1" >/dev/null 2>&1; }
