@@ -1,5 +1,6 @@
 /* Core: status tables, version, byte loads, stitch buffer, hash map, time. */
 #include <check.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,13 +276,21 @@ START_TEST(test_tick_conv)
     for (size_t i = 0; i < sizeof freqs / sizeof freqs[0]; i++) {
         struct tracerd__tick_conv c;
         tracerd__tick_conv_init(&c, freqs[i]);
+        /* one assertion per frequency (Check's per-call cost made this
+         * test the slowest of the suite: 260,000 assertions) */
+        int bad = -1;
+        uint64_t bad_t = 0, got = 0, want = 0;
         for (int k = 0; k < 20000; k++) {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             uint64_t t = k < 100 ? (uint64_t)k : (k & 1) ? x : x >> (k % 64);
-            ck_assert_uint_eq(tracerd__tick_conv_ns(&c, t), tracerd_ticks_to_ns(t, freqs[i]));
+            uint64_t g = tracerd__tick_conv_ns(&c, t), w = tracerd_ticks_to_ns(t, freqs[i]);
+            if (g != w && bad < 0)
+                bad = k, bad_t = t, got = g, want = w;
         }
+        ck_assert_msg(bad < 0, "freq %" PRIu64 " ticks %" PRIu64 " (draw %d): %" PRIu64 " ns, want %" PRIu64,
+                      freqs[i], bad_t, bad, got, want);
     }
     struct tracerd__tick_conv z;
     tracerd__tick_conv_init(&z, 0);
