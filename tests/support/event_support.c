@@ -409,6 +409,27 @@ static void run_cmd(const char *cli, const char *cmd, const char *const *two_fir
 /* Runs `cli cmd args... path` twice, the second time with env set to "1"
  * (env not NULL) and with two_first before args (not NULL); fails on any
  * difference. Returns 1 when the first run exits 0. */
+/* Where two outputs first differ: the line's number and, from each, that
+ * line (at most 200 bytes), so a failing comparison of megabytes of output
+ * still gives Check a message it can carry. */
+static void first_difference(const char *a, size_t an, const char *b, size_t bn, char *msg,
+                             size_t cap)
+{
+    size_t i = 0, line = 1, start = 0;
+    while (i < an && i < bn && a[i] == b[i]) {
+        if (a[i] == '\n')
+            line++, start = i + 1;
+        i++;
+    }
+    size_t ae = start, be = start;
+    while (ae < an && a[ae] != '\n' && ae - start < 200)
+        ae++;
+    while (be < bn && b[be] != '\n' && be - start < 200)
+        be++;
+    snprintf(msg, cap, "line %zu (byte %zu of %zu vs %zu):\n%.*s\n---\n%.*s", line, i, an, bn,
+             (int)(ae - start), a + start, (int)(be - start), b + start);
+}
+
 static unsigned run_twice(const char *cli, const char *env, const char *const *two_first,
                           const char *cmd, const char *const *args, const char *path)
 {
@@ -425,12 +446,15 @@ static unsigned run_twice(const char *cli, const char *env, const char *const *t
         unsetenv(env);
     ck_assert_msg(one.status == two.status, "%s %s %s: exit %d vs %d (%s)", cmd, path, a0,
                   one.status, two.status, how);
-    ck_assert_msg(one.out_len == two.out_len && memcmp(one.out, two.out, one.out_len) == 0,
-                  "%s %s %s: output differs (%s second):\n%s\n---\n%s", cmd, path, a0, how,
-                  one.out, two.out);
-    ck_assert_msg(one.err_len == two.err_len && memcmp(one.err, two.err, one.err_len) == 0,
-                  "%s %s %s: errors differ (%s second):\n%s\n---\n%s", cmd, path, a0, how,
-                  one.err, two.err);
+    char d[600] = "";
+    bool out_same = one.out_len == two.out_len && memcmp(one.out, two.out, one.out_len) == 0;
+    if (!out_same)
+        first_difference(one.out, one.out_len, two.out, two.out_len, d, sizeof d);
+    ck_assert_msg(out_same, "%s %s %s: output differs (%s second) at %s", cmd, path, a0, how, d);
+    bool err_same = one.err_len == two.err_len && memcmp(one.err, two.err, one.err_len) == 0;
+    if (!err_same)
+        first_difference(one.err, one.err_len, two.err, two.err_len, d, sizeof d);
+    ck_assert_msg(err_same, "%s %s %s: errors differ (%s second) at %s", cmd, path, a0, how, d);
     unsigned ok = one.status == 0;
     ev_proc_free(&one);
     ev_proc_free(&two);
