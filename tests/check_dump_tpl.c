@@ -643,6 +643,70 @@ START_TEST(test_json_cpus)
 }
 END_TEST
 
+/* Four enumerations whose kept texts are 55 bytes long (the longest a
+ * template keeps is 56), more than a template's room for a value (24):
+ * with each event's output longer than the room asked, the writer's buffer
+ * overran and the dump crashed. Enough events for the output to fill the
+ * writer's buffer (256 KiB) many times, at every position. */
+static const char long_enum_meta[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "trace {\n\tmajor = 1;\n\tminor = 8;\n\tbyte_order = %s;\n"
+    "\tpacket.header := struct { uint32_t magic; uint32_t stream_id; };\n};\n"
+    "stream {\n\tid = 0;\n"
+    "\tpacket.context := struct { uint32_t content_size; uint32_t packet_size; };\n"
+    "\tevent.header := struct { uint8_t id; };\n};\n"
+    "event {\n\tname = \"e\";\n\tid = 0;\n\tstream_id = 0;\n"
+    "\tfields := struct {\n"
+#define LONG_ENUM(k)                                                                               \
+    "\t\tenum : uint8_t { LABEL_OF_THIRTY_THREE_CHARACTERS_" k " = 0, SHORT = 1, C = 2 } e" k ";\n"
+    LONG_ENUM("0") LONG_ENUM("1") LONG_ENUM("2") LONG_ENUM("3")
+#undef LONG_ENUM
+    "\t};\n};\n";
+
+START_TEST(test_long_enum_texts)
+{
+    CLI_OR_SKIP(cli);
+    for (int big = 0; big < 2; big++) {
+        char meta[sizeof long_enum_meta + 8];
+        snprintf(meta, sizeof meta, long_enum_meta, big ? "be" : "le");
+        cw_t w;
+        cw_init(&w);
+        uint64_t seed = 1;
+        for (unsigned pkt = 0; pkt < 8; pkt++) {
+            size_t start = (size_t)(w.bits / 8);
+            cw_int(&w, 0xC1FC1FC1u, 32, big != 0);
+            cw_int(&w, 0, 32, big != 0);
+            size_t sizes = (size_t)(w.bits / 8);
+            cw_int(&w, 0, 32, big != 0);
+            cw_int(&w, 0, 32, big != 0);
+            for (unsigned i = 0; i < 1500; i++) {
+                cw_int(&w, 0, 8, big != 0);
+                seed = seed * 6364136223846793005u + 1442695040888963407u;
+                for (unsigned k = 0; k < 4; k++) /* mostly the long texts; lines of varied lengths */
+                    cw_int(&w, k == (seed >> 33) % 8 ? 1 + k % 2 : 0, 8, big != 0);
+            }
+            size_t end = (size_t)(w.bits / 8);
+            cw_patch(&w, sizes, (uint64_t)(end - start) * 8, 32, big != 0);
+            cw_patch(&w, sizes + 4, (uint64_t)(end - start) * 8, 32, big != 0);
+        }
+        char *dir = trace_dir(big ? "tpl-enum-be" : "tpl-enum-le", meta, w.buf, w.bits / 8);
+        ev_proc_t p;
+        ev_run_cli(cli, NULL, &p, "dump", "-q", dir, NULL);
+        ck_assert_int_eq(p.status, 0);
+        ck_assert_uint_eq(ev_count(p.out, "\"type\":\"event\""), 8 * 1500);
+        ck_assert_ptr_nonnull(
+            strstr(p.out, "\"e3\":{\"value\":0,\"label\":\"LABEL_OF_THIRTY_THREE_CHARACTERS_3\"}}}"));
+        ev_proc_free(&p);
+        static const char *const quiet[] = {"-q", NULL};
+        ck_assert_uint_eq(both_ways(cli, quiet, dir), 1);
+        remove_trace(dir);
+        cw_free(&w);
+    }
+}
+END_TEST
+
 Suite *suite_dump_tpl(void);
 Suite *suite_dump_tpl(void)
 {
@@ -656,6 +720,7 @@ Suite *suite_dump_tpl(void)
     tcase_add_test(tc, test_unnamed_options);
     tcase_add_test(tc, test_json_direct);
     tcase_add_test(tc, test_json_cpus);
+    tcase_add_test(tc, test_long_enum_texts);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -40,8 +40,9 @@
 
 /* The room a value takes in the output, at most: an integer (20 digits and
  * a sign), a double ("%.17g", 24 bytes; wr_fmt_g17 uses 32, within the
- * TPL_SHORT slack after the last value), an enumeration's kept text
- * (copied as TPL_ENUM_TEXT bytes: this and the slack). */
+ * TPL_SHORT slack after the last value); an enumeration's kept text, up to
+ * TPL_ENUM_TEXT bytes (copied as TPL_ENUM_TEXT: its room and the slack),
+ * takes TPL_ENUM_TEXT - TPL_VAL_ROOM more. */
 #define TPL_VAL_ROOM 24u
 
 /* How a value is written (TPL_ENUM: an enumeration's {"value":V,"label":L},

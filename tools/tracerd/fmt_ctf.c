@@ -903,12 +903,13 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
 }
 
 /* Room for what remains of template t's text from value i on: its fixed
- * text and each value (TPL_VAL_ROOM), with the slack of the pieces'
- * fixed-size copies. */
+ * text and each value (TPL_VAL_ROOM), the enumerations' longer kept texts,
+ * with the slack of the pieces' fixed-size copies. */
 static inline char *tpl_room(wr_t *o, const tpl_t *t, uint32_t i)
 {
     size_t text = (size_t)t->tail_off + t->tail_len - (i < t->nvals ? t->val[i].off : t->tail_off);
-    return wr_room(o, text + (size_t)(t->nvals - i) * TPL_VAL_ROOM + TPL_SHORT);
+    return wr_room(o, text + (size_t)(t->nvals - i) * TPL_VAL_ROOM +
+                          (size_t)t->nenums * (TPL_ENUM_TEXT - TPL_VAL_ROOM) + TPL_SHORT);
 }
 
 /* An enumeration's value r written to o (put_value) and its text kept in
