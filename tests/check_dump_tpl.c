@@ -595,10 +595,10 @@ static void cpu_stream(cw_t *w, unsigned s, bool big)
     size_t sizes = (size_t)(w->bits / 8);
     cw_int(w, 0, 32, big);
     cw_int(w, 0, 32, big);
-    cw_int(w, s == 0 ? 1 : 9, 32, big); /* cpu_id */
+    cw_int(w, s == 0 ? 1 : 8 * s + 1, 32, big); /* cpu_id: 1, 9, 17 */
     for (unsigned k = 0; k < 20; k++) {
         cw_int(w, 0, 8, big);
-        cw_int(w, 1000u + 2 * k + s, 64, big);
+        cw_int(w, 1000u + 3 * k + s, 64, big); /* the streams take turns */
         cw_int(w, 100 + s, 32, big);
         cw_int(w, k, 32, big);
     }
@@ -607,25 +607,61 @@ static void cpu_stream(cw_t *w, unsigned s, bool big)
     cw_patch(w, sizes + 4, (uint64_t)len * 8, 32, big);
 }
 
+/* Lines of text holding both a and b. */
+static unsigned lines_with(const char *text, const char *a, const char *b)
+{
+    unsigned n = 0;
+    for (const char *l = text; *l != '\0';) {
+        const char *e = strchr(l, '\n');
+        size_t len = e != NULL ? (size_t)(e - l) : strlen(l);
+        char *line = strndup(l, len);
+        n += strstr(line, a) != NULL && strstr(line, b) != NULL;
+        free(line);
+        l += len + (e != NULL);
+    }
+    return n;
+}
+
+/* Three streams (cpus 1, 9, 17) whose events take turns: json's cpus, and
+ * dump's event lines each with its own stream's path (dump keeps the last
+ * two streams' line prefixes). */
 START_TEST(test_json_cpus)
 {
     CLI_OR_SKIP(cli);
     for (int big = 0; big < 2; big++) {
         char meta[sizeof cpu_meta + 8];
         snprintf(meta, sizeof meta, cpu_meta, big ? "be" : "le");
-        cw_t a, b;
+        cw_t a, b, c;
         cw_init(&a);
         cw_init(&b);
+        cw_init(&c);
         cpu_stream(&a, 0, big != 0);
         cpu_stream(&b, 1, big != 0);
+        cpu_stream(&c, 2, big != 0);
         char *dir = trace_dir(big ? "tpl-cpu-be" : "tpl-cpu-le", meta, a.buf, a.bits / 8);
-        char path[1200];
+        char path[1200], path2[1200];
         snprintf(path, sizeof path, "%s/stream1", dir);
         FILE *f = fopen(path, "wb");
         ck_assert_ptr_nonnull(f);
         ck_assert_uint_eq(fwrite(b.buf, 1, b.bits / 8, f), b.bits / 8);
         fclose(f);
+        snprintf(path2, sizeof path2, "%s/stream2", dir);
+        f = fopen(path2, "wb");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_uint_eq(fwrite(c.buf, 1, c.bits / 8, f), c.bits / 8);
+        fclose(f);
         ev_proc_t p;
+        ev_run_cli(cli, NULL, &p, "dump", "-q", dir, NULL);
+        ck_assert_int_eq(p.status, 0);
+        for (int turn = 0; turn < 2; turn++) { /* two streams, then three in turn */
+            ck_assert_uint_eq(lines_with(p.out, "/stream\",\"offset\"", "\"vtid\":100}"), 20);
+            ck_assert_uint_eq(lines_with(p.out, "/stream1\",\"offset\"", "\"vtid\":101}"), 20);
+            ck_assert_uint_eq(lines_with(p.out, "/stream2\",\"offset\"", "\"vtid\":102}"), 20);
+            ck_assert_uint_eq(ev_count(p.out, "\"type\":\"event\""), 60);
+            ev_proc_free(&p);
+            if (turn == 0)
+                ev_run_cli(cli, NULL, &p, "dump", "-q", "--chunk", "100", dir, NULL);
+        }
         ev_run_cli(cli, NULL, &p, "json", "-q", dir, NULL);
         ck_assert_int_eq(p.status, 0);
         ck_assert_ptr_nonnull(strstr(p.out, "\"tid\":100,\"ts\":1.000,"));
@@ -636,9 +672,11 @@ START_TEST(test_json_cpus)
         static const char *const quiet[] = {"-q", NULL};
         json_both_ways(cli, quiet, dir);
         remove(path);
+        remove(path2);
         remove_trace(dir);
         cw_free(&a);
         cw_free(&b);
+        cw_free(&c);
     }
 }
 END_TEST

@@ -145,12 +145,12 @@ struct ctx {
     jcache_t *names;   /* "name": of model strings (field, option and label names) */
     jcache_t *classes; /* ,"name":...,"id":N,"stream_id":M of an event class */
     struct stream_prefix prefix[STREAM_PREFIXES];
-    const struct stream_prefix *last_prefix; /* the last event's (NULL: none) */
-    const jc_entry_t *last_class[2];         /* the last two classes' texts (NULL: none) */
-    wr_lead_t lead_cycles, lead_ns;          /* the last event's leading digits */
-    tpl_table_t *tpls;                       /* event text templates (ctf_tpl.h); NULL: none */
-    bool no_tpl;                             /* TRACERD_CLI_NO_TEMPLATES=1 */
-    const void *cls;                         /* the class of the event being written */
+    const struct stream_prefix *last_prefix[2]; /* the last two streams' (NULL: none) */
+    const jc_entry_t *last_class[2];            /* the last two classes' texts (NULL: none) */
+    wr_lead_t lead_cycles, lead_ns;             /* the last event's leading digits */
+    tpl_table_t *tpls;                          /* event text templates (ctf_tpl.h); NULL: none */
+    bool no_tpl;                                /* TRACERD_CLI_NO_TEMPLATES=1 */
+    const void *cls;                            /* the class of the event being written */
     bool first[256];
     unsigned level;
     bool in_variant[256];
@@ -418,9 +418,12 @@ static inline size_t put_clock(struct ctx *x, char *p, const tracerd_ctf_event_t
 static void put_event_start(struct ctx *x, wr_t *f, const tracerd_ctf_event_t *e)
 {
     const char *path = cur_stream(x);
-    const struct stream_prefix *sp = x->last_prefix; /* a slot: its path tells whose it is */
-    if (sp == NULL || sp->path != path)
-        x->last_prefix = sp = event_prefix(x, path);
+    const struct stream_prefix *sp = x->last_prefix[0]; /* a slot: its path tells whose it is */
+    if (sp == NULL || sp->path != path) {               /* a directory's streams often take turns */
+        const struct stream_prefix *sp1 = x->last_prefix[1];
+        x->last_prefix[1] = sp;
+        x->last_prefix[0] = sp = sp1 != NULL && sp1->path == path ? sp1 : event_prefix(x, path);
+    }
     if (sp != NULL && sp->len <= PREFIX_SHORT) {
         char *p = wr_room(f, PREFIX_SHORT + 20), *const p0 = p;
         memcpy(p, sp->text, PREFIX_SHORT);
