@@ -29,14 +29,20 @@
 #include "../../libtracerd/event/ctf_choices.h"
 
 #define TPL_RECS 128u    /* records of a template, at most */
-#define TPL_VALS 96u     /* values */
+#define TPL_VALS 128u    /* values (and pieces of longer fixed text: TPL_NONE) */
 #define TPL_CHECKS 32u   /* choice, string and BLOB records (checked) */
 #define TPL_TEXT 2048u   /* fixed text */
-#define TPL_SHORT 32u    /* a piece of at most this many bytes is one fixed-size copy */
+#define TPL_SHORT 32u    /* the longest piece: each is one fixed-size copy */
 #define TPL_SETS 64u     /* the table: TPL_SETS sets of two */
 #define TPL_ENUMS 4u     /* enumerations whose text is kept per value */
 #define TPL_ENUM_WAYS 16u /* values kept per enumeration (by the value's low bits) */
 #define TPL_ENUM_TEXT 56u
+
+#if defined(__GNUC__)
+#define TPL_LIKELY(c) __builtin_expect(!!(c), 1)
+#else
+#define TPL_LIKELY(c) (c)
+#endif
 
 /* The room a value takes in the output, at most: an integer (20 digits and
  * a sign), a double ("%.17g", 24 bytes; wr_fmt_g17 uses 32, within the
@@ -47,20 +53,30 @@
 
 /* How a value is written (TPL_ENUM: an enumeration's {"value":V,"label":L},
  * kept per value in the template's enum[aux]; TPL_F64: a double, or null
- * when it is not finite). */
-enum { TPL_U64, TPL_I64, TPL_VALUE, TPL_VALUE_KEYED, TPL_ENUM, TPL_F64 };
+ * when it is not finite; TPL_NONE: nothing, its piece is a part of a fixed
+ * text longer than TPL_SHORT). */
+enum { TPL_U64, TPL_I64, TPL_F64, TPL_ENUM, TPL_VALUE, TPL_VALUE_KEYED, TPL_NONE };
 
-/* A value: the fixed text before it, text[off, off + len), then the value
- * of the record rec bytes from the first (a record's index times its size:
- * TPL_RECS records fit in 16 bits). */
+/* A value: the fixed text before it, text[0, len) (a piece of the
+ * template's text: a longer one is split into TPL_NONE values), then the
+ * value of the record rec bytes from the first (a record's index times its
+ * size: TPL_RECS records fit in 16 bits); room: the output's room from
+ * this value on (tpl_room). */
 struct tpl_val {
+    char text[TPL_SHORT];
     uint16_t rec;
-    uint16_t op;
-    uint16_t off, len;
+    uint8_t op;
+    uint8_t len;
     uint16_t aux;
+    uint16_t off; /* (the piece's offset in the template's text, while it is built) */
+    uint16_t room;
 };
 _Static_assert(TPL_RECS * sizeof(tracerd_ctf_field_t) <= UINT16_MAX + 1u,
                "a template's record offsets fit in 16 bits");
+_Static_assert(TPL_TEXT + TPL_SHORT + TPL_VALS * TPL_VAL_ROOM +
+                       TPL_ENUMS * (TPL_ENUM_TEXT - TPL_VAL_ROOM) <=
+                   UINT16_MAX,
+               "a template's room fits in 16 bits");
 
 /* The text of an enumeration's values (its type's labels for them do not
  * change): a value's text in way value % TPL_ENUM_WAYS (len 0: none). */
@@ -76,12 +92,12 @@ typedef struct tpl {
     const void *cls; /* NULL: empty */
     uint32_t n;      /* records */
     uint32_t nvals, nchecks, nenums;
-    uint16_t tail_off, tail_len; /* the text after the last value */
+    uint16_t tail_len, tail_room; /* the text after the last value (tail), its room */
     bool first0;                 /* the writer's first[0] after the records */
     struct ctf_rec0 rec0;               /* the batch's first record */
     struct ctf_check check[TPL_CHECKS]; /* in record order */
     struct tpl_val val[TPL_VALS];
-    char text[TPL_TEXT + TPL_SHORT];
+    char tail[TPL_SHORT];
     struct tpl_enum enums[TPL_ENUMS];
 } tpl_t;
 

@@ -829,6 +829,24 @@ field_other(struct ctx *x, const tracerd_ctf_field_t *f)
     return field_write(x, x->c->wr, f);
 }
 
+/* Values of t that write nothing (TPL_NONE): the pieces of its fixed text
+ * from *mark to end but the last TPL_SHORT bytes or fewer; false when t has
+ * no room for them. */
+static bool tpl_pieces(tpl_t *t, size_t *mark, size_t end)
+{
+    for (; end - *mark > TPL_SHORT; *mark += TPL_SHORT) {
+        if (t->nvals == TPL_VALS)
+            return false;
+        struct tpl_val *v = &t->val[t->nvals++];
+        v->rec = 0;
+        v->op = TPL_NONE;
+        v->len = TPL_SHORT;
+        v->off = (uint16_t)*mark;
+        v->aux = 0;
+    }
+    return true;
+}
+
 /* Makes the template of records f[0, n) (ctf_tpl.h) in t: their fixed text
  * written as field_write writes it, into t's text, with a value's place
  * marked where field_write would write it; the writer's levels are left as
@@ -875,10 +893,10 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
             field_write(x, &s, r);
             continue;
         }
-        if (t->nvals == TPL_VALS)
-            return false;
         if (member(x, &s, r) && op == TPL_VALUE)
             op = TPL_VALUE_KEYED;
+        if (s.len > TPL_TEXT || !tpl_pieces(t, &mark, s.len) || t->nvals == TPL_VALS)
+            return false;
         struct tpl_val *v = &t->val[t->nvals++];
         v->aux = 0;
         if (op != TPL_U64 && op != TPL_I64 && op != TPL_F64 && r->kind != TRACERD_CTF_VALUE_BOOL &&
@@ -889,30 +907,38 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
             op = TPL_ENUM;
         }
         v->rec = (uint16_t)(i * sizeof *f);
-        v->op = (uint16_t)op;
+        v->op = (uint8_t)op;
         v->off = (uint16_t)mark;
-        v->len = (uint16_t)(s.len - mark);
+        v->len = (uint8_t)(s.len - mark);
         mark = s.len;
     }
     if (s.failed || s.len > TPL_TEXT || s.nclosers != 0 || s.lost_closers != 0 || x->level != 0 ||
-        x->scope_open || x->optional_null)
+        x->scope_open || x->optional_null || !tpl_pieces(t, &mark, s.len))
         return false;
-    memcpy(t->text, buf, s.len);
-    t->tail_off = (uint16_t)mark;
+    /* each piece's text, and the room from each value on: the text after
+     * its piece's start, TPL_VAL_ROOM a value, the enumerations' longer
+     * kept texts and the slack of the last fixed-size copy */
+    size_t room = s.len - mark + TPL_SHORT + (size_t)t->nenums * (TPL_ENUM_TEXT - TPL_VAL_ROOM);
+    memcpy(t->tail, buf + mark, s.len - mark);
     t->tail_len = (uint16_t)(s.len - mark);
+    t->tail_room = (uint16_t)room;
+    for (uint32_t i = t->nvals; i-- > 0;) {
+        struct tpl_val *v = &t->val[i];
+        room += v->len + (v->op == TPL_NONE ? 0 : TPL_VAL_ROOM);
+        memcpy(v->text, buf + v->off, v->len);
+        v->room = (uint16_t)room;
+    }
     t->first0 = x->first[0];
     t->n = (uint32_t)n;
     return true;
 }
 
-/* Room for what remains of template t's text from value i on: its fixed
- * text and each value (TPL_VAL_ROOM), the enumerations' longer kept texts,
- * with the slack of the pieces' fixed-size copies. */
-static inline char *tpl_room(wr_t *o, const tpl_t *t, uint32_t i)
+/* Room for what remains of template t's text from value v on (ve: after
+ * the last value). */
+static inline char *tpl_room(wr_t *o, const tpl_t *t, const struct tpl_val *v,
+                             const struct tpl_val *ve)
 {
-    size_t text = (size_t)t->tail_off + t->tail_len - (i < t->nvals ? t->val[i].off : t->tail_off);
-    return wr_room(o, text + (size_t)(t->nvals - i) * TPL_VAL_ROOM +
-                          (size_t)t->nenums * (TPL_ENUM_TEXT - TPL_VAL_ROOM) + TPL_SHORT);
+    return wr_room(o, v < ve ? v->room : t->tail_room);
 }
 
 /* An enumeration's value r written to o (put_value) and its text kept in
@@ -940,20 +966,18 @@ static void tpl_enum_keep(struct ctx *x, wr_t *o, struct tpl_enum *en, size_t w,
  * records. */
 static void tpl_write(struct ctx *x, wr_t *o, tpl_t *t, const tracerd_ctf_field_t *f)
 {
-    char *p = tpl_room(o, t, 0);
-    for (uint32_t i = 0; i < t->nvals; i++) {
-        const struct tpl_val *v = &t->val[i];
+    const struct tpl_val *v = t->val, *const ve = v + t->nvals;
+    char *p = tpl_room(o, t, v, ve);
+    for (; v < ve; v++) {
         const tracerd_ctf_field_t *r =
             (const tracerd_ctf_field_t *)(const void *)((const char *)f + v->rec);
-        if (v->len <= TPL_SHORT)
-            memcpy(p, t->text + v->off, TPL_SHORT);
-        else
-            memcpy(p, t->text + v->off, v->len);
+        memcpy(p, v->text, TPL_SHORT); /* (room for it: tpl_room) */
         p += v->len;
-        switch (v->op) {
-        case TPL_U64:
+        if (TPL_LIKELY(v->op == TPL_U64)) { /* the most common: no dispatch */
             p += wr_fmt_u64_inline(p, r->v.u);
-            break;
+            continue;
+        }
+        switch (v->op) {
         case TPL_I64:
             *p = '-';
             p += r->v.i < 0;
@@ -973,20 +997,19 @@ static void tpl_write(struct ctx *x, wr_t *o, tpl_t *t, const tracerd_ctf_field_
             }
             o->len = (size_t)(p - o->buf);
             tpl_enum_keep(x, o, en, w, r);
-            p = tpl_room(o, t, i + 1);
+            p = tpl_room(o, t, v + 1, ve);
             break;
         }
+        case TPL_NONE:
+            break;
         default:
             o->len = (size_t)(p - o->buf);
             put_value(x, o, r, v->op == TPL_VALUE_KEYED);
-            p = tpl_room(o, t, i + 1);
+            p = tpl_room(o, t, v + 1, ve);
             break;
         }
     }
-    if (t->tail_len <= TPL_SHORT) /* (room for it: tpl_room) */
-        memcpy(p, t->text + t->tail_off, TPL_SHORT);
-    else
-        memcpy(p, t->text + t->tail_off, t->tail_len);
+    memcpy(p, t->tail, TPL_SHORT);
     p += t->tail_len;
     o->len = (size_t)(p - o->buf);
     x->level = 0;
