@@ -167,16 +167,6 @@ static inline uint32_t event_shape(const tracerd_ctf_stream_t *r)
     return ev->shape + ((ev->shape_hdr2 & dlv) != 0 && r->ts_bits == 64);
 }
 
-/* The members of the event the callbacks see that stay the same for every
- * event of a packet. */
-static inline void event_fill_packet(const tracerd_ctf_stream_t *r, tracerd_ctf_event_t *e)
-{
-    e->stream_class = r->srt->cls;
-    e->packet_index = r->pkt_index;
-    e->size = sizeof *e;
-    e->values = r->slots + CTF_FIRST_FREE_SLOT;
-}
-
 /* The measured event's own members (event_fill_packet made the others). */
 static inline void event_fill_own(const tracerd_ctf_stream_t *r, tracerd_ctf_event_t *e,
                                   uint64_t ns)
@@ -265,6 +255,7 @@ static int packet_programs(tracerd_ctf_stream_t *r, struct vm *vm, bool dlv)
             return vm_fail(r, vm, NULL, TRACERD_E_REFERENCE,
                            "stream id %llu is not declared in the metadata",
                            (unsigned long long)sid);
+        r->hdr_inline = hdr_inline_of(r->srt);
     }
     return run(r, vm, &r->srt->packet_context, dlv);
 }
@@ -501,6 +492,7 @@ static int packet_deliver(tracerd_ctf_stream_t *r, struct vm *vm)
             return R_ERR;
     }
     r->pkt_events = 0;
+    event_fill_packet(r, &r->fe);
     return R_OK;
 }
 
@@ -904,14 +896,9 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
     vm.end_status = TRACERD_E_EXTENT;
     vm.pos = r->pos;
     const struct ctf_insn *hdr = s->event_header.fast;
-    /* the header read inline: 1 LTTng compact, 2 LTTng large (little-endian), 0 by run_fast */
-    const int hdr_inline = (hdr[0].flags & INSN_BE)        ? 0
-                           : hdr[0].op == OP_LTTNG_COMPACT ? 1
-                           : hdr[0].op == OP_LTTNG_LARGE   ? 2
-                                                           : 0;
+    const int hdr_inline = r->hdr_inline;
     tracerd_ctf_event_cb on_begin = r->cb.on_event_begin, on_end = r->cb.on_event_end;
-    tracerd_ctf_event_t e; /* the loop stays in one packet */
-    event_fill_packet(r, &e);
+    tracerd_ctf_event_t *const e = &r->fe; /* its packet's members made by packet_deliver */
     int rc = R_OK;
     while (vm.pos < vm.limit) {
         uint64_t ev_start = vm.pos, sctx_pos, ns;
@@ -994,7 +981,7 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
             rc = R_MORE;
             break;
         }
-        if (!event_begin(r, on_begin, &e, ns, &rc))
+        if (!event_begin(r, on_begin, e, ns, &rc))
             break;
         if (r->fast_ctx) {
             /* the contexts asked for, decoded again from their start (the
@@ -1008,7 +995,7 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
                 break;
             }
         }
-        if (!event_end(r, on_end, &e, vm.pos, &rc))
+        if (!event_end(r, on_end, e, vm.pos, &rc))
             break;
     }
     uint64_t used = (r->pos >> 3) - start_byte;
@@ -1187,7 +1174,11 @@ tracerd_status_t tracerd__ctf_stream_feed_merged(tracerd_ctf_stream_t *r, const 
     r->gate_below = below;
     r->gate_hold = hold;
     *held = false;
-    if (!(r->state == S_EVENTS && !r->big && r->st_have == 0 && r->fast_ok && len > 0 &&
+    /* An event held back by fast_events (r->held) was in a packet's events,
+     * nothing stitched or streamed, no pause, callback or error: it still is
+     * (nothing ran since) */
+    if (!(r->held && len > 0) &&
+        !(r->state == S_EVENTS && !r->big && r->st_have == 0 && r->fast_ok && len > 0 &&
           r->pos < r->content_bits && r->srt->event_header.fast != NULL && !r->core.paused &&
           !r->core.in_cb && r->core.err.status >= 0))
         return feed_rest(r, data, len, 0, consumed, held, held_ns);

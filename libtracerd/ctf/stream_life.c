@@ -196,6 +196,9 @@ tracerd_status_t tracerd_ctf_stream_set_trace(tracerd_ctf_stream_t *r,
         return st;
     r->t = trace;
     r->srt = s;
+    r->hdr_inline = s != NULL ? hdr_inline_of(s) : 0;
+    if (s != NULL)
+        event_fill_packet(r, &r->fe); /* its slots may have moved */
     r->ns_srt = NULL;
     r->held = false;
     batch_drop_hform(r); /* the old model's (kept alive by the caller until now) */

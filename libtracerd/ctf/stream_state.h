@@ -122,6 +122,10 @@ struct tracerd_ctf_stream {
     const struct ctf_hform *hrec_of[2];
     tracerd_ctf_field_t *hrec; /* 2 x CTF_HFORM_RECORDS, made by _new with on_field */
     bool fast_ok;              /* events lying in the chunk may take fast_events */
+    int hdr_inline;            /* fast_events reads srt's event header: hdr_inline_of */
+    /* the event fast_events' callbacks see, its packet's members made once
+     * a packet (event_fill_packet) */
+    tracerd_ctf_event_t fe;
     bool fast_ctx;             /* ... which then delivers the two event contexts */
     tracerd__ctf_gate_fn gate;
     void *gate_user;
@@ -137,6 +141,27 @@ struct tracerd_ctf_stream {
     bool held_has_ts;
     const struct ctf_event_rt *held_ev;
 };
+
+/* How fast_events reads an event header of stream class s (set with
+ * r->srt): 1 inline as LTTng compact, 2 inline as LTTng large (both
+ * little-endian), 0 by run_fast (or no fast program). */
+static inline int hdr_inline_of(const struct ctf_stream_rt *s)
+{
+    const struct ctf_insn *hdr = s->event_header.fast;
+    if (hdr == NULL || (hdr[0].flags & INSN_BE))
+        return 0;
+    return hdr[0].op == OP_LTTNG_COMPACT ? 1 : hdr[0].op == OP_LTTNG_LARGE ? 2 : 0;
+}
+
+/* The members of the event the callbacks see that stay the same for every
+ * event of a packet. */
+static inline void event_fill_packet(const tracerd_ctf_stream_t *r, tracerd_ctf_event_t *e)
+{
+    e->stream_class = r->srt->cls;
+    e->packet_index = r->pkt_index;
+    e->size = sizeof *e;
+    e->values = r->slots + CTF_FIRST_FREE_SLOT;
+}
 
 /* A batch slot's members that no plan step sets, as a new record has them. */
 static TRACERD__INLINE void slot_clear(tracerd_ctf_field_t *o)
