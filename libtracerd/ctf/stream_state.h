@@ -122,11 +122,11 @@ struct tracerd_ctf_stream {
     const struct ctf_hform *hrec_of[2];
     tracerd_ctf_field_t *hrec; /* 2 x CTF_HFORM_RECORDS, made by _new with on_field */
     bool fast_ok;              /* events lying in the chunk may take fast_events */
+    bool fast_ctx;             /* ... which then delivers the two event contexts */
     int hdr_inline;            /* fast_events reads srt's event header: hdr_inline_of */
     /* the event fast_events' callbacks see, its packet's members made once
      * a packet (event_fill_packet) */
     tracerd_ctf_event_t fe;
-    bool fast_ctx;             /* ... which then delivers the two event contexts */
     tracerd__ctf_gate_fn gate;
     void *gate_user;
     uint64_t gate_below; /* events before this time pass without asking the gate */
