@@ -53,7 +53,19 @@ struct jtpl {
         uint16_t rec;      /* the plan's record of the value */
         char text[JT_KEY]; /* [,]"name": */
     } key[PLAN_ARGS];
+    /* the room the text of arguments [j, nargs) takes at most (JT_ARG_ROOM
+     * each past its key): the event's room is asked once, and again after
+     * a value written by json_put_arg_value */
+    uint16_t rest[PLAN_ARGS + 1];
 };
+
+/* The room of an argument past its key text: its key's copy (JT_KEY bytes
+ * from the key's start) and its number (wr_fmt_g17: 32; an integer 21). */
+#define JT_ARG_ROOM 32u
+_Static_assert(JT_ARG_ROOM >= JT_KEY, "a key's copy fits in an argument's room");
+/* An event's room before its arguments: its start, ,"ts": and the time,
+ * the head's copy. */
+#define JT_START_ROOM (JSON_EVENT_START + 6u + 25u + JT_HEAD)
 
 /* How a template's value is written: an unsigned or signed integer or a
  * double from its record's 8 bytes (a plan's PLAN_NUMBER), or another value
@@ -172,40 +184,44 @@ static bool write_planned(struct jc *x, const struct plan *p, const struct jtpl 
     if (ts > th->last_ts)
         th->last_ts = ts;
     (void)json_see_pid(w, pid, TRACERD_EVENT_INSTANT); /* known: writes nothing */
-    x->mark = w->o.len;
     x->first0 = w->first;
     x->has_base0 = w->has_base;
     x->open = p;
     x->more = false;
-    begin_event(w, 'i', pid, tid);
-    put_ts(w, "ts", ts);
-    char *o = wr_room(&w->o, JT_HEAD);
-    memcpy(o, t->head, JT_HEAD);
-    w->o.len += t->head_len;
+    /* the event's text in one room: its start, "ts", the head, the
+     * arguments (the room asked again after a value json_put_arg_value
+     * writes) */
+    char *q = wr_room(&w->o, JT_START_ROOM + t->rest[0]);
+    x->mark = w->o.len; /* (after the room: a flush moves the text's start) */
+    q += fmt_begin_event(w, q, 'i', pid, tid);
+    memcpy(q, ",\"ts\":", 6);
+    q += 6;
+    q += fmt_ts_value(w, q, ts);
+    memcpy(q, t->head, JT_HEAD);
+    q += t->head_len;
     for (uint32_t j = 0; j < p->nargs; j++) {
         const tracerd_ctf_field_t *rec = &f[t->key[j].rec];
-        char *q = wr_room(&w->o, JT_KEY + 32), *const q0 = q; /* wr_fmt_g17: 32 */
         memcpy(q, t->key[j].text, JT_KEY);
         q += t->key[j].len;
         const unsigned how = t->key[j].how;
         if (how == JT_UINT) {
-            q += wr_fmt_u64(q, rec->v.u);
+            q += wr_fmt_u64_inline(q, rec->v.u);
         } else if (how == JT_INT) {
             int64_t v = rec->v.i;
             *q = '-';
             q += v < 0;
-            q += wr_fmt_u64(q, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
+            q += wr_fmt_u64_inline(q, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
         } else if (how == JT_DOUBLE && isfinite(rec->v.f)) {
             q += wr_fmt_g17(q, rec->v.f);
         } else {
-            w->o.len += (size_t)(q - q0);
+            w->o.len = (size_t)(q - w->o.buf);
             tracerd_event_arg_t a;
             tracerd__ctf_args_value(x->m, p, j, f, &a);
             json_put_arg_value(w, &a);
-            continue;
+            q = wr_room(&w->o, t->rest[j + 1]);
         }
-        w->o.len += (size_t)(q - q0);
     }
+    w->o.len = (size_t)(q - w->o.buf);
     return true;
 }
 
@@ -260,6 +276,9 @@ static void make_tpl(struct jc *x, const struct plan *p, const tracerd_event_t *
                                                          : JT_OTHER;
     }
     w->o = saved;
+    t->rest[p->nargs] = 0;
+    for (uint32_t j = p->nargs; fits && j-- > 0;)
+        t->rest[j] = (uint16_t)(t->rest[j + 1] + t->key[j].len + JT_ARG_ROOM);
     t->direct = fits;
 }
 

@@ -137,8 +137,10 @@ static inline size_t fmt_id(char *p, uint64_t v)
     return 1 + wr_fmt_u64(p + 1, (uint64_t)0 - v);
 }
 
-/* ph is one letter. */
-static inline void begin_event(struct jw *w, char ph, uint64_t pid, uint64_t tid)
+/* The beginning of an event's text (its comma, ph, pid and tid) at p (12 +
+ * sizeof w->idtxt bytes of room): its length. ph is one letter. */
+#define JSON_EVENT_START (12u + sizeof(((struct jw *)0)->idtxt))
+static inline size_t fmt_begin_event(struct jw *w, char *p, char ph, uint64_t pid, uint64_t tid)
 {
     if (w->idlen == 0 || pid != w->id_pid || tid != w->id_tid) {
         char *q = w->idtxt;
@@ -152,7 +154,6 @@ static inline void begin_event(struct jw *w, char ph, uint64_t pid, uint64_t tid
         w->id_pid = pid;
         w->id_tid = tid;
     }
-    char *p = wr_room(&w->o, 12 + sizeof w->idtxt);
     size_t n = 0;
     if (!w->first)
         p[n++] = ',';
@@ -161,7 +162,14 @@ static inline void begin_event(struct jw *w, char ph, uint64_t pid, uint64_t tid
     p[n + 8] = ph;
     n += 9;
     memcpy(p + n, w->idtxt, sizeof w->idtxt);
-    w->o.len += n + w->idlen;
+    return n + w->idlen;
+}
+
+/* The same written. */
+static inline void begin_event(struct jw *w, char ph, uint64_t pid, uint64_t tid)
+{
+    char *p = wr_room(&w->o, JSON_EVENT_START);
+    w->o.len += fmt_begin_event(w, p, ph, pid, tid);
 }
 
 static inline void end_event(struct jw *w)
