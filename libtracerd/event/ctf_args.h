@@ -22,6 +22,7 @@
 #include <tracerd/event.h>
 
 #include "ctf_choices.h"
+#include "ctf_meaning.h"
 
 #define PLAN_SETS 32u
 #define PLAN_ARGS 64u
@@ -53,6 +54,53 @@ struct plan {
     } id[PLAN_IDS];
     char names[PLAN_NAMES]; /* the nested arguments' names */
 };
+
+/* The set of the plan table (2 * PLAN_SETS plans, two ways a set) where
+ * the plans of class cls for batches of n records are kept. */
+static inline size_t tracerd__ctf_plan_set(const void *cls, size_t n)
+{
+    uint64_t h = (uint64_t)(uintptr_t)cls ^ (uint64_t)n << 3;
+    h ^= h >> 29;
+    h *= UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> 59); /* PLAN_SETS */
+}
+
+static inline bool tracerd__ctf_plan_match(const struct plan *p, const void *cls,
+                                           const tracerd_ctf_field_t *f, size_t n)
+{
+    return p->cls == cls && p->n == n && ctf_rec0_is(&p->rec0, &f[0]) &&
+           ctf_checks_hold(p->check, p->nchecks, f);
+}
+
+/* The plan of table plans that holds batch f[0, n) of an event of class cls,
+ * or NULL. */
+static inline const struct plan *tracerd__ctf_plan_find(const struct plan *plans, const void *cls,
+                                                        const tracerd_ctf_field_t *f, size_t n)
+{
+    const struct plan *p = &plans[2 * tracerd__ctf_plan_set(cls, n)];
+    if (tracerd__ctf_plan_match(p, cls, f, n) || tracerd__ctf_plan_match(++p, cls, f, n))
+        return p;
+    return NULL;
+}
+
+/* The thread and process batch f gives by plan p of an instant's class
+ * (span 0: its ids are its contexts' threads and processes, map_ctf.c's
+ * note_id keeps no other), as tracerd__ctf_args_planned notes them: flags
+ * gains TRACERD_EVENT_HAS_TID and HAS_PID for those it gives. */
+static inline void tracerd__ctf_plan_ids(const struct plan *p, const tracerd_ctf_field_t *f,
+                                         uint32_t *flags, uint64_t *tid, uint64_t *pid)
+{
+    for (uint32_t i = 0; i < p->nids; i++) {
+        uint64_t u = f[p->id[i].rec].v.u; /* v.i's bytes for a signed one */
+        if (p->id[i].kind == CTF_NAME_TID) {
+            *tid = u;
+            *flags |= TRACERD_EVENT_HAS_TID;
+        } else {
+            *pid = u;
+            *flags |= TRACERD_EVENT_HAS_PID;
+        }
+    }
+}
 
 /* The scopes the event view asks the reader for when arguments are wanted
  * (map_ctf.c's args_scopes): the event header (mapped into nothing), the
@@ -104,8 +152,17 @@ void tracerd__ctf_args_fields(tracerd__ctf_args_t *m, const tracerd_ctf_field_t 
 /* The plan the last tracerd__ctf_args_fields mapped its batch by or made
  * from it, or NULL. */
 const struct plan *tracerd__ctf_args_used(const tracerd__ctf_args_t *m);
-/* p's slot in the mapping's table of plans: [0, 2 * PLAN_SETS). */
-uint32_t tracerd__ctf_args_slot(const tracerd__ctf_args_t *m, const struct plan *p);
+/* The mapping's table of plans (2 * PLAN_SETS: tracerd__ctf_plan_find finds
+ * a batch's; a plan's slot is its index), the same while m lives. With
+ * nothing of the event mapped yet (tracerd__ctf_args_begin), the plan
+ * tracerd__ctf_args_find gives is tracerd__ctf_plan_find's in it for the
+ * event's class (NULL for a class of NULL). */
+const struct plan *tracerd__ctf_args_plans(const tracerd__ctf_args_t *m);
+/* An event of class cls begins whose first batch was p's, its ids and
+ * values written by the caller (tracerd__ctf_plan_ids): the mapping as
+ * tracerd__ctf_args_begin then tracerd__ctf_args_planned leave it, but for
+ * the ids, for the event's later batches. */
+void tracerd__ctf_args_after(tracerd__ctf_args_t *m, const void *cls, int span, const struct plan *p);
 /* What the event's records gave so far. */
 void tracerd__ctf_args_result(const tracerd__ctf_args_t *m, tracerd__ctf_args_out_t *out);
 

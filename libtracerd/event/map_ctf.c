@@ -638,21 +638,6 @@ static int fields_each(struct cmap *m, const tracerd_ctf_field_t *f, size_t n)
     return ret;
 }
 
-static inline size_t plan_set(const void *cls, size_t n)
-{
-    uint64_t h = (uint64_t)(uintptr_t)cls ^ (uint64_t)n << 3;
-    h ^= h >> 29;
-    h *= UINT64_C(0x9E3779B97F4A7C15);
-    return (size_t)(h >> 59); /* PLAN_SETS */
-}
-
-static inline bool plan_match(const struct plan *p, const void *cls, const tracerd_ctf_field_t *f,
-                              size_t n)
-{
-    return p->cls == cls && p->n == n && ctf_rec0_is(&p->rec0, &f[0]) &&
-           ctf_checks_hold(p->check, p->nchecks, f);
-}
-
 _Static_assert(sizeof(((tracerd_ctf_field_t *)0)->v.u) == 8 &&
                    sizeof(((tracerd_ctf_field_t *)0)->v.i) == 8 &&
                    sizeof(((tracerd_ctf_field_t *)0)->v.f) == 8 &&
@@ -700,7 +685,7 @@ static void plan_run(struct cmap *m, const struct plan *p, const tracerd_ctf_fie
  * the batch allows one (struct plan). */
 static int plan_make(struct cmap *m, const tracerd_ctf_field_t *f, size_t n)
 {
-    size_t h = plan_set(m->cls, n);
+    size_t h = tracerd__ctf_plan_set(m->cls, n);
     unsigned way = m->plan_older[h];
     m->plan_older[h] = (uint8_t)(way ^ 1u);
     struct plan *p = &m->plans[2 * h + way];
@@ -785,10 +770,7 @@ static inline bool plan_ready(const struct cmap *m)
 static inline const struct plan *plan_find(const struct cmap *m, const tracerd_ctf_field_t *f,
                                            size_t n)
 {
-    const struct plan *p = &m->plans[2 * plan_set(m->cls, n)];
-    if (plan_match(p, m->cls, f, n) || plan_match(++p, m->cls, f, n))
-        return p;
-    return NULL;
+    return tracerd__ctf_plan_find(m->plans, m->cls, f, n);
 }
 
 /* The fields in batches (on_fields): each as on_field, or by a plan. A
@@ -1165,9 +1147,16 @@ const struct plan *tracerd__ctf_args_used(const tracerd__ctf_args_t *m)
     return m->used;
 }
 
-uint32_t tracerd__ctf_args_slot(const tracerd__ctf_args_t *m, const struct plan *p)
+const struct plan *tracerd__ctf_args_plans(const tracerd__ctf_args_t *m)
 {
-    return (uint32_t)(p - m->plans);
+    return m->plans;
+}
+
+void tracerd__ctf_args_after(tracerd__ctf_args_t *m, const void *cls, int span, const struct plan *p)
+{
+    tracerd__ctf_args_begin(m, cls, span);
+    m->nargs = p->nargs;
+    m->used = p;
 }
 
 void tracerd__ctf_args_result(const tracerd__ctf_args_t *m, tracerd__ctf_args_out_t *out)

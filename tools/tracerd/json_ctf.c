@@ -78,9 +78,12 @@ struct jc {
     struct ctf_evsrc src; /* the source, the streams' cpus, the category; the directory */
     map_files_t files;
     tracerd__ctf_args_t *m;
+    const struct plan *plans; /* m's table of plans */
     /* the event being read: what its beginning tells (the event view's) */
     tracerd_event_t ev;
     int span;
+    const void *cls_cur; /* its class */
+    bool mapping;        /* m has begun it (tracerd__ctf_args_begin) */
     const struct plan *last; /* the plan its last batch was mapped by or made, or NULL */
     /* an instant written from its records, not yet ended: its plan, and what
      * to take back if it does not end (the output's length, the writer's
@@ -154,30 +157,55 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
     ev->name = x->cls[h].name;
     x->span = x->cls[h].span;
     x->last = NULL;
-    tracerd__ctf_args_begin(x->m, e->cls, x->span);
+    x->cls_cur = e->cls;
+    x->mapping = false; /* begun by its first batch not written from its records */
     return ctf_evsrc_source(&x->src);
 }
 
-/* Instant batch f, whose records plan p holds, written by its template t:
- * true, or false (nothing written, the mapping as it was) when the event's
- * process is new (its name's event comes first: json_event writes it). */
+/* The mapping begins the event, when not yet done. */
+static inline void map_begin(struct jc *x)
+{
+    if (!x->mapping) {
+        tracerd__ctf_args_begin(x->m, x->cls_cur, x->span);
+        x->mapping = true;
+    }
+}
+
+/* The same for an event whose first batch p's template wrote: the mapping
+ * as if it had mapped it (tracerd__ctf_args_after), for a value it makes or
+ * the event's later batches. */
+static inline void map_after(struct jc *x, const struct plan *p)
+{
+    if (!x->mapping) {
+        tracerd__ctf_args_after(x->m, x->cls_cur, x->span, p);
+        x->mapping = true;
+    }
+}
+
+/* Argument j of p from batch f made by the mapping. */
+static void map_value(struct jc *x, const struct plan *p, uint32_t j, const tracerd_ctf_field_t *f,
+                      tracerd_event_arg_t *a)
+{
+    map_after(x, p);
+    tracerd__ctf_args_value(x->m, p, j, f, a);
+}
+
+/* Instant batch f, the event's first, whose records plan p holds, written
+ * by its template t (the mapping not begun: its values are the plan's, made
+ * here): true, or false (nothing written) when the event's process is new
+ * (its name's event comes first: json_event writes it). */
 static bool write_planned(struct jc *x, const struct plan *p, const struct jtpl *t,
                           const tracerd_ctf_field_t *f)
 {
     struct jw *w = x->w;
-    tracerd__ctf_args_out_t r;
-    tracerd__ctf_args_planned(x->m, p, f, &r);
-    uint64_t pid = (r.flags & TRACERD_EVENT_HAS_PID) ? r.pid : 0;
-    uint64_t tid = (r.flags & TRACERD_EVENT_HAS_TID) ? r.tid : 0;
-    if (!(w->has_last_pid && pid == w->last_pid) && ev_table_find(&w->pids, pid, 0) == UINT32_MAX) {
-        tracerd__ctf_args_begin(x->m, p->cls, x->span);
+    uint32_t flags = 0;
+    uint64_t pid = 0, tid = 0;
+    tracerd__ctf_plan_ids(p, f, &flags, &tid, &pid); /* (0 for those it has not) */
+    if (!(w->has_last_pid && pid == w->last_pid) && ev_table_find(&w->pids, pid, 0) == UINT32_MAX)
         return false;
-    }
     struct ev_thread *th = ev_thread_ids(&w->threads, pid, tid);
-    if (th == NULL) {
-        tracerd__ctf_args_begin(x->m, p->cls, x->span);
+    if (th == NULL)
         return false; /* json_event says it */
-    }
     uint64_t ts = ev_time(&x->ev);
     x->thread = th;
     x->last_ts0 = th->last_ts;
@@ -216,7 +244,7 @@ static bool write_planned(struct jc *x, const struct plan *p, const struct jtpl 
         } else {
             w->o.len = (size_t)(q - w->o.buf);
             tracerd_event_arg_t a;
-            tracerd__ctf_args_value(x->m, p, j, f, &a);
+            map_value(x, p, j, f, &a);
             json_put_arg_value(w, &a);
             q = wr_room(&w->o, t->rest[j + 1]);
         }
@@ -228,16 +256,19 @@ static bool write_planned(struct jc *x, const struct plan *p, const struct jtpl 
 static int on_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
 {
     struct jc *x = user;
-    if (x->open != NULL)
+    if (x->open != NULL) {
         x->more = true; /* (none: a batch its plan holds ends its event) */
-    else if (x->span == 0) {
-        const struct plan *p = tracerd__ctf_args_find(x->m, f, n);
+        map_after(x, x->open);
+    } else if (!x->mapping && x->span == 0 && x->cls_cur != NULL) {
+        /* the event's first batch: tracerd__ctf_args_find's plan */
+        const struct plan *p = tracerd__ctf_plan_find(x->plans, x->cls_cur, f, n);
         if (p != NULL) {
-            const struct jtpl *t = &x->tpl[tracerd__ctf_args_slot(x->m, p)];
+            const struct jtpl *t = &x->tpl[p - x->plans];
             if (t->gen == p->gen && t->direct && write_planned(x, p, t, f))
                 return TRACERD_CB_CONTINUE;
         }
     }
+    map_begin(x);
     tracerd__ctf_args_fields(x->m, f, n);
     x->last = tracerd__ctf_args_used(x->m);
     return TRACERD_CB_CONTINUE;
@@ -249,7 +280,7 @@ static int on_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
 static void make_tpl(struct jc *x, const struct plan *p, const tracerd_event_t *ev)
 {
     struct jw *w = x->w;
-    struct jtpl *t = &x->tpl[tracerd__ctf_args_slot(x->m, p)];
+    struct jtpl *t = &x->tpl[p - x->plans];
     t->gen = p->gen;
     t->direct = false;
     wr_t saved = w->o;
@@ -309,11 +340,13 @@ static int on_event_end(void *user, const tracerd_ctf_event_t *e)
     tracerd__ctf_args_out_t r;
     if (x->open != NULL) { /* an instant written from its records: its end */
         const uint32_t k = x->open->nargs;
+        const struct plan *p = x->open;
         x->open = NULL;
         if (!x->more && k > 0) {
             put_tail(x);
             return backpressure(w);
         }
+        map_after(x, p);
         tracerd__ctf_args_result(x->m, &r);
         for (uint32_t j = k; j < r.nargs; j++) {
             json_put_key(w, r.args[j].name.data, r.args[j].name.len, j > 0);
@@ -323,6 +356,7 @@ static int on_event_end(void *user, const tracerd_ctf_event_t *e)
         end_event(w);
         return backpressure(w);
     }
+    map_begin(x); /* (an event without records) */
     tracerd__ctf_args_result(x->m, &r);
     tracerd_event_t ev = x->ev;
     char name_buf[24];
@@ -340,7 +374,7 @@ static int on_event_end(void *user, const tracerd_ctf_event_t *e)
     int rc = json_event(w, &ev);
     const struct plan *p = x->last;
     if (rc >= 0 && p != NULL && x->span == 0 && r.nargs == p->nargs &&
-        x->tpl[tracerd__ctf_args_slot(x->m, p)].gen != p->gen)
+        x->tpl[p - x->plans].gen != p->gen)
         make_tpl(x, p, &ev);
     return rc;
 }
@@ -389,6 +423,7 @@ int json_ctf_dir(struct ev_run *r, struct jw *w)
     r->range_end = TRACERD_EVENT_FILTER_NO_END;
     x->ev.format = TRACERD_EVENT_FORMAT_CTF;
     x->m = tracerd__ctf_args_new(NULL, cfg.max_args);
+    x->plans = x->m != NULL ? tracerd__ctf_args_plans(x->m) : NULL;
     tracerd_status_t st = x->m != NULL ? open_dir(x, c, cfg.ctf) : TRACERD_E_NOMEM;
     while (st == TRACERD_OK || st == TRACERD_PAUSED) {
         if (st == TRACERD_PAUSED && r->drain != NULL && r->drain(r->drain_ctx) != 0) {
