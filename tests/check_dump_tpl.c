@@ -745,6 +745,95 @@ START_TEST(test_long_enum_texts)
 }
 END_TEST
 
+/* CTF 2: an instant's text values that the direct json path writes itself
+ * (json_ctf.c: strings, enumeration labels, booleans) beside one the
+ * mapping makes (a BLOB): long strings whose bytes pass the event's room
+ * for text (the event view keeps 4096 bytes of text values an event and
+ * cuts the rest short) before, and after, the BLOB; labels, one with a
+ * quote, and values without one. */
+static const char texts_meta[] =
+    "\x1e{\"type\":\"preamble\",\"version\":2}"
+    "\x1e{\"type\":\"trace-class\"}"
+    "\x1e{\"type\":\"data-stream-class\",\"id\":0,\"event-record-header-field-class\":"
+    "{\"type\":\"structure\",\"member-classes\":[{\"name\":\"id\",\"field-class\":"
+    "{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,\"alignment\":8,"
+    "\"byte-order\":\"%s\",\"roles\":[\"event-record-class-id\"]}}]},"
+    "\"event-record-common-context-field-class\":{\"type\":\"structure\",\"member-classes\":["
+    "{\"name\":\"vtid\",\"field-class\":{\"type\":\"fixed-length-unsigned-integer\","
+    "\"length\":32,\"alignment\":8,\"byte-order\":\"%s\"}}]}}"
+    "\x1e{\"type\":\"event-record-class\",\"id\":0,\"data-stream-class-id\":0,"
+    "\"name\":\"texts\",\"payload-field-class\":{\"type\":\"structure\",\"member-classes\":["
+    "{\"name\":\"s1\",\"field-class\":{\"type\":\"null-terminated-string\"}},"
+    "{\"name\":\"on\",\"field-class\":{\"type\":\"fixed-length-boolean\",\"length\":8,"
+    "\"alignment\":8,\"byte-order\":\"%s\"}},"
+    "{\"name\":\"st\",\"field-class\":{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,"
+    "\"alignment\":8,\"byte-order\":\"%s\",\"mappings\":{\"IDLE\":[[0,0]],\"RUN\":[[1,1]],"
+    "\"Q\\\"UOTE\":[[2,2]]}}},"
+    "{\"name\":\"s2\",\"field-class\":{\"type\":\"null-terminated-string\"}},"
+    "{\"name\":\"n\",\"field-class\":{\"type\":\"fixed-length-unsigned-integer\",\"length\":16,"
+    "\"alignment\":8,\"byte-order\":\"%s\"}},"
+    "{\"name\":\"b\",\"field-class\":{\"type\":\"dynamic-length-blob\","
+    "\"length-field-location\":{\"path\":[\"n\"]}}},"
+    "{\"name\":\"s3\",\"field-class\":{\"type\":\"null-terminated-string\"}}"
+    "]}}\n";
+
+/* A string of n bytes of letter c. */
+static void long_str(cw_t *w, size_t n, char c)
+{
+    char *s = malloc(n + 1);
+    memset(s, c, n);
+    s[n] = '\0';
+    cw_str(w, s);
+    free(s);
+}
+
+START_TEST(test_json_texts)
+{
+    CLI_OR_SKIP(cli);
+    /* string lengths (s1, s2, s3) and the BLOB's, in turn: all short; s1 and
+     * s2 past the room (s2 cut short); s1 then the BLOB past it; s1 and the
+     * BLOB, then s3 past it */
+    static const uint16_t lens[][4] = {
+        {3, 0, 5, 2}, {2500, 2500, 1, 1}, {3000, 4, 2, 2000}, {1000, 2, 2500, 1000}, {1, 1, 1, 0},
+    };
+    for (int big = 0; big < 2; big++) {
+        char meta[sizeof texts_meta + 5 * 16];
+        const char *bo = big ? "big-endian" : "little-endian";
+        snprintf(meta, sizeof meta, texts_meta, bo, bo, bo, bo, bo);
+        cw_t w;
+        cw_init(&w);
+        for (unsigned k = 0; k < 40; k++) {
+            const uint16_t *l = lens[k % 5];
+            cw_int(&w, 0, 8, big);
+            cw_int(&w, 100 + k % 2, 32, big); /* vtid */
+            long_str(&w, l[0], 'a');
+            cw_int(&w, k % 3 == 1, 8, big); /* on */
+            cw_int(&w, k % 4, 8, big);      /* st: 3 has no label */
+            long_str(&w, l[1], 'b');
+            cw_int(&w, l[3], 16, big);
+            for (unsigned j = 0; j < l[3]; j++)
+                cw_int(&w, (j * 7 + k) & 0xff, 8, big);
+            long_str(&w, l[2], 'c');
+        }
+        size_t len = (size_t)(w.bits / 8);
+        char *dir = trace_dir(big ? "tpl-texts-be" : "tpl-texts-le", meta, w.buf, len);
+        ev_proc_t p;
+        ev_run_cli(cli, NULL, &p, "json", "-q", dir, NULL);
+        ck_assert_int_eq(p.status, 0);
+        ck_assert_uint_eq(ev_count(p.out, "\"ph\":\"i\""), 40);
+        ck_assert_ptr_nonnull(strstr(p.out, "\"s1\":\"aaa\",\"on\":false,\"st\":\"IDLE\",\"s2\":\"\","));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"on\":true,\"st\":\"RUN\","));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"st\":\"Q\\\"UOTE\","));
+        ck_assert_ptr_nonnull(strstr(p.out, "\"st\":3,"));
+        ck_assert_uint_eq(ev_count(p.out, "\"s3\":\"c\"}"), 8);
+        ev_proc_free(&p);
+        check_trace(cli, dir, w.buf, len);
+        remove_trace(dir);
+        cw_free(&w);
+    }
+}
+END_TEST
+
 Suite *suite_dump_tpl(void);
 Suite *suite_dump_tpl(void)
 {
@@ -759,6 +848,7 @@ Suite *suite_dump_tpl(void)
     tcase_add_test(tc, test_json_direct);
     tcase_add_test(tc, test_json_cpus);
     tcase_add_test(tc, test_long_enum_texts);
+    tcase_add_test(tc, test_json_texts);
     suite_add_tcase(s, tc);
     return s;
 }

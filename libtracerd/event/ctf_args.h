@@ -102,6 +102,42 @@ static inline void tracerd__ctf_plan_ids(const struct plan *p, const tracerd_ctf
     }
 }
 
+/* The bytes of string and BYTES values an event's arguments keep, at most
+ * (past them a value is cut short and the event TRACERD_EVENT_TRUNCATED). */
+#define TRACERD__CTF_ARGS_TEXT 4096u
+
+/* What argument the mapping makes of a scalar record f (a plan's argument
+ * that is not a PLAN_NUMBER nor PLAN_BYTES; map_ctf.c's scalar_value):
+ * a STRING of its enumeration's label f->enum_label (the model's text), a
+ * BOOL (v.u != 0), an INT (v.i), a UINT (v.u), a DOUBLE (v.f), or a STRING
+ * of its text f->v.str, kept whole when the event's text values so far
+ * leave room for it (TRACERD__CTF_ARGS_TEXT), else cut short. */
+enum {
+    CTF_SCALAR_LABEL,
+    CTF_SCALAR_BOOL,
+    CTF_SCALAR_INT,
+    CTF_SCALAR_UINT,
+    CTF_SCALAR_DOUBLE,
+    CTF_SCALAR_TEXT
+};
+static inline unsigned tracerd__ctf_scalar(const tracerd_ctf_field_t *f)
+{
+    if (f->enum_label != NULL && f->kind != TRACERD_CTF_VALUE_BOOL)
+        return CTF_SCALAR_LABEL;
+    switch (f->kind) {
+    case TRACERD_CTF_VALUE_BOOL:
+        return CTF_SCALAR_BOOL;
+    case TRACERD_CTF_VALUE_INT:
+        return CTF_SCALAR_INT;
+    case TRACERD_CTF_VALUE_UINT:
+        return CTF_SCALAR_UINT;
+    case TRACERD_CTF_VALUE_FLOAT:
+        return CTF_SCALAR_DOUBLE;
+    default:
+        return CTF_SCALAR_TEXT;
+    }
+}
+
 /* The scopes the event view asks the reader for when arguments are wanted
  * (map_ctf.c's args_scopes): the event header (mapped into nothing), the
  * contexts and the payload. */
@@ -161,8 +197,11 @@ const struct plan *tracerd__ctf_args_plans(const tracerd__ctf_args_t *m);
 /* An event of class cls begins whose first batch was p's, its ids and
  * values written by the caller (tracerd__ctf_plan_ids): the mapping as
  * tracerd__ctf_args_begin then tracerd__ctf_args_planned leave it, but for
- * the ids, for the event's later batches. */
-void tracerd__ctf_args_after(tracerd__ctf_args_t *m, const void *cls, int span, const struct plan *p);
+ * the ids, for the values it makes next and the event's later batches;
+ * text: the bytes of the text values the caller wrote itself
+ * (CTF_SCALAR_TEXT), which the mapping counts as kept. */
+void tracerd__ctf_args_after(tracerd__ctf_args_t *m, const void *cls, int span,
+                             const struct plan *p, size_t text);
 /* What the event's records gave so far. */
 void tracerd__ctf_args_result(const tracerd__ctf_args_t *m, tracerd__ctf_args_out_t *out);
 

@@ -34,9 +34,9 @@
 
 #include <tracerd/ctf.h>
 
-#define CTF_TEXT 4096u  /* string and bytes argument bytes kept per event */
-#define CTF_NAMES 2048u /* bytes of flattened argument names kept per event */
-#define CTF_DEPTH 32u   /* nesting depth flattened; deeper fields are left out (TRUNCATED) */
+#define CTF_TEXT TRACERD__CTF_ARGS_TEXT /* string and bytes argument bytes kept per event */
+#define CTF_NAMES 2048u                 /* bytes of flattened argument names kept per event */
+#define CTF_DEPTH 32u /* nesting depth flattened; deeper fields are left out (TRUNCATED) */
 
 /* Metadata (text, or packetized: magic 0x75D11D57 in either order), not a
  * data stream? Decided on the first byte so that it does not depend on how
@@ -397,27 +397,27 @@ static bool is_scalar(tracerd_ctf_value_kind_t k)
 static inline void scalar_value(struct cmap *m, tracerd_event_arg_t *o,
                                 const tracerd_ctf_field_t *f)
 {
-    if (TRACERD__UNLIKELY(f->enum_label != NULL) && f->kind != TRACERD_CTF_VALUE_BOOL) {
+    switch (tracerd__ctf_scalar(f)) { /* (the CLI's json writes these itself: json_ctf.c) */
+    case CTF_SCALAR_LABEL: {
         const struct name_info *l = name_of(m, f->enum_label); /* owned by the trace model */
         o->type = TRACERD_EVENT_ARG_STRING;
         o->v.str.data = l->name;
         o->v.str.len = l->len;
-        return;
+        break;
     }
-    switch (f->kind) {
-    case TRACERD_CTF_VALUE_BOOL:
+    case CTF_SCALAR_BOOL:
         o->type = TRACERD_EVENT_ARG_BOOL;
         o->v.b = f->v.u != 0;
         break;
-    case TRACERD_CTF_VALUE_INT:
+    case CTF_SCALAR_INT:
         o->type = TRACERD_EVENT_ARG_INT;
         o->v.i = f->v.i;
         break;
-    case TRACERD_CTF_VALUE_UINT:
+    case CTF_SCALAR_UINT:
         o->type = TRACERD_EVENT_ARG_UINT;
         o->v.u = f->v.u;
         break;
-    case TRACERD_CTF_VALUE_FLOAT:
+    case CTF_SCALAR_DOUBLE:
         o->type = TRACERD_EVENT_ARG_DOUBLE;
         o->v.d = f->v.f;
         break;
@@ -1152,11 +1152,13 @@ const struct plan *tracerd__ctf_args_plans(const tracerd__ctf_args_t *m)
     return m->plans;
 }
 
-void tracerd__ctf_args_after(tracerd__ctf_args_t *m, const void *cls, int span, const struct plan *p)
+void tracerd__ctf_args_after(tracerd__ctf_args_t *m, const void *cls, int span,
+                             const struct plan *p, size_t text)
 {
     tracerd__ctf_args_begin(m, cls, span);
     m->nargs = p->nargs;
     m->used = p;
+    m->text_len = text < CTF_TEXT ? text : CTF_TEXT;
 }
 
 void tracerd__ctf_args_result(const tracerd__ctf_args_t *m, tracerd__ctf_args_out_t *out)

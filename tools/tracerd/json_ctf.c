@@ -68,9 +68,20 @@ _Static_assert(JT_ARG_ROOM >= JT_KEY, "a key's copy fits in an argument's room")
 #define JT_START_ROOM (JSON_EVENT_START + 6u + 25u + JT_HEAD)
 
 /* How a template's value is written: an unsigned or signed integer or a
- * double from its record's 8 bytes (a plan's PLAN_NUMBER), or another value
- * as the mapping makes it (tracerd__ctf_args_value). */
-enum { JT_UINT, JT_INT, JT_DOUBLE, JT_OTHER };
+ * double from its record's 8 bytes (a plan's PLAN_NUMBER), a PLAN_SCALAR
+ * value by what its record holds (tracerd__ctf_scalar: JT_UINT, JT_INT,
+ * JT_DOUBLE, JT_LABEL, JT_BOOL, JT_TEXT), or another value as the mapping
+ * makes it (tracerd__ctf_args_value). */
+enum { JT_UINT, JT_INT, JT_DOUBLE, JT_SCALAR, JT_OTHER, JT_LABEL, JT_BOOL, JT_TEXT };
+
+/* A scalar's JT_* (tracerd__ctf_scalar's CTF_SCALAR_*, in order). */
+static const uint8_t jt_scalar[] = {JT_LABEL, JT_BOOL, JT_INT, JT_UINT, JT_DOUBLE, JT_TEXT};
+_Static_assert(CTF_SCALAR_LABEL == 0 && CTF_SCALAR_BOOL == 1 && CTF_SCALAR_INT == 2 &&
+                   CTF_SCALAR_UINT == 3 && CTF_SCALAR_DOUBLE == 4 && CTF_SCALAR_TEXT == 5,
+               "jt_scalar's order");
+
+#define JC_LABELS 64u
+#define JT_LABEL_TEXT JT_ARG_ROOM /* an enumeration label's JSON text, at most, kept */
 
 struct jc {
     struct ev_run *run;
@@ -82,8 +93,8 @@ struct jc {
     /* the event being read: what its beginning tells (the event view's) */
     tracerd_event_t ev;
     int span;
-    const void *cls_cur; /* its class */
-    bool mapping;        /* m has begun it (tracerd__ctf_args_begin) */
+    const void *cls_cur;     /* its class */
+    bool mapping;            /* m has begun it (tracerd__ctf_args_begin) */
     const struct plan *last; /* the plan its last batch was mapped by or made, or NULL */
     /* an instant written from its records, not yet ended: its plan, and what
      * to take back if it does not end (the output's length, the writer's
@@ -100,6 +111,14 @@ struct jc {
         int span;
     } cls[JC_CLASSES];
     struct jtpl tpl[2 * PLAN_SETS];
+    size_t text_used; /* the bytes of its text values written from their records */
+    /* enumeration labels' JSON text (the quoted label), kept by the label's
+     * address (the model's) */
+    struct jc_label {
+        const char *label; /* NULL: none */
+        uint8_t len;
+        char text[JT_LABEL_TEXT];
+    } lab[JC_LABELS];
     /* the text after an instant's last argument (json_args_end, end_event)
      * for cpu tail[i].cpu (UINT64_MAX: none), made the first time, kept by
      * the cpu's low bits (the streams of a directory take turns) */
@@ -159,6 +178,7 @@ static int on_event_begin(void *user, const tracerd_ctf_event_t *e)
     x->last = NULL;
     x->cls_cur = e->cls;
     x->mapping = false; /* begun by its first batch not written from its records */
+    x->text_used = 0;
     return ctf_evsrc_source(&x->src);
 }
 
@@ -177,7 +197,7 @@ static inline void map_begin(struct jc *x)
 static inline void map_after(struct jc *x, const struct plan *p)
 {
     if (!x->mapping) {
-        tracerd__ctf_args_after(x->m, x->cls_cur, x->span, p);
+        tracerd__ctf_args_after(x->m, x->cls_cur, x->span, p, x->text_used);
         x->mapping = true;
     }
 }
@@ -188,6 +208,38 @@ static void map_value(struct jc *x, const struct plan *p, uint32_t j, const trac
 {
     map_after(x, p);
     tracerd__ctf_args_value(x->m, p, j, f, a);
+}
+
+/* An enumeration's label as json_put_arg_value writes a STRING of it, at q
+ * (JT_LABEL_TEXT bytes of room; rest: the room the text after it needs): the
+ * end of its text. Kept by the label's address when its text is short. */
+static char *put_label(struct jc *x, char *q, const char *label, size_t rest)
+{
+    struct jw *w = x->w;
+    uint64_t a = (uint64_t)(uintptr_t)label;
+    struct jc_label *e = &x->lab[(size_t)((a ^ a >> 17) * UINT64_C(0x9E3779B97F4A7C15) >> 58)];
+    if (e->label == label) {
+        memcpy(q, e->text, JT_LABEL_TEXT);
+        return q + e->len;
+    }
+    w->o.len = (size_t)(q - w->o.buf);
+    size_t n = strlen(label);
+    if (n <= JT_LABEL_TEXT) { /* made once (its escapes: 6 bytes a byte at most) */
+        char buf[6 * JT_LABEL_TEXT + 16];
+        wr_t saved = w->o;
+        wr_init_fixed(&w->o, buf, sizeof buf);
+        put_str(w, label, n);
+        bool fits = !w->o.failed && w->o.len <= JT_LABEL_TEXT;
+        size_t len = w->o.len;
+        w->o = saved;
+        if (fits) {
+            e->label = label;
+            e->len = (uint8_t)len;
+            memcpy(e->text, buf, JT_LABEL_TEXT);
+        }
+    }
+    put_str(w, label, n);
+    return wr_room(&w->o, rest);
 }
 
 /* Instant batch f, the event's first, whose records plan p holds, written
@@ -227,11 +279,14 @@ static bool write_planned(struct jc *x, const struct plan *p, const struct jtpl 
     q += fmt_ts_value(w, q, ts);
     memcpy(q, t->head, JT_HEAD);
     q += t->head_len;
+    x->text_used = 0;
     for (uint32_t j = 0; j < p->nargs; j++) {
         const tracerd_ctf_field_t *rec = &f[t->key[j].rec];
         memcpy(q, t->key[j].text, JT_KEY);
         q += t->key[j].len;
-        const unsigned how = t->key[j].how;
+        unsigned how = t->key[j].how;
+        if (how == JT_SCALAR)
+            how = jt_scalar[tracerd__ctf_scalar(rec)];
         if (how == JT_UINT) {
             q += wr_fmt_u64_inline(q, rec->v.u);
         } else if (how == JT_INT) {
@@ -241,6 +296,18 @@ static bool write_planned(struct jc *x, const struct plan *p, const struct jtpl 
             q += wr_fmt_u64_inline(q, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
         } else if (how == JT_DOUBLE && isfinite(rec->v.f)) {
             q += wr_fmt_g17(q, rec->v.f);
+        } else if (how == JT_TEXT && !x->mapping &&
+                   rec->v.str.len <= TRACERD__CTF_ARGS_TEXT - x->text_used) {
+            /* whole (the mapping keeps it whole): as json_put_arg_value writes it */
+            x->text_used += rec->v.str.len;
+            w->o.len = (size_t)(q - w->o.buf);
+            put_str(w, rec->v.str.data, rec->v.str.len);
+            q = wr_room(&w->o, t->rest[j + 1]);
+        } else if (how == JT_LABEL) {
+            q = put_label(x, q, rec->enum_label, t->rest[j + 1]);
+        } else if (how == JT_BOOL) {
+            memcpy(q, rec->v.u != 0 ? "true" : "false", 5);
+            q += rec->v.u != 0 ? 4 : 5;
         } else {
             w->o.len = (size_t)(q - w->o.buf);
             tracerd_event_arg_t a;
@@ -300,7 +367,8 @@ static void make_tpl(struct jc *x, const struct plan *p, const tracerd_event_t *
         t->key[j].len = (uint8_t)w->o.len;
         t->key[j].rec = p->arg[j].rec;
         tracerd_event_arg_type_t ty = p->arg[j].type;
-        t->key[j].how = p->arg[j].op != PLAN_NUMBER      ? JT_OTHER
+        t->key[j].how = p->arg[j].op == PLAN_SCALAR      ? JT_SCALAR
+                        : p->arg[j].op != PLAN_NUMBER    ? JT_OTHER
                         : ty == TRACERD_EVENT_ARG_UINT   ? JT_UINT
                         : ty == TRACERD_EVENT_ARG_INT    ? JT_INT
                         : ty == TRACERD_EVENT_ARG_DOUBLE ? JT_DOUBLE
