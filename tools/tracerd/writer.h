@@ -302,35 +302,51 @@ static inline size_t wr_fmt_u64_lead(char *p, wr_lead_t *l, uint64_t v)
 }
 
 /* wr_fmt_u64_lead(p, la, a), then the first n (<= 8) bytes of sep[8], then
- * wr_fmt_u64_lead of b (p: at least 48 bytes); when both are at least 10^8,
- * the last eight digits of both are made in one pass. Returns the length. */
+ * wr_fmt_u64_lead of b (p: at least 48 bytes); when b is at least 10^8, the
+ * last eight digits of both (or all of a's, below 10^8: SSE2) are made in one
+ * pass. Returns the length. */
 static inline size_t wr_fmt_u64_lead2(char *p, wr_lead_t *la, uint64_t a, const char sep[8],
                                       size_t n, wr_lead_t *lb, uint64_t b)
 {
     char *const p0 = p;
-    if (a < 100000000u || b < 100000000u) {
-        p += wr_fmt_u64_lead(p, la, a);
+    if (a >= 100000000u && b >= 100000000u) {
+        uint32_t ra = wr__lead_rest(la, a), rb = wr__lead_rest(lb, b);
+#if WR_DIGITS_SSE2
+        __m128i d = _mm_or_si128(wr__digits16(ra, rb), _mm_set1_epi8('0'));
+        uint64_t wa = (uint64_t)_mm_cvtsi128_si64(d);
+        uint64_t wb = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(d, d));
+#else
+        uint64_t wa = wr__digits8(ra), wb = wr__digits8(rb);
+#endif
+        memcpy(p, la->text, 16);
+        p += la->n;
+        wr__put_digits(p, wa, 0);
+        memcpy(p + 8, sep, 8);
+        p += 8 + n;
+        memcpy(p, lb->text, 16);
+        p += lb->n;
+        wr__put_digits(p, wb, 0);
+        return (size_t)(p + 8 - p0);
+    }
+#if WR_DIGITS_SSE2
+    if (b >= 100000000u) { /* a < 10^8: its digits beside b's last 8 */
+        size_t na = wr__count_digits(a);
+        uint32_t rb = wr__lead_rest(lb, b);
+        __m128i d = _mm_or_si128(wr__digits16((uint32_t)a, rb), _mm_set1_epi8('0'));
+        wr__put_digits(p, (uint64_t)_mm_cvtsi128_si64(d), (unsigned)(8u - na));
+        p += na;
         memcpy(p, sep, 8);
         p += n;
-        return (size_t)(p - p0) + wr_fmt_u64_lead(p, lb, b);
+        memcpy(p, lb->text, 16);
+        p += lb->n;
+        _mm_storel_epi64((__m128i *)(void *)p, _mm_unpackhi_epi64(d, d));
+        return (size_t)(p + 8 - p0);
     }
-    uint32_t ra = wr__lead_rest(la, a), rb = wr__lead_rest(lb, b);
-#if WR_DIGITS_SSE2
-    __m128i d = _mm_or_si128(wr__digits16(ra, rb), _mm_set1_epi8('0'));
-    uint64_t wa = (uint64_t)_mm_cvtsi128_si64(d);
-    uint64_t wb = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(d, d));
-#else
-    uint64_t wa = wr__digits8(ra), wb = wr__digits8(rb);
 #endif
-    memcpy(p, la->text, 16);
-    p += la->n;
-    wr__put_digits(p, wa, 0);
-    memcpy(p + 8, sep, 8);
-    p += 8 + n;
-    memcpy(p, lb->text, 16);
-    p += lb->n;
-    wr__put_digits(p, wb, 0);
-    return (size_t)(p + 8 - p0);
+    p += wr_fmt_u64_lead(p, la, a);
+    memcpy(p, sep, 8);
+    p += n;
+    return (size_t)(p - p0) + wr_fmt_u64_lead(p, lb, b);
 }
 
 /* wr_u64(w, v) through wr_fmt_u64_lead. */
