@@ -53,9 +53,9 @@
 
 /* How a value is written (TPL_ENUM: an enumeration's {"value":V,"label":L},
  * kept per value in the template's enum[aux]; TPL_F64: a double, or null
- * when it is not finite; TPL_NONE: nothing, its piece is a part of a fixed
- * text longer than TPL_SHORT). */
-enum { TPL_U64, TPL_I64, TPL_F64, TPL_ENUM, TPL_VALUE, TPL_VALUE_KEYED, TPL_NONE };
+ * when it is not finite; TPL_STR: a whole string with a key; TPL_NONE:
+ * nothing, its piece is a part of a fixed text longer than TPL_SHORT). */
+enum { TPL_U64, TPL_I64, TPL_F64, TPL_ENUM, TPL_STR, TPL_VALUE, TPL_VALUE_KEYED, TPL_NONE };
 
 /* A value: the fixed text before it, text[0, len) (a piece of the
  * template's text: a longer one is split into TPL_NONE values), then the

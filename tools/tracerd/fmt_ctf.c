@@ -593,6 +593,21 @@ static void close_level(struct ctx *x, wr_t *o, char close)
     x->level--;
 }
 
+/* ,"name_hex":"..." after a keyed string field whose bytes are not UTF-8. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void
+put_string_hex(wr_t *o, const tracerd_ctf_field_t *f)
+{
+    char key[300];
+    int n = snprintf(key, sizeof key, "%s_hex", f->name);
+    wr_ch(o, ',');
+    wr_str(o, key, n > 0 && (size_t)n < sizeof key ? (size_t)n : strlen(key));
+    wr_ch(o, ':');
+    cli_json_hex(o, f->v.str.data, f->v.str.len);
+}
+
 /* A string field: with a key, "name_hex" beside it when the bytes are not
  * UTF-8; an array element or variant option then becomes {"string","hex"}. */
 static void put_string_field(wr_t *o, const tracerd_ctf_field_t *f, bool keyed)
@@ -601,14 +616,8 @@ static void put_string_field(wr_t *o, const tracerd_ctf_field_t *f, bool keyed)
     size_t len = f->v.str.len;
     if (keyed) { /* the text (ill-formed sequences replaced), then the bytes when it was not UTF-8
                   */
-        if (wr_str(o, data, len))
-            return;
-        char key[300];
-        int n = snprintf(key, sizeof key, "%s_hex", f->name);
-        wr_ch(o, ',');
-        wr_str(o, key, n > 0 && (size_t)n < sizeof key ? (size_t)n : strlen(key));
-        wr_ch(o, ':');
-        cli_json_hex(o, data, len);
+        if (!wr_str(o, data, len))
+            put_string_hex(o, f);
     } else if (wr_utf8_ok(data, len)) {
         wr_str(o, data, len);
     } else {
@@ -894,14 +903,14 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
             continue;
         }
         if (member(x, &s, r) && op == TPL_VALUE)
-            op = TPL_VALUE_KEYED;
+            op = r->kind == TRACERD_CTF_VALUE_STRING ? TPL_STR : TPL_VALUE_KEYED;
         if (s.len > TPL_TEXT || !tpl_pieces(t, &mark, s.len) || t->nvals == TPL_VALS)
             return false;
         struct tpl_val *v = &t->val[t->nvals++];
         v->aux = 0;
-        if (op != TPL_U64 && op != TPL_I64 && op != TPL_F64 && r->kind != TRACERD_CTF_VALUE_BOOL &&
-            r->kind != TRACERD_CTF_VALUE_STRING && r->kind != TRACERD_CTF_VALUE_BYTES &&
-            t->nenums < TPL_ENUMS) {
+        if (op != TPL_U64 && op != TPL_I64 && op != TPL_F64 && op != TPL_STR &&
+            r->kind != TRACERD_CTF_VALUE_BOOL && r->kind != TRACERD_CTF_VALUE_STRING &&
+            r->kind != TRACERD_CTF_VALUE_BYTES && t->nenums < TPL_ENUMS) {
             memset(&t->enums[t->nenums], 0, sizeof t->enums[0]);
             v->aux = (uint16_t)t->nenums++;
             op = TPL_ENUM;
@@ -1000,6 +1009,12 @@ static void tpl_write(struct ctx *x, wr_t *o, tpl_t *t, const tracerd_ctf_field_
             p = tpl_room(o, t, v + 1, ve);
             break;
         }
+        case TPL_STR: /* a keyed string (put_string_field's) */
+            o->len = (size_t)(p - o->buf);
+            if (!wr_str(o, r->v.str.data, r->v.str.len))
+                put_string_hex(o, r);
+            p = tpl_room(o, t, v + 1, ve);
+            break;
         case TPL_NONE:
             break;
         default:
