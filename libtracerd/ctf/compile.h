@@ -169,7 +169,7 @@ tracerd_status_t tracerd__cc_fuse_all(struct cc *c, const struct ctf_insn *a,
 /* The fixed-layout form of a measure-only program, or NULL (struct
  * ctf_event_rt.body_fixed). */
 tracerd_status_t tracerd__cc_body_fixed(struct cc *c, const struct ctf_insn *fast,
-                                        const struct ctf_insn **out);
+                                        const struct ctf_fseg **out);
 /* The fast form of a stream class's event header. */
 tracerd_status_t tracerd__cc_header_fast(struct cc *c, struct ctf_stream_rt *r);
 

@@ -279,33 +279,43 @@ tracerd_status_t tracerd__cc_fuse_all(struct cc *c, const struct ctf_insn *a,
     return TRACERD_OK;
 }
 
-/* Lays out a measure-only program as fixed segments (struct
- * ctf_event_rt.body_fixed) into code, or only counts its instructions when
- * code is NULL: false when some segment is not of fixed layout. */
-static bool fixed_segments(const struct ctf_insn *fast, struct ctf_insn *code, uint32_t *len)
+/* Lays out a measure-only program as fixed segments (struct ctf_fseg) into
+ * seg and ld, or only counts them when seg is NULL: false when some segment
+ * is not of fixed layout. */
+static bool fixed_segments(const struct ctf_insn *fast, struct ctf_fseg *seg, struct ctf_fload *ld,
+                           uint32_t *nseg, uint32_t *nld)
 {
-    uint32_t j = 1, head = 0;
+    uint32_t s = 0, l = 0;
     uint64_t bits = 0;
     uint32_t align = 0; /* the segment's first field's; 0 before it */
-    if (code != NULL)
-        memset(&code[0], 0, sizeof *code);
     for (const struct ctf_insn *in = fast;; in++) {
         if (in->op == OP_END || in->op == OP_STRING || in->op == OP_SEQ_SKIP) {
             /* the segment ends: its size, then what ends it */
-            if (code != NULL) {
-                code[head].op = OP_SKIP;
-                code[head].align = align != 0 ? align : 1;
-                code[head].count = bits;
-                code[j] = *in;
-                if (in->op == OP_END)
-                    code[j].align = 1;
+            if (seg != NULL) {
+                struct ctf_fseg *g = &seg[s];
+                g->bits = bits;
+                g->amask = align != 0 ? align - 1 : 0;
+                g->end = in->op == OP_END ? FSEG_END : in->op == OP_STRING ? FSEG_STRING : FSEG_SEQ;
+                g->next_amask = in->op == OP_END ? 0 : in->align - 1;
+                g->len_slot = in->op == OP_SEQ_SKIP ? in->slot : 0;
+                g->elem = in->op == OP_SEQ_SKIP ? in->count : 0;
+                g->reach = 0;
+                for (uint32_t k = 0; k < g->nld; k++) {
+                    const struct ctf_fload *x = &g->ld[k];
+                    if (x->op != OP_U8 && x->op != OP_U16LE && x->op != OP_U32LE &&
+                        x->op != OP_U64LE)
+                        g->reach = UINT64_MAX;
+                    else if (g->reach != UINT64_MAX)
+                        g->reach = (uint64_t)x->off * 8 + 64;
+                }
             }
-            j++;
+            s++;
             if (in->op == OP_END)
                 break;
-            head = j++;
-            if (code != NULL)
-                memset(&code[head], 0, sizeof *code);
+            if (seg != NULL) {
+                seg[s].ld = ld == NULL ? NULL : ld + l;
+                seg[s].nld = 0;
+            }
             bits = 0;
             align = 0;
             continue;
@@ -321,31 +331,44 @@ static bool fixed_segments(const struct ctf_insn *fast, struct ctf_insn *code, u
             return false; /* more aligned than the segment's first field */
         bits = (bits + in->align - 1) & ~((uint64_t)in->align - 1);
         if (in->op != OP_SKIP) {
-            if (code != NULL) {
-                code[j] = *in;
-                code[j].count = bits;
-                code[head].jump++;
+            /* byte-aligned (FIXED_OP), as the segment's start then is; no
+             * role (event scopes have none) */
+            if ((bits & 7) != 0 || align < 8 || in->role != ROLE_NONE)
+                return false;
+            if (seg != NULL) {
+                ld[l] = (struct ctf_fload){
+                    .off = (uint32_t)(bits >> 3),
+                    .slot = in->slot,
+                    .sign = (in->flags & INSN_SIGNED) ? (uint64_t)1 << (in->size - 1) : 0,
+                    .op = in->op,
+                    .shift = (uint8_t)(64 - in->size),
+                };
+                seg[s].nld++;
             }
-            j++;
+            l++;
         }
         bits += in->op == OP_SKIP ? in->count : in->size;
     }
-    *len = j;
+    *nseg = s;
+    *nld = l;
     return true;
 }
 
 tracerd_status_t tracerd__cc_body_fixed(struct cc *c, const struct ctf_insn *fast,
-                                        const struct ctf_insn **out)
+                                        const struct ctf_fseg **out)
 {
     *out = NULL;
-    uint32_t len;
-    if (fast == NULL || fast[0].op == OP_END || !fixed_segments(fast, NULL, &len))
+    uint32_t nseg, nld;
+    if (fast == NULL || fast[0].op == OP_END || !fixed_segments(fast, NULL, NULL, &nseg, &nld))
         return TRACERD_OK;
-    struct ctf_insn *code = tracerd__ctf_arena_alloc(c->ar, sizeof *code * len);
-    if (code == NULL)
+    struct ctf_fseg *seg = tracerd__ctf_arena_alloc(c->ar, sizeof *seg * nseg);
+    struct ctf_fload *ld = nld != 0 ? tracerd__ctf_arena_alloc(c->ar, sizeof *ld * nld) : NULL;
+    if (seg == NULL || (nld != 0 && ld == NULL))
         return tracerd__cc_nomem(c);
-    fixed_segments(fast, code, &len);
-    *out = code;
+    seg[0].ld = ld;
+    seg[0].nld = 0;
+    fixed_segments(fast, seg, ld, &nseg, &nld);
+    *out = seg;
     return TRACERD_OK;
 }
 

@@ -317,6 +317,39 @@ struct ctf_pop {
     bool vec_wide;
 };
 
+/* A stored integer of a fixed segment (struct ctf_fseg): a byte-aligned
+ * 8/16/32/64-bit integer at a byte offset from the segment's aligned start. */
+struct ctf_fload {
+    uint32_t off;  /* bytes from the segment's aligned start */
+    uint32_t slot; /* its value slot (no role: event scopes have none) */
+    uint64_t sign; /* 1 << (size - 1) when signed, else 0: (v ^ sign) - sign extends v */
+    uint8_t op;    /* OP_U8 .. OP_U64BE */
+    uint8_t shift; /* 64 - size: an 8-byte little-endian read shifted left then right by it */
+};
+
+/* What ends a fixed segment. */
+enum { FSEG_END, FSEG_STRING, FSEG_SEQ };
+
+/* A segment of an event of fixed layout (struct ctf_event_rt.body_fixed, an
+ * array ending with the segment whose `end` is FSEG_END): fields at offsets
+ * fixed once its first field is aligned (none more aligned than that one),
+ * unread but for its stored integers, then what ends it: the event's end, a
+ * string or a sequence of `elem`-bit elements whose length is in a slot. */
+struct ctf_fseg {
+    const struct ctf_fload *ld; /* its stored integers, nld of them */
+    uint64_t bits;              /* the segment's size */
+    /* bits from the aligned start that 8-byte reads of every stored integer
+     * touch (the last one's offset + 64); UINT64_MAX when one is big-endian
+     * (then loads of their own size) */
+    uint64_t reach;
+    uint64_t elem;       /* FSEG_SEQ: an element's bits */
+    uint32_t amask;      /* the first field's alignment - 1 (0 when empty) */
+    uint32_t nld;        /* stored integers */
+    uint32_t next_amask; /* FSEG_STRING, FSEG_SEQ: its alignment - 1 */
+    uint32_t len_slot;   /* FSEG_SEQ: the slot of its length */
+    uint8_t end;         /* FSEG_END, FSEG_STRING or FSEG_SEQ */
+};
+
 /* Bytes of tracerd_ctf_field_t copied from a plan step's template: scope,
  * kind, name, path, index, depth, type. */
 #define CTF_TMPL_FIRST offsetof(tracerd_ctf_field_t, scope)
@@ -336,17 +369,10 @@ struct ctf_event_rt {
      * measure-only program, or NULL when one of them has variants or
      * loops over non-fixed elements */
     const struct ctf_insn *body_fast;
-    /* body_fast as segments of fixed layout, else NULL. A segment: skips
-     * and byte-aligned stored integers at offsets fixed once its first
-     * field is aligned (none more aligned than that one), written as an
-     * OP_SKIP (align: the first field's, 1 when empty; count: the
-     * segment's bits; jump: the loads that follow) and each stored integer
-     * (count: its bit offset from the aligned start); then OP_END, or a
-     * string or a sequence (OP_STRING, OP_SEQ_SKIP as in body_fast)
-     * followed by the next segment. stream.c's fast loop measures it in
-     * place (compile_fast.c, tracerd__cc_body_fixed; stream.c,
-     * fixed_measure). */
-    const struct ctf_insn *body_fixed;
+    /* body_fast as segments of fixed layout (struct ctf_fseg), else NULL:
+     * stream.c's fast loop measures it in place (compile_fast.c,
+     * tracerd__cc_body_fixed; stream.c, fixed_measure). */
+    const struct ctf_fseg *body_fixed;
     /* The same three scopes as one delivery plan (when body_fast exists and
      * nothing needs conversion, else NULL): run by the reader after
      * body_fast measured the event, so without any bound check. */

@@ -841,38 +841,57 @@ static int fast_contexts(tracerd_ctf_stream_t *r, struct vm *c, const struct ctf
     return rc == R_OK ? run(r, c, &ev->context, true) : rc;
 }
 
+/* A fixed segment's stored integers into their slots, its aligned start at
+ * p (in the input: the caller checked). `wide`: every one is little-endian
+ * and 8 bytes from each are in the input, so each is one 8-byte read and
+ * two shifts, without a dispatch on its size. */
+static TRACERD__INLINE void fixed_loads(uint64_t *slots, const uint8_t *p,
+                                        const struct ctf_fseg *sg, bool wide)
+{
+    const struct ctf_fload *ld = sg->ld, *e = ld + sg->nld;
+    if (wide) {
+        do {
+            uint64_t v = tracerd__le64(p + ld->off) << ld->shift >> ld->shift;
+            slots[ld->slot] = (v ^ ld->sign) - ld->sign;
+        } while (++ld < e);
+    } else {
+        do {
+            uint64_t v = load_fixed(ld->op, p + ld->off);
+            slots[ld->slot] = (v ^ ld->sign) - ld->sign;
+        } while (++ld < e);
+    }
+}
+
 /* Measures an event of a class of fixed segments (ctf_event_rt.body_fixed)
- * from vm->pos, its stored integers loaded at their offsets: the bit after
- * it, or UINT64_MAX when a part of it lies past vm->limit or a sequence is
- * longer than max_sequence_length (the general path then reads the event
- * and says why). */
+ * from vm->pos, its stored integers loaded at their offsets (the input's
+ * bytes end at bit `avail`): the bit after it, or UINT64_MAX when a part of
+ * it lies past vm->limit or a sequence is longer than max_sequence_length
+ * (the general path then reads the event and says why). */
 static TRACERD__INLINE uint64_t fixed_measure(tracerd_ctf_stream_t *r, const struct vm *vm,
-                                              const struct ctf_insn *bx)
+                                              const struct ctf_fseg *sg, uint64_t avail)
 {
     uint64_t pos = vm->pos;
-    for (;;) {
-        uint64_t b = (pos + bx->align - 1) & ~((uint64_t)bx->align - 1);
-        if (b + bx->count > vm->limit)
+    for (;; sg++) {
+        const uint64_t b = (pos + sg->amask) & ~(uint64_t)sg->amask;
+        if (b + sg->bits > vm->limit)
             return UINT64_MAX;
-        for (uint32_t k = 1; k <= bx->jump; k++)
-            store_int(r, vm, &bx[k], load_int(vm->data, 0, b - vm->bit0 + bx[k].count, &bx[k]));
-        pos = b + bx->count;
-        bx += bx->jump + 1;
-        if (bx->op == OP_END)
+        pos = b + sg->bits;
+        if (sg->nld != 0) /* b is byte-aligned (compile_fast.c, fixed_segments) */
+            fixed_loads(r->slots, vm->data + ((b - vm->bit0) >> 3), sg, sg->reach <= avail - b);
+        if (sg->end == FSEG_END)
             return pos;
-        const uint64_t at = (pos + bx->align - 1) & ~((uint64_t)bx->align - 1);
-        if (bx->op == OP_STRING) {
+        const uint64_t at = (pos + sg->next_amask) & ~(uint64_t)sg->next_amask;
+        if (sg->end == FSEG_STRING) {
             const uint8_t *p, *z = string_nul(vm, at, &p);
             if (z == NULL)
                 return UINT64_MAX;
             pos = at + ((uint64_t)(z - p) + 1) * 8;
-        } else { /* OP_SEQ_SKIP */
-            uint64_t n = r->slots[bx->slot];
-            if (n > r->cfg.max_sequence_length || !seq_fits(at, n, bx->count, vm->limit))
+        } else { /* FSEG_SEQ */
+            uint64_t n = r->slots[sg->len_slot];
+            if (n > r->cfg.max_sequence_length || !seq_fits(at, n, sg->elem, vm->limit))
                 return UINT64_MAX;
-            pos = at + n * bx->count;
+            pos = at + n * sg->elem;
         }
-        bx++;
     }
 }
 
@@ -952,13 +971,13 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
             break;
         r->ev = ev;
         sctx_pos = vm.pos;
-        const struct ctf_insn *bx = ev->body_fixed;
+        const struct ctf_fseg *bx = ev->body_fixed;
         if (bx != NULL) {
             /* a class of fixed segments (fields at offsets fixed once the
              * segment's first is aligned, between strings and sequences):
              * measured here, its stored integers (value slots) loaded at
              * their offsets */
-            uint64_t after = fixed_measure(r, &vm, bx);
+            uint64_t after = fixed_measure(r, &vm, bx, avail);
             if (after == UINT64_MAX || after == ev_start)
                 break; /* past the content or the chunk, too long, or empty: the general path */
             vm.pos = after;
