@@ -935,16 +935,19 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
             ns = r->held_ns;
             goto measured;
         }
-        r->have &= ~((1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP));
         uint64_t at = (vm.pos + 7) & ~(uint64_t)7;
+        /* an inline header's id, and its time (event_time with the
+         * timestamp's width known); both UINT64_MAX after run_fast */
+        uint64_t id = UINT64_MAX, cycles = UINT64_MAX;
         if (hdr_inline == 1 && at + 32 <= vm.limit) {
             /* the most common headers, inline: little-endian compact (LTTng
              * kernel) ... */
             uint32_t w = tracerd__le32(vm.data + ((at - vm.bit0) >> 3));
             if ((w & 31u) == 31u)
                 goto general_header;
-            r->slots[ROLE_EVENT_ID] = w & 31u;
+            r->slots[ROLE_EVENT_ID] = id = w & 31u;
             r->slots[ROLE_TIMESTAMP] = w >> 5;
+            cycles = unwrap(r->clock, w >> 5, 27);
             r->ts_bits = 27;
             r->have |= (1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP);
             vm.pos = at + 32;
@@ -954,19 +957,21 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
             uint32_t id16 = tracerd__le16(h);
             if (id16 == 65535u)
                 goto general_header;
-            r->slots[ROLE_EVENT_ID] = id16;
+            r->slots[ROLE_EVENT_ID] = id = id16;
             r->slots[ROLE_TIMESTAMP] = tracerd__le32(h + 2);
+            cycles = unwrap(r->clock, r->slots[ROLE_TIMESTAMP], 32);
             r->ts_bits = 32;
             r->have |= (1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP);
             vm.pos = at + 48;
         } else {
         general_header:
+            r->have &= ~((1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP));
             if (run_fast(r, &vm, hdr) != R_OK ||
                 ((vm.pos + 7) >> 3) - (ev_start >> 3) > r->st_limit)
                 break; /* an error, or a header over the stitch buffer: the general path */
         }
-        uint64_t id;
-        ev = event_class(r, s, &id);
+        /* (ndirect is 0 without a direct table) */
+        ev = id < s->ndirect ? s->direct[id] : event_class(r, s, &id);
         if (ev == NULL || ev->body_fast == NULL)
             break;
         r->ev = ev;
@@ -984,7 +989,12 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
         } else if (run_fast(r, &vm, ev->body_fast) != R_OK || vm.pos == ev_start) {
             break; /* an error or an empty event: the general path reports it */
         }
-        event_time(r);
+        if (cycles != UINT64_MAX) {
+            r->ev_has_ts = true;
+            r->ev_cycles = cycles;
+        } else {
+            event_time(r); /* (also an inline header's time that is UINT64_MAX: the same) */
+        }
         ns = event_ns(r, r->ev_cycles);
     measured:
         if (!event_open(r, ns)) {
