@@ -505,7 +505,8 @@ END_TEST
  * holds straight from its records (tools/tracerd/json_ctf.c), through a
  * template made from its class's first event: a process that first shows
  * in a later event of such a class (its name's event comes first), negative
- * integers, doubles finite or not, threads that take turns. */
+ * integers, doubles finite or not, threads that take turns (two of them,
+ * 100 and 164, in one slot of the threads json_ctf.c keeps). */
 static const char pid_meta[] =
     "/* CTF 1.8 */\n"
     "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
@@ -538,7 +539,7 @@ START_TEST(test_json_direct)
         for (unsigned k = 0; k < 60; k++) {
             cw_int(&w, 0, 8, big);
             cw_int(&w, k < 20 ? 7 : k < 40 ? 8 + k % 2 : 7, 32, big); /* vpid */
-            cw_int(&w, 100 + k % 3, 32, big);                          /* vtid */
+            cw_int(&w, k % 3 == 1 ? 164 : 100 + k % 3, 32, big); /* vtid */
             cw_int(&w, k, 32, big);
             cw_int(&w, (uint32_t)((int32_t)k - 30), 32, big);
             cw_f64(&w, k == 50 ? NAN : k == 51 ? -INFINITY : k / 4.0, big);

@@ -81,6 +81,7 @@ _Static_assert(CTF_SCALAR_LABEL == 0 && CTF_SCALAR_BOOL == 1 && CTF_SCALAR_INT =
                "jt_scalar's order");
 
 #define JC_LABELS 64u
+#define JC_THREADS 64u
 #define JT_LABEL_TEXT JT_ARG_ROOM /* an enumeration label's JSON text, at most, kept */
 
 struct jc {
@@ -119,6 +120,15 @@ struct jc {
         uint8_t len;
         char text[JT_LABEL_TEXT];
     } lab[JC_LABELS];
+    /* threads of instants written from their records: their entries in the
+     * writer's table and their ","pid":P,"tid":T, kept by the ids (a
+     * directory's streams take turns, and a stream's threads too) */
+    struct jc_thread {
+        uint64_t pid, tid;
+        uint32_t idx; /* in w->threads.v */
+        uint8_t len;  /* 0: none */
+        char text[64];
+    } thr[JC_THREADS];
     /* the text after an instant's last argument (json_args_end, end_event)
      * for cpu tail[i].cpu (UINT64_MAX: none), made the first time, kept by
      * the cpu's low bits (the streams of a directory take turns) */
@@ -255,9 +265,19 @@ static bool write_planned(struct jc *x, const struct plan *p, const struct jtpl 
     tracerd__ctf_plan_ids(p, f, &flags, &tid, &pid); /* (0 for those it has not) */
     if (!(w->has_last_pid && pid == w->last_pid) && ev_table_find(&w->pids, pid, 0) == UINT32_MAX)
         return false;
-    struct ev_thread *th = ev_thread_ids(&w->threads, pid, tid);
-    if (th == NULL)
-        return false; /* json_event says it */
+    struct jc_thread *c = &x->thr[(tid ^ (tid >> 12) ^ (pid * 7)) % JC_THREADS];
+    struct ev_thread *th;
+    if (c->len != 0 && c->pid == pid && c->tid == tid) {
+        th = &w->threads.v[c->idx]; /* (entries stay: the table only grows) */
+    } else {
+        th = ev_thread_ids(&w->threads, pid, tid);
+        if (th == NULL)
+            return false; /* json_event says it */
+        c->pid = pid;
+        c->tid = tid;
+        c->idx = (uint32_t)(th - w->threads.v);
+        c->len = (uint8_t)fmt_ids(c->text, pid, tid);
+    }
     uint64_t ts = ev_time(&x->ev);
     x->thread = th;
     x->last_ts0 = th->last_ts;
@@ -272,8 +292,10 @@ static bool write_planned(struct jc *x, const struct plan *p, const struct jtpl 
      * arguments (the room asked again after a value json_put_arg_value
      * writes) */
     char *q = wr_room(&w->o, JT_START_ROOM + t->rest[0]);
-    x->mark = w->o.len; /* (after the room: a flush moves the text's start) */
-    q += fmt_begin_event(w, q, 'i', pid, tid);
+    x->mark = w->o.len;           /* (after the room: a flush moves the text's start) */
+    q += fmt_event_ph(w, q, 'i'); /* begin_event's text, the ids kept */
+    memcpy(q, c->text, sizeof c->text);
+    q += c->len;
     memcpy(q, ",\"ts\":", 6);
     q += 6;
     q += fmt_ts_value(w, q, ts);

@@ -137,30 +137,44 @@ static inline size_t fmt_id(char *p, uint64_t v)
     return 1 + wr_fmt_u64(p + 1, (uint64_t)0 - v);
 }
 
-/* The beginning of an event's text (its comma, ph, pid and tid) at p (12 +
- * sizeof w->idtxt bytes of room): its length. ph is one letter. */
-#define JSON_EVENT_START (12u + sizeof(((struct jw *)0)->idtxt))
-static inline size_t fmt_begin_event(struct jw *w, char *p, char ph, uint64_t pid, uint64_t tid)
+/* An event's ","pid":P,"tid":T (after its ph) at q (64 bytes of room; 57
+ * at most written): its length. */
+static inline size_t fmt_ids(char *q, uint64_t pid, uint64_t tid)
 {
-    if (w->idlen == 0 || pid != w->id_pid || tid != w->id_tid) {
-        char *q = w->idtxt;
-        memcpy(q, "\",\"pid\":", 8);
-        q += 8;
-        q += fmt_id(q, pid);
-        memcpy(q, ",\"tid\":", 7);
-        q += 7;
-        q += fmt_id(q, tid);
-        w->idlen = (size_t)(q - w->idtxt);
-        w->id_pid = pid;
-        w->id_tid = tid;
-    }
+    char *const q0 = q;
+    memcpy(q, "\",\"pid\":", 8);
+    q += 8;
+    q += fmt_id(q, pid);
+    memcpy(q, ",\"tid\":", 7);
+    q += 7;
+    q += fmt_id(q, tid);
+    return (size_t)(q - q0);
+}
+
+/* The beginning of an event's text up to its ph (its comma, ph) at p (10
+ * bytes of room): its length. ph is one letter. */
+static inline size_t fmt_event_ph(struct jw *w, char *p, char ph)
+{
     size_t n = 0;
     if (!w->first)
         p[n++] = ',';
     w->first = false;
     memcpy(p + n, "\n{\"ph\":\"", 8);
     p[n + 8] = ph;
-    n += 9;
+    return n + 9;
+}
+
+/* The beginning of an event's text (its comma, ph, pid and tid) at p (12 +
+ * sizeof w->idtxt bytes of room): its length. ph is one letter. */
+#define JSON_EVENT_START (12u + sizeof(((struct jw *)0)->idtxt))
+static inline size_t fmt_begin_event(struct jw *w, char *p, char ph, uint64_t pid, uint64_t tid)
+{
+    if (w->idlen == 0 || pid != w->id_pid || tid != w->id_tid) {
+        w->idlen = fmt_ids(w->idtxt, pid, tid);
+        w->id_pid = pid;
+        w->id_tid = tid;
+    }
+    size_t n = fmt_event_ph(w, p, ph);
     memcpy(p + n, w->idtxt, sizeof w->idtxt);
     return n + w->idlen;
 }
