@@ -281,12 +281,44 @@ static int order_event(void *user, const tracerd_ctf_event_t *e)
     return TRACERD_CB_CONTINUE;
 }
 
+/* The same, pausing after every seventh event (the run goes on after it). */
+static int order_event_pause(void *user, const tracerd_ctf_event_t *e)
+{
+    ctf_text_t *t = user;
+    order_event(user, e);
+    return ++t->events % 7 == 0 ? TRACERD_CB_PAUSE : TRACERD_CB_CONTINUE;
+}
+
+/* The order of directory tmpl's events with chunk_bytes chunk (pause: by
+ * order_event_pause), its text freed by the caller. */
+static void read_order(const char *tmpl, size_t chunk, bool pause, ctf_text_t *o)
+{
+    tracerd_ctf_dir_config_t cfg;
+    tracerd_ctf_dir_config_init(&cfg);
+    cfg.chunk_bytes = chunk;
+    tracerd_ctf_callbacks_t ocb;
+    memset(&ocb, 0, sizeof ocb);
+    ocb.on_event_begin = pause ? order_event_pause : order_event;
+    memset(o, 0, sizeof *o);
+    tracerd_ctf_dir_t *d;
+    ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, &cfg, &ocb, o, NULL, &d), TRACERD_OK);
+    o->dir = d;
+    tracerd_status_t st;
+    while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
+        ck_assert(pause);
+    ck_assert_int_eq(st, TRACERD_OK);
+    tracerd_ctf_dir_free(d);
+}
+
 /* The merged order and every event's fields are the same for every chunk
  * size the directory reader is given (every size from 64 to 300 bytes, then
  * a stride of 37 up to 4200, past two packets): events straddle reads at every position while the
- * merge switches streams at every event (three streams, equal timestamps). */
+ * merge switches streams at every event (three streams, or two: their event
+ * loops then take turns without returning to the merge; equal timestamps),
+ * also when the client pauses. */
 START_TEST(test_dir_every_chunk_size)
 {
+    const unsigned nstreams = _i == 0 ? 3 : 2;
     char tmpl[] = "/tmp/tracerd-ctf-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(tmpl));
     char path[1024];
@@ -297,7 +329,7 @@ START_TEST(test_dir_every_chunk_size)
     size_t len;
     uint64_t events;
     uint8_t *data = ctf_writer_bench_stream(16384, 2048, &len, &events);
-    for (unsigned i = 0; i < 3; i++) {
+    for (unsigned i = 0; i < nstreams; i++) {
         cw_t w = {data, len, 0};
         for (size_t off = 0; off < len; off += 2048)
             cw_patch(&w, off + 24, i + 1, 64, false); /* stream_instance_id */
@@ -311,19 +343,13 @@ START_TEST(test_dir_every_chunk_size)
     struct peer_result ref, got;
     read_dir(tmpl, &cfg, &ref);
     ck_assert_int_eq(ref.st, TRACERD_OK);
-    ck_assert_uint_eq(ref.text.events, 3 * events);
-    tracerd_ctf_callbacks_t ocb;
-    memset(&ocb, 0, sizeof ocb);
-    ocb.on_event_begin = order_event;
+    ck_assert_uint_eq(ref.text.events, nstreams * events);
     ctf_text_t oref, o;
-    memset(&oref, 0, sizeof oref);
-    tracerd_ctf_dir_t *d;
-    ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, &cfg, &ocb, &oref, NULL, &d), TRACERD_OK);
-    oref.dir = d;
-    ck_assert_int_eq(tracerd_ctf_dir_run(d), TRACERD_OK);
-    tracerd_ctf_dir_free(d);
+    read_order(tmpl, cfg.chunk_bytes, false, &oref);
     ck_assert_ptr_nonnull(strstr(oref.out.buf, "0 @"));
-    ck_assert_ptr_nonnull(strstr(oref.out.buf, "\n2 @"));
+    char last[16];
+    snprintf(last, sizeof last, "\n%u @", nstreams - 1);
+    ck_assert_ptr_nonnull(strstr(oref.out.buf, last));
     /* in (time, stream index) order: equal times go to the lower index */
     uint64_t prev_ns = 0, lines = 0, ties = 0;
     unsigned prev_i = 0;
@@ -338,8 +364,11 @@ START_TEST(test_dir_every_chunk_size)
         prev_ns = ns;
         prev_i = idx;
     }
-    ck_assert_uint_eq(lines, 3 * events);
-    ck_assert_uint_gt(ties, events); /* the streams' equal times interleave */
+    ck_assert_uint_eq(lines, nstreams * events);
+    ck_assert_uint_gt(ties, events * (nstreams - 1) / 2); /* the streams' equal times interleave */
+    read_order(tmpl, cfg.chunk_bytes, true, &o);
+    ck_assert_msg(strcmp(o.out.buf, oref.out.buf) == 0, "pausing: order differs");
+    ctf_text_free(&o);
     for (size_t chunk = 64; chunk <= 4200; chunk += chunk < 300 ? 1 : 37) {
         cfg.chunk_bytes = chunk;
         read_dir(tmpl, &cfg, &got);
@@ -347,11 +376,7 @@ START_TEST(test_dir_every_chunk_size)
         ck_assert_msg(strcmp(got.text.out.buf, ref.text.out.buf) == 0, "chunk %zu: fields differ",
                       chunk);
         ctf_text_free(&got.text);
-        memset(&o, 0, sizeof o);
-        ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, &cfg, &ocb, &o, NULL, &d), TRACERD_OK);
-        o.dir = d;
-        ck_assert_int_eq(tracerd_ctf_dir_run(d), TRACERD_OK);
-        tracerd_ctf_dir_free(d);
+        read_order(tmpl, chunk, chunk % 5 == 0, &o);
         ck_assert_msg(strcmp(o.out.buf, oref.out.buf) == 0, "chunk %zu: order differs", chunk);
         ctf_text_free(&o);
     }
@@ -768,7 +793,7 @@ Suite *suite_ctf_dir(void)
     tcase_add_test(tc, test_dir_config_nested);
     tcase_add_test(tc, test_dir_merge);
     tcase_add_test(tc, test_dir_split_stream);
-    tcase_add_test(tc, test_dir_every_chunk_size);
+    tcase_add_loop_test(tc, test_dir_every_chunk_size, 0, 2);
     suite_add_tcase(s, tc);
     tc = tcase_create("peer");
     tcase_set_timeout(tc, 120);

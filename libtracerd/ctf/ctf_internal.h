@@ -469,15 +469,36 @@ void tracerd__ctf_stream_gate_below(tracerd_ctf_stream_t *r, uint64_t ns, bool h
 bool tracerd__ctf_stream_gated(const tracerd_ctf_stream_t *r);
 /* The time of the event held back (tracerd__ctf_stream_gated true). */
 uint64_t tracerd__ctf_stream_gated_ns(const tracerd_ctf_stream_t *r);
-/* The directory reader's feed (data not NULL), its gate's bound first
- * (tracerd__ctf_stream_gate_below's): as tracerd_ctf_stream_feed, but an
- * event held back by the gate leaves the reader unpaused (TRACERD_PAUSED
- * returned, *held true and *held_ns its time, nothing to resume; *held false
- * otherwise), and a reader in a packet's events with nothing stitched goes
- * straight to its event loop (the held event first) without the feed's
- * checks of every state: a directory's streams may alternate at every event. */
-tracerd_status_t tracerd__ctf_stream_feed_merged(tracerd_ctf_stream_t *r, const uint8_t *data,
-                                                 size_t len, uint64_t below, bool hold,
-                                                 size_t *consumed, bool *held, uint64_t *held_ns);
+/* One stream of the directory reader's merge, as the feed below sees it. */
+struct tracerd__ctf_side {
+    tracerd_ctf_stream_t *r;
+    const uint8_t *p, *end; /* its bytes not fed yet (p moves on as they are) */
+    uint32_t index;         /* its stream index: at equal times the lower goes first */
+    bool hold;              /* its gate's bound while it runs (as tracerd__ctf_stream_gate_below) */
+    uint64_t below;
+    bool held; /* out: its gate held an event back, at time ns */
+    uint64_t ns;
+};
+
+/* The directory reader's feed: side[k] runs (its gate's bound first), and
+ * side[1 - k], when not NULL, is the merge's only other stream, waiting with
+ * its next event at time ns. As tracerd_ctf_stream_feed on side[k]'s bytes,
+ * but an event held back by the gate leaves the reader unpaused
+ * (TRACERD_PAUSED returned, held true and ns its time, nothing to resume;
+ * held false otherwise), and a reader in a packet's events with nothing
+ * stitched goes straight to its event loop (the held event first) without
+ * the feed's checks of every state: a directory's streams may alternate at
+ * every event. And when the running stream's event loop holds an event back
+ * (not at UINT64_MAX, where the directory's gate decides) while the other's
+ * event loop holds its own (the other way a stream waits: no turn), the
+ * other's loop goes on from it without returning (k and *cur change: *cur
+ * is its stream index), and so on: what is returned is about side[k] at the
+ * end, the other side held. */
+struct tracerd__ctf_merge {
+    struct tracerd__ctf_side *side[2];
+    uint32_t k;
+    int32_t *cur;
+};
+tracerd_status_t tracerd__ctf_stream_feed_merged(struct tracerd__ctf_merge *m);
 
 #endif

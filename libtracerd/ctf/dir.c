@@ -34,14 +34,12 @@ struct dstream {
     void *file;   /* the client's handle (cfg.files), or NULL */
     uint8_t *buf; /* buf_cap bytes, from the first read to the stream's end */
     size_t buf_cap;
-    const uint8_t *data; /* bytes being fed: buf, or the client's view */
-    size_t len, pos;
+    /* the bytes being fed (io.p .. io.end: of buf, or of the client's view),
+     * its reader's gate bound while it runs (io.below, io.hold: run_below),
+     * and the time of the next event (io.ns) while it waits in the heap */
+    struct tracerd__ctf_side io;
     uint64_t size; /* largest of its files when opened (sizes its buffer) */
     bool eof, finished, done;
-    uint64_t next_ns;
-    /* its reader's gate bound while it runs (run_below) */
-    uint64_t below;
-    bool hold;
     struct tracerd_ctf_dir *d;
 };
 
@@ -287,7 +285,7 @@ static bool gate(void *user, uint64_t ns)
         if (d->nheap == 0)
             return true;
         const struct dstream *top = &d->streams[d->heap[0]];
-        if (ns < top->next_ns || (ns == top->next_ns && (uint32_t)d->cur < d->heap[0]))
+        if (ns < top->io.ns || (ns == top->io.ns && (uint32_t)d->cur < d->heap[0]))
             return true;
     }
     return false;
@@ -674,6 +672,8 @@ tracerd_status_t tracerd_ctf_dir_open(const char *path, const tracerd_ctf_dir_co
             break;
         }
         tracerd__ctf_stream_set_gate(s->r, gate, s);
+        s->io.r = s->r;
+        s->io.index = i;
     }
     if (st == TRACERD_OK) {
         d->heap = tracerd__calloc(&d->alloc, sizeof *d->heap * (d->nstreams + 1));
@@ -689,7 +689,7 @@ tracerd_status_t tracerd_ctf_dir_open(const char *path, const tracerd_ctf_dir_co
 static bool heap_less(const struct tracerd_ctf_dir *d, uint32_t a, uint32_t b)
 {
     const struct dstream *x = &d->streams[a], *y = &d->streams[b];
-    return x->next_ns < y->next_ns || (x->next_ns == y->next_ns && a < b);
+    return x->io.ns < y->io.ns || (x->io.ns == y->io.ns && a < b);
 }
 
 static void heap_push(struct tracerd_ctf_dir *d, uint32_t s)
@@ -770,9 +770,9 @@ static void stream_release(struct tracerd_ctf_dir *d, struct dstream *s)
     if (s->file != NULL)
         d->cfg.files.close(d->cfg.files.ctx, s->file);
     s->file = NULL;
-    s->data = NULL;
+    s->io.p = s->io.end = NULL;
     tracerd_ctf_stream_free(s->r);
-    s->r = NULL;
+    s->r = s->io.r = NULL;
     if (s->fd >= 0)
         close(s->fd);
     s->fd = -1;
@@ -802,7 +802,7 @@ static tracerd_status_t view_next(struct tracerd_ctf_dir *d, struct dstream *s, 
         return derr(d, TRACERD_E_IO, s->pub.path, s->file_off,
                     "read error: the file source gave %zu bytes where %zu were asked", *n,
                     d->read_bytes);
-    s->data = data;
+    s->io.p = data;
     return TRACERD_OK;
 }
 
@@ -834,7 +834,7 @@ static tracerd_status_t read_next(struct tracerd_ctf_dir *d, struct dstream *s, 
         return derr(d, TRACERD_E_IO, s->pub.path, s->file_off, "read error: %s",
                     TRACERD__STRERROR(errno));
     *n = (size_t)got;
-    s->data = s->buf;
+    s->io.p = s->buf;
     if (got == 0 || d->nstreams > d->cfg.max_open_files) {
         close(s->fd); /* reopened at file_off for the next read */
         s->fd = -1;
@@ -852,8 +852,7 @@ static TRACERD__NOINLINE tracerd_status_t fill(struct tracerd_ctf_dir *d, struct
         tracerd_status_t st = d->cfg.files.view != NULL ? view_next(d, s, &n) : read_next(d, s, &n);
         if (st != TRACERD_OK)
             return st;
-        s->pos = 0;
-        s->len = n;
+        s->io.end = n > 0 ? s->io.p + n : s->io.p; /* (a view of none may be NULL) */
         s->file_off += n;
         if (n > 0)
             return TRACERD_OK;
@@ -873,25 +872,43 @@ static TRACERD__NOINLINE tracerd_status_t fill(struct tracerd_ctf_dir *d, struct
     }
 }
 
-/* Feeds stream s until its reader is gated before an event (returns OK with
- * s->done false), ends (s->done), pauses for the user (PAUSED) or fails. */
-static TRACERD__INLINE tracerd_status_t advance(struct tracerd_ctf_dir *d, struct dstream *s)
+static inline void run_below(struct tracerd_ctf_dir *d, uint32_t i);
+
+/* Feeds stream d->cur until its reader is gated before an event (returns OK
+ * with its done false), ends (done), pauses for the user (PAUSED) or fails.
+ * With two streams merged the feed may give the turn to the other one and
+ * back, without returning, as long as their readers hold their next events
+ * back in their event loops: d->cur is then the stream running, the other
+ * one in the heap with the time of its event held back. */
+static TRACERD__INLINE tracerd_status_t advance(struct tracerd_ctf_dir *d)
 {
+    struct dstream *s = &d->streams[d->cur];
     for (;;) {
-        if (s->pos == s->len && !s->eof) {
+        if (s->io.p == s->io.end && !s->eof) {
             tracerd_status_t st = fill(d, s);
             if (st != TRACERD_OK)
                 return st;
         }
         tracerd_status_t st;
         bool held = false;
-        if (s->pos < s->len) {
-            size_t used = 0;
-            st = tracerd__ctf_stream_feed_merged(s->r, s->data + s->pos, s->len - s->pos, s->below,
-                                                 s->hold, &used, &held, &s->next_ns);
-            s->pos += used;
+        if (s->io.p != s->io.end) {
+            struct tracerd__ctf_merge m;
+            m.side[0] = &s->io;
+            /* the other of two streams, waiting with its next event (the
+             * feed sees whether its event loop holds it) */
+            m.side[1] =
+                d->nheap == 1 && d->primed == d->nstreams ? &d->streams[d->heap[0]].io : NULL;
+            m.k = 0;
+            m.cur = &d->cur;
+            st = tracerd__ctf_stream_feed_merged(&m);
+            if (m.k != 0) { /* the other stream runs, s waits in the heap at io.ns */
+                d->heap[0] = s->io.index;
+                s = &d->streams[d->cur];
+                run_below(d, (uint32_t)d->cur);
+            }
+            held = s->io.held;
         } else {
-            tracerd__ctf_stream_gate_below(s->r, s->below, s->hold);
+            tracerd__ctf_stream_gate_below(s->r, s->io.below, s->io.hold);
             st = tracerd_ctf_stream_finish(s->r);
             if (st == TRACERD_OK) {
                 s->done = true;
@@ -902,7 +919,7 @@ static TRACERD__INLINE tracerd_status_t advance(struct tracerd_ctf_dir *d, struc
                 tracerd_ctf_stream_resume(s->r); /* (feed_merged's gate leaves none) */
                 held = tracerd__ctf_stream_gated(s->r);
                 if (held)
-                    s->next_ns = tracerd__ctf_stream_gated_ns(s->r);
+                    s->io.ns = tracerd__ctf_stream_gated_ns(s->r);
                 else
                     return TRACERD_PAUSED;
             }
@@ -932,14 +949,14 @@ static inline void run_below(struct tracerd_ctf_dir *d, uint32_t i)
     if (d->primed == d->nstreams) {
         below = UINT64_MAX; /* at UINT64_MAX itself the gate decides */
         if (d->nheap > 0) {
-            below = d->streams[d->heap[0]].next_ns;
+            below = d->streams[d->heap[0]].io.ns;
             hold = below != UINT64_MAX;
             if (i < d->heap[0] && below != UINT64_MAX)
                 below++;
         }
     }
-    d->streams[i].below = below;
-    d->streams[i].hold = hold;
+    d->streams[i].io.below = below;
+    d->streams[i].io.hold = hold;
 }
 
 tracerd_status_t tracerd_ctf_dir_run(tracerd_ctf_dir_t *d)
@@ -951,13 +968,13 @@ tracerd_status_t tracerd_ctf_dir_run(tracerd_ctf_dir_t *d)
     tracerd_status_t st;
     /* A stream interrupted by a user pause continues first. */
     if (d->cur >= 0) {
-        struct dstream *s = &d->streams[d->cur];
-        st = advance(d, s);
+        const bool priming = (uint32_t)d->cur == d->primed;
+        st = advance(d);
         if (st != TRACERD_OK)
             return st;
-        if (!s->done)
+        if (!d->streams[d->cur].done)
             heap_push(d, (uint32_t)d->cur);
-        if ((uint32_t)d->cur == d->primed)
+        if (priming)
             d->primed++;
         d->cur = -1;
     }
@@ -965,7 +982,7 @@ tracerd_status_t tracerd_ctf_dir_run(tracerd_ctf_dir_t *d)
         struct dstream *s = &d->streams[d->primed];
         d->cur = (int32_t)d->primed;
         run_below(d, d->primed);
-        st = advance(d, s);
+        st = advance(d); /* (no turns while priming) */
         if (st != TRACERD_OK)
             return st;
         if (!s->done)
@@ -977,14 +994,14 @@ tracerd_status_t tracerd_ctf_dir_run(tracerd_ctf_dir_t *d)
      * another's; it goes back in the heap and the first one runs */
     uint32_t i = d->nheap > 0 ? heap_pop(d) : UINT32_MAX;
     while (i != UINT32_MAX) {
-        struct dstream *s = &d->streams[i];
         run_below(d, i);
         d->cur = (int32_t)i;
-        st = advance(d, s);
+        st = advance(d);
         if (st != TRACERD_OK)
-            return st; /* stream i goes back in the heap when it continues */
+            return st;        /* stream d->cur goes back in the heap when it continues */
+        i = (uint32_t)d->cur; /* (a turn may have gone to the other stream) */
         d->cur = -1;
-        if (!s->done)
+        if (!d->streams[i].done)
             i = heap_pushpop(d, i);
         else
             i = d->nheap > 0 ? heap_pop(d) : UINT32_MAX;

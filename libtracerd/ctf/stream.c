@@ -895,12 +895,48 @@ static TRACERD__INLINE uint64_t fixed_measure(tracerd_ctf_stream_t *r, const str
     }
 }
 
+/* fast_events held back an event at time ns of *rp (of the merge m's
+ * running side): when the merge's other stream waits with its next event
+ * held back by its own event loop, and ns is not UINT64_MAX (the gate then
+ * decides, which takes the directory's state), the turn goes to it. The
+ * bytes *rp used since start_byte are taken, its side held at ns, the
+ * other's gate bound set as the directory's would be (its next event
+ * before ns, or at ns when its index is the lower) and *rp, *ppp, *endp
+ * made its. Whether the turn went over. */
+static inline bool fast_turn(struct tracerd__ctf_merge *m, tracerd_ctf_stream_t **rp,
+                             const uint8_t ***ppp, const uint8_t **endp, uint64_t ns,
+                             uint64_t start_byte)
+{
+    struct tracerd__ctf_side *c = m->side[m->k], *o = m->side[m->k ^ 1];
+    if (o == NULL || !o->r->held || ns == UINT64_MAX)
+        return false;
+    tracerd_ctf_stream_t *r = *rp;
+    uint64_t used = (r->pos >> 3) - start_byte;
+    c->p += used;
+    r->offset += used;
+    c->held = true;
+    c->ns = ns;
+    o->held = false;
+    m->k ^= 1;
+    *m->cur = (int32_t)o->index;
+    r = o->r;
+    r->gate_below = ns + (o->index < c->index);
+    r->gate_hold = true;
+    r->gated = false;
+    *rp = r;
+    *ppp = &o->p;
+    *endp = o->end;
+    return true;
+}
+
 /* The hot path: while the rest of the packet's content is in the chunk and
  * nobody wants fields, events are measured with the fast programs and
  * delivered in a tight loop. Anything unusual (an error, a class without a
  * fast program) leaves the loop; the general path then handles that event. */
-static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *end)
+static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_t *end,
+                       struct tracerd__ctf_merge *m)
 {
+turn:;
     const struct ctf_stream_rt *s = r->srt;
     uint64_t start_byte = r->pos >> 3;
     struct vm vm;
@@ -1008,6 +1044,8 @@ static int fast_events(tracerd_ctf_stream_t *r, const uint8_t **pp, const uint8_
             r->held_has_ts = r->ev_has_ts;
             r->held_ns = ns;
             rc = R_MORE;
+            if (m != NULL && fast_turn(m, &r, &pp, &end, ns, start_byte))
+                goto turn; /* the other stream's loop, from its held event */
             break;
         }
         if (!event_begin(r, on_begin, e, ns, &rc))
@@ -1103,7 +1141,7 @@ static tracerd_status_t step(tracerd_ctf_stream_t *r, const uint8_t *data, size_
             }
             if (r->fast_ok && r->st_have == 0 && p != end && r->srt->event_header.fast != NULL) {
                 uint64_t before = r->pos;
-                int frc = fast_events(r, &p, end);
+                int frc = fast_events(r, &p, end, NULL);
                 if (frc == R_ERR) {
                     st = r->core.err.status;
                     break;
@@ -1174,59 +1212,56 @@ tracerd_status_t tracerd_ctf_stream_feed(tracerd_ctf_stream_t *r, const void *da
     return step(r, data, len, consumed, false);
 }
 
-/* (feed_merged past its event loop: the rest of the chunk, or all of it, by
- * step; data + skip is where the loop stopped) */
-static TRACERD__NOINLINE tracerd_status_t feed_rest(tracerd_ctf_stream_t *r, const uint8_t *data,
-                                                    size_t len, size_t skip, size_t *consumed,
-                                                    bool *held, uint64_t *held_ns)
+/* (feed_merged past its event loop: the rest of c's bytes, by step as it
+ * goes on when the loop ran (delivered something), else all of them by the
+ * feed) */
+static TRACERD__NOINLINE tracerd_status_t feed_rest(tracerd_ctf_stream_t *r,
+                                                    struct tracerd__ctf_side *c, bool ran)
 {
-    tracerd_status_t st;
-    if (skip > 0) {
-        size_t more = 0;
-        st = step(r, data + skip, len - skip, &more, false); /* the rest, as step goes on */
-        *consumed = skip + more;
-    } else {
-        st = tracerd_ctf_stream_feed(r, data, len, consumed);
-    }
+    size_t used = 0, len = (size_t)(c->end - c->p);
+    tracerd_status_t st =
+        ran ? step(r, c->p, len, &used, false) : tracerd_ctf_stream_feed(r, c->p, len, &used);
+    c->p += used;
     if (st == TRACERD_PAUSED && r->gated) {
         r->core.paused = false; /* (not the user's pause: nothing to resume) */
-        *held = true;
-        *held_ns = r->gated_ns;
+        c->held = true;
+        c->ns = r->gated_ns;
     }
     return st;
 }
 
-tracerd_status_t tracerd__ctf_stream_feed_merged(tracerd_ctf_stream_t *r, const uint8_t *data,
-                                                 size_t len, uint64_t below, bool hold,
-                                                 size_t *consumed, bool *held, uint64_t *held_ns)
+tracerd_status_t tracerd__ctf_stream_feed_merged(struct tracerd__ctf_merge *m)
 {
-    r->gate_below = below;
-    r->gate_hold = hold;
-    *held = false;
+    struct tracerd__ctf_side *c = m->side[m->k];
+    tracerd_ctf_stream_t *r = c->r;
+    r->gate_below = c->below;
+    r->gate_hold = c->hold;
+    c->held = false;
     /* An event held back by fast_events (r->held) was in a packet's events,
      * nothing stitched or streamed, no pause, callback or error: it still is
      * (nothing ran since) */
-    if (!(r->held && len > 0) &&
-        !(r->state == S_EVENTS && !r->big && r->st_have == 0 && r->fast_ok && len > 0 &&
+    if (!(r->held && c->p != c->end) &&
+        !(r->state == S_EVENTS && !r->big && r->st_have == 0 && r->fast_ok && c->p != c->end &&
           r->pos < r->content_bits && r->srt->event_header.fast != NULL && !r->core.paused &&
           !r->core.in_cb && r->core.err.status >= 0))
-        return feed_rest(r, data, len, 0, consumed, held, held_ns);
+        return feed_rest(r, c, false);
     /* step's first turn, straight: the event loop from the held event */
-    const uint8_t *p = data;
     r->gated = false;
-    int frc = fast_events(r, &p, data + len);
-    size_t used = (size_t)(p - data);
+    const uint32_t k0 = m->k;
+    const uint8_t *const data = c->p;
+    int frc = fast_events(r, &c->p, c->end, m);
+    /* (after a turn to the other stream, its loop delivered its held event) */
+    const bool ran = m->k != k0 || c->p != data;
+    c = m->side[m->k];
+    r = c->r;
     if (frc == R_MORE) { /* the gate held an event back */
-        *consumed = used;
-        *held = true;
-        *held_ns = r->gated_ns;
+        c->held = true;
+        c->ns = r->gated_ns;
         return TRACERD_PAUSED;
     }
-    if (frc == R_ERR) {
-        *consumed = used;
+    if (frc == R_ERR)
         return r->core.err.status;
-    }
-    return feed_rest(r, data, len, used, consumed, held, held_ns);
+    return feed_rest(r, c, ran);
 }
 
 tracerd_status_t tracerd_ctf_stream_resume(tracerd_ctf_stream_t *r)
