@@ -574,27 +574,43 @@ static int plan_events(tracerd_ctf_stream_t *r, struct vm *vm, const uint8_t **p
     const tracerd_ctf_event_cb on_begin = r->cb.on_event_begin, on_end = r->cb.on_event_end;
     const uint64_t start_byte = vm->bit0 >> 3;
     int rc = R_OK;
-    tracerd_ctf_event_t e;
-    event_fill_packet(r, &e);
+    /* (on the stack: the reader's own, r->fe, made dump 1.5 % slower in CPU
+     * time on ctf-writer with fewer instructions) */
+    tracerd_ctf_event_t ee, *const e = &ee;
+    event_fill_packet(r, e);
     while (r->pos < vm->limit) {
         const uint64_t ev_start = r->pos;
         r->rec_off = r->pkt_off + (ev_start >> 3);
-        r->have &= ~((1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP));
-        r->ev = NULL;
-        if (lttng_measure(r, vm, hf, ev_start) != R_OK)
-            break; /* the general path measures it again (the full program's error) */
-        uint64_t id;
-        const struct ctf_event_rt *ev = event_class(r, s, &id);
-        if (ev == NULL || ev->plan == NULL)
-            break;
-        r->ev = ev;
-        event_time(r);
-        const uint64_t ns = event_ns(r, r->ev_cycles);
+        const struct ctf_event_rt *ev;
+        uint64_t ns;
+        if (r->plan_held && r->held_pos == ev_start && r->held_pkt == r->pkt_off) {
+            /* the event the gate held back: measured then (its header's
+             * values, class and time are still the reader's: nothing ran) */
+            r->plan_held = false;
+            ev = r->ev;
+            ns = r->held_ns;
+        } else {
+            r->have &= ~((1u << ROLE_EVENT_ID) | (1u << ROLE_TIMESTAMP));
+            r->ev = NULL;
+            if (lttng_measure(r, vm, hf, ev_start) != R_OK)
+                break; /* the general path measures it again (the full program's error) */
+            uint64_t id;
+            ev = event_class(r, s, &id);
+            if (ev == NULL || ev->plan == NULL)
+                break;
+            r->ev = ev;
+            event_time(r);
+            ns = event_ns(r, r->ev_cycles);
+        }
         if (!event_open(r, ns)) {
+            r->plan_held = true;
+            r->held_pos = ev_start;
+            r->held_pkt = r->pkt_off;
+            r->held_ns = ns;
             rc = R_MORE; /* gated: nothing of it consumed */
             break;
         }
-        if (!event_begin(r, on_begin, &e, ns, &rc))
+        if (!event_begin(r, on_begin, e, ns, &rc))
             break;
         vm_rewind(vm, ev_start);
         rc = run_lttng_header(r, vm);
@@ -604,7 +620,7 @@ static int plan_events(tracerd_ctf_stream_t *r, struct vm *vm, const uint8_t **p
             rc = R_ERR;
             break;
         }
-        if (!event_end(r, on_end, &e, vm->pos, &rc)) /* (past its header: never empty) */
+        if (!event_end(r, on_end, e, vm->pos, &rc)) /* (past its header: never empty) */
             break;
     }
     uint64_t used = (r->pos >> 3) - start_byte;

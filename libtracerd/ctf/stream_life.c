@@ -156,7 +156,7 @@ void tracerd_ctf_stream_reset(tracerd_ctf_stream_t *r)
     r->uuid_warned = false;
     r->ev = NULL;
     r->gated = false;
-    r->held = false;
+    r->held = r->plan_held = false;
     r->big = false;
     r->fr_in = r->fr_out = 0;
     r->fr_done = false;
@@ -200,7 +200,7 @@ tracerd_status_t tracerd_ctf_stream_set_trace(tracerd_ctf_stream_t *r,
     if (s != NULL)
         event_fill_packet(r, &r->fe); /* its slots may have moved */
     r->ns_srt = NULL;
-    r->held = false;
+    r->held = r->plan_held = false;
     batch_drop_hform(r); /* the old model's (kept alive by the caller until now) */
     r->hrec_of[0] = r->hrec_of[1] = NULL;
     return TRACERD_OK;

@@ -140,6 +140,9 @@ struct tracerd_ctf_stream {
     uint64_t held_pos, held_pkt, held_end, held_sctx, held_cycles, held_ns;
     bool held_has_ts;
     const struct ctf_event_rt *held_ev;
+    /* The same for plan_events (held_pos, held_pkt, held_ns): the event it
+     * measured is still the reader's (ev, ev_cycles, its header's slots). */
+    bool plan_held;
 };
 
 /* How fast_events reads an event header of stream class s (set with
