@@ -1,6 +1,9 @@
 /* CTF trace directories: finds every folder holding a `metadata` file,
  * parses it, opens every stream file beside it, and merges the events of all
- * streams by timestamp with a binary heap. Each stream keeps one read buffer
+ * streams by timestamp with a binary heap. A stream's reader runs its events
+ * up to the heap's next time without asking (run_below); with two streams,
+ * its event loop hands the turn to the other one and back without returning
+ * here (advance, tracerd__ctf_stream_feed_merged). Each stream keeps one read buffer
  * (chunk_bytes, smaller when many streams share max_read_buffer_bytes), or
  * none when the client shows the files' bytes in place (cfg.files), and
  * one stream reader (whose stitch buffer grows only as straddling records
