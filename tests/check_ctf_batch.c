@@ -871,16 +871,7 @@ static const char *plan_events_meta(bool be, char *meta, size_t size)
  * when ext) and its fields (k: the event's number, for its values). */
 static void plan_event(cw_t *w, unsigned id, uint64_t ts, bool ext, unsigned k, bool be)
 {
-    cw_align(w, 8);
-    if (!ext) {
-        cw_int(w, id, 5, be);
-        cw_int(w, ts & 0x7FFFFFF, 27, be);
-    } else {
-        cw_int(w, 31, 5, be);
-        cw_align(w, 8);
-        cw_int(w, id, 32, be);
-        cw_int(w, ts, 64, be);
-    }
+    cw_lttng_compact(w, id, ts, ext, be);
     cw_int(w, 1000 + k, 32, be); /* _vtid */
     if (id == 0) {
         cw_int(w, 0x01020304u * (k + 1), 32, be);
