@@ -99,6 +99,42 @@ static int o_event(void *user, const tracerd_ctf_event_t *e)
     return o->events % 3 == 0 ? TRACERD_CB_PAUSE : 0;
 }
 
+/* A bound on one tracerd_ctf_dir_run over these tests' directories (three
+ * streams of 48 KiB at most), in seconds of CPU time: a run takes a few ms
+ * at most there, also under the sanitizers, so a run past it is a
+ * live-lock, named as such at once instead of by Check's timeout. */
+#define MERGE_RUN_CPU_SECONDS 2.0
+
+/* The first line where text a differs from text b, as "line N: A / B". */
+static const char *first_diff(const char *a, const char *b, char *buf, size_t size)
+{
+    unsigned line = 1;
+    const char *la = a, *lb = b;
+    for (; *a != '\0' && *a == *b; a++, b++)
+        if (*a == '\n') {
+            line++;
+            la = a + 1;
+            lb = b + 1;
+        }
+    snprintf(buf, size, "line %u: %.*s / %.*s", line, (int)strcspn(la, "\n"), la,
+             (int)strcspn(lb, "\n"), lb);
+    return buf;
+}
+
+/* The runs of d until it does not pause, each bounded by
+ * MERGE_RUN_CPU_SECONDS (a run over test_dir_merge's 22 events takes
+ * microseconds). */
+static tracerd_status_t merge_runs(tracerd_ctf_dir_t *d, struct order *o, const char *what,
+                                   int *pauses)
+{
+    const tlog_t none = {NULL, 0, 0};
+    tracerd_status_t st;
+    while ((st = dir_run_bounded(d, MERGE_RUN_CPU_SECONDS, what, &o->events, &none)) ==
+           TRACERD_PAUSED)
+        ++*pauses;
+    return st;
+}
+
 START_TEST(test_dir_merge)
 {
     char tmpl[] = "/tmp/tracerd-ctf-XXXXXX";
@@ -133,10 +169,8 @@ START_TEST(test_dir_merge)
     o.d = d;
     ck_assert_uint_eq(tracerd_ctf_dir_trace_count(d), 1);
     ck_assert_uint_eq(tracerd_ctf_dir_stream_count(d), 2);
-    tracerd_status_t st;
     int pauses = 0;
-    while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
-        pauses++;
+    tracerd_status_t st = merge_runs(d, &o, "two streams, chunk_bytes 100", &pauses);
     ck_assert_int_eq(st, TRACERD_OK);
     ck_assert_uint_eq(o.events, 22);
     ck_assert_int_ge(pauses, 7);
@@ -149,8 +183,7 @@ START_TEST(test_dir_merge)
     o.sorted = true;
     ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, &cfg, &cb, &o, NULL, &d), TRACERD_OK);
     o.d = d;
-    while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
-        ;
+    st = merge_runs(d, &o, "max_open_files 1", &pauses);
     ck_assert_int_eq(st, TRACERD_OK);
     ck_assert_uint_eq(o.events, 22);
     ck_assert(o.sorted);
@@ -163,8 +196,7 @@ START_TEST(test_dir_merge)
         st = tracerd_ctf_dir_open(tmpl, &cfg, &cb, &o, &fa.a, &d);
         o.d = d;
         if (st == TRACERD_OK)
-            while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
-                ;
+            st = merge_runs(d, &o, "an allocation failing", &pauses);
         tracerd_ctf_dir_free(d);
         ck_assert_msg(fa.live == 0, "failure %lu leaked %ld", k, fa.live);
         if (fa.calls < k) {
@@ -271,22 +303,47 @@ START_TEST(test_dir_split_stream)
 }
 END_TEST
 
-/* Merge order without on_field (the fast path): stream, offset, time of each event. */
+/* The merge order of a directory's events, one line an event (stream index,
+ * offset, time, name), checked against a reference's as it comes. */
+struct order_log {
+    tlog_t out;
+    const tracerd_ctf_dir_t *dir;
+    uint64_t events;
+    const char *what; /* names the read in a failure (chunk size, options) */
+    const char *ref;  /* the reference order, or NULL */
+    const char *next; /* its line the next event must give */
+    uint64_t pauses;  /* pauses asked by the callbacks (pause_every) */
+    bool pause_every; /* pause after every seventh event */
+};
+
+/* The line of stream, offset, time and name of each event; the first event
+ * out of the reference's order fails the test at once, naming both lines
+ * (with on_fields, order_fields makes the plans' event loop run). */
 static int order_event(void *user, const tracerd_ctf_event_t *e)
 {
-    ctf_text_t *t = user;
-    const tracerd_ctf_dir_stream_t *s = tracerd_ctf_dir_current(t->dir);
-    tlog_printf(&t->out, "%u @%" PRIu64 " %" PRIu64 " %s\n", s ? s->index : 99u, e->offset, e->ns,
+    struct order_log *o = user;
+    const tracerd_ctf_dir_stream_t *s = tracerd_ctf_dir_current(o->dir);
+    const size_t at = o->out.len;
+    tlog_printf(&o->out, "%u @%" PRIu64 " %" PRIu64 " %s\n", s ? s->index : 99u, e->offset, e->ns,
                 e->name);
+    const char *line = o->out.buf + at;
+    const int len = (int)(o->out.len - at - 1);
+    o->events++;
+    if (o->ref != NULL) { /* (no ck_assert per event: each passing one writes to Check's pipe) */
+        if (*o->next == '\0')
+            ck_abort_msg("%s: event %" PRIu64 " (%.*s) past the reference's last", o->what,
+                         o->events, len, line);
+        const char *nl = strchr(o->next, '\n');
+        if (nl - o->next != len || memcmp(o->next, line, (size_t)len) != 0)
+            ck_abort_msg("%s: event %" PRIu64 " is %.*s, the reference's %.*s", o->what, o->events,
+                         len, line, (int)(nl - o->next), o->next);
+        o->next = nl + 1;
+    }
+    if (o->pause_every && o->events % 7 == 0) {
+        o->pauses++;
+        return TRACERD_CB_PAUSE;
+    }
     return TRACERD_CB_CONTINUE;
-}
-
-/* The same, pausing after every seventh event (the run goes on after it). */
-static int order_event_pause(void *user, const tracerd_ctf_event_t *e)
-{
-    ctf_text_t *t = user;
-    order_event(user, e);
-    return ++t->events % 7 == 0 ? TRACERD_CB_PAUSE : TRACERD_CB_CONTINUE;
 }
 
 static int order_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
@@ -297,27 +354,45 @@ static int order_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
     return TRACERD_CB_CONTINUE;
 }
 
-/* The order of directory tmpl's events with chunk_bytes chunk (pause: by
- * order_event_pause; fields: with on_fields, which takes the plans' event
- * loop instead of the fast one), its text freed by the caller. */
-static void read_order(const char *tmpl, size_t chunk, bool pause, bool fields, ctf_text_t *o)
+/* Reads directory tmpl with chunk_bytes chunk into o (pause: pausing after
+ * every seventh event; fields: with on_fields, which takes the plans' event
+ * loop instead of the fast one), checked event by event against the order
+ * ref when not NULL; each run is bounded (MERGE_RUN_CPU_SECONDS) and
+ * returns PAUSED only when a callback paused. o->out is freed by the
+ * caller. */
+static void read_order(const char *tmpl, size_t chunk, bool pause, bool fields, const char *ref,
+                       struct order_log *o)
 {
     tracerd_ctf_dir_config_t cfg;
     tracerd_ctf_dir_config_init(&cfg);
     cfg.chunk_bytes = chunk;
     tracerd_ctf_callbacks_t ocb;
     memset(&ocb, 0, sizeof ocb);
-    ocb.on_event_begin = pause ? order_event_pause : order_event;
+    ocb.on_event_begin = order_event;
     if (fields)
         ocb.on_fields = order_fields;
+    char what[96];
+    snprintf(what, sizeof what, "chunk %zu%s%s", chunk, pause ? ", pausing" : "",
+             fields ? ", with fields" : "");
     memset(o, 0, sizeof *o);
+    o->what = what;
+    o->ref = o->next = ref;
+    o->pause_every = pause;
     tracerd_ctf_dir_t *d;
     ck_assert_int_eq(tracerd_ctf_dir_open(tmpl, &cfg, &ocb, o, NULL, &d), TRACERD_OK);
     o->dir = d;
     tracerd_status_t st;
-    while ((st = tracerd_ctf_dir_run(d)) == TRACERD_PAUSED)
-        ck_assert(pause);
-    ck_assert_int_eq(st, TRACERD_OK);
+    uint64_t runs = 0;
+    while ((st = dir_run_bounded(d, MERGE_RUN_CPU_SECONDS, what, &o->events, &o->out)) ==
+           TRACERD_PAUSED)
+        if (++runs != o->pauses)
+            ck_abort_msg("%s: run %" PRIu64 " paused, %" PRIu64 " pauses asked", what, runs,
+                         o->pauses);
+    ck_assert_msg(st == TRACERD_OK, "%s: %s after %" PRIu64 " events: %s", what,
+                  tracerd_status_name(st), o->events, tracerd_ctf_dir_error_reason(d));
+    ck_assert_msg(ref == NULL || *o->next == '\0', "%s: %" PRIu64 " events, the reference has more",
+                  what, o->events);
+    o->what = NULL;
     tracerd_ctf_dir_free(d);
 }
 
@@ -326,7 +401,10 @@ static void read_order(const char *tmpl, size_t chunk, bool pause, bool fields, 
  * a stride of 37 up to 4200, past two packets): events straddle reads at every position while the
  * merge switches streams at every event (three streams, or two: their event
  * loops then take turns without returning to the merge; equal timestamps),
- * also when the client pauses. */
+ * also when the client pauses. Every run is bounded in CPU time and every
+ * event checked as it comes: a wrong merge fails at its first event out of
+ * order, a live-lock (the streams passing the turn without end) when the
+ * bound expires, each naming the chunk size and the events seen. */
 START_TEST(test_dir_every_chunk_size)
 {
     const unsigned nstreams = _i == 0 ? 3 : 2;
@@ -352,11 +430,11 @@ START_TEST(test_dir_every_chunk_size)
     tracerd_ctf_dir_config_init(&cfg);
     cfg.chunk_bytes = 1u << 20;
     struct peer_result ref, got;
-    read_dir(tmpl, &cfg, &ref);
+    read_dir_bounded(tmpl, &cfg, &ref, false, MERGE_RUN_CPU_SECONDS);
     ck_assert_int_eq(ref.st, TRACERD_OK);
     ck_assert_uint_eq(ref.text.events, nstreams * events);
-    ctf_text_t oref, o;
-    read_order(tmpl, cfg.chunk_bytes, false, false, &oref);
+    struct order_log oref, o;
+    read_order(tmpl, cfg.chunk_bytes, false, false, NULL, &oref);
     ck_assert_ptr_nonnull(strstr(oref.out.buf, "0 @"));
     char last[16];
     snprintf(last, sizeof last, "\n%u @", nstreams - 1);
@@ -377,25 +455,23 @@ START_TEST(test_dir_every_chunk_size)
     }
     ck_assert_uint_eq(lines, nstreams * events);
     ck_assert_uint_gt(ties, events * (nstreams - 1) / 2); /* the streams' equal times interleave */
-    read_order(tmpl, cfg.chunk_bytes, true, false, &o);
-    ck_assert_msg(strcmp(o.out.buf, oref.out.buf) == 0, "pausing: order differs");
-    ctf_text_free(&o);
-    read_order(tmpl, cfg.chunk_bytes, false, true, &o);
-    ck_assert_msg(strcmp(o.out.buf, oref.out.buf) == 0, "with fields: order differs");
-    ctf_text_free(&o);
+    read_order(tmpl, cfg.chunk_bytes, true, false, oref.out.buf, &o);
+    free(tlog_take(&o.out));
+    read_order(tmpl, cfg.chunk_bytes, false, true, oref.out.buf, &o);
+    free(tlog_take(&o.out));
     for (size_t chunk = 64; chunk <= 4200; chunk += chunk < 300 ? 1 : 37) {
         cfg.chunk_bytes = chunk;
-        read_dir(tmpl, &cfg, &got);
+        read_dir_bounded(tmpl, &cfg, &got, false, MERGE_RUN_CPU_SECONDS);
         ck_assert_msg(got.st == TRACERD_OK, "chunk %zu: %s", chunk, got.reason);
-        ck_assert_msg(strcmp(got.text.out.buf, ref.text.out.buf) == 0, "chunk %zu: fields differ",
-                      chunk);
+        if (strcmp(got.text.out.buf, ref.text.out.buf) != 0)
+            ck_abort_msg("chunk %zu: fields differ at %s", chunk,
+                         first_diff(got.text.out.buf, ref.text.out.buf, (char[1024]){0}, 1024));
         ctf_text_free(&got.text);
-        read_order(tmpl, chunk, chunk % 5 == 0, chunk % 2 == 0, &o);
-        ck_assert_msg(strcmp(o.out.buf, oref.out.buf) == 0, "chunk %zu: order differs", chunk);
-        ctf_text_free(&o);
+        read_order(tmpl, chunk, chunk % 5 == 0, chunk % 2 == 0, oref.out.buf, &o);
+        free(tlog_take(&o.out));
     }
     ctf_text_free(&ref.text);
-    ctf_text_free(&oref);
+    free(tlog_take(&oref.out));
     ck_assert_int_eq(drv_rm_tree(tmpl), 0);
 }
 END_TEST

@@ -4,6 +4,7 @@
 #include "ctf_peer.h"
 
 #include <check.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,13 +37,55 @@ char *slurp(const char *path)
 }
 
 
+struct dir_run_call {
+    tracerd_ctf_dir_t *d;
+    tracerd_status_t st;
+};
+
+static void dir_run_call(void *p)
+{
+    struct dir_run_call *c = p;
+    c->st = tracerd_ctf_dir_run(c->d);
+}
+
+tracerd_status_t dir_run_bounded(tracerd_ctf_dir_t *d, double cpu_seconds, const char *what,
+                                 const uint64_t *events, const tlog_t *log)
+{
+    const uint64_t before = *events;
+    struct dir_run_call c = {d, TRACERD_OK};
+    if (drv_cpu_bounded(cpu_seconds, dir_run_call, &c))
+        return c.st;
+    /* the last line of the log */
+    const char *last = "none", *end = log->buf != NULL ? log->buf + log->len : NULL;
+    int last_len = 4;
+    if (end != NULL && end > log->buf) {
+        const char *b = end - 1; /* its newline */
+        while (b > log->buf && b[-1] != '\n')
+            b--;
+        last = b;
+        last_len = (int)(end - 1 - b);
+    }
+    ck_assert_msg(false,
+                  "%s: tracerd_ctf_dir_run did not return within %g s of CPU time (a live-lock "
+                  "in the directory's merge?): %" PRIu64 " events before this run, %" PRIu64
+                  " in it, the last: %.*s",
+                  what, cpu_seconds, before, *events - before, last_len, last);
+    return TRACERD_E_INVALID;
+}
+
 void read_dir(const char *dir, const tracerd_ctf_dir_config_t *cfg, struct peer_result *pr)
 {
-    read_dir_as(dir, cfg, pr, false);
+    read_dir_bounded(dir, cfg, pr, false, 0);
 }
 
 void read_dir_as(const char *dir, const tracerd_ctf_dir_config_t *cfg, struct peer_result *pr,
                  bool bt21)
+{
+    read_dir_bounded(dir, cfg, pr, bt21, 0);
+}
+
+void read_dir_bounded(const char *dir, const tracerd_ctf_dir_config_t *cfg, struct peer_result *pr,
+                      bool bt21, double cpu_seconds)
 {
     memset(pr, 0, sizeof *pr);
     pr->text.bt21 = bt21;
@@ -51,8 +94,13 @@ void read_dir_as(const char *dir, const tracerd_ctf_dir_config_t *cfg, struct pe
     tracerd_ctf_dir_t *d = NULL;
     pr->st = tracerd_ctf_dir_open(dir, cfg, &cb, &pr->text, NULL, &d);
     pr->text.dir = d;
-    if (pr->st == TRACERD_OK)
+    if (pr->st == TRACERD_OK && cpu_seconds > 0) {
+        char what[1100];
+        snprintf(what, sizeof what, "%s, chunk_bytes %zu", dir, cfg != NULL ? cfg->chunk_bytes : 0);
+        pr->st = dir_run_bounded(d, cpu_seconds, what, &pr->text.events, &pr->text.out);
+    } else if (pr->st == TRACERD_OK) {
         pr->st = tracerd_ctf_dir_run(d);
+    }
     if (pr->st != TRACERD_OK && d)
         snprintf(pr->reason, sizeof pr->reason, "%s: %s", tracerd_ctf_dir_error_path(d),
                  tracerd_ctf_dir_error_reason(d));

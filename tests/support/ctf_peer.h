@@ -24,6 +24,16 @@ void read_dir(const char *dir, const tracerd_ctf_dir_config_t *cfg, struct peer_
 /* The same, printing as babeltrace2 2.1 does when bt21. */
 void read_dir_as(const char *dir, const tracerd_ctf_dir_config_t *cfg, struct peer_result *pr,
                  bool bt21);
+/* read_dir_as whose run has a bound of cpu_seconds of CPU time (0: none):
+ * past it the test fails as dir_run_bounded says. */
+void read_dir_bounded(const char *dir, const tracerd_ctf_dir_config_t *cfg, struct peer_result *pr,
+                      bool bt21, double cpu_seconds);
+/* tracerd_ctf_dir_run(d) with a bound of cpu_seconds of CPU time
+ * (drv_cpu_bounded): past it the test fails, naming `what` (the directory,
+ * the chunk size), the count of events *events before the run and in it (the
+ * callbacks count them) and the last line of *log (the callbacks' text). */
+tracerd_status_t dir_run_bounded(tracerd_ctf_dir_t *d, double cpu_seconds, const char *what,
+                                 const uint64_t *events, const tlog_t *log);
 /* babeltrace2's lines against ours: the number of expected lines without a
  * match (same count; timestamps equal; equal timestamps in any order).
  * quirk: an empty string of ours matches any of babeltrace2 2.0.4's. */

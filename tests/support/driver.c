@@ -5,6 +5,9 @@
 
 #include <check.h>
 #include <ftw.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -383,4 +386,46 @@ const char *drv_peer_dir(void)
     ck_assert_msg(ci == NULL || strcmp(ci, "true") != 0, "peer tests not found at %s (CI)", d);
     fprintf(stderr, "note: peer tests not found at %s; skipping\n", d);
     return NULL;
+}
+
+/* drv_cpu_bounded's way back from its timer's signal (a handler reaches
+ * only static storage; one bound runs at a time: tests run one by one). */
+static sigjmp_buf cpu_bound_back;
+
+static void cpu_bound_expired(int sig)
+{
+    (void)sig;
+    siglongjmp(cpu_bound_back, 1);
+}
+
+bool drv_cpu_bounded(double seconds, void (*fn)(void *), void *arg)
+{
+    const char *fork_env = getenv("CK_FORK");
+    if (fork_env != NULL && strcmp(fork_env, "no") == 0) {
+        fn(arg); /* a failed assertion inside fn would leave the timer armed */
+        return true;
+    }
+    const char *mult = getenv("CK_TIMEOUT_MULTIPLIER");
+    double k = mult != NULL ? strtod(mult, NULL) : 1;
+    if (k > 0)
+        seconds *= k;
+    struct itimerval on, off;
+    memset(&on, 0, sizeof on);
+    memset(&off, 0, sizeof off);
+    on.it_value.tv_sec = (time_t)seconds;
+    on.it_value.tv_usec = (suseconds_t)((seconds - (double)on.it_value.tv_sec) * 1e6);
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = cpu_bound_expired;
+    sigemptyset(&sa.sa_mask);
+    volatile bool returned = false;
+    ck_assert_int_eq(sigaction(SIGPROF, &sa, &old), 0);
+    if (sigsetjmp(cpu_bound_back, 1) == 0) {
+        ck_assert_int_eq(setitimer(ITIMER_PROF, &on, NULL), 0);
+        fn(arg);
+        returned = true;
+    }
+    setitimer(ITIMER_PROF, &off, NULL);
+    sigaction(SIGPROF, &old, NULL);
+    return returned;
 }

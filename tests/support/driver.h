@@ -120,6 +120,17 @@ int drv_rm_tree(const char *dir);
  * NULL when absent; under CI=true an absent directory fails the test. */
 const char *drv_peer_dir(void);
 
+/* Calls fn(arg) with a bound of `seconds` of the process's CPU time (times
+ * CK_TIMEOUT_MULTIPLIER when set; CPU time, so a loaded machine does not
+ * trip it): true when fn returned, false when the bound expired first. fn
+ * is then left where it was and its state abandoned (leaked): the caller
+ * fails the test, naming what it ran and what it saw. For a library call
+ * that must return quickly and whose live-lock would otherwise end only by
+ * Check's timeout, naming nothing: a loop inside one call delivers no
+ * callback a test could count. Under CK_FORK=no fn runs unbounded (Check
+ * would leave a failed fn by a jump, with the timer still armed). */
+bool drv_cpu_bounded(double seconds, void (*fn)(void *), void *arg);
+
 /* A counting allocator that fails the n-th allocation (n from 1; 0 = never). */
 typedef struct drv_alloc {
     tracerd_allocator_t a;
