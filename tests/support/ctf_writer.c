@@ -556,3 +556,37 @@ uint8_t *ctf_writer_bench_stream(uint64_t target_bytes, size_t pkt_bytes, size_t
     *events = n;
     return buf;
 }
+
+/* The metadata of a stream with LTTng's compact event header (its stream
+ * block left open for an event context), in byte order %s. */
+const char ctf_writer_lttng_compact_meta[] =
+    "/* CTF 1.8 */\n"
+    "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+    "typealias integer { size = 27; align = 1; signed = false; map = clock.c.value; } "
+    ":= uint27_clock_t;\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } "
+    ":= uint64_clock_t;\n"
+    "trace { major = 1; minor = 8; byte_order = %s; };\n"
+    "clock { name = c; freq = 1000000000; };\n"
+    "stream { event.header := struct { enum : uint5_t { compact = 0 ... 30, "
+    "extended = 31 } id;\n"
+    "  variant <id> { struct { uint27_clock_t timestamp; } compact;\n"
+    "    struct { uint32_t id; uint64_clock_t timestamp; } extended; } v; } align(8);\n";
+
+/* That header, in its compact form (id < 31, the timestamp's low 27 bits)
+ * or its extended one (31, then the 32-bit id and the 64-bit timestamp). */
+void cw_lttng_compact(cw_t *w, uint32_t id, uint64_t ts, bool ext, bool be)
+{
+    cw_align(w, 8);
+    if (!ext) {
+        cw_int(w, id, 5, be);
+        cw_int(w, ts & 0x7FFFFFF, 27, be);
+    } else {
+        cw_int(w, 31, 5, be);
+        cw_align(w, 8);
+        cw_int(w, id, 32, be);
+        cw_int(w, ts, 64, be);
+    }
+}

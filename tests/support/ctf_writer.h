@@ -43,4 +43,11 @@ char *ctf_writer_bench_metadata(void);
 uint8_t *ctf_writer_bench_stream(uint64_t target_bytes, size_t pkt_bytes, size_t *len,
                                  uint64_t *events);
 
+/* The metadata of a stream with LTTng's compact event header (its stream
+ * block left open for an event context), in byte order %s (a format). */
+extern const char ctf_writer_lttng_compact_meta[];
+/* That header, in its compact form (id < 31, the timestamp's low 27 bits)
+ * or its extended one (31, then the 32-bit id and the 64-bit timestamp). */
+void cw_lttng_compact(cw_t *w, uint32_t id, uint64_t ts, bool ext, bool be);
+
 #endif
