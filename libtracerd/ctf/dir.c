@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "ctf_internal.h"
+#include "located.h"
 #include "../core/sized.h"
 
 struct dstream {
@@ -1069,4 +1070,13 @@ void tracerd_ctf_dir_free(tracerd_ctf_dir_t *d)
         tracerd__free(&d->alloc, d->heap, sizeof *d->heap * (d->nstreams + 1));
     tracerd_allocator_t a = d->alloc;
     tracerd__free(&a, d, sizeof *d);
+}
+
+tracerd_status_t tracerd__ctf_dir_set_located(tracerd_ctf_dir_t *d, tracerd__ctf_located_cb cb)
+{
+    tracerd_status_t st = TRACERD_OK;
+    for (uint32_t i = 0; d != NULL && i < d->nstreams && st == TRACERD_OK; i++)
+        if (d->streams[i].r != NULL)
+            st = tracerd__ctf_stream_set_located(d->streams[i].r, cb);
+    return st;
 }

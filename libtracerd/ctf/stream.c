@@ -558,6 +558,11 @@ static inline bool plan_events_ok(const tracerd_ctf_stream_t *r)
            (hf->op == OP_LTTNG_COMPACT || hf->op == OP_LTTNG_LARGE);
 }
 
+/* An event's body given to the located callback (located.h), after its
+ * header's records (below, after fixed_measure). */
+static int plan_located(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_event_rt *ev);
+enum { R_LOC_NO = R_ERR + 1 }; /* plan_located: declined, or not located */
+
 /* The events of a packet whose content ends in the chunk (vm: from r->pos
  * to the content's end, read from the chunk), when plan_events_ok: each
  * LTTng header measured, then the event delivered by its header form and
@@ -614,7 +619,8 @@ static int plan_events(tracerd_ctf_stream_t *r, struct vm *vm, const uint8_t **p
             break;
         vm_rewind(vm, ev_start);
         rc = run_lttng_header(r, vm);
-        if (rc == R_OK)
+        if (rc == R_OK && (r->located == NULL || ev->body_fixed == NULL ||
+                           (rc = plan_located(r, vm, ev)) == R_LOC_NO))
             rc = run_plan(r, vm, ev->plan);
         if (batch_end(r, rc) != R_OK) {
             rc = R_ERR;
@@ -882,33 +888,95 @@ static TRACERD__INLINE void fixed_loads(uint64_t *slots, const uint8_t *p,
  * from vm->pos, its stored integers loaded at their offsets (the input's
  * bytes end at bit `avail`): the bit after it, or UINT64_MAX when a part of
  * it lies past vm->limit or a sequence is longer than max_sequence_length
- * (the general path then reads the event and says why). */
+ * (the general path then reads the event and says why). L (a constant NULL
+ * in the measure-only copy): where its parts begin, and the lengths of its
+ * strings and sequences (located.h); UINT64_MAX too when it has more than
+ * TRACERD__CTF_LOC_SEGS segments, a part begins inside a byte or a string
+ * is longer than a fragment (then its records are made). */
 static TRACERD__INLINE uint64_t fixed_measure(tracerd_ctf_stream_t *r, const struct vm *vm,
-                                              const struct ctf_fseg *sg, uint64_t avail)
+                                              const struct ctf_fseg *sg, uint64_t avail,
+                                              tracerd__ctf_located_t *L)
 {
-    uint64_t pos = vm->pos;
-    for (;; sg++) {
+    uint64_t pos = vm->pos, bits = 0; /* (L: the parts' starts ORed: inside a byte?) */
+    uint32_t k = 0;
+    if (L != NULL)
+        L->seqs = 0;
+    for (;; sg++, k++) {
         const uint64_t b = (pos + sg->amask) & ~(uint64_t)sg->amask;
-        if (b + sg->bits > vm->limit)
+        if (b + sg->bits > vm->limit || (L != NULL && k == TRACERD__CTF_LOC_SEGS))
             return UINT64_MAX;
         pos = b + sg->bits;
         if (sg->nld != 0) /* b is byte-aligned (compile_fast.c, fixed_segments) */
             fixed_loads(r->slots, vm->data + ((b - vm->bit0) >> 3), sg, sg->reach <= avail - b);
-        if (sg->end == FSEG_END)
+        if (L != NULL) {
+            bits |= b;
+            L->at[2 * k] = b;
+            L->len[k] = 0;
+        }
+        if (sg->end == FSEG_END) {
+            if (L != NULL) {
+                L->at[2 * k + 1] = pos;
+                L->nseg = k + 1;
+                if (((bits | pos) & 7) != 0)
+                    return UINT64_MAX;
+                for (uint32_t i = 0; i < 2 * k + 2; i++)
+                    L->at[i] = r->pkt_off + (L->at[i] >> 3);
+            }
             return pos;
+        }
         const uint64_t at = (pos + sg->next_amask) & ~(uint64_t)sg->next_amask;
+        if (L != NULL) {
+            bits |= at;
+            L->at[2 * k + 1] = at;
+        }
         if (sg->end == FSEG_STRING) {
             const uint8_t *p, *z = string_nul(vm, at, &p);
-            if (z == NULL)
+            if (z == NULL || (L != NULL && (uint64_t)(z - p) > r->frag))
                 return UINT64_MAX;
             pos = at + ((uint64_t)(z - p) + 1) * 8;
+            if (L != NULL)
+                L->len[k] = (uint64_t)(z - p);
         } else { /* FSEG_SEQ */
             uint64_t n = r->slots[sg->len_slot];
             if (n > r->cfg.max_sequence_length || !seq_fits(at, n, sg->elem, vm->limit))
                 return UINT64_MAX;
             pos = at + n * sg->elem;
+            if (L != NULL) {
+                L->len[k] = n;
+                L->seqs |= (uint32_t)1 << k;
+            }
         }
     }
+}
+
+/* An event of plan_events whose header's records are in the batch, its
+ * body of fixed segments (ev->body_fixed) from vm->pos: located and given
+ * to the located callback with those records. R_OK (the client wrote it;
+ * vm->pos after it, the batch empty) or R_ERR (its callback failed), or
+ * R_LOC_NO: declined, or not located (its records are to be made, as
+ * without the callback: the measure changed nothing but value slots, which
+ * the plan stores again). */
+static int plan_located(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_event_rt *ev)
+{
+    tracerd__ctf_located_t *L = r->loc; /* (set with the callback) */
+    const uint64_t after = fixed_measure(r, vm, ev->body_fixed, vm->limit, L);
+    if (after == UINT64_MAX || after + 64 > vm->limit) /* (the 8 bytes after it too) */
+        return R_LOC_NO;
+    L->data = vm->data;
+    L->off = r->pkt_off + (vm->bit0 >> 3);
+    L->form = &r->srt->hform[r->ts_bits == 64];
+    r->core.in_cb = true;
+    int rc = r->located(r->core.user, r->batch, r->batch_n, L);
+    r->core.in_cb = false;
+    if (rc == TRACERD__CTF_LOC_DECLINED)
+        return R_LOC_NO;
+    r->batch_n = 0; /* (the header form's records stay kept in their slots) */
+    vm->pos = after;
+    if (TRACERD__LIKELY(rc == TRACERD_CB_CONTINUE) ||
+        tracerd__cb_result(&r->core, rc, "on_fields", r->rec_off) >= 0)
+        return R_OK;
+    r->err_path[0] = '\0';
+    return R_ERR;
 }
 
 /* fast_events held back an event at time ns of *rp (of the merge m's
@@ -1034,7 +1102,7 @@ turn:;
              * segment's first is aligned, between strings and sequences):
              * measured here, its stored integers (value slots) loaded at
              * their offsets */
-            uint64_t after = fixed_measure(r, &vm, bx, avail);
+            uint64_t after = fixed_measure(r, &vm, bx, avail, NULL);
             if (after == UINT64_MAX || after == ev_start)
                 break; /* past the content or the chunk, too long, or empty: the general path */
             vm.pos = after;

@@ -177,6 +177,7 @@ void tracerd_ctf_stream_free(tracerd_ctf_stream_t *r)
     tracerd__free(&a, r->ubuf, r->ubuf_cap);
     tracerd__free(&a, r->batch, r->batch ? sizeof *r->batch * TRACERD_CTF_BATCH_RECORDS : 0);
     tracerd__free(&a, r->hrec, r->hrec ? sizeof *r->hrec * 2 * CTF_HFORM_RECORDS : 0);
+    tracerd__free(&a, r->loc, r->loc ? sizeof *r->loc : 0);
     tracerd__free(&a, r, sizeof *r);
 }
 
@@ -251,4 +252,16 @@ bool tracerd__ctf_stream_gated(const tracerd_ctf_stream_t *r)
 uint64_t tracerd__ctf_stream_gated_ns(const tracerd_ctf_stream_t *r)
 {
     return r->gated_ns;
+}
+
+tracerd_status_t tracerd__ctf_stream_set_located(tracerd_ctf_stream_t *r,
+                                                 tracerd__ctf_located_cb cb)
+{
+    r->located = NULL;
+    if (cb == NULL || r->batch == NULL)
+        return TRACERD_OK;
+    if (r->loc == NULL && (r->loc = tracerd__calloc(&r->alloc, sizeof *r->loc)) == NULL)
+        return TRACERD_E_NOMEM;
+    r->located = cb;
+    return TRACERD_OK;
 }

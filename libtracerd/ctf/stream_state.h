@@ -8,6 +8,7 @@
 
 #include "../core/reader.h"
 #include "ctf_internal.h"
+#include "located.h"
 
 #define PACKET_MAGIC TRACERD_CTF_PACKET_MAGIC
 
@@ -143,6 +144,12 @@ struct tracerd_ctf_stream {
     /* The same for plan_events (held_pos, held_pkt, held_ns): the event it
      * measured is still the reader's (ev, ev_cycles, its header's slots). */
     bool plan_held;
+    /* located.h: the client's located callback (NULL: none; only with
+     * on_fields), and the last event's locations it was given (allocated
+     * with the callback: a directory's thousands of readers without one
+     * stay small) */
+    tracerd__ctf_located_cb located;
+    tracerd__ctf_located_t *loc;
 };
 
 /* How fast_events reads an event header of stream class s (set with
