@@ -7,6 +7,7 @@
 
 #include <tracerd/ctf.h>
 
+#include "../../libtracerd/ctf/located.h"
 #include "cli.h"
 
 typedef struct ctf_cmd {
@@ -29,6 +30,8 @@ typedef struct ctf_cmd {
     void (*done)(void *user, tracerd_status_t st);
     /* The metadata readers' options (value names), or NULL: the defaults. */
     const tracerd_ctf_metadata_config_t *metadata;
+    /* The readers' located callback (libtracerd/ctf/located.h), or NULL. */
+    tracerd__ctf_located_cb located;
 } ctf_cmd_t;
 
 /* Reads c->path (a directory when c->is_dir) with cmd: a CLI_EXIT_* code. */

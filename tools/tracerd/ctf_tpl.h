@@ -26,6 +26,8 @@
 
 #include <tracerd/ctf.h>
 
+#include "../../libtracerd/core/bytes.h"
+#include "../../libtracerd/ctf/located.h"
 #include "../../libtracerd/event/ctf_choices.h"
 
 #define TPL_RECS 128u    /* records of a template, at most */
@@ -40,8 +42,12 @@
 
 #if defined(__GNUC__)
 #define TPL_LIKELY(c) __builtin_expect(!!(c), 1)
+#define TPL_INLINE __attribute__((always_inline)) inline
+#define TPL_NOINLINE __attribute__((noinline))
 #else
 #define TPL_LIKELY(c) (c)
+#define TPL_INLINE inline
+#define TPL_NOINLINE
 #endif
 
 /* The room a value takes in the output, at most: an integer (20 digits and
@@ -70,7 +76,20 @@ struct tpl_val {
     uint16_t aux;
     uint16_t off; /* (the piece's offset in the template's text, while it is built) */
     uint16_t room;
+    /* A located template's (tpl_locate): the value's part of the event
+     * (TPL_HDR: the header record rec, or no value), its offset from the
+     * part's start, how it is loaded (TPL_LD_*; a string: its segment, of
+     * the lengths in the locations, or TPL_LD_TEXT) and 64 - its bits (a
+     * text array: its bytes). */
+    uint8_t part, ld, shift;
+    uint16_t boff;
 };
+
+#define TPL_HDR 0xFFu       /* tpl_val.part: a header record's value */
+#define TPL_LD_BYTES 3u     /* tpl_val.ld: log2 of the value's bytes (1, 2, 4, 8) */
+#define TPL_LD_BE 4u        /* ... big-endian */
+#define TPL_LD_SIGNED 8u    /* ... a signed integer */
+#define TPL_LD_TEXT 0xFFu   /* ... a text array of its segment (of `shift` bytes) */
 _Static_assert(TPL_RECS * sizeof(tracerd_ctf_field_t) <= UINT16_MAX + 1u,
                "a template's record offsets fit in 16 bits");
 _Static_assert(TPL_TEXT + TPL_SHORT + TPL_VALS * TPL_VAL_ROOM +
@@ -99,11 +118,28 @@ typedef struct tpl {
     struct tpl_val val[TPL_VALS];
     char tail[TPL_SHORT];
     struct tpl_enum enums[TPL_ENUMS];
+    /* Located (libtracerd/ctf/located.h; fmt_ctf.c, tpl_locate): the
+     * template also writes an event from where its values lie. Its events:
+     * header form `form`, nseg segments, sequences after the segments of
+     * bits seqs, of lengths seqlen[] (in segment order); a keyed string's
+     * name (its value's aux); the values of the enumerations not in the
+     * header (nlenums of them). loc_tried: tpl_locate ran. */
+    bool located, loc_tried;
+    const void *form;
+    uint32_t nseg, seqs, nlenums;
+    uint64_t seqlen[TPL_CHECKS];
+    const char *sname[TPL_CHECKS];
+    uint16_t enum_val[TPL_ENUMS];
 } tpl_t;
 
 typedef struct tpl_table {
     tpl_t t[2 * TPL_SETS];
     uint8_t older[TPL_SETS]; /* the way rebuilt next in each set */
+    /* located templates by class, header records and sequence lengths
+     * (tpl_loc_key): two a set, each checked (a slot rebuilt since no
+     * longer matches) */
+    tpl_t *loc[2 * TPL_SETS];
+    uint8_t loc_older[TPL_SETS];
 } tpl_table_t;
 
 static inline size_t tpl_set(const void *cls, size_t n)
@@ -143,6 +179,52 @@ static inline tpl_t *tpl_slot(tpl_table_t *tb, const void *cls, size_t n)
     tpl_t *t = &tb->t[2 * h + way];
     t->cls = NULL;
     return t;
+}
+
+/* The located key of an event: its sequences' lengths (most have none). */
+static inline uint64_t tpl_loc_key(const tracerd__ctf_located_t *L)
+{
+    uint64_t h = L->seqs;
+    for (uint32_t m = L->seqs; m != 0; m &= m - 1)
+        h = (h ^ L->len[__builtin_ctz(m)]) * UINT64_C(0x9E3779B97F4A7C15);
+    return h;
+}
+
+/* Is an event of class cls and locations L located template t's? (Its
+ * header's records are told by the header form, the body's by the class
+ * and its sequences' lengths: the class has fixed segments.) */
+static inline bool tpl_loc_match(const tpl_t *t, const void *cls, const tracerd__ctf_located_t *L)
+{
+    if (!t->located || t->cls != cls || t->form != L->form || t->nseg != L->nseg ||
+        t->seqs != L->seqs)
+        return false;
+    uint32_t i = 0;
+    for (uint32_t m = L->seqs; m != 0; m &= m - 1)
+        if (L->len[__builtin_ctz(m)] != t->seqlen[i++])
+            return false;
+    return true;
+}
+
+/* The located template of such an event, or NULL. */
+static inline tpl_t *tpl_loc_find(tpl_table_t *tb, const void *cls,
+                                  const tracerd__ctf_located_t *L)
+{
+    tpl_t **s = &tb->loc[2 * tpl_set(cls, (uintptr_t)L->form ^ tpl_loc_key(L))];
+    if (s[0] != NULL && tpl_loc_match(s[0], cls, L))
+        return s[0];
+    if (s[1] != NULL && tpl_loc_match(s[1], cls, L))
+        return s[1];
+    return NULL;
+}
+
+/* Template t (located for events like L's) into the located table, over
+ * the older of its set. */
+static inline void tpl_loc_add(tpl_table_t *tb, tpl_t *t, const tracerd__ctf_located_t *L)
+{
+    size_t h = tpl_set(t->cls, (uintptr_t)t->form ^ tpl_loc_key(L));
+    unsigned way = tb->loc_older[h];
+    tb->loc_older[h] = (uint8_t)(way ^ 1u);
+    tb->loc[2 * h + way] = t;
 }
 
 #endif

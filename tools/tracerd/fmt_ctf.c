@@ -168,6 +168,11 @@ struct ctx {
     uint32_t cpu;
     int64_t *stream_cpu; /* directory: the cpu of each stream's packet, -1 for none */
     uint32_t nstream_cpu;
+    /* the event's locations when on_located declined it (its records
+     * follow: tpl_event locates their template), else NULL; its header
+     * records */
+    const tracerd__ctf_located_t *loc;
+    size_t loc_nh;
 };
 
 static const char *cur_stream(const struct ctx *x)
@@ -469,6 +474,7 @@ static int on_event(void *user, const tracerd_ctf_event_t *e)
         return k;
     wr_t *f = x->c->wr;
     x->cls = e->cls;
+    x->loc = NULL;
     wr_rec_begin(f);
     if (x->undecided)
         wr_rec_hold(f);
@@ -480,6 +486,7 @@ static int on_event_end(void *user, const tracerd_ctf_event_t *e)
 {
     struct ctx *x = user;
     (void)e;
+    x->loc = NULL;
     if (x->undecided) {
         int k = dump_filter_decide(x);
         if (k != 0)
@@ -598,14 +605,14 @@ static void close_level(struct ctx *x, wr_t *o, char close)
 __attribute__((noinline))
 #endif
 static void
-put_string_hex(wr_t *o, const tracerd_ctf_field_t *f)
+put_string_hex(wr_t *o, const char *name, const void *data, size_t len)
 {
     char key[300];
-    int n = snprintf(key, sizeof key, "%s_hex", f->name);
+    int n = snprintf(key, sizeof key, "%s_hex", name);
     wr_ch(o, ',');
     wr_str(o, key, n > 0 && (size_t)n < sizeof key ? (size_t)n : strlen(key));
     wr_ch(o, ':');
-    cli_json_hex(o, f->v.str.data, f->v.str.len);
+    cli_json_hex(o, data, len);
 }
 
 /* A string field: with a key, "name_hex" beside it when the bytes are not
@@ -617,7 +624,7 @@ static void put_string_field(wr_t *o, const tracerd_ctf_field_t *f, bool keyed)
     if (keyed) { /* the text (ill-formed sequences replaced), then the bytes when it was not UTF-8
                   */
         if (!wr_str(o, data, len))
-            put_string_hex(o, f);
+            put_string_hex(o, f->name, data, len);
     } else if (wr_utf8_ok(data, len)) {
         wr_str(o, data, len);
     } else {
@@ -871,6 +878,7 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
     wr_init_fixed(&s, buf, sizeof buf);
     size_t mark = 0;
     t->nvals = t->nchecks = t->nenums = 0;
+    t->located = t->loc_tried = false;
     ctf_rec0_make(&t->rec0, &f[0]);
     for (size_t i = 0; i < n; i++) {
         const tracerd_ctf_field_t *r = &f[i];
@@ -942,6 +950,156 @@ static bool tpl_build(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, siz
     return true;
 }
 
+/* How a located template loads the value of record r: TPL_LD_* (shift: 64
+ * - its bits), or -1 when it cannot (not a byte-aligned integer or IEEE
+ * float of 8 to 64 bits). */
+static int tpl_loc_ld(const tracerd_ctf_field_t *r, unsigned op, uint8_t *shift)
+{
+    const tracerd_ctf_type_t *ty = r->type;
+    unsigned sz = ty->size_bits, lg = sz == 8 ? 0 : sz == 16 ? 1 : sz == 32 ? 2 : sz == 64 ? 3 : 4;
+    if (lg == 4 || ty->align_bits % 8 != 0 || ty->bit_order_reversed)
+        return -1;
+    if (op == TPL_F64 && (ty->kind != TRACERD_CTF_TYPE_FLOAT ||
+                          !((sz == 32 && ty->exp_dig == 8 && ty->mant_dig == 24) ||
+                            (sz == 64 && ty->exp_dig == 11 && ty->mant_dig == 53))))
+        return -1;
+    if (op != TPL_F64 && ty->kind != TRACERD_CTF_TYPE_INT && ty->kind != TRACERD_CTF_TYPE_ENUM)
+        return -1;
+    *shift = (uint8_t)(64u - sz);
+    return (int)(lg | (ty->byte_order == TRACERD_BYTE_ORDER_BIG ? TPL_LD_BE : 0u) |
+                 (op != TPL_F64 && r->kind == TRACERD_CTF_VALUE_INT ? TPL_LD_SIGNED : 0u));
+}
+
+/* The bits of located value v at b (8 bytes from b lie in the input:
+ * located.h): an integer sign-extended, a float's bits. */
+static TPL_INLINE uint64_t tpl_loc_bits(const struct tpl_val *v, const uint8_t *b)
+{
+    /* its bits at the top of a word (one load and a shift or a byte swap
+     * on either kind of host), then down */
+    uint64_t w = TPL_LIKELY(!(v->ld & TPL_LD_BE)) ? tracerd__le64(b) << v->shift : tracerd__be64(b);
+    return v->ld & TPL_LD_SIGNED ? (uint64_t)((int64_t)w >> v->shift) : w >> v->shift;
+}
+
+/* The double of located float v of bits w (32 or 64 of them). */
+static inline double tpl_loc_f64(const struct tpl_val *v, uint64_t w)
+{
+    if ((v->ld & TPL_LD_BYTES) == 3) {
+        double d;
+        memcpy(&d, &w, sizeof d);
+        return d;
+    }
+    uint32_t u = (uint32_t)w;
+    float fl;
+    memcpy(&fl, &u, sizeof fl);
+    return fl;
+}
+
+/* The text of a text array of n bytes at b: up to its first NUL. */
+static inline size_t tpl_text_len(const uint8_t *b, size_t n)
+{
+    const uint8_t *z = memchr(b, 0, n);
+    return z != NULL ? (size_t)(z - b) : n;
+}
+
+/* Located value v's address in an event of locations L. */
+static inline const uint8_t *tpl_loc_at(const struct tpl_val *v, const tracerd__ctf_located_t *L)
+{
+    return L->data + (L->at[v->part] - L->off) + v->boff;
+}
+
+/* Template t, just built or found for records f[0, n) of an event the
+ * reader located (x->loc, its first x->loc_nh records the header's), made
+ * a located one: each value's part and offset found from its record's
+ * offset, and checked to give the record's value from the event's bytes.
+ * False (t unchanged but loc_tried) when a value cannot be loaded so: a
+ * kind templates write through put_value, a type not loaded whole, a
+ * string not where a segment's string is. */
+static bool tpl_locate(struct ctx *x, tpl_t *t, const tracerd_ctf_field_t *f, size_t n)
+{
+    const tracerd__ctf_located_t *L = x->loc;
+    const size_t nh = x->loc_nh, nparts = 2 * (size_t)L->nseg;
+    t->loc_tried = true;
+    if (nh == 0 || n <= nh || L->nseg > TRACERD__CTF_LOC_SEGS)
+        return false;
+    uint32_t nseqs = 0, nle = 0;
+    for (uint32_t m = L->seqs; m != 0; m &= m - 1)
+        t->seqlen[nseqs++] = L->len[__builtin_ctz(m)];
+    for (uint32_t j = 0; j < t->nvals; j++) {
+        struct tpl_val *v = &t->val[j];
+        v->part = TPL_HDR; /* (a piece of text, or a header's value) */
+        if (v->op == TPL_NONE)
+            continue;
+        size_t i = v->rec / sizeof *f;
+        const tracerd_ctf_field_t *r = &f[i];
+        if (i < nh)
+            continue;
+        if (v->op == TPL_ENUM)
+            t->enum_val[nle++] = (uint16_t)j;
+        if (v->op != TPL_U64 && v->op != TPL_I64 && v->op != TPL_F64 && v->op != TPL_ENUM &&
+            v->op != TPL_STR)
+            return false;
+        size_t k = nparts;
+        while (k > 0 && L->at[k - 1] > r->offset)
+            k--;
+        if (k == 0 || r->offset - L->at[k - 1] > UINT16_MAX)
+            return false;
+        v->part = (uint8_t)(k - 1);
+        v->boff = (uint16_t)(r->offset - L->at[k - 1]);
+        const uint8_t *b = tpl_loc_at(v, L);
+        if (v->op == TPL_STR && v->part % 2 == 0) {
+            /* a text array of its segment: its text up to a NUL */
+            const tracerd_ctf_type_t *ty = r->type;
+            if (ty->kind != TRACERD_CTF_TYPE_ARRAY || ty->length > UINT8_MAX ||
+                ty->element == NULL || ty->element->size_bits != 8 ||
+                (const char *)b != r->v.str.data ||
+                tpl_text_len(b, (size_t)ty->length) != r->v.str.len)
+                return false;
+            v->ld = TPL_LD_TEXT;
+            v->shift = (uint8_t)ty->length;
+            continue;
+        }
+        if (v->op == TPL_STR) {
+            /* the string after a segment (not a sequence), whole */
+            uint32_t seg = v->part / 2;
+            if (v->boff != 0 || seg + 1 >= L->nseg || (L->seqs >> seg & 1u) != 0 ||
+                (const char *)b != r->v.str.data || L->len[seg] != r->v.str.len)
+                return false;
+            v->ld = (uint8_t)seg; /* (a string's ld: its segment) */
+            continue;
+        }
+        int ld = tpl_loc_ld(r, v->op, &v->shift);
+        if (ld < 0)
+            return false;
+        v->ld = (uint8_t)ld;
+        uint64_t w = tpl_loc_bits(v, b);
+        if (v->op == TPL_F64) {
+            double d = tpl_loc_f64(v, w);
+            if (memcmp(&d, &r->v.f, sizeof d) != 0)
+                return false;
+        } else if (w != r->v.u) {
+            return false;
+        }
+    }
+    /* keyed strings' names, for their "_hex" key */
+    uint32_t ns = 0;
+    for (uint32_t j = 0; j < t->nvals; j++) {
+        struct tpl_val *v = &t->val[j];
+        if (v->op != TPL_STR || v->part == TPL_HDR)
+            continue;
+        if (ns == TPL_CHECKS)
+            return false;
+        v->aux = (uint16_t)ns;
+        t->sname[ns++] = f[v->rec / sizeof *f].name;
+    }
+    t->nlenums = nle;
+    t->form = L->form;
+    t->nseg = L->nseg;
+    t->seqs = L->seqs;
+    t->located = true;
+    tpl_loc_add(x->tpls, t, L);
+    return true;
+}
+
 /* Room for what remains of template t's text from value v on (ve: after
  * the last value). */
 static inline char *tpl_room(wr_t *o, const tpl_t *t, const struct tpl_val *v,
@@ -969,11 +1127,23 @@ static void tpl_enum_keep(struct ctx *x, wr_t *o, struct tpl_enum *en, size_t w,
     wr_put(o, buf, t.len);
 }
 
-/* The text of records f[0, ...) that match t: its pieces and their
+/* Is the text of value u of template t's enumeration e kept? */
+static inline bool tpl_enum_kept(const tpl_t *t, uint32_t e, uint64_t u)
+{
+    const struct tpl_enum *en = &t->enums[e];
+    size_t w = (size_t)(u % TPL_ENUM_WAYS);
+    return en->way[w].len != 0 && en->way[w].value == u;
+}
+
+/* The text of an event that matches template t: its pieces and their
  * integers written into room asked once (other values through put_value,
  * after which room is asked again); the writer's levels as after the
- * records. */
-static void tpl_write(struct ctx *x, wr_t *o, tpl_t *t, const tracerd_ctf_field_t *f)
+ * records. Its values are those of records f[0, ...), or (located, a
+ * constant in each copy) those at the event's locations L but for the
+ * header's (in f): then every enumeration's text is kept (the caller
+ * checked) and no value takes put_value. */
+static TPL_INLINE void tpl_write_any(struct ctx *x, wr_t *o, tpl_t *t, const tracerd_ctf_field_t *f,
+                                     const tracerd__ctf_located_t *L, const bool located)
 {
     const struct tpl_val *v = t->val, *const ve = v + t->nvals;
     char *p = tpl_room(o, t, v, ve);
@@ -982,24 +1152,26 @@ static void tpl_write(struct ctx *x, wr_t *o, tpl_t *t, const tracerd_ctf_field_
             (const tracerd_ctf_field_t *)(const void *)((const char *)f + v->rec);
         memcpy(p, v->text, TPL_SHORT); /* (room for it: tpl_room) */
         p += v->len;
-        if (TPL_LIKELY(v->op == TPL_U64)) { /* the most common: no dispatch */
-            p += wr_fmt_u64_inline(p, r->v.u);
+        const bool here = located && v->part != TPL_HDR; /* (NONE: TPL_HDR) */
+        const uint8_t *b = here ? tpl_loc_at(v, L) : NULL;
+        uint64_t u = !here ? r->v.u : v->op != TPL_STR ? tpl_loc_bits(v, b) : 0;
+        if (TPL_LIKELY(v->op <= TPL_I64)) { /* the most common: no dispatch */
+            if (v->op == TPL_I64) {
+                *p = '-';
+                p += (int64_t)u < 0;
+                u = (int64_t)u < 0 ? (uint64_t)0 - u : u;
+            }
+            p += wr_fmt_u64_inline(p, u); /* (one copy: with two, gcc made it a call) */
             continue;
         }
         switch (v->op) {
-        case TPL_I64:
-            *p = '-';
-            p += r->v.i < 0;
-            p += wr_fmt_u64_inline(p,
-                                   r->v.i < 0 ? (uint64_t)0 - (uint64_t)r->v.i : (uint64_t)r->v.i);
-            break;
         case TPL_F64:
-            p += put_f64(p, r->v.f);
+            p += put_f64(p, here ? tpl_loc_f64(v, u) : r->v.f);
             break;
         case TPL_ENUM: {
             struct tpl_enum *en = &t->enums[v->aux];
-            size_t w = (size_t)(r->v.u % TPL_ENUM_WAYS);
-            if (en->way[w].len != 0 && en->way[w].value == r->v.u) {
+            size_t w = (size_t)(u % TPL_ENUM_WAYS);
+            if (here || (en->way[w].len != 0 && en->way[w].value == u)) { /* (here: checked) */
                 memcpy(p, en->way[w].text, TPL_ENUM_TEXT);
                 p += en->way[w].len;
                 break;
@@ -1009,12 +1181,17 @@ static void tpl_write(struct ctx *x, wr_t *o, tpl_t *t, const tracerd_ctf_field_
             p = tpl_room(o, t, v + 1, ve);
             break;
         }
-        case TPL_STR: /* a keyed string (put_string_field's) */
+        case TPL_STR: { /* a keyed string (put_string_field's) */
+            const char *s = here ? (const char *)b : r->v.str.data;
+            size_t len = !here                  ? r->v.str.len
+                         : v->ld == TPL_LD_TEXT ? tpl_text_len(b, v->shift)
+                                                : (size_t)L->len[v->ld];
             o->len = (size_t)(p - o->buf);
-            if (!wr_str(o, r->v.str.data, r->v.str.len))
-                put_string_hex(o, r);
+            if (!wr_str(o, s, len))
+                put_string_hex(o, here ? t->sname[v->aux] : r->name, s, len);
             p = tpl_room(o, t, v + 1, ve);
             break;
+        }
         default: /* (four cases, no more: with five gcc makes a jump table, whose
                   * indirect branch, its target changing from value to value,
                   * cost more time than these tests) */
@@ -1035,8 +1212,23 @@ static void tpl_write(struct ctx *x, wr_t *o, tpl_t *t, const tracerd_ctf_field_
     x->scope_open = false;
 }
 
+/* The two copies (each a function of its own: inlined into their callers,
+ * gcc stopped inlining the integers' formatting into them) */
+static TPL_NOINLINE void tpl_write(struct ctx *x, wr_t *o, tpl_t *t, const tracerd_ctf_field_t *f)
+{
+    tpl_write_any(x, o, t, f, NULL, false);
+}
+
+static TPL_NOINLINE void tpl_write_loc(struct ctx *x, wr_t *o, tpl_t *t,
+                                       const tracerd_ctf_field_t *hdr,
+                                       const tracerd__ctf_located_t *L)
+{
+    tpl_write_any(x, o, t, hdr, L, true);
+}
+
 /* The records of an event being written, when they start with a scope's
- * root, through a template: true when written. */
+ * root, through a template: true when written. An event the reader located
+ * and the dump declined (x->loc) makes its template a located one. */
 static bool tpl_event(struct ctx *x, const tracerd_ctf_field_t *f, size_t n)
 {
     tpl_t *t = tpl_find(x->tpls, x->cls, f, n);
@@ -1047,8 +1239,34 @@ static bool tpl_event(struct ctx *x, const tracerd_ctf_field_t *f, size_t n)
         b->cls = x->cls;
         t = b;
     }
+    if (x->loc != NULL && !t->loc_tried)
+        tpl_locate(x, t, f, n);
     tpl_write(x, x->c->wr, t, f);
     return true;
+}
+
+/* The reader located an event (libtracerd/ctf/located.h): written by its
+ * located template when it has one whose enumerations' texts are kept for
+ * its values, else declined (its records follow, and make one). */
+static int on_located(void *user, const tracerd_ctf_field_t *hdr, size_t nh,
+                      const tracerd__ctf_located_t *L)
+{
+    struct ctx *x = user;
+    tpl_t *t;
+    if (x->skip || x->undecided || x->cls == NULL || x->tpls == NULL || nh == 0 ||
+        (t = tpl_loc_find(x->tpls, x->cls, L)) == NULL)
+        goto decline;
+    for (uint32_t e = 0; e < t->nlenums; e++) {
+        const struct tpl_val *v = &t->val[t->enum_val[e]];
+        if (!tpl_enum_kept(t, v->aux, tpl_loc_bits(v, tpl_loc_at(v, L))))
+            goto decline;
+    }
+    tpl_write_loc(x, x->c->wr, t, hdr, L);
+    return 0;
+decline:
+    x->loc = L;
+    x->loc_nh = nh;
+    return TRACERD__CTF_LOC_DECLINED;
 }
 
 /* A dump's fields, a batch at a time (one call per event on whole packets):
@@ -1139,7 +1357,13 @@ static int dump(cli_t *c)
     if (x == NULL)
         return cli_out_end(c, cli_oom(c, "reader context"));
     x->c = c;
-    const ctf_cmd_t cmd = {x, dump_setup, 0, dump_opened, dump_ended, NULL, NULL};
+    /* TRACERD_CLI_NO_LOCATED=1 (or no templates): every event's records
+     * made (the tests compare the two) */
+    const char *nl = getenv("TRACERD_CLI_NO_LOCATED"), *nt = getenv("TRACERD_CLI_NO_TEMPLATES");
+    const bool located =
+        !(nl != NULL && strcmp(nl, "1") == 0) && !(nt != NULL && strcmp(nt, "1") == 0);
+    const ctf_cmd_t cmd = {x,          dump_setup, 0,    dump_opened,
+                           dump_ended, NULL,       NULL, located ? on_located : NULL};
     rc = ctf_run(c, &cmd);
     cli_dump_filter_free(&x->flt);
     cli_free(x->stream_cpu);
@@ -1192,6 +1416,8 @@ static int run_dir(cli_t *c, const ctf_cmd_t *cmd)
     map_dir_config(c, &files, &cfg);
     tracerd_ctf_dir_t *d = NULL;
     tracerd_status_t st = tracerd_ctf_dir_open(c->path, &cfg, &cb, cmd->user, NULL, &d);
+    if (st == TRACERD_OK) /* (out of memory: records, as without it) */
+        (void)tracerd__ctf_dir_set_located(d, cmd->located);
     if (st == TRACERD_OK && cmd->opened) {
         rc = cmd->opened(cmd->user, d, NULL, NULL);
         if (rc != CLI_EXIT_OK) {
@@ -1281,6 +1507,7 @@ static int run_stream(cli_t *c, const ctf_cmd_t *cmd, const char *mpath)
         tracerd_ctf_trace_free(t);
         return CLI_EXIT_TRACE;
     }
+    (void)tracerd__ctf_stream_set_located(r, cmd->located);
     if (cmd->opened && (rc = cmd->opened(cmd->user, NULL, mpath, t)) != CLI_EXIT_OK) {
         tracerd_ctf_stream_free(r);
         tracerd_ctf_trace_free(t);

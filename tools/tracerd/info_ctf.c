@@ -296,7 +296,7 @@ int ctf_info(cli_t *c)
     tracerd_ctf_metadata_config_init(&mcfg);
     mcfg.value_names = INFO_VALUES;
     mcfg.nvalue_names = sizeof INFO_VALUES / sizeof INFO_VALUES[0];
-    const ctf_cmd_t cmd = {x, setup, 0, opened, NULL, done, &mcfg};
+    const ctf_cmd_t cmd = {x, setup, 0, opened, NULL, done, &mcfg, NULL};
     int rc = ctf_run(c, &cmd);
     cli_free(x->tids);
     cli_free(x);
