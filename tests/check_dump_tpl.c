@@ -571,6 +571,65 @@ START_TEST(test_json_direct)
 }
 END_TEST
 
+/* json's direct path keeps 64 threads' ids and text in slots found by a
+ * hash of tid and pid (json_ctf.c, write_planned): two processes, 1000 and
+ * 1064 (their pids alike modulo 64, so are 7 * pid's), whose threads meet in
+ * a slot, with one tid (5, in both) and with tids alike modulo 64 (100 and
+ * 164, in both), taking turns event by event so that each event finds the
+ * slot holding the other process's thread. Every instant's "pid" and "tid"
+ * must be its vpid and vtid (its first two arguments), and the document the
+ * event view's (TRACERD_CLI_GENERAL=1), in both byte orders and in small
+ * chunks. */
+START_TEST(test_json_thread_slots)
+{
+    CLI_OR_SKIP(cli);
+    static const uint32_t ids[][2] = {{1000, 5},   {1064, 5},   {1000, 100},
+                                      {1064, 164}, {1064, 100}, {1000, 164}};
+    const unsigned nids = sizeof ids / sizeof ids[0], nev = 12 * nids;
+    for (int big = 0; big < 2; big++) {
+        char meta[sizeof pid_meta + 8];
+        snprintf(meta, sizeof meta, pid_meta, big ? "be" : "le");
+        cw_t w;
+        cw_init(&w);
+        pkt_begin(&w, big);
+        for (unsigned k = 0; k < nev; k++) {
+            cw_int(&w, 0, 8, big);
+            cw_int(&w, ids[k % nids][0], 32, big); /* vpid */
+            cw_int(&w, ids[k % nids][1], 32, big); /* vtid */
+            cw_int(&w, k, 32, big);
+            cw_int(&w, 0, 32, big);
+            cw_f64(&w, 0.5, big);
+        }
+        pkt_end(&w, 0, big);
+        size_t len = (size_t)(w.bits / 8);
+        char *dir = trace_dir(big ? "tpl-slots-be" : "tpl-slots-le", meta, w.buf, len);
+        ev_proc_t p;
+        ev_run_cli(cli, NULL, &p, "json", "-q", dir, NULL);
+        ck_assert_int_eq(p.status, 0);
+        unsigned seen = 0;
+        for (const char *e = p.out; (e = strstr(e, "{\"ph\":\"i\",")) != NULL; e++, seen++) {
+            unsigned pid, tid, vpid, vtid, n;
+            const char *a = strstr(e, "\"args\":{");
+            ck_assert_ptr_nonnull(a);
+            ck_assert_int_eq(sscanf(e, "{\"ph\":\"i\",\"pid\":%u,\"tid\":%u,", &pid, &tid), 2);
+            ck_assert_int_eq(sscanf(a, "\"args\":{\"vpid\":%u,\"vtid\":%u,\"n\":%u", &vpid, &vtid,
+                                    &n),
+                             3);
+            if (pid != vpid || tid != vtid || n != seen)
+                ck_abort_msg("%s: instant %u (n %u) has pid %u, tid %u; its vpid %u, vtid %u",
+                             big ? "be" : "le", seen, n, pid, tid, vpid, vtid);
+        }
+        ck_assert_uint_eq(seen, nev);
+        ev_proc_free(&p);
+        static const char *const sets[][8] = {{"-q"}, {"-q", "--chunk", "64"}};
+        for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+            ck_assert_uint_eq(ev_run_both_ways(cli, "TRACERD_CLI_GENERAL", "json", sets[i], dir), 1);
+        remove_trace(dir);
+        cw_free(&w);
+    }
+}
+END_TEST
+
 /* Two streams whose packets' cpus (1 and 9) take turns event by event and
  * meet in one slot of the direct path's kept tails (",\"cpu\":N}}", kept by
  * the cpu's low bits). */
@@ -835,6 +894,7 @@ Suite *suite_dump_tpl(void)
     tcase_add_test(tc, test_shapes);
     tcase_add_test(tc, test_unnamed_options);
     tcase_add_test(tc, test_json_direct);
+    tcase_add_test(tc, test_json_thread_slots);
     tcase_add_test(tc, test_json_cpus);
     tcase_add_test(tc, test_long_enum_texts);
     tcase_add_test(tc, test_json_texts);
