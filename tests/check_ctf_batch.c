@@ -13,6 +13,7 @@
 
 #include <tracerd/ctf.h>
 
+#include "support/ctf_check.h"
 #include "support/ctf_recorder.h"
 #include "support/ctf_writer.h"
 #include "support/driver.h"
@@ -708,17 +709,22 @@ static void packet_close(cw_t *w, size_t start, unsigned pad, bool be)
 
 /* A callback returning -7 at the at-th callback, for at = 1, 1 + step, ...
  * up to last: E_CALLBACK after the same records in every split
- * (drv_check_all_at), through on_field and on_fields. */
+ * (drv_check_all_at), through on_field and on_fields. The metadata is
+ * parsed once for them all (cfg_parse_once: the caller's check_twins ran
+ * the parse under every plan). */
 static void check_aborts(const struct target_cfg *c, const uint8_t *data, size_t len,
                          unsigned long last, unsigned long step)
 {
+    struct target_cfg once = *c;
+    tracerd_ctf_trace_t *trace = c->trace == NULL ? cfg_parse_once(&once) : NULL;
     for (unsigned long at = 1; at <= last; at += step)
         for (int batch = 0; batch < 2; batch++) {
             char *log =
-                drv_check_all_at(batch ? &ctf_batch_target : &ctf_target, c, data, len, at);
+                drv_check_all_at(batch ? &ctf_batch_target : &ctf_target, &once, data, len, at);
             ck_assert_ptr_nonnull(strstr(log, "end E_CALLBACK"));
             free(log);
         }
+    tracerd_ctf_trace_free(trace);
 }
 
 /* Events read one after another inside record (stream.c) while the

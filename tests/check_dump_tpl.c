@@ -612,9 +612,8 @@ START_TEST(test_json_thread_slots)
             const char *a = strstr(e, "\"args\":{");
             ck_assert_ptr_nonnull(a);
             ck_assert_int_eq(sscanf(e, "{\"ph\":\"i\",\"pid\":%u,\"tid\":%u,", &pid, &tid), 2);
-            ck_assert_int_eq(sscanf(a, "\"args\":{\"vpid\":%u,\"vtid\":%u,\"n\":%u", &vpid, &vtid,
-                                    &n),
-                             3);
+            ck_assert_int_eq(
+                sscanf(a, "\"args\":{\"vpid\":%u,\"vtid\":%u,\"n\":%u", &vpid, &vtid, &n), 3);
             if (pid != vpid || tid != vtid || n != seen)
                 ck_abort_msg("%s: instant %u (n %u) has pid %u, tid %u; its vpid %u, vtid %u",
                              big ? "be" : "le", seen, n, pid, tid, vpid, vtid);
@@ -623,7 +622,8 @@ START_TEST(test_json_thread_slots)
         ev_proc_free(&p);
         static const char *const sets[][8] = {{"-q"}, {"-q", "--chunk", "64"}};
         for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
-            ck_assert_uint_eq(ev_run_both_ways(cli, "TRACERD_CLI_GENERAL", "json", sets[i], dir), 1);
+            ck_assert_uint_eq(ev_run_both_ways(cli, "TRACERD_CLI_GENERAL", "json", sets[i], dir),
+                              1);
         remove_trace(dir);
         cw_free(&w);
     }

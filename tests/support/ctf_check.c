@@ -47,6 +47,17 @@ static char *fields_of_scopes(const char *log, unsigned mask)
     return out;
 }
 
+tracerd_ctf_trace_t *cfg_parse_once(struct target_cfg *c)
+{
+    char reason[256];
+    tracerd_ctf_trace_t *trace = NULL;
+    ck_assert_msg(tracerd_ctf_trace_parse(c->metadata, c->metadata_len, NULL, NULL, &trace, reason,
+                                          sizeof reason) == TRACERD_OK,
+                  "metadata: %s", reason);
+    c->trace = trace;
+    return trace;
+}
+
 /* Fast path (events only, whole packets in the chunk) against the general
  * path: the same records under every split. Also with on_field limited to
  * one event context (field_scopes), which the fast path delivers too, and
@@ -57,18 +68,7 @@ void check_fast_path(const char *meta, const uint8_t *data, size_t len, const ch
 {
     struct target_cfg c;
     cfg_init(&c, meta);
-    /* The metadata is parsed once, here, and every run below reads it: each
-     * caller has already checked the parse under every plan (allocation
-     * failures included) with its own drv_check_all, and a run that parses
-     * again costs more than the stream's reading (a CTF 2 trace's JSON, at
-     * every 2-way split of its stream). These runs check the stream reader's
-     * paths: under allocation failures, its own allocations fail. */
-    char reason[256];
-    tracerd_ctf_trace_t *trace = NULL;
-    ck_assert_msg(tracerd_ctf_trace_parse(meta, strlen(meta), NULL, NULL, &trace, reason,
-                                          sizeof reason) == TRACERD_OK,
-                  "metadata: %s", reason);
-    c.trace = trace;
+    tracerd_ctf_trace_t *trace = cfg_parse_once(&c);
     char *ev = drv_check_all(&ctf_events_target, &c, data, len);
     char *want = without_fields(full);
     ck_assert_str_eq(ev, want);

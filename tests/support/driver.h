@@ -83,7 +83,9 @@ char *drv_check_some(const drv_target_t *t, const void *config, const uint8_t *d
 
 /* Runs every chunking strategy, the pause and the allocation-failure loops and
  * asserts (Check) that every log equals the whole-feed log. Returns that log
- * (malloc'd). Inputs above 16 KiB get 64 random 2-way cuts and random
+ * (malloc'd). A 3-way split's run that stopped in its first chunk (an error,
+ * a callback's abort) stands for every split with that first chunk: they
+ * make the same calls. Inputs above 16 KiB get 64 random 2-way cuts and random
  * multi-chunk splits instead of every cut; under the sanitizers inputs
  * above 1 KiB do, on the emulated big-endian host inputs above 64 bytes (and
  * 3-way splits stop at 64 and 24 bytes instead of 200: driver.c, drv_depth). */
