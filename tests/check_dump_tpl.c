@@ -529,26 +529,45 @@ static const char pid_meta[] =
     "\tfields := struct { uint32_t n; int32_t d; floating_point { exp_dig = 11; mant_dig = 53; "
     "align = 8; } f; };\n};\n";
 
+/* An event of pid_meta's class: its vpid, vtid and fields. */
+static void pid_event(cw_t *w, bool big, uint32_t vpid, uint32_t vtid, uint32_t n, int32_t d,
+                      double f)
+{
+    cw_int(w, 0, 8, big);
+    cw_int(w, vpid, 32, big);
+    cw_int(w, vtid, 32, big);
+    cw_int(w, n, 32, big);
+    cw_int(w, (uint32_t)d, 32, big);
+    cw_f64(w, f, big);
+}
+
+/* The directory `name` of pid_meta in byte order big, whose stream is the
+ * packet begun at w's start (pkt_begin) and ended here; returns its path
+ * (malloc'd) and *len the stream's length. */
+static char *pid_dir(const char *name, bool big, cw_t *w, size_t *len)
+{
+    char meta[sizeof pid_meta + 8];
+    snprintf(meta, sizeof meta, pid_meta, big ? "be" : "le");
+    pkt_end(w, 0, big);
+    *len = (size_t)(w->bits / 8);
+    return trace_dir(name, meta, w->buf, *len);
+}
+
 START_TEST(test_json_direct)
 {
     CLI_OR_SKIP(cli);
     for (int big = 0; big < 2; big++) {
-        char meta[sizeof pid_meta + 8];
-        snprintf(meta, sizeof meta, pid_meta, big ? "be" : "le");
         cw_t w;
         cw_init(&w);
         pkt_begin(&w, big);
         for (unsigned k = 0; k < 60; k++) {
-            cw_int(&w, 0, 8, big);
-            cw_int(&w, k < 20 ? 7 : k < 40 ? 8 + k % 2 : 7, 32, big); /* vpid */
-            cw_int(&w, k % 3 == 1 ? 164 : 100 + k % 3, 32, big); /* vtid */
-            cw_int(&w, k, 32, big);
-            cw_int(&w, (uint32_t)((int32_t)k - 30), 32, big);
-            cw_f64(&w, k == 50 ? NAN : k == 51 ? -INFINITY : k / 4.0, big);
+            uint32_t pid = k < 20 || k >= 40 ? 7 : 8 + k % 2;
+            double f = k == 50 ? NAN : k / 4.0;
+            pid_event(&w, big, pid, k % 3 == 1 ? 164 : 100 + k % 3, k, (int32_t)k - 30,
+                      k == 51 ? -INFINITY : f);
         }
-        pkt_end(&w, 0, big);
-        size_t len = (size_t)(w.bits / 8);
-        char *dir = trace_dir(big ? "tpl-json-be" : "tpl-json-le", meta, w.buf, len);
+        size_t len;
+        char *dir = pid_dir(big ? "tpl-json-be" : "tpl-json-le", big, &w, &len);
         ev_proc_t p;
         ev_run_cli(cli, NULL, &p, "json", "-q", dir, NULL);
         ck_assert_int_eq(p.status, 0);
@@ -587,22 +606,13 @@ START_TEST(test_json_thread_slots)
                                       {1064, 164}, {1064, 100}, {1000, 164}};
     const unsigned nids = sizeof ids / sizeof ids[0], nev = 12 * nids;
     for (int big = 0; big < 2; big++) {
-        char meta[sizeof pid_meta + 8];
-        snprintf(meta, sizeof meta, pid_meta, big ? "be" : "le");
         cw_t w;
         cw_init(&w);
         pkt_begin(&w, big);
-        for (unsigned k = 0; k < nev; k++) {
-            cw_int(&w, 0, 8, big);
-            cw_int(&w, ids[k % nids][0], 32, big); /* vpid */
-            cw_int(&w, ids[k % nids][1], 32, big); /* vtid */
-            cw_int(&w, k, 32, big);
-            cw_int(&w, 0, 32, big);
-            cw_f64(&w, 0.5, big);
-        }
-        pkt_end(&w, 0, big);
-        size_t len = (size_t)(w.bits / 8);
-        char *dir = trace_dir(big ? "tpl-slots-be" : "tpl-slots-le", meta, w.buf, len);
+        for (unsigned k = 0; k < nev; k++)
+            pid_event(&w, big, ids[k % nids][0], ids[k % nids][1], k, 0, 0.5);
+        size_t len;
+        char *dir = pid_dir(big ? "tpl-slots-be" : "tpl-slots-le", big, &w, &len);
         ev_proc_t p;
         ev_run_cli(cli, NULL, &p, "json", "-q", dir, NULL);
         ck_assert_int_eq(p.status, 0);
