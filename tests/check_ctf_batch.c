@@ -213,11 +213,16 @@ START_TEST(test_batch_one_call_per_event)
 END_TEST
 
 /* The log of every split, pause and allocation failure through on_field,
- * checked equal to on_fields' (drv_check_twin); the caller frees it. */
+ * checked equal to on_fields' (drv_check_twin); the caller frees it. The
+ * twin reads the metadata parsed once (cfg_parse_once): the first ran the
+ * parse under every plan. */
 static char *check_twins(const struct target_cfg *c, const uint8_t *data, size_t len)
 {
     char *log = drv_check_all(&ctf_target, c, data, len);
-    char *batch = drv_check_twin(&ctf_batch_target, c, data, len);
+    struct target_cfg once = *c;
+    tracerd_ctf_trace_t *trace = c->trace == NULL ? cfg_parse_once(&once) : NULL;
+    char *batch = drv_check_twin(&ctf_batch_target, &once, data, len);
+    tracerd_ctf_trace_free(trace);
     ck_assert_str_eq(batch, log);
     free(batch);
     return log;
