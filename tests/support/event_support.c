@@ -406,9 +406,6 @@ static void run_cmd(const char *cli, const char *cmd, const char *const *two_fir
     ev_run_proc(argv, NULL, 30, p);
 }
 
-/* Runs `cli cmd args... path` twice, the second time with env set to "1"
- * (env not NULL) and with two_first before args (not NULL); fails on any
- * difference. Returns 1 when the first run exits 0. */
 /* Where two outputs first differ: the line's number and, from each, that
  * line (at most 200 bytes), so a failing comparison of megabytes of output
  * still gives Check a message it can carry. */
@@ -430,31 +427,62 @@ static void first_difference(const char *a, size_t an, const char *b, size_t bn,
              (int)(ae - start), a + start, (int)(be - start), b + start);
 }
 
+/* Fails unless run one and run two (the second way: how) gave the same
+ * exit status, output and errors. */
+static void expect_same_run(const ev_proc_t *one, const ev_proc_t *two, const char *cmd,
+                            const char *path, const char *a0, const char *how)
+{
+    ck_assert_msg(one->status == two->status, "%s %s %s: exit %d vs %d (%s)", cmd, path, a0,
+                  one->status, two->status, how);
+    char d[600] = "";
+    bool out_same = one->out_len == two->out_len && memcmp(one->out, two->out, one->out_len) == 0;
+    if (!out_same)
+        first_difference(one->out, one->out_len, two->out, two->out_len, d, sizeof d);
+    ck_assert_msg(out_same, "%s %s %s: output differs (%s second) at %s", cmd, path, a0, how, d);
+    bool err_same = one->err_len == two->err_len && memcmp(one->err, two->err, one->err_len) == 0;
+    if (!err_same)
+        first_difference(one->err, one->err_len, two->err, two->err_len, d, sizeof d);
+    ck_assert_msg(err_same, "%s %s %s: errors differ (%s second) at %s", cmd, path, a0, how, d);
+}
+
+void ev_run_second(const char *cli, const char *env, const char *const *more, const char *cmd,
+                   const char *const *args, const char *path, ev_proc_t *ref)
+{
+    if (env != NULL)
+        setenv(env, "1", 1);
+    run_cmd(cli, cmd, more, args, path, ref);
+    if (env != NULL)
+        unsetenv(env);
+}
+
+unsigned ev_run_first_like(const char *cli, const char *env, const char *const *more,
+                           const char *cmd, const char *const *args, const char *path,
+                           const ev_proc_t *ref)
+{
+    ev_proc_t one;
+    if (env != NULL)
+        unsetenv(env);
+    run_cmd(cli, cmd, NULL, args, path, &one);
+    expect_same_run(&one, ref, cmd, path, args[0] != NULL ? args[0] : "",
+                    env != NULL ? env : more[0]);
+    unsigned ok = one.status == 0;
+    ev_proc_free(&one);
+    return ok;
+}
+
+/* Runs `cli cmd args... path` twice, the second time with env set to "1"
+ * (env not NULL) and with two_first before args (not NULL); fails on any
+ * difference. Returns 1 when the first run exits 0. */
 static unsigned run_twice(const char *cli, const char *env, const char *const *two_first,
                           const char *cmd, const char *const *args, const char *path)
 {
-    const char *how = env != NULL ? env : two_first[0];
-    const char *a0 = args[0] != NULL ? args[0] : "";
     ev_proc_t one, two;
     if (env != NULL)
         unsetenv(env);
     run_cmd(cli, cmd, NULL, args, path, &one);
-    if (env != NULL)
-        setenv(env, "1", 1);
-    run_cmd(cli, cmd, two_first, args, path, &two);
-    if (env != NULL)
-        unsetenv(env);
-    ck_assert_msg(one.status == two.status, "%s %s %s: exit %d vs %d (%s)", cmd, path, a0,
-                  one.status, two.status, how);
-    char d[600] = "";
-    bool out_same = one.out_len == two.out_len && memcmp(one.out, two.out, one.out_len) == 0;
-    if (!out_same)
-        first_difference(one.out, one.out_len, two.out, two.out_len, d, sizeof d);
-    ck_assert_msg(out_same, "%s %s %s: output differs (%s second) at %s", cmd, path, a0, how, d);
-    bool err_same = one.err_len == two.err_len && memcmp(one.err, two.err, one.err_len) == 0;
-    if (!err_same)
-        first_difference(one.err, one.err_len, two.err, two.err_len, d, sizeof d);
-    ck_assert_msg(err_same, "%s %s %s: errors differ (%s second) at %s", cmd, path, a0, how, d);
+    ev_run_second(cli, env, two_first, cmd, args, path, &two);
+    expect_same_run(&one, &two, cmd, path, args[0] != NULL ? args[0] : "",
+                    env != NULL ? env : two_first[0]);
     unsigned ok = one.status == 0;
     ev_proc_free(&one);
     ev_proc_free(&two);

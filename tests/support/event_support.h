@@ -83,6 +83,21 @@ unsigned ev_run_both_ways(const char *cli, const char *env, const char *cmd,
  * passes) before args instead of an environment variable. */
 unsigned ev_run_with_args(const char *cli, const char *const *more, const char *cmd,
                           const char *const *args, const char *path);
+/* The second way alone of ev_run_both_ways (env set to "1", env not NULL)
+ * or ev_run_with_args (more before args, more not NULL): `cli CMD [more...]
+ * ARGS... path` into ref (freed by the caller, ev_proc_free), the reference
+ * of one or more first ways (ev_run_first_like), when several argument sets
+ * must give the same output (chunk sizes) and the reference need not be
+ * made again for each. */
+void ev_run_second(const char *cli, const char *env, const char *const *more, const char *cmd,
+                   const char *const *args, const char *path, ev_proc_t *ref);
+/* The first way alone: `cli CMD ARGS... path` (env unset), failing on any
+ * difference of exit status, output or errors from ref (ev_run_second's,
+ * with the same env or more, which the message names). Returns 1 when it
+ * exits 0. */
+unsigned ev_run_first_like(const char *cli, const char *env, const char *const *more,
+                           const char *cmd, const char *const *args, const char *path,
+                           const ev_proc_t *ref);
 /* Calls visit(ctx, path, is_dir) for dir and every file and directory below
  * it (names starting with '.' left out), parents before their contents. */
 void ev_walk_tree(const char *dir, void (*visit)(void *ctx, const char *path, bool is_dir),
