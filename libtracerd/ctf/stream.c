@@ -558,6 +558,10 @@ static inline bool plan_events_ok(const tracerd_ctf_stream_t *r)
            (hf->op == OP_LTTNG_COMPACT || hf->op == OP_LTTNG_LARGE);
 }
 
+/* plan_events' turn to the merge's other stream (below, after fast_turn). */
+static inline bool plan_turn(struct tracerd__ctf_merge *m, tracerd_ctf_stream_t **rp, struct vm *vm,
+                             const uint8_t ***ppp, uint64_t ns, uint64_t start_byte);
+
 /* An event's body given to the located callback (located.h), after its
  * header's records (below, after fixed_measure). */
 static int plan_located(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf_event_rt *ev);
@@ -571,9 +575,15 @@ enum { R_LOC_NO = R_ERR + 1 }; /* plan_located: declined, or not located */
  * short, a class without a plan: the general path measures and delivers
  * it, and reports its error), at the content's end, after a pause, a gated
  * event (R_MORE) or an error (R_ERR); r->pos, *pp and r->offset are after
- * the last event delivered. */
-static int plan_events(tracerd_ctf_stream_t *r, struct vm *vm, const uint8_t **pp)
+ * the last event delivered. m (the directory's merge, from feed_merged; NULL
+ * from record): an event held back when the other stream waits with an
+ * event its own plan loop held back passes the turn to that loop (plan_turn)
+ * without returning; r, vm and pp are then the other stream's, what is
+ * returned is about it. */
+static int plan_events(tracerd_ctf_stream_t *r, struct vm *vm, const uint8_t **pp,
+                       struct tracerd__ctf_merge *m)
 {
+turn:;
     const struct ctf_stream_rt *s = r->srt;
     const struct ctf_insn *hf = s->event_header.fast;
     const tracerd_ctf_event_cb on_begin = r->cb.on_event_begin, on_end = r->cb.on_event_end;
@@ -613,6 +623,8 @@ static int plan_events(tracerd_ctf_stream_t *r, struct vm *vm, const uint8_t **p
             r->held_pkt = r->pkt_off;
             r->held_ns = ns;
             rc = R_MORE; /* gated: nothing of it consumed */
+            if (m != NULL && plan_turn(m, &r, vm, &pp, ns, start_byte))
+                goto turn; /* the other stream's loop, from its held event */
             break;
         }
         if (!event_begin(r, on_begin, e, ns, &rc))
@@ -687,7 +699,7 @@ gather:
          * deliver (the delivery pass finds the end). */
         in_chunk = r->st_have == 0 && content != UINT64_MAX;
         if (in_chunk && !plan_left && plan_events_ok(r)) {
-            rc = plan_events(r, &vm, pp);
+            rc = plan_events(r, &vm, pp, NULL);
             if (rc != R_OK || r->pos >= content || r->core.paused)
                 return rc;
             plan_left = true; /* the event it left: the general path, below */
@@ -979,22 +991,16 @@ static int plan_located(tracerd_ctf_stream_t *r, struct vm *vm, const struct ctf
     return R_ERR;
 }
 
-/* fast_events held back an event at time ns of *rp (of the merge m's
- * running side): when the merge's other stream waits with its next event
- * held back by its own event loop, and ns is not UINT64_MAX (the gate then
- * decides, which takes the directory's state), the turn goes to it. The
- * bytes *rp used since start_byte are taken, its side held at ns, the
- * other's gate bound set as the directory's would be (its next event
- * before ns, or at ns when its index is the lower) and *rp, *ppp, *endp
- * made its. Whether the turn went over. */
-static inline bool fast_turn(struct tracerd__ctf_merge *m, tracerd_ctf_stream_t **rp,
-                             const uint8_t ***ppp, const uint8_t **endp, uint64_t ns,
-                             uint64_t start_byte)
+/* The turn from the merge m's running side, whose reader r held back an
+ * event at time ns, to the other side, which waits with its next event
+ * held back by its own event loop: the bytes r used since start_byte are
+ * taken, its side held at ns, the other's gate bound set as the
+ * directory's would be (its next event before ns, or at ns when its index
+ * is the lower). Returns the other side, now the running one. */
+static inline struct tracerd__ctf_side *
+merge_turn(struct tracerd__ctf_merge *m, tracerd_ctf_stream_t *r, uint64_t ns, uint64_t start_byte)
 {
     struct tracerd__ctf_side *c = m->side[m->k], *o = m->side[m->k ^ 1];
-    if (o == NULL || !o->r->held || ns == UINT64_MAX)
-        return false;
-    tracerd_ctf_stream_t *r = *rp;
     uint64_t used = (r->pos >> 3) - start_byte;
     c->p += used;
     r->offset += used;
@@ -1003,13 +1009,74 @@ static inline bool fast_turn(struct tracerd__ctf_merge *m, tracerd_ctf_stream_t 
     o->held = false;
     m->k ^= 1;
     *m->cur = (int32_t)o->index;
-    r = o->r;
-    r->gate_below = ns + (o->index < c->index);
-    r->gate_hold = true;
-    r->gated = false;
-    *rp = r;
+    tracerd_ctf_stream_t *q = o->r;
+    q->gate_below = ns + (o->index < c->index);
+    q->gate_hold = true;
+    q->gated = false;
+    return o;
+}
+
+/* fast_events held back an event at time ns of *rp (of the merge m's
+ * running side): when the merge's other stream waits with its next event
+ * held back by its own event loop, and ns is not UINT64_MAX (the gate then
+ * decides, which takes the directory's state), the turn goes to it
+ * (merge_turn) and *rp, *ppp, *endp are made its. Whether the turn went
+ * over. */
+static inline bool fast_turn(struct tracerd__ctf_merge *m, tracerd_ctf_stream_t **rp,
+                             const uint8_t ***ppp, const uint8_t **endp, uint64_t ns,
+                             uint64_t start_byte)
+{
+    struct tracerd__ctf_side *o = m->side[m->k ^ 1];
+    if (o == NULL || !o->r->held || ns == UINT64_MAX)
+        return false;
+    merge_turn(m, *rp, ns, start_byte);
+    *rp = o->r;
     *ppp = &o->p;
     *endp = o->end;
+    return true;
+}
+
+/* Whether plan_events may go on, from feed_merged or a turn, with r's held
+ * event (plan_held, at r->pos), its bytes from p to end: in a packet's
+ * events, nothing stitched or streamed, the packet's content ending in
+ * them (as record() calls plan_events), no pause, callback or error. */
+static inline bool plan_entry_ok(const tracerd_ctf_stream_t *r, const uint8_t *p,
+                                 const uint8_t *end)
+{
+    return r->plan_held && r->held_pos == r->pos && r->held_pkt == r->pkt_off &&
+           r->state == S_EVENTS && !r->big && r->st_have == 0 && p != end &&
+           r->content_bits != UINT64_MAX &&
+           (r->pos >> 3) * 8 + (uint64_t)(end - p) * 8 >= r->content_bits && plan_events_ok(r) &&
+           !r->core.paused && !r->core.in_cb && r->core.err.status >= 0;
+}
+
+/* The vm record() makes for plan_events (plan_entry_ok holds): from r->pos,
+ * its bytes at p, up to the packet's content end. */
+static inline void plan_vm(const tracerd_ctf_stream_t *r, struct vm *vm, const uint8_t *p)
+{
+    memset(vm, 0, sizeof *vm);
+    vm->bit0 = (r->pos >> 3) * 8;
+    vm->data = p;
+    vm->pos = r->pos;
+    vm->limit = r->content_bits;
+    vm->end_status = TRACERD_E_EXTENT;
+    vm->more_ok = false;
+}
+
+/* plan_events held back an event at time ns of *rp (the merge m's running
+ * side): as fast_turn, the turn goes to the other stream when its plan loop
+ * held back an event of its own (plan_entry_ok) and ns is not UINT64_MAX;
+ * *rp, *vm and *ppp are made its. Whether the turn went over. */
+static inline bool plan_turn(struct tracerd__ctf_merge *m, tracerd_ctf_stream_t **rp, struct vm *vm,
+                             const uint8_t ***ppp, uint64_t ns, uint64_t start_byte)
+{
+    struct tracerd__ctf_side *o = m->side[m->k ^ 1];
+    if (o == NULL || ns == UINT64_MAX || !plan_entry_ok(o->r, o->p, o->end))
+        return false;
+    merge_turn(m, *rp, ns, start_byte);
+    plan_vm(o->r, vm, o->p);
+    *rp = o->r;
+    *ppp = &o->p;
     return true;
 }
 
@@ -1321,6 +1388,27 @@ tracerd_status_t tracerd__ctf_stream_feed_merged(struct tracerd__ctf_merge *m)
     r->gate_below = c->below;
     r->gate_hold = c->hold;
     c->held = false;
+    /* An event held back by plan_events: its loop again, straight (with
+     * turns to the other stream's) */
+    if (plan_entry_ok(r, c->p, c->end)) {
+        r->gated = false;
+        const uint32_t k0 = m->k;
+        const uint8_t *const data = c->p;
+        struct vm vm;
+        plan_vm(r, &vm, c->p);
+        int prc = plan_events(r, &vm, &c->p, m);
+        const bool ran = m->k != k0 || c->p != data;
+        c = m->side[m->k];
+        r = c->r;
+        if (prc == R_MORE) { /* the gate held an event back */
+            c->held = true;
+            c->ns = r->gated_ns;
+            return TRACERD_PAUSED;
+        }
+        if (prc == R_ERR)
+            return r->core.err.status;
+        return feed_rest(r, c, ran);
+    }
     /* An event held back by fast_events (r->held) was in a packet's events,
      * nothing stitched or streamed, no pause, callback or error: it still is
      * (nothing ran since) */
