@@ -396,12 +396,47 @@ static void read_order(const char *tmpl, size_t chunk, bool pause, bool fields, 
     tracerd_ctf_dir_free(d);
 }
 
+/* `tracerd dump` of directory tmpl (env: before the command) writes its
+ * events in the order ref (read_order's lines: "INDEX @OFFSET ..."): the
+ * CLI's reads (mapped windows of the whole files) take the plans' event
+ * loop, its turns between two streams and the located events. */
+static void cli_dump_order(const char *tmpl, const char *env, const char *ref)
+{
+    if (getenv("TRACERD_CLI") == NULL)
+        return; /* (no CLI: the suite run alone) */
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s\"$TRACERD_CLI\" dump %s", env, tmpl);
+    int rc;
+    char *out = run_output(cmd, &rc);
+    ck_assert_int_eq(rc, 0);
+    const char *r = ref;
+    uint64_t n = 0;
+    for (const char *p = out; (p = strstr(p, "{\"type\":\"event\"")) != NULL; p++, n++) {
+        const char *chan = strstr(p, "/chan_"), *off = strstr(p, "\"offset\":");
+        ck_assert(chan != NULL && off != NULL);
+        unsigned idx = (unsigned)strtoul(chan + 6, NULL, 10);
+        unsigned long long at = strtoull(off + 9, NULL, 10);
+        unsigned ridx;
+        unsigned long long rat;
+        ck_assert_msg(*r != '\0' && sscanf(r, "%u @%llu", &ridx, &rat) == 2,
+                      "%sdump: event %llu past the reference's last", env, (unsigned long long)n);
+        if (idx != ridx || at != rat)
+            ck_abort_msg("%sdump: event %llu is stream %u at %llu, the reference's %u at %llu", env,
+                         (unsigned long long)n, idx, at, ridx, rat);
+        r = strchr(r, '\n') + 1;
+    }
+    ck_assert_msg(*r == '\0', "%sdump: %llu events, the reference has more", env,
+                  (unsigned long long)n);
+    free(out);
+}
+
 /* The merged order and every event's fields are the same for every chunk
  * size the directory reader is given (every size from 64 to 300 bytes, then
  * a stride of 37 up to 4200, past two packets): events straddle reads at every position while the
  * merge switches streams at every event (three streams, or two: their event
  * loops then take turns without returning to the merge; equal timestamps),
- * also when the client pauses. Every run is bounded in CPU time and every
+ * also when the client pauses, and `tracerd dump`'s order (with and without
+ * located events) is the same. Every run is bounded in CPU time and every
  * event checked as it comes: a wrong merge fails at its first event out of
  * order, a live-lock (the streams passing the turn without end) when the
  * bound expires, each naming the chunk size and the events seen. */
@@ -459,6 +494,8 @@ START_TEST(test_dir_every_chunk_size)
     free(tlog_take(&o.out));
     read_order(tmpl, cfg.chunk_bytes, false, true, oref.out.buf, &o);
     free(tlog_take(&o.out));
+    cli_dump_order(tmpl, "", oref.out.buf);
+    cli_dump_order(tmpl, "TRACERD_CLI_NO_LOCATED=1 ", oref.out.buf);
     for (size_t chunk = 64; chunk <= 4200; chunk += chunk < 300 ? 1 : 37) {
         cfg.chunk_bytes = chunk;
         read_dir_bounded(tmpl, &cfg, &got, false, MERGE_RUN_CPU_SECONDS);
