@@ -440,16 +440,16 @@ static void cli_dump_order(const char *tmpl, const char *env, const char *ref)
  * event checked as it comes: a wrong merge fails at its first event out of
  * order, a live-lock (the streams passing the turn without end) when the
  * bound expires, each naming the chunk size and the events seen. */
-START_TEST(test_dir_every_chunk_size)
+/* Writes into the new directory tmpl the metadata meta and nstreams copies
+ * of the bench writer's stream (16 KiB, packets of 2 KiB), each its own
+ * stream instance, whose events take turns at equal times; returns the
+ * events of each. */
+static uint64_t bench_dir(char *tmpl, const char *meta, unsigned nstreams)
 {
-    const unsigned nstreams = _i == 0 ? 3 : 2;
-    char tmpl[] = "/tmp/tracerd-ctf-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(tmpl));
     char path[1024];
-    char *meta = ctf_writer_bench_metadata();
     snprintf(path, sizeof path, "%s/metadata", tmpl);
     write_file(path, meta, strlen(meta));
-    free(meta);
     size_t len;
     uint64_t events;
     uint8_t *data = ctf_writer_bench_stream(16384, 2048, &len, &events);
@@ -461,6 +461,16 @@ START_TEST(test_dir_every_chunk_size)
         write_file(path, data, len);
     }
     free(data);
+    return events;
+}
+
+START_TEST(test_dir_every_chunk_size)
+{
+    const unsigned nstreams = _i == 0 ? 3 : 2;
+    char tmpl[] = "/tmp/tracerd-ctf-XXXXXX";
+    char *meta = ctf_writer_bench_metadata();
+    const uint64_t events = bench_dir(tmpl, meta, nstreams);
+    free(meta);
     tracerd_ctf_dir_config_t cfg;
     tracerd_ctf_dir_config_init(&cfg);
     cfg.chunk_bytes = 1u << 20;
@@ -508,6 +518,46 @@ START_TEST(test_dir_every_chunk_size)
         free(tlog_take(&o.out));
     }
     ctf_text_free(&ref.text);
+    free(tlog_take(&oref.out));
+    ck_assert_int_eq(drv_rm_tree(tmpl), 0);
+}
+END_TEST
+
+/* Every event at UINT64_MAX (the clock's offset_s past what a time in ns
+ * holds: every time saturates), in three streams or two: every event is a
+ * tie, which the merge's gate decides (run_below leaves an event at
+ * UINT64_MAX to it), going to the lower stream index: each stream's events
+ * come whole, in index order, at every chunk size, pausing or not, with
+ * fields or not. */
+START_TEST(test_dir_ties_at_max)
+{
+    const unsigned nstreams = _i == 0 ? 3 : 2;
+    char tmpl[] = "/tmp/tracerd-ctf-XXXXXX";
+    char *meta = ctf_writer_bench_metadata();
+    static const char from[] = "offset = 1600000000000000000;", to[] = "offset_s = 18446744074;";
+    char *at = strstr(meta, from);
+    ck_assert_ptr_nonnull(at);
+    memcpy(at, to, sizeof to - 1);
+    memmove(at + sizeof to - 1, at + sizeof from - 1, strlen(at + sizeof from - 1) + 1);
+    const uint64_t events = bench_dir(tmpl, meta, nstreams);
+    free(meta);
+    struct order_log oref, o;
+    read_order(tmpl, 1u << 20, false, false, NULL, &oref);
+    uint64_t lines = 0;
+    for (const char *p = oref.out.buf; *p != '\0'; p = strchr(p, '\n') + 1, lines++) {
+        unsigned idx;
+        uint64_t off, ns;
+        ck_assert_int_eq(sscanf(p, "%u @%" SCNu64 " %" SCNu64, &idx, &off, &ns), 3);
+        if (ns != UINT64_MAX || idx != lines / events)
+            ck_abort_msg("line %" PRIu64 ": stream %u at %" PRIu64 ", not stream %" PRIu64
+                         " at UINT64_MAX",
+                         lines, idx, ns, lines / events);
+    }
+    ck_assert_uint_eq(lines, nstreams * events);
+    for (size_t chunk = 64; chunk <= 4200; chunk += chunk < 300 ? 3 : 37) {
+        read_order(tmpl, chunk, chunk % 5 == 0, chunk % 2 == 0, oref.out.buf, &o);
+        free(tlog_take(&o.out));
+    }
     free(tlog_take(&oref.out));
     ck_assert_int_eq(drv_rm_tree(tmpl), 0);
 }
@@ -921,6 +971,7 @@ Suite *suite_ctf_dir(void)
     tcase_add_test(tc, test_dir_merge);
     tcase_add_test(tc, test_dir_split_stream);
     tcase_add_loop_test(tc, test_dir_every_chunk_size, 0, 2);
+    tcase_add_loop_test(tc, test_dir_ties_at_max, 0, 2);
     suite_add_tcase(s, tc);
     tc = tcase_create("peer");
     tcase_set_timeout(tc, 120);
