@@ -635,11 +635,15 @@ START_TEST(test_batch_slots_reused)
              "event { name = c; id = 2; fields := struct { u8 n; string long_s; }; };\n",
              be ? "be" : "le");
     static const char ids[] = {0, 1, 0, 1, 1, 0, 2, 1, 0, 1, 2, 0, 1};
-    static char longs[3000];
+    /* long_s: 400 bytes, 4 fragments of at most 128 (stitch_bytes 256) */
+    static char longs[400];
     memset(longs, 'x', sizeof longs - 1);
     cw_t w;
     cw_init(&w);
+    size_t long_at = 0, last_b = 0; /* the last c's long_s, the last b */
     for (size_t i = 0; i < sizeof ids; i++) {
+        if (ids[i] == 1)
+            last_b = (size_t)(w.bits / 8);
         cw_int(&w, (uint64_t)ids[i], 8, be);
         if (ids[i] == 0) {
             cw_str(&w, i % 2 ? "alpha" : "");
@@ -668,25 +672,28 @@ START_TEST(test_batch_slots_reused)
             cw_int(&w, 99, 8, be);
         } else {
             cw_int(&w, i, 8, be);
+            long_at = (size_t)(w.bits / 8);
             cw_str(&w, longs);
         }
     }
     size_t len = (size_t)(w.bits / 8);
     struct target_cfg c;
     cfg_init(&c, meta);
-    c.stream.stitch_bytes = 2048; /* long_s in fragments */
+    c.stream.stitch_bytes = 256; /* long_s in fragments */
     char *log = check_twins(&c, w.buf, len);
     ck_assert_ptr_nonnull(strstr(log, "UINT event.fields.e3 e3 = 5 (Z)"));
     ck_assert_ptr_nonnull(strstr(log, "n=3 bytes=414243"));
     ck_assert_ptr_nonnull(strstr(log, "opt=Q"));
     ck_assert_ptr_nonnull(strstr(log, "fragF@0"));
+    ck_assert_ptr_nonnull(strstr(log, " fragL@384")); /* the fourth */
     ck_assert_ptr_null(strstr(log, "option="));
     ck_assert_ptr_null(strstr(log, " bytes=3\n"));
     ck_assert_ptr_null(strstr(log, "frag_offset="));
     ck_assert_ptr_nonnull(strstr(log, "end OK"));
     free(log);
-    check_cut(&c, w.buf, len - 2000); /* inside the last c's long string */
-    check_cut(&c, w.buf, len - 3010); /* inside the last b */
+    check_cut(&c, w.buf, long_at + 40);  /* inside the last c's long string: its first fragment */
+    check_cut(&c, w.buf, long_at + 200); /* its second */
+    check_cut(&c, w.buf, last_b + 10);   /* inside the last b */
     cw_free(&w);
 }
 END_TEST
