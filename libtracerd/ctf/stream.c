@@ -1381,6 +1381,26 @@ static TRACERD__NOINLINE tracerd_status_t feed_rest(tracerd_ctf_stream_t *r,
     return st;
 }
 
+/* feed_merged after an event loop (fast_events or plan_events) that began
+ * on side k0 at data returned rc: about the side running now (a turn to the
+ * other stream may have happened: its loop delivered its held event), held
+ * (R_MORE: PAUSED), failed, or fed the rest of its bytes by step. */
+static tracerd_status_t merged_end(struct tracerd__ctf_merge *m, int rc, uint32_t k0,
+                                   const uint8_t *data)
+{
+    const bool ran = m->k != k0 || m->side[k0]->p != data;
+    struct tracerd__ctf_side *c = m->side[m->k];
+    tracerd_ctf_stream_t *r = c->r;
+    if (rc == R_MORE) { /* the gate held an event back */
+        c->held = true;
+        c->ns = r->gated_ns;
+        return TRACERD_PAUSED;
+    }
+    if (rc == R_ERR)
+        return r->core.err.status;
+    return feed_rest(r, c, ran);
+}
+
 tracerd_status_t tracerd__ctf_stream_feed_merged(struct tracerd__ctf_merge *m)
 {
     struct tracerd__ctf_side *c = m->side[m->k];
@@ -1396,18 +1416,7 @@ tracerd_status_t tracerd__ctf_stream_feed_merged(struct tracerd__ctf_merge *m)
         const uint8_t *const data = c->p;
         struct vm vm;
         plan_vm(r, &vm, c->p);
-        int prc = plan_events(r, &vm, &c->p, m);
-        const bool ran = m->k != k0 || c->p != data;
-        c = m->side[m->k];
-        r = c->r;
-        if (prc == R_MORE) { /* the gate held an event back */
-            c->held = true;
-            c->ns = r->gated_ns;
-            return TRACERD_PAUSED;
-        }
-        if (prc == R_ERR)
-            return r->core.err.status;
-        return feed_rest(r, c, ran);
+        return merged_end(m, plan_events(r, &vm, &c->p, m), k0, data);
     }
     /* An event held back by fast_events (r->held) was in a packet's events,
      * nothing stitched or streamed, no pause, callback or error: it still is
@@ -1421,19 +1430,7 @@ tracerd_status_t tracerd__ctf_stream_feed_merged(struct tracerd__ctf_merge *m)
     r->gated = false;
     const uint32_t k0 = m->k;
     const uint8_t *const data = c->p;
-    int frc = fast_events(r, &c->p, c->end, m);
-    /* (after a turn to the other stream, its loop delivered its held event) */
-    const bool ran = m->k != k0 || c->p != data;
-    c = m->side[m->k];
-    r = c->r;
-    if (frc == R_MORE) { /* the gate held an event back */
-        c->held = true;
-        c->ns = r->gated_ns;
-        return TRACERD_PAUSED;
-    }
-    if (frc == R_ERR)
-        return r->core.err.status;
-    return feed_rest(r, c, ran);
+    return merged_end(m, fast_events(r, &c->p, c->end, m), k0, data);
 }
 
 tracerd_status_t tracerd_ctf_stream_resume(tracerd_ctf_stream_t *r)
