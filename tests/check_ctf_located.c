@@ -291,28 +291,6 @@ static const char meta_fmt[] =
     "event { name = c; id = 2; fields := struct { integer { size = 12; align = 1; } bits;\n"
     "  integer { size = 4; align = 1; } rest; uint32_t after; }; };\n";
 
-/* Packet header and context; returns where the packet starts. */
-static size_t pkt_begin(cw_t *w, bool big)
-{
-    cw_align(w, 8);
-    size_t start = (size_t)(w->bits / 8);
-    cw_int(w, 0xC1FC1FC1u, 32, big);
-    cw_int(w, 0, 32, big);
-    cw_int(w, 0, 32, big); /* content_size */
-    cw_int(w, 0, 32, big); /* packet_size */
-    return start;
-}
-
-static void pkt_end(cw_t *w, size_t start, bool big, size_t pad)
-{
-    uint64_t content = w->bits - (uint64_t)start * 8;
-    for (size_t i = 0; i < pad; i++)
-        cw_int(w, 0, 8, big);
-    cw_align(w, 64); /* (the next packet's fields aligned from its start: this one's) */
-    cw_patch(w, start + 8, content, 32, big);
-    cw_patch(w, start + 12, w->bits - (uint64_t)start * 8, 32, big);
-}
-
 /* Three packets of events of the three classes, compact and extended
  * headers (no event context: the payload's alignment, 32 bits in a, makes
  * its first segment's; a sequence of 16-bit aligned elements after a
@@ -326,7 +304,7 @@ static uint8_t *write_trace(bool big, size_t *len, char **meta)
     cw_init(&w);
     uint64_t ts = 1000;
     for (unsigned p = 0; p < 3; p++) {
-        size_t start = pkt_begin(&w, big);
+        size_t start = cw_packet_begin(&w, big);
         for (unsigned i = 0; i < 12; i++) {
             unsigned cls = (i + p) % 3;
             uint32_t id = cls == 0 ? 0 : cls == 1 ? 40 : 2;
@@ -364,7 +342,8 @@ static uint8_t *write_trace(bool big, size_t *len, char **meta)
                 cw_int(&w, 5 + i, 32, big);
             }
         }
-        pkt_end(&w, start, big, p < 2 ? 16 : 0);
+        /* (the next packet's fields aligned from its start: this one's end) */
+        cw_packet_end(&w, start, big, p < 2 ? 16 : 0, 64);
     }
     *len = (size_t)(w.bits / 8);
     uint8_t *data = malloc(*len);

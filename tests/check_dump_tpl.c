@@ -119,26 +119,6 @@ START_TEST(test_samples_and_peers)
 }
 END_TEST
 
-/* A packet of the tests' metadata here: its header (magic, stream id 0)
- * and its context's two sizes, filled by pkt_end; returns where it starts. */
-static size_t pkt_begin(cw_t *w, bool big)
-{
-    size_t start = (size_t)(w->bits / 8);
-    cw_int(w, 0xC1FC1FC1u, 32, big);
-    cw_int(w, 0, 32, big);
-    cw_int(w, 0, 32, big); /* content_size */
-    cw_int(w, 0, 32, big); /* packet_size */
-    return start;
-}
-
-/* The packet begun at start ends here: its two sizes, in bits. */
-static void pkt_end(cw_t *w, size_t start, bool big)
-{
-    uint64_t bits = ((uint64_t)(w->bits / 8) - start) * 8;
-    cw_patch(w, start + 8, bits, 32, big);
-    cw_patch(w, start + 12, bits, 32, big);
-}
-
 /* A directory holding metadata and stream files; returns its path (malloc'd). */
 static char *trace_dir(const char *name, const char *meta, const void *stream, size_t len)
 {
@@ -365,7 +345,7 @@ static uint8_t *shape_stream(bool big, size_t *len)
     cw_t w;
     cw_init(&w);
     for (unsigned pkt = 0; pkt < 3; pkt++) {
-        size_t start = pkt_begin(&w, big);
+        size_t start = cw_packet_begin(&w, big);
         for (unsigned i = 0; i < 40; i++) {
             unsigned k = pkt * 40 + i;
             bool other = k % 7 == 3;
@@ -414,20 +394,20 @@ static uint8_t *shape_stream(bool big, size_t *len)
                                 : "wxyz",
                      4);
         }
-        pkt_end(&w, start, big);
+        cw_packet_end(&w, start, big, 0, 8);
     }
     /* a packet of "floats": finite values (integers, short fractions, the
      * rest), NaN and infinities (null) in turn, one record shape */
     static const double dv[] = {1.5,      NAN, 4212.25, INFINITY, -0.0,   -INFINITY,
                                 0.1,      42,  1e300,   -NAN,     -2.125, 5e-324};
-    size_t start = pkt_begin(&w, big);
+    size_t start = cw_packet_begin(&w, big);
     for (unsigned k = 0; k < 3 * 12; k++) {
         cw_int(&w, 7, 8, big);
         cw_int(&w, 5 + k % 2, 32, big); /* tid */
         cw_f64(&w, dv[k % 12], big);
         cw_f32(&w, (float)dv[(k + 5) % 12], big);
     }
-    pkt_end(&w, start, big);
+    cw_packet_end(&w, start, big, 0, 8);
     *len = (size_t)(w.bits / 8);
     uint8_t *out = malloc(*len);
     memcpy(out, w.buf, *len);
@@ -565,13 +545,13 @@ static void pid_event(cw_t *w, bool big, uint32_t vpid, uint32_t vtid, uint32_t 
 }
 
 /* The directory `name` of pid_meta in byte order big, whose stream is the
- * packet begun at w's start (pkt_begin) and ended here; returns its path
+ * packet begun at w's start (cw_packet_begin) and ended here; returns its path
  * (malloc'd) and *len the stream's length. */
 static char *pid_dir(const char *name, bool big, cw_t *w, size_t *len)
 {
     char meta[sizeof pid_meta + 8];
     snprintf(meta, sizeof meta, pid_meta, big ? "be" : "le");
-    pkt_end(w, 0, big);
+    cw_packet_end(w, 0, big, 0, 8);
     *len = (size_t)(w->bits / 8);
     return trace_dir(name, meta, w->buf, *len);
 }
@@ -582,7 +562,7 @@ START_TEST(test_json_direct)
     for (int big = 0; big < 2; big++) {
         cw_t w;
         cw_init(&w);
-        pkt_begin(&w, big);
+        cw_packet_begin(&w, big);
         for (unsigned k = 0; k < 60; k++) {
             uint32_t pid = k < 20 || k >= 40 ? 7 : 8 + k % 2;
             double f = k == 50 ? NAN : k / 4.0;
@@ -631,7 +611,7 @@ START_TEST(test_json_thread_slots)
     for (int big = 0; big < 2; big++) {
         cw_t w;
         cw_init(&w);
-        pkt_begin(&w, big);
+        cw_packet_begin(&w, big);
         for (unsigned k = 0; k < nev; k++)
             pid_event(&w, big, ids[k % nids][0], ids[k % nids][1], k, 0, 0.5);
         size_t len;
@@ -684,7 +664,7 @@ static const char cpu_meta[] =
 
 static void cpu_stream(cw_t *w, unsigned s, bool big)
 {
-    size_t start = pkt_begin(w, big);
+    size_t start = cw_packet_begin(w, big);
     cw_int(w, s == 0 ? 1 : 8 * s + 1, 32, big); /* cpu_id: 1, 9, 17 */
     for (unsigned k = 0; k < 20; k++) {
         cw_int(w, 0, 8, big);
@@ -692,7 +672,7 @@ static void cpu_stream(cw_t *w, unsigned s, bool big)
         cw_int(w, 100 + s, 32, big);
         cw_int(w, k, 32, big);
     }
-    pkt_end(w, start, big);
+    cw_packet_end(w, start, big, 0, 8);
 }
 
 /* Lines of text holding both a and b. */
@@ -801,14 +781,14 @@ START_TEST(test_long_enum_texts)
         cw_init(&w);
         uint64_t seed = 1;
         for (unsigned pkt = 0; pkt < 8; pkt++) {
-            size_t start = pkt_begin(&w, big != 0);
+            size_t start = cw_packet_begin(&w, big != 0);
             for (unsigned i = 0; i < 1500; i++) {
                 cw_int(&w, 0, 8, big != 0);
                 seed = seed * 6364136223846793005u + 1442695040888963407u;
                 for (unsigned k = 0; k < 4; k++) /* mostly the long texts; lines of varied lengths */
                     cw_int(&w, k == (seed >> 33) % 8 ? 1 + k % 2 : 0, 8, big != 0);
             }
-            pkt_end(&w, start, big != 0);
+            cw_packet_end(&w, start, big != 0, 0, 8);
         }
         char *dir = trace_dir(big ? "tpl-enum-be" : "tpl-enum-le", meta, w.buf, w.bits / 8);
         ev_proc_t p;

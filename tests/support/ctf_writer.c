@@ -590,3 +590,24 @@ void cw_lttng_compact(cw_t *w, uint32_t id, uint64_t ts, bool ext, bool be)
         cw_int(w, ts, 64, be);
     }
 }
+
+size_t cw_packet_begin(cw_t *w, bool big)
+{
+    size_t start = (size_t)(w->bits / 8);
+    cw_int(w, 0xC1FC1FC1u, 32, big);
+    cw_int(w, 0, 32, big);
+    cw_int(w, 0, 32, big); /* content_size */
+    cw_int(w, 0, 32, big); /* packet_size */
+    return start;
+}
+
+void cw_packet_end(cw_t *w, size_t start, bool big, size_t pad, unsigned align)
+{
+    uint64_t content = ((uint64_t)(w->bits / 8) - start) * 8;
+    for (size_t i = 0; i < pad; i++)
+        cw_int(w, 0, 8, big);
+    if (align > 8)
+        cw_align(w, align);
+    cw_patch(w, start + 8, content, 32, big);
+    cw_patch(w, start + 12, ((uint64_t)(w->bits / 8) - start) * 8, 32, big);
+}

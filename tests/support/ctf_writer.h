@@ -43,6 +43,15 @@ char *ctf_writer_bench_metadata(void);
 uint8_t *ctf_writer_bench_stream(uint64_t target_bytes, size_t pkt_bytes, size_t *len,
                                  uint64_t *events);
 
+/* A packet of the tests' usual layout (packet.header: a 32-bit magic and
+ * stream_id 0; packet.context: 32-bit content_size and packet_size, filled
+ * by cw_packet_end): its header and context; returns where it starts. */
+size_t cw_packet_begin(cw_t *w, bool big);
+/* The packet begun at start ends here: its content (whole bytes), pad
+ * bytes of padding, then (align above 8) zero bits up to a multiple of
+ * align from the stream's start; its two sizes, in bits. */
+void cw_packet_end(cw_t *w, size_t start, bool big, size_t pad, unsigned align);
+
 /* The metadata of a stream with LTTng's compact event header (its stream
  * block left open for an event context), in byte order %s (a format). */
 extern const char ctf_writer_lttng_compact_meta[];
