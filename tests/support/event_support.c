@@ -278,7 +278,8 @@ static void run_proc(char *const argv[], const char *stdin_path, unsigned timeou
     bool oo = true, eo = true;
     time_t deadline = time(NULL) + (time_t)timeout_s;
     while (oo || eo) {
-        struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
+        /* (a pipe at its end leaves the set: poll would report it at once) */
+        struct pollfd fds[2] = {{oo ? po[0] : -1, POLLIN, 0}, {eo ? pe[0] : -1, POLLIN, 0}};
         int r = poll(fds, 2, 200);
         if (r > 0) {
             if (oo && (fds[0].revents & (POLLIN | POLLHUP)))
@@ -289,8 +290,6 @@ static void run_proc(char *const argv[], const char *stdin_path, unsigned timeou
             }
             if (eo && (fds[1].revents & (POLLIN | POLLHUP)))
                 drain_fd(pe[0], &p->err, &p->err_len, &ecap, &eo);
-            if (!oo)
-                fds[0].fd = -1;
         }
         if (time(NULL) > deadline) {
             kill(pid, SIGKILL);
