@@ -10,7 +10,8 @@
  * LTTng headers (both forms) written here in both byte orders, read whole
  * and in chunks, and on every CTF directory of tests/data and the peers'
  * test traces. The CLI's use of it (dump's located templates) is checked
- * against its record-by-record writer by tests/check_dump_tpl.c. */
+ * against its record-by-record writer here on the trace written here, and
+ * by tests/check_dump_tpl.c on every CTF trace. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,7 +288,8 @@ static const char meta_fmt[] =
     "  string empty;\n"
     "  integer { size = 8; align = 8; } arr[3];\n"
     "  integer { size = 64; align = 8; } last; }; };\n"
-    "event { name = b; id = 40; fields := struct { string s; string t; uint32_t x; }; };\n"
+    "event { name = b; id = 40; fields := struct { string s; string t;\n"
+    "  integer { size = 8; align = 8; encoding = UTF8; } tag[4]; uint32_t x; }; };\n"
     "event { name = c; id = 2; fields := struct { integer { size = 12; align = 1; } bits;\n"
     "  integer { size = 4; align = 1; } rest; uint32_t after; }; };\n";
 
@@ -335,6 +337,7 @@ static uint8_t *write_trace(bool big, size_t *len, char **meta)
             } else if (cls == 1) {
                 cw_str(&w, msgs[(i + 1) % 5]);
                 cw_str(&w, msgs[(i + 3) % 5]);
+                cw_bytes(&w, i % 3 == 0 ? "wxyz" : i % 3 == 1 ? "ab\0\0" : "\0q\0r", 4);
                 cw_int(&w, 77 * i, 32, big);
             } else {
                 cw_int(&w, 0xABC + i, 12, big);
@@ -435,8 +438,8 @@ START_TEST(test_located_stream)
             ck_assert_uint_ge(s->same, 20);
         } else {
             ck_assert_str_eq(s->order, ref);
-            if (chunks[c] >= 333) /* (a packet is about 500 bytes) */
-                ck_assert_uint_ge(s->located, 10);
+            if (chunks[c] >= 4096) /* (the whole trace in one chunk) */
+                ck_assert_uint_eq(s->located, 33);
         }
         /* taken: the same events, none of their body records */
         struct seen *u = calloc(1, sizeof *u);
@@ -532,6 +535,45 @@ START_TEST(test_located_nomem)
 }
 END_TEST
 
+/* The CLI's dump of that trace (its located templates, libtracerd/ctf/
+ * located.h's client) against its record-by-record writer and against its
+ * templates without locations, in both byte orders, whole, in chunks and
+ * with small stitch buffers: integers of every size and sign, floats, a
+ * label and a value without one, strings not UTF-8 (the "_hex" key), text
+ * arrays, sequences whose elements' start moves. */
+START_TEST(test_located_cli)
+{
+    CLI_OR_SKIP(cli);
+    char *meta;
+    size_t len;
+    uint8_t *data = write_trace(_i != 0, &len, &meta);
+    char tmpl[] = "/tmp/tracerd-located-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(tmpl));
+    char path[256];
+    snprintf(path, sizeof path, "%s/metadata", tmpl);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_ge(fputs(meta, f), 0);
+    ck_assert_int_eq(fclose(f), 0);
+    snprintf(path, sizeof path, "%s/stream", tmpl);
+    f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+    ck_assert_int_eq(fclose(f), 0);
+    static const char *const sets[][4] = {
+        {"-q"}, {"-q", "--chunk", "100"}, {"-q", "-o", "ctf.stitch-bytes=64"}};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        ck_assert_uint_eq(ev_run_both_ways(cli, "TRACERD_CLI_NO_TEMPLATES", "dump", sets[i], tmpl),
+                          1);
+        ck_assert_uint_eq(ev_run_both_ways(cli, "TRACERD_CLI_NO_LOCATED", "dump", sets[i], tmpl),
+                          1);
+    }
+    ck_assert_int_eq(drv_rm_tree(tmpl), 0);
+    free(meta);
+    free(data);
+}
+END_TEST
+
 /* ---- every CTF directory of tests/data and the peers ------------------------ */
 
 struct walk {
@@ -598,6 +640,7 @@ Suite *suite_ctf_located(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_located_stream, 0, 2);
     tcase_add_test(tc, test_located_nomem);
+    tcase_add_loop_test(tc, test_located_cli, 0, 2);
     tcase_add_test(tc, test_located_traces);
     suite_add_tcase(s, tc);
     return s;
