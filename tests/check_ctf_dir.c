@@ -79,6 +79,20 @@ static void write_file(const char *path, const void *data, size_t len)
     fclose(f);
 }
 
+/* The writer's feature trace in byte order big under the new directory
+ * tmpl (mkdtemp): its metadata written there; returns its stream (malloc'd,
+ * *len bytes), which the caller writes there, whole or split, and frees. */
+static uint8_t *writer_trace_dir(char *tmpl, bool big, size_t *len)
+{
+    ck_assert_ptr_nonnull(mkdtemp(tmpl));
+    char path[1024];
+    char *meta = ctf_writer_metadata(big);
+    snprintf(path, sizeof path, "%s/metadata", tmpl);
+    write_file(path, meta, strlen(meta));
+    free(meta);
+    return ctf_writer_stream(big, len);
+}
+
 struct order {
     uint64_t last_ns, events;
     bool sorted;
@@ -250,13 +264,9 @@ static int l_event(void *user, const tracerd_ctf_event_t *e)
 START_TEST(test_dir_split_stream)
 {
     char tmpl[] = "/tmp/tracerd-ctf-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(tmpl));
     char path[1024];
-    char *meta = ctf_writer_metadata(true);
-    snprintf(path, sizeof path, "%s/metadata", tmpl);
-    write_file(path, meta, strlen(meta));
     size_t len;
-    uint8_t *data = ctf_writer_stream(true, &len);
+    uint8_t *data = writer_trace_dir(tmpl, true, &len);
     /* packet 0 goes to one file, the rest to another, named so that name
      * order alone would put it first; packet_size (bits) is at byte 56 */
     size_t p0 = 0;
@@ -299,7 +309,6 @@ START_TEST(test_dir_split_stream)
     tracerd_ctf_dir_free(d);
     ck_assert_int_eq(drv_rm_tree(tmpl), 0);
     free(data);
-    free(meta);
 }
 END_TEST
 
@@ -856,19 +865,14 @@ START_TEST(test_recorded_traces)
     ctf_text_free(&pr.text);
     for (int big = 0; big < 2; big++) {
         char tmpl[] = "/tmp/tracerd-ctf-bt2-XXXXXX";
-        ck_assert_ptr_nonnull(mkdtemp(tmpl));
-        char path[512];
-        char *meta = ctf_writer_metadata(big);
-        snprintf(path, sizeof path, "%s/metadata", tmpl);
-        write_file(path, meta, strlen(meta));
         size_t len;
-        uint8_t *data = ctf_writer_stream(big, &len);
+        uint8_t *data = writer_trace_dir(tmpl, big != 0, &len);
+        char path[512];
         snprintf(path, sizeof path, "%s/stream", tmpl);
         write_file(path, data, len);
         bt2_check(tmpl, false, 11);
         ck_assert_int_eq(drv_rm_tree(tmpl), 0);
         free(data);
-        free(meta);
     }
 }
 END_TEST
