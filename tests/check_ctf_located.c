@@ -32,6 +32,7 @@ struct seen {
     uint64_t located, events;  /* located callbacks, events */
     bool pending;              /* a declined located event whose records follow */
     bool taken_open;           /* a located event taken, not ended */
+    uint64_t vhash;            /* every record on_fields got (its place and value), hashed */
     tracerd__ctf_located_t loc;
     size_t nh;
     const uint8_t *chunk_end; /* the chunk fed (NULL: not known) */
@@ -238,6 +239,15 @@ static int on_fields(void *user, const tracerd_ctf_field_t *f, size_t n)
 {
     struct seen *s = user;
     ck_assert_msg(!s->taken_open, "records of a located event taken");
+    for (size_t i = 0; i < n; i++) { /* (FNV-1a over each record's place and value) */
+        uint64_t h = s->vhash ^ f[i].offset ^ (uint64_t)f[i].kind << 56 ^ (uint64_t)f[i].scope << 48;
+        const bool str = f[i].kind == TRACERD_CTF_VALUE_STRING; /* (v.u: its pointer) */
+        h = (h ^ (str ? f[i].v.str.len : f[i].v.u)) * UINT64_C(0x100000001B3);
+        if (str)
+            for (size_t k = 0; k < f[i].v.str.len; k++)
+                h = (h ^ (uint8_t)f[i].v.str.data[k]) * UINT64_C(0x100000001B3);
+        s->vhash = h * UINT64_C(0x100000001B3);
+    }
     if (!s->pending)
         return 0;
     s->pending = false;
@@ -299,7 +309,14 @@ static const char meta_fmt[] =
  * string, where the elements' start moves with the string's length); each
  * packet's last event is not located (the 8 bytes after it are not in the
  * content), the other 33 are. */
-static uint8_t *write_trace(bool big, size_t *len, char **meta)
+/* Where write_trace put the second packet's first event of class a (its
+ * start, its string msg, its sequence's length n) and the end of that
+ * packet's content: bytes from the stream's start. */
+struct marks {
+    size_t ev, str, seq_len, content_end;
+};
+
+static uint8_t *write_trace(bool big, size_t *len, char **meta, struct marks *m)
 {
     static const char *const msgs[] = {"", "x", "hello world", "caf\xc3\xa9", "\xff\xfe bad"};
     cw_t w;
@@ -312,6 +329,9 @@ static uint8_t *write_trace(bool big, size_t *len, char **meta)
             uint32_t id = cls == 0 ? 0 : cls == 1 ? 40 : 2;
             ts += 100 + 37 * i;
             bool ext = id >= 31 || i % 5 == 4;
+            const bool mark = m != NULL && p == 1 && cls == 0 && m->ev == 0;
+            if (mark)
+                m->ev = (size_t)(w.bits / 8);
             cw_lttng_compact(&w, id, ts, ext, big);
             if (cls == 0) {
                 cw_align(&w, 32); /* (the struct's alignment: its f32's) */
@@ -319,8 +339,12 @@ static uint8_t *write_trace(bool big, size_t *len, char **meta)
                 cw_int(&w, (uint64_t)(int64_t)(i % 2 ? -30000 : 30000), 16, big);
                 cw_int(&w, 0xF0000000u + i, 32, big);
                 cw_int(&w, (uint64_t)(INT64_C(-1234567890123) * (i + 1)), 64, big);
+                if (mark)
+                    m->str = (size_t)(w.bits / 8);
                 cw_str(&w, msgs[(i + 2 * p) % 5]); /* (lengths even and odd for one n) */
                 unsigned n = (i * 2 + p) % 4;
+                if (mark)
+                    m->seq_len = (size_t)(w.bits / 8);
                 cw_int(&w, n, 16, big);
                 for (unsigned k = 0; k < n; k++) {
                     cw_align(&w, 16);
@@ -345,6 +369,8 @@ static uint8_t *write_trace(bool big, size_t *len, char **meta)
                 cw_int(&w, 5 + i, 32, big);
             }
         }
+        if (m != NULL && p == 1)
+            m->content_end = (size_t)(w.bits / 8);
         /* (the next packet's fields aligned from its start: this one's end) */
         cw_packet_end(&w, start, big, p < 2 ? 16 : 0, 64);
     }
@@ -371,21 +397,35 @@ static tracerd_ctf_trace_t *parse(const char *meta)
     return t;
 }
 
-/* Reads data in chunks of `chunk` bytes (0: whole), resuming after pauses;
- * the final status. */
-static tracerd_status_t read_stream(const tracerd_ctf_trace_t *t, const uint8_t *data, size_t len,
-                                    size_t chunk, struct seen *s, uint64_t *err_off,
-                                    unsigned *pauses)
+/* read_stream's chunk for random splits: chunks of 1 to 600 bytes, from
+ * the seed chunk - RANDOM_SPLITS */
+#define RANDOM_SPLITS ((size_t)1 << 40)
+
+/* Reads data in chunks of `chunk` bytes (0: whole; from RANDOM_SPLITS:
+ * random ones), resuming after pauses, with the located callback (or, loc
+ * false, without it); the final status, the error's record offset in
+ * *err_off and its reason in why (when not NULL). */
+static tracerd_status_t read_stream_how(const tracerd_ctf_trace_t *t, const uint8_t *data,
+                                        size_t len, size_t chunk, struct seen *s,
+                                        uint64_t *err_off, unsigned *pauses, bool loc,
+                                        char why[256])
 {
     tracerd_ctf_callbacks_t cb;
     callbacks(&cb);
     tracerd_ctf_stream_t *r = NULL;
     ck_assert_int_eq(tracerd_ctf_stream_new(t, NULL, &cb, s, NULL, &r), TRACERD_OK);
-    ck_assert_int_eq(tracerd__ctf_stream_set_located(r, on_located), TRACERD_OK);
+    if (loc)
+        ck_assert_int_eq(tracerd__ctf_stream_set_located(r, on_located), TRACERD_OK);
     tracerd_status_t st = TRACERD_OK;
     size_t off = 0;
+    uint64_t seed = chunk >= RANDOM_SPLITS ? chunk - RANDOM_SPLITS + 1 : 0;
     while (st == TRACERD_OK && off < len) {
-        size_t n = chunk == 0 || len - off < chunk ? len - off : chunk, used = 0;
+        size_t want = chunk;
+        if (seed != 0) {
+            seed = seed * UINT64_C(6364136223846793005) + 1442695040888963407u;
+            want = 1 + (size_t)(seed >> 33) % 600;
+        }
+        size_t n = want == 0 || len - off < want ? len - off : want, used = 0;
         s->chunk_end = data + off + n;
         st = tracerd_ctf_stream_feed(r, data + off, n, &used);
         off += used;
@@ -397,9 +437,8 @@ static tracerd_status_t read_stream(const tracerd_ctf_trace_t *t, const uint8_t 
     if (st == TRACERD_OK)
         st = tracerd_ctf_stream_finish(r);
     *err_off = tracerd_ctf_stream_record_offset(r);
-    if (st != TRACERD_OK && st != TRACERD_E_CALLBACK)
-        fprintf(stderr, "located: %s at %llu\n", tracerd_ctf_stream_error_reason(r),
-                (unsigned long long)*err_off);
+    if (why != NULL)
+        snprintf(why, 256, "%s", tracerd_ctf_stream_error_reason(r));
     if (st == TRACERD_E_CALLBACK) {
         ck_assert_int_eq(tracerd_ctf_stream_callback_error(r), -7);
         ck_assert_ptr_nonnull(strstr(tracerd_ctf_stream_error_reason(r), "on_fields"));
@@ -408,17 +447,28 @@ static tracerd_status_t read_stream(const tracerd_ctf_trace_t *t, const uint8_t 
     return st;
 }
 
-/* Declined: every value where the locations say; taken: the same events,
- * no body records for them; a pause and an error from the callback. */
+static tracerd_status_t read_stream(const tracerd_ctf_trace_t *t, const uint8_t *data, size_t len,
+                                    size_t chunk, struct seen *s, uint64_t *err_off,
+                                    unsigned *pauses)
+{
+    return read_stream_how(t, data, len, chunk, s, err_off, pauses, true, NULL);
+}
+
+/* Declined: every value where the locations say, and the same records
+ * (places and values) whole, byte by byte, in chunks and in random splits
+ * as without the callback; taken: the same events, no body records for
+ * them; a pause and an error from the callback. */
 START_TEST(test_located_stream)
 {
     const bool big = _i != 0;
     char *meta;
     size_t len;
-    uint8_t *data = write_trace(big, &len, &meta);
+    uint8_t *data = write_trace(big, &len, &meta, NULL);
     tracerd_ctf_trace_t *t = parse(meta);
-    static const size_t chunks[] = {0, 64, 100, 333, 4096};
+    static const size_t chunks[] = {0,    1,    7,    64, 100, 333, 4096, RANDOM_SPLITS,
+                                    RANDOM_SPLITS + 1, RANDOM_SPLITS + 2};
     char ref[65536];
+    uint64_t ref_vhash = 0;
     for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
         struct seen *s = calloc(1, sizeof *s);
         ck_assert_ptr_nonnull(s);
@@ -426,6 +476,20 @@ START_TEST(test_located_stream)
         unsigned pauses = 0;
         ck_assert_int_eq(read_stream(t, data, len, chunks[c], s, &eo, &pauses), TRACERD_OK);
         ck_assert_uint_eq(s->events, 36);
+        /* the same records as without the callback, split the same way */
+        struct seen *plain = calloc(1, sizeof *plain);
+        ck_assert_ptr_nonnull(plain);
+        ck_assert_int_eq(
+            read_stream_how(t, data, len, chunks[c], plain, &eo, &pauses, false, NULL),
+            TRACERD_OK);
+        ck_assert_uint_eq(plain->located, 0);
+        ck_assert_uint_eq(s->vhash, plain->vhash);
+        ck_assert_str_eq(s->order, plain->order);
+        free(plain);
+        if (c == 0)
+            ref_vhash = s->vhash;
+        else
+            ck_assert_uint_eq(s->vhash, ref_vhash);
         if (c == 0) {
             /* whole: every event but the last (nothing after it) */
             ck_assert_uint_eq(s->located, 33);
@@ -438,7 +502,7 @@ START_TEST(test_located_stream)
             ck_assert_uint_ge(s->same, 20);
         } else {
             ck_assert_str_eq(s->order, ref);
-            if (chunks[c] >= 4096) /* (the whole trace in one chunk) */
+            if (chunks[c] == 4096) /* (the whole trace in one chunk) */
                 ck_assert_uint_eq(s->located, 33);
         }
         /* taken: the same events, none of their body records */
@@ -485,6 +549,80 @@ START_TEST(test_located_stream)
 }
 END_TEST
 
+/* Bad input: the same status, record offset, reason, events and records
+ * with the located callback (declining or taking) as without it, for every
+ * split: a located event that is bad is left to the plan, which reports it.
+ * The trace cut inside its last event and inside a packet; a string of the
+ * second packet that runs to its content's end; that event's sequence
+ * longer than the content; both byte orders. */
+START_TEST(test_located_errors)
+{
+    const bool big = _i != 0;
+    char *meta;
+    size_t len;
+    struct marks m = {0, 0, 0, 0};
+    uint8_t *data = write_trace(big, &len, &meta, &m);
+    ck_assert(m.ev != 0 && m.ev < m.str && m.str < m.seq_len && m.seq_len < m.content_end);
+    tracerd_ctf_trace_t *t = parse(meta);
+    enum { CUT_EVENT, CUT_PACKET, LONG_STRING, LONG_SEQUENCE, BAD };
+    for (int bad = 0; bad < BAD; bad++) {
+        uint8_t *d = malloc(len);
+        ck_assert_ptr_nonnull(d);
+        memcpy(d, data, len);
+        size_t n = len;
+        tracerd_status_t want = TRACERD_E_TRUNCATED;
+        uint64_t want_off = m.ev;
+        if (bad == CUT_EVENT) {
+            n = len - 3;
+            want_off = UINT64_MAX; /* (the last event's: as without the callback) */
+        } else if (bad == CUT_PACKET) {
+            n = m.seq_len + 1;
+        } else if (bad == LONG_STRING) {
+            memset(d + m.str, 'A', m.content_end - m.str);
+            want = TRACERD_E_EXTENT;
+        } else {
+            d[m.seq_len] = d[m.seq_len + 1] = 0x7F; /* 32,639 elements */
+            want = TRACERD_E_EXTENT;
+        }
+        static const size_t chunks[] = {0, 1, 64, 4096, RANDOM_SPLITS + 5};
+        for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+            struct seen *ref = calloc(1, sizeof *ref), *u = calloc(1, sizeof *u);
+            ck_assert(ref != NULL && u != NULL);
+            uint64_t ref_off, off;
+            unsigned pauses = 0;
+            char ref_why[256], why[256];
+            tracerd_status_t ref_st =
+                read_stream_how(t, d, n, chunks[c], ref, &ref_off, &pauses, false, ref_why);
+            ck_assert_msg(ref_st == want, "bad %d chunk %zu: %s (%s)", bad, chunks[c],
+                          tracerd_status_name(ref_st), ref_why);
+            if (want_off != UINT64_MAX)
+                ck_assert_uint_eq(ref_off, want_off);
+            for (int take = 0; take < 2; take++) {
+                memset(u, 0, sizeof *u);
+                u->take = take;
+                tracerd_status_t st =
+                    read_stream_how(t, d, n, chunks[c], u, &off, &pauses, true, why);
+                ck_assert_msg(st == ref_st && off == ref_off && strcmp(why, ref_why) == 0,
+                              "bad %d chunk %zu take %d: %s at %llu (%s), without the "
+                              "callback %s at %llu (%s)",
+                              bad, chunks[c], take, tracerd_status_name(st),
+                              (unsigned long long)off, why, tracerd_status_name(ref_st),
+                              (unsigned long long)ref_off, ref_why);
+                ck_assert_str_eq(u->order, ref->order);
+                if (!take)
+                    ck_assert_uint_eq(u->vhash, ref->vhash);
+            }
+            free(ref);
+            free(u);
+        }
+        free(d);
+    }
+    tracerd_ctf_trace_free(t);
+    free(meta);
+    free(data);
+}
+END_TEST
+
 /* The callback's locations are allocated when it is set: out of memory, the
  * reader has none and delivers the records (nothing leaked, nothing
  * located). */
@@ -492,7 +630,7 @@ START_TEST(test_located_nomem)
 {
     char *meta;
     size_t len;
-    uint8_t *data = write_trace(false, &len, &meta);
+    uint8_t *data = write_trace(false, &len, &meta, NULL);
     tracerd_ctf_trace_t *t = parse(meta);
     tracerd_ctf_callbacks_t cb;
     callbacks(&cb);
@@ -546,7 +684,7 @@ START_TEST(test_located_cli)
     CLI_OR_SKIP(cli);
     char *meta;
     size_t len;
-    uint8_t *data = write_trace(_i != 0, &len, &meta);
+    uint8_t *data = write_trace(_i != 0, &len, &meta, NULL);
     char tmpl[] = "/tmp/tracerd-located-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(tmpl));
     char path[256];
@@ -640,6 +778,7 @@ Suite *suite_ctf_located(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_located_stream, 0, 2);
     tcase_add_test(tc, test_located_nomem);
+    tcase_add_loop_test(tc, test_located_errors, 0, 2);
     tcase_add_loop_test(tc, test_located_cli, 0, 2);
     tcase_add_test(tc, test_located_traces);
     suite_add_tcase(s, tc);
