@@ -1036,6 +1036,16 @@ static inline bool fast_turn(struct tracerd__ctf_merge *m, tracerd_ctf_stream_t 
     return true;
 }
 
+/* What feed_merged needs to enter an event loop straight with r's bytes p
+ * to end: in a packet's events, nothing stitched or streamed, bytes to
+ * read, no pause, callback or error. */
+static inline bool loop_entry_ok(const tracerd_ctf_stream_t *r, const uint8_t *p,
+                                 const uint8_t *end)
+{
+    return r->state == S_EVENTS && !r->big && r->st_have == 0 && p != end && !r->core.paused &&
+           !r->core.in_cb && r->core.err.status >= 0;
+}
+
 /* Whether plan_events may go on, from feed_merged or a turn, with r's held
  * event (plan_held, at r->pos), its bytes from p to end: in a packet's
  * events, nothing stitched or streamed, the packet's content ending in
@@ -1044,10 +1054,8 @@ static inline bool plan_entry_ok(const tracerd_ctf_stream_t *r, const uint8_t *p
                                  const uint8_t *end)
 {
     return r->plan_held && r->held_pos == r->pos && r->held_pkt == r->pkt_off &&
-           r->state == S_EVENTS && !r->big && r->st_have == 0 && p != end &&
-           r->content_bits != UINT64_MAX &&
-           (r->pos >> 3) * 8 + (uint64_t)(end - p) * 8 >= r->content_bits && plan_events_ok(r) &&
-           !r->core.paused && !r->core.in_cb && r->core.err.status >= 0;
+           loop_entry_ok(r, p, end) && r->content_bits != UINT64_MAX &&
+           (r->pos >> 3) * 8 + (uint64_t)(end - p) * 8 >= r->content_bits && plan_events_ok(r);
 }
 
 /* The vm record() makes for plan_events (plan_entry_ok holds): from r->pos,
@@ -1422,9 +1430,8 @@ tracerd_status_t tracerd__ctf_stream_feed_merged(struct tracerd__ctf_merge *m)
      * nothing stitched or streamed, no pause, callback or error: it still is
      * (nothing ran since) */
     if (!(r->held && c->p != c->end) &&
-        !(r->state == S_EVENTS && !r->big && r->st_have == 0 && r->fast_ok && c->p != c->end &&
-          r->pos < r->content_bits && r->srt->event_header.fast != NULL && !r->core.paused &&
-          !r->core.in_cb && r->core.err.status >= 0))
+        !(loop_entry_ok(r, c->p, c->end) && r->fast_ok && r->pos < r->content_bits &&
+          r->srt->event_header.fast != NULL))
         return feed_rest(r, c, false);
     /* step's first turn, straight: the event loop from the held event */
     r->gated = false;
